@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Superblock feature names, as mkfs -O and dump print them. */
+#ifndef F2FS_FEATURE_H
+#define F2FS_FEATURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse a comma-separated -O list into @features (bits are added).
+ * Returns 0, or -EINVAL with "unknown feature: X" / "feature X is not
+ * supported yet" in @why.
+ */
+int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t why_len);
+
+/* The name of a single feature bit, or NULL. */
+const char *f2fs_feature_name(uint32_t bit);
+
+/* Check the dependencies between features; -EINVAL with the reason in @why. */
+int f2fs_feature_check(uint32_t features, char *why, size_t why_len);
+
+#endif

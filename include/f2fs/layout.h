@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Volume geometry: from the device size and the mkfs options, where every
+ * metadata area starts, how many segments each takes, how much of the main
+ * area is reserved and overprovisioned, and where the six logs begin.  This
+ * is pure arithmetic (no I/O), so it is unit-tested over a matrix of sizes.
+ * The results equal those of upstream mkfs.f2fs 1.15 for the same inputs.
+ */
+#ifndef F2FS_LAYOUT_H
+#define F2FS_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "f2fs/format.h"
+
+struct f2fs_layout_params {
+	uint64_t total_sectors;	    /* volume size in sectors of sector_size */
+	uint32_t sector_size;	    /* 512 .. 4096, a power of two */
+	uint64_t start_sector;	    /* partition start, in 512-byte sectors */
+	uint32_t segs_per_sec;	    /* -s */
+	uint32_t secs_per_zone;	    /* -z */
+	double overprovision;	    /* -o percent; 0 picks the ratio that leaves most user space */
+	bool large_nat_bitmap;	    /* -i */
+	bool heap;		    /* -a 1: node logs at the end of the main area */
+	uint32_t reserved_sections; /* -Z: GC reserve in sections, 0 for the formula */
+};
+
+struct f2fs_layout {
+	uint32_t log_sectorsize;
+	uint32_t log_sectors_per_block;
+	uint32_t segs_per_sec;
+	uint32_t secs_per_zone;
+	uint32_t segs_per_zone;
+	uint64_t block_count; /* blocks of the volume */
+	uint32_t segment_count;
+	uint32_t segment_count_ckpt;
+	uint32_t segment_count_sit; /* both copies */
+	uint32_t segment_count_nat; /* both copies */
+	uint32_t segment_count_ssa;
+	uint32_t segment_count_main;
+	uint32_t section_count;
+	uint32_t segment0_blkaddr;
+	uint32_t cp_blkaddr;
+	uint32_t sit_blkaddr;
+	uint32_t nat_blkaddr;
+	uint32_t ssa_blkaddr;
+	uint32_t main_blkaddr;
+	uint32_t cp_payload; /* extra checkpoint blocks for a large SIT bitmap */
+	uint32_t sit_bitmap_bytes;
+	uint32_t nat_bitmap_bytes;
+	bool large_nat_bitmap;
+	double overprovision; /* percent, as chosen */
+	uint32_t reserved_segments;
+	uint32_t overprov_segments; /* includes the reserved ones */
+	uint32_t free_segments;	    /* main segments less the six open logs */
+	uint64_t user_block_count;
+	uint32_t cur_seg[F2FS_NR_CURSEG_TYPE]; /* first segment of each log, main-relative */
+};
+
+/*
+ * Compute the layout.  Returns 0, or -EINVAL with a one-line reason in @why
+ * (for example "device too small") when the options cannot make a volume.
+ */
+int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *l, char *why,
+			size_t why_len);
+
+/*
+ * The smallest volume, in bytes, for which f2fs_layout_compute() succeeds
+ * with these options (total_sectors is ignored); 0 when none up to 16 TiB.
+ */
+uint64_t f2fs_layout_min_bytes(const struct f2fs_layout_params *p);
+
+/* The largest volume F2FS addresses: 16 TiB. */
+#define F2FS_MAX_VOLUME_BYTES ((uint64_t)F2FS_MAX_SEGMENTS * F2FS_SEGMENT_BYTES)
+
+/* Block address helpers over a computed layout. */
+static inline uint32_t f2fs_layout_seg_blkaddr(const struct f2fs_layout *l, uint32_t main_segno)
+{
+	return l->main_blkaddr + main_segno * F2FS_DEFAULT_BLKS_PER_SEG;
+}
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Formatting a volume: the choices mkfs.f2fs parses from its command line,
+ * and the one call that writes a fresh file system onto a device.
+ */
+#ifndef F2FS_MKFS_H
+#define F2FS_MKFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "f2fs/device.h"
+#include "f2fs/layout.h"
+
+struct f2fs_mkfs_config {
+	struct f2fs_layout_params geometry;
+	uint32_t features;
+	const char *label; /* UTF-8, at most 512 UTF-16 units */
+	uint8_t uuid[16];  /* used when uuid_given */
+	bool uuid_given;
+	const char *cold_extensions; /* -e: comma list added to the defaults */
+	const char *hot_extensions;  /* -E */
+	uint32_t root_uid, root_gid;
+	bool discard;			       /* -t 1: discard the whole device first */
+	bool fixed_cp_version;		       /* -r: reproducible checkpoint version */
+	int64_t fixed_time;		       /* -T: timestamp for every inode, -1 for now */
+	uint16_t s_encoding, s_encoding_flags; /* -C */
+	char kernel_version[F2FS_VERSION_LEN]; /* recorded in the superblock */
+};
+
+/* What the writer did, for the tool to report. */
+struct f2fs_mkfs_result {
+	bool discarded; /* the device was discarded (CP_TRIMMED_FLAG set) */
+	uint64_t cp_version;
+	uint32_t lost_found_ino; /* 0 when not created */
+	uint32_t quota_ino[F2FS_MAX_QUOTAS];
+	uint8_t uuid[16];
+};
+
+void f2fs_mkfs_config_init(struct f2fs_mkfs_config *cfg);
+
+/* Number of quota inodes the features ask for (user+group, plus project). */
+unsigned int f2fs_mkfs_quota_types(uint32_t features, unsigned int types[F2FS_MAX_QUOTAS]);
+
+/*
+ * Write a new file system with layout @l onto @dev.  The superblocks are
+ * written last, after a flush, so an interrupted format leaves no valid one.
+ */
+int f2fs_mkfs_format(struct f2fs_device *dev, const struct f2fs_mkfs_config *cfg,
+		     const struct f2fs_layout *l, struct f2fs_mkfs_result *res);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Building and checking superblocks. */
+#ifndef F2FS_SUPER_H
+#define F2FS_SUPER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "f2fs/format.h"
+#include "f2fs/layout.h"
+
+/* Store @l's geometry into @sb (other fields untouched). */
+void f2fs_super_set_layout(struct f2fs_super_block *sb, const struct f2fs_layout *l);
+
+/* Set checksum_offset and crc when the sb_checksum feature is on. */
+void f2fs_super_seal(struct f2fs_super_block *sb);
+
+/*
+ * Encode a UTF-8 label as UTF-16LE into @out (zero-padded to @max 2-byte units).
+ * Returns the number of units, or -EINVAL (bad UTF-8) / -ENAMETOOLONG.
+ */
+int f2fs_label_to_utf16(const char *label, void *out, size_t max);
+
+/*
+ * Fill the cold and hot extension lists: the defaults, then the user's
+ * comma-separated additions (names of 8 bytes or more are skipped with a
+ * warning through @warn, when given).
+ */
+void f2fs_super_set_extensions(struct f2fs_super_block *sb, const char *cold, const char *hot,
+			       void (*warn)(const char *ext, void *arg), void *arg);
+
+#endif

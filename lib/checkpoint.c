@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checkpoint checksums and the nat_bits trailer.  A checkpoint block's CRC
+ * covers the bytes before checksum_offset; with the large NAT bitmap layout
+ * the CRC sits earlier and the bytes after it are covered too.
+ */
+#include "config.h"
+
+#include "f2fs/checkpoint.h"
+#include "f2fs/crc.h"
+#include "f2fs/endian.h"
+
+uint32_t f2fs_cp_crc(const struct f2fs_checkpoint *cp)
+{
+	uint32_t ofs = le32_get(cp->checksum_offset);
+	uint32_t crc;
+
+	if (ofs > F2FS_CP_CHKSUM_OFFSET)
+		ofs = F2FS_CP_CHKSUM_OFFSET;
+	crc = f2fs_block_crc(cp, ofs);
+	if (ofs < F2FS_CP_CHKSUM_OFFSET) {
+		ofs += sizeof(uint32_t);
+		crc = f2fs_crc32(crc, (const uint8_t *)cp + ofs, F2FS_BLKSIZE - ofs);
+	}
+	return crc;
+}
+
+void f2fs_cp_seal(struct f2fs_checkpoint *cp)
+{
+	uint32_t ofs = le32_get(cp->checksum_offset);
+	uint32_t crc = le32_put(f2fs_cp_crc(cp));
+
+	__builtin_memcpy((uint8_t *)cp + ofs, &crc, sizeof(crc));
+}
+
+uint32_t f2fs_nat_bits_bytes(uint32_t segment_count_nat)
+{
+	/* one bit per NAT block of one copy: (segments / 2) * 512 / 8 */
+	return segment_count_nat << 5;
+}
+
+uint32_t f2fs_nat_bits_blocks(uint32_t segment_count_nat)
+{
+	uint32_t bytes = 8 + 2 * f2fs_nat_bits_bytes(segment_count_nat);
+
+	return (bytes + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
+}
+
+uint64_t f2fs_nat_bits_tag(const struct f2fs_checkpoint *cp)
+{
+	uint32_t ofs = le32_get(cp->checksum_offset);
+	uint32_t crc;
+
+	__builtin_memcpy(&crc, (const uint8_t *)cp + ofs, sizeof(crc));
+	return le64_get(cp->checkpoint_ver) | ((uint64_t)le32_get(crc) << 32);
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The feature table: names, bits, and which of them this implementation can
+ * create.  A feature is listed as creatable only once images made with it
+ * pass the kernel and both fscks.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/feature.h"
+#include "f2fs/format.h"
+
+struct feature_entry {
+	const char *name;
+	uint32_t bit;
+	bool creatable;
+};
+
+static const struct feature_entry features_table[] = {
+    {"encrypt", F2FS_FEATURE_ENCRYPT, true},
+    {"extra_attr", F2FS_FEATURE_EXTRA_ATTR, true},
+    {"project_quota", F2FS_FEATURE_PRJQUOTA, true},
+    {"inode_checksum", F2FS_FEATURE_INODE_CHKSUM, true},
+    {"flexible_inline_xattr", F2FS_FEATURE_FLEXIBLE_INLINE_XATTR, true},
+    {"quota", F2FS_FEATURE_QUOTA_INO, true},
+    {"inode_crtime", F2FS_FEATURE_INODE_CRTIME, true},
+    {"lost_found", F2FS_FEATURE_LOST_FOUND, true},
+    {"verity", F2FS_FEATURE_VERITY, true},
+    {"sb_checksum", F2FS_FEATURE_SB_CHKSUM, true},
+    {"casefold", F2FS_FEATURE_CASEFOLD, true},
+    {"compression", F2FS_FEATURE_COMPRESSION, true},
+    {"ro", F2FS_FEATURE_RO, false},
+    {"blkzoned", F2FS_FEATURE_BLKZONED, false},
+    {"atomic_write", F2FS_FEATURE_ATOMIC_WRITE, false},
+};
+
+#define N_FEATURES (sizeof(features_table) / sizeof(features_table[0]))
+
+static const struct feature_entry *find_by_name(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < N_FEATURES; i++)
+		if (strlen(features_table[i].name) == len &&
+		    !strncmp(features_table[i].name, name, len))
+			return &features_table[i];
+	return NULL;
+}
+
+const char *f2fs_feature_name(uint32_t bit)
+{
+	size_t i;
+
+	for (i = 0; i < N_FEATURES; i++)
+		if (features_table[i].bit == bit)
+			return features_table[i].name;
+	return NULL;
+}
+
+static int parse_one(const char *tok, size_t len, uint32_t *features, char *why, size_t why_len)
+{
+	const struct feature_entry *f = find_by_name(tok, len);
+
+	if (!f) {
+		snprintf(why, why_len, "unknown feature: %.*s", (int)len, tok);
+		return -EINVAL;
+	}
+	if (!f->creatable) {
+		snprintf(why, why_len, "feature %s is not supported yet", f->name);
+		return -EINVAL;
+	}
+	*features |= f->bit;
+	return 0;
+}
+
+int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t why_len)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t len;
+		int ret;
+
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		len = strcspn(p, ", ");
+		ret = parse_one(p, len, features, why, why_len);
+		if (ret)
+			return ret;
+		p += len;
+	}
+	return 0;
+}
+
+int f2fs_feature_check(uint32_t features, char *why, size_t why_len)
+{
+	static const uint32_t need_extra_attr[] = {
+	    F2FS_FEATURE_PRJQUOTA,
+	    F2FS_FEATURE_INODE_CHKSUM,
+	    F2FS_FEATURE_FLEXIBLE_INLINE_XATTR,
+	    F2FS_FEATURE_INODE_CRTIME,
+	    F2FS_FEATURE_COMPRESSION,
+	};
+	size_t i;
+
+	if (features & F2FS_FEATURE_EXTRA_ATTR)
+		return 0;
+	for (i = 0; i < sizeof(need_extra_attr) / sizeof(need_extra_attr[0]); i++) {
+		if (features & need_extra_attr[i]) {
+			snprintf(why, why_len, "%s feature requires the extra_attr feature",
+				 f2fs_feature_name(need_extra_attr[i]));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

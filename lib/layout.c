@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Volume geometry.  The metadata areas follow each other from segment 0
+ * (checkpoint, SIT, NAT, SSA), the SSA is padded so the main area starts on a
+ * zone boundary, and the reserved/overprovisioned space is derived from the
+ * main area.  The arithmetic, including the floating-point search for the
+ * best overprovision ratio, deliberately reproduces upstream mkfs.f2fs 1.15 so
+ * that the same device and options give the same layout.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "f2fs/layout.h"
+
+#define BLKS_PER_SEG	F2FS_DEFAULT_BLKS_PER_SEG
+#define NAT_ENTRY_RATIO 20 /* percent of NAT segments kept with -i */
+#define NR_OPEN_LOGS	F2FS_NR_CURSEG_TYPE
+
+static uint64_t div_round_up(uint64_t val, uint64_t size)
+{
+	return (val + size - 1) / size;
+}
+
+static uint32_t log2_u32(uint32_t v)
+{
+	uint32_t log = 0;
+
+	while (v > 1) {
+		v >>= 1;
+		log++;
+	}
+	return log;
+}
+
+static int fail(char *why, size_t len, const char *msg)
+{
+	if (why && len)
+		snprintf(why, len, "%s", msg);
+	return -EINVAL;
+}
+
+/* The SIT bitmap of a 16 TiB volume: the most one checkpoint ever carries. */
+static uint32_t max_sit_bitmap_bytes(void)
+{
+	uint64_t blocks = div_round_up(F2FS_MAX_SEGMENTS, F2FS_SIT_ENTRY_PER_BLOCK);
+
+	return (uint32_t)(div_round_up(blocks, BLKS_PER_SEG) * BLKS_PER_SEG / 8);
+}
+
+/*
+ * Segments kept free for garbage collection: a fixed number of sections
+ * with -Z, else upstream 1.15's formula in the overprovision ratio.
+ */
+static double reserved_for_ratio(const struct f2fs_layout_params *p, double ratio,
+				 uint32_t segs_per_sec)
+{
+	if (p->reserved_sections)
+		return (double)p->reserved_sections * segs_per_sec;
+	return (2 * (100 / ratio + 1) + NR_OPEN_LOGS) * segs_per_sec;
+}
+
+/*
+ * Try ratios in fixed steps and keep the one that leaves the most user
+ * space once reserved and overprovisioned segments are taken out.
+ */
+static double best_overprovision(const struct f2fs_layout_params *p, uint32_t main_segs,
+				 uint32_t segs_per_sec)
+{
+	double ratio, end, step, max_space = 0, best = 0;
+
+	if (main_segs < 256) {
+		ratio = 10;
+		end = 95;
+		step = 5;
+	} else {
+		ratio = 0.01;
+		end = 10;
+		step = 0.01;
+	}
+	for (; ratio <= end; ratio += step) {
+		double reserved = reserved_for_ratio(p, ratio, segs_per_sec);
+		double ovp = (main_segs - reserved) * ratio / 100;
+		double space = main_segs - reserved - ovp;
+
+		if (max_space < space) {
+			max_space = space;
+			best = ratio;
+		}
+	}
+	return best;
+}
+
+static void place_metadata(const struct f2fs_layout_params *p, struct f2fs_layout *l,
+			   uint32_t *max_nat_bitmap)
+{
+	uint64_t blocks, avail;
+	uint32_t sit_segs, max_sit_bitmap, sit_bitmap, max_nat_segs;
+
+	l->segment_count_ckpt = F2FS_CP_PACKS;
+	l->sit_blkaddr = l->segment0_blkaddr + l->segment_count_ckpt * BLKS_PER_SEG;
+	blocks = div_round_up(l->segment_count, F2FS_SIT_ENTRY_PER_BLOCK);
+	sit_segs = (uint32_t)div_round_up(blocks, BLKS_PER_SEG);
+	l->segment_count_sit = sit_segs * 2;
+	l->nat_blkaddr = l->sit_blkaddr + l->segment_count_sit * BLKS_PER_SEG;
+
+	avail = (uint64_t)(l->segment_count - (l->segment_count_ckpt + l->segment_count_sit)) *
+		BLKS_PER_SEG;
+	blocks = div_round_up(avail, F2FS_NAT_ENTRY_PER_BLOCK);
+	if (p->large_nat_bitmap) {
+		uint32_t nat_segs =
+		    (uint32_t)(div_round_up(blocks, BLKS_PER_SEG) * NAT_ENTRY_RATIO / 100);
+
+		l->segment_count_nat = nat_segs ? nat_segs : 1;
+		*max_nat_bitmap = (l->segment_count_nat * BLKS_PER_SEG) / 8;
+		l->segment_count_nat *= 2;
+	} else {
+		l->segment_count_nat = (uint32_t)div_round_up(blocks, BLKS_PER_SEG);
+		*max_nat_bitmap = 0;
+	}
+
+	/* The version bitmaps must fit the checkpoint block, or spill into cp_payload. */
+	sit_bitmap = (l->segment_count_sit / 2) * BLKS_PER_SEG / 8;
+	max_sit_bitmap = sit_bitmap < max_sit_bitmap_bytes() ? sit_bitmap : max_sit_bitmap_bytes();
+	if (p->large_nat_bitmap) {
+		uint32_t both = max_sit_bitmap + *max_nat_bitmap;
+
+		l->cp_payload =
+		    both > F2FS_CP_MAX_BITMAP_SIZE
+			? (uint32_t)div_round_up(both - F2FS_CP_MAX_BITMAP_SIZE, F2FS_BLKSIZE)
+			: 0;
+		return;
+	}
+	if (max_sit_bitmap > F2FS_CP_MAX_SIT_BITMAP_SIZE) {
+		*max_nat_bitmap = F2FS_CP_MAX_BITMAP_SIZE;
+		l->cp_payload = (uint32_t)div_round_up(max_sit_bitmap, F2FS_BLKSIZE);
+	} else {
+		*max_nat_bitmap = F2FS_CP_MAX_BITMAP_SIZE - max_sit_bitmap;
+		l->cp_payload = 0;
+	}
+	max_nat_segs = (*max_nat_bitmap * 8) / BLKS_PER_SEG;
+	if (l->segment_count_nat > max_nat_segs)
+		l->segment_count_nat = max_nat_segs;
+	l->segment_count_nat *= 2;
+}
+
+/* Returns the number of zones the metadata takes; pads the SSA to a zone. */
+static uint32_t place_ssa(struct f2fs_layout *l)
+{
+	uint32_t meta, rem;
+	uint64_t avail;
+
+	l->ssa_blkaddr = l->nat_blkaddr + l->segment_count_nat * BLKS_PER_SEG;
+	avail = (uint64_t)(l->segment_count -
+			   (l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)) *
+		BLKS_PER_SEG;
+	l->segment_count_ssa = (uint32_t)div_round_up(avail / BLKS_PER_SEG + 1, BLKS_PER_SEG);
+	meta = l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat +
+	       l->segment_count_ssa;
+	rem = meta % l->segs_per_zone;
+	if (rem)
+		l->segment_count_ssa += l->segs_per_zone - rem;
+	return (uint32_t)div_round_up(meta, l->segs_per_zone);
+}
+
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+/* First segment of each log, zone-separated, as upstream places them. */
+static void place_logs(const struct f2fs_layout_params *p, struct f2fs_layout *l,
+		       uint32_t total_zones)
+{
+	uint32_t *cur = l->cur_seg, spz = l->segs_per_zone;
+	int i, j;
+
+	if (p->heap) {
+		cur[F2FS_CURSEG_HOT_NODE] =
+		    (total_zones - 1) * spz + (l->secs_per_zone - 1) * l->segs_per_sec;
+		cur[F2FS_CURSEG_WARM_NODE] = cur[F2FS_CURSEG_HOT_NODE] - spz;
+		cur[F2FS_CURSEG_COLD_NODE] = cur[F2FS_CURSEG_WARM_NODE] - spz;
+		cur[F2FS_CURSEG_HOT_DATA] = cur[F2FS_CURSEG_COLD_NODE] - spz;
+		cur[F2FS_CURSEG_COLD_DATA] = 0;
+		cur[F2FS_CURSEG_WARM_DATA] = spz;
+	} else {
+		cur[F2FS_CURSEG_HOT_NODE] = 0;
+		cur[F2FS_CURSEG_WARM_NODE] = spz;
+		cur[F2FS_CURSEG_COLD_NODE] = 2 * spz;
+		cur[F2FS_CURSEG_HOT_DATA] = 3 * spz;
+		cur[F2FS_CURSEG_COLD_DATA] =
+		    max_u32(((total_zones >> 2) - 1) * spz, cur[F2FS_CURSEG_HOT_DATA] + spz);
+		cur[F2FS_CURSEG_WARM_DATA] =
+		    max_u32(((total_zones >> 1) - 1) * spz, cur[F2FS_CURSEG_COLD_DATA] + spz);
+	}
+	for (i = 0; i < NR_OPEN_LOGS; i++)
+		for (j = i + 1; j < NR_OPEN_LOGS; j++)
+			if (cur[i] == cur[j])
+				goto spread;
+	return;
+spread:
+	/* Two logs collided (tiny volumes): lay them out one zone apart in type order. */
+	for (i = 0; i < NR_OPEN_LOGS; i++)
+		cur[i] = (uint32_t)i * spz;
+}
+
+static int check_params(const struct f2fs_layout_params *p, char *why, size_t len)
+{
+	if (p->sector_size < F2FS_MIN_SECTOR_SIZE || p->sector_size > F2FS_MAX_SECTOR_SIZE ||
+	    (p->sector_size & (p->sector_size - 1)))
+		return fail(why, len, "sector size must be a power of two from 512 to 4096");
+	if (p->segs_per_sec == 0 || p->secs_per_zone == 0)
+		return fail(why, len, "segments per section and sections per zone must be >= 1");
+	if ((uint64_t)p->segs_per_sec * p->secs_per_zone > F2FS_MAX_SEGMENTS)
+		return fail(why, len, "zone larger than the largest volume");
+	if (p->overprovision < 0 || p->overprovision > 100)
+		return fail(why, len, "overprovision ratio must be within 0..100");
+	if (p->total_sectors * p->sector_size > F2FS_MAX_VOLUME_BYTES)
+		return fail(why, len, "F2FS can support 16TB at most");
+	return 0;
+}
+
+static int compute_overprovision(const struct f2fs_layout_params *p, struct f2fs_layout *l,
+				 char *why, size_t len)
+{
+	double reserved;
+
+	l->overprovision = p->overprovision;
+	if (l->overprovision == 0)
+		l->overprovision = best_overprovision(p, l->segment_count_main, l->segs_per_sec);
+	if (l->overprovision == 0)
+		return fail(why, len, "device size is not sufficient for F2FS volume");
+	reserved = reserved_for_ratio(p, l->overprovision, l->segs_per_sec);
+	l->reserved_segments = (uint32_t)reserved;
+	if (l->segment_count_main < NR_OPEN_LOGS ||
+	    l->segment_count_main - NR_OPEN_LOGS < l->reserved_segments)
+		return fail(why, len, "device size is not sufficient for F2FS volume");
+	l->overprov_segments =
+	    (uint32_t)((l->segment_count_main - l->reserved_segments) * l->overprovision / 100);
+	/* A fixed reserve still needs room for six open sections besides it. */
+	if (p->reserved_sections && l->overprov_segments < NR_OPEN_LOGS * l->segs_per_sec)
+		return fail(why, len,
+			    "not enough overprovision segments for the reserved sections");
+	l->overprov_segments += l->reserved_segments;
+	if (l->segment_count_main <= l->overprov_segments)
+		return fail(why, len, "not enough segments to create F2FS volume");
+	l->free_segments = l->segment_count_main - NR_OPEN_LOGS;
+	l->user_block_count =
+	    (uint64_t)(l->free_segments + NR_OPEN_LOGS - l->overprov_segments) * BLKS_PER_SEG;
+	return 0;
+}
+
+int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *l, char *why,
+			size_t len)
+{
+	uint64_t zone_bytes, dev_bytes, start_bytes, offset, total_segs;
+	uint32_t meta_zones, all_zones, total_zones, max_nat_bitmap;
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	ret = check_params(p, why, len);
+	if (ret)
+		return ret;
+	l->log_sectorsize = log2_u32(p->sector_size);
+	l->log_sectors_per_block = log2_u32(F2FS_BLKSIZE / p->sector_size);
+	l->segs_per_sec = p->segs_per_sec;
+	l->secs_per_zone = p->secs_per_zone;
+	l->segs_per_zone = p->segs_per_sec * p->secs_per_zone;
+	l->large_nat_bitmap = p->large_nat_bitmap;
+	l->block_count = p->total_sectors >> l->log_sectors_per_block;
+
+	/* Segment 0 starts at the first zone boundary past the two superblocks. */
+	zone_bytes = (uint64_t)F2FS_SEGMENT_BYTES * l->segs_per_zone;
+	start_bytes = p->start_sector * F2FS_MIN_SECTOR_SIZE;
+	offset =
+	    div_round_up(start_bytes + 2 * F2FS_BLKSIZE, zone_bytes) * zone_bytes - start_bytes;
+	dev_bytes = p->total_sectors * p->sector_size;
+	if (dev_bytes < offset)
+		return fail(why, len, "device size is not sufficient for F2FS volume");
+	l->segment0_blkaddr = (uint32_t)(offset / F2FS_BLKSIZE);
+	l->cp_blkaddr = l->segment0_blkaddr;
+	total_segs = (dev_bytes - offset) / F2FS_SEGMENT_BYTES;
+	if (total_segs < F2FS_MIN_SEGMENTS)
+		return fail(why, len, "device size is not sufficient for F2FS volume");
+	l->segment_count = (uint32_t)(total_segs / l->segs_per_zone * l->segs_per_zone);
+
+	place_metadata(p, l, &max_nat_bitmap);
+	l->sit_bitmap_bytes = (l->segment_count_sit / 2) * BLKS_PER_SEG / 8;
+	l->nat_bitmap_bytes = (l->segment_count_nat / 2) * BLKS_PER_SEG / 8;
+	if (l->segment_count <= l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)
+		return fail(why, len, "device size is not sufficient for F2FS volume");
+	meta_zones = place_ssa(l);
+	l->main_blkaddr = l->segment0_blkaddr + meta_zones * l->segs_per_zone * BLKS_PER_SEG;
+
+	all_zones = l->segment_count / l->segs_per_zone;
+	if (all_zones <= meta_zones)
+		return fail(why, len, "device size is not sufficient for F2FS volume");
+	total_zones = all_zones - meta_zones;
+	l->section_count = total_zones * l->secs_per_zone;
+	l->segment_count_main = l->section_count * l->segs_per_sec;
+
+	ret = compute_overprovision(p, l, why, len);
+	if (ret)
+		return ret;
+	if (total_zones <= NR_OPEN_LOGS)
+		return fail(why, len, "too few zones for the six logs: shrink the zone size");
+	place_logs(p, l, total_zones);
+	return 0;
+}
+
+static int layout_fits(const struct f2fs_layout_params *p, uint64_t bytes)
+{
+	struct f2fs_layout l;
+	struct f2fs_layout_params q = *p;
+
+	q.total_sectors = bytes / p->sector_size;
+	return f2fs_layout_compute(&q, &l, NULL, 0) == 0;
+}
+
+uint64_t f2fs_layout_min_bytes(const struct f2fs_layout_params *p)
+{
+	uint64_t step = (uint64_t)F2FS_SEGMENT_BYTES * p->segs_per_sec * p->secs_per_zone;
+	uint64_t lo = 0, hi = step;
+
+	if (step == 0)
+		return 0;
+	/* Grow until the options fit, then bisect in zone-sized steps. */
+	while (!layout_fits(p, hi)) {
+		lo = hi;
+		hi *= 2;
+		if (hi > F2FS_MAX_VOLUME_BYTES) {
+			if (!layout_fits(p, F2FS_MAX_VOLUME_BYTES))
+				return 0;
+			hi = F2FS_MAX_VOLUME_BYTES;
+			break;
+		}
+	}
+	while (hi - lo > step) {
+		uint64_t mid = lo + (hi - lo) / 2 / step * step;
+
+		if (mid <= lo)
+			mid = lo + step;
+		if (layout_fits(p, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
