@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkfs.f2fs: parse upstream's options, check the device, compute the layout
+ * and let libf2fs write it.  Every refusal is one line on stderr and exit 1,
+ * before anything is written.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <uuid/uuid.h>
+
+#include "f2fs/device.h"
+#include "f2fs/feature.h"
+#include "f2fs/layout.h"
+#include "f2fs/mkfs.h"
+#include "f2fs/super.h"
+
+#define TOOLS_DATE	"2026-12-01"
+#define MAX_LABEL_BYTES 4096
+
+struct mkfs_opts {
+	struct f2fs_mkfs_config cfg;
+	const char *device;
+	int64_t wanted_sectors; /* the optional [sectors] argument, -1 when absent */
+	int wanted_sector_size; /* -w, 0 when absent */
+	int quiet;
+	int debug;
+	int force;
+	int sparse; /* -S: create/extend a regular file to this size */
+	uint64_t sparse_bytes;
+};
+
+static void info(const struct mkfs_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void info(const struct mkfs_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->quiet)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "\nUsage: mkfs.f2fs [options] device [sectors]\n"
+		     "[options]:\n"
+		     "  -a heap-based allocation [default:0]\n"
+		     "  -c device1[,device2,...] up to 7 additional devices (not supported yet)\n"
+		     "  -d debug level [default:0]\n"
+		     "  -e [cold file ext list] e.g. \"mp3,gif,mov\"\n"
+		     "  -E [hot file ext list] e.g. \"db\"\n"
+		     "  -f force overwrite of the existing filesystem\n"
+		     "  -g add default options\n"
+		     "  -i extended node bitmap, node ratio is 20%% by default\n"
+		     "  -l label\n"
+		     "  -U uuid\n"
+		     "  -m support zoned block device (not supported yet)\n"
+		     "  -o overprovision percentage [default:auto]\n"
+		     "  -O feature1[,feature2,...] e.g. \"encrypt\"\n"
+		     "  -C [encoding[:flag1,...]] Support casefolding with optional flags\n"
+		     "  -q quiet mode\n"
+		     "  -r set checkpointing seed (srand()) to 0\n"
+		     "  -R root_owner [default: 0:0]\n"
+		     "  -s # of segments per section [default:1]\n"
+		     "  -S sparse mode\n"
+		     "  -t 0: nodiscard, 1: discard [default:1]\n"
+		     "  -T timestamps\n"
+		     "  -w wanted sector size\n"
+		     "  -z # of sections per zone [default:1]\n"
+		     "  -V print the version number and exit\n"
+		     "  -Z # of reserved sections [default:auto]\n"
+		     "sectors: number of sectors [default: determined by device size]\n");
+}
+
+static void __attribute__((noreturn)) vdie(struct f2fs_device *dev, const char *fmt, va_list ap)
+{
+	fputs("mkfs.f2fs: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	f2fs_dev_close(dev);
+	exit(1);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(NULL, fmt, ap);
+}
+
+/* Refuse after the device is open: release it first so nothing leaks or stays locked. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+die_closing(struct f2fs_device *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(dev, fmt, ap);
+}
+
+/* A whole decimal (or 0x hex) number within [min, max], else a named error. */
+static long long parse_num(const char *opt, const char *arg, long long min, long long max)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 0);
+	if (errno || end == arg || *end || v < min || v > max)
+		die("invalid value for %s: '%s' (expected an integer from %lld to %lld)", opt, arg,
+		    min, max);
+	return v;
+}
+
+static double parse_ratio(const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0 && v < 100))
+		die("invalid value for -o: '%s' (expected a percentage from 0 to 100)", arg);
+	return v;
+}
+
+static void parse_owner(const char *arg, struct f2fs_mkfs_config *cfg)
+{
+	unsigned long uid, gid;
+	char *end;
+
+	errno = 0;
+	uid = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end != ':' || uid > UINT32_MAX)
+		die("invalid value for -R: '%s' (expected uid:gid)", arg);
+	arg = end + 1;
+	gid = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || gid > UINT32_MAX)
+		die("invalid value for -R: '%s' (expected uid:gid)", arg);
+	cfg->root_uid = (uint32_t)uid;
+	cfg->root_gid = (uint32_t)gid;
+}
+
+static void parse_casefold(char *arg, struct f2fs_mkfs_config *cfg)
+{
+	char *flags = strchr(arg, ':');
+
+	if (flags)
+		*flags++ = '\0';
+	if (strcmp(arg, "utf8"))
+		die("unknown casefolding encoding: '%s' (supported: utf8)", arg);
+	cfg->s_encoding = F2FS_ENC_UTF8_12_1;
+	while (flags && *flags) {
+		size_t len = strcspn(flags, ",");
+
+		if (len == 6 && !strncmp(flags, "strict", 6))
+			cfg->s_encoding_flags |= F2FS_ENC_STRICT_MODE_FL;
+		else
+			die("unknown casefolding flag: '%.*s' (supported: strict)", (int)len,
+			    flags);
+		flags += len + (flags[len] == ',');
+	}
+	cfg->features |= F2FS_FEATURE_CASEFOLD;
+}
+
+static void parse_features(const char *arg, struct f2fs_mkfs_config *cfg)
+{
+	char why[128];
+
+	if (f2fs_feature_parse(arg, &cfg->features, why, sizeof(why)))
+		die("%s", why);
+}
+
+static void parse_label(const char *arg, struct f2fs_mkfs_config *cfg)
+{
+	le16 units[F2FS_MAX_VOLUME_NAME];
+	int n = f2fs_label_to_utf16(arg, units, F2FS_MAX_VOLUME_NAME);
+
+	if (n == -ENAMETOOLONG)
+		die("volume label is too long: at most %d UTF-16 units", F2FS_MAX_VOLUME_NAME);
+	if (n < 0)
+		die("volume label is not valid UTF-8");
+	cfg->label = arg;
+}
+
+static void set_android_defaults(struct mkfs_opts *o)
+{
+	o->debug = 1;
+	o->force = 1;
+	o->wanted_sector_size = 4096;
+	o->cfg.root_uid = o->cfg.root_gid = 0;
+	o->cfg.features |= F2FS_FEATURE_ENCRYPT | F2FS_FEATURE_PRJQUOTA | F2FS_FEATURE_EXTRA_ATTR |
+			   F2FS_FEATURE_VERITY | F2FS_FEATURE_QUOTA_INO;
+}
+
+static void parse_option(struct mkfs_opts *o, int opt, char *arg)
+{
+	struct f2fs_mkfs_config *cfg = &o->cfg;
+
+	switch (opt) {
+	case 'q':
+		o->quiet = 1;
+		break;
+	case 'a':
+		cfg->geometry.heap = parse_num("-a", arg, 0, 1);
+		break;
+	case 'c':
+		die("multiple devices (-c) are not supported yet");
+	case 'm':
+		die("zoned block devices (-m) are not supported yet");
+	case 'd':
+		o->debug = (int)parse_num("-d", arg, -1, 10);
+		break;
+	case 'e':
+		cfg->cold_extensions = arg;
+		break;
+	case 'E':
+		cfg->hot_extensions = arg;
+		break;
+	case 'f':
+		o->force = 1;
+		break;
+	case 'g':
+		if (strcmp(arg, "android"))
+			die("unknown default option set for -g: '%s' (supported: android)", arg);
+		set_android_defaults(o);
+		break;
+	case 'i':
+		cfg->geometry.large_nat_bitmap = true;
+		break;
+	case 'l':
+		parse_label(arg, cfg);
+		break;
+	case 'o':
+		cfg->geometry.overprovision = parse_ratio(arg);
+		break;
+	case 'O':
+		parse_features(arg, cfg);
+		break;
+	case 'C':
+		parse_casefold(arg, cfg);
+		break;
+	case 'r':
+		cfg->fixed_cp_version = true;
+		break;
+	case 'R':
+		parse_owner(arg, cfg);
+		break;
+	case 's':
+		cfg->geometry.segs_per_sec = (uint32_t)parse_num("-s", arg, 1, 512);
+		break;
+	case 'S':
+		o->sparse = 1;
+		o->sparse_bytes =
+		    (uint64_t)parse_num("-S", arg, 1, (long long)F2FS_MAX_VOLUME_BYTES) &
+		    ~(uint64_t)(F2FS_BLKSIZE - 1);
+		break;
+	case 'z':
+		cfg->geometry.secs_per_zone = (uint32_t)parse_num("-z", arg, 1, 4096);
+		break;
+	case 't':
+		cfg->discard = parse_num("-t", arg, 0, 1) != 0;
+		break;
+	case 'T':
+		cfg->fixed_time = parse_num("-T", arg, 0, UINT32_MAX);
+		break;
+	case 'U':
+		if (uuid_parse(arg, cfg->uuid))
+			die("invalid value for -U: '%s' is not a UUID", arg);
+		cfg->uuid_given = true;
+		break;
+	case 'w': {
+		long long w = parse_num("-w", arg, 512, 4096);
+
+		if (w & (w - 1))
+			die("invalid value for -w: '%s' (expected a power of two from 512 to 4096)",
+			    arg);
+		o->wanted_sector_size = (int)w;
+		break;
+	}
+	case 'Z':
+		cfg->geometry.reserved_sections = (uint32_t)parse_num("-Z", arg, 1, UINT32_MAX);
+		break;
+	case 'V':
+		printf("mkfs.f2fs %s (%s)\n", PACKAGE_VERSION, TOOLS_DATE);
+		exit(0);
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case ':':
+		die("option -%c requires a value (-h for help)", optopt);
+	default:
+		die("unknown option -%c (-h for help)", optopt);
+	}
+}
+
+static void parse_args(struct mkfs_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+						 {NULL, 0, NULL, 0}};
+	char why[128];
+	int opt;
+
+	f2fs_mkfs_config_init(&o->cfg);
+	o->cfg.root_uid = getuid();
+	o->cfg.root_gid = getgid();
+	o->wanted_sectors = -1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":qa:c:C:d:e:E:fg:hil:mo:O:rR:s:S:z:t:T:U:Vw:Z:",
+				  longopts, NULL)) != -1)
+		parse_option(o, opt, optarg);
+	if (f2fs_feature_check(o->cfg.features, why, sizeof(why)))
+		die("%s", why);
+	if (optind >= argc)
+		die("no device specified (usage: mkfs.f2fs [options] device [sectors]; -h for "
+		    "help)");
+	o->device = argv[optind++];
+	if (optind < argc)
+		o->wanted_sectors = parse_num("sectors", argv[optind++], 1, LLONG_MAX / 4096);
+	if (optind < argc)
+		die("unexpected argument: '%s'", argv[optind]);
+	if (o->sparse)
+		o->cfg.discard = false;
+}
+
+static void read_kernel_version(char out[F2FS_VERSION_LEN])
+{
+	FILE *f = fopen("/proc/version", "r");
+	struct utsname u;
+
+	memset(out, 0, F2FS_VERSION_LEN);
+	if (f) {
+		if (fgets(out, F2FS_VERSION_LEN, f))
+			out[strcspn(out, "\n")] = '\0';
+		fclose(f);
+	}
+	if (!out[0] && !uname(&u))
+		snprintf(out, F2FS_VERSION_LEN, "%s", u.release);
+}
+
+/* Refuse a mounted or busy device, and an existing file system without -f. */
+static void check_target(const struct mkfs_opts *o)
+{
+	char what[256];
+	struct stat st;
+	int ret;
+
+	if (stat(o->device, &st)) {
+		if (errno == ENOENT && o->sparse)
+			return;
+		die("cannot open %s: %s", o->device, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		die("%s is a directory, not a device or image file", o->device);
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		die("%s is not a block device or regular file", o->device);
+	/* Root may write anything; a file nobody may write is still meant to be kept. */
+	if (S_ISREG(st.st_mode) && (!(st.st_mode & 0222) || access(o->device, W_OK)))
+		die("%s is read-only: not formatting it", o->device);
+	ret = f2fs_dev_is_busy(o->device, what, sizeof(what));
+	if (ret > 0)
+		die("%s is mounted or in use (%s): not formatting it", o->device, what);
+	if (ret < 0)
+		die("cannot tell whether %s is mounted: %s", o->device, strerror(-ret));
+	if (o->force)
+		return;
+	ret = f2fs_dev_probe_existing(o->device, what, sizeof(what));
+	if (ret > 0)
+		die("%s contains an existing file system (%s): use -f to overwrite it", o->device,
+		    what);
+	if (ret < 0)
+		die("cannot probe %s for an existing file system: %s", o->device, strerror(-ret));
+}
+
+static struct f2fs_device *open_target(const struct mkfs_opts *o)
+{
+	struct f2fs_device *dev;
+	int ret;
+
+	if (o->sparse) {
+		FILE *f = fopen(o->device, "a");
+
+		if (!f)
+			die("cannot create %s: %s", o->device, strerror(errno));
+		fclose(f);
+		if (truncate(o->device, (off_t)o->sparse_bytes))
+			die("cannot size %s: %s", o->device, strerror(errno));
+	}
+	ret = f2fs_dev_open(o->device, F2FS_DEV_EXCL, &dev);
+	if (ret == -EACCES || ret == -EROFS || ret == -EPERM)
+		die("cannot open %s for writing: %s", o->device, strerror(-ret));
+	if (ret)
+		die("cannot open %s: %s", o->device, strerror(-ret));
+	return dev;
+}
+
+/* Device size, or the [sectors] argument when it asks for less. */
+static void size_volume(struct mkfs_opts *o, struct f2fs_device *dev)
+{
+	const struct f2fs_dev_info *di = f2fs_dev_get_info(dev);
+	struct f2fs_layout_params *g = &o->cfg.geometry;
+	uint64_t sectors = di->size_bytes / di->sector_size;
+
+	g->sector_size = di->sector_size;
+	g->start_sector = di->start_sector;
+	if (o->wanted_sectors > 0) {
+		uint64_t unit =
+		    o->wanted_sector_size ? (uint64_t)o->wanted_sector_size : di->sector_size;
+		uint64_t wanted = (uint64_t)o->wanted_sectors * unit / di->sector_size;
+
+		info(o, "Info: total device sectors = %llu (in %u bytes)\n",
+		     (unsigned long long)sectors, di->sector_size);
+		if (wanted > sectors)
+			die_closing(dev, "%s has %llu sectors, fewer than the %llu asked for",
+				    o->device, (unsigned long long)sectors,
+				    (unsigned long long)wanted);
+		sectors = wanted;
+	}
+	g->total_sectors = sectors;
+}
+
+static void compute_layout(const struct mkfs_opts *o, struct f2fs_device *dev,
+			   struct f2fs_layout *l)
+{
+	const struct f2fs_layout_params *g = &o->cfg.geometry;
+	uint64_t have = g->total_sectors * g->sector_size;
+	char why[160];
+
+	if (have > F2FS_MAX_VOLUME_BYTES)
+		die_closing(dev, "%s is larger than 16 TiB, the most F2FS can address", o->device);
+	if (f2fs_layout_compute(g, l, why, sizeof(why)) == 0)
+		return;
+	if (strstr(why, "not sufficient") || strstr(why, "not enough") || strstr(why, "too few")) {
+		uint64_t need = f2fs_layout_min_bytes(g);
+
+		if (need)
+			die_closing(
+			    dev, "%s is too small: %llu MiB, these options need at least %llu MiB",
+			    o->device, (unsigned long long)(have >> 20),
+			    (unsigned long long)((need + (1 << 20) - 1) >> 20));
+		die_closing(dev, "%s: no volume size fits these options (%s)", o->device, why);
+	}
+	die_closing(dev, "%s: %s", o->device, why);
+}
+
+static void show_start(const struct mkfs_opts *o)
+{
+	const struct f2fs_mkfs_config *cfg = &o->cfg;
+
+	info(o, "\n    F2FS-tools: mkfs.f2fs Ver: %s (%s)\n\n", PACKAGE_VERSION, TOOLS_DATE);
+	if (!cfg->geometry.heap)
+		info(o, "Info: Disable heap-based policy\n");
+	info(o, "Info: Debug level = %d\n", o->debug);
+	if (cfg->cold_extensions)
+		info(o, "Info: Add new cold file extension list\n");
+	if (cfg->hot_extensions)
+		info(o, "Info: Add new hot file extension list\n");
+	if (cfg->label && *cfg->label)
+		info(o, "Info: Label = %s\n", cfg->label);
+	info(o, "Info: Trim is %s\n", cfg->discard ? "enabled" : "disabled");
+	if (cfg->features & F2FS_FEATURE_CASEFOLD)
+		info(o, "Info: Enable utf8 with casefolding\n");
+	if (cfg->features & F2FS_FEATURE_PRJQUOTA)
+		info(o, "Info: Enable Project quota\n");
+	if (cfg->features & F2FS_FEATURE_COMPRESSION)
+		info(o, "Info: Enable Compression\n");
+}
+
+static void show_layout(const struct mkfs_opts *o, const struct f2fs_layout *l)
+{
+	const struct f2fs_layout_params *g = &o->cfg.geometry;
+
+	info(o, "Info: Segments per section = %u\n", l->segs_per_sec);
+	info(o, "Info: Sections per zone = %u\n", l->secs_per_zone);
+	info(o, "Info: sector size = %u\n", g->sector_size);
+	info(o, "Info: total sectors = %llu (%llu MB)\n", (unsigned long long)g->total_sectors,
+	     (unsigned long long)((g->total_sectors * (g->sector_size >> 9)) >> 11));
+	info(o, "Info: zone aligned segment0 blkaddr: %u\n", l->segment0_blkaddr);
+	info(o, "Info: format version with\n  \"%s\"\n", o->cfg.kernel_version);
+}
+
+int main(int argc, char **argv)
+{
+	struct mkfs_opts o;
+	struct f2fs_layout l;
+	struct f2fs_mkfs_result res;
+	struct f2fs_device *dev;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	parse_args(&o, argc, argv);
+	read_kernel_version(o.cfg.kernel_version);
+	show_start(&o);
+	check_target(&o);
+	dev = open_target(&o);
+	size_volume(&o, dev);
+	compute_layout(&o, dev, &l);
+	show_layout(&o, &l);
+	if (o.cfg.discard)
+		info(&o, "Info: [%s] Discarding device\n", o.device);
+	ret = f2fs_mkfs_format(dev, &o.cfg, &l, &res);
+	if (ret)
+		die_closing(dev, "writing %s failed: %s", o.device, strerror(-ret));
+	info(&o, "Info: Overprovision ratio = %.3lf%%\n", l.overprovision);
+	info(&o, "Info: Overprovision segments = %u (GC reserved = %u)\n", l.overprov_segments,
+	     l.reserved_segments);
+	ret = f2fs_dev_close(dev);
+	if (ret)
+		die("closing %s failed: %s", o.device, strerror(-ret));
+	info(&o, "Info: format successful\n");
+	return 0;
+}
