@@ -73,7 +73,7 @@ static void usage(FILE *out)
 		     "  -C [encoding[:flag1,...]] Support casefolding with optional flags\n"
 		     "  -q quiet mode\n"
 		     "  -r set checkpointing seed (srand()) to 0\n"
-		     "  -R root_owner [default: 0:0]\n"
+		     "  -R root_owner [default: current uid:gid]\n"
 		     "  -s # of segments per section [default:1]\n"
 		     "  -S sparse mode\n"
 		     "  -t 0: nodiscard, 1: discard [default:1]\n"
@@ -335,6 +335,9 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 		die("unexpected argument: '%s'", argv[optind]);
 	if (o->sparse)
 		o->cfg.discard = false;
+	/* casefold needs an encoding to mount; utf8 is the only one there is */
+	if ((o->cfg.features & F2FS_FEATURE_CASEFOLD) && !o->cfg.s_encoding)
+		o->cfg.s_encoding = F2FS_ENC_UTF8_12_1;
 }
 
 static void read_kernel_version(char out[F2FS_VERSION_LEN])
