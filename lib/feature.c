@@ -82,19 +82,31 @@ int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t w
 {
 	const char *p = list;
 
+	if (!*p) {
+		snprintf(why, why_len, "empty feature list");
+		return -EINVAL;
+	}
 	while (*p) {
 		size_t len;
 		int ret;
 
-		while (*p == ' ' || *p == ',')
+		while (*p == ' ')
 			p++;
-		if (!*p)
-			break;
 		len = strcspn(p, ", ");
+		if (!len) {
+			snprintf(why, why_len, "empty feature name in list: '%s'", list);
+			return -EINVAL;
+		}
 		ret = parse_one(p, len, features, why, why_len);
 		if (ret)
 			return ret;
 		p += len;
+		while (*p == ' ')
+			p++;
+		if (*p == ',' && !*++p) {
+			snprintf(why, why_len, "empty feature name in list: '%s'", list);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -207,7 +207,7 @@ static void set_android_defaults(struct mkfs_opts *o)
 			   F2FS_FEATURE_VERITY | F2FS_FEATURE_QUOTA_INO;
 }
 
-static void parse_option(struct mkfs_opts *o, int opt, char *arg)
+static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *word)
 {
 	struct f2fs_mkfs_config *cfg = &o->cfg;
 
@@ -302,9 +302,13 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg)
 		usage(stdout);
 		exit(0);
 	case ':':
-		die("option -%c requires a value (-h for help)", optopt);
+		if (optopt)
+			die("option -%c requires a value (-h for help)", optopt);
+		die("option %s requires a value (-h for help)", word);
 	default:
-		die("unknown option -%c (-h for help)", optopt);
+		if (optopt)
+			die("unknown option -%c (-h for help)", optopt);
+		die("unknown option %s (-h for help)", word);
 	}
 }
 
@@ -322,7 +326,7 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":qa:c:C:d:e:E:fg:hil:mo:O:rR:s:S:z:t:T:U:Vw:Z:",
 				  longopts, NULL)) != -1)
-		parse_option(o, opt, optarg);
+		parse_option(o, opt, optarg, argv[optind - 1]);
 	if (f2fs_feature_check(o->cfg.features, why, sizeof(why)))
 		die("%s", why);
 	if (optind >= argc)
@@ -452,8 +456,8 @@ static void compute_layout(const struct mkfs_opts *o, struct f2fs_device *dev,
 
 		if (need)
 			die_closing(
-			    dev, "%s is too small: %llu MiB, these options need at least %llu MiB",
-			    o->device, (unsigned long long)(have >> 20),
+			    dev, "%s is too small: %llu KiB, these options need at least %llu MiB",
+			    o->device, (unsigned long long)(have >> 10),
 			    (unsigned long long)((need + (1 << 20) - 1) >> 20));
 		die_closing(dev, "%s: no volume size fits these options (%s)", o->device, why);
 	}

@@ -1,0 +1,233 @@
+#!/bin/bash
+# Kernel oracle for mkfs: for each entry of a small option matrix, make an
+# image with the mkfs under test, let Debian's kernel mount it, fill it,
+# remount and verify it (jobs/mkfs-verify.sh), then require upstream
+# fsck.f2fs -f to find it clean, and our fsck too when OUR_FSCK is set.
+#
+# Environment:
+#   MKFS           mkfs.f2fs under test (default: <repo>/mkfs/mkfs.f2fs when
+#                  built, else /usr/sbin/mkfs.f2fs)
+#   UPSTREAM_FSCK  reference fsck (default /usr/sbin/fsck.f2fs)
+#   OUR_FSCK       our fsck.f2fs; its sub-cases are skipped when unset
+#   MKFS_MATRIX_CASES  names of the cases to run, space-separated (default:
+#                  all; the others are reported as skipped)
+#   CI=true        a harness that cannot be set up is a failure, not a skip
+#   TMPDIR         where the sparse images go (default /tmp)
+#   plus the GUEST_* variables of guest.sh
+#
+# Output: one "PASS: name", "FAIL: name: reason" or "SKIP: name: reason" line
+# per case on stdout, details on stderr; exit 1 if any case failed.
+
+# shellcheck source-path=SCRIPTDIR disable=SC2034 # GUEST_* are read by guest.sh
+set -u -o pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=guest.sh
+. "$here/guest.sh"
+
+if [ -z "${MKFS:-}" ]; then
+	if [ -x "$repo/mkfs/mkfs.f2fs" ]; then
+		MKFS=$repo/mkfs/mkfs.f2fs
+	else
+		MKFS=/usr/sbin/mkfs.f2fs
+	fi
+fi
+UPSTREAM_FSCK=${UPSTREAM_FSCK:-/usr/sbin/fsck.f2fs}
+OUR_FSCK=${OUR_FSCK:-}
+JOB=$here/jobs/mkfs-verify.sh
+
+# name | image size | mkfs options
+CASES=(
+	"1g-s1|1G|-s 1"
+	"8g-s128|8G|-s 128"
+	"16g-s128-z2|16G|-s 128 -z 2"
+	"2g-features|2G|-O extra_attr,inode_checksum,sb_checksum,flexible_inline_xattr,inode_crtime,lost_found,compression"
+	"1g-quota|1G|-O extra_attr,quota,project_quota,lost_found"
+	"1g-casefold|1G|-O casefold -C utf8"
+	"1g-encrypt-verity|1G|-O encrypt,verity,extra_attr,inode_checksum"
+	"3g-heap-i-z3|3G|-a 1 -i -s 2 -z 3"
+	"1g-nodiscard-label|1G|-t 0 -l kernel-oracle -e foo -E bar"
+)
+
+failed=0
+pass() { echo "PASS: $1"; }
+fail() {
+	echo "FAIL: $1: $(echo "$2" | tr '\n' ' ' | sed 's/ *$//')"
+	failed=1
+}
+skip() { echo "SKIP: $1: $2"; }
+info() { echo "# $*" >&2; }
+
+now() { date +%s.%N; }
+since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.2f", e - s }'; }
+
+# Every case and sub-case, in report order.
+all_names() {
+	local c
+	for c in "${CASES[@]}"; do
+		echo "mkfs-matrix/${c%%|*}"
+		echo "mkfs-matrix/${c%%|*}/our-fsck"
+	done
+}
+
+# The harness itself is unusable: skip everything, or fail in CI.
+abandon() {
+	local n
+	for n in $(all_names); do
+		if [ "${CI:-}" = true ]; then
+			fail "$n" "$1"
+		else
+			skip "$n" "$1"
+		fi
+	done
+	exit "$failed"
+}
+
+# Judge an fsck run from its exit status and output.  upstream 1.15 -f on a
+# clean image exits 0 and, besides its Info lines and a table of "[Ok..]"
+# results, prints only "Info: Force to fix corruption" and "[FSCK] fixing
+# SIT types" (both unconditional with -f).  A repair shows up as "[FIX]",
+# "[ASSERT]", "[Fail]", a question, "Info: Fix ..." or "Corrupted ..." lines,
+# and exit status 1.  Prints the reason and returns 1 when not clean.
+fsck_verdict() {
+	local rc=$1 out=$2 bad
+	bad=$(grep -v -e '^Info: Force to fix corruption$' -e '^\[FSCK\] fixing SIT types$' \
+		-e '^\[FSCK\] .*\[Ok\.\.\]' "$out" |
+		grep -Ei '\[FIX\]|\[ASSERT\]|\[Fail\]|\[ERROR\]|Do you want|fix|corrupt|invalid|error|-->' |
+		head -n 1)
+	if [ "$rc" != 0 ]; then
+		echo "exit status $rc${bad:+ ($bad)}"
+		return 1
+	fi
+	if [ -n "$bad" ]; then
+		echo "reported a problem: $bad"
+		return 1
+	fi
+	if ! grep -q '^\[FSCK\] other corrupted bugs *\[Ok\.\.\]' "$out"; then
+		echo "did not finish its checks ($(tail -n 1 "$out"))"
+		return 1
+	fi
+	return 0
+}
+
+# run_fsck FSCK IMG LOG: prints the reason and returns 1 unless clean.
+run_fsck() {
+	local fsck=$1 img=$2 out=$3 rc
+	"$fsck" -f "$img" </dev/null >"$out" 2>&1
+	rc=$?
+	if ! fsck_verdict "$rc" "$out"; then
+		{
+			echo "----- $fsck -f output -----"
+			grep -v '^\[FSCK\] Check node' "$out" | tail -n 40
+			echo "---------------------------"
+		} >&2
+		return 1
+	fi
+}
+
+run_case() {
+	local name=$1 size=$2 opts=$3 img out reason t0 t_mkfs t_guest t_fsck
+	local -a optv
+	read -r -a optv <<<"$opts"
+	img=$work/$name.img
+	rm -f "$img" "$img.ours"
+	t0=$(now)
+
+	if ! truncate -s "$size" "$img"; then
+		fail "mkfs-matrix/$name" "cannot create a $size sparse image in $work"
+		skip "mkfs-matrix/$name/our-fsck" "no image"
+		return
+	fi
+	out=$work/$name.mkfs.log
+	if ! "$MKFS" -f "${optv[@]}" "$img" </dev/null >"$out" 2>&1; then
+		info "$MKFS -f $opts output:"
+		tail -n 20 "$out" >&2
+		fail "mkfs-matrix/$name" "$MKFS -f $opts exited non-zero: $(grep -v '^$' "$out" | tail -n 1)"
+		skip "mkfs-matrix/$name/our-fsck" "mkfs failed"
+		rm -f "$img"
+		return
+	fi
+	t_mkfs=$(since "$t0")
+
+	t0=$(now)
+	if ! guest_run "$img" "$JOB"; then
+		t_guest=$(since "$t0")
+		info "$name: mkfs ${t_mkfs}s, guest ${t_guest}s (failed)"
+		# Upstream's view of the image helps to tell a mkfs bug from a kernel one.
+		reason=$(run_fsck "$UPSTREAM_FSCK" "$img" "$work/$name.fsck.log") ||
+			info "$name: upstream fsck also: $reason"
+		fail "mkfs-matrix/$name" "kernel: $guest_error"
+		skip "mkfs-matrix/$name/our-fsck" "the kernel check failed"
+		rm -f "$img"
+		return
+	fi
+	t_guest=$(since "$t0")
+
+	# Upstream -f rewrites parts of the image even when clean, so our fsck
+	# gets its own copy of the image exactly as the kernel left it.
+	if [ -n "$OUR_FSCK" ]; then
+		cp --sparse=always "$img" "$img.ours" || info "$name: cannot copy the image for our fsck"
+	fi
+
+	t0=$(now)
+	if reason=$(run_fsck "$UPSTREAM_FSCK" "$img" "$work/$name.fsck.log"); then
+		pass "mkfs-matrix/$name"
+	else
+		fail "mkfs-matrix/$name" "upstream fsck after the kernel run: $reason"
+	fi
+	t_fsck=$(since "$t0")
+	info "$name: mkfs ${t_mkfs}s, guest ${t_guest}s, upstream fsck ${t_fsck}s"
+	rm -f "$img"
+
+	if [ -z "$OUR_FSCK" ]; then
+		skip "mkfs-matrix/$name/our-fsck" "OUR_FSCK not set"
+	elif [ ! -x "$OUR_FSCK" ]; then
+		fail "mkfs-matrix/$name/our-fsck" "OUR_FSCK=$OUR_FSCK is not executable"
+	elif [ ! -f "$img.ours" ]; then
+		fail "mkfs-matrix/$name/our-fsck" "no copy of the image"
+	elif reason=$(run_fsck "$OUR_FSCK" "$img.ours" "$work/$name.ourfsck.log"); then
+		pass "mkfs-matrix/$name/our-fsck"
+	else
+		fail "mkfs-matrix/$name/our-fsck" "$reason"
+	fi
+	rm -f "$img.ours"
+}
+
+main() {
+	local c name rest size opts
+
+	work=$(mktemp -d "${TMPDIR:-/tmp}/f2fs-mkfs-matrix.XXXXXX") ||
+		abandon "cannot create a directory under ${TMPDIR:-/tmp}"
+	trap 'rm -rf "$work"' EXIT
+	GUEST_WORKDIR=$work/guest
+	guest_init || abandon "kernel harness unavailable: $guest_error"
+	# After guest_init, which installs f2fs-tools: a missing tool under test
+	# is a failure of the test, not of the harness.
+	[ -x "$MKFS" ] || CI=true abandon "MKFS=$MKFS is not executable"
+	[ -x "$UPSTREAM_FSCK" ] || CI=true abandon "UPSTREAM_FSCK=$UPSTREAM_FSCK is not executable"
+	info "mkfs: $MKFS; kernel: $GUEST_KPKG $GUEST_KPKG_VERSION"
+
+	for c in "${CASES[@]}"; do
+		name=${c%%|*}
+		rest=${c#*|}
+		size=${rest%%|*}
+		opts=${rest#*|}
+		if [ -n "${MKFS_MATRIX_CASES:-}" ] && [[ " $MKFS_MATRIX_CASES " != *" $name "* ]]; then
+			skip "mkfs-matrix/$name" "not in MKFS_MATRIX_CASES"
+			skip "mkfs-matrix/$name/our-fsck" "not in MKFS_MATRIX_CASES"
+			continue
+		fi
+		run_case "$name" "$size" "$opts"
+	done
+
+	if [ "$failed" != 0 ]; then
+		# Keep the console logs of a failed run for whoever reads the report.
+		trap - EXIT
+		find "$work" -name '*.img*' -delete
+		info "logs kept in $work"
+	fi
+	exit "$failed"
+}
+
+main "$@"

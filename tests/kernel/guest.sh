@@ -1,0 +1,333 @@
+# shellcheck shell=bash
+# Boot Debian's kernel under qemu with an F2FS image attached and run a job.
+#
+# Source this file from a bash test script.  The machine's own kernel has no
+# f2fs, so every kernel-side check goes through a tiny guest: busybox, the
+# virtio and f2fs modules, optional host binaries with their libraries, and a
+# POSIX sh job script.  Success is read from markers on the serial console,
+# never from qemu's exit status.  See tests/kernel/README.md.
+#
+# Functions:
+#   guest_init                 set up qemu + kernel (runs setup.sh); 0 if usable,
+#                              else non-zero with the reason in $guest_error
+#   guest_run IMG JOB [HOSTFILE...]
+#                              boot with IMG as /dev/vda, run JOB as /job.sh;
+#                              0 only if the job exited 0, printed @@JOB-OK@@
+#                              and no @@JOB-FAIL@@ line.  Sets guest_log (the
+#                              console log), guest_error (one-line reason,
+#                              empty on success) and guest_seconds (boot time).
+#   guest_cleanup              remove the work directory (logs included)
+#
+# Environment:
+#   GUEST_TIMEOUT       seconds before qemu is killed (default 600)
+#   GUEST_SMP           virtual CPUs (default 1; 2 is no faster under TCG)
+#   GUEST_MEM           guest memory in MiB (default 1024)
+#   GUEST_EXTRA_DRIVES  extra -drive specs separated by spaces, e.g.
+#                       "file=b.img,format=raw,if=virtio" (becomes /dev/vdb)
+#   GUEST_JOB_ENV       lines of NAME=value exported to the job
+#   GUEST_APPEND        extra kernel command line
+#   GUEST_VERBOSE=1     copy the console to stderr while the guest runs
+#   GUEST_TAIL_LINES    console lines shown on failure (default 40)
+#   GUEST_WORKDIR       where initramfs and logs go (default: a new directory
+#                       under ${TMPDIR:-/tmp})
+
+GUEST_MODULES=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
+	virtio_pci virtio_blk crc32_generic lz4_compress lz4hc_compress
+	zstd_compress quota_tree quota_v2 f2fs)
+
+_guest_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# Results of the last guest_run, for callers.
+guest_log=
+guest_error=
+guest_seconds=
+_guest_ready=0
+_guest_base=
+_guest_seq=0
+
+_guest_msg() {
+	echo "guest: $*" >&2
+}
+
+guest_init() {
+	local env_file
+	[ "$_guest_ready" = 1 ] && return 0
+	guest_error=
+	if ! command -v timeout >/dev/null; then
+		guest_error="timeout(1) not found"
+		return 1
+	fi
+	if ! env_file=$("$_guest_here/setup.sh" 2>"${TMPDIR:-/tmp}/guest-setup.$$.err"); then
+		guest_error=$(grep '^setup: ' "${TMPDIR:-/tmp}/guest-setup.$$.err" | tail -n 1)
+		[ -n "$guest_error" ] || guest_error="setup.sh failed"
+		rm -f "${TMPDIR:-/tmp}/guest-setup.$$.err"
+		return 1
+	fi
+	rm -f "${TMPDIR:-/tmp}/guest-setup.$$.err"
+	# shellcheck source=/dev/null
+	. "$env_file" || {
+		guest_error="cannot read $env_file"
+		return 1
+	}
+	if ! command -v qemu-system-x86_64 >/dev/null; then
+		guest_error="qemu-system-x86_64 not found"
+		return 1
+	fi
+	if [ -z "${GUEST_WORKDIR:-}" ]; then
+		GUEST_WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/f2fs-guest.XXXXXX") || {
+			guest_error="cannot create a work directory"
+			return 1
+		}
+	fi
+	mkdir -p "$GUEST_WORKDIR" || {
+		guest_error="cannot create $GUEST_WORKDIR"
+		return 1
+	}
+	_guest_ready=1
+}
+
+guest_cleanup() {
+	[ -n "${GUEST_WORKDIR:-}" ] && rm -rf "$GUEST_WORKDIR"
+	_guest_ready=0
+	_guest_base=
+}
+
+# Copy FILE to ROOT/DEST and every shared library it needs (as ldd resolves
+# them, the dynamic loader included) to the same absolute path under ROOT.
+_guest_copy_with_libs() {
+	local root=$1 file=$2 dest=$3 lib
+	mkdir -p "$root/$(dirname "$dest")" && cp -L "$file" "$root/$dest" || return 1
+	chmod 0755 "$root/$dest"
+	# A static binary makes ldd fail; it needs nothing more.
+	ldd "$file" >/dev/null 2>&1 || return 0
+	if ldd "$file" | grep -q 'not found'; then
+		_guest_msg "$file: $(ldd "$file" | grep 'not found' | head -n 1 | tr -s ' \t' ' ')"
+		return 1
+	fi
+	for lib in $(ldd "$file" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		[ -e "$root/$lib" ] && continue
+		mkdir -p "$root/$(dirname "$lib")" && cp -L "$lib" "$root/$lib" || return 1
+	done
+}
+
+# Resolve one module to a .ko file under GUEST_MODDIR, decompressed into DIR.
+# Prints the module's file name, or nothing when builtin or absent.
+_guest_module() {
+	local name=$1 dir=$2 pattern file
+	pattern=${name//_/[-_]}
+	file=$(find "$GUEST_MODDIR/kernel" -name "$pattern.ko" -o -name "$pattern.ko.xz" \
+		-o -name "$pattern.ko.zst" -o -name "$pattern.ko.gz" | head -n 1)
+	if [ -z "$file" ]; then
+		if ! grep -Eq "/$pattern\.ko" "$GUEST_MODDIR/modules.builtin" 2>/dev/null; then
+			_guest_msg "note: module $name is neither in $GUEST_KVER nor builtin; skipped"
+		fi
+		return 0
+	fi
+	case $file in
+	*.ko.xz) xz -dc "$file" >"$dir/$name.ko" ;;
+	*.ko.zst) zstd -qdc "$file" >"$dir/$name.ko" ;;
+	*.ko.gz) gzip -dc "$file" >"$dir/$name.ko" ;;
+	*) cp "$file" "$dir/$name.ko" ;;
+	esac || {
+		_guest_msg "cannot decompress $file"
+		return 1
+	}
+	echo "$name"
+}
+
+_guest_write_init() {
+	cat >"$1" <<'EOF'
+#!/bin/sh
+# Guest init: mount the pseudo filesystems, load modules, run /job.sh,
+# report through markers on the console, power off.
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mkdir -p /mnt
+for m in $(cat /etc/guest-modules); do
+	insmod "/lib/modules/$m.ko" || echo "@@GUEST-WARN@@ insmod $m failed"
+done
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -b /dev/vda ] || echo "@@GUEST-WARN@@ /dev/vda did not appear"
+if [ -r /etc/job.env ]; then
+	set -a
+	. /etc/job.env
+	set +a
+fi
+echo
+echo "@@JOB-START@@"
+{ cd / && sh /job.sh; echo $? >/tmp/.job-rc; } 2>&1 | tee /tmp/.job-out
+rc=$(cat /tmp/.job-rc 2>/dev/null)
+[ -n "$rc" ] || rc=255
+if [ "$rc" != 0 ] || grep -q '@@JOB-FAIL@@' /tmp/.job-out ||
+	! grep -q '@@JOB-OK@@' /tmp/.job-out; then
+	echo "@@DMESG-F2FS-BEGIN@@"
+	dmesg | grep -i f2fs
+	echo "@@DMESG-F2FS-END@@"
+fi
+echo "@@JOB-EXIT $rc@@"
+sync
+poweroff -f
+EOF
+	chmod 0755 "$1"
+}
+
+# Pack directory $1 as a gzip'd newc cpio into file $2.
+_guest_pack() {
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$2"
+}
+
+# The part of the initramfs shared by every boot: busybox, modules, init.
+_guest_build_base() {
+	local root=$GUEST_WORKDIR/base m applet mods=()
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,mnt,lib/modules} || return 1
+	_guest_copy_with_libs "$root" /bin/busybox bin/busybox || return 1
+	for applet in $(/bin/busybox --list-full); do
+		[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+	done
+	for m in "${GUEST_MODULES[@]}"; do
+		m=$(_guest_module "$m" "$root/lib/modules") || return 1
+		[ -n "$m" ] && mods+=("$m")
+	done
+	printf '%s\n' "${mods[@]}" >"$root/etc/guest-modules"
+	_guest_write_init "$root/init"
+	_guest_pack "$root" "$GUEST_WORKDIR/base.cpio.gz" || return 1
+	rm -rf "$root"
+	_guest_base=$GUEST_WORKDIR/base.cpio.gz
+}
+
+# The per-boot part: the job, its environment and the host files.
+_guest_build_job() {
+	local root=$1 job=$2 out=$3 f
+	shift 3
+	rm -rf "$root"
+	mkdir -p "$root/bin" "$root/etc" || return 1
+	cp "$job" "$root/job.sh" && chmod 0755 "$root/job.sh" || return 1
+	[ -n "${GUEST_JOB_ENV:-}" ] && printf '%s\n' "$GUEST_JOB_ENV" >"$root/etc/job.env"
+	for f in "$@"; do
+		if [ ! -f "$f" ]; then
+			_guest_msg "host file $f not found"
+			return 1
+		fi
+		_guest_copy_with_libs "$root" "$f" "bin/$(basename "$f")" || return 1
+	done
+	_guest_pack "$root" "$out"
+}
+
+# Drop carriage returns and the firmware's terminal escapes from the console.
+_guest_clean_console() {
+	sed -u -e 's/\r$//' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g'
+}
+
+# Print the part of the console log worth reading after a failure.
+_guest_report() {
+	local log=$1 lines=${GUEST_TAIL_LINES:-40}
+	{
+		echo "guest: $guest_error"
+		echo "guest: console log: $log"
+		echo "----- console tail -----"
+		sed '/^@@DMESG-F2FS-BEGIN@@/,/^@@DMESG-F2FS-END@@/d' "$log" | tail -n "$lines"
+		echo "----- guest dmesg (f2fs) -----"
+		if grep -q '@@DMESG-F2FS-BEGIN@@' "$log"; then
+			sed -n '/^@@DMESG-F2FS-BEGIN@@/,/^@@DMESG-F2FS-END@@/p' "$log" | sed '1d;$d' |
+				grep . || echo "(no f2fs messages)"
+		else
+			grep -ai f2fs "$log" | grep -v '^@@' || echo "(none on the console)"
+		fi
+		echo "------------------------"
+	} >&2
+}
+
+guest_run() {
+	local img=$1 job=$2 name initrd jobcpio rc spec exit_line start elapsed
+	local -a drives=() qemu
+	shift 2
+	guest_error=
+	guest_log=
+	if ! guest_init; then
+		_guest_msg "$guest_error"
+		return 1
+	fi
+	[ -f "$img" ] || {
+		guest_error="image $img not found"
+		_guest_msg "$guest_error"
+		return 1
+	}
+	[ -f "$job" ] || {
+		guest_error="job $job not found"
+		_guest_msg "$guest_error"
+		return 1
+	}
+	if [ -z "$_guest_base" ] || [ ! -f "$_guest_base" ]; then
+		_guest_build_base || {
+			guest_error="cannot build the initramfs"
+			_guest_msg "$guest_error"
+			return 1
+		}
+	fi
+
+	_guest_seq=$((_guest_seq + 1))
+	name=$(basename "$job" .sh)
+	guest_log=$GUEST_WORKDIR/$_guest_seq-$name.log
+	jobcpio=$GUEST_WORKDIR/$_guest_seq-$name.cpio.gz
+	initrd=$GUEST_WORKDIR/$_guest_seq-$name.initrd
+	_guest_build_job "$GUEST_WORKDIR/$_guest_seq-root" "$job" "$jobcpio" "$@" || {
+		guest_error="cannot pack the job and host files"
+		_guest_msg "$guest_error"
+		return 1
+	}
+	rm -rf "$GUEST_WORKDIR/$_guest_seq-root"
+	# The kernel unpacks concatenated cpio archives in order.
+	cat "$_guest_base" "$jobcpio" >"$initrd" && rm -f "$jobcpio"
+
+	drives=(-drive "file=$img,format=raw,if=virtio")
+	for spec in ${GUEST_EXTRA_DRIVES:-}; do
+		drives+=(-drive "$spec")
+	done
+	qemu=(qemu-system-x86_64 -accel tcg -m "${GUEST_MEM:-1024}" -smp "${GUEST_SMP:-1}"
+		-nographic -monitor none -no-reboot -nic none
+		-kernel "$GUEST_VMLINUZ" -initrd "$initrd"
+		-append "console=ttyS0 loglevel=3 panic=-1 ${GUEST_APPEND:-}"
+		"${drives[@]}")
+
+	start=$(date +%s.%N)
+	if [ "${GUEST_VERBOSE:-0}" = 1 ]; then
+		timeout -k 10 "${GUEST_TIMEOUT:-600}" "${qemu[@]}" </dev/null 2>&1 |
+			_guest_clean_console | tee "$guest_log" >&2
+		rc=${PIPESTATUS[0]}
+	else
+		timeout -k 10 "${GUEST_TIMEOUT:-600}" "${qemu[@]}" </dev/null 2>&1 |
+			_guest_clean_console >"$guest_log"
+		rc=${PIPESTATUS[0]}
+	fi
+	elapsed=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+	rm -f "$initrd"
+	# shellcheck disable=SC2034 # read by callers
+	guest_seconds=$elapsed
+
+	exit_line=$(grep -ao '@@JOB-EXIT [0-9]*@@' "$guest_log" | tail -n 1)
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		guest_error="timed out after ${GUEST_TIMEOUT:-600} s"
+	elif [ -z "$exit_line" ]; then
+		guest_error="no exit marker on the console (qemu status $rc)"
+	elif grep -aq '@@JOB-FAIL@@' "$guest_log"; then
+		guest_error="job failed: $(grep -ao '@@JOB-FAIL@@.*' "$guest_log" | head -n 1 |
+			sed 's/^@@JOB-FAIL@@ *//')"
+	elif [ "$exit_line" != "@@JOB-EXIT 0@@" ]; then
+		guest_error="job exited with status ${exit_line//[!0-9]/}"
+	elif ! grep -aq '@@JOB-OK@@' "$guest_log"; then
+		guest_error="job exited 0 without printing @@JOB-OK@@"
+	fi
+	if [ -n "$guest_error" ]; then
+		_guest_report "$guest_log"
+		return 1
+	fi
+	return 0
+}
