@@ -85,6 +85,9 @@ static double best_overprovision(const struct f2fs_layout_params *p, uint32_t ma
 		double ovp = (main_segs - reserved) * ratio / 100;
 		double space = main_segs - reserved - ovp;
 
+		/* a fixed -Z reserve still needs room for six open sections */
+		if (p->reserved_sections && ovp < NR_OPEN_LOGS * segs_per_sec)
+			continue;
 		if (max_space < space) {
 			max_space = space;
 			best = ratio;

@@ -8,8 +8,9 @@
 
 /*
  * Parse a comma-separated -O list into @features (bits are added).
- * Returns 0, or -EINVAL with "unknown feature: X" / "feature X is not
- * supported yet" in @why.
+ * Returns 0, or -EINVAL with "unknown feature: X", "feature X is not
+ * supported yet", or "empty feature ..." (an empty list or an empty name
+ * between commas) in @why.
  */
 int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t why_len);
 
