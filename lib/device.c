@@ -182,12 +182,11 @@ int f2fs_dev_open_memory(uint64_t size, struct f2fs_device **out)
 
 /* ---- unix backend: regular files and block devices ---- */
 
-static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t len)
+/* The whole of [off, off+len) or an error: short transfers and EINTR are retried. */
+static int full_io(int fd, char *p, uint64_t off, size_t len, bool write)
 {
-	char *p = buf;
-
 	while (len > 0) {
-		ssize_t n = pread(dev->sys.fd, p, len, (off_t)off);
+		ssize_t n = write ? pwrite(fd, p, len, (off_t)off) : pread(fd, p, len, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -202,24 +201,15 @@ static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t le
 	return 0;
 }
 
+static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t len)
+{
+	return full_io(dev->sys.fd, buf, off, len, false);
+}
+
 static int unix_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len)
 {
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = pwrite(dev->sys.fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return neg_errno();
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
+	/* pwrite never writes through the pointer; the cast only lets both share a loop */
+	return full_io(dev->sys.fd, (char *)(uintptr_t)buf, off, len, true);
 }
 
 static int punch_hole(int fd, uint64_t off, uint64_t len)
