@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The start of the read path: choose a superblock and a checkpoint pack.
+ *
+ * Each superblock copy is checked on its own (magic, fixed sizes, checksum,
+ * the chain of area addresses and the segment counts against the block
+ * count and the device size); the primary wins when valid.  Each of the two
+ * checkpoint packs is then checked against that superblock (checksum of its
+ * first and last block, equal versions, pack size, bitmap sizes, the open
+ * logs) and the valid pack with the higher version is used.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/checkpoint.h"
+#include "f2fs/crc.h"
+#include "f2fs/endian.h"
+#include "f2fs/volume.h"
+
+#define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
+#define REASON_LEN   192
+
+struct f2fs_volume {
+	struct f2fs_device *dev;
+	struct f2fs_super_block sb;
+	uint8_t cp_raw[F2FS_BLKSIZE]; /* first block of the chosen pack */
+	int sb_index;
+	int cp_index;
+	uint64_t cp_version;
+	uint32_t cp_start;
+	char warning[2 * REASON_LEN + 64];
+	bool has_warning;
+};
+
+static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!buf || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- superblock ---- */
+
+/*
+ * Check one superblock copy; on failure put the field and value in @r
+ * (no "superblock:" prefix, the caller adds which copy it was).
+ */
+static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, char *r, size_t rl)
+{
+	uint32_t v, log_sec, log_spb, segs_per_sec, secs_per_zone;
+	uint32_t seg_count, ckpt, sit, nat, ssa, main_segs, sections;
+	uint64_t block_count, seg0, expect, sum, end;
+
+	v = le32_get(sb->magic);
+	if (v != F2FS_SUPER_MAGIC) {
+		say(r, rl, "magic 0x%08x is not 0x%08x", v, F2FS_SUPER_MAGIC);
+		return -EINVAL;
+	}
+	v = le32_get(sb->log_blocksize);
+	if (v != F2FS_BLKSIZE_BITS) {
+		say(r, rl, "log_blocksize %u is not %u", v, F2FS_BLKSIZE_BITS);
+		return -EINVAL;
+	}
+	log_sec = le32_get(sb->log_sectorsize);
+	if (log_sec < 9 || log_sec > 12) {
+		say(r, rl, "log_sectorsize %u is out of range (9..12)", log_sec);
+		return -EINVAL;
+	}
+	log_spb = le32_get(sb->log_sectors_per_block);
+	if (log_spb != F2FS_BLKSIZE_BITS - log_sec) {
+		say(r, rl, "log_sectors_per_block %u does not match log_sectorsize %u", log_spb,
+		    log_sec);
+		return -EINVAL;
+	}
+	v = le32_get(sb->log_blocks_per_seg);
+	if (v != F2FS_LOG_BLKS_PER_SEG) {
+		say(r, rl, "log_blocks_per_seg %u is not %u", v, F2FS_LOG_BLKS_PER_SEG);
+		return -EINVAL;
+	}
+	if (le32_get(sb->feature) & F2FS_FEATURE_SB_CHKSUM) {
+		uint32_t stored, crc;
+
+		v = le32_get(sb->checksum_offset);
+		if (v != F2FS_SB_CHKSUM_OFFSET) {
+			say(r, rl, "checksum_offset %u is not %u", v, F2FS_SB_CHKSUM_OFFSET);
+			return -EINVAL;
+		}
+		stored = le32_get(sb->crc);
+		crc = f2fs_block_crc(sb, F2FS_SB_CHKSUM_OFFSET);
+		if (stored != crc) {
+			say(r, rl, "crc 0x%08x does not match the contents (0x%08x)", stored, crc);
+			return -EINVAL;
+		}
+	}
+
+	seg_count = le32_get(sb->segment_count);
+	if (seg_count < F2FS_MIN_SEGMENTS || seg_count > F2FS_MAX_SEGMENTS) {
+		say(r, rl, "segment_count %u is out of range (%u..%u)", seg_count,
+		    F2FS_MIN_SEGMENTS, F2FS_MAX_SEGMENTS);
+		return -EINVAL;
+	}
+	segs_per_sec = le32_get(sb->segs_per_sec);
+	if (segs_per_sec < 1 || segs_per_sec > seg_count) {
+		say(r, rl, "segs_per_sec %u is out of range (1..%u)", segs_per_sec, seg_count);
+		return -EINVAL;
+	}
+	secs_per_zone = le32_get(sb->secs_per_zone);
+	if (secs_per_zone < 1 || (uint64_t)secs_per_zone * segs_per_sec > seg_count) {
+		say(r, rl, "secs_per_zone %u is out of range (1..%u)", secs_per_zone,
+		    seg_count / segs_per_sec);
+		return -EINVAL;
+	}
+
+	block_count = le64_get(sb->block_count);
+	if (block_count > dev_bytes / F2FS_BLKSIZE) {
+		say(r, rl, "block_count %llu exceeds the device (%llu blocks)",
+		    (unsigned long long)block_count,
+		    (unsigned long long)(dev_bytes / F2FS_BLKSIZE));
+		return -EINVAL;
+	}
+	seg0 = le32_get(sb->segment0_blkaddr);
+	if (seg0 < 2) {
+		say(r, rl, "segment0_blkaddr %llu overlaps the superblocks",
+		    (unsigned long long)seg0);
+		return -EINVAL;
+	}
+	end = seg0 + (uint64_t)seg_count * BLKS_PER_SEG;
+	if (end > block_count) {
+		say(r, rl, "segment_count %u ends at block %llu, past block_count %llu", seg_count,
+		    (unsigned long long)end, (unsigned long long)block_count);
+		return -EINVAL;
+	}
+
+	ckpt = le32_get(sb->segment_count_ckpt);
+	if (ckpt != F2FS_CP_PACKS) {
+		say(r, rl, "segment_count_ckpt %u is not %u", ckpt, F2FS_CP_PACKS);
+		return -EINVAL;
+	}
+	sit = le32_get(sb->segment_count_sit);
+	if (sit < 2 || sit % 2 || sit > seg_count) {
+		say(r, rl, "segment_count_sit %u is out of range", sit);
+		return -EINVAL;
+	}
+	nat = le32_get(sb->segment_count_nat);
+	if (nat < 2 || nat % 2 || nat > seg_count) {
+		say(r, rl, "segment_count_nat %u is out of range", nat);
+		return -EINVAL;
+	}
+	ssa = le32_get(sb->segment_count_ssa);
+	if (ssa < 1 || ssa > seg_count) {
+		say(r, rl, "segment_count_ssa %u is out of range", ssa);
+		return -EINVAL;
+	}
+	main_segs = le32_get(sb->segment_count_main);
+	if (main_segs < 1 || main_segs > seg_count) {
+		say(r, rl, "segment_count_main %u is out of range", main_segs);
+		return -EINVAL;
+	}
+	sum = (uint64_t)ckpt + sit + nat + ssa + main_segs;
+	if (sum > seg_count) {
+		say(r, rl, "segment_count %u is less than the areas' segments (%llu)", seg_count,
+		    (unsigned long long)sum);
+		return -EINVAL;
+	}
+	/* the SIT holds one entry per segment in each of its two copies */
+	if ((uint64_t)(sit / 2) * BLKS_PER_SEG * F2FS_SIT_ENTRY_PER_BLOCK < seg_count) {
+		say(r, rl, "segment_count_sit %u is too small for %u segments", sit, seg_count);
+		return -EINVAL;
+	}
+	/* each main segment needs one summary block */
+	if ((uint64_t)ssa * BLKS_PER_SEG < main_segs) {
+		say(r, rl, "segment_count_ssa %u is too small for %u main segments", ssa,
+		    main_segs);
+		return -EINVAL;
+	}
+	sections = le32_get(sb->section_count);
+	if ((uint64_t)sections * segs_per_sec != main_segs) {
+		say(r, rl, "section_count %u times segs_per_sec %u is not segment_count_main %u",
+		    sections, segs_per_sec, main_segs);
+		return -EINVAL;
+	}
+	if (secs_per_zone > sections) {
+		say(r, rl, "secs_per_zone %u exceeds section_count %u", secs_per_zone, sections);
+		return -EINVAL;
+	}
+
+	/* the areas follow each other: cp, sit, nat, ssa, main */
+	v = le32_get(sb->cp_blkaddr);
+	if (v != seg0) {
+		say(r, rl, "cp_blkaddr %u is not segment0_blkaddr %llu", v,
+		    (unsigned long long)seg0);
+		return -EINVAL;
+	}
+	expect = seg0 + (uint64_t)ckpt * BLKS_PER_SEG;
+	v = le32_get(sb->sit_blkaddr);
+	if (v != expect) {
+		say(r, rl, "sit_blkaddr %u is not cp_blkaddr + %u segments (%llu)", v, ckpt,
+		    (unsigned long long)expect);
+		return -EINVAL;
+	}
+	expect += (uint64_t)sit * BLKS_PER_SEG;
+	v = le32_get(sb->nat_blkaddr);
+	if (v != expect) {
+		say(r, rl, "nat_blkaddr %u is not sit_blkaddr + %u segments (%llu)", v, sit,
+		    (unsigned long long)expect);
+		return -EINVAL;
+	}
+	expect += (uint64_t)nat * BLKS_PER_SEG;
+	v = le32_get(sb->ssa_blkaddr);
+	if (v != expect) {
+		say(r, rl, "ssa_blkaddr %u is not nat_blkaddr + %u segments (%llu)", v, nat,
+		    (unsigned long long)expect);
+		return -EINVAL;
+	}
+	expect += (uint64_t)ssa * BLKS_PER_SEG;
+	v = le32_get(sb->main_blkaddr);
+	if (v != expect) {
+		say(r, rl, "main_blkaddr %u is not ssa_blkaddr + %u segments (%llu)", v, ssa,
+		    (unsigned long long)expect);
+		return -EINVAL;
+	}
+	if (expect + (uint64_t)main_segs * BLKS_PER_SEG > end) {
+		say(r, rl, "segment_count_main %u runs past the last segment", main_segs);
+		return -EINVAL;
+	}
+
+	v = le32_get(sb->root_ino);
+	if (v != 3) {
+		say(r, rl, "root_ino %u is not 3", v);
+		return -EINVAL;
+	}
+	v = le32_get(sb->node_ino);
+	if (v != 1) {
+		say(r, rl, "node_ino %u is not 1", v);
+		return -EINVAL;
+	}
+	v = le32_get(sb->meta_ino);
+	if (v != 2) {
+		say(r, rl, "meta_ino %u is not 2", v);
+		return -EINVAL;
+	}
+	/* a pack is its cp block, the payload, 6 summary blocks at most, and the cp copy */
+	v = le32_get(sb->cp_payload);
+	if (v > BLKS_PER_SEG - 8) {
+		say(r, rl, "cp_payload %u is out of range (0..%u)", v, BLKS_PER_SEG - 8);
+		return -EINVAL;
+	}
+	v = le32_get(sb->extension_count);
+	if (v > F2FS_MAX_EXTENSION) {
+		say(r, rl, "extension_count %u is out of range (0..%u)", v, F2FS_MAX_EXTENSION);
+		return -EINVAL;
+	}
+	if (sb->hot_ext_count > v) {
+		say(r, rl, "hot_ext_count %u exceeds extension_count %u", sb->hot_ext_count, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_sb(struct f2fs_device *dev, int index, struct f2fs_super_block *sb, char *r,
+		   size_t rl)
+{
+	int ret =
+	    f2fs_dev_read(dev, sb, (uint64_t)index * F2FS_BLKSIZE + F2FS_SUPER_OFFSET, sizeof(*sb));
+
+	if (ret) {
+		say(r, rl, "read failed: %s", strerror(-ret));
+		return ret;
+	}
+	return check_sb(sb, f2fs_dev_get_info(dev)->size_bytes, r, rl);
+}
+
+/* ---- checkpoint ---- */
+
+/* The checksum at @cp's checksum_offset, which the caller has range-checked. */
+static uint32_t stored_cp_crc(const struct f2fs_checkpoint *cp)
+{
+	uint32_t crc;
+
+	memcpy(&crc, (const uint8_t *)cp + le32_get(cp->checksum_offset), sizeof(crc));
+	return le32_get(crc);
+}
+
+/* The checksum_offset and CRC of one checkpoint block; @what is "first"/"last". */
+static int check_cp_block(const struct f2fs_checkpoint *cp, const char *what, char *r, size_t rl)
+{
+	uint32_t ofs = le32_get(cp->checksum_offset), want, got;
+	bool large = le32_get(cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
+
+	want = large ? F2FS_CP_BITMAP_OFFSET : F2FS_CP_CHKSUM_OFFSET;
+	if (ofs != want) {
+		say(r, rl, "%s block: checksum_offset %u is not %u", what, ofs, want);
+		return -EINVAL;
+	}
+	got = stored_cp_crc(cp);
+	want = f2fs_cp_crc(cp);
+	if (got != want) {
+		say(r, rl, "%s block: crc 0x%08x does not match the contents (0x%08x)", what, got,
+		    want);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Fields of a checksummed checkpoint checked against the superblock. */
+static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_checkpoint *cp,
+			   char *r, size_t rl)
+{
+	uint32_t payload = le32_get(sb->cp_payload);
+	uint32_t main_segs = le32_get(sb->segment_count_main);
+	uint32_t total = le32_get(cp->cp_pack_total_block_count);
+	uint32_t start_sum = le32_get(cp->cp_pack_start_sum);
+	uint32_t sit_bytes = le32_get(cp->sit_ver_bitmap_bytesize);
+	uint32_t nat_bytes = le32_get(cp->nat_ver_bitmap_bytesize);
+	uint32_t want_sit = le32_get(sb->segment_count_sit) / 2 * BLKS_PER_SEG / 8;
+	uint32_t want_nat = le32_get(sb->segment_count_nat) / 2 * BLKS_PER_SEG / 8;
+	bool large = le32_get(cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
+	uint64_t room, user, valid;
+	uint32_t v;
+	int i;
+
+	if (total < payload + 3 || total > BLKS_PER_SEG) {
+		say(r, rl, "cp_pack_total_block_count %u is out of range (%u..%u)", total,
+		    payload + 3, BLKS_PER_SEG);
+		return -EINVAL;
+	}
+	if (start_sum < 1 + payload || start_sum >= total - 1) {
+		say(r, rl, "cp_pack_start_sum %u is out of range (%u..%u)", start_sum, 1 + payload,
+		    total - 2);
+		return -EINVAL;
+	}
+	if (sit_bytes != want_sit) {
+		say(r, rl, "sit_ver_bitmap_bytesize %u is not %u", sit_bytes, want_sit);
+		return -EINVAL;
+	}
+	if (nat_bytes != want_nat) {
+		say(r, rl, "nat_ver_bitmap_bytesize %u is not %u", nat_bytes, want_nat);
+		return -EINVAL;
+	}
+	/* the version bitmaps must lie inside the cp block and its payload */
+	if (large) {
+		room = F2FS_BLKSIZE - F2FS_CP_BITMAP_OFFSET - sizeof(uint32_t) +
+		       (uint64_t)payload * F2FS_BLKSIZE;
+		if ((uint64_t)sit_bytes + nat_bytes > room) {
+			say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint (%llu)",
+			    sit_bytes, nat_bytes, (unsigned long long)room);
+			return -EINVAL;
+		}
+	} else if (payload) {
+		if ((uint64_t)sit_bytes > (uint64_t)payload * F2FS_BLKSIZE ||
+		    nat_bytes > F2FS_CP_MAX_BITMAP_SIZE) {
+			say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint",
+			    sit_bytes, nat_bytes);
+			return -EINVAL;
+		}
+	} else if ((uint64_t)sit_bytes + nat_bytes > F2FS_CP_MAX_BITMAP_SIZE) {
+		say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint (%u)", sit_bytes,
+		    nat_bytes, F2FS_CP_MAX_BITMAP_SIZE);
+		return -EINVAL;
+	}
+
+	/* the three node and three data logs in use */
+	for (i = 0; i < 3; i++) {
+		v = le32_get(cp->cur_node_segno[i]);
+		if (v >= main_segs) {
+			say(r, rl, "cur_node_segno[%d] %u is out of range (0..%u)", i, v,
+			    main_segs - 1);
+			return -EINVAL;
+		}
+		v = le16_get(cp->cur_node_blkoff[i]);
+		if (v > BLKS_PER_SEG) {
+			say(r, rl, "cur_node_blkoff[%d] %u is out of range (0..%u)", i, v,
+			    BLKS_PER_SEG);
+			return -EINVAL;
+		}
+		v = le32_get(cp->cur_data_segno[i]);
+		if (v >= main_segs) {
+			say(r, rl, "cur_data_segno[%d] %u is out of range (0..%u)", i, v,
+			    main_segs - 1);
+			return -EINVAL;
+		}
+		v = le16_get(cp->cur_data_blkoff[i]);
+		if (v > BLKS_PER_SEG) {
+			say(r, rl, "cur_data_blkoff[%d] %u is out of range (0..%u)", i, v,
+			    BLKS_PER_SEG);
+			return -EINVAL;
+		}
+	}
+
+	user = le64_get(cp->user_block_count);
+	if (user == 0 || user > (uint64_t)main_segs * BLKS_PER_SEG) {
+		say(r, rl, "user_block_count %llu is out of range (1..%llu)",
+		    (unsigned long long)user, (unsigned long long)main_segs * BLKS_PER_SEG);
+		return -EINVAL;
+	}
+	valid = le64_get(cp->valid_block_count);
+	if (valid > user) {
+		say(r, rl, "valid_block_count %llu exceeds user_block_count %llu",
+		    (unsigned long long)valid, (unsigned long long)user);
+		return -EINVAL;
+	}
+	v = le32_get(cp->free_segment_count);
+	if (v > main_segs) {
+		say(r, rl, "free_segment_count %u exceeds segment_count_main %u", v, main_segs);
+		return -EINVAL;
+	}
+	v = le32_get(cp->rsvd_segment_count);
+	if (v >= main_segs) {
+		say(r, rl, "rsvd_segment_count %u is out of range (0..%u)", v, main_segs - 1);
+		return -EINVAL;
+	}
+	v = le32_get(cp->overprov_segment_count);
+	if (v >= main_segs) {
+		say(r, rl, "overprov_segment_count %u is out of range (0..%u)", v, main_segs - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Validate the pack starting at block @start: first block into @first.
+ * A read error is returned as is; a bad pack gives -EINVAL and a reason.
+ */
+static int read_cp_pack(struct f2fs_device *dev, const struct f2fs_super_block *sb, uint64_t start,
+			uint8_t *first, char *r, size_t rl)
+{
+	const struct f2fs_checkpoint *cp = (const struct f2fs_checkpoint *)first;
+	uint8_t *last_raw;
+	const struct f2fs_checkpoint *last;
+	uint32_t total;
+	int ret;
+
+	ret = f2fs_dev_read(dev, first, start * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	if (ret) {
+		say(r, rl, "read of block %llu failed: %s", (unsigned long long)start,
+		    strerror(-ret));
+		return ret;
+	}
+	ret = check_cp_block(cp, "first", r, rl);
+	if (ret)
+		return ret;
+	ret = check_cp_fields(sb, cp, r, rl);
+	if (ret)
+		return ret;
+
+	total = le32_get(cp->cp_pack_total_block_count); /* 3..512, checked above */
+	last_raw = malloc(F2FS_BLKSIZE);
+	if (!last_raw) {
+		say(r, rl, "out of memory");
+		return -ENOMEM;
+	}
+	last = (const struct f2fs_checkpoint *)last_raw;
+	ret = f2fs_dev_read(dev, last_raw, (start + total - 1) * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	if (ret) {
+		say(r, rl, "read of last block %llu failed: %s",
+		    (unsigned long long)(start + total - 1), strerror(-ret));
+		goto out;
+	}
+	ret = check_cp_block(last, "last", r, rl);
+	if (ret)
+		goto out;
+	if (le64_get(last->checkpoint_ver) != le64_get(cp->checkpoint_ver)) {
+		say(r, rl, "last block: checkpoint_ver %llu is not the first block's %llu",
+		    (unsigned long long)le64_get(last->checkpoint_ver),
+		    (unsigned long long)le64_get(cp->checkpoint_ver));
+		ret = -EINVAL;
+	}
+out:
+	free(last_raw);
+	return ret;
+}
+
+/* ---- opening ---- */
+
+static void add_warning(struct f2fs_volume *v, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void add_warning(struct f2fs_volume *v, const char *fmt, ...)
+{
+	size_t used = v->has_warning ? strlen(v->warning) : 0;
+	va_list ap;
+
+	if (v->has_warning && used + 2 < sizeof(v->warning)) {
+		memcpy(v->warning + used, "; ", 3);
+		used += 2;
+	}
+	if (used + 1 >= sizeof(v->warning))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v->warning + used, sizeof(v->warning) - used, fmt, ap);
+	va_end(ap);
+	v->has_warning = true;
+}
+
+/* Prefer a device error over -EINVAL when neither copy could be used. */
+static int worse(int a, int b)
+{
+	if (a == -ENOMEM || b == -ENOMEM)
+		return -ENOMEM;
+	if (a != -EINVAL)
+		return a;
+	return b;
+}
+
+static int pick_sb(struct f2fs_volume *v, char *why, size_t why_len)
+{
+	struct f2fs_super_block *other = malloc(sizeof(*other));
+	char r0[REASON_LEN] = "", r1[REASON_LEN] = "";
+	int ret0, ret1;
+
+	if (!other) {
+		say(why, why_len, "superblock: out of memory");
+		return -ENOMEM;
+	}
+	ret0 = read_sb(v->dev, 0, &v->sb, r0, sizeof(r0));
+	if (!ret0) {
+		v->sb_index = 0;
+		/* look at the secondary only to report it */
+		if (read_sb(v->dev, 1, other, r1, sizeof(r1)))
+			add_warning(v, "superblock #1 rejected (%s); using #0", r1);
+		free(other);
+		return 0;
+	}
+	ret1 = read_sb(v->dev, 1, other, r1, sizeof(r1));
+	if (!ret1) {
+		v->sb = *other;
+		v->sb_index = 1;
+		add_warning(v, "superblock #0 rejected (%s); using #1", r0);
+		free(other);
+		return 0;
+	}
+	free(other);
+	say(why, why_len, "superblock: both copies invalid: #0: %s; #1: %s", r0, r1);
+	return worse(ret0, ret1);
+}
+
+static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
+{
+	uint8_t *pack[2];
+	char r[2][REASON_LEN] = {"", ""};
+	int ret[2], i, best;
+	uint64_t start[2], ver[2];
+
+	pack[0] = malloc(F2FS_BLKSIZE);
+	pack[1] = malloc(F2FS_BLKSIZE);
+	if (!pack[0] || !pack[1]) {
+		free(pack[0]);
+		free(pack[1]);
+		say(why, why_len, "checkpoint: out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < 2; i++) {
+		start[i] = (uint64_t)le32_get(v->sb.cp_blkaddr) + (uint64_t)i * BLKS_PER_SEG;
+		ret[i] = read_cp_pack(v->dev, &v->sb, start[i], pack[i], r[i], sizeof(r[i]));
+		ver[i] = ret[i] ? 0 : le64_get(((struct f2fs_checkpoint *)pack[i])->checkpoint_ver);
+	}
+	if (ret[0] && ret[1]) {
+		say(why, why_len, "checkpoint: both packs invalid: pack 1: %s; pack 2: %s", r[0],
+		    r[1]);
+		free(pack[0]);
+		free(pack[1]);
+		return worse(ret[0], ret[1]);
+	}
+	if (ret[0])
+		best = 1;
+	else if (ret[1])
+		best = 0;
+	else
+		best = ver[1] > ver[0] ? 1 : 0;
+	if (ret[!best])
+		add_warning(v, "checkpoint pack %d rejected (%s); using pack %d", !best + 1,
+			    r[!best], best + 1);
+	memcpy(v->cp_raw, pack[best], F2FS_BLKSIZE);
+	v->cp_index = best;
+	v->cp_version = ver[best];
+	v->cp_start = (uint32_t)start[best];
+	free(pack[0]);
+	free(pack[1]);
+	return 0;
+}
+
+int f2fs_volume_open(struct f2fs_device *dev, struct f2fs_volume **out, char *why, size_t why_len)
+{
+	struct f2fs_volume *v;
+	int ret;
+
+	*out = NULL;
+	say(why, why_len, "%s", "");
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		say(why, why_len, "out of memory");
+		return -ENOMEM;
+	}
+	v->dev = dev;
+	ret = pick_sb(v, why, why_len);
+	if (!ret)
+		ret = pick_cp(v, why, why_len);
+	if (ret) {
+		free(v);
+		return ret;
+	}
+	*out = v;
+	return 0;
+}
+
+void f2fs_volume_close(struct f2fs_volume *v)
+{
+	free(v);
+}
+
+const struct f2fs_super_block *f2fs_volume_sb(const struct f2fs_volume *v)
+{
+	return &v->sb;
+}
+
+const struct f2fs_checkpoint *f2fs_volume_cp(const struct f2fs_volume *v)
+{
+	return (const struct f2fs_checkpoint *)v->cp_raw;
+}
+
+int f2fs_volume_sb_index(const struct f2fs_volume *v)
+{
+	return v->sb_index;
+}
+
+int f2fs_volume_cp_index(const struct f2fs_volume *v)
+{
+	return v->cp_index;
+}
+
+uint64_t f2fs_volume_cp_version(const struct f2fs_volume *v)
+{
+	return v->cp_version;
+}
+
+uint32_t f2fs_volume_cp_start(const struct f2fs_volume *v)
+{
+	return v->cp_start;
+}
+
+struct f2fs_device *f2fs_volume_device(const struct f2fs_volume *v)
+{
+	return v->dev;
+}
+
+const char *f2fs_volume_warning(const struct f2fs_volume *v)
+{
+	return v->has_warning ? v->warning : NULL;
+}
