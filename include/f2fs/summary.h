@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a checkpoint pack carries besides the checkpoint block itself: the
+ * SIT and NAT version bitmaps (in the block, or in cp_payload blocks), the
+ * orphan inode list, the NAT and SIT journals and the summary blocks of the
+ * six open logs (compacted or normal data summaries; node summaries from
+ * the pack after a clean unmount, else from the SSA).
+ */
+#ifndef F2FS_SUMMARY_H
+#define F2FS_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "f2fs/format.h"
+#include "f2fs/volume.h"
+
+struct f2fs_cp_data {
+	const uint8_t *sit_bitmap; /* into the copy of the pack's head, below */
+	uint32_t sit_bitmap_bytes;
+	const uint8_t *nat_bitmap;
+	uint32_t nat_bitmap_bytes;
+	struct f2fs_journal nat_journal; /* n_nats validated <= F2FS_NAT_JOURNAL_ENTRIES */
+	struct f2fs_journal sit_journal; /* n_sits validated <= F2FS_SIT_JOURNAL_ENTRIES */
+	/* per open log, indexed by enum f2fs_curseg_type; journal parts zeroed */
+	struct f2fs_summary_block curseg_sum[F2FS_NR_CURSEG_TYPE];
+	uint32_t curseg_segno[F2FS_NR_CURSEG_TYPE];
+	uint16_t curseg_blkoff[F2FS_NR_CURSEG_TYPE];
+	uint32_t *orphans; /* inode numbers from the orphan blocks */
+	uint32_t orphan_count;
+	uint8_t *head; /* checkpoint block + cp_payload blocks, as read */
+};
+
+/*
+ * Read the chosen pack's bitmaps, orphans, journals and open-log summaries.
+ * Every count and block index is checked against the pack; returns 0, or
+ * -EINVAL/-EIO with a one-line reason naming the structure and field.
+ */
+int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, char *why,
+		      size_t why_len);
+
+void f2fs_cp_data_free(struct f2fs_cp_data *d);
+
+#endif

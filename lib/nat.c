@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading the node address table.  The NAT area is a run of segment pairs;
+ * each pair holds two copies of 512 NAT blocks, and one bit per NAT block in
+ * the checkpoint's NAT version bitmap (most significant bit first) says
+ * which copy is current.  The loader reads, pair by pair, maximal runs of
+ * blocks that come from the same copy, so a clean volume costs one read per
+ * segment pair.  The NAT journal of the checkpoint then overrides the
+ * entries it names, and the nat_bits trailer at the end of the checkpoint
+ * segment is picked up when its tag ties it to this checkpoint.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/checkpoint.h"
+#include "f2fs/device.h"
+#include "f2fs/endian.h"
+#include "f2fs/format.h"
+#include "f2fs/nat.h"
+
+#define SEG_BLOCKS F2FS_DEFAULT_BLKS_PER_SEG
+
+static void say(char *why, size_t why_len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !why_len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, why_len, fmt, ap);
+	va_end(ap);
+}
+
+uint32_t f2fs_nat_block_addr(const struct f2fs_super_block *sb, uint32_t idx, int copy)
+{
+	uint32_t pair = idx / SEG_BLOCKS;
+	uint32_t addr = le32_get(sb->nat_blkaddr) + pair * 2 * SEG_BLOCKS + idx % SEG_BLOCKS;
+
+	return copy ? addr + SEG_BLOCKS : addr;
+}
+
+/* Decode @count NAT blocks from @buf into the entries starting at block @idx. */
+static void take_blocks(struct f2fs_nat_table *t, const uint8_t *buf, uint32_t idx, uint32_t count)
+{
+	uint32_t b, i;
+
+	for (b = 0; b < count; b++) {
+		const struct f2fs_nat_block *blk =
+		    (const struct f2fs_nat_block *)(buf + (size_t)b * F2FS_BLKSIZE);
+		struct f2fs_nat_info *dst = &t->e[(size_t)(idx + b) * F2FS_NAT_ENTRY_PER_BLOCK];
+
+		for (i = 0; i < F2FS_NAT_ENTRY_PER_BLOCK; i++) {
+			dst[i].version = blk->entries[i].version;
+			dst[i].ino = le32_get(blk->entries[i].ino);
+			dst[i].blkaddr = le32_get(blk->entries[i].block_addr);
+			dst[i].from_journal = 0;
+		}
+	}
+}
+
+static int read_nat_area(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+			 const struct f2fs_cp_data *cpd, struct f2fs_nat_table *t, char *why,
+			 size_t why_len)
+{
+	uint32_t pairs = t->nat_blocks / SEG_BLOCKS;
+	uint8_t *buf = malloc((size_t)SEG_BLOCKS * F2FS_BLKSIZE);
+	uint32_t pair;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (pair = 0; pair < pairs && !ret; pair++) {
+		uint32_t first = pair * SEG_BLOCKS, off = 0;
+
+		while (off < SEG_BLOCKS) {
+			int copy = f2fs_test_bit_msb(cpd->nat_bitmap, first + off);
+			uint32_t run = 1;
+			uint64_t addr;
+
+			while (off + run < SEG_BLOCKS &&
+			       f2fs_test_bit_msb(cpd->nat_bitmap, first + off + run) == copy)
+				run++;
+			addr = f2fs_nat_block_addr(sb, first + off, copy);
+			ret = f2fs_dev_read(dev, buf, addr * F2FS_BLKSIZE,
+					    (size_t)run * F2FS_BLKSIZE);
+			if (ret) {
+				say(why, why_len,
+				    "nat: reading blocks %u..%u (copy %d at %llu): %s", first + off,
+				    first + off + run - 1, copy, (unsigned long long)addr,
+				    strerror(-ret));
+				break;
+			}
+			take_blocks(t, buf, first + off, run);
+			off += run;
+		}
+	}
+	free(buf);
+	return ret;
+}
+
+static void apply_journal(struct f2fs_nat_table *t, const struct f2fs_journal *j)
+{
+	uint32_t n = le16_get(j->n_nats), i;
+
+	if (n > F2FS_NAT_JOURNAL_ENTRIES)
+		n = F2FS_NAT_JOURNAL_ENTRIES;
+	for (i = 0; i < n; i++) {
+		const struct f2fs_nat_journal_entry *je = &j->nat_j.entries[i];
+		uint32_t nid = le32_get(je->nid);
+		struct f2fs_nat_info *e;
+
+		if (nid >= t->max_nid) {
+			t->journal_bad_nids++;
+			continue;
+		}
+		e = &t->e[nid];
+		e->version = je->ne.version;
+		e->ino = le32_get(je->ne.ino);
+		e->blkaddr = le32_get(je->ne.block_addr);
+		e->from_journal = 1;
+	}
+}
+
+/* nat_bits: tag, full bits, empty bits, in the last blocks of the pack's segment. */
+static int read_nat_bits(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+			 const struct f2fs_checkpoint *cp, uint32_t cp_start,
+			 struct f2fs_nat_table *t, char *why, size_t why_len)
+{
+	uint32_t segs = le32_get(sb->segment_count_nat);
+	uint32_t blocks = f2fs_nat_bits_blocks(segs);
+	uint32_t bytes = f2fs_nat_bits_bytes(segs);
+	uint64_t start, tag;
+	uint8_t *buf;
+	int ret;
+
+	if (!(le32_get(cp->ckpt_flags) & CP_NAT_BITS_FLAG))
+		return 0;
+	/* A trailer that would not leave room for the pack itself is ignored. */
+	if (blocks >= SEG_BLOCKS || (uint64_t)bytes * 8 < t->nat_blocks)
+		return 0;
+	start = (uint64_t)cp_start + SEG_BLOCKS - blocks;
+	buf = malloc((size_t)blocks * F2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	ret = f2fs_dev_read(dev, buf, start * F2FS_BLKSIZE, (size_t)blocks * F2FS_BLKSIZE);
+	if (ret) {
+		say(why, why_len, "nat_bits: reading %u blocks at %llu: %s", blocks,
+		    (unsigned long long)start, strerror(-ret));
+		free(buf);
+		return ret;
+	}
+	memcpy(&tag, buf, sizeof(tag));
+	if (le64_get(tag) == f2fs_nat_bits_tag(cp)) {
+		t->full_nat_bits = malloc(bytes);
+		t->empty_nat_bits = malloc(bytes);
+		if (!t->full_nat_bits || !t->empty_nat_bits) {
+			free(buf);
+			return -ENOMEM;
+		}
+		memcpy(t->full_nat_bits, buf + 8, bytes);
+		memcpy(t->empty_nat_bits, buf + 8 + bytes, bytes);
+		t->nat_bits_valid = true;
+	}
+	free(buf);
+	return 0;
+}
+
+int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		  const struct f2fs_checkpoint *cp, uint32_t cp_start,
+		  const struct f2fs_cp_data *cpd, struct f2fs_nat_table **out, char *why,
+		  size_t why_len)
+{
+	uint32_t segs = le32_get(sb->segment_count_nat);
+	struct f2fs_nat_table *t;
+	uint64_t blocks, max_nid;
+	int ret;
+
+	*out = NULL;
+	if (segs < 2 || segs % 2) {
+		say(why, why_len, "nat: segment_count_nat %u is not a positive even number", segs);
+		return -EINVAL;
+	}
+	blocks = (uint64_t)(segs / 2) * SEG_BLOCKS;
+	max_nid = blocks * F2FS_NAT_ENTRY_PER_BLOCK;
+	if (max_nid > UINT32_MAX) {
+		say(why, why_len, "nat: segment_count_nat %u gives more than 2^32 nids", segs);
+		return -EINVAL;
+	}
+	if (!cpd->nat_bitmap || (uint64_t)cpd->nat_bitmap_bytes * 8 < blocks) {
+		say(why, why_len,
+		    "checkpoint: nat_ver_bitmap_bytesize %u covers fewer than the %llu NAT blocks",
+		    cpd->nat_bitmap_bytes, (unsigned long long)blocks);
+		return -EINVAL;
+	}
+
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->max_nid = (uint32_t)max_nid;
+	t->nat_blocks = (uint32_t)blocks;
+	t->e = malloc((size_t)max_nid * sizeof(*t->e));
+	if (!t->e) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = read_nat_area(dev, sb, cpd, t, why, why_len);
+	if (ret)
+		goto fail;
+	apply_journal(t, &cpd->nat_journal);
+	ret = read_nat_bits(dev, sb, cp, cp_start, t, why, why_len);
+	if (ret)
+		goto fail;
+	*out = t;
+	return 0;
+fail:
+	if (ret == -ENOMEM)
+		say(why, why_len, "nat: out of memory");
+	f2fs_nat_free(t);
+	return ret;
+}
+
+void f2fs_nat_free(struct f2fs_nat_table *t)
+{
+	if (!t)
+		return;
+	free(t->e);
+	free(t->full_nat_bits);
+	free(t->empty_nat_bits);
+	free(t);
+}

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rest of the chosen checkpoint pack: version bitmaps, orphan inodes,
+ * the NAT and SIT journals and the summaries of the six open logs.
+ *
+ * Pack layout, counted in blocks from the pack's first block:
+ *   0                      checkpoint block
+ *   1 .. payload           cp_payload blocks (SIT bitmap when not large NAT)
+ *   1 + payload ..         orphan blocks, up to cp_pack_start_sum
+ *   cp_pack_start_sum ..   data summaries (compacted: 1..3 blocks; else 3)
+ *   total - 4 .. total - 2 hot, warm, cold node summaries after a clean
+ *                          unmount (else they come from the SSA)
+ *   total - 1              checkpoint block again
+ * Normal data summaries sit at total - 7 + type with node summaries in the
+ * pack, and at total - 4 + type without them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/device.h"
+#include "f2fs/endian.h"
+#include "f2fs/summary.h"
+
+#define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
+#define ALLOC_SSR    1 /* alloc_type[] value of a log written by slack space reuse */
+
+static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!buf || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+struct loader {
+	const struct f2fs_super_block *sb;
+	const struct f2fs_checkpoint *cp;
+	struct f2fs_device *dev;
+	uint32_t start;	  /* first block of the pack */
+	uint32_t payload; /* cp_payload blocks */
+	uint32_t total;	  /* cp_pack_total_block_count */
+	uint32_t start_sum;
+	uint32_t flags;
+	bool node_in_pack; /* node summaries in the pack (clean unmount or fastboot) */
+	char *why;
+	size_t why_len;
+};
+
+static int read_blocks(struct loader *ld, uint64_t blkaddr, uint32_t count, void *buf,
+		       const char *what)
+{
+	int ret = f2fs_dev_read(ld->dev, buf, blkaddr * F2FS_BLKSIZE, (size_t)count * F2FS_BLKSIZE);
+
+	if (ret)
+		say(ld->why, ld->why_len, "%s: read of block %llu (%u blocks) failed: %s", what,
+		    (unsigned long long)blkaddr, count, strerror(-ret));
+	return ret;
+}
+
+/* ---- version bitmaps ---- */
+
+/*
+ * Where the SIT and NAT version bitmaps lie in a head of @head_len bytes
+ * (checkpoint block then payload blocks), as byte offsets.
+ */
+static int locate_bitmaps(struct loader *ld, size_t head_len, size_t *sit_ofs, size_t *nat_ofs)
+{
+	uint64_t sit = le32_get(ld->cp->sit_ver_bitmap_bytesize);
+	uint64_t nat = le32_get(ld->cp->nat_ver_bitmap_bytesize);
+
+	if (ld->flags & CP_LARGE_NAT_BITMAP_FLAG) {
+		/* crc at 192, then the NAT bitmap, then the SIT bitmap */
+		*nat_ofs = F2FS_CP_BITMAP_OFFSET + sizeof(uint32_t);
+		*sit_ofs = *nat_ofs + nat;
+		if (*nat_ofs + nat + sit > head_len)
+			goto too_big;
+	} else if (ld->payload) {
+		*nat_ofs = F2FS_CP_BITMAP_OFFSET;
+		*sit_ofs = F2FS_BLKSIZE;
+		if (F2FS_CP_BITMAP_OFFSET + nat > F2FS_CP_CHKSUM_OFFSET ||
+		    F2FS_BLKSIZE + sit > head_len)
+			goto too_big;
+	} else {
+		*sit_ofs = F2FS_CP_BITMAP_OFFSET;
+		*nat_ofs = F2FS_CP_BITMAP_OFFSET + sit;
+		if (F2FS_CP_BITMAP_OFFSET + sit + nat > F2FS_CP_CHKSUM_OFFSET)
+			goto too_big;
+	}
+	return 0;
+too_big:
+	say(ld->why, ld->why_len,
+	    "checkpoint: version bitmaps (sit_ver_bitmap_bytesize %llu, nat_ver_bitmap_bytesize "
+	    "%llu) do not fit in the checkpoint block and %u payload blocks",
+	    (unsigned long long)sit, (unsigned long long)nat, ld->payload);
+	return -EINVAL;
+}
+
+/* ---- orphans ---- */
+
+static int load_orphans(struct loader *ld, struct f2fs_cp_data *d)
+{
+	uint32_t first = 1 + ld->payload, nblocks = ld->start_sum - first, b, i, n;
+	uint64_t max_nid = (uint64_t)(le32_get(ld->sb->segment_count_nat) / 2) * BLKS_PER_SEG *
+			   F2FS_NAT_ENTRY_PER_BLOCK;
+	struct f2fs_orphan_block *ob;
+	uint32_t *list;
+	int ret = 0;
+
+	if (!(ld->flags & CP_ORPHAN_PRESENT_FLAG) || nblocks == 0)
+		return 0;
+	ob = malloc(F2FS_BLKSIZE);
+	list = malloc((size_t)nblocks * F2FS_ORPHANS_PER_BLOCK * sizeof(*list));
+	if (!ob || !list) {
+		say(ld->why, ld->why_len, "orphan blocks: out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (b = 0; b < nblocks; b++) {
+		uint64_t addr = (uint64_t)ld->start + first + b;
+
+		ret = read_blocks(ld, addr, 1, ob, "orphan block");
+		if (ret)
+			goto out;
+		n = le32_get(ob->entry_count);
+		if (n > F2FS_ORPHANS_PER_BLOCK) {
+			say(ld->why, ld->why_len,
+			    "orphan block %u (block %llu): entry_count %u exceeds %u", b,
+			    (unsigned long long)addr, n, F2FS_ORPHANS_PER_BLOCK);
+			ret = -EINVAL;
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			uint32_t ino = le32_get(ob->ino[i]);
+
+			if (ino < F2FS_FIRST_INO_RESERVED || ino >= max_nid) {
+				say(ld->why, ld->why_len,
+				    "orphan block %u (block %llu): ino[%u] %u is out of range "
+				    "(%u..%llu)",
+				    b, (unsigned long long)addr, i, ino, F2FS_FIRST_INO_RESERVED,
+				    (unsigned long long)max_nid - 1);
+				ret = -EINVAL;
+				goto out;
+			}
+			list[d->orphan_count++] = ino;
+		}
+	}
+	d->orphans = list;
+	list = NULL;
+out:
+	free(ob);
+	free(list);
+	if (ret)
+		d->orphan_count = 0;
+	return ret;
+}
+
+/* ---- data summaries ---- */
+
+/* Blocks the compacted summaries may use: from start_sum up to the node summaries. */
+static uint32_t data_sum_limit(const struct loader *ld)
+{
+	return ld->total - 1 - (ld->node_in_pack ? 3 : 0);
+}
+
+static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
+{
+	uint8_t *blk = malloc(F2FS_BLKSIZE);
+	uint32_t rel = ld->start_sum, limit = data_sum_limit(ld);
+	size_t ofs;
+	int ret, type;
+
+	if (!blk) {
+		say(ld->why, ld->why_len, "compacted summary: out of memory");
+		return -ENOMEM;
+	}
+	if (rel >= limit) {
+		say(ld->why, ld->why_len,
+		    "compacted summary: cp_pack_start_sum %u leaves no room before block %u", rel,
+		    limit);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = read_blocks(ld, (uint64_t)ld->start + rel, 1, blk, "compacted summary");
+	if (ret)
+		goto out;
+	/* NAT journal (hot data's), then SIT journal (cold data's), then entries */
+	memcpy(&d->nat_journal, blk, F2FS_SUM_JOURNAL_SIZE);
+	memcpy(&d->sit_journal, blk + F2FS_SUM_JOURNAL_SIZE, F2FS_SUM_JOURNAL_SIZE);
+	ofs = 2 * F2FS_SUM_JOURNAL_SIZE;
+
+	for (type = F2FS_CURSEG_HOT_DATA; type <= F2FS_CURSEG_COLD_DATA; type++) {
+		uint32_t n = le16_get(ld->cp->cur_data_blkoff[type]), j;
+
+		if (ld->cp->alloc_type[type] == ALLOC_SSR)
+			n = BLKS_PER_SEG;
+		if (n > BLKS_PER_SEG) {
+			say(ld->why, ld->why_len,
+			    "compacted summary: cur_data_blkoff[%d] %u exceeds %u", type, n,
+			    BLKS_PER_SEG);
+			ret = -EINVAL;
+			goto out;
+		}
+		for (j = 0; j < n; j++) {
+			if (ofs + F2FS_SUMMARY_SIZE > F2FS_BLKSIZE - F2FS_SUM_FOOTER_SIZE) {
+				/* the next entry would reach the footer: on to the next block */
+				if (++rel >= limit) {
+					say(ld->why, ld->why_len,
+					    "compacted summary: entry %u of log %d needs block %u, "
+					    "past the data summaries (ending before %u)",
+					    j, type, rel, limit);
+					ret = -EINVAL;
+					goto out;
+				}
+				ret = read_blocks(ld, (uint64_t)ld->start + rel, 1, blk,
+						  "compacted summary");
+				if (ret)
+					goto out;
+				ofs = 0;
+			}
+			memcpy(&d->curseg_sum[type].entries[j], blk + ofs, F2FS_SUMMARY_SIZE);
+			ofs += F2FS_SUMMARY_SIZE;
+		}
+		d->curseg_sum[type].footer.entry_type = F2FS_SUM_TYPE_DATA;
+	}
+out:
+	free(blk);
+	return ret;
+}
+
+static int load_normal_data(struct loader *ld, struct f2fs_cp_data *d)
+{
+	uint32_t base = ld->node_in_pack ? 7 : 4, rel;
+	int ret, type;
+
+	if (ld->total < base + ld->start_sum) {
+		say(ld->why, ld->why_len,
+		    "data summaries: cp_pack_total_block_count %u leaves no room for %u summary "
+		    "blocks after cp_pack_start_sum %u",
+		    ld->total, base - 1, ld->start_sum);
+		return -EINVAL;
+	}
+	rel = ld->total - base;
+	ret = read_blocks(ld, (uint64_t)ld->start + rel, 3, &d->curseg_sum[F2FS_CURSEG_HOT_DATA],
+			  "data summaries");
+	if (ret)
+		return ret;
+	for (type = F2FS_CURSEG_HOT_DATA; type <= F2FS_CURSEG_COLD_DATA; type++) {
+		uint32_t n = le16_get(ld->cp->cur_data_blkoff[type]);
+
+		if (n > BLKS_PER_SEG) {
+			say(ld->why, ld->why_len,
+			    "data summaries: cur_data_blkoff[%d] %u exceeds %u", type, n,
+			    BLKS_PER_SEG);
+			return -EINVAL;
+		}
+	}
+	d->nat_journal = d->curseg_sum[F2FS_CURSEG_HOT_DATA].journal;
+	d->sit_journal = d->curseg_sum[F2FS_CURSEG_COLD_DATA].journal;
+	return 0;
+}
+
+/* ---- node summaries ---- */
+
+static int load_node(struct loader *ld, struct f2fs_cp_data *d)
+{
+	int ret, type;
+
+	if (ld->node_in_pack) {
+		/* at least one data summary block must come before them */
+		if (ld->total < 4 + ld->start_sum + 1) {
+			say(ld->why, ld->why_len,
+			    "node summaries: cp_pack_total_block_count %u leaves no room after "
+			    "cp_pack_start_sum %u",
+			    ld->total, ld->start_sum);
+			return -EINVAL;
+		}
+		return read_blocks(ld, (uint64_t)ld->start + ld->total - 4, 3,
+				   &d->curseg_sum[F2FS_CURSEG_HOT_NODE], "node summaries");
+	}
+	for (type = F2FS_CURSEG_HOT_NODE; type <= F2FS_CURSEG_COLD_NODE; type++) {
+		uint32_t segno = le32_get(ld->cp->cur_node_segno[type - F2FS_CURSEG_HOT_NODE]);
+		uint64_t ssa_blocks = (uint64_t)le32_get(ld->sb->segment_count_ssa) * BLKS_PER_SEG;
+
+		if (segno >= le32_get(ld->sb->segment_count_main) || segno >= ssa_blocks) {
+			say(ld->why, ld->why_len,
+			    "node summaries: cur_node_segno[%d] %u has no SSA block",
+			    type - F2FS_CURSEG_HOT_NODE, segno);
+			return -EINVAL;
+		}
+		ret = read_blocks(ld, (uint64_t)le32_get(ld->sb->ssa_blkaddr) + segno, 1,
+				  &d->curseg_sum[type], "SSA block");
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- the whole ---- */
+
+static int check_logs(struct loader *ld, struct f2fs_cp_data *d)
+{
+	uint32_t main_segs = le32_get(ld->sb->segment_count_main);
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		uint32_t dseg = le32_get(ld->cp->cur_data_segno[i]);
+		uint32_t nseg = le32_get(ld->cp->cur_node_segno[i]);
+		uint16_t doff = le16_get(ld->cp->cur_data_blkoff[i]);
+		uint16_t noff = le16_get(ld->cp->cur_node_blkoff[i]);
+
+		if (dseg >= main_segs || nseg >= main_segs) {
+			say(ld->why, ld->why_len,
+			    "checkpoint: cur_%s_segno[%d] %u is out of range (0..%u)",
+			    dseg >= main_segs ? "data" : "node", i, dseg >= main_segs ? dseg : nseg,
+			    main_segs - 1);
+			return -EINVAL;
+		}
+		if (doff > BLKS_PER_SEG || noff > BLKS_PER_SEG) {
+			say(ld->why, ld->why_len,
+			    "checkpoint: cur_%s_blkoff[%d] %u is out of range (0..%u)",
+			    doff > BLKS_PER_SEG ? "data" : "node", i,
+			    doff > BLKS_PER_SEG ? doff : noff, BLKS_PER_SEG);
+			return -EINVAL;
+		}
+		d->curseg_segno[F2FS_CURSEG_HOT_DATA + i] = dseg;
+		d->curseg_blkoff[F2FS_CURSEG_HOT_DATA + i] = doff;
+		d->curseg_segno[F2FS_CURSEG_HOT_NODE + i] = nseg;
+		d->curseg_blkoff[F2FS_CURSEG_HOT_NODE + i] = noff;
+	}
+	return 0;
+}
+
+static int check_journals(struct loader *ld, struct f2fs_cp_data *d)
+{
+	uint32_t nats = le16_get(d->nat_journal.n_nats);
+	uint32_t sits = le16_get(d->sit_journal.n_sits);
+
+	if (nats > F2FS_NAT_JOURNAL_ENTRIES) {
+		say(ld->why, ld->why_len, "NAT journal: n_nats %u exceeds %u", nats,
+		    F2FS_NAT_JOURNAL_ENTRIES);
+		return -EINVAL;
+	}
+	if (sits > F2FS_SIT_JOURNAL_ENTRIES) {
+		say(ld->why, ld->why_len, "SIT journal: n_sits %u exceeds %u", sits,
+		    F2FS_SIT_JOURNAL_ENTRIES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int load(struct loader *ld, struct f2fs_cp_data *d)
+{
+	size_t head_len, sit_ofs, nat_ofs;
+	int ret, i;
+
+	/* volume.c checked these; the reader must not trust that alone */
+	if (ld->payload > BLKS_PER_SEG - 8 || ld->total < ld->payload + 3 ||
+	    ld->total > BLKS_PER_SEG || ld->start_sum < 1 + ld->payload ||
+	    ld->start_sum >= ld->total - 1) {
+		say(ld->why, ld->why_len,
+		    "checkpoint: pack geometry out of range (cp_payload %u, "
+		    "cp_pack_total_block_count %u, cp_pack_start_sum %u)",
+		    ld->payload, ld->total, ld->start_sum);
+		return -EINVAL;
+	}
+
+	head_len = (size_t)(1 + ld->payload) * F2FS_BLKSIZE;
+	d->head = malloc(head_len);
+	if (!d->head) {
+		say(ld->why, ld->why_len, "checkpoint: out of memory");
+		return -ENOMEM;
+	}
+	ret = read_blocks(ld, ld->start, 1 + ld->payload, d->head, "checkpoint");
+	if (ret)
+		return ret;
+	if (memcmp(d->head, ld->cp, F2FS_BLKSIZE) != 0) {
+		say(ld->why, ld->why_len,
+		    "checkpoint: block %u changed since the volume was opened", ld->start);
+		return -EINVAL;
+	}
+	ret = locate_bitmaps(ld, head_len, &sit_ofs, &nat_ofs);
+	if (ret)
+		return ret;
+	d->sit_bitmap = d->head + sit_ofs;
+	d->sit_bitmap_bytes = le32_get(ld->cp->sit_ver_bitmap_bytesize);
+	d->nat_bitmap = d->head + nat_ofs;
+	d->nat_bitmap_bytes = le32_get(ld->cp->nat_ver_bitmap_bytesize);
+
+	ret = check_logs(ld, d);
+	if (ret)
+		return ret;
+	ret = load_orphans(ld, d);
+	if (ret)
+		return ret;
+	if (ld->flags & CP_COMPACT_SUM_FLAG)
+		ret = load_compacted(ld, d);
+	else
+		ret = load_normal_data(ld, d);
+	if (ret)
+		return ret;
+	ret = load_node(ld, d);
+	if (ret)
+		return ret;
+	ret = check_journals(ld, d);
+	if (ret)
+		return ret;
+	/* the journals live in their own fields */
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		memset(&d->curseg_sum[i].journal, 0, sizeof(d->curseg_sum[i].journal));
+	return 0;
+}
+
+int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, char *why,
+		      size_t why_len)
+{
+	struct loader ld;
+	struct f2fs_cp_data *d;
+	int ret;
+
+	*out = NULL;
+	say(why, why_len, "%s", "");
+	memset(&ld, 0, sizeof(ld));
+	ld.sb = f2fs_volume_sb(v);
+	ld.cp = f2fs_volume_cp(v);
+	ld.dev = f2fs_volume_device(v);
+	ld.start = f2fs_volume_cp_start(v);
+	ld.payload = le32_get(ld.sb->cp_payload);
+	ld.total = le32_get(ld.cp->cp_pack_total_block_count);
+	ld.start_sum = le32_get(ld.cp->cp_pack_start_sum);
+	ld.flags = le32_get(ld.cp->ckpt_flags);
+	ld.node_in_pack = ld.flags & (CP_UMOUNT_FLAG | CP_FASTBOOT_FLAG);
+	ld.why = why;
+	ld.why_len = why_len;
+
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		say(why, why_len, "checkpoint: out of memory");
+		return -ENOMEM;
+	}
+	ret = load(&ld, d);
+	if (ret) {
+		f2fs_cp_data_free(d);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+void f2fs_cp_data_free(struct f2fs_cp_data *d)
+{
+	if (!d)
+		return;
+	free(d->orphans);
+	free(d->head);
+	free(d);
+}

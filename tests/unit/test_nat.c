@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for lib/nat.c: load the NAT of freshly formatted 64 MiB memory
+ * devices (with and without lost+found), with the checkpoint data built by
+ * hand from the pack; then steer the copy selection through the NAT version
+ * bitmap, break the nat_bits tag, feed a journal entry with an impossible
+ * nid, and load a hand-made four-segment NAT whose two pairs mix copies.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "f2fs/checkpoint.h"
+#include "f2fs/device.h"
+#include "f2fs/endian.h"
+#include "f2fs/feature.h"
+#include "f2fs/format.h"
+#include "f2fs/layout.h"
+#include "f2fs/mkfs.h"
+#include "f2fs/nat.h"
+#include "f2fs/summary.h"
+#include "test.h"
+
+#define DEV_BYTES (64ull << 20)
+#define BLK	  F2FS_BLKSIZE
+#define SEG	  F2FS_DEFAULT_BLKS_PER_SEG
+
+struct fs {
+	struct f2fs_device *dev;
+	struct f2fs_layout l;
+	struct f2fs_mkfs_config cfg;
+	struct f2fs_mkfs_result res;
+	struct f2fs_super_block sb;
+	uint8_t cp_raw[BLK];
+	struct f2fs_checkpoint *cp;
+	struct f2fs_cp_data cpd;
+	uint8_t *bitmap;
+};
+
+static bool format(struct fs *fs, const char *features)
+{
+	struct f2fs_layout_params p;
+	char why[128] = "";
+	uint8_t blk[BLK];
+	uint32_t sum_addr;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->cp = (struct f2fs_checkpoint *)fs->cp_raw;
+	f2fs_mkfs_config_init(&fs->cfg);
+	p = fs->cfg.geometry;
+	p.total_sectors = DEV_BYTES / 512;
+	if (f2fs_layout_compute(&p, &fs->l, why, sizeof(why))) {
+		fprintf(stderr, "layout: %s\n", why);
+		CHECK(0);
+		return false;
+	}
+	fs->cfg.geometry = p;
+	if (features && f2fs_feature_parse(features, &fs->cfg.features, why, sizeof(why))) {
+		fprintf(stderr, "features: %s\n", why);
+		CHECK(0);
+		return false;
+	}
+	fs->cfg.fixed_time = 1700000000;
+	fs->cfg.fixed_cp_version = true;
+	fs->cfg.discard = false;
+	snprintf(fs->cfg.kernel_version, sizeof(fs->cfg.kernel_version), "unit test");
+	if (f2fs_dev_open_memory(DEV_BYTES, &fs->dev)) {
+		CHECK(0);
+		return false;
+	}
+	CHECK_EQ_U64(f2fs_mkfs_format(fs->dev, &fs->cfg, &fs->l, &fs->res), 0);
+	CHECK_EQ_U64(f2fs_dev_read(fs->dev, blk, 0, BLK), 0);
+	memcpy(&fs->sb, blk + F2FS_SUPER_OFFSET, sizeof(fs->sb));
+	CHECK_EQ_U64(
+	    f2fs_dev_read(fs->dev, fs->cp_raw, (uint64_t)le32_get(fs->sb.cp_blkaddr) * BLK, BLK),
+	    0);
+
+	/* The checkpoint data, by hand: a zero NAT bitmap and the compacted journal. */
+	fs->cpd.nat_bitmap_bytes = le32_get(fs->cp->nat_ver_bitmap_bytesize);
+	fs->bitmap = calloc(1, fs->cpd.nat_bitmap_bytes);
+	CHECK(fs->bitmap != NULL);
+	if (!fs->bitmap)
+		return false;
+	fs->cpd.nat_bitmap = fs->bitmap;
+	sum_addr = le32_get(fs->sb.cp_blkaddr) + 1 + le32_get(fs->sb.cp_payload);
+	CHECK_EQ_U64(f2fs_dev_read(fs->dev, blk, (uint64_t)sum_addr * BLK, BLK), 0);
+	memcpy(&fs->cpd.nat_journal, blk, F2FS_SUM_JOURNAL_SIZE);
+	return true;
+}
+
+static void unformat(struct fs *fs)
+{
+	free(fs->bitmap);
+	CHECK_EQ_U64(f2fs_dev_close(fs->dev), 0);
+}
+
+static struct f2fs_nat_table *load(struct fs *fs)
+{
+	struct f2fs_nat_table *t = NULL;
+	char why[160] = "";
+	int ret;
+
+	ret = f2fs_nat_load(fs->dev, &fs->sb, fs->cp, le32_get(fs->sb.cp_blkaddr), &fs->cpd, &t,
+			    why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "nat load: %d: %s\n", ret, why);
+	CHECK_EQ_U64(ret, 0);
+	CHECK(t != NULL);
+	return t;
+}
+
+static uint32_t hot_node(const struct fs *fs, uint32_t ofs)
+{
+	return le32_get(fs->sb.main_blkaddr) + le32_get(fs->cp->cur_node_segno[0]) * SEG + ofs;
+}
+
+static void check_fresh(const char *features, bool lpf)
+{
+	struct fs fs;
+	struct f2fs_nat_table *t;
+	const struct f2fs_nat_info *e;
+	uint32_t blocks, nid, bytes, i, last_used = lpf ? 4 : 3;
+	bool others_zero = true, full_zero = true, empty_ok = true;
+
+	if (!format(&fs, features))
+		return;
+	CHECK_EQ_U64(fs.res.lost_found_ino, lpf ? 4 : 0);
+	t = load(&fs);
+	if (!t) {
+		unformat(&fs);
+		return;
+	}
+	blocks = le32_get(fs.sb.segment_count_nat) / 2 * SEG;
+	CHECK_EQ_U64(t->nat_blocks, blocks);
+	CHECK_EQ_U64(t->max_nid, blocks * F2FS_NAT_ENTRY_PER_BLOCK);
+	CHECK_EQ_U64(t->journal_bad_nids, 0);
+
+	for (nid = 1; nid <= 2; nid++) {
+		e = f2fs_nat_get(t, nid);
+		CHECK(e != NULL);
+		if (e) {
+			CHECK_EQ_U64(e->ino, nid);
+			CHECK_EQ_U64(e->blkaddr, 1);
+			CHECK_EQ_U64(e->from_journal, 0);
+		}
+	}
+	e = f2fs_nat_get(t, 3);
+	CHECK(e != NULL);
+	if (e) {
+		CHECK_EQ_U64(e->ino, 3);
+		CHECK_EQ_U64(e->blkaddr, hot_node(&fs, 0));
+		CHECK_EQ_U64(e->from_journal, 1);
+	}
+	if (lpf) {
+		e = f2fs_nat_get(t, 4);
+		CHECK(e != NULL);
+		if (e) {
+			CHECK_EQ_U64(e->ino, 4);
+			CHECK_EQ_U64(e->blkaddr, hot_node(&fs, 1));
+			CHECK_EQ_U64(e->from_journal, 1);
+		}
+	}
+	for (nid = 0; nid < t->max_nid; nid++) {
+		if (nid >= 1 && nid <= last_used)
+			continue;
+		if (t->e[nid].blkaddr || t->e[nid].ino || t->e[nid].from_journal) {
+			if (others_zero)
+				fprintf(stderr, "nid %u is not free\n", nid);
+			others_zero = false;
+		}
+	}
+	CHECK(others_zero);
+	CHECK(f2fs_nat_get(t, t->max_nid) == NULL);
+	CHECK(f2fs_nat_get(t, UINT32_MAX) == NULL);
+	CHECK(f2fs_nat_get(t, t->max_nid - 1) != NULL);
+
+	CHECK(le32_get(fs.cp->ckpt_flags) & CP_NAT_BITS_FLAG);
+	CHECK(t->nat_bits_valid);
+	bytes = f2fs_nat_bits_bytes(le32_get(fs.sb.segment_count_nat));
+	CHECK_EQ_U64((uint64_t)bytes * 8, blocks);
+	if (t->nat_bits_valid && t->full_nat_bits && t->empty_nat_bits) {
+		for (i = 0; i < blocks; i++) {
+			if (f2fs_test_bit_lsb(t->full_nat_bits, i))
+				full_zero = false;
+			if (f2fs_test_bit_lsb(t->empty_nat_bits, i) != (i != 0))
+				empty_ok = false;
+		}
+		CHECK(full_zero);
+		CHECK(empty_ok);
+		/* LSB-first: bit 0 is the low bit of byte 0. */
+		CHECK_EQ_U64(t->empty_nat_bits[0], 0xfe);
+	}
+	f2fs_nat_free(t);
+	unformat(&fs);
+}
+
+static void test_fresh_default(void)
+{
+	check_fresh(NULL, false);
+}
+
+static void test_fresh_lost_found(void)
+{
+	check_fresh("extra_attr,lost_found", true);
+}
+
+static void test_block_addr(void)
+{
+	struct f2fs_super_block sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.nat_blkaddr = le32_put(1536);
+	sb.segment_count_nat = le32_put(6);
+	CHECK_EQ_U64(f2fs_nat_block_addr(&sb, 0, 0), 1536);
+	CHECK_EQ_U64(f2fs_nat_block_addr(&sb, 0, 1), 1536 + 512);
+	CHECK_EQ_U64(f2fs_nat_block_addr(&sb, 511, 0), 1536 + 511);
+	CHECK_EQ_U64(f2fs_nat_block_addr(&sb, 511, 1), 1536 + 1023);
+	CHECK_EQ_U64(f2fs_nat_block_addr(&sb, 512, 0), 1536 + 1024);
+	CHECK_EQ_U64(f2fs_nat_block_addr(&sb, 513, 1), 1536 + 1024 + 512 + 1);
+	CHECK_EQ_U64(f2fs_nat_block_addr(&sb, 1535, 0), 1536 + 2048 + 511);
+	CHECK_EQ_U64(f2fs_nat_block_addr(&sb, 1535, 1), 1536 + 2560 + 511);
+}
+
+static void test_copy_selection(void)
+{
+	struct fs fs;
+	struct f2fs_nat_table *t;
+	struct f2fs_nat_block *nat = calloc(1, BLK);
+	const struct f2fs_nat_info *e;
+	uint32_t addr;
+
+	CHECK(nat != NULL);
+	if (!nat || !format(&fs, NULL)) {
+		free(nat);
+		return;
+	}
+	nat->entries[10].version = 7;
+	nat->entries[10].ino = le32_put(10);
+	nat->entries[10].block_addr = le32_put(0x1234);
+	addr = f2fs_nat_block_addr(&fs.sb, 0, 1);
+	CHECK_EQ_U64(addr, le32_get(fs.sb.nat_blkaddr) + SEG);
+	CHECK_EQ_U64(f2fs_dev_write(fs.dev, nat, (uint64_t)addr * BLK, BLK), 0);
+
+	/* Bitmap clear: copy 0, nid 10 free. */
+	t = load(&fs);
+	if (t) {
+		CHECK_EQ_U64(t->e[10].blkaddr, 0);
+		CHECK_EQ_U64(t->e[1].blkaddr, 1);
+		f2fs_nat_free(t);
+	}
+
+	/* Bit 0, most significant bit first: copy 1 for NAT block 0. */
+	fs.bitmap[0] = 0x80;
+	t = load(&fs);
+	if (t) {
+		e = f2fs_nat_get(t, 10);
+		CHECK(e != NULL);
+		if (e) {
+			CHECK_EQ_U64(e->ino, 10);
+			CHECK_EQ_U64(e->blkaddr, 0x1234);
+			CHECK_EQ_U64(e->version, 7);
+			CHECK_EQ_U64(e->from_journal, 0);
+		}
+		CHECK_EQ_U64(t->e[1].blkaddr, 0); /* copy 1 has no meta entries */
+		CHECK_EQ_U64(t->e[3].blkaddr, hot_node(&fs, 0));
+		CHECK_EQ_U64(t->e[3].from_journal, 1);
+		f2fs_nat_free(t);
+	}
+
+	/* The least significant bit is block 7, not block 0. */
+	fs.bitmap[0] = 0x01;
+	t = load(&fs);
+	if (t) {
+		CHECK_EQ_U64(t->e[10].blkaddr, 0);
+		CHECK_EQ_U64(t->e[1].blkaddr, 1);
+		f2fs_nat_free(t);
+	}
+	free(nat);
+	unformat(&fs);
+}
+
+static void test_nat_bits_tag(void)
+{
+	struct fs fs;
+	struct f2fs_nat_table *t;
+	uint32_t blocks;
+	uint64_t off;
+	uint8_t blk[BLK];
+
+	if (!format(&fs, NULL))
+		return;
+	blocks = f2fs_nat_bits_blocks(le32_get(fs.sb.segment_count_nat));
+	off = ((uint64_t)le32_get(fs.sb.cp_blkaddr) + SEG - blocks) * BLK;
+	CHECK_EQ_U64(f2fs_dev_read(fs.dev, blk, off, BLK), 0);
+	blk[3] ^= 0x40;
+	CHECK_EQ_U64(f2fs_dev_write(fs.dev, blk, off, BLK), 0);
+	t = load(&fs);
+	if (t) {
+		CHECK(!t->nat_bits_valid);
+		CHECK(t->full_nat_bits == NULL);
+		CHECK(t->empty_nat_bits == NULL);
+		CHECK_EQ_U64(t->e[3].ino, 3);
+		f2fs_nat_free(t);
+	}
+
+	/* Without CP_NAT_BITS_FLAG the trailer is not looked at. */
+	blk[3] ^= 0x40;
+	CHECK_EQ_U64(f2fs_dev_write(fs.dev, blk, off, BLK), 0);
+	fs.cp->ckpt_flags = le32_put(le32_get(fs.cp->ckpt_flags) & ~CP_NAT_BITS_FLAG);
+	t = load(&fs);
+	if (t) {
+		CHECK(!t->nat_bits_valid);
+		f2fs_nat_free(t);
+	}
+	unformat(&fs);
+}
+
+static void test_journal_bad_nid(void)
+{
+	struct fs fs;
+	struct f2fs_nat_table *t;
+	uint16_t n;
+	struct f2fs_nat_journal_entry *je;
+
+	if (!format(&fs, NULL))
+		return;
+	n = le16_get(fs.cpd.nat_journal.n_nats);
+	CHECK(n < F2FS_NAT_JOURNAL_ENTRIES);
+	je = &fs.cpd.nat_journal.nat_j.entries[n];
+	je->nid = le32_put(0x7fffffff);
+	je->ne.ino = le32_put(0x7fffffff);
+	je->ne.block_addr = le32_put(5);
+	fs.cpd.nat_journal.n_nats = le16_put((uint16_t)(n + 1));
+	t = load(&fs);
+	if (t) {
+		CHECK_EQ_U64(t->journal_bad_nids, 1);
+		CHECK(f2fs_nat_get(t, 0x7fffffff) == NULL);
+		CHECK_EQ_U64(t->e[3].from_journal, 1);
+		f2fs_nat_free(t);
+	}
+	unformat(&fs);
+}
+
+static void test_short_bitmap(void)
+{
+	struct fs fs;
+	struct f2fs_nat_table *t = (struct f2fs_nat_table *)&fs;
+	char why[160] = "";
+
+	if (!format(&fs, NULL))
+		return;
+	fs.cpd.nat_bitmap_bytes = le32_get(fs.sb.segment_count_nat) / 2 * SEG / 8 - 1;
+	CHECK_EQ_U64(f2fs_nat_load(fs.dev, &fs.sb, fs.cp, le32_get(fs.sb.cp_blkaddr), &fs.cpd, &t,
+				   why, sizeof(why)),
+		     -EINVAL);
+	CHECK(t == NULL);
+	CHECK(strstr(why, "nat_ver_bitmap_bytesize") != NULL);
+	f2fs_nat_free(NULL);
+	unformat(&fs);
+}
+
+/*
+ * A hand-made NAT of two segment pairs on a bare device: every block of both
+ * copies names itself in entry 1, and the bitmap mixes copies within pair 1.
+ */
+static void test_two_pairs(void)
+{
+	enum { NAT_START = 512, NSEGS = 4, NBLOCKS = NSEGS / 2 * SEG };
+	struct f2fs_super_block sb;
+	struct f2fs_checkpoint cp;
+	struct f2fs_cp_data cpd;
+	struct f2fs_device *dev;
+	struct f2fs_nat_table *t = NULL;
+	uint8_t bitmap[NBLOCKS / 8];
+	uint8_t *area = calloc((size_t)NSEGS * SEG, BLK);
+	char why[160] = "";
+	uint32_t idx, bad = 0;
+	int copy;
+
+	CHECK(area != NULL);
+	if (!area)
+		return;
+	memset(&sb, 0, sizeof(sb));
+	memset(&cp, 0, sizeof(cp));
+	memset(&cpd, 0, sizeof(cpd));
+	sb.nat_blkaddr = le32_put(NAT_START);
+	sb.segment_count_nat = le32_put(NSEGS);
+	memset(bitmap, 0, sizeof(bitmap));
+	for (idx = SEG; idx < NBLOCKS; idx++)
+		if ((idx / 37) % 2 || idx == NBLOCKS - 1)
+			f2fs_set_bit_msb(bitmap, idx);
+	cpd.nat_bitmap = bitmap;
+	cpd.nat_bitmap_bytes = sizeof(bitmap);
+
+	CHECK_EQ_U64(f2fs_dev_open_memory((uint64_t)(NAT_START + NSEGS * SEG) * BLK, &dev), 0);
+	for (idx = 0; idx < NBLOCKS; idx++)
+		for (copy = 0; copy < 2; copy++) {
+			uint32_t addr = f2fs_nat_block_addr(&sb, idx, copy);
+			struct f2fs_nat_block *b =
+			    (struct f2fs_nat_block *)(area + (size_t)(addr - NAT_START) * BLK);
+
+			b->entries[1].ino = le32_put(idx);
+			b->entries[1].block_addr = le32_put((uint32_t)copy + 100);
+		}
+	CHECK_EQ_U64(
+	    f2fs_dev_write(dev, area, (uint64_t)NAT_START * BLK, (size_t)NSEGS * SEG * BLK), 0);
+	CHECK_EQ_U64(f2fs_nat_load(dev, &sb, &cp, 0, &cpd, &t, why, sizeof(why)), 0);
+	if (t) {
+		CHECK_EQ_U64(t->max_nid, NBLOCKS * F2FS_NAT_ENTRY_PER_BLOCK);
+		CHECK(!t->nat_bits_valid);
+		for (idx = 0; idx < NBLOCKS; idx++) {
+			const struct f2fs_nat_info *e = &t->e[idx * F2FS_NAT_ENTRY_PER_BLOCK + 1];
+			uint32_t want = 100 + (uint32_t)f2fs_test_bit_msb(bitmap, idx);
+
+			if (e->ino != idx || e->blkaddr != want) {
+				if (!bad)
+					fprintf(stderr, "block %u: ino %u blkaddr %u, want %u\n",
+						idx, e->ino, e->blkaddr, want);
+				bad++;
+			}
+		}
+		CHECK_EQ_U64(bad, 0);
+		f2fs_nat_free(t);
+	}
+	CHECK_EQ_U64(f2fs_dev_close(dev), 0);
+	free(area);
+}
+
+int main(void)
+{
+	RUN(test_block_addr);
+	RUN(test_fresh_default);
+	RUN(test_fresh_lost_found);
+	RUN(test_copy_selection);
+	RUN(test_nat_bits_tag);
+	RUN(test_journal_bad_nid);
+	RUN(test_short_bitmap);
+	RUN(test_two_pairs);
+	TEST_EXIT();
+}
