@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "f2fs/crc.h"
@@ -59,4 +60,66 @@ void f2fs_inode_seal(struct f2fs_node *node, uint32_t features, uint32_t seed)
 {
 	if (features & F2FS_FEATURE_INODE_CHKSUM)
 		node->i.i_inode_checksum = le32_put(f2fs_inode_chksum(node, seed));
+}
+
+unsigned int f2fs_inode_inline_xattr_addrs(const struct f2fs_inode *ri, uint32_t features)
+{
+	bool has_xattr = ri->i_inline & F2FS_INLINE_XATTR;
+	bool has_dentry = ri->i_inline & F2FS_INLINE_DENTRY;
+
+	/* with flexible sizing the inode says how much; otherwise a fixed default */
+	if ((features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) && (ri->i_inline & F2FS_EXTRA_ATTR) &&
+	    le16_get(ri->i_extra_isize) >=
+		offsetof(struct f2fs_inode, i_projid) - F2FS_EXTRA_ISIZE_OFFSET)
+		return has_xattr ? le16_get(ri->i_inline_xattr_size) : 0;
+	return has_xattr || has_dentry ? F2FS_INLINE_XATTR_ADDRS : 0;
+}
+
+static unsigned int cluster_align(const struct f2fs_inode *ri, unsigned int addrs)
+{
+	unsigned int cluster;
+
+	if (!(le32_get(ri->i_flags) & F2FS_COMPR_FL) || !(ri->i_inline & F2FS_EXTRA_ATTR) ||
+	    ri->i_log_cluster_size >= 16)
+		return addrs;
+	cluster = 1u << ri->i_log_cluster_size;
+	return addrs / cluster * cluster;
+}
+
+unsigned int f2fs_inode_addrs(const struct f2fs_inode *ri, uint32_t features)
+{
+	unsigned int used = f2fs_inode_first_addr(ri) + f2fs_inode_inline_xattr_addrs(ri, features);
+
+	if (used >= F2FS_DEF_ADDRS_PER_INODE)
+		return 0;
+	return cluster_align(ri, F2FS_DEF_ADDRS_PER_INODE - used);
+}
+
+unsigned int f2fs_direct_addrs(const struct f2fs_inode *ri)
+{
+	return cluster_align(ri, F2FS_ADDRS_PER_BLOCK);
+}
+
+unsigned int f2fs_inline_data_bytes(const struct f2fs_inode *ri, uint32_t features)
+{
+	unsigned int used = f2fs_inode_first_addr(ri) +
+			    f2fs_inode_inline_xattr_addrs(ri, features) +
+			    1; /* the reserved word before inline data */
+
+	if (used >= F2FS_DEF_ADDRS_PER_INODE)
+		return 0;
+	return (F2FS_DEF_ADDRS_PER_INODE - used) * sizeof(uint32_t);
+}
+
+const uint8_t *f2fs_inline_data(const struct f2fs_inode *ri)
+{
+	return (const uint8_t *)&ri->i_addr[f2fs_inode_first_addr(ri) + 1];
+}
+
+void f2fs_inline_dentry_geometry(unsigned int bytes, struct f2fs_inline_dentry_geo *g)
+{
+	/* each slot costs an entry, a name slot and one bitmap bit */
+	g->nr = bytes * 8 / ((F2FS_DIR_ENTRY_SIZE + F2FS_SLOT_LEN) * 8 + 1);
+	g->bitmap_size = (g->nr + 7) / 8;
+	g->reserved = bytes - ((F2FS_DIR_ENTRY_SIZE + F2FS_SLOT_LEN) * g->nr + g->bitmap_size);
 }

@@ -61,7 +61,7 @@ kernel_tests() {
 	local t rc=0
 	bash "$top/tests/kernel/setup.sh" || { echo "FAIL: setup: guest kernel"; return 1; }
 	for t in "$top"/tests/kernel/[0-9]*.sh; do
-		MKFS=$top/mkfs/mkfs.f2fs bash "$t" || rc=1
+		MKFS=$top/mkfs/mkfs.f2fs OUR_FSCK=$top/fsck/fsck.f2fs bash "$t" || rc=1
 	done
 	return $rc
 }

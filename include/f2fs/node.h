@@ -3,6 +3,7 @@
 #ifndef F2FS_NODE_H
 #define F2FS_NODE_H
 
+#include <endian.h>
 #include <stdint.h>
 
 #include "f2fs/format.h"
@@ -21,5 +22,39 @@ uint32_t f2fs_inode_chksum(const struct f2fs_node *node, uint32_t seed);
 
 /* Store the checksum when @features has inode_checksum. */
 void f2fs_inode_seal(struct f2fs_node *node, uint32_t features, uint32_t seed);
+
+#define F2FS_COMPR_FL	       0x00000004  /* i_flags: compressed file */
+#define F2FS_CASEFOLD_FL       0x40000000  /* i_flags: casefolded directory */
+#define F2FS_ENCRYPT_FL	       0x00000800  /* i_flags: encrypted file */
+#define F2FS_XATTR_NODE_OFFSET 0x1FFFFFFFu /* node offset of an xattr node */
+
+/* Words of i_addr[] kept for inline xattrs (0 when none). */
+unsigned int f2fs_inode_inline_xattr_addrs(const struct f2fs_inode *ri, uint32_t features);
+
+/* Data addresses in the inode itself (after extra attributes and inline xattrs). */
+unsigned int f2fs_inode_addrs(const struct f2fs_inode *ri, uint32_t features);
+
+/* Data addresses in one direct node of this inode's file. */
+unsigned int f2fs_direct_addrs(const struct f2fs_inode *ri);
+
+/* Bytes of inline data (or inline dentry area) the inode can hold. */
+unsigned int f2fs_inline_data_bytes(const struct f2fs_inode *ri, uint32_t features);
+
+/* First byte of inline data inside the inode (one reserved word after the extra area). */
+const uint8_t *f2fs_inline_data(const struct f2fs_inode *ri);
+
+/* Offset of a node in its file's tree, from the footer. */
+static inline uint32_t f2fs_node_ofs(const struct f2fs_node *n)
+{
+	return le32toh(n->footer.flag) >> F2FS_OFFSET_BIT_SHIFT;
+}
+
+/* Geometry of an inline dentry area of @bytes bytes. */
+struct f2fs_inline_dentry_geo {
+	unsigned int nr;	  /* slots */
+	unsigned int bitmap_size; /* bytes */
+	unsigned int reserved;	  /* bytes between bitmap and entries */
+};
+void f2fs_inline_dentry_geometry(unsigned int bytes, struct f2fs_inline_dentry_geo *g);
 
 #endif

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Consistency checking (fsck's check mode).  The checker reads a volume,
+ * walks the tree from the root and the orphan list, and cross-checks what it
+ * reached against the NAT, SIT, SSA and checkpoint counters, section by
+ * section.  It never writes.  Each inconsistency is reported once through a
+ * callback as a struct f2fs_problem whose code is a row of the problem table
+ * (lib/problem.c): a stable name, the structure and field involved, and a
+ * message.  The tool decides how to print; tests assert on codes.
+ */
+#ifndef F2FS_CHECK_H
+#define F2FS_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "f2fs/device.h"
+
+enum f2fs_problem_code {
+	PR_SB_INVALID,		 /* a superblock copy is unusable */
+	PR_CP_INVALID,		 /* a checkpoint pack is unusable */
+	PR_CP_DATA,		 /* bitmaps, journals or summaries of the pack */
+	PR_SIT_VBLOCKS,		 /* vblocks larger than a segment */
+	PR_SIT_BITMAP_COUNT,	 /* vblocks differs from the bitmap's popcount */
+	PR_SIT_TYPE,		 /* segment type out of range */
+	PR_SIT_JOURNAL,		 /* SIT journal entry out of range */
+	PR_SIT_FREE_COUNT,	 /* free segments differ from the checkpoint */
+	PR_SIT_TYPE_MISMATCH,	 /* node block in a data segment or the reverse */
+	PR_NAT_JOURNAL,		 /* NAT journal entry out of range */
+	PR_NAT_ADDR_RANGE,	 /* NAT block address outside the main area */
+	PR_NAT_UNREACHABLE,	 /* NAT entry not reached from the root */
+	PR_NAT_BITS,		 /* nat_bits disagree with the NAT */
+	PR_NODE_FOOTER_NID,	 /* footer nid differs from the NAT's */
+	PR_NODE_FOOTER_INO,	 /* footer ino differs from the owner */
+	PR_NODE_OFFSET,		 /* footer offset in the node tree is wrong */
+	PR_NODE_REACHED_TWICE,	 /* one nid reached from two places */
+	PR_INODE_MODE,		 /* file type unknown */
+	PR_INODE_CHECKSUM,	 /* inode checksum does not verify */
+	PR_INODE_EXTRA_ISIZE,	 /* extra attribute size out of range */
+	PR_INODE_INLINE_XATTR,	 /* inline xattr size out of range */
+	PR_INODE_INLINE,	 /* inline flags inconsistent with the file type */
+	PR_INODE_BLOCKS,	 /* i_blocks differs from what the tree holds */
+	PR_INODE_LINKS,		 /* i_links differs from the entries found */
+	PR_INODE_SIZE,		 /* i_size impossible for the file type */
+	PR_INODE_NAMELEN,	 /* i_namelen out of range */
+	PR_INODE_XATTR_NID,	 /* xattr node invalid */
+	PR_DIR_DOTS,		 /* "." or ".." missing or wrong */
+	PR_DIR_MULTIPLE_PARENTS, /* a directory reached from two entries */
+	PR_DENT_NAME_LEN,	 /* name length zero or past the block */
+	PR_DENT_HASH,		 /* stored hash differs from the name's */
+	PR_DENT_INO,		 /* entry points outside the NAT or at a free nid */
+	PR_DENT_FILE_TYPE,	 /* entry type differs from the inode's mode */
+	PR_DENT_BITMAP,		 /* name slots not marked in the bitmap */
+	PR_BLK_RANGE,		 /* block address outside the main area */
+	PR_BLK_REACHED_TWICE,	 /* one block owned by two places */
+	PR_BLK_NOT_IN_SIT,	 /* reached block not valid in the SIT */
+	PR_BLK_SIT_EXTRA,	 /* SIT-valid block nothing reaches */
+	PR_SSA_MISMATCH,	 /* summary entry disagrees with the owner */
+	PR_SEC_CKPT_VALID,	 /* per-section checkpointed count differs */
+	PR_COUNT_VALID_BLOCKS,	 /* valid_block_count differs */
+	PR_COUNT_VALID_NODES,	 /* valid_node_count differs */
+	PR_COUNT_VALID_INODES,	 /* valid_inode_count differs */
+	PR_CURSEG_NEXT_USED,	 /* an open log's next block is already valid */
+	PR_ORPHAN,		 /* an orphan inode is invalid */
+	PR_IO,			 /* a block could not be read */
+	PR_NR_CODES
+};
+
+struct f2fs_problem {
+	enum f2fs_problem_code code;
+	uint32_t nid;	  /* node or inode involved, 0 when none */
+	uint64_t blkaddr; /* block involved, 0 when none */
+	char detail[200]; /* "field: found X, expected Y" and the like */
+};
+
+/* The table row of a code: stable name (e.g. "PR_INODE_LINKS"), structure, summary. */
+struct f2fs_problem_info {
+	const char *name;
+	const char *structure;
+	const char *summary;
+};
+const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code);
+
+/* One line per section of a large-section volume, for -d and dump. */
+struct f2fs_section_report {
+	uint32_t secno;
+	int type;      /* type of its first used segment, -1 when free */
+	int owner_log; /* enum f2fs_curseg_type owning it, -1 for none */
+	uint32_t sit_valid;
+	uint32_t sit_ckpt_valid;
+	uint32_t found;	       /* blocks the walk reached in it */
+	uint32_t bad_segments; /* segments whose SIT count differs from what was found */
+	uint32_t first_bad_segno;
+};
+
+struct f2fs_check_result {
+	/* what the walk found */
+	uint64_t valid_blocks, valid_nodes, valid_inodes, nat_valid_entries;
+	uint32_t unreachable_nat, hard_link_files, free_segments;
+	uint32_t fsynced_nodes; /* recoverable by roll-forward */
+	uint32_t sections, sections_bad;
+	/* what the checkpoint says */
+	uint64_t cp_valid_blocks, cp_valid_nodes, cp_valid_inodes;
+	uint32_t cp_free_segments;
+	uint64_t user_block_count;
+	uint64_t max_size_bytes; /* end of the highest used block */
+	/* which summary lines pass */
+	bool sit_bitmap_ok, hard_links_ok, curseg_ok, other_ok;
+	unsigned int problems;
+	bool fatal; /* the volume could not be read far enough to check it */
+	char fatal_why[240];
+};
+
+typedef void (*f2fs_problem_fn)(const struct f2fs_problem *p, void *arg);
+typedef void (*f2fs_section_fn)(const struct f2fs_section_report *s, void *arg);
+
+struct f2fs_check_options {
+	f2fs_problem_fn on_problem;
+	f2fs_section_fn on_section; /* called for every section when set */
+	void *arg;
+	unsigned int max_problems; /* stop reporting (not checking) after this many; 0 = all */
+};
+
+/*
+ * Check the volume on @dev.  Returns 0 when the check ran (problems, if any,
+ * are counted in @res), or a negative errno with res->fatal set when it
+ * could not (unreadable device, no valid superblock or checkpoint).
+ */
+int f2fs_check(struct f2fs_device *dev, const struct f2fs_check_options *o,
+	       struct f2fs_check_result *res);
+
+#endif

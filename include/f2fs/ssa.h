@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Segment summaries: who owns each block of a segment (nid, offset in the
+ * node, version).  Open logs are summarised in the checkpoint pack, so
+ * their on-disk SSA block is stale and the pack's copy is used instead.
+ * Blocks are loaded on first use, in runs of consecutive segments.
+ */
+#ifndef F2FS_SSA_H
+#define F2FS_SSA_H
+
+#include <stdint.h>
+
+#include "f2fs/device.h"
+#include "f2fs/format.h"
+#include "f2fs/summary.h"
+
+struct f2fs_ssa;
+
+int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		  const struct f2fs_cp_data *cpd, struct f2fs_ssa **out);
+
+void f2fs_ssa_free(struct f2fs_ssa *s);
+
+/*
+ * The summary block of main-area segment @segno, or NULL with *err set
+ * (-ERANGE for a segment outside the main area, or the read error).
+ */
+const struct f2fs_summary_block *f2fs_ssa_get(struct f2fs_ssa *s, uint32_t segno, int *err);
+
+#endif

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* State shared by the checker's passes (lib/check*.c); not a public API. */
+#ifndef F2FS_CHECK_INTERNAL_H
+#define F2FS_CHECK_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "f2fs/check.h"
+#include "f2fs/format.h"
+#include "f2fs/nat.h"
+#include "f2fs/sit.h"
+#include "f2fs/ssa.h"
+#include "f2fs/summary.h"
+#include "f2fs/volume.h"
+
+/* What the walk learned about one nid. */
+enum nid_kind {
+	NID_UNSEEN = 0,
+	NID_NODE,   /* direct, indirect or xattr node */
+	NID_FILE,   /* inode of a non-directory */
+	NID_DIR,    /* inode of a directory */
+	NID_SYSTEM, /* quota or orphan inode: no directory entry expected */
+};
+
+struct pending_inode {
+	uint32_t ino;
+	uint32_t parent;
+	uint8_t file_type; /* from the entry that named it */
+};
+
+struct check_ctx {
+	struct f2fs_device *dev;
+	struct f2fs_volume *v;
+	const struct f2fs_super_block *sb;
+	const struct f2fs_checkpoint *cp;
+	struct f2fs_cp_data *cpd;
+	struct f2fs_sit_table *sit;
+	struct f2fs_nat_table *nat;
+	struct f2fs_ssa *ssa;
+	const struct f2fs_check_options *o;
+	struct f2fs_check_result *res;
+
+	uint32_t features;
+	uint32_t root_ino;
+	uint32_t main_blkaddr;
+	uint32_t main_segs;
+	uint64_t main_blocks;
+	uint32_t chksum_seed;
+
+	uint8_t *blk_seen;	/* bit per main-area block reached */
+	uint32_t *found_per_seg; /* blocks reached per main segment */
+	uint8_t *kind;		/* enum nid_kind per nid */
+	uint32_t *entries;	/* directory entries naming each inode */
+	uint32_t *subdirs;	/* subdirectories of each directory */
+	uint32_t *i_links;	/* i_links as stored, per inode */
+
+	struct pending_inode *queue;
+	size_t queue_len, queue_cap, queue_head;
+};
+
+/* Report a problem (formats the detail line). */
+void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
+		  uint64_t blkaddr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Walk the tree from the root, then orphans and quota files (check_tree.c). */
+int check_tree(struct check_ctx *c);
+
+/* Cross-check SIT, sections, NAT and the checkpoint counters (check_space.c). */
+void check_space(struct check_ctx *c);
+
+static inline bool in_main_area(const struct check_ctx *c, uint64_t blkaddr)
+{
+	return blkaddr >= c->main_blkaddr && blkaddr < c->main_blkaddr + c->main_blocks;
+}
+
+#endif

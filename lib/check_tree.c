@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tree walk.  Starting from the root directory (then the orphan list and
+ * the quota files), every inode is read through the NAT and checked:
+ * footer nid/ino/offset, mode, extra attributes, inline xattr size,
+ * checksum, inline data and dentries, its data blocks through the inode,
+ * direct, indirect and double-indirect nodes, its xattr node, and i_blocks.
+ * Directory blocks are parsed entry by entry: name length and slots, hash,
+ * inode number, file type, "." and "..".  Every block reached is marked
+ * once (a second owner is a problem), must be valid in the SIT and agree
+ * with its SSA entry.  Collected for the later passes: the bitmap of
+ * reached blocks, blocks per segment, and per inode the entries naming it,
+ * its subdirectories and its stored link count.  Directories are walked
+ * breadth-first from a queue, so deep trees need no recursion.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check_internal.h"
+#include "f2fs/checkpoint.h"
+#include "f2fs/crc.h"
+#include "f2fs/dir.h"
+#include "f2fs/endian.h"
+#include "f2fs/node.h"
+
+#define IND1_OFS	 3u
+#define IND2_OFS	 (4u + F2FS_NIDS_PER_BLOCK)
+#define DIND_OFS	 (5u + 2u * F2FS_NIDS_PER_BLOCK)
+#define MAX_EXTRA_ISIZE	 (F2FS_EXTRA_ATTR_END - F2FS_EXTRA_ISIZE_OFFSET)
+#define MAX_INLINE_XATTR (F2FS_DEF_ADDRS_PER_INODE - MAX_EXTRA_ISIZE / 4 - 2)
+
+/* Per inode while its tree is walked. */
+struct inode_walk {
+	uint32_t ino;
+	uint32_t parent; /* for "..": the directory whose entry led here */
+	const struct f2fs_inode *ri;
+	uint64_t blocks; /* the inode itself, nodes and data blocks found */
+	bool is_dir;
+	bool casefold;
+	bool encrypted;
+	uint32_t dentry_blocks; /* dentry blocks parsed so far */
+};
+
+static bool nid_valid(const struct check_ctx *c, uint32_t nid)
+{
+	const struct f2fs_nat_info *e = f2fs_nat_get(c->nat, nid);
+
+	return nid >= F2FS_FIRST_INO_RESERVED && e && e->blkaddr != F2FS_NULL_ADDR;
+}
+
+static uint8_t mode_file_type(uint16_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return F2FS_FT_REG_FILE;
+	case S_IFDIR:
+		return F2FS_FT_DIR;
+	case S_IFCHR:
+		return F2FS_FT_CHRDEV;
+	case S_IFBLK:
+		return F2FS_FT_BLKDEV;
+	case S_IFIFO:
+		return F2FS_FT_FIFO;
+	case S_IFSOCK:
+		return F2FS_FT_SOCK;
+	case S_IFLNK:
+		return F2FS_FT_SYMLINK;
+	default:
+		return F2FS_FT_UNKNOWN;
+	}
+}
+
+/* ---- blocks ---- */
+
+static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno, uint32_t off,
+			  uint32_t owner, int ofs_in_node)
+{
+	const struct f2fs_summary_block *sum;
+	const struct f2fs_summary *e;
+	int err;
+
+	sum = f2fs_ssa_get(c->ssa, segno, &err);
+	if (!sum) {
+		check_report(c, PR_IO, owner, blkaddr, "SSA block of segment %u: error %d", segno,
+			     err);
+		return;
+	}
+	e = &sum->entries[off];
+	if (le32_get(e->nid) != owner)
+		check_report(c, PR_SSA_MISMATCH, owner, blkaddr, "SSA nid %u, expected %u",
+			     le32_get(e->nid), owner);
+	else if (ofs_in_node >= 0 && le16_get(e->ofs_in_node) != (unsigned int)ofs_in_node)
+		check_report(c, PR_SSA_MISMATCH, owner, blkaddr, "SSA ofs_in_node %u, expected %d",
+			     le16_get(e->ofs_in_node), ofs_in_node);
+}
+
+/*
+ * Claim a main-area block for @owner (a node nid, or the node holding a data
+ * address, with @ofs_in_node >= 0 for data).  Returns false when the block
+ * cannot be used (outside the main area or already owned).
+ */
+static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t owner, int ofs_in_node)
+{
+	uint64_t rel;
+	uint32_t segno, off;
+	const struct f2fs_seg_entry *se;
+	bool is_node = ofs_in_node < 0;
+
+	if (!in_main_area(c, blkaddr)) {
+		check_report(c, PR_BLK_RANGE, owner, blkaddr, "%s block address 0x%llx",
+			     is_node ? "node" : "data", (unsigned long long)blkaddr);
+		return false;
+	}
+	rel = blkaddr - c->main_blkaddr;
+	segno = (uint32_t)(rel / F2FS_DEFAULT_BLKS_PER_SEG);
+	off = (uint32_t)(rel % F2FS_DEFAULT_BLKS_PER_SEG);
+	if (f2fs_test_bit_lsb(c->blk_seen, (unsigned int)rel)) {
+		check_report(c, PR_BLK_REACHED_TWICE, owner, blkaddr, "block 0x%llx",
+			     (unsigned long long)blkaddr);
+		return false;
+	}
+	f2fs_set_bit_lsb(c->blk_seen, (unsigned int)rel);
+	c->found_per_seg[segno]++;
+	c->res->valid_blocks++;
+	if ((blkaddr + 1) * F2FS_BLKSIZE > c->res->max_size_bytes)
+		c->res->max_size_bytes = (blkaddr + 1) * F2FS_BLKSIZE;
+	se = &c->sit->seg[segno];
+	if (!f2fs_test_bit_msb(se->map, off))
+		check_report(c, PR_BLK_NOT_IN_SIT, owner, blkaddr, "segment %u block %u", segno,
+			     off);
+	else if (se->type <= F2FS_CURSEG_COLD_NODE && (se->type >= F2FS_CURSEG_HOT_NODE) != is_node)
+		check_report(c, PR_SIT_TYPE_MISMATCH, owner, blkaddr,
+			     "%s block in segment %u of type %u", is_node ? "node" : "data", segno,
+			     se->type);
+	check_summary(c, blkaddr, segno, off, owner, ofs_in_node);
+	return true;
+}
+
+/* One data address of node @owner at @ofs; counts it into @w. */
+static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t owner, uint32_t addr,
+			   unsigned int ofs);
+
+/* ---- nodes ---- */
+
+/*
+ * Read node @nid of inode @ino expected at tree offset @ofs and claim its
+ * block.  Returns false (after reporting) when it cannot be walked.
+ */
+static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t ofs,
+		      struct f2fs_node *n)
+{
+	const struct f2fs_nat_info *e = f2fs_nat_get(c->nat, nid);
+	int ret;
+
+	if (!e || nid < F2FS_FIRST_INO_RESERVED || e->blkaddr == F2FS_NULL_ADDR) {
+		check_report(c, PR_DENT_INO, ino, 0, "nid %u (offset %u) has no NAT entry", nid,
+			     ofs);
+		return false;
+	}
+	if (c->kind[nid] != NID_UNSEEN) {
+		check_report(c, PR_NODE_REACHED_TWICE, nid, e->blkaddr, "nid %u", nid);
+		return false;
+	}
+	if (!in_main_area(c, e->blkaddr)) {
+		check_report(c, PR_NAT_ADDR_RANGE, nid, e->blkaddr, "nid %u at 0x%x", nid,
+			     e->blkaddr);
+		return false;
+	}
+	ret = f2fs_dev_read(c->dev, n, (uint64_t)e->blkaddr * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	if (ret) {
+		check_report(c, PR_IO, nid, e->blkaddr, "node block: error %d", ret);
+		return false;
+	}
+	if (le32_get(n->footer.nid) != nid) {
+		check_report(c, PR_NODE_FOOTER_NID, nid, e->blkaddr, "footer nid %u, expected %u",
+			     le32_get(n->footer.nid), nid);
+		return false;
+	}
+	if (le32_get(n->footer.ino) != ino) {
+		check_report(c, PR_NODE_FOOTER_INO, nid, e->blkaddr, "footer ino %u, expected %u",
+			     le32_get(n->footer.ino), ino);
+		return false;
+	}
+	if (f2fs_node_ofs(n) != ofs)
+		check_report(c, PR_NODE_OFFSET, nid, e->blkaddr, "footer offset %u, expected %u",
+			     f2fs_node_ofs(n), ofs);
+	c->kind[nid] = NID_NODE;
+	if (claim_block(c, e->blkaddr, nid, -1))
+		c->res->valid_nodes++;
+	return true;
+}
+
+static void walk_direct(struct check_ctx *c, struct inode_walk *w, uint32_t nid, uint32_t ofs)
+{
+	struct f2fs_node *n = malloc(sizeof(*n));
+	unsigned int i, addrs = f2fs_direct_addrs(w->ri);
+
+	if (!n)
+		return;
+	if (read_node(c, nid, w->ino, ofs, n)) {
+		w->blocks++;
+		for (i = 0; i < addrs; i++)
+			walk_data_addr(c, w, nid, le32_get(n->dn.addr[i]), i);
+	}
+	free(n);
+}
+
+/* An indirect node at @ofs whose children start at @child_ofs (stride 1 or 1019). */
+static void walk_indirect(struct check_ctx *c, struct inode_walk *w, uint32_t nid, uint32_t ofs,
+			  bool double_indirect)
+{
+	struct f2fs_node *n = malloc(sizeof(*n));
+	unsigned int i;
+
+	if (!n)
+		return;
+	if (read_node(c, nid, w->ino, ofs, n)) {
+		w->blocks++;
+		for (i = 0; i < F2FS_NIDS_PER_BLOCK; i++) {
+			uint32_t child = le32_get(n->in.nid[i]);
+
+			if (!child)
+				continue;
+			if (double_indirect)
+				walk_indirect(c, w, child, ofs + 1 + i * (F2FS_NIDS_PER_BLOCK + 1),
+					      false);
+			else
+				walk_direct(c, w, child, ofs + 1 + i);
+		}
+	}
+	free(n);
+}
+
+static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t nid)
+{
+	struct f2fs_node *n = malloc(sizeof(*n));
+
+	if (!n)
+		return;
+	if (!nid_valid(c, nid))
+		check_report(c, PR_INODE_XATTR_NID, w->ino, 0, "i_xattr_nid %u has no NAT entry",
+			     nid);
+	else if (read_node(c, nid, w->ino, F2FS_XATTR_NODE_OFFSET, n))
+		w->blocks++;
+	free(n);
+}
+
+/* ---- directories ---- */
+
+static void queue_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type)
+{
+	if (c->queue_len == c->queue_cap) {
+		size_t cap = c->queue_cap ? c->queue_cap * 2 : 1024;
+		struct pending_inode *q = realloc(c->queue, cap * sizeof(*q));
+
+		if (!q) {
+			check_report(c, PR_IO, ino, 0, "out of memory queueing inode %u", ino);
+			return;
+		}
+		c->queue = q;
+		c->queue_cap = cap;
+	}
+	c->queue[c->queue_len++] = (struct pending_inode){ino, parent, type};
+}
+
+static void check_dots(struct check_ctx *c, struct inode_walk *w, uint32_t parent,
+		       const struct f2fs_dir_entry *d, const uint8_t *names, const uint8_t *bitmap)
+{
+	static const char *const dot[2] = {".", ".."};
+	uint32_t want[2] = {w->ino, parent};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		size_t len = strlen(dot[i]);
+
+		if (!f2fs_test_bit_lsb(bitmap, (unsigned int)i) || le16_get(d[i].name_len) != len ||
+		    memcmp(names + i * F2FS_SLOT_LEN, dot[i], len))
+			check_report(c, PR_DIR_DOTS, w->ino, 0, "\"%s\" missing in slot %d", dot[i],
+				     i);
+		else if (le32_get(d[i].ino) != want[i])
+			check_report(c, PR_DIR_DOTS, w->ino, 0, "\"%s\" points at %u, expected %u",
+				     dot[i], le32_get(d[i].ino), want[i]);
+	}
+}
+
+static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct f2fs_dir_entry *d,
+			const uint8_t *name, size_t len)
+{
+	uint32_t ino = le32_get(d->ino);
+
+	if (!w->casefold && !w->encrypted && le32_get(d->hash_code) != f2fs_dentry_hash(name, len))
+		check_report(c, PR_DENT_HASH, w->ino, 0, "entry \"%.*s\": hash 0x%x, expected 0x%x",
+			     (int)len, name, le32_get(d->hash_code), f2fs_dentry_hash(name, len));
+	if (d->file_type == F2FS_FT_UNKNOWN || d->file_type >= F2FS_FT_MAX)
+		check_report(c, PR_DENT_FILE_TYPE, w->ino, 0, "entry \"%.*s\": file type %u",
+			     (int)len, name, d->file_type);
+	if (!nid_valid(c, ino)) {
+		check_report(c, PR_DENT_INO, w->ino, 0, "entry \"%.*s\" points at free inode %u",
+			     (int)len, name, ino);
+		return;
+	}
+	c->entries[ino]++;
+	if (d->file_type == F2FS_FT_DIR)
+		c->subdirs[w->ino]++;
+	if (c->entries[ino] == 1)
+		queue_inode(c, ino, w->ino, d->file_type);
+	else if (d->file_type == F2FS_FT_DIR)
+		check_report(c, PR_DIR_MULTIPLE_PARENTS, ino, 0, "directory %u named again by %u",
+			     ino, w->ino);
+}
+
+/* Entries of one dentry area (a block or the inline area). */
+static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t parent,
+			  const uint8_t *bitmap, const struct f2fs_dir_entry *d,
+			  const uint8_t *names, unsigned int nr, bool first)
+{
+	unsigned int slot = 0;
+
+	if (first)
+		check_dots(c, w, parent, d, names, bitmap);
+	while (slot < nr) {
+		size_t len;
+		unsigned int slots, k;
+
+		if (!f2fs_test_bit_lsb(bitmap, slot)) {
+			slot++;
+			continue;
+		}
+		len = le16_get(d[slot].name_len);
+		slots = f2fs_name_slots(len);
+		if (len == 0 || len > F2FS_NAME_LEN || slot + slots > nr) {
+			check_report(c, PR_DENT_NAME_LEN, w->ino, 0, "slot %u: name_len %zu", slot,
+				     len);
+			slot++;
+			continue;
+		}
+		for (k = 1; k < slots; k++)
+			if (!f2fs_test_bit_lsb(bitmap, slot + k))
+				check_report(c, PR_DENT_BITMAP, w->ino, 0,
+					     "slot %u of a %zu-byte name is not marked", slot + k,
+					     len);
+		if (!(first && slot < 2))
+			check_entry(c, w, &d[slot], names + (size_t)slot * F2FS_SLOT_LEN, len);
+		slot += slots;
+	}
+}
+
+static void walk_dentry_block(struct check_ctx *c, struct inode_walk *w, uint32_t parent,
+			      uint32_t blkaddr)
+{
+	struct f2fs_dentry_block *blk = malloc(sizeof(*blk));
+	int ret;
+
+	if (!blk)
+		return;
+	ret = f2fs_dev_read(c->dev, blk, (uint64_t)blkaddr * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	if (ret)
+		check_report(c, PR_IO, w->ino, blkaddr, "dentry block: error %d", ret);
+	else
+		walk_dentries(c, w, parent, blk->dentry_bitmap, blk->dentry,
+			      (const uint8_t *)blk->filename, F2FS_NR_DENTRY_IN_BLOCK,
+			      w->dentry_blocks == 0);
+	w->dentry_blocks++;
+	free(blk);
+}
+
+static void walk_inline_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t parent)
+{
+	unsigned int bytes = f2fs_inline_data_bytes(w->ri, c->features);
+	struct f2fs_inline_dentry_geo g;
+	const uint8_t *area = f2fs_inline_data(w->ri);
+
+	f2fs_inline_dentry_geometry(bytes, &g);
+	walk_dentries(
+	    c, w, parent, area, (const struct f2fs_dir_entry *)(area + g.bitmap_size + g.reserved),
+	    area + g.bitmap_size + g.reserved + (size_t)g.nr * F2FS_DIR_ENTRY_SIZE, g.nr, true);
+	w->dentry_blocks++;
+}
+
+/* ---- inodes ---- */
+
+static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t owner, uint32_t addr,
+			   unsigned int ofs)
+{
+	if (addr == F2FS_NULL_ADDR || addr == F2FS_COMPRESS_ADDR)
+		return;
+	if (addr == F2FS_NEW_ADDR) {
+		/* reserved by fallocate or a compressed cluster: counted, not on disk */
+		w->blocks++;
+		c->res->valid_blocks++;
+		return;
+	}
+	if (!claim_block(c, addr, owner, (int)ofs))
+		return;
+	w->blocks++;
+	if (w->is_dir)
+		walk_dentry_block(c, w, w->parent, addr);
+}
+
+static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const struct f2fs_node *n,
+			       uint8_t expected_type)
+{
+	const struct f2fs_inode *ri = &n->i;
+	uint16_t mode = le16_get(ri->i_mode);
+	uint8_t type = mode_file_type(mode);
+
+	if (type == F2FS_FT_UNKNOWN) {
+		check_report(c, PR_INODE_MODE, w->ino, 0, "i_mode 0%o", mode);
+		return false;
+	}
+	if (expected_type != F2FS_FT_UNKNOWN && expected_type != type)
+		check_report(c, PR_DENT_FILE_TYPE, w->ino, 0,
+			     "entry says type %u, inode mode 0%o is type %u", expected_type, mode,
+			     type);
+	if (ri->i_inline & F2FS_EXTRA_ATTR) {
+		uint16_t isize = le16_get(ri->i_extra_isize);
+
+		if (!(c->features & F2FS_FEATURE_EXTRA_ATTR) || isize > MAX_EXTRA_ISIZE ||
+		    isize % 4) {
+			check_report(c, PR_INODE_EXTRA_ISIZE, w->ino, 0, "i_extra_isize %u", isize);
+			return false;
+		}
+		if ((c->features & F2FS_FEATURE_INODE_CHKSUM) &&
+		    isize >= offsetof(struct f2fs_inode, i_crtime) - F2FS_EXTRA_ISIZE_OFFSET &&
+		    f2fs_inode_chksum(n, c->chksum_seed) != le32_get(ri->i_inode_checksum))
+			check_report(c, PR_INODE_CHECKSUM, w->ino, 0, "i_inode_checksum 0x%x",
+				     le32_get(ri->i_inode_checksum));
+	}
+	if ((ri->i_inline & F2FS_INLINE_XATTR) &&
+	    (c->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
+	    (f2fs_inode_inline_xattr_addrs(ri, c->features) == 0 ||
+	     f2fs_inode_inline_xattr_addrs(ri, c->features) > MAX_INLINE_XATTR)) {
+		check_report(c, PR_INODE_INLINE_XATTR, w->ino, 0, "i_inline_xattr_size %u",
+			     f2fs_inode_inline_xattr_addrs(ri, c->features));
+		return false;
+	}
+	if (le32_get(ri->i_namelen) > F2FS_NAME_LEN)
+		check_report(c, PR_INODE_NAMELEN, w->ino, 0, "i_namelen %u",
+			     le32_get(ri->i_namelen));
+	if (((ri->i_inline & F2FS_INLINE_DENTRY) && type != F2FS_FT_DIR) ||
+	    ((ri->i_inline & F2FS_INLINE_DATA) && type != F2FS_FT_REG_FILE &&
+	     type != F2FS_FT_SYMLINK)) {
+		check_report(c, PR_INODE_INLINE, w->ino, 0, "i_inline 0x%x for mode 0%o",
+			     ri->i_inline, mode);
+		return false;
+	}
+	if (type == F2FS_FT_DIR && le64_get(ri->i_size) % F2FS_BLKSIZE &&
+	    !(ri->i_inline & F2FS_INLINE_DENTRY))
+		check_report(c, PR_INODE_SIZE, w->ino, 0, "directory i_size %llu",
+			     (unsigned long long)le64_get(ri->i_size));
+	return true;
+}
+
+static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w)
+{
+	const struct f2fs_inode *ri = w->ri;
+	static const uint32_t nid_ofs[F2FS_DEF_NIDS_PER_INODE] = {1, 2, IND1_OFS, IND2_OFS,
+								  DIND_OFS};
+	unsigned int i, first = f2fs_inode_first_addr(ri);
+	unsigned int addrs = f2fs_inode_addrs(ri, c->features);
+
+	if (ri->i_inline & F2FS_INLINE_DENTRY) {
+		walk_inline_dentries(c, w, w->parent);
+	} else if (!(ri->i_inline & F2FS_INLINE_DATA)) {
+		for (i = 0; i < addrs; i++)
+			walk_data_addr(c, w, w->ino, le32_get(ri->i_addr[first + i]), i);
+		for (i = 0; i < F2FS_DEF_NIDS_PER_INODE; i++) {
+			uint32_t nid = le32_get(ri->i_nid[i]);
+
+			if (!nid)
+				continue;
+			if (i < 2)
+				walk_direct(c, w, nid, nid_ofs[i]);
+			else
+				walk_indirect(c, w, nid, nid_ofs[i], i == 4);
+		}
+	}
+	if (le32_get(ri->i_xattr_nid))
+		walk_xattr_node(c, w, le32_get(ri->i_xattr_nid));
+	if (w->is_dir && w->dentry_blocks == 0)
+		check_report(c, PR_DIR_DOTS, w->ino, 0, "directory has no dentry block");
+}
+
+/* Check one inode and everything it owns; queue the inodes its entries name. */
+static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type,
+		       bool system)
+{
+	struct f2fs_node *n = malloc(sizeof(*n));
+	struct inode_walk w = {.ino = ino, .parent = parent, .blocks = 1};
+	uint16_t mode;
+
+	if (!n)
+		return;
+	if (!read_node(c, ino, ino, 0, n))
+		goto out;
+	c->res->valid_inodes++;
+	w.ri = &n->i;
+	mode = le16_get(n->i.i_mode);
+	w.is_dir = S_ISDIR(mode);
+	w.casefold = le32_get(n->i.i_flags) & F2FS_CASEFOLD_FL;
+	w.encrypted = le32_get(n->i.i_flags) & F2FS_ENCRYPT_FL;
+	c->kind[ino] = system ? NID_SYSTEM : w.is_dir ? NID_DIR : NID_FILE;
+	c->i_links[ino] = le32_get(n->i.i_links);
+	if (!check_inode_fields(c, &w, n, type))
+		goto out;
+	walk_inode_tree(c, &w);
+	if (le64_get(n->i.i_blocks) != w.blocks)
+		check_report(c, PR_INODE_BLOCKS, ino, 0, "i_blocks %llu, found %llu",
+			     (unsigned long long)le64_get(n->i.i_blocks),
+			     (unsigned long long)w.blocks);
+out:
+	free(n);
+}
+
+static void walk_system_inodes(struct check_ctx *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < F2FS_MAX_QUOTAS; i++) {
+		uint32_t ino = le32_get(c->sb->qf_ino[i]);
+
+		if (!ino)
+			continue;
+		if (!nid_valid(c, ino))
+			check_report(c, PR_DENT_INO, ino, 0, "quota inode %u has no NAT entry",
+				     ino);
+		else if (c->kind[ino] == NID_UNSEEN)
+			walk_inode(c, ino, 0, F2FS_FT_REG_FILE, true);
+	}
+	for (i = 0; i < c->cpd->orphan_count; i++) {
+		uint32_t ino = c->cpd->orphans[i];
+
+		if (!nid_valid(c, ino))
+			check_report(c, PR_ORPHAN, ino, 0, "orphan inode %u has no NAT entry", ino);
+		else if (c->kind[ino] == NID_UNSEEN)
+			walk_inode(c, ino, 0, F2FS_FT_UNKNOWN, true);
+	}
+}
+
+int check_tree(struct check_ctx *c)
+{
+	if (!nid_valid(c, c->root_ino)) {
+		check_report(c, PR_DENT_INO, c->root_ino, 0, "root inode %u has no NAT entry",
+			     c->root_ino);
+		return 0;
+	}
+	walk_inode(c, c->root_ino, c->root_ino, F2FS_FT_DIR, false);
+	while (c->queue_head < c->queue_len) {
+		struct pending_inode p = c->queue[c->queue_head++];
+
+		walk_inode(c, p.ino, p.parent, p.file_type, false);
+	}
+	walk_system_inodes(c);
+	return 0;
+}

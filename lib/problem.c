@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The problem table: one row per inconsistency the checker can report, with
+ * a stable name (what tests and --json use), the on-disk structure it is
+ * about, and a one-line summary.  Detection code only picks the code and
+ * fills in the particulars.
+ */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "f2fs/check.h"
+
+#define ROW(code, structure, summary) [code] = {#code, structure, summary}
+
+static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
+    ROW(PR_SB_INVALID, "superblock", "a superblock copy is invalid"),
+    ROW(PR_CP_INVALID, "checkpoint", "a checkpoint pack is invalid"),
+    ROW(PR_CP_DATA, "checkpoint", "checkpoint pack contents are invalid"),
+    ROW(PR_SIT_VBLOCKS, "SIT", "segment valid-block count exceeds the segment size"),
+    ROW(PR_SIT_BITMAP_COUNT, "SIT", "segment valid-block count differs from its bitmap"),
+    ROW(PR_SIT_TYPE, "SIT", "segment type is out of range"),
+    ROW(PR_SIT_JOURNAL, "SIT journal", "SIT journal entry is out of range"),
+    ROW(PR_SIT_FREE_COUNT, "checkpoint", "free segment count differs from the SIT"),
+    ROW(PR_SIT_TYPE_MISMATCH, "SIT", "block type differs from its segment's type"),
+    ROW(PR_NAT_JOURNAL, "NAT journal", "NAT journal entry is out of range"),
+    ROW(PR_NAT_ADDR_RANGE, "NAT", "node address is outside the main area"),
+    ROW(PR_NAT_UNREACHABLE, "NAT", "NAT entry is not reachable from the root"),
+    ROW(PR_NAT_BITS, "nat_bits", "nat_bits disagree with the NAT"),
+    ROW(PR_NODE_FOOTER_NID, "node footer", "footer nid differs from the NAT entry"),
+    ROW(PR_NODE_FOOTER_INO, "node footer", "footer ino differs from the owning inode"),
+    ROW(PR_NODE_OFFSET, "node footer", "node offset in the file's tree is wrong"),
+    ROW(PR_NODE_REACHED_TWICE, "node", "node is referenced more than once"),
+    ROW(PR_INODE_MODE, "inode", "file type is unknown"),
+    ROW(PR_INODE_CHECKSUM, "inode", "inode checksum does not verify"),
+    ROW(PR_INODE_EXTRA_ISIZE, "inode", "extra attribute size is out of range"),
+    ROW(PR_INODE_INLINE_XATTR, "inode", "inline xattr size is out of range"),
+    ROW(PR_INODE_INLINE, "inode", "inline flags do not fit the file type"),
+    ROW(PR_INODE_BLOCKS, "inode", "i_blocks differs from the blocks the inode owns"),
+    ROW(PR_INODE_LINKS, "inode", "i_links differs from the directory entries found"),
+    ROW(PR_INODE_SIZE, "inode", "i_size is impossible for the file type"),
+    ROW(PR_INODE_NAMELEN, "inode", "i_namelen is out of range"),
+    ROW(PR_INODE_XATTR_NID, "inode", "xattr node is invalid"),
+    ROW(PR_DIR_DOTS, "dentry", "\".\" or \"..\" is missing or wrong"),
+    ROW(PR_DIR_MULTIPLE_PARENTS, "dentry", "directory is linked from more than one entry"),
+    ROW(PR_DENT_NAME_LEN, "dentry", "name length is zero or runs past the block"),
+    ROW(PR_DENT_HASH, "dentry", "stored hash differs from the name's hash"),
+    ROW(PR_DENT_INO, "dentry", "entry points at an invalid inode"),
+    ROW(PR_DENT_FILE_TYPE, "dentry", "entry file type differs from the inode's mode"),
+    ROW(PR_DENT_BITMAP, "dentry", "name slots are not marked in the bitmap"),
+    ROW(PR_BLK_RANGE, "block address", "block address is outside the main area"),
+    ROW(PR_BLK_REACHED_TWICE, "block address", "block is owned by more than one place"),
+    ROW(PR_BLK_NOT_IN_SIT, "SIT", "reached block is not valid in the SIT"),
+    ROW(PR_BLK_SIT_EXTRA, "SIT", "SIT marks a block valid that nothing owns"),
+    ROW(PR_SSA_MISMATCH, "SSA", "summary entry disagrees with the block's owner"),
+    ROW(PR_SEC_CKPT_VALID, "section", "checkpointed valid blocks differ from those found"),
+    ROW(PR_COUNT_VALID_BLOCKS, "checkpoint", "valid_block_count differs from the blocks found"),
+    ROW(PR_COUNT_VALID_NODES, "checkpoint", "valid_node_count differs from the nodes found"),
+    ROW(PR_COUNT_VALID_INODES, "checkpoint", "valid_inode_count differs from the inodes found"),
+    ROW(PR_CURSEG_NEXT_USED, "checkpoint", "an open log's next block is already in use"),
+    ROW(PR_ORPHAN, "orphan", "orphan inode is invalid"),
+    ROW(PR_IO, "device", "a block could not be read"),
+};
+
+const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code)
+{
+	if ((unsigned int)code >= PR_NR_CODES || !problem_table[code].name)
+		return NULL;
+	return &problem_table[code];
+}
