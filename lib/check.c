@@ -57,7 +57,7 @@ void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid
 static int fatal(struct f2fs_check_result *res, int err, const char *what, const char *why)
 {
 	res->fatal = true;
-	snprintf(res->fatal_why, sizeof(res->fatal_why), "%s: %s", what, why);
+	snprintf(res->fatal_why, sizeof(res->fatal_why), "%s: %.200s", what, why);
 	return err;
 }
 
@@ -82,6 +82,18 @@ static int load_tables(struct check_ctx *c)
 	return 0;
 }
 
+struct nid_rec *nid_record(struct check_ctx *c, uint32_t nid)
+{
+	struct nid_rec **page;
+
+	if (nid / NID_PAGE >= c->nid_page_count)
+		return NULL;
+	page = &c->nid_pages[nid / NID_PAGE];
+	if (!*page)
+		*page = calloc(NID_PAGE, sizeof(**page));
+	return *page ? &(*page)[nid % NID_PAGE] : NULL;
+}
+
 static int alloc_state(struct check_ctx *c)
 {
 	size_t nids = c->nat->max_nid;
@@ -91,24 +103,22 @@ static int alloc_state(struct check_ctx *c)
 	c->main_blocks = (uint64_t)c->main_segs * F2FS_DEFAULT_BLKS_PER_SEG;
 	c->blk_seen = calloc(c->main_blocks / 8 + 1, 1);
 	c->found_per_seg = calloc(c->main_segs + 1, sizeof(uint32_t));
-	c->kind = calloc(nids + 1, 1);
-	c->entries = calloc(nids + 1, sizeof(uint32_t));
-	c->subdirs = calloc(nids + 1, sizeof(uint32_t));
-	c->i_links = calloc(nids + 1, sizeof(uint32_t));
-	if (!c->blk_seen || !c->found_per_seg || !c->kind || !c->entries || !c->subdirs ||
-	    !c->i_links)
+	c->nid_page_count = (uint32_t)((nids + NID_PAGE - 1) / NID_PAGE);
+	c->nid_pages = calloc(c->nid_page_count + 1, sizeof(*c->nid_pages));
+	if (!c->blk_seen || !c->found_per_seg || !c->nid_pages)
 		return fatal(c->res, -ENOMEM, "memory", "cannot hold the check's bitmaps");
 	return 0;
 }
 
 static void release(struct check_ctx *c)
 {
+	uint32_t i;
+
 	free(c->blk_seen);
 	free(c->found_per_seg);
-	free(c->kind);
-	free(c->entries);
-	free(c->subdirs);
-	free(c->i_links);
+	for (i = 0; c->nid_pages && i < c->nid_page_count; i++)
+		free(c->nid_pages[i]);
+	free(c->nid_pages);
 	free(c->queue);
 	f2fs_ssa_free(c->ssa);
 	f2fs_nat_free(c->nat);

@@ -23,6 +23,16 @@ enum nid_kind {
 	NID_SYSTEM, /* quota or orphan inode: no directory entry expected */
 };
 
+/* What the walk records per nid; kept in pages since most nids are unused. */
+struct nid_rec {
+	uint32_t entries; /* directory entries naming this inode */
+	uint32_t subdirs; /* subdirectories of this directory */
+	uint32_t i_links; /* i_links as stored */
+	uint8_t kind;	  /* enum nid_kind */
+};
+
+#define NID_PAGE 1024
+
 struct pending_inode {
 	uint32_t ino;
 	uint32_t parent;
@@ -48,26 +58,45 @@ struct check_ctx {
 	uint64_t main_blocks;
 	uint32_t chksum_seed;
 
-	uint8_t *blk_seen;	/* bit per main-area block reached */
-	uint32_t *found_per_seg; /* blocks reached per main segment */
-	uint8_t *kind;		/* enum nid_kind per nid */
-	uint32_t *entries;	/* directory entries naming each inode */
-	uint32_t *subdirs;	/* subdirectories of each directory */
-	uint32_t *i_links;	/* i_links as stored, per inode */
+	uint8_t *blk_seen;	    /* bit per main-area block reached */
+	uint32_t *found_per_seg;    /* blocks reached per main segment */
+	struct nid_rec **nid_pages; /* NID_PAGE records each, NULL until written */
+	uint32_t nid_page_count;
 
 	struct pending_inode *queue;
 	size_t queue_len, queue_cap, queue_head;
 };
 
 /* Report a problem (formats the detail line). */
-void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
-		  uint64_t blkaddr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid, uint64_t blkaddr,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Walk the tree from the root, then orphans and quota files (check_tree.c). */
 int check_tree(struct check_ctx *c);
 
 /* Cross-check SIT, sections, NAT and the checkpoint counters (check_space.c). */
 void check_space(struct check_ctx *c);
+
+/* The record of @nid for reading, or NULL when nothing was recorded near it. */
+static inline const struct nid_rec *nid_peek(const struct check_ctx *c, uint32_t nid)
+{
+	const struct nid_rec *page;
+
+	if (nid / NID_PAGE >= c->nid_page_count)
+		return NULL;
+	page = c->nid_pages[nid / NID_PAGE];
+	return page ? &page[nid % NID_PAGE] : NULL;
+}
+
+static inline uint8_t check_kind(const struct check_ctx *c, uint32_t nid)
+{
+	const struct nid_rec *r = nid_peek(c, nid);
+
+	return r ? r->kind : NID_UNSEEN;
+}
+
+/* The record of @nid for writing (allocating its page); NULL when out of memory. */
+struct nid_rec *nid_record(struct check_ctx *c, uint32_t nid);
 
 static inline bool in_main_area(const struct check_ctx *c, uint64_t blkaddr)
 {

@@ -129,16 +129,23 @@ static void check_nat_reach(struct check_ctx *c)
 	uint32_t nid, reported = 0;
 
 	for (nid = F2FS_FIRST_INO_RESERVED; nid < c->nat->max_nid; nid++) {
-		if (c->nat->e[nid].blkaddr == F2FS_NULL_ADDR)
+		const struct f2fs_nat_info *e;
+
+		if (!c->nat->blocks[nid / F2FS_NAT_ENTRY_PER_BLOCK]) {
+			/* an empty NAT block: go on with the first nid of the next one */
+			nid = (nid / F2FS_NAT_ENTRY_PER_BLOCK + 1) * F2FS_NAT_ENTRY_PER_BLOCK - 1;
+			continue;
+		}
+		e = f2fs_nat_get(c->nat, nid);
+		if (e->blkaddr == F2FS_NULL_ADDR)
 			continue;
 		c->res->nat_valid_entries++;
-		if (c->kind[nid] != NID_UNSEEN)
+		if (check_kind(c, nid) != NID_UNSEEN)
 			continue;
 		c->res->unreachable_nat++;
 		if (reported++ < 64)
-			check_report(c, PR_NAT_UNREACHABLE, nid, c->nat->e[nid].blkaddr,
-				     "nid %u (ino %u) at 0x%x", nid, c->nat->e[nid].ino,
-				     c->nat->e[nid].blkaddr);
+			check_report(c, PR_NAT_UNREACHABLE, nid, e->blkaddr,
+				     "nid %u (ino %u) at 0x%x", nid, e->ino, e->blkaddr);
 	}
 }
 
@@ -146,22 +153,27 @@ static void check_links(struct check_ctx *c)
 {
 	uint32_t nid;
 
-	for (nid = F2FS_FIRST_INO_RESERVED; nid < c->nat->max_nid; nid++) {
+	for (nid = 0; nid < c->nid_page_count * NID_PAGE; nid++) {
+		const struct nid_rec *r = nid_peek(c, nid);
 		uint32_t want;
 
-		if (c->kind[nid] == NID_FILE) {
-			want = c->entries[nid];
+		if (!r) {
+			nid = (nid / NID_PAGE + 1) * NID_PAGE - 1; /* skip the unwritten page */
+			continue;
+		}
+		if (r->kind == NID_FILE) {
+			want = r->entries;
 			if (want > 1)
 				c->res->hard_link_files++;
-		} else if (c->kind[nid] == NID_DIR) {
-			want = 2 + c->subdirs[nid];
+		} else if (r->kind == NID_DIR) {
+			want = 2 + r->subdirs;
 		} else {
 			continue;
 		}
-		if (c->i_links[nid] != want) {
+		if (r->i_links != want) {
 			c->res->hard_links_ok = false;
-			check_report(c, PR_INODE_LINKS, nid, 0, "i_links %u, found %u",
-				     c->i_links[nid], want);
+			check_report(c, PR_INODE_LINKS, nid, 0, "i_links %u, found %u", r->i_links,
+				     want);
 		}
 	}
 }

@@ -154,6 +154,7 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 		      struct f2fs_node *n)
 {
 	const struct f2fs_nat_info *e = f2fs_nat_get(c->nat, nid);
+	struct nid_rec *rec;
 	int ret;
 
 	if (!e || nid < F2FS_FIRST_INO_RESERVED || e->blkaddr == F2FS_NULL_ADDR) {
@@ -161,7 +162,7 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 			     ofs);
 		return false;
 	}
-	if (c->kind[nid] != NID_UNSEEN) {
+	if (check_kind(c, nid) != NID_UNSEEN) {
 		check_report(c, PR_NODE_REACHED_TWICE, nid, e->blkaddr, "nid %u", nid);
 		return false;
 	}
@@ -188,7 +189,9 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 	if (f2fs_node_ofs(n) != ofs)
 		check_report(c, PR_NODE_OFFSET, nid, e->blkaddr, "footer offset %u, expected %u",
 			     f2fs_node_ofs(n), ofs);
-	c->kind[nid] = NID_NODE;
+	rec = nid_record(c, nid);
+	if (rec)
+		rec->kind = NID_NODE;
 	if (claim_block(c, e->blkaddr, nid, -1))
 		c->res->valid_nodes++;
 	return true;
@@ -291,6 +294,7 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 			const uint8_t *name, size_t len)
 {
 	uint32_t ino = le32_get(d->ino);
+	struct nid_rec *child, *dir;
 
 	if (!w->casefold && !w->encrypted && le32_get(d->hash_code) != f2fs_dentry_hash(name, len))
 		check_report(c, PR_DENT_HASH, w->ino, 0, "entry \"%.*s\": hash 0x%x, expected 0x%x",
@@ -303,10 +307,16 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 			     (int)len, name, ino);
 		return;
 	}
-	c->entries[ino]++;
+	child = nid_record(c, ino);
+	dir = nid_record(c, w->ino);
+	if (!child || !dir) {
+		check_report(c, PR_IO, ino, 0, "out of memory recording inode %u", ino);
+		return;
+	}
+	child->entries++;
 	if (d->file_type == F2FS_FT_DIR)
-		c->subdirs[w->ino]++;
-	if (c->entries[ino] == 1)
+		dir->subdirs++;
+	if (child->entries == 1)
 		queue_inode(c, ino, w->ino, d->file_type);
 	else if (d->file_type == F2FS_FT_DIR)
 		check_report(c, PR_DIR_MULTIPLE_PARENTS, ino, 0, "directory %u named again by %u",
@@ -491,6 +501,7 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
 	struct inode_walk w = {.ino = ino, .parent = parent, .blocks = 1};
+	struct nid_rec *rec;
 	uint16_t mode;
 
 	if (!n)
@@ -503,8 +514,11 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 	w.is_dir = S_ISDIR(mode);
 	w.casefold = le32_get(n->i.i_flags) & F2FS_CASEFOLD_FL;
 	w.encrypted = le32_get(n->i.i_flags) & F2FS_ENCRYPT_FL;
-	c->kind[ino] = system ? NID_SYSTEM : w.is_dir ? NID_DIR : NID_FILE;
-	c->i_links[ino] = le32_get(n->i.i_links);
+	rec = nid_record(c, ino);
+	if (rec) {
+		rec->kind = system ? NID_SYSTEM : w.is_dir ? NID_DIR : NID_FILE;
+		rec->i_links = le32_get(n->i.i_links);
+	}
 	if (!check_inode_fields(c, &w, n, type))
 		goto out;
 	walk_inode_tree(c, &w);
@@ -528,7 +542,7 @@ static void walk_system_inodes(struct check_ctx *c)
 		if (!nid_valid(c, ino))
 			check_report(c, PR_DENT_INO, ino, 0, "quota inode %u has no NAT entry",
 				     ino);
-		else if (c->kind[ino] == NID_UNSEEN)
+		else if (check_kind(c, ino) == NID_UNSEEN)
 			walk_inode(c, ino, 0, F2FS_FT_REG_FILE, true);
 	}
 	for (i = 0; i < c->cpd->orphan_count; i++) {
@@ -536,7 +550,7 @@ static void walk_system_inodes(struct check_ctx *c)
 
 		if (!nid_valid(c, ino))
 			check_report(c, PR_ORPHAN, ino, 0, "orphan inode %u has no NAT entry", ino);
-		else if (c->kind[ino] == NID_UNSEEN)
+		else if (check_kind(c, ino) == NID_UNSEEN)
 			walk_inode(c, ino, 0, F2FS_FT_UNKNOWN, true);
 	}
 }

@@ -44,16 +44,38 @@ uint32_t f2fs_nat_block_addr(const struct f2fs_super_block *sb, uint32_t idx, in
 	return copy ? addr + SEG_BLOCKS : addr;
 }
 
+const struct f2fs_nat_info f2fs_nat_empty_entry;
+
+/* The entries of NAT block @idx, allocated on first need. */
+static struct f2fs_nat_info *block_for_write(struct f2fs_nat_table *t, uint32_t idx)
+{
+	if (!t->blocks[idx])
+		t->blocks[idx] = calloc(F2FS_NAT_ENTRY_PER_BLOCK, sizeof(struct f2fs_nat_info));
+	return t->blocks[idx];
+}
+
+static bool nat_block_empty(const uint8_t *blk)
+{
+	static const uint8_t zero[sizeof(struct f2fs_nat_block)];
+
+	return !memcmp(blk, zero, sizeof(zero));
+}
+
 /* Decode @count NAT blocks from @buf into the entries starting at block @idx. */
-static void take_blocks(struct f2fs_nat_table *t, const uint8_t *buf, uint32_t idx, uint32_t count)
+static int take_blocks(struct f2fs_nat_table *t, const uint8_t *buf, uint32_t idx, uint32_t count)
 {
 	uint32_t b, i;
 
 	for (b = 0; b < count; b++) {
 		const struct f2fs_nat_block *blk =
 		    (const struct f2fs_nat_block *)(buf + (size_t)b * F2FS_BLKSIZE);
-		struct f2fs_nat_info *dst = &t->e[(size_t)(idx + b) * F2FS_NAT_ENTRY_PER_BLOCK];
+		struct f2fs_nat_info *dst;
 
+		if (nat_block_empty((const uint8_t *)blk))
+			continue;
+		dst = block_for_write(t, idx + b);
+		if (!dst)
+			return -ENOMEM;
 		for (i = 0; i < F2FS_NAT_ENTRY_PER_BLOCK; i++) {
 			dst[i].version = blk->entries[i].version;
 			dst[i].ino = le32_get(blk->entries[i].ino);
@@ -61,6 +83,7 @@ static void take_blocks(struct f2fs_nat_table *t, const uint8_t *buf, uint32_t i
 			dst[i].from_journal = 0;
 		}
 	}
+	return 0;
 }
 
 static int read_nat_area(struct f2fs_device *dev, const struct f2fs_super_block *sb,
@@ -95,7 +118,11 @@ static int read_nat_area(struct f2fs_device *dev, const struct f2fs_super_block 
 				    strerror(-ret));
 				break;
 			}
-			take_blocks(t, buf, first + off, run);
+			ret = take_blocks(t, buf, first + off, run);
+			if (ret) {
+				say(why, why_len, "nat: out of memory");
+				break;
+			}
 			off += run;
 		}
 	}
@@ -103,7 +130,7 @@ static int read_nat_area(struct f2fs_device *dev, const struct f2fs_super_block 
 	return ret;
 }
 
-static void apply_journal(struct f2fs_nat_table *t, const struct f2fs_journal *j)
+static int apply_journal(struct f2fs_nat_table *t, const struct f2fs_journal *j)
 {
 	uint32_t n = le16_get(j->n_nats), i;
 
@@ -118,12 +145,16 @@ static void apply_journal(struct f2fs_nat_table *t, const struct f2fs_journal *j
 			t->journal_bad_nids++;
 			continue;
 		}
-		e = &t->e[nid];
+		e = block_for_write(t, nid / F2FS_NAT_ENTRY_PER_BLOCK);
+		if (!e)
+			return -ENOMEM;
+		e += nid % F2FS_NAT_ENTRY_PER_BLOCK;
 		e->version = je->ne.version;
 		e->ino = le32_get(je->ne.ino);
 		e->blkaddr = le32_get(je->ne.block_addr);
 		e->from_journal = 1;
 	}
+	return 0;
 }
 
 /* nat_bits: tag, full bits, empty bits, in the last blocks of the pack's segment. */
@@ -203,15 +234,19 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		return -ENOMEM;
 	t->max_nid = (uint32_t)max_nid;
 	t->nat_blocks = (uint32_t)blocks;
-	t->e = malloc((size_t)max_nid * sizeof(*t->e));
-	if (!t->e) {
+	t->blocks = calloc(t->nat_blocks ? t->nat_blocks : 1, sizeof(*t->blocks));
+	if (!t->blocks) {
 		ret = -ENOMEM;
 		goto fail;
 	}
 	ret = read_nat_area(dev, sb, cpd, t, why, why_len);
 	if (ret)
 		goto fail;
-	apply_journal(t, &cpd->nat_journal);
+	ret = apply_journal(t, &cpd->nat_journal);
+	if (ret) {
+		say(why, why_len, "nat: out of memory");
+		goto fail;
+	}
 	ret = read_nat_bits(dev, sb, cp, cp_start, t, why, why_len);
 	if (ret)
 		goto fail;
@@ -226,9 +261,14 @@ fail:
 
 void f2fs_nat_free(struct f2fs_nat_table *t)
 {
+	uint32_t i;
+
 	if (!t)
 		return;
-	free(t->e);
+	if (t->blocks)
+		for (i = 0; i < t->nat_blocks; i++)
+			free(t->blocks[i]);
+	free(t->blocks);
 	free(t->full_nat_bits);
 	free(t->empty_nat_bits);
 	free(t);

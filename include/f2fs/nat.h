@@ -23,7 +23,8 @@ struct f2fs_nat_info {
 
 struct f2fs_nat_table {
 	uint32_t max_nid; /* NAT blocks of one copy x entries per block */
-	struct f2fs_nat_info *e;
+	/* per NAT block, NULL when every entry of that block is empty: most are */
+	struct f2fs_nat_info **blocks;
 	/* nat_bits, when the checkpoint has CP_NAT_BITS_FLAG and the tag matches */
 	bool nat_bits_valid;
 	uint8_t *full_nat_bits;	 /* one bit per NAT block: every nid in use */
@@ -44,11 +45,18 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 
 void f2fs_nat_free(struct f2fs_nat_table *t);
 
+/* The entry every nid of an empty NAT block has. */
+extern const struct f2fs_nat_info f2fs_nat_empty_entry;
+
 /* The entry of @nid, or NULL when it is outside the table. */
-static inline const struct f2fs_nat_info *f2fs_nat_get(const struct f2fs_nat_table *t,
-						       uint32_t nid)
+static inline const struct f2fs_nat_info *f2fs_nat_get(const struct f2fs_nat_table *t, uint32_t nid)
 {
-	return nid < t->max_nid ? &t->e[nid] : NULL;
+	const struct f2fs_nat_info *blk;
+
+	if (nid >= t->max_nid)
+		return NULL;
+	blk = t->blocks[nid / F2FS_NAT_ENTRY_PER_BLOCK];
+	return blk ? &blk[nid % F2FS_NAT_ENTRY_PER_BLOCK] : &f2fs_nat_empty_entry;
 }
 
 /* Block address of NAT block @idx in copy 0 or 1 (copies alternate per segment). */

@@ -165,7 +165,8 @@ static void check_fresh(const char *features, bool lpf)
 	for (nid = 0; nid < t->max_nid; nid++) {
 		if (nid >= 1 && nid <= last_used)
 			continue;
-		if (t->e[nid].blkaddr || t->e[nid].ino || t->e[nid].from_journal) {
+		if (f2fs_nat_get(t, nid)->blkaddr || f2fs_nat_get(t, nid)->ino ||
+		    f2fs_nat_get(t, nid)->from_journal) {
 			if (others_zero)
 				fprintf(stderr, "nid %u is not free\n", nid);
 			others_zero = false;
@@ -246,8 +247,8 @@ static void test_copy_selection(void)
 	/* Bitmap clear: copy 0, nid 10 free. */
 	t = load(&fs);
 	if (t) {
-		CHECK_EQ_U64(t->e[10].blkaddr, 0);
-		CHECK_EQ_U64(t->e[1].blkaddr, 1);
+		CHECK_EQ_U64(f2fs_nat_get(t, 10)->blkaddr, 0);
+		CHECK_EQ_U64(f2fs_nat_get(t, 1)->blkaddr, 1);
 		f2fs_nat_free(t);
 	}
 
@@ -263,9 +264,9 @@ static void test_copy_selection(void)
 			CHECK_EQ_U64(e->version, 7);
 			CHECK_EQ_U64(e->from_journal, 0);
 		}
-		CHECK_EQ_U64(t->e[1].blkaddr, 0); /* copy 1 has no meta entries */
-		CHECK_EQ_U64(t->e[3].blkaddr, hot_node(&fs, 0));
-		CHECK_EQ_U64(t->e[3].from_journal, 1);
+		CHECK_EQ_U64(f2fs_nat_get(t, 1)->blkaddr, 0); /* copy 1 has no meta entries */
+		CHECK_EQ_U64(f2fs_nat_get(t, 3)->blkaddr, hot_node(&fs, 0));
+		CHECK_EQ_U64(f2fs_nat_get(t, 3)->from_journal, 1);
 		f2fs_nat_free(t);
 	}
 
@@ -273,8 +274,8 @@ static void test_copy_selection(void)
 	fs.bitmap[0] = 0x01;
 	t = load(&fs);
 	if (t) {
-		CHECK_EQ_U64(t->e[10].blkaddr, 0);
-		CHECK_EQ_U64(t->e[1].blkaddr, 1);
+		CHECK_EQ_U64(f2fs_nat_get(t, 10)->blkaddr, 0);
+		CHECK_EQ_U64(f2fs_nat_get(t, 1)->blkaddr, 1);
 		f2fs_nat_free(t);
 	}
 	free(nat);
@@ -301,7 +302,7 @@ static void test_nat_bits_tag(void)
 		CHECK(!t->nat_bits_valid);
 		CHECK(t->full_nat_bits == NULL);
 		CHECK(t->empty_nat_bits == NULL);
-		CHECK_EQ_U64(t->e[3].ino, 3);
+		CHECK_EQ_U64(f2fs_nat_get(t, 3)->ino, 3);
 		f2fs_nat_free(t);
 	}
 
@@ -337,7 +338,7 @@ static void test_journal_bad_nid(void)
 	if (t) {
 		CHECK_EQ_U64(t->journal_bad_nids, 1);
 		CHECK(f2fs_nat_get(t, 0x7fffffff) == NULL);
-		CHECK_EQ_U64(t->e[3].from_journal, 1);
+		CHECK_EQ_U64(f2fs_nat_get(t, 3)->from_journal, 1);
 		f2fs_nat_free(t);
 	}
 	unformat(&fs);
@@ -411,7 +412,8 @@ static void test_two_pairs(void)
 		CHECK_EQ_U64(t->max_nid, NBLOCKS * F2FS_NAT_ENTRY_PER_BLOCK);
 		CHECK(!t->nat_bits_valid);
 		for (idx = 0; idx < NBLOCKS; idx++) {
-			const struct f2fs_nat_info *e = &t->e[idx * F2FS_NAT_ENTRY_PER_BLOCK + 1];
+			const struct f2fs_nat_info *e =
+			    f2fs_nat_get(t, idx * F2FS_NAT_ENTRY_PER_BLOCK + 1);
 			uint32_t want = 100 + (uint32_t)f2fs_test_bit_msb(bitmap, idx);
 
 			if (e->ino != idx || e->blkaddr != want) {
