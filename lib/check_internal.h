@@ -29,6 +29,7 @@ struct nid_rec {
 	uint32_t subdirs; /* subdirectories of this directory */
 	uint32_t i_links; /* i_links as stored */
 	uint8_t kind;	  /* enum nid_kind */
+	uint8_t entry_type; /* file type of the first entry naming it */
 };
 
 #define NID_PAGE 1024

@@ -112,8 +112,6 @@ static void check_open_logs(struct check_ctx *c)
 
 		if (segno >= c->main_segs || off >= F2FS_DEFAULT_BLKS_PER_SEG)
 			continue;
-		if (c->cp->alloc_type[i] != 0) /* SSR logs reuse holes: no next-block rule */
-			continue;
 		if (f2fs_test_bit_msb(c->sit->seg[segno].map, off)) {
 			c->res->curseg_ok = false;
 			check_report(c, PR_CURSEG_NEXT_USED, 0,

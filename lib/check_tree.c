@@ -162,6 +162,9 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 			     ofs);
 		return false;
 	}
+	if (e->ino != ino)
+		check_report(c, PR_NAT_INO, nid, e->blkaddr, "NAT ino %u, expected %u", e->ino,
+			     ino);
 	if (check_kind(c, nid) != NID_UNSEEN) {
 		check_report(c, PR_NODE_REACHED_TWICE, nid, e->blkaddr, "nid %u", nid);
 		return false;
@@ -316,9 +319,17 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 	child->entries++;
 	if (d->file_type == F2FS_FT_DIR)
 		dir->subdirs++;
-	if (child->entries == 1)
+	if (child->entries == 1) {
+		child->entry_type = d->file_type;
 		queue_inode(c, ino, w->ino, d->file_type);
-	else if (d->file_type == F2FS_FT_DIR)
+		return;
+	}
+	/* named again: the inode was (or will be) checked against the first entry */
+	if (d->file_type != child->entry_type)
+		check_report(c, PR_DENT_FILE_TYPE, w->ino, 0,
+			     "entry \"%.*s\" says type %u, an earlier entry for inode %u says %u",
+			     (int)len, name, d->file_type, ino, child->entry_type);
+	if (d->file_type == F2FS_FT_DIR || child->entry_type == F2FS_FT_DIR)
 		check_report(c, PR_DIR_MULTIPLE_PARENTS, ino, 0, "directory %u named again by %u",
 			     ino, w->ino);
 }

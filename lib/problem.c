@@ -27,6 +27,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW(PR_NAT_ADDR_RANGE, "NAT", "node address is outside the main area"),
     ROW(PR_NAT_UNREACHABLE, "NAT", "NAT entry is not reachable from the root"),
     ROW(PR_NAT_BITS, "nat_bits", "nat_bits disagree with the NAT"),
+    ROW(PR_NAT_INO, "NAT", "NAT entry's ino differs from the owning inode"),
     ROW(PR_NODE_FOOTER_NID, "node footer", "footer nid differs from the NAT entry"),
     ROW(PR_NODE_FOOTER_INO, "node footer", "footer ino differs from the owning inode"),
     ROW(PR_NODE_OFFSET, "node footer", "node offset in the file's tree is wrong"),

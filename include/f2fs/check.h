@@ -31,6 +31,7 @@ enum f2fs_problem_code {
 	PR_NAT_ADDR_RANGE,	 /* NAT block address outside the main area */
 	PR_NAT_UNREACHABLE,	 /* NAT entry not reached from the root */
 	PR_NAT_BITS,		 /* nat_bits disagree with the NAT */
+	PR_NAT_INO,		 /* NAT entry's ino differs from the owning inode */
 	PR_NODE_FOOTER_NID,	 /* footer nid differs from the NAT's */
 	PR_NODE_FOOTER_INO,	 /* footer ino differs from the owner */
 	PR_NODE_OFFSET,		 /* footer offset in the node tree is wrong */

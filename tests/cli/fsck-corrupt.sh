@@ -1,0 +1,377 @@
+#!/bin/bash
+# fsck.f2fs against corrupted images: build one populated image (our mkfs,
+# then upstream sload.f2fs from a generated tree), check that both our fsck
+# and upstream's find it clean, then for every case copy it, change ONE
+# on-disk field with our inject.f2fs and require that our fsck exits 4 (or
+# 8 where the volume cannot be read) naming the expected PR_ code.  Upstream
+# fsck.f2fs --dry-run -f is run on the same image; when it does not notice
+# the corruption the case name says "upstream-misses" instead of failing.
+# Also checks inject.f2fs's refusals and --dry-run.
+set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+setup_workdir
+require_mkfs
+
+FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
+INJECT=${INJECT:-$TOP/fsck/inject.f2fs}
+SLOAD=${SLOAD:-/usr/sbin/sload.f2fs}
+
+for b in "$FSCK" "$INJECT"; do
+	if [ ! -x "$b" ]; then
+		fail setup "$b is not executable (build with make first)"
+		finish
+	fi
+done
+if [ ! -x "$SLOAD" ]; then
+	skip all "upstream sload.f2fs ($SLOAD) is not installed"
+	finish
+fi
+HAVE_UP=0
+have_upstream fsck && HAVE_UP=1
+
+# --- the base image -----------------------------------------------------------
+
+TREE=$WORK/tree
+mkdir -p "$TREE/a/b/c" "$TREE/d"
+echo hello >"$TREE/small.txt"
+echo x >"$TREE/a/b/c/deep"
+head -c 6000000 /dev/urandom >"$TREE/big.bin"   # direct and indirect nodes
+head -c 10000 /dev/urandom >"$TREE/a/mid.bin"
+ln "$TREE/small.txt" "$TREE/d/hard.txt"
+ln -s ../small.txt "$TREE/d/sym"
+for i in $(seq 1 30); do echo "$i" >"$TREE/d/f$i"; done
+echo long >"$TREE/d/a_rather_long_file_name.txt"
+
+BASE=$WORK/base.img
+truncate -s 256M "$BASE"
+run_cmd "$MKFS" -q -f -O extra_attr,inode_checksum,flexible_inline_xattr "$BASE"
+if [ "$RC" -ne 0 ]; then
+	fail setup "mkfs exited $RC: $(snippet "$WORK/last.err")"
+	finish
+fi
+# sload.f2fs exits 1 even when it loaded everything: judge by fsck below.
+timeout -k 5 "$CMD_TIMEOUT" "$SLOAD" -f "$TREE" "$BASE" </dev/null >"$WORK/sload.out" 2>&1
+
+run_cmd "$FSCK" "$BASE"
+if [ "$RC" -ne 0 ]; then
+	fail base-clean-ours "our fsck exited $RC: $(grep PR_ "$WORK/last.out" | head -3)"
+	finish
+fi
+pass base-clean-ours
+if [ "$HAVE_UP" = 1 ]; then
+	fsck_run "$BASE" "$WORK/up.base"
+	if [ "$RC" -ne 0 ]; then
+		fail base-clean-upstream "upstream fsck exited $RC"
+		finish
+	fi
+	pass base-clean-upstream
+fi
+
+# --- finding things -------------------------------------------------------------
+
+# getv INJECT-ARGS...: the current value of a field, read with a dry run
+# (the decimal before "->" in inject's Info line).
+getv() {
+	"$INJECT" --dry-run "$@" --val 0 "$BASE" 2>/dev/null |
+		sed -n 's/^Info: inject .*: \([0-9][0-9]*\) (0x[0-9a-f]*) -> .*/\1/p' | head -1
+}
+
+# nid_of NAME: inode number of the file NAME (upstream dump.f2fs).
+declare -A NID
+for n in $(seq 3 60); do
+	nm=$("$UPSTREAM_DUMP" -i "$n" "$BASE" 2>/dev/null | sed -n 's/^i_name[[:space:]]*\[\(.*\)\]$/\1/p')
+	[ -n "$nm" ] && [ -z "${NID[$nm]:-}" ] && NID[$nm]=$n
+done
+for nm in a big.bin d small.txt b mid.bin f1 f2 a_rather_long_file_name.txt; do
+	if [ -z "${NID[$nm]:-}" ]; then
+		fail setup "cannot find the inode of $nm with dump.f2fs"
+		finish
+	fi
+done
+ROOT=3
+DIR_A=${NID[a]}
+DIR_B=${NID[b]}
+DIR_D=${NID[d]}
+BIG=${NID[big.bin]}
+MID=${NID[mid.bin]}
+SMALL=${NID[small.txt]}
+F1=${NID[f1]}
+F2=${NID[f2]}
+LONG=${NID[a_rather_long_file_name.txt]}
+BIG_DNODE=$(getv --node --nid "$BIG" --mb i_nid --idx 0)
+FIRST=$(($(getv --node --nid "$BIG" --mb i_extra_isize) / 4)) # first data slot of i_addr
+BIG_BLK=$(getv --node --nid "$BIG" --mb i_addr --idx "$FIRST")
+MID_BLK=$(getv --node --nid "$MID" --mb i_addr --idx "$FIRST")
+F1_NODE=$(getv --nat 0 --nid "$F1" --mb block_addr)
+MAIN=$(getv --sb 1 --mb main_blkaddr)
+SEGS_MAIN=$(getv --sb 1 --mb segment_count_main)
+FREE_BLK=$((MAIN + (SEGS_MAIN - 2) * 512 + 7)) # in a free segment near the end
+LONG_SLOT=$("$INJECT" --dry-run --dent --nid "$LONG" --mb d_hash --val 0 "$BASE" |
+	sed -n 's/.*dentry slot \([0-9]*\) of directory.*/\1/p')
+F1_SLOT=$("$INJECT" --dry-run --dent --nid "$F1" --mb d_hash --val 0 "$BASE" |
+	sed -n 's/.*dentry slot \([0-9]*\) of directory.*/\1/p')
+for v in BIG_DNODE FIRST BIG_BLK MID_BLK F1_NODE MAIN SEGS_MAIN LONG_SLOT F1_SLOT; do
+	if [ -z "${!v}" ]; then
+		fail setup "cannot read $v with inject.f2fs --dry-run"
+		finish
+	fi
+done
+
+# --- one case ---------------------------------------------------------------------
+
+IMG=$WORK/case.img
+
+# prep [IMAGE]: a fresh copy of the base image (or of IMAGE).
+prep() {
+	rm -f "$IMG"
+	cp --sparse=always "${1:-$BASE}" "$IMG"
+	INJ_OK=1
+}
+
+# inj ARGS...: one inject.f2fs call on the case image.
+inj() {
+	run_cmd "$INJECT" "$@" "$IMG"
+	if [ "$RC" -ne 0 ]; then
+		INJ_OK=0
+		INJ_ERR="inject $* exited $RC: $(snippet "$WORK/last.err")"
+	fi
+}
+
+# verdict NAME CODE [RC]: our fsck must exit RC (default 4) and, for 4,
+# print a CODE line (CODE is an extended regex, e.g. "PR_A|PR_B"); for 8,
+# mention CODE.  Upstream fsck must notice (else the name says so).
+verdict() {
+	local name=$1 code=$2 want=${3:-4} ours up_note=''
+	if [ "$INJ_OK" != 1 ]; then
+		fail "$name" "$INJ_ERR"
+		return
+	fi
+	if [ "$HAVE_UP" = 1 ]; then
+		fsck_run "$IMG" "$WORK/up.case"
+		if [ "$RC" -eq 0 ] && [ -z "$(fsck_problems "$WORK/up.case" "$WORK/up.base")" ] &&
+			! grep -Eq 'ASSERT|Error:' "$WORK/up.case"; then
+			up_note=' upstream-misses'
+		fi
+	fi
+	name="$name$up_note"
+	run_cmd "$FSCK" "$IMG"
+	ours=$RC
+	if [ "$ours" -ne "$want" ]; then
+		fail "$name" "our fsck exited $ours, expected $want: $(grep -o 'PR_[A-Z_]*' "$WORK/last.out" | sort -u | tr '\n' ' ') $(snippet "$WORK/last.err")"
+	elif [ "$want" -eq 4 ] && ! grep -Eq "^\[FSCK\] ($code): " "$WORK/last.out"; then
+		fail "$name" "no $code line; got: $(grep -o 'PR_[A-Z_]*' "$WORK/last.out" | sort -u | tr '\n' ' ')"
+	elif [ "$want" -eq 8 ] && ! grep -qi "$code" "$WORK/last.err" "$WORK/last.out"; then
+		fail "$name" "exit 8 but no /$code/ in the message: $(snippet "$WORK/last.err")"
+	else
+		pass "$name"
+	fi
+}
+
+# plus VAR DELTA: VAR's value plus DELTA.
+plus() { echo $(($1 + $2)); }
+
+# --- superblock ---------------------------------------------------------------------
+
+prep; inj --sb 1 --mb magic --val 0
+verdict "sb1-magic PR_SB_INVALID" PR_SB_INVALID
+
+prep; inj --sb 2 --mb log_blocksize --val 13
+verdict "sb2-log_blocksize PR_SB_INVALID" PR_SB_INVALID
+
+prep; inj --sb 1 --mb segment_count_nat --val 1000; inj --sb 2 --mb segment_count_nat --val 1000
+verdict "sb-both-segment_count_nat exit-8" superblock 8
+
+# --- checkpoint ---------------------------------------------------------------------
+
+prep; inj --cp 0 --mb crc --val 0x12345678
+verdict "cp-current-crc PR_CP_INVALID" PR_CP_INVALID
+
+prep; inj --cp 0 --mb valid_block_count --val "$(plus "$(getv --cp 0 --mb valid_block_count)" 1)"
+verdict "cp-valid_block_count PR_COUNT_VALID_BLOCKS" PR_COUNT_VALID_BLOCKS
+
+prep; inj --cp 0 --mb valid_node_count --val "$(plus "$(getv --cp 0 --mb valid_node_count)" 1)"
+verdict "cp-valid_node_count PR_COUNT_VALID_NODES" PR_COUNT_VALID_NODES
+
+prep; inj --cp 0 --mb valid_inode_count --val "$(plus "$(getv --cp 0 --mb valid_inode_count)" -1)"
+verdict "cp-valid_inode_count PR_COUNT_VALID_INODES" PR_COUNT_VALID_INODES
+
+prep; inj --cp 0 --mb free_segment_count --val "$(plus "$(getv --cp 0 --mb free_segment_count)" -3)"
+verdict "cp-free_segment_count PR_SIT_FREE_COUNT" PR_SIT_FREE_COUNT
+
+# The warm data log (1) is partly written: point its next block at a used
+# one.  sload leaves every log in SSR mode (alloc_type 1); the next block
+# must be free in both modes.
+WARM_OFF=$(getv --cp 0 --mb cur_data_blkoff --idx 1)
+prep; inj --cp 0 --mb cur_data_blkoff --idx 1 --val $((WARM_OFF - 1))
+verdict "cp-cur_data_blkoff-used-ssr-log PR_CURSEG_NEXT_USED" PR_CURSEG_NEXT_USED
+
+prep; inj --cp 0 --mb alloc_type --idx 1 --val 0; inj --cp 0 --mb cur_data_blkoff --idx 1 --val $((WARM_OFF - 1))
+verdict "cp-cur_data_blkoff-used-lfs-log PR_CURSEG_NEXT_USED" PR_CURSEG_NEXT_USED
+
+# --- NAT ------------------------------------------------------------------------------
+
+prep; inj --nat 0 --nid "$F1" --mb block_addr --val 5
+verdict "nat-block_addr-outside-main PR_NAT_ADDR_RANGE" PR_NAT_ADDR_RANGE
+
+prep; inj --nat 0 --nid "$BIG_DNODE" --mb ino --val "$MID"
+verdict "nat-dnode-ino-wrong PR_NAT_INO" PR_NAT_INO
+
+prep; inj --nat 0 --nid 300 --mb block_addr --val "$F1_NODE"
+verdict "nat-unused-nid-in-use PR_NAT_UNREACHABLE" PR_NAT_UNREACHABLE
+
+# --- SIT ------------------------------------------------------------------------------
+
+VB=$(getv --sit 0 --blk "$MID_BLK" --mb vblocks)
+prep; inj --sit 0 --blk "$MID_BLK" --mb vblocks --val $(((VB & ~1023) | 600))
+verdict "sit-vblocks-too-big PR_SIT_VBLOCKS" PR_SIT_VBLOCKS
+
+prep; inj --sit 0 --blk "$MID_BLK" --mb vblocks --val $((VB - 1))
+verdict "sit-vblocks-off-by-one PR_SIT_BITMAP_COUNT" PR_SIT_BITMAP_COUNT
+
+prep; inj --sit 0 --blk "$MID_BLK" --mb valid_bit --val 0
+verdict "sit-bit-cleared-used-block PR_BLK_NOT_IN_SIT" PR_BLK_NOT_IN_SIT
+
+prep; inj --sit 0 --blk "$FREE_BLK" --mb valid_bit --val 1
+verdict "sit-bit-set-free-block PR_BLK_SIT_EXTRA" PR_BLK_SIT_EXTRA
+
+prep; inj --sit 0 --blk "$MID_BLK" --mb type --val 9
+verdict "sit-type-out-of-range PR_SIT_TYPE" PR_SIT_TYPE
+
+prep; inj --sit 0 --blk "$F1_NODE" --mb type --val 1
+verdict "sit-node-segment-as-data PR_SIT_TYPE_MISMATCH" PR_SIT_TYPE_MISMATCH
+
+# --- SSA ------------------------------------------------------------------------------
+
+prep; inj --ssa --blk "$BIG_BLK" --mb nid --val 9999
+verdict "ssa-nid PR_SSA_MISMATCH" PR_SSA_MISMATCH
+
+# --- node footers ---------------------------------------------------------------------
+
+prep; inj --node --nid "$F1" --mb nid --val "$F2"
+verdict "node-footer-nid PR_NODE_FOOTER_NID" PR_NODE_FOOTER_NID
+
+prep; inj --node --nid "$BIG_DNODE" --mb ino --val "$MID"
+verdict "node-footer-ino PR_NODE_FOOTER_INO" PR_NODE_FOOTER_INO
+
+prep; inj --node --nid "$BIG_DNODE" --mb ofs --val 5
+verdict "node-offset PR_NODE_OFFSET" PR_NODE_OFFSET
+
+# --- inodes ---------------------------------------------------------------------------
+
+prep; inj --node --nid "$F1" --mb i_mode --val 0
+verdict "inode-i_mode-0 PR_INODE_MODE" PR_INODE_MODE
+
+prep; inj --node --nid "$SMALL" --mb i_links --val 1
+verdict "inode-i_links-hardlink PR_INODE_LINKS" PR_INODE_LINKS
+
+prep; inj --node --nid "$MID" --mb i_blocks --val "$(plus "$(getv --node --nid "$MID" --mb i_blocks)" 2)"
+verdict "inode-i_blocks PR_INODE_BLOCKS" PR_INODE_BLOCKS
+
+prep; inj --node --nid "$F1" --mb i_extra_isize --val 13
+verdict "inode-i_extra_isize-odd PR_INODE_EXTRA_ISIZE" PR_INODE_EXTRA_ISIZE
+
+prep; inj --node --nid "$F1" --mb i_inline_xattr_size --val 2000
+verdict "inode-i_inline_xattr_size-huge PR_INODE_INLINE_XATTR" PR_INODE_INLINE_XATTR
+
+prep; inj --node --nid "$F1" --mb i_inode_checksum --val 0x1234
+verdict "inode-checksum PR_INODE_CHECKSUM" PR_INODE_CHECKSUM
+
+prep; inj --node --nid "$F1" --mb i_xattr_nid --val 400
+verdict "inode-i_xattr_nid-free PR_INODE_XATTR_NID" PR_INODE_XATTR_NID
+
+prep; inj --node --nid "$MID" --mb i_addr --idx "$FIRST" --val 1
+verdict "inode-i_addr-outside-main PR_BLK_RANGE" PR_BLK_RANGE
+
+prep; inj --node --nid "$MID" --mb i_addr --idx "$FIRST" --val "$BIG_BLK"
+verdict "two-files-share-a-block PR_BLK_REACHED_TWICE" PR_BLK_REACHED_TWICE
+
+prep; inj --node --nid "$DIR_B" --mb i_inline --val 3
+verdict "dir-with-inline-data-flag PR_INODE_INLINE" PR_INODE_INLINE
+
+# --- dentries -------------------------------------------------------------------------
+
+prep; inj --dent --nid "$F1" --mb d_hash --val 0x1234
+verdict "dent-hash PR_DENT_HASH" PR_DENT_HASH
+
+prep; inj --dent --nid "$F1" --mb d_ino --val 500
+verdict "dent-ino-free PR_DENT_INO" PR_DENT_INO
+
+prep; inj --dent --nid "$F1" --mb d_ftype --val 2
+verdict "dent-file-type PR_DENT_FILE_TYPE" PR_DENT_FILE_TYPE
+
+prep; inj --dent --nid "$F1" --mb d_name_len --val 0
+verdict "dent-name_len-0 PR_DENT_NAME_LEN" PR_DENT_NAME_LEN
+
+prep; inj --dent --nid "$DIR_D" --idx $((LONG_SLOT + 1)) --mb d_bitmap
+verdict "dent-bitmap-name-slot PR_DENT_BITMAP" PR_DENT_BITMAP
+
+prep; inj --dent --nid "$DIR_A" --dots 1 --mb d_ino --val "$ROOT"
+verdict "dent-dot-wrong PR_DIR_DOTS" PR_DIR_DOTS
+
+# d/f1 names directory a/b (entry typed as a directory, as a link would be).
+prep; inj --dent --nid "$F1" --mb d_ino --val "$DIR_B"; inj --dent --nid "$DIR_D" --idx "$F1_SLOT" --mb d_ftype --val 2
+verdict "dir-hard-linked-twice PR_DIR_MULTIPLE_PARENTS" PR_DIR_MULTIPLE_PARENTS
+
+# The same with the entry still typed as a regular file.
+prep; inj --dent --nid "$F1" --mb d_ino --val "$DIR_B"
+verdict "dir-linked-again-as-regular-file PR_DENT_FILE_TYPE|PR_DIR_MULTIPLE_PARENTS" \
+	"PR_DENT_FILE_TYPE|PR_DIR_MULTIPLE_PARENTS"
+
+# --- journals (a fresh mkfs image keeps the root's NAT and SIT entries there) --------
+
+FRESH=$WORK/fresh.img
+truncate -s 128M "$FRESH"
+run_cmd "$MKFS" -q -f "$FRESH"
+FRESH_OK=$RC
+run_cmd "$FSCK" "$FRESH"
+[ "$RC" -ne 0 ] && FRESH_OK=$RC
+if [ "$FRESH_OK" -ne 0 ]; then
+	fail fresh-clean "our mkfs or fsck failed on a fresh 128 MiB image"
+else
+	ROOT_DENT=$("$INJECT" --dry-run --node --nid 3 --mb i_addr --idx 0 --val 0 "$FRESH" |
+		sed -n 's/^Info: inject .*: \([0-9][0-9]*\) (0x[0-9a-f]*) -> .*/\1/p')
+	prep "$FRESH"; inj --nat 0 --nid 3 --mb block_addr --val 5
+	if [ "$INJ_OK" = 1 ] && ! grep -q 'NAT journal' "$WORK/last.out"; then
+		INJ_OK=0
+		INJ_ERR="the root's NAT entry was not in the journal: $(snippet "$WORK/last.out")"
+	fi
+	verdict "nat-journal-root-block_addr PR_NAT_ADDR_RANGE" PR_NAT_ADDR_RANGE
+	prep "$FRESH"; inj --sit 0 --blk "$ROOT_DENT" --mb vblocks --val 600
+	if [ "$INJ_OK" = 1 ] && ! grep -q 'SIT journal' "$WORK/last.out"; then
+		INJ_OK=0
+		INJ_ERR="the root dentry's SIT entry was not in the journal: $(snippet "$WORK/last.out")"
+	fi
+	verdict "sit-journal-vblocks PR_SIT_VBLOCKS" PR_SIT_VBLOCKS
+	# the up.base baseline belongs to the populated image: good enough, a
+	# fresh image has no problem lines either
+fi
+
+# --- inject.f2fs itself -------------------------------------------------------------
+
+prep
+REFUSE_IMAGE=$IMG expect_refusal inject-unknown-member 'unknown.*member' -- \
+	"$INJECT" --node --nid "$F1" --mb i_bogus --val 1 "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal inject-node-needs-nid 'needs --nid' -- \
+	"$INJECT" --node --mb i_links --val 1 "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal inject-index-out-of-range 'out of range' -- \
+	"$INJECT" --node --nid "$F1" --mb i_nid --idx 5 --val 1 "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal inject-value-too-big 'does not fit' -- \
+	"$INJECT" --node --nid "$F1" --mb i_mode --val 0x10000 "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal inject-blk-outside-main 'outside the main area' -- \
+	"$INJECT" --sit 0 --blk 1 --mb vblocks --val 1 "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal inject-bad-pack 'expected 0, 1 or 2' -- \
+	"$INJECT" --cp 3 --mb crc --val 1 "$IMG"
+before=$(fingerprint "$IMG")
+run_cmd "$INJECT" --dry-run --node --nid "$F1" --mb i_links --val 9 "$IMG"
+if [ "$RC" -ne 0 ]; then
+	fail inject-dry-run "exit $RC: $(snippet "$WORK/last.err")"
+elif [ "$before" != "$(fingerprint "$IMG")" ]; then
+	fail inject-dry-run "the image changed"
+elif ! grep -q 'i_links of nid .*: 1 (0x1) -> 9' "$WORK/last.out"; then
+	fail inject-dry-run "no change line: $(snippet "$WORK/last.out")"
+else
+	pass inject-dry-run
+fi
+
+finish
