@@ -40,6 +40,7 @@ struct inode_walk {
 	const struct f2fs_inode *ri;
 	uint64_t blocks; /* the inode itself, nodes and data blocks found */
 	bool is_dir;
+	bool special; /* character or block device, fifo or socket */
 	bool casefold;
 	bool encrypted;
 	uint32_t dentry_blocks; /* dentry blocks parsed so far */
@@ -407,8 +408,16 @@ static void walk_inline_dentries(struct check_ctx *c, struct inode_walk *w, uint
 static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t owner, uint32_t addr,
 			   unsigned int ofs)
 {
-	if (addr == F2FS_NULL_ADDR || addr == F2FS_COMPRESS_ADDR)
+	if (addr == F2FS_NULL_ADDR)
 		return;
+	if (addr == F2FS_COMPRESS_ADDR) {
+		/* a cluster's marker holds its reservation until the blocks are released */
+		if (!(w->ri->i_inline & F2FS_COMPRESS_RELEASED)) {
+			w->blocks++;
+			c->res->valid_blocks++;
+		}
+		return;
+	}
 	if (addr == F2FS_NEW_ADDR) {
 		/* reserved by fallocate or a compressed cluster: counted, not on disk */
 		w->blocks++;
@@ -486,6 +495,8 @@ static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w)
 
 	if (ri->i_inline & F2FS_INLINE_DENTRY) {
 		walk_inline_dentries(c, w, w->parent);
+	} else if (w->special) {
+		/* device, fifo and socket inodes keep rdev in i_addr: no blocks */
 	} else if (!(ri->i_inline & F2FS_INLINE_DATA)) {
 		for (i = 0; i < addrs; i++)
 			walk_data_addr(c, w, w->ino, le32_get(ri->i_addr[first + i]), i);
@@ -523,6 +534,7 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 	w.ri = &n->i;
 	mode = le16_get(n->i.i_mode);
 	w.is_dir = S_ISDIR(mode);
+	w.special = S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) || S_ISSOCK(mode);
 	w.casefold = le32_get(n->i.i_flags) & F2FS_CASEFOLD_FL;
 	w.encrypted = le32_get(n->i.i_flags) & F2FS_ENCRYPT_FL;
 	rec = nid_record(c, ino);

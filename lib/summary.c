@@ -272,6 +272,35 @@ static int load_normal_data(struct loader *ld, struct f2fs_cp_data *d)
 
 /* ---- node summaries ---- */
 
+/*
+ * Without a clean unmount the pack holds no node summaries and the SSA
+ * block of an open node log is stale, so (as the kernel does at mount) the
+ * summary is rebuilt from the footers of the segment's blocks.
+ */
+static int restore_node_summary(struct loader *ld, uint32_t segno, struct f2fs_summary_block *sum)
+{
+	uint64_t start = le32_get(ld->sb->main_blkaddr) + (uint64_t)segno * BLKS_PER_SEG;
+	uint8_t *seg = malloc((size_t)BLKS_PER_SEG * F2FS_BLKSIZE);
+	uint32_t i;
+	int ret;
+
+	if (!seg)
+		return -ENOMEM;
+	ret = read_blocks(ld, start, BLKS_PER_SEG, seg, "open node log");
+	if (!ret) {
+		memset(sum, 0, sizeof(*sum));
+		sum->footer.entry_type = F2FS_SUM_TYPE_NODE;
+		for (i = 0; i < BLKS_PER_SEG; i++) {
+			const struct f2fs_node *n =
+			    (const struct f2fs_node *)(seg + (size_t)i * F2FS_BLKSIZE);
+
+			sum->entries[i].nid = n->footer.nid;
+		}
+	}
+	free(seg);
+	return ret;
+}
+
 static int load_node(struct loader *ld, struct f2fs_cp_data *d)
 {
 	int ret, type;
@@ -290,16 +319,14 @@ static int load_node(struct loader *ld, struct f2fs_cp_data *d)
 	}
 	for (type = F2FS_CURSEG_HOT_NODE; type <= F2FS_CURSEG_COLD_NODE; type++) {
 		uint32_t segno = le32_get(ld->cp->cur_node_segno[type - F2FS_CURSEG_HOT_NODE]);
-		uint64_t ssa_blocks = (uint64_t)le32_get(ld->sb->segment_count_ssa) * BLKS_PER_SEG;
 
-		if (segno >= le32_get(ld->sb->segment_count_main) || segno >= ssa_blocks) {
+		if (segno >= le32_get(ld->sb->segment_count_main)) {
 			say(ld->why, ld->why_len,
-			    "node summaries: cur_node_segno[%d] %u has no SSA block",
+			    "node summaries: cur_node_segno[%d] %u is out of range",
 			    type - F2FS_CURSEG_HOT_NODE, segno);
 			return -EINVAL;
 		}
-		ret = read_blocks(ld, (uint64_t)le32_get(ld->sb->ssa_blkaddr) + segno, 1,
-				  &d->curseg_sum[type], "SSA block");
+		ret = restore_node_summary(ld, segno, &d->curseg_sum[type]);
 		if (ret)
 			return ret;
 	}

@@ -1,0 +1,383 @@
+#!/bin/bash
+# Our fsck against upstream's on images the kernel (or upstream sload) wrote.
+#
+# fsck-tree cases: make an image (our mkfs, or upstream's for one case), let
+# Debian's kernel build a varied tree on it (jobs/fsck-tree.sh: big
+# directories, inline data, indirect nodes, holes, hard links, symlinks,
+# special files, renames, deletions, truncations), then run our fsck and
+# upstream's on the image.  A case passes only if both call it clean; when
+# they disagree the reason names both exit codes and our PR_ lines.
+#
+# sload case: upstream sload.f2fs loads a generated host tree (~2,000 names,
+# symlinks and hard links included) into an image made by our mkfs; both
+# fscks must call it clean; the kernel mounts it and checks names, contents,
+# link counts and symlink targets against a manifest made on the host
+# (jobs/remount-check.sh); then both fscks must call it clean again.
+#
+# Upstream runs as "fsck.f2fs --dry-run -f", which leaves the image
+# unchanged, so both fscks read the same bytes.
+#
+# Environment:
+#   MKFS           our mkfs.f2fs (default <repo>/mkfs/mkfs.f2fs)
+#   OUR_FSCK       our fsck.f2fs (default <repo>/fsck/fsck.f2fs)
+#   UPSTREAM_MKFS  default /usr/sbin/mkfs.f2fs
+#   UPSTREAM_FSCK  default /usr/sbin/fsck.f2fs
+#   UPSTREAM_SLOAD default /usr/sbin/sload.f2fs
+#   F2FS_IO        f2fs_io for the compressed file (default /usr/sbin/f2fs_io;
+#                  the compressed file is left out when it is missing)
+#   FSCK_KERNEL_CASES  names of the cases to run (default: all)
+#   FSCK_KERNEL_NO_MKNOD=1  make no device nodes in the tree (to look past a
+#                  known problem with them)
+#   CI=true        a harness that cannot be set up is a failure, not a skip
+#   TMPDIR         where the sparse images go (default /tmp)
+#   plus the GUEST_* variables of guest.sh
+#
+# Output: one "PASS: name", "FAIL: name: reason" or "SKIP: name: reason" line
+# per case on stdout, details on stderr; exit 1 if any case failed.
+
+# shellcheck source-path=SCRIPTDIR disable=SC2034 # GUEST_* are read by guest.sh
+set -u -o pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=guest.sh
+. "$here/guest.sh"
+
+MKFS=${MKFS:-$repo/mkfs/mkfs.f2fs}
+OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
+UPSTREAM_MKFS=${UPSTREAM_MKFS:-/usr/sbin/mkfs.f2fs}
+UPSTREAM_FSCK=${UPSTREAM_FSCK:-/usr/sbin/fsck.f2fs}
+UPSTREAM_SLOAD=${UPSTREAM_SLOAD:-/usr/sbin/sload.f2fs}
+F2FS_IO=${F2FS_IO:-/usr/sbin/f2fs_io}
+TREE_JOB=$here/jobs/fsck-tree.sh
+REMOUNT_JOB=$here/jobs/remount-check.sh
+
+FEATURES=extra_attr,inode_checksum,sb_checksum,flexible_inline_xattr,inode_crtime,lost_found,compression
+# name | image size | mkfs (ours or upstream) | mkfs options
+CASES=(
+	"1g-default|1G|ours|"
+	"2g-features|2G|ours|-O $FEATURES"
+	"8g-s128|8G|ours|-s 128"
+	"1g-upstream-mkfs|1G|upstream|"
+)
+SLOAD_CASE=1g-sload
+
+failed=0
+pass() { echo "PASS: $1"; }
+fail() {
+	echo "FAIL: $1: $(echo "$2" | tr '\n' ' ' | sed 's/ *$//')"
+	failed=1
+}
+skip() { echo "SKIP: $1: $2"; }
+info() { echo "# $*" >&2; }
+
+now() { date +%s.%N; }
+since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.2f", e - s }'; }
+
+all_names() {
+	local c
+	for c in "${CASES[@]}"; do
+		echo "fsck-kernel/${c%%|*}"
+	done
+	echo "fsck-kernel/$SLOAD_CASE"
+}
+
+abandon() {
+	local n
+	for n in $(all_names); do
+		if [ "${CI:-}" = true ]; then
+			fail "$n" "$1"
+		else
+			skip "$n" "$1"
+		fi
+	done
+	exit "$failed"
+}
+
+wanted() {
+	[ -z "${FSCK_KERNEL_CASES:-}" ] || [[ " $FSCK_KERNEL_CASES " == *" $1 "* ]]
+}
+
+# upstream_verdict RC LOG: upstream 1.15 on a clean image exits 0, prints its
+# Info lines and the "[Ok..]" table (with -f also "Info: Force to fix
+# corruption" and "[FSCK] fixing SIT types", unconditionally).  A problem
+# shows up as "[FIX]", "[ASSERT]", "[Fail]", a question, "Fix"/"Corrupted"
+# lines, or a non-zero exit.  Prints the reason and returns 1 unless clean.
+upstream_verdict() {
+	local rc=$1 out=$2 bad
+	bad=$(grep -v -e '^Info: Force to fix corruption$' -e '^\[FSCK\] fixing SIT types$' \
+		-e '^\[FSCK\] .*\[Ok\.\.\]' "$out" |
+		grep -Ei '\[FIX\]|\[ASSERT\]|\[Fail\]|\[ERROR\]|Do you want|fix|corrupt|invalid|error|-->' |
+		head -n 1)
+	if [ "$rc" != 0 ]; then
+		echo "exit $rc${bad:+ ($bad)}"
+		return 1
+	fi
+	if [ -n "$bad" ]; then
+		echo "exit 0 but reported: $bad"
+		return 1
+	fi
+	if ! grep -q '^\[FSCK\] other corrupted bugs *\[Ok\.\.\]' "$out"; then
+		echo "exit 0 but did not finish ($(tail -n 1 "$out"))"
+		return 1
+	fi
+	return 0
+}
+
+# our_verdict RC LOG: clean means exit 0, no "[FSCK] PR_" line and the
+# summary table finished.
+our_verdict() {
+	local rc=$1 out=$2 pr
+	pr=$(grep -o '^\[FSCK\] PR_[A-Z0-9_]*' "$out" | sed 's/^\[FSCK\] //' | sort | uniq -c |
+		awk '{ printf "%s%s x%d", (NR > 1 ? ", " : ""), $2, $1 }')
+	if [ "$rc" != 0 ]; then
+		echo "exit $rc${pr:+ ($pr)}$( [ -z "$pr" ] && tail -n 1 "$out" | sed 's/^/: /')"
+		return 1
+	fi
+	if [ -n "$pr" ]; then
+		echo "exit 0 but printed $pr"
+		return 1
+	fi
+	if ! grep -q '^\[FSCK\] other corrupted bugs *\[Ok\.\.\]' "$out"; then
+		echo "exit 0 but did not finish ($(tail -n 1 "$out"))"
+		return 1
+	fi
+	return 0
+}
+
+# both_fsck IMG TAG: run our fsck, then upstream --dry-run -f, on IMG.
+# Prints nothing and returns 0 when both say clean; otherwise prints a
+# one-line reason naming both verdicts and returns 1.  Logs go to
+# $work/TAG.{ours,upstream}.log.
+both_fsck() {
+	local img=$1 tag=$2 ours=$work/$2.ours.log ups=$work/$2.upstream.log
+	local orc urc ov uv t0
+	t0=$(now)
+	"$OUR_FSCK" -f "$img" </dev/null >"$ours" 2>&1
+	orc=$?
+	"$UPSTREAM_FSCK" --dry-run -f "$img" </dev/null >"$ups" 2>&1
+	urc=$?
+	info "$tag: fsck ours exit $orc, upstream exit $urc ($(since "$t0")s for both)"
+	ov=$(our_verdict "$orc" "$ours") && uv=$(upstream_verdict "$urc" "$ups") && return 0
+	# Re-evaluate both for the message (the && above may have skipped one).
+	ov=$(our_verdict "$orc" "$ours") && ov=clean
+	uv=$(upstream_verdict "$urc" "$ups") && uv=clean
+	{
+		echo "----- $tag: our fsck -f (exit $orc) -----"
+		grep -v '^\[FSCK\] Check node' "$ours" | tail -n 40
+		echo "----- $tag: upstream fsck --dry-run -f (exit $urc) -----"
+		grep -v '^\[FSCK\] Check node' "$ups" | tail -n 40
+		echo "-----------------------------------------"
+	} >&2
+	if [ "$ov" = clean ]; then
+		echo "disagreement: ours clean (exit $orc), upstream not: $uv"
+	elif [ "$uv" = clean ]; then
+		echo "disagreement: upstream clean (exit $urc), ours not: $ov"
+	else
+		echo "both not clean: ours $ov; upstream $uv"
+	fi
+	return 1
+}
+
+tree_case() {
+	local name=$1 size=$2 which=$3 opts=$4 img out reason mkfs t0 t_guest
+	local -a optv hostfiles=()
+	read -r -a optv <<<"$opts"
+	img=$work/$name.img
+	mkfs=$MKFS
+	[ "$which" = upstream ] && mkfs=$UPSTREAM_MKFS
+	rm -f "$img"
+	if ! truncate -s "$size" "$img"; then
+		fail "fsck-kernel/$name" "cannot create a $size sparse image in $work"
+		return
+	fi
+	out=$work/$name.mkfs.log
+	if ! "$mkfs" -f "${optv[@]}" "$img" </dev/null >"$out" 2>&1; then
+		tail -n 20 "$out" >&2
+		fail "fsck-kernel/$name" "$mkfs -f $opts failed: $(grep -v '^$' "$out" | tail -n 1)"
+		rm -f "$img"
+		return
+	fi
+	GUEST_JOB_ENV="NO_MKNOD=${FSCK_KERNEL_NO_MKNOD:-0}"
+	if [[ ",$opts," == *compression* ]] && [ -x "$F2FS_IO" ]; then
+		GUEST_JOB_ENV+=$'\nCOMPRESS=1'
+		hostfiles=("$F2FS_IO")
+	fi
+	t0=$(now)
+	if ! guest_run "$img" "$TREE_JOB" "${hostfiles[@]}"; then
+		fail "fsck-kernel/$name" "kernel: $guest_error"
+		rm -f "$img"
+		return
+	fi
+	t_guest=$(since "$t0")
+	t0=$(now)
+	if reason=$(both_fsck "$img" "$name"); then
+		pass "fsck-kernel/$name"
+	else
+		fail "fsck-kernel/$name" "$reason"
+	fi
+	info "$name: guest ${t_guest}s, fscks $(since "$t0")s"
+	GUEST_JOB_ENV=
+	rm -f "$img"
+}
+
+# Generate the host tree for sload: ~2,000 names in nested directories, a
+# big directory, files of 0..12 KiB, a 6 MiB file, a sparse file, hard links
+# (names in several directories) and symlinks (short, long, dangling).
+make_host_tree() {
+	local src=$1
+	rm -rf "$src"
+	mkdir -p "$src" || return 1
+	awk -v root="$src" 'BEGIN {
+		body = ""
+		for (i = 0; length(body) < 13000; i++)
+			body = body sprintf("%07d\n", i)
+		for (d = 0; d < 8; d++)
+			for (s = 0; s < 6; s++) {
+				dir = sprintf("%s/d%d/s%d", root, d, s)
+				system("mkdir -p " dir)
+				for (f = 0; f < 30; f++) {
+					i = (d * 6 + s) * 30 + f
+					n = (i * 7919) % 12289
+					p = sprintf("%s/f%04d", dir, i)
+					printf "%s", substr(body, 1 + i % 7, n) > p
+					close(p)
+				}
+			}
+		system("mkdir -p " root "/bigdir")
+		for (i = 0; i < 500; i++) {
+			p = sprintf("%s/bigdir/entry-with-a-longish-name-%05d", root, i)
+			printf "%s", substr(body, 1, i % 50) > p
+			close(p)
+		}
+	}' || return 1
+	head -c 6291456 /dev/urandom >"$src/big" || return 1
+	truncate -s 20M "$src/sparse" && printf 'tail' >>"$src/sparse" || return 1
+	printf 'head' | dd of="$src/sparse" conv=notrunc status=none || return 1
+	mkdir -p "$src/links" "$src/d7/s5/deeper/still" || return 1
+	ln "$src/d0/s0/f0001" "$src/links/hard-a" || return 1
+	ln "$src/d0/s0/f0001" "$src/d3/s2/hard-b" || return 1
+	ln "$src/d0/s0/f0001" "$src/d0/s0/hard-c" || return 1
+	ln "$src/big" "$src/links/big-link" || return 1
+	ln -s ../d0/s0/f0002 "$src/links/short" || return 1
+	ln -s ../d7/s5/deeper/still/../../../../d1/s1/this-name-makes-the-target-longer-than-sixty-bytes \
+		"$src/links/long" || return 1
+	ln -s /does/not/exist "$src/links/dangling" || return 1
+	ln -s ../bigdir "$src/links/dirlink" || return 1
+	echo x >"$src/d1/s1/this-name-makes-the-target-longer-than-sixty-bytes" || return 1
+	: >"$src/d7/s5/deeper/still/empty" || return 1
+}
+
+# Manifest of a tree, made the same way on the host and in the guest (the
+# guest's busybox has the same find/sort/sha256sum/stat -c/readlink), so the
+# two can be compared with cmp.
+make_manifest() {
+	local src=$1 out=$2
+	(
+		cd "$src" || exit 1
+		find . | LC_ALL=C sort >"$out.names" &&
+			find . -type f | LC_ALL=C sort | xargs sha256sum >"$out.sums" &&
+			find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %n' >"$out.links" &&
+			find . -type l | LC_ALL=C sort | while read -r l; do
+				echo "$l -> $(readlink "$l")"
+			done >"$out.symlinks"
+	)
+}
+
+sload_case() {
+	local name=$SLOAD_CASE img src out reason t0 t_sload t_guest
+	img=$work/$name.img
+	src=$work/sload-src
+	if [ ! -x "$UPSTREAM_SLOAD" ]; then
+		fail "fsck-kernel/$name" "UPSTREAM_SLOAD=$UPSTREAM_SLOAD is not executable"
+		return
+	fi
+	if ! make_host_tree "$src" || ! make_manifest "$src" "$work/manifest"; then
+		fail "fsck-kernel/$name" "cannot generate the host tree in $src"
+		return
+	fi
+	info "$name: host tree has $(wc -l <"$work/manifest.names") names"
+	rm -f "$img"
+	truncate -s 1G "$img" || {
+		fail "fsck-kernel/$name" "cannot create a 1G sparse image"
+		return
+	}
+	out=$work/$name.mkfs.log
+	if ! "$MKFS" -f "$img" </dev/null >"$out" 2>&1; then
+		fail "fsck-kernel/$name" "$MKFS -f failed: $(grep -v '^$' "$out" | tail -n 1)"
+		return
+	fi
+	t0=$(now)
+	out=$work/$name.sload.log
+	if ! "$UPSTREAM_SLOAD" -f "$src" "$img" </dev/null >"$out" 2>&1; then
+		tail -n 20 "$out" >&2
+		fail "fsck-kernel/$name" "sload.f2fs failed: $(grep -v '^$' "$out" | tail -n 1)"
+		return
+	fi
+	t_sload=$(since "$t0")
+	if ! reason=$(both_fsck "$img" "$name-after-sload"); then
+		fail "fsck-kernel/$name" "after sload: $reason"
+		return
+	fi
+	t0=$(now)
+	GUEST_JOB_ENV="MANIFEST=/bin/manifest"
+	if ! guest_run "$img" "$REMOUNT_JOB" "$work/manifest.names" "$work/manifest.sums" \
+		"$work/manifest.links" "$work/manifest.symlinks"; then
+		GUEST_JOB_ENV=
+		fail "fsck-kernel/$name" "kernel: $guest_error"
+		return
+	fi
+	GUEST_JOB_ENV=
+	t_guest=$(since "$t0")
+	if ! reason=$(both_fsck "$img" "$name-after-mount"); then
+		fail "fsck-kernel/$name" "after the kernel mounted it: $reason"
+		return
+	fi
+	pass "fsck-kernel/$name"
+	info "$name: sload ${t_sload}s, guest ${t_guest}s"
+	rm -rf "$img" "$src"
+}
+
+main() {
+	local c name rest size which opts t_all
+	t_all=$(now)
+	work=$(mktemp -d "${TMPDIR:-/tmp}/f2fs-fsck-kernel.XXXXXX") ||
+		abandon "cannot create a directory under ${TMPDIR:-/tmp}"
+	trap 'rm -rf "$work"' EXIT
+	GUEST_WORKDIR=$work/guest
+	guest_init || abandon "kernel harness unavailable: $guest_error"
+	local tool
+	for tool in "$MKFS" "$OUR_FSCK" "$UPSTREAM_MKFS" "$UPSTREAM_FSCK"; do
+		[ -x "$tool" ] || CI=true abandon "$tool is not executable"
+	done
+	info "our mkfs: $MKFS; our fsck: $OUR_FSCK; kernel: $GUEST_KPKG $GUEST_KPKG_VERSION"
+
+	for c in "${CASES[@]}"; do
+		name=${c%%|*}
+		rest=${c#*|}
+		size=${rest%%|*}
+		rest=${rest#*|}
+		which=${rest%%|*}
+		opts=${rest#*|}
+		if ! wanted "$name"; then
+			skip "fsck-kernel/$name" "not in FSCK_KERNEL_CASES"
+			continue
+		fi
+		tree_case "$name" "$size" "$which" "$opts"
+	done
+	if wanted "$SLOAD_CASE"; then
+		sload_case
+	else
+		skip "fsck-kernel/$SLOAD_CASE" "not in FSCK_KERNEL_CASES"
+	fi
+	info "total $(since "$t_all")s"
+
+	if [ "$failed" != 0 ]; then
+		trap - EXIT
+		find "$work" -name '*.img' -delete
+		info "logs kept in $work"
+	fi
+	exit "$failed"
+}
+
+main "$@"

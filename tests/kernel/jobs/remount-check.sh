@@ -1,0 +1,78 @@
+#!/bin/sh
+# Guest job: mount /dev/vda (after a power cut this is where the kernel rolls
+# fsynced data forward), walk the whole tree, unmount.  Busybox sh only.
+#
+# Environment (GUEST_JOB_ENV):
+#   MANIFEST=PREFIX  also compare the tree with PREFIX.names (sorted find
+#                    output), PREFIX.sums (sha256sum), PREFIX.links (stat -c
+#                    '%h %s %n' of the regular files) and PREFIX.symlinks
+#                    ("path -> target"), made on the host the same way
+#   EXPECT_RECOVERY=1  print whether the kernel said it recovered data (for
+#                    the host's report; never a failure either way)
+
+MNT=/mnt
+
+fail() {
+	echo "@@JOB-FAIL@@ $*"
+	exit 1
+}
+
+step() {
+	echo "remount-check: $* (t=$(cut -d' ' -f1 /proc/uptime))"
+}
+
+check_dmesg() {
+	bad=$(dmesg | grep -i 'f2fs' |
+		grep -Ei 'error|fsck|corrupt|inconsisten|invalid|mismatch|wrong|fail|bad |unexpected|bug')
+	[ -z "$bad" ] || fail "kernel complained $1: $(echo "$bad" | head -n 1)"
+	dmesg | grep -Eq 'BUG:|WARNING:|Call Trace:' && fail "kernel warning or oops $1"
+	return 0
+}
+
+step "mount"
+mount -t f2fs /dev/vda "$MNT" || fail "mount -t f2fs /dev/vda failed"
+grep -q "^/dev/vda $MNT f2fs rw" /proc/mounts || fail "/dev/vda not mounted rw"
+check_dmesg "after mount"
+if [ "${EXPECT_RECOVERY:-0}" = 1 ]; then
+	dmesg | grep -i f2fs | sed 's/^/remount-check: dmesg: /'
+fi
+
+step "walk"
+ls -laR "$MNT" >/dev/null || fail "ls -R failed"
+# Read every regular file once: the data blocks get looked up too.
+find "$MNT" -type f -exec cat {} + >/dev/null || fail "reading the files failed"
+
+if [ -n "${MANIFEST:-}" ]; then
+	step "compare with the manifest"
+	cd "$MNT" || fail "cd $MNT failed"
+	find . ! -path ./lost+found ! -path './lost+found/*' | LC_ALL=C sort >/tmp/m.names
+	cmp -s "$MANIFEST.names" /tmp/m.names || {
+		diff "$MANIFEST.names" /tmp/m.names | head -n 5
+		fail "the set of names differs from the manifest"
+	}
+	sha256sum -c -s "$MANIFEST.sums" || {
+		sha256sum -c "$MANIFEST.sums" 2>&1 | grep -v ': OK$' | head -n 5
+		fail "checksum mismatch"
+	}
+	find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %n' >/tmp/m.links
+	cmp -s "$MANIFEST.links" /tmp/m.links || {
+		diff "$MANIFEST.links" /tmp/m.links | head -n 5
+		fail "link counts or sizes differ from the manifest"
+	}
+	find . -type l | LC_ALL=C sort | while read -r l; do
+		echo "$l -> $(readlink "$l")"
+	done >/tmp/m.symlinks
+	cmp -s "$MANIFEST.symlinks" /tmp/m.symlinks || {
+		diff "$MANIFEST.symlinks" /tmp/m.symlinks | head -n 5
+		fail "symlink targets differ from the manifest"
+	}
+	step "$(wc -l </tmp/m.names) names match the manifest"
+	cd / || fail "cd / failed"
+fi
+
+step "umount"
+umount "$MNT" || fail "umount failed"
+check_dmesg "after umount"
+
+step "done"
+echo "@@JOB-OK@@"
