@@ -30,6 +30,9 @@ void f2fs_cp_seal(struct f2fs_checkpoint *cp)
 	uint32_t ofs = le32_get(cp->checksum_offset);
 	uint32_t crc = le32_put(f2fs_cp_crc(cp));
 
+	if (ofs > F2FS_CP_CHKSUM_OFFSET)
+		ofs = F2FS_CP_CHKSUM_OFFSET; /* where f2fs_cp_crc() stopped */
+
 	__builtin_memcpy((uint8_t *)cp + ofs, &crc, sizeof(crc));
 }
 

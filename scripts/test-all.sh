@@ -74,6 +74,7 @@ if step setup bash scripts/setup.sh && step build bash scripts/build.sh; then
 		export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 		echo "== unit tests (asan)"; run_group asan/unit unit_tests "$top/build-asan/src"
 		echo "== cli tests (asan)";  run_group asan/cli cli_tests "$top/build-asan/src"
+		echo "== fuzz (asan)";       run_group asan/fuzz bash "$top/tests/fuzz/mutate.sh"
 		unset ASAN_OPTIONS UBSAN_OPTIONS
 	fi
 	echo "== kernel tests"; run_group kernel kernel_tests

@@ -86,7 +86,8 @@ const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code);
 /* One line per section of a large-section volume, for -d and dump. */
 struct f2fs_section_report {
 	uint32_t secno;
-	int type;      /* type of its first used segment, -1 when free */
+	int type;      /* stored type of its first used segment, -1 when free (an invalid
+			  stored type is also reported as PR_SIT_TYPE) */
 	int owner_log; /* enum f2fs_curseg_type owning it, -1 for none */
 	uint32_t sit_valid;
 	uint32_t sit_ckpt_valid;
