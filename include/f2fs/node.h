@@ -40,7 +40,10 @@ unsigned int f2fs_direct_addrs(const struct f2fs_inode *ri);
 /* Bytes of inline data (or inline dentry area) the inode can hold. */
 unsigned int f2fs_inline_data_bytes(const struct f2fs_inode *ri, uint32_t features);
 
-/* First byte of inline data inside the inode (one reserved word after the extra area). */
+/*
+ * First byte of inline data inside the inode (one reserved word after the
+ * extra area).  Only for an inode whose i_extra_isize was validated (<= 36).
+ */
 const uint8_t *f2fs_inline_data(const struct f2fs_inode *ri);
 
 /* Offset of a node in its file's tree, from the footer. */
