@@ -154,6 +154,8 @@ fingerprint() {
 		echo "bdev $(stat -L -c '%t:%T' "$p") $(sha256sum <"$p" | cut -c1-64)"
 		return
 	fi
+	# settle delayed allocation first, or %b may change with no write at all
+	sync "$p" 2>/dev/null
 	size=$(stat -c %s "$p")
 	if [ "$size" -gt $((256 << 20)) ]; then
 		echo "$(stat -c '%s %b %y %z' "$p") $({ head -c $((64 << 20)) "$p"
