@@ -110,6 +110,37 @@ static int alloc_state(struct check_ctx *c)
 	return 0;
 }
 
+/*
+ * The walk reads node blocks in directory order, scattered over the node
+ * segments; asking for those segments up front turns that into read-ahead.
+ */
+static void prefetch_node_segments(struct check_ctx *c)
+{
+	uint32_t s = 0, run;
+
+	while (s < c->main_segs) {
+		const struct f2fs_seg_entry *se = &c->sit->seg[s];
+
+		if (!se->valid || se->type < F2FS_CURSEG_HOT_NODE ||
+		    se->type > F2FS_CURSEG_COLD_NODE) {
+			s++;
+			continue;
+		}
+		for (run = 1; s + run < c->main_segs; run++) {
+			se = &c->sit->seg[s + run];
+			if (!se->valid || se->type < F2FS_CURSEG_HOT_NODE ||
+			    se->type > F2FS_CURSEG_COLD_NODE)
+				break;
+		}
+		f2fs_dev_prefetch(
+		    c->dev,
+		    ((uint64_t)c->main_blkaddr + (uint64_t)s * F2FS_DEFAULT_BLKS_PER_SEG) *
+			F2FS_BLKSIZE,
+		    (uint64_t)run * F2FS_DEFAULT_BLKS_PER_SEG * F2FS_BLKSIZE);
+		s += run;
+	}
+}
+
 static void release(struct check_ctx *c)
 {
 	uint32_t i;
@@ -162,6 +193,7 @@ int f2fs_check(struct f2fs_device *dev, const struct f2fs_check_options *o,
 		ret = alloc_state(&c);
 	if (!ret) {
 		report_rejected_copies(&c);
+		prefetch_node_segments(&c);
 		ret = check_tree(&c);
 	}
 	if (!ret)

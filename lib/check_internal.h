@@ -25,10 +25,10 @@ enum nid_kind {
 
 /* What the walk records per nid; kept in pages since most nids are unused. */
 struct nid_rec {
-	uint32_t entries; /* directory entries naming this inode */
-	uint32_t subdirs; /* subdirectories of this directory */
-	uint32_t i_links; /* i_links as stored */
-	uint8_t kind;	  /* enum nid_kind */
+	uint32_t entries;   /* directory entries naming this inode */
+	uint32_t subdirs;   /* subdirectories of this directory */
+	uint32_t i_links;   /* i_links as stored */
+	uint8_t kind;	    /* enum nid_kind */
 	uint8_t entry_type; /* file type of the first entry naming it */
 };
 
@@ -64,6 +64,7 @@ struct check_ctx {
 	struct nid_rec **nid_pages; /* NID_PAGE records each, NULL until written */
 	uint32_t nid_page_count;
 
+	bool in_leaf_walk; /* checking a file named by an entry, not from the queue */
 	struct pending_inode *queue;
 	size_t queue_len, queue_cap, queue_head;
 };

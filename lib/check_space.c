@@ -238,6 +238,40 @@ static void count_fsynced_chain(struct check_ctx *c)
 	free(n);
 }
 
+/* NAT blocks whose full/empty bit disagrees with their entries. */
+static void check_nat_bits(struct check_ctx *c)
+{
+	const struct f2fs_nat_table *t = c->nat;
+	uint32_t blk, i;
+
+	if (t->journal_bad_nids)
+		check_report(c, PR_NAT_JOURNAL, 0, 0, "%u NAT journal entries have a nid past %u",
+			     t->journal_bad_nids, t->max_nid);
+	if (!t->nat_bits_valid)
+		return;
+	for (blk = 0; blk < t->nat_blocks; blk++) {
+		const struct f2fs_nat_info *e = t->blocks[blk];
+		uint32_t valid = 0;
+		bool journaled = false, full, empty;
+
+		/* nat_bits describe NAT blocks as written; journaled entries are not in them */
+		for (i = 0; e && i < F2FS_NAT_ENTRY_PER_BLOCK; i++) {
+			journaled |= e[i].from_journal;
+			valid += e[i].blkaddr != F2FS_NULL_ADDR || (blk == 0 && i == 0);
+		}
+		if (!e)
+			valid = blk == 0; /* nid 0 counts as used */
+		if (journaled)
+			continue;
+		full = f2fs_test_bit_lsb(t->full_nat_bits, blk);
+		empty = f2fs_test_bit_lsb(t->empty_nat_bits, blk);
+		if ((empty && valid) || (full && valid != F2FS_NAT_ENTRY_PER_BLOCK))
+			check_report(c, PR_NAT_BITS, 0, 0,
+				     "NAT block %u: %s bit set with %u nids in use", blk,
+				     empty ? "empty" : "full", valid);
+	}
+}
+
 void check_space(struct check_ctx *c)
 {
 	uint32_t secno;
@@ -248,6 +282,7 @@ void check_space(struct check_ctx *c)
 		check_section(c, secno);
 	check_open_logs(c);
 	check_nat_reach(c);
+	check_nat_bits(c);
 	check_links(c);
 	check_counters(c);
 	count_fsynced_chain(c);

@@ -53,28 +53,6 @@ static bool nid_valid(const struct check_ctx *c, uint32_t nid)
 	return nid >= F2FS_FIRST_INO_RESERVED && e && e->blkaddr != F2FS_NULL_ADDR;
 }
 
-static uint8_t mode_file_type(uint16_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFREG:
-		return F2FS_FT_REG_FILE;
-	case S_IFDIR:
-		return F2FS_FT_DIR;
-	case S_IFCHR:
-		return F2FS_FT_CHRDEV;
-	case S_IFBLK:
-		return F2FS_FT_BLKDEV;
-	case S_IFIFO:
-		return F2FS_FT_FIFO;
-	case S_IFSOCK:
-		return F2FS_FT_SOCK;
-	case S_IFLNK:
-		return F2FS_FT_SYMLINK;
-	default:
-		return F2FS_FT_UNKNOWN;
-	}
-}
-
 /* ---- blocks ---- */
 
 static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno, uint32_t off,
@@ -260,6 +238,13 @@ static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t 
 
 static void queue_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type)
 {
+	if (c->queue_head > 0 && c->queue_len == c->queue_cap) {
+		/* drop the entries already walked before growing */
+		memmove(c->queue, c->queue + c->queue_head,
+			(c->queue_len - c->queue_head) * sizeof(*c->queue));
+		c->queue_len -= c->queue_head;
+		c->queue_head = 0;
+	}
 	if (c->queue_len == c->queue_cap) {
 		size_t cap = c->queue_cap ? c->queue_cap * 2 : 1024;
 		struct pending_inode *q = realloc(c->queue, cap * sizeof(*q));
@@ -273,6 +258,9 @@ static void queue_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint
 	}
 	c->queue[c->queue_len++] = (struct pending_inode){ino, parent, type};
 }
+
+static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type,
+		       bool system);
 
 static void check_dots(struct check_ctx *c, struct inode_walk *w, uint32_t parent,
 		       const struct f2fs_dir_entry *d, const uint8_t *names, const uint8_t *bitmap)
@@ -322,7 +310,18 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 		dir->subdirs++;
 	if (child->entries == 1) {
 		child->entry_type = d->file_type;
-		queue_inode(c, ino, w->ino, d->file_type);
+		/*
+		 * Only directories wait in the queue: a file is a leaf, checked now.
+		 * Not from inside such a check, though (its "file" may be a
+		 * directory after all), so that a crafted tree cannot nest calls.
+		 */
+		if (d->file_type == F2FS_FT_DIR || c->in_leaf_walk) {
+			queue_inode(c, ino, w->ino, d->file_type);
+		} else {
+			c->in_leaf_walk = true;
+			walk_inode(c, ino, w->ino, d->file_type, false);
+			c->in_leaf_walk = false;
+		}
 		return;
 	}
 	/* named again: the inode was (or will be) checked against the first entry */
@@ -436,7 +435,7 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 {
 	const struct f2fs_inode *ri = &n->i;
 	uint16_t mode = le16_get(ri->i_mode);
-	uint8_t type = mode_file_type(mode);
+	uint8_t type = f2fs_mode_file_type(mode);
 
 	if (type == F2FS_FT_UNKNOWN) {
 		check_report(c, PR_INODE_MODE, w->ino, 0, "i_mode 0%o", mode);

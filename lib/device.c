@@ -40,6 +40,7 @@ struct dev_ops {
 	int (*discard)(struct f2fs_device *dev, uint64_t off, uint64_t len, bool *reads_zero);
 	int (*flush)(struct f2fs_device *dev);
 	int (*close)(struct f2fs_device *dev);
+	void (*prefetch)(struct f2fs_device *dev, uint64_t off, uint64_t len);
 };
 
 struct f2fs_device {
@@ -149,7 +150,13 @@ static int mem_close(struct f2fs_device *dev)
 	return 0;
 }
 
+static void mem_prefetch(struct f2fs_device *dev, uint64_t off, uint64_t len)
+{
+	(void)dev, (void)off, (void)len; /* already in memory */
+}
+
 static const struct dev_ops mem_ops = {
+    .prefetch = mem_prefetch,
     .read = mem_read,
     .write = mem_write,
     .zero = mem_zero,
@@ -319,7 +326,14 @@ static int unix_close(struct f2fs_device *dev)
 	return ret;
 }
 
+static void unix_prefetch(struct f2fs_device *dev, uint64_t off, uint64_t len)
+{
+	/* only a hint: the kernel reads ahead while the caller works */
+	(void)posix_fadvise(dev->sys.fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+}
+
 static const struct dev_ops unix_ops = {
+    .prefetch = unix_prefetch,
     .read = unix_read,
     .write = unix_write,
     .zero = unix_zero,
@@ -497,6 +511,12 @@ int f2fs_dev_discard(struct f2fs_device *dev, uint64_t off, uint64_t len, bool *
 	if (reads_zero)
 		*reads_zero = ret == 0 && zeroed;
 	return ret;
+}
+
+void f2fs_dev_prefetch(struct f2fs_device *dev, uint64_t off, uint64_t len)
+{
+	if (range_fits(dev, off, len) && len)
+		dev->ops->prefetch(dev, off, len);
 }
 
 int f2fs_dev_flush(struct f2fs_device *dev)

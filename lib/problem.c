@@ -16,7 +16,6 @@
 static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW(PR_SB_INVALID, "superblock", "a superblock copy is invalid"),
     ROW(PR_CP_INVALID, "checkpoint", "a checkpoint pack is invalid"),
-    ROW(PR_CP_DATA, "checkpoint", "checkpoint pack contents are invalid"),
     ROW(PR_SIT_VBLOCKS, "SIT", "segment valid-block count exceeds the segment size"),
     ROW(PR_SIT_BITMAP_COUNT, "SIT", "segment valid-block count differs from its bitmap"),
     ROW(PR_SIT_TYPE, "SIT", "segment type is out of range"),

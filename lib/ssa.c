@@ -9,7 +9,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/ssa.h"
 
-#define SSA_READAHEAD 256 /* segments per read: 1 MiB of summaries */
+#define SSA_READAHEAD 32 /* segments per read: 128 KiB of summaries */
 
 struct f2fs_ssa {
 	struct f2fs_device *dev;

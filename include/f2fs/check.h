@@ -20,7 +20,6 @@
 enum f2fs_problem_code {
 	PR_SB_INVALID,		 /* a superblock copy is unusable */
 	PR_CP_INVALID,		 /* a checkpoint pack is unusable */
-	PR_CP_DATA,		 /* bitmaps, journals or summaries of the pack */
 	PR_SIT_VBLOCKS,		 /* vblocks larger than a segment */
 	PR_SIT_BITMAP_COUNT,	 /* vblocks differs from the bitmap's popcount */
 	PR_SIT_TYPE,		 /* segment type out of range */

@@ -56,6 +56,12 @@ int f2fs_dev_zero(struct f2fs_device *dev, uint64_t off, uint64_t len);
  */
 int f2fs_dev_discard(struct f2fs_device *dev, uint64_t off, uint64_t len, bool *reads_zero);
 
+/*
+ * Hint that [off, off+len) will be read soon (posix_fadvise WILLNEED), so a
+ * walk that reads scattered blocks of it finds them in the page cache.
+ */
+void f2fs_dev_prefetch(struct f2fs_device *dev, uint64_t off, uint64_t len);
+
 /* fsync (or a cache flush ioctl on block devices). */
 int f2fs_dev_flush(struct f2fs_device *dev);
 
