@@ -20,6 +20,9 @@
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
 #include "f2fs/feature.h"
+#include "f2fs/file.h"
+#include "f2fs/nat.h"
+#include "f2fs/summary.h"
 #include "f2fs/volume.h"
 
 #define EXIT_CLEAN	 0
@@ -31,6 +34,7 @@ struct fsck_opts {
 	const char *device;
 	int debug;
 	int show_layout; /* -l */
+	int show_tree;	 /* -t */
 	int quiet;
 	unsigned int problems_shown;
 };
@@ -58,6 +62,7 @@ static void usage(FILE *out)
 		     "  -n, -N, --dry-run do not write anything (always the case)\n"
 		     "  -p preen mode (check only in this version)\n"
 		     "  -q quiet\n"
+		     "  -t show directory tree\n"
 		     "  -y answer yes to all questions (check only in this version)\n"
 		     "  -V print the version number and exit\n");
 }
@@ -71,7 +76,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 	int opt;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":ad:fhlnNpqVy", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ad:fhlnNpqtVy", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a':
 		case 'f':
@@ -91,6 +96,9 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 't':
+			o->show_tree = 1;
 			break;
 		case 'V':
 			printf("fsck.f2fs %s\n", PACKAGE_VERSION);
@@ -153,31 +161,13 @@ static const char *hex(char *buf, size_t len, uint64_t v)
 
 static void print_cp_flags(uint32_t flags)
 {
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} names[] = {
-	    {CP_QUOTA_NEED_FSCK_FLAG, "quota_need_fsck"},
-	    {CP_LARGE_NAT_BITMAP_FLAG, "large_nat_bitmap"},
-	    {CP_NOCRC_RECOVERY_FLAG, "allow_nocrc"},
-	    {CP_TRIMMED_FLAG, "trimmed"},
-	    {CP_NAT_BITS_FLAG, "nat_bits"},
-	    {CP_CRC_RECOVERY_FLAG, "crc"},
-	    {CP_FASTBOOT_FLAG, "fastboot"},
-	    {CP_FSCK_FLAG, "fsck"},
-	    {CP_ERROR_FLAG, "error"},
-	    {CP_COMPACT_SUM_FLAG, "compacted_summary"},
-	    {CP_ORPHAN_PRESENT_FLAG, "orphan_inodes"},
-	    {CP_DISABLED_FLAG, "disabled"},
-	    {CP_RESIZEFS_FLAG, "resizefs"},
-	    {CP_UMOUNT_FLAG, "unmount"},
-	};
-	size_t i;
+	unsigned int i;
+	uint32_t bit;
 
 	printf("Info: checkpoint state = %x : ", flags);
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (flags & names[i].bit)
-			printf(" %s", names[i].name);
+	for (i = 0; (bit = f2fs_cp_flag_bit(i)); i++)
+		if (flags & bit)
+			printf(" %s", f2fs_cp_flag_name(bit));
 	putchar('\n');
 }
 
@@ -258,6 +248,74 @@ static void print_summary(const struct f2fs_check_result *r)
 		       r->fsynced_nodes);
 }
 
+/* ---- -t: the directory tree, depth first ---- */
+
+#define TREE_MAX_DEPTH 64
+
+struct tree_walk {
+	struct f2fs_device *dev;
+	const struct f2fs_super_block *sb;
+	const struct f2fs_nat_table *nat;
+	uint32_t features;
+	uint8_t *seen; /* bit per nid: directories already listed (cycles in a bad image) */
+	int depth;
+};
+
+static void print_tree_dir(struct tree_walk *t, uint32_t ino);
+
+static int print_tree_entry(const char *name, size_t len, uint32_t ino, uint8_t type, void *arg)
+{
+	struct tree_walk *t = arg;
+
+	printf("%*s|-- %.*s%s\n", 4 * t->depth, "", (int)len, name, type == F2FS_FT_DIR ? "/" : "");
+	if (type == F2FS_FT_DIR && t->depth < TREE_MAX_DEPTH && f2fs_nat_get(t->nat, ino) &&
+	    !f2fs_test_bit_lsb(t->seen, ino)) {
+		t->depth++;
+		print_tree_dir(t, ino);
+		t->depth--;
+	}
+	return 0;
+}
+
+static void print_tree_dir(struct tree_walk *t, uint32_t ino)
+{
+	struct f2fs_node *n = malloc(sizeof(*n));
+
+	f2fs_set_bit_lsb(t->seen, ino);
+	if (n && !f2fs_read_inode(t->dev, t->sb, t->nat, ino, n))
+		f2fs_dir_for_each_entry(t->dev, t->sb, t->nat, n, t->features, print_tree_entry, t);
+	free(n);
+}
+
+static void print_tree(struct f2fs_device *dev)
+{
+	struct f2fs_volume *v = NULL;
+	struct f2fs_cp_data *cpd = NULL;
+	struct f2fs_nat_table *nat = NULL;
+	struct tree_walk t = {.dev = dev};
+	char why[200];
+
+	if (f2fs_volume_open(dev, &v, why, sizeof(why)) ||
+	    f2fs_cp_data_load(v, &cpd, why, sizeof(why)) ||
+	    f2fs_nat_load(dev, f2fs_volume_sb(v), f2fs_volume_cp(v), f2fs_volume_cp_start(v), cpd,
+			  &nat, why, sizeof(why))) {
+		printf("[FSCK] directory tree not shown: %s\n", why);
+	} else {
+		t.sb = f2fs_volume_sb(v);
+		t.nat = nat;
+		t.features = le32_get(t.sb->feature);
+		t.seen = calloc(nat->max_nid / 8 + 1, 1);
+		if (t.seen) {
+			printf("/\n");
+			print_tree_dir(&t, le32_get(t.sb->root_ino));
+		}
+		free(t.seen);
+	}
+	f2fs_nat_free(nat);
+	f2fs_cp_data_free(cpd);
+	f2fs_volume_close(v);
+}
+
 int main(int argc, char **argv)
 {
 	struct fsck_opts o = {0};
@@ -272,6 +330,8 @@ int main(int argc, char **argv)
 		fail(EXIT_OPERATIONAL, "cannot open %s: %s", o.device, strerror(-ret));
 	if (!o.quiet)
 		print_info(dev, &o);
+	if (o.show_tree && !o.quiet)
+		print_tree(dev);
 	co.on_problem = o.quiet ? NULL : print_problem;
 	co.on_section = o.debug > 0 && !o.quiet ? print_section : NULL;
 	co.arg = &o;
