@@ -387,6 +387,13 @@ struct vol {
 	uint32_t main_blkaddr, main_segs;
 };
 
+/* Give up on @path when a load returned the error @ret, saying @why when it was filled. */
+static void die_on_error(int ret, const char *path, const char *why)
+{
+	if (ret)
+		die("%s: %s", path, why[0] ? why : strerror(-ret));
+}
+
 static void open_volume(const char *path, struct vol *vo)
 {
 	char why[256] = "";
@@ -397,20 +404,16 @@ static void open_volume(const char *path, struct vol *vo)
 	if (ret)
 		die("cannot open %s: %s", path, strerror(-ret));
 	ret = f2fs_volume_open(vo->dev, &vo->v, why, sizeof(why));
-	if (ret)
-		die("%s: %s", path, why[0] ? why : strerror(-ret));
+	die_on_error(ret, path, why);
 	vo->sb = f2fs_volume_sb(vo->v);
 	vo->cp = f2fs_volume_cp(vo->v);
 	ret = f2fs_cp_data_load(vo->v, &vo->cpd, why, sizeof(why));
-	if (ret)
-		die("%s: %s", path, why[0] ? why : strerror(-ret));
+	die_on_error(ret, path, why);
 	ret = f2fs_sit_load(vo->dev, vo->sb, vo->cpd, &vo->sit, why, sizeof(why));
-	if (ret)
-		die("%s: %s", path, why[0] ? why : strerror(-ret));
+	die_on_error(ret, path, why);
 	ret = f2fs_nat_load(vo->dev, vo->sb, vo->cp, f2fs_volume_cp_start(vo->v), vo->cpd, &vo->nat,
 			    why, sizeof(why));
-	if (ret)
-		die("%s: %s", path, why[0] ? why : strerror(-ret));
+	die_on_error(ret, path, why);
 	ret = f2fs_ssa_open(vo->dev, vo->sb, vo->cpd, &vo->ssa);
 	if (ret)
 		die("%s: SSA: %s", path, strerror(-ret));
@@ -658,29 +661,16 @@ static void print_checkpoint(struct out *o, const struct f2fs_checkpoint *cp)
 /* The checkpoint flags, named as upstream's "checkpoint state" line. */
 static void cp_state(uint32_t flag, char *buf, size_t len)
 {
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} names[] = {{CP_QUOTA_NEED_FSCK_FLAG, "quota_need_fsck"},
-		     {CP_LARGE_NAT_BITMAP_FLAG, "large_nat_bitmap"},
-		     {CP_NOCRC_RECOVERY_FLAG, "allow_nocrc"},
-		     {CP_TRIMMED_FLAG, "trimmed"},
-		     {CP_NAT_BITS_FLAG, "nat_bits"},
-		     {CP_CRC_RECOVERY_FLAG, "crc"},
-		     {CP_FASTBOOT_FLAG, "fastboot"},
-		     {CP_FSCK_FLAG, "fsck"},
-		     {CP_ERROR_FLAG, "error"},
-		     {CP_COMPACT_SUM_FLAG, "compacted_summary"},
-		     {CP_ORPHAN_PRESENT_FLAG, "orphan_inodes"},
-		     {CP_DISABLED_FLAG, "disabled"},
-		     {CP_RESIZEFS_FLAG, "resizefs"}};
-	size_t i, o = 0;
+	unsigned int i;
+	uint32_t bit;
+	size_t o = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (flag & names[i].bit)
-			o += (size_t)snprintf(buf + o, len - o, " %s", names[i].name);
-	snprintf(buf + o, len - o, " %s", flag & CP_UMOUNT_FLAG ? "unmount" : "sudden-power-off");
+	for (i = 0; (bit = f2fs_cp_flag_bit(i)); i++)
+		if (flag & bit)
+			o += (size_t)snprintf(buf + o, len - o, " %s", f2fs_cp_flag_name(bit));
+	if (!(flag & CP_UMOUNT_FLAG))
+		snprintf(buf + o, len - o, " sudden-power-off");
 }
 
 /* ---- -n: NAT ---- */
@@ -885,24 +875,14 @@ static void dump_ssa(const struct vol *vo, const struct range *r, struct out *o)
 
 static const char *file_type_name(uint16_t mode)
 {
-	switch (mode & S_IFMT) {
-	case S_IFREG:
-		return "regular";
-	case S_IFDIR:
-		return "directory";
-	case S_IFLNK:
-		return "symlink";
-	case S_IFCHR:
-		return "chardev";
-	case S_IFBLK:
-		return "blockdev";
-	case S_IFIFO:
-		return "fifo";
-	case S_IFSOCK:
-		return "socket";
-	default:
-		return "unknown";
-	}
+	static const char *const names[F2FS_FT_MAX] = {
+	    [F2FS_FT_UNKNOWN] = "unknown", [F2FS_FT_REG_FILE] = "regular",
+	    [F2FS_FT_DIR] = "directory",   [F2FS_FT_CHRDEV] = "chardev",
+	    [F2FS_FT_BLKDEV] = "blockdev", [F2FS_FT_FIFO] = "fifo",
+	    [F2FS_FT_SOCK] = "socket",	   [F2FS_FT_SYMLINK] = "symlink",
+	};
+
+	return names[f2fs_mode_file_type(mode)];
 }
 
 /* A name from disk, made printable: other bytes become '?'. */

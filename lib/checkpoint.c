@@ -57,3 +57,40 @@ uint64_t f2fs_nat_bits_tag(const struct f2fs_checkpoint *cp)
 	__builtin_memcpy(&crc, (const uint8_t *)cp + ofs, sizeof(crc));
 	return le64_get(cp->checkpoint_ver) | ((uint64_t)le32_get(crc) << 32);
 }
+
+static const struct {
+	uint32_t bit;
+	const char *name;
+} cp_flags[] = {
+    {CP_QUOTA_NEED_FSCK_FLAG, "quota_need_fsck"},
+    {CP_LARGE_NAT_BITMAP_FLAG, "large_nat_bitmap"},
+    {CP_NOCRC_RECOVERY_FLAG, "allow_nocrc"},
+    {CP_TRIMMED_FLAG, "trimmed"},
+    {CP_NAT_BITS_FLAG, "nat_bits"},
+    {CP_CRC_RECOVERY_FLAG, "crc"},
+    {CP_FASTBOOT_FLAG, "fastboot"},
+    {CP_FSCK_FLAG, "fsck"},
+    {CP_ERROR_FLAG, "error"},
+    {CP_COMPACT_SUM_FLAG, "compacted_summary"},
+    {CP_ORPHAN_PRESENT_FLAG, "orphan_inodes"},
+    {CP_DISABLED_FLAG, "disabled"},
+    {CP_RESIZEFS_FLAG, "resizefs"},
+    {CP_UMOUNT_FLAG, "unmount"},
+};
+
+#define N_CP_FLAGS (sizeof(cp_flags) / sizeof(cp_flags[0]))
+
+uint32_t f2fs_cp_flag_bit(unsigned int i)
+{
+	return i < N_CP_FLAGS ? cp_flags[i].bit : 0;
+}
+
+const char *f2fs_cp_flag_name(uint32_t bit)
+{
+	size_t i;
+
+	for (i = 0; i < N_CP_FLAGS; i++)
+		if (cp_flags[i].bit == bit)
+			return cp_flags[i].name;
+	return NULL;
+}

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "f2fs/crc.h"
 #include "f2fs/endian.h"
@@ -122,4 +123,26 @@ void f2fs_inline_dentry_geometry(unsigned int bytes, struct f2fs_inline_dentry_g
 	g->nr = bytes * 8 / ((F2FS_DIR_ENTRY_SIZE + F2FS_SLOT_LEN) * 8 + 1);
 	g->bitmap_size = (g->nr + 7) / 8;
 	g->reserved = bytes - ((F2FS_DIR_ENTRY_SIZE + F2FS_SLOT_LEN) * g->nr + g->bitmap_size);
+}
+
+uint8_t f2fs_mode_file_type(uint16_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return F2FS_FT_REG_FILE;
+	case S_IFDIR:
+		return F2FS_FT_DIR;
+	case S_IFCHR:
+		return F2FS_FT_CHRDEV;
+	case S_IFBLK:
+		return F2FS_FT_BLKDEV;
+	case S_IFIFO:
+		return F2FS_FT_FIFO;
+	case S_IFSOCK:
+		return F2FS_FT_SOCK;
+	case S_IFLNK:
+		return F2FS_FT_SYMLINK;
+	default:
+		return F2FS_FT_UNKNOWN;
+	}
 }

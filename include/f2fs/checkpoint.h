@@ -20,6 +20,15 @@ uint32_t f2fs_nat_bits_blocks(uint32_t segment_count_nat);
 /* The 8-byte tag that ties nat_bits to their checkpoint: version | crc << 32. */
 uint64_t f2fs_nat_bits_tag(const struct f2fs_checkpoint *cp);
 
+/*
+ * Checkpoint flags by name, as upstream's "checkpoint state" line spells
+ * them: f2fs_cp_flag_bit(i) is the i-th flag in the order that line lists
+ * them (CP_UMOUNT_FLAG, "unmount", last), 0 past the end;
+ * f2fs_cp_flag_name() is a flag's name, or NULL for a bit without one.
+ */
+uint32_t f2fs_cp_flag_bit(unsigned int i);
+const char *f2fs_cp_flag_name(uint32_t bit);
+
 /* Bit helpers for on-disk bitmaps: SIT maps count from the most significant bit. */
 static inline void f2fs_set_bit_msb(uint8_t *map, unsigned int nr)
 {

@@ -46,6 +46,9 @@ unsigned int f2fs_inline_data_bytes(const struct f2fs_inode *ri, uint32_t featur
  */
 const uint8_t *f2fs_inline_data(const struct f2fs_inode *ri);
 
+/* The dentry file type (F2FS_FT_*) of an inode's i_mode; F2FS_FT_UNKNOWN for none. */
+uint8_t f2fs_mode_file_type(uint16_t mode);
+
 /* Offset of a node in its file's tree, from the footer. */
 static inline uint32_t f2fs_node_ofs(const struct f2fs_node *n)
 {

@@ -168,146 +168,119 @@ verdict() {
 	fi
 }
 
+# one_field NAME CODE INJECT-ARGS...: the usual case, one inject call on a
+# fresh copy of the base image, and the verdict on "NAME CODE".
+one_field() {
+	local name=$1 code=$2
+	shift 2
+	prep
+	inj "$@"
+	verdict "$name $code" "$code"
+}
+
 # plus VAR DELTA: VAR's value plus DELTA.
 plus() { echo $(($1 + $2)); }
 
 # --- superblock ---------------------------------------------------------------------
 
-prep; inj --sb 1 --mb magic --val 0
-verdict "sb1-magic PR_SB_INVALID" PR_SB_INVALID
+one_field sb1-magic PR_SB_INVALID --sb 1 --mb magic --val 0
 
-prep; inj --sb 2 --mb log_blocksize --val 13
-verdict "sb2-log_blocksize PR_SB_INVALID" PR_SB_INVALID
+one_field sb2-log_blocksize PR_SB_INVALID --sb 2 --mb log_blocksize --val 13
 
 prep; inj --sb 1 --mb segment_count_nat --val 1000; inj --sb 2 --mb segment_count_nat --val 1000
 verdict "sb-both-segment_count_nat exit-8" superblock 8
 
 # --- checkpoint ---------------------------------------------------------------------
 
-prep; inj --cp 0 --mb crc --val 0x12345678
-verdict "cp-current-crc PR_CP_INVALID" PR_CP_INVALID
+one_field cp-current-crc PR_CP_INVALID --cp 0 --mb crc --val 0x12345678
 
-prep; inj --cp 0 --mb valid_block_count --val "$(plus "$(getv --cp 0 --mb valid_block_count)" 1)"
-verdict "cp-valid_block_count PR_COUNT_VALID_BLOCKS" PR_COUNT_VALID_BLOCKS
+one_field cp-valid_block_count PR_COUNT_VALID_BLOCKS --cp 0 --mb valid_block_count --val "$(plus "$(getv --cp 0 --mb valid_block_count)" 1)"
 
-prep; inj --cp 0 --mb valid_node_count --val "$(plus "$(getv --cp 0 --mb valid_node_count)" 1)"
-verdict "cp-valid_node_count PR_COUNT_VALID_NODES" PR_COUNT_VALID_NODES
+one_field cp-valid_node_count PR_COUNT_VALID_NODES --cp 0 --mb valid_node_count --val "$(plus "$(getv --cp 0 --mb valid_node_count)" 1)"
 
-prep; inj --cp 0 --mb valid_inode_count --val "$(plus "$(getv --cp 0 --mb valid_inode_count)" -1)"
-verdict "cp-valid_inode_count PR_COUNT_VALID_INODES" PR_COUNT_VALID_INODES
+one_field cp-valid_inode_count PR_COUNT_VALID_INODES --cp 0 --mb valid_inode_count --val "$(plus "$(getv --cp 0 --mb valid_inode_count)" -1)"
 
-prep; inj --cp 0 --mb free_segment_count --val "$(plus "$(getv --cp 0 --mb free_segment_count)" -3)"
-verdict "cp-free_segment_count PR_SIT_FREE_COUNT" PR_SIT_FREE_COUNT
+one_field cp-free_segment_count PR_SIT_FREE_COUNT --cp 0 --mb free_segment_count --val "$(plus "$(getv --cp 0 --mb free_segment_count)" -3)"
 
 # The warm data log (1) is partly written: point its next block at a used
 # one.  sload leaves every log in SSR mode (alloc_type 1); the next block
 # must be free in both modes.
 WARM_OFF=$(getv --cp 0 --mb cur_data_blkoff --idx 1)
-prep; inj --cp 0 --mb cur_data_blkoff --idx 1 --val $((WARM_OFF - 1))
-verdict "cp-cur_data_blkoff-used-ssr-log PR_CURSEG_NEXT_USED" PR_CURSEG_NEXT_USED
+one_field cp-cur_data_blkoff-used-ssr-log PR_CURSEG_NEXT_USED --cp 0 --mb cur_data_blkoff --idx 1 --val $((WARM_OFF - 1))
 
 prep; inj --cp 0 --mb alloc_type --idx 1 --val 0; inj --cp 0 --mb cur_data_blkoff --idx 1 --val $((WARM_OFF - 1))
 verdict "cp-cur_data_blkoff-used-lfs-log PR_CURSEG_NEXT_USED" PR_CURSEG_NEXT_USED
 
 # --- NAT ------------------------------------------------------------------------------
 
-prep; inj --nat 0 --nid "$F1" --mb block_addr --val 5
-verdict "nat-block_addr-outside-main PR_NAT_ADDR_RANGE" PR_NAT_ADDR_RANGE
+one_field nat-block_addr-outside-main PR_NAT_ADDR_RANGE --nat 0 --nid "$F1" --mb block_addr --val 5
 
-prep; inj --nat 0 --nid "$BIG_DNODE" --mb ino --val "$MID"
-verdict "nat-dnode-ino-wrong PR_NAT_INO" PR_NAT_INO
+one_field nat-dnode-ino-wrong PR_NAT_INO --nat 0 --nid "$BIG_DNODE" --mb ino --val "$MID"
 
-prep; inj --nat 0 --nid 300 --mb block_addr --val "$F1_NODE"
-verdict "nat-unused-nid-in-use PR_NAT_UNREACHABLE" PR_NAT_UNREACHABLE
+one_field nat-unused-nid-in-use PR_NAT_UNREACHABLE --nat 0 --nid 300 --mb block_addr --val "$F1_NODE"
 
 # --- SIT ------------------------------------------------------------------------------
 
 VB=$(getv --sit 0 --blk "$MID_BLK" --mb vblocks)
-prep; inj --sit 0 --blk "$MID_BLK" --mb vblocks --val $(((VB & ~1023) | 600))
-verdict "sit-vblocks-too-big PR_SIT_VBLOCKS" PR_SIT_VBLOCKS
+one_field sit-vblocks-too-big PR_SIT_VBLOCKS --sit 0 --blk "$MID_BLK" --mb vblocks --val $(((VB & ~1023) | 600))
 
-prep; inj --sit 0 --blk "$MID_BLK" --mb vblocks --val $((VB - 1))
-verdict "sit-vblocks-off-by-one PR_SIT_BITMAP_COUNT" PR_SIT_BITMAP_COUNT
+one_field sit-vblocks-off-by-one PR_SIT_BITMAP_COUNT --sit 0 --blk "$MID_BLK" --mb vblocks --val $((VB - 1))
 
-prep; inj --sit 0 --blk "$MID_BLK" --mb valid_bit --val 0
-verdict "sit-bit-cleared-used-block PR_BLK_NOT_IN_SIT" PR_BLK_NOT_IN_SIT
+one_field sit-bit-cleared-used-block PR_BLK_NOT_IN_SIT --sit 0 --blk "$MID_BLK" --mb valid_bit --val 0
 
-prep; inj --sit 0 --blk "$FREE_BLK" --mb valid_bit --val 1
-verdict "sit-bit-set-free-block PR_BLK_SIT_EXTRA" PR_BLK_SIT_EXTRA
+one_field sit-bit-set-free-block PR_BLK_SIT_EXTRA --sit 0 --blk "$FREE_BLK" --mb valid_bit --val 1
 
-prep; inj --sit 0 --blk "$MID_BLK" --mb type --val 9
-verdict "sit-type-out-of-range PR_SIT_TYPE" PR_SIT_TYPE
+one_field sit-type-out-of-range PR_SIT_TYPE --sit 0 --blk "$MID_BLK" --mb type --val 9
 
-prep; inj --sit 0 --blk "$F1_NODE" --mb type --val 1
-verdict "sit-node-segment-as-data PR_SIT_TYPE_MISMATCH" PR_SIT_TYPE_MISMATCH
+one_field sit-node-segment-as-data PR_SIT_TYPE_MISMATCH --sit 0 --blk "$F1_NODE" --mb type --val 1
 
 # --- SSA ------------------------------------------------------------------------------
 
-prep; inj --ssa --blk "$BIG_BLK" --mb nid --val 9999
-verdict "ssa-nid PR_SSA_MISMATCH" PR_SSA_MISMATCH
+one_field ssa-nid PR_SSA_MISMATCH --ssa --blk "$BIG_BLK" --mb nid --val 9999
 
 # --- node footers ---------------------------------------------------------------------
 
-prep; inj --node --nid "$F1" --mb nid --val "$F2"
-verdict "node-footer-nid PR_NODE_FOOTER_NID" PR_NODE_FOOTER_NID
+one_field node-footer-nid PR_NODE_FOOTER_NID --node --nid "$F1" --mb nid --val "$F2"
 
-prep; inj --node --nid "$BIG_DNODE" --mb ino --val "$MID"
-verdict "node-footer-ino PR_NODE_FOOTER_INO" PR_NODE_FOOTER_INO
+one_field node-footer-ino PR_NODE_FOOTER_INO --node --nid "$BIG_DNODE" --mb ino --val "$MID"
 
-prep; inj --node --nid "$BIG_DNODE" --mb ofs --val 5
-verdict "node-offset PR_NODE_OFFSET" PR_NODE_OFFSET
+one_field node-offset PR_NODE_OFFSET --node --nid "$BIG_DNODE" --mb ofs --val 5
 
 # --- inodes ---------------------------------------------------------------------------
 
-prep; inj --node --nid "$F1" --mb i_mode --val 0
-verdict "inode-i_mode-0 PR_INODE_MODE" PR_INODE_MODE
+one_field inode-i_mode-0 PR_INODE_MODE --node --nid "$F1" --mb i_mode --val 0
 
-prep; inj --node --nid "$SMALL" --mb i_links --val 1
-verdict "inode-i_links-hardlink PR_INODE_LINKS" PR_INODE_LINKS
+one_field inode-i_links-hardlink PR_INODE_LINKS --node --nid "$SMALL" --mb i_links --val 1
 
-prep; inj --node --nid "$MID" --mb i_blocks --val "$(plus "$(getv --node --nid "$MID" --mb i_blocks)" 2)"
-verdict "inode-i_blocks PR_INODE_BLOCKS" PR_INODE_BLOCKS
+one_field inode-i_blocks PR_INODE_BLOCKS --node --nid "$MID" --mb i_blocks --val "$(plus "$(getv --node --nid "$MID" --mb i_blocks)" 2)"
 
-prep; inj --node --nid "$F1" --mb i_extra_isize --val 13
-verdict "inode-i_extra_isize-odd PR_INODE_EXTRA_ISIZE" PR_INODE_EXTRA_ISIZE
+one_field inode-i_extra_isize-odd PR_INODE_EXTRA_ISIZE --node --nid "$F1" --mb i_extra_isize --val 13
 
-prep; inj --node --nid "$F1" --mb i_inline_xattr_size --val 2000
-verdict "inode-i_inline_xattr_size-huge PR_INODE_INLINE_XATTR" PR_INODE_INLINE_XATTR
+one_field inode-i_inline_xattr_size-huge PR_INODE_INLINE_XATTR --node --nid "$F1" --mb i_inline_xattr_size --val 2000
 
-prep; inj --node --nid "$F1" --mb i_inode_checksum --val 0x1234
-verdict "inode-checksum PR_INODE_CHECKSUM" PR_INODE_CHECKSUM
+one_field inode-checksum PR_INODE_CHECKSUM --node --nid "$F1" --mb i_inode_checksum --val 0x1234
 
-prep; inj --node --nid "$F1" --mb i_xattr_nid --val 400
-verdict "inode-i_xattr_nid-free PR_INODE_XATTR_NID" PR_INODE_XATTR_NID
+one_field inode-i_xattr_nid-free PR_INODE_XATTR_NID --node --nid "$F1" --mb i_xattr_nid --val 400
 
-prep; inj --node --nid "$MID" --mb i_addr --idx "$FIRST" --val 1
-verdict "inode-i_addr-outside-main PR_BLK_RANGE" PR_BLK_RANGE
+one_field inode-i_addr-outside-main PR_BLK_RANGE --node --nid "$MID" --mb i_addr --idx "$FIRST" --val 1
 
-prep; inj --node --nid "$MID" --mb i_addr --idx "$FIRST" --val "$BIG_BLK"
-verdict "two-files-share-a-block PR_BLK_REACHED_TWICE" PR_BLK_REACHED_TWICE
+one_field two-files-share-a-block PR_BLK_REACHED_TWICE --node --nid "$MID" --mb i_addr --idx "$FIRST" --val "$BIG_BLK"
 
-prep; inj --node --nid "$DIR_B" --mb i_inline --val 3
-verdict "dir-with-inline-data-flag PR_INODE_INLINE" PR_INODE_INLINE
+one_field dir-with-inline-data-flag PR_INODE_INLINE --node --nid "$DIR_B" --mb i_inline --val 3
 
 # --- dentries -------------------------------------------------------------------------
 
-prep; inj --dent --nid "$F1" --mb d_hash --val 0x1234
-verdict "dent-hash PR_DENT_HASH" PR_DENT_HASH
+one_field dent-hash PR_DENT_HASH --dent --nid "$F1" --mb d_hash --val 0x1234
 
-prep; inj --dent --nid "$F1" --mb d_ino --val 500
-verdict "dent-ino-free PR_DENT_INO" PR_DENT_INO
+one_field dent-ino-free PR_DENT_INO --dent --nid "$F1" --mb d_ino --val 500
 
-prep; inj --dent --nid "$F1" --mb d_ftype --val 2
-verdict "dent-file-type PR_DENT_FILE_TYPE" PR_DENT_FILE_TYPE
+one_field dent-file-type PR_DENT_FILE_TYPE --dent --nid "$F1" --mb d_ftype --val 2
 
-prep; inj --dent --nid "$F1" --mb d_name_len --val 0
-verdict "dent-name_len-0 PR_DENT_NAME_LEN" PR_DENT_NAME_LEN
+one_field dent-name_len-0 PR_DENT_NAME_LEN --dent --nid "$F1" --mb d_name_len --val 0
 
-prep; inj --dent --nid "$DIR_D" --idx $((LONG_SLOT + 1)) --mb d_bitmap
-verdict "dent-bitmap-name-slot PR_DENT_BITMAP" PR_DENT_BITMAP
+one_field dent-bitmap-name-slot PR_DENT_BITMAP --dent --nid "$DIR_D" --idx $((LONG_SLOT + 1)) --mb d_bitmap
 
-prep; inj --dent --nid "$DIR_A" --dots 1 --mb d_ino --val "$ROOT"
-verdict "dent-dot-wrong PR_DIR_DOTS" PR_DIR_DOTS
+one_field dent-dot-wrong PR_DIR_DOTS --dent --nid "$DIR_A" --dots 1 --mb d_ino --val "$ROOT"
 
 # d/f1 names directory a/b (entry typed as a directory, as a link would be).
 prep; inj --dent --nid "$F1" --mb d_ino --val "$DIR_B"; inj --dent --nid "$DIR_D" --idx "$F1_SLOT" --mb d_ftype --val 2
@@ -349,19 +322,21 @@ fi
 
 # --- inject.f2fs itself -------------------------------------------------------------
 
+# inject_refuses NAME PATTERN INJECT-ARGS...: inject.f2fs on the case image
+# must refuse with a message matching PATTERN and leave the image alone.
+inject_refuses() {
+	local name=$1 pattern=$2
+	shift 2
+	REFUSE_IMAGE=$IMG expect_refusal "$name" "$pattern" -- "$INJECT" "$@" "$IMG"
+}
+
 prep
-REFUSE_IMAGE=$IMG expect_refusal inject-unknown-member 'unknown.*member' -- \
-	"$INJECT" --node --nid "$F1" --mb i_bogus --val 1 "$IMG"
-REFUSE_IMAGE=$IMG expect_refusal inject-node-needs-nid 'needs --nid' -- \
-	"$INJECT" --node --mb i_links --val 1 "$IMG"
-REFUSE_IMAGE=$IMG expect_refusal inject-index-out-of-range 'out of range' -- \
-	"$INJECT" --node --nid "$F1" --mb i_nid --idx 5 --val 1 "$IMG"
-REFUSE_IMAGE=$IMG expect_refusal inject-value-too-big 'does not fit' -- \
-	"$INJECT" --node --nid "$F1" --mb i_mode --val 0x10000 "$IMG"
-REFUSE_IMAGE=$IMG expect_refusal inject-blk-outside-main 'outside the main area' -- \
-	"$INJECT" --sit 0 --blk 1 --mb vblocks --val 1 "$IMG"
-REFUSE_IMAGE=$IMG expect_refusal inject-bad-pack 'expected 0, 1 or 2' -- \
-	"$INJECT" --cp 3 --mb crc --val 1 "$IMG"
+inject_refuses inject-unknown-member 'unknown.*member' --node --nid "$F1" --mb i_bogus --val 1
+inject_refuses inject-node-needs-nid 'needs --nid' --node --mb i_links --val 1
+inject_refuses inject-index-out-of-range 'out of range' --node --nid "$F1" --mb i_nid --idx 5 --val 1
+inject_refuses inject-value-too-big 'does not fit' --node --nid "$F1" --mb i_mode --val 0x10000
+inject_refuses inject-blk-outside-main 'outside the main area' --sit 0 --blk 1 --mb vblocks --val 1
+inject_refuses inject-bad-pack 'expected 0, 1 or 2' --cp 3 --mb crc --val 1
 before=$(fingerprint "$IMG")
 run_cmd "$INJECT" --dry-run --node --nid "$F1" --mb i_links --val 9 "$IMG"
 if [ "$RC" -ne 0 ]; then

@@ -18,29 +18,22 @@ set -u -o pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=guest.sh
 . "$here/guest.sh"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 
 REF_MKFS=${REF_MKFS:-/usr/sbin/mkfs.f2fs}
 NAMES=(good-image bad-magic bad-first-sb silent-job)
 SB_MAGIC_OFFSETS=(1024 5120) # superblock 0 and 1: byte 1024 of blocks 0 and 1
 
-failed=0
+# Names here go without the "harness/" of the result lines, and reasons are
+# printed as they are: these printers replace those of lib.sh.
 pass() { echo "PASS: harness/$1"; }
 fail() {
 	echo "FAIL: harness/$1: $2"
 	failed=1
 }
-
-abandon() {
-	local n
-	for n in "${NAMES[@]}"; do
-		if [ "${CI:-}" = true ]; then
-			fail "$n" "$1"
-		else
-			echo "SKIP: harness/$n: $1"
-		fi
-	done
-	exit "$failed"
-}
+skip() { echo "SKIP: harness/$1: $2"; }
+all_names() { printf '%s\n' "${NAMES[@]}"; }
 
 # Flip the low bit of the first magic byte of the superblocks at OFFSETS.
 corrupt_magic() {
@@ -78,11 +71,7 @@ expect_failure() {
 main() {
 	local img job
 
-	work=$(mktemp -d "${TMPDIR:-/tmp}/f2fs-harness.XXXXXX") ||
-		abandon "cannot create a directory under ${TMPDIR:-/tmp}"
-	trap 'rm -rf "$work"' EXIT
-	GUEST_WORKDIR=$work/guest
-	guest_init || abandon "kernel harness unavailable: $guest_error"
+	start_work harness
 	[ -x "$REF_MKFS" ] || CI=true abandon "REF_MKFS=$REF_MKFS is not executable"
 	img=$work/img
 

@@ -25,6 +25,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=guest.sh
 . "$here/guest.sh"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 
 if [ -z "${MKFS:-}" ]; then
 	if [ -x "$repo/mkfs/mkfs.f2fs" ]; then
@@ -50,18 +52,6 @@ CASES=(
 	"1g-nodiscard-label|1G|-t 0 -l kernel-oracle -e foo -E bar"
 )
 
-failed=0
-pass() { echo "PASS: $1"; }
-fail() {
-	echo "FAIL: $1: $(echo "$2" | tr '\n' ' ' | sed 's/ *$//')"
-	failed=1
-}
-skip() { echo "SKIP: $1: $2"; }
-info() { echo "# $*" >&2; }
-
-now() { date +%s.%N; }
-since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.2f", e - s }'; }
-
 # Every case and sub-case, in report order.
 all_names() {
 	local c
@@ -71,31 +61,12 @@ all_names() {
 	done
 }
 
-# The harness itself is unusable: skip everything, or fail in CI.
-abandon() {
-	local n
-	for n in $(all_names); do
-		if [ "${CI:-}" = true ]; then
-			fail "$n" "$1"
-		else
-			skip "$n" "$1"
-		fi
-	done
-	exit "$failed"
-}
-
-# Judge an fsck run from its exit status and output.  upstream 1.15 -f on a
-# clean image exits 0 and, besides its Info lines and a table of "[Ok..]"
-# results, prints only "Info: Force to fix corruption" and "[FSCK] fixing
-# SIT types" (both unconditional with -f).  A repair shows up as "[FIX]",
-# "[ASSERT]", "[Fail]", a question, "Info: Fix ..." or "Corrupted ..." lines,
-# and exit status 1.  Prints the reason and returns 1 when not clean.
+# Judge an fsck run from its exit status and output (upstream 1.15 -f: see
+# upstream_problem in lib.sh), in this test's words.  Prints the reason and
+# returns 1 when not clean.
 fsck_verdict() {
 	local rc=$1 out=$2 bad
-	bad=$(grep -v -e '^Info: Force to fix corruption$' -e '^\[FSCK\] fixing SIT types$' \
-		-e '^\[FSCK\] .*\[Ok\.\.\]' "$out" |
-		grep -Ei '\[FIX\]|\[ASSERT\]|\[Fail\]|\[ERROR\]|Do you want|fix|corrupt|invalid|error|-->' |
-		head -n 1)
+	bad=$(upstream_problem "$out")
 	if [ "$rc" != 0 ]; then
 		echo "exit status $rc${bad:+ ($bad)}"
 		return 1
@@ -104,7 +75,7 @@ fsck_verdict() {
 		echo "reported a problem: $bad"
 		return 1
 	fi
-	if ! grep -q '^\[FSCK\] other corrupted bugs *\[Ok\.\.\]' "$out"; then
+	if ! fsck_finished "$out"; then
 		echo "did not finish its checks ($(tail -n 1 "$out"))"
 		return 1
 	fi
@@ -119,7 +90,7 @@ run_fsck() {
 	if ! fsck_verdict "$rc" "$out"; then
 		{
 			echo "----- $fsck -f output -----"
-			grep -v '^\[FSCK\] Check node' "$out" | tail -n 40
+			fsck_log_tail "$out"
 			echo "---------------------------"
 		} >&2
 		return 1
@@ -197,11 +168,7 @@ run_case() {
 main() {
 	local c name rest size opts
 
-	work=$(mktemp -d "${TMPDIR:-/tmp}/f2fs-mkfs-matrix.XXXXXX") ||
-		abandon "cannot create a directory under ${TMPDIR:-/tmp}"
-	trap 'rm -rf "$work"' EXIT
-	GUEST_WORKDIR=$work/guest
-	guest_init || abandon "kernel harness unavailable: $guest_error"
+	start_work mkfs-matrix
 	# After guest_init, which installs f2fs-tools: a missing tool under test
 	# is a failure of the test, not of the harness.
 	[ -x "$MKFS" ] || CI=true abandon "MKFS=$MKFS is not executable"
@@ -221,13 +188,7 @@ main() {
 		run_case "$name" "$size" "$opts"
 	done
 
-	if [ "$failed" != 0 ]; then
-		# Keep the console logs of a failed run for whoever reads the report.
-		trap - EXIT
-		find "$work" -name '*.img*' -delete
-		info "logs kept in $work"
-	fi
-	exit "$failed"
+	finish_work '*.img*'
 }
 
 main "$@"

@@ -42,6 +42,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=guest.sh
 . "$here/guest.sh"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 
 MKFS=${MKFS:-$repo/mkfs/mkfs.f2fs}
 OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
@@ -62,18 +64,6 @@ CASES=(
 )
 SLOAD_CASE=1g-sload
 
-failed=0
-pass() { echo "PASS: $1"; }
-fail() {
-	echo "FAIL: $1: $(echo "$2" | tr '\n' ' ' | sed 's/ *$//')"
-	failed=1
-}
-skip() { echo "SKIP: $1: $2"; }
-info() { echo "# $*" >&2; }
-
-now() { date +%s.%N; }
-since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.2f", e - s }'; }
-
 all_names() {
 	local c
 	for c in "${CASES[@]}"; do
@@ -82,67 +72,8 @@ all_names() {
 	echo "fsck-kernel/$SLOAD_CASE"
 }
 
-abandon() {
-	local n
-	for n in $(all_names); do
-		if [ "${CI:-}" = true ]; then
-			fail "$n" "$1"
-		else
-			skip "$n" "$1"
-		fi
-	done
-	exit "$failed"
-}
-
 wanted() {
 	[ -z "${FSCK_KERNEL_CASES:-}" ] || [[ " $FSCK_KERNEL_CASES " == *" $1 "* ]]
-}
-
-# upstream_verdict RC LOG: upstream 1.15 on a clean image exits 0, prints its
-# Info lines and the "[Ok..]" table (with -f also "Info: Force to fix
-# corruption" and "[FSCK] fixing SIT types", unconditionally).  A problem
-# shows up as "[FIX]", "[ASSERT]", "[Fail]", a question, "Fix"/"Corrupted"
-# lines, or a non-zero exit.  Prints the reason and returns 1 unless clean.
-upstream_verdict() {
-	local rc=$1 out=$2 bad
-	bad=$(grep -v -e '^Info: Force to fix corruption$' -e '^\[FSCK\] fixing SIT types$' \
-		-e '^\[FSCK\] .*\[Ok\.\.\]' "$out" |
-		grep -Ei '\[FIX\]|\[ASSERT\]|\[Fail\]|\[ERROR\]|Do you want|fix|corrupt|invalid|error|-->' |
-		head -n 1)
-	if [ "$rc" != 0 ]; then
-		echo "exit $rc${bad:+ ($bad)}"
-		return 1
-	fi
-	if [ -n "$bad" ]; then
-		echo "exit 0 but reported: $bad"
-		return 1
-	fi
-	if ! grep -q '^\[FSCK\] other corrupted bugs *\[Ok\.\.\]' "$out"; then
-		echo "exit 0 but did not finish ($(tail -n 1 "$out"))"
-		return 1
-	fi
-	return 0
-}
-
-# our_verdict RC LOG: clean means exit 0, no "[FSCK] PR_" line and the
-# summary table finished.
-our_verdict() {
-	local rc=$1 out=$2 pr
-	pr=$(grep -o '^\[FSCK\] PR_[A-Z0-9_]*' "$out" | sed 's/^\[FSCK\] //' | sort | uniq -c |
-		awk '{ printf "%s%s x%d", (NR > 1 ? ", " : ""), $2, $1 }')
-	if [ "$rc" != 0 ]; then
-		echo "exit $rc${pr:+ ($pr)}$( [ -z "$pr" ] && tail -n 1 "$out" | sed 's/^/: /')"
-		return 1
-	fi
-	if [ -n "$pr" ]; then
-		echo "exit 0 but printed $pr"
-		return 1
-	fi
-	if ! grep -q '^\[FSCK\] other corrupted bugs *\[Ok\.\.\]' "$out"; then
-		echo "exit 0 but did not finish ($(tail -n 1 "$out"))"
-		return 1
-	fi
-	return 0
 }
 
 # both_fsck IMG TAG: run our fsck, then upstream --dry-run -f, on IMG.
@@ -164,9 +95,9 @@ both_fsck() {
 	uv=$(upstream_verdict "$urc" "$ups") && uv=clean
 	{
 		echo "----- $tag: our fsck -f (exit $orc) -----"
-		grep -v '^\[FSCK\] Check node' "$ours" | tail -n 40
+		fsck_log_tail "$ours"
 		echo "----- $tag: upstream fsck --dry-run -f (exit $urc) -----"
-		grep -v '^\[FSCK\] Check node' "$ups" | tail -n 40
+		fsck_log_tail "$ups"
 		echo "-----------------------------------------"
 	} >&2
 	if [ "$ov" = clean ]; then
@@ -341,15 +272,8 @@ sload_case() {
 main() {
 	local c name rest size which opts t_all
 	t_all=$(now)
-	work=$(mktemp -d "${TMPDIR:-/tmp}/f2fs-fsck-kernel.XXXXXX") ||
-		abandon "cannot create a directory under ${TMPDIR:-/tmp}"
-	trap 'rm -rf "$work"' EXIT
-	GUEST_WORKDIR=$work/guest
-	guest_init || abandon "kernel harness unavailable: $guest_error"
-	local tool
-	for tool in "$MKFS" "$OUR_FSCK" "$UPSTREAM_MKFS" "$UPSTREAM_FSCK"; do
-		[ -x "$tool" ] || CI=true abandon "$tool is not executable"
-	done
+	start_work fsck-kernel
+	need_executable "$MKFS" "$OUR_FSCK" "$UPSTREAM_MKFS" "$UPSTREAM_FSCK"
 	info "our mkfs: $MKFS; our fsck: $OUR_FSCK; kernel: $GUEST_KPKG $GUEST_KPKG_VERSION"
 
 	for c in "${CASES[@]}"; do
@@ -372,12 +296,7 @@ main() {
 	fi
 	info "total $(since "$t_all")s"
 
-	if [ "$failed" != 0 ]; then
-		trap - EXIT
-		find "$work" -name '*.img' -delete
-		info "logs kept in $work"
-	fi
-	exit "$failed"
+	finish_work '*.img'
 }
 
 main "$@"

@@ -43,6 +43,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=guest.sh
 . "$here/guest.sh"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 
 MKFS=${MKFS:-$repo/mkfs/mkfs.f2fs}
 OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
@@ -52,18 +54,6 @@ POWER_CUT_SIZE=${POWER_CUT_SIZE:-1G}
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-180}
 CUT_JOB=$here/jobs/fsck-powercut.sh
 REMOUNT_JOB=$here/jobs/remount-check.sh
-
-failed=0
-pass() { echo "PASS: $1"; }
-fail() {
-	echo "FAIL: $1: $(echo "$2" | tr '\n' ' ' | sed 's/ *$//')"
-	failed=1
-}
-skip() { echo "SKIP: $1: $2"; }
-info() { echo "# $*" >&2; }
-
-now() { date +%s.%N; }
-since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.2f", e - s }'; }
 
 iter_name() { echo "power-cut/$1-cut${2}s"; }
 
@@ -77,65 +67,10 @@ all_names() {
 	done
 }
 
-abandon() {
-	local n
-	for n in $(all_names); do
-		if [ "${CI:-}" = true ]; then
-			fail "$n" "$1"
-		else
-			skip "$n" "$1"
-		fi
-	done
-	exit "$failed"
-}
-
-# Upstream's verdict, as in 002: a non-zero exit, or any repair, assertion,
-# question or corruption line, or an unfinished table is "not clean".
-upstream_verdict() {
-	local rc=$1 out=$2 bad
-	bad=$(grep -v -e '^Info: Force to fix corruption$' -e '^\[FSCK\] fixing SIT types$' \
-		-e '^\[FSCK\] .*\[Ok\.\.\]' "$out" |
-		grep -Ei '\[FIX\]|\[ASSERT\]|\[Fail\]|\[ERROR\]|Do you want|fix|corrupt|invalid|error|-->' |
-		head -n 1)
-	if [ "$rc" != 0 ]; then
-		echo "exit $rc${bad:+ ($bad)}"
-		return 1
-	fi
-	if [ -n "$bad" ]; then
-		echo "exit 0 but reported: $bad"
-		return 1
-	fi
-	if ! grep -q '^\[FSCK\] other corrupted bugs *\[Ok\.\.\]' "$out"; then
-		echo "exit 0 but did not finish ($(tail -n 1 "$out"))"
-		return 1
-	fi
-	return 0
-}
-
-# Our verdict: exit 0, no PR_ line, the table finished.
-our_verdict() {
-	local rc=$1 out=$2 pr
-	pr=$(grep -o '^\[FSCK\] PR_[A-Z0-9_]*' "$out" | sed 's/^\[FSCK\] //' | sort | uniq -c |
-		awk '{ printf "%s%s x%d", (NR > 1 ? ", " : ""), $2, $1 }')
-	if [ "$rc" != 0 ]; then
-		echo "exit $rc${pr:+ ($pr)}$( [ -z "$pr" ] && tail -n 1 "$out" | sed 's/^/: /')"
-		return 1
-	fi
-	if [ -n "$pr" ]; then
-		echo "exit 0 but printed $pr"
-		return 1
-	fi
-	if ! grep -q '^\[FSCK\] other corrupted bugs *\[Ok\.\.\]' "$out"; then
-		echo "exit 0 but did not finish ($(tail -n 1 "$out"))"
-		return 1
-	fi
-	return 0
-}
-
 show_log() {
 	{
 		echo "----- $1 -----"
-		grep -v '^\[FSCK\] Check node' "$2" | tail -n 40
+		fsck_log_tail "$2"
 		echo "--------------"
 	} >&2
 }
@@ -239,27 +174,15 @@ iteration() {
 main() {
 	local t n=0 t_all
 	t_all=$(now)
-	work=$(mktemp -d "${TMPDIR:-/tmp}/f2fs-power-cut.XXXXXX") ||
-		abandon "cannot create a directory under ${TMPDIR:-/tmp}"
-	trap 'rm -rf "$work"' EXIT
-	GUEST_WORKDIR=$work/guest
-	guest_init || abandon "kernel harness unavailable: $guest_error"
-	local tool
-	for tool in "$MKFS" "$OUR_FSCK" "$UPSTREAM_FSCK"; do
-		[ -x "$tool" ] || CI=true abandon "$tool is not executable"
-	done
+	start_work power-cut
+	need_executable "$MKFS" "$OUR_FSCK" "$UPSTREAM_FSCK"
 	info "our mkfs: $MKFS; our fsck: $OUR_FSCK; kernel: $GUEST_KPKG $GUEST_KPKG_VERSION"
 	for t in $POWER_CUT_TIMES; do
 		n=$((n + 1))
 		iteration "$n" "$t"
 	done
 	info "total $(since "$t_all")s"
-	if [ "$failed" != 0 ]; then
-		trap - EXIT
-		find "$work" -name '*.img' -delete
-		info "logs kept in $work"
-	fi
-	exit "$failed"
+	finish_work '*.img'
 }
 
 main "$@"

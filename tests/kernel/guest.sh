@@ -11,7 +11,9 @@
 #   guest_init                 set up qemu + kernel (runs setup.sh); 0 if usable,
 #                              else non-zero with the reason in $guest_error
 #   guest_run IMG JOB [HOSTFILE...]
-#                              boot with IMG as /dev/vda, run JOB as /job.sh;
+#                              boot with IMG as /dev/vda, run JOB as /job.sh
+#                              (jobs/common.sh is there too, as
+#                              /job-common.sh, for the job to source);
 #                              0 only if the job exited 0, printed @@JOB-OK@@
 #                              and no @@JOB-FAIL@@ line.  Sets guest_log (the
 #                              console log), guest_error (one-line reason,
@@ -183,7 +185,8 @@ _guest_pack() {
 		gzip -1 >"$2"
 }
 
-# The part of the initramfs shared by every boot: busybox, modules, init.
+# The part of the initramfs shared by every boot: busybox, modules, init,
+# and the helpers of the jobs.
 _guest_build_base() {
 	local root=$GUEST_WORKDIR/base m applet mods=()
 	rm -rf "$root"
@@ -198,6 +201,7 @@ _guest_build_base() {
 	done
 	printf '%s\n' "${mods[@]}" >"$root/etc/guest-modules"
 	_guest_write_init "$root/init"
+	cp "$_guest_here/jobs/common.sh" "$root/job-common.sh" || return 1
 	_guest_pack "$root" "$GUEST_WORKDIR/base.cpio.gz" || return 1
 	rm -rf "$root"
 	_guest_base=$GUEST_WORKDIR/base.cpio.gz

@@ -20,34 +20,14 @@
 #   CUT_AFTER    seconds (may be fractional) from the start of the loop to
 #                the power cut (default 3)
 
-MNT=/mnt
+JOB_NAME=fsck-powercut
+# shellcheck source-path=SCRIPTDIR source=common.sh # put there by guest.sh
+. /job-common.sh
+
 CUT_AFTER=${CUT_AFTER:-3}
 
-fail() {
-	echo "@@JOB-FAIL@@ $*"
-	exit 1
-}
-
-uptime_s() {
-	cut -d' ' -f1 /proc/uptime
-}
-
-step() {
-	echo "fsck-powercut: $* (t=$(uptime_s))"
-}
-
-check_dmesg() {
-	bad=$(dmesg | grep -i 'f2fs' |
-		grep -Ei 'error|fsck|corrupt|inconsisten|invalid|mismatch|wrong|fail|bad |unexpected|bug')
-	[ -z "$bad" ] || fail "kernel complained $1: $(echo "$bad" | head -n 1)"
-	dmesg | grep -Eq 'BUG:|WARNING:|Call Trace:' && fail "kernel warning or oops $1"
-	return 0
-}
-
 step "mount"
-mount -t f2fs /dev/vda "$MNT" || fail "mount -t f2fs /dev/vda failed"
-grep -q "^/dev/vda $MNT f2fs rw" /proc/mounts || fail "/dev/vda not mounted rw"
-check_dmesg "after mount"
+mount_vda
 
 step "base tree"
 mkdir -p "$MNT/base" || fail "mkdir base failed"

@@ -15,30 +15,14 @@
 #                host file) when the image has the compression feature
 #   NO_MKNOD=1   leave out the character and block device nodes
 
-MNT=/mnt
+JOB_NAME=fsck-tree
+# shellcheck source-path=SCRIPTDIR source=common.sh # put there by guest.sh
+. /job-common.sh
+
 T=$MNT/t
 
-fail() {
-	echo "@@JOB-FAIL@@ $*"
-	exit 1
-}
-
-step() {
-	echo "fsck-tree: $* (t=$(cut -d' ' -f1 /proc/uptime))"
-}
-
-check_dmesg() {
-	bad=$(dmesg | grep -i 'f2fs' |
-		grep -Ei 'error|fsck|corrupt|inconsisten|invalid|mismatch|wrong|fail|bad |unexpected|bug')
-	[ -z "$bad" ] || fail "kernel complained $1: $(echo "$bad" | head -n 1)"
-	dmesg | grep -Eq 'BUG:|WARNING:|Call Trace:' && fail "kernel warning or oops $1"
-	return 0
-}
-
 step "mount"
-mount -t f2fs /dev/vda "$MNT" || fail "mount -t f2fs /dev/vda failed"
-grep -q "^/dev/vda $MNT f2fs rw" /proc/mounts || fail "/dev/vda not mounted rw"
-check_dmesg "after mount"
+mount_vda
 
 step "directories"
 mkdir -p "$T/deep/l0/l1/l2/l3/l4/l5/l6/l7/l8" "$T/big300" "$T/big2000" "$T/small" \
@@ -151,8 +135,7 @@ step "tree has $count names"
 
 step "sync and umount"
 sync || fail "sync failed"
-umount "$MNT" || fail "umount failed"
-check_dmesg "after umount"
+umount_vda
 
 step "done"
 echo "@@JOB-OK@@"

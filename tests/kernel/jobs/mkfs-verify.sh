@@ -9,40 +9,13 @@
 # unmounted, mounted again and compared: checksums, the list of names, the
 # link count and the symlink target.  Busybox sh only.
 
-MNT=/mnt
+JOB_NAME=mkfs-verify
+# shellcheck source-path=SCRIPTDIR source=common.sh # put there by guest.sh
+. /job-common.sh
+
 SRC=/tmp/src
 MANIFEST=/tmp/manifest
 NAMES=/tmp/names
-
-fail() {
-	echo "@@JOB-FAIL@@ $*"
-	exit 1
-}
-
-step() {
-	echo "mkfs-verify: $* (t=$(cut -d' ' -f1 /proc/uptime))"
-}
-
-# F2FS messages that mean the kernel did not like the image.  Normal mounts
-# only say "Found nat_bits in checkpoint" and "Mounted with checkpoint ...".
-check_dmesg() {
-	bad=$(dmesg | grep -i 'f2fs' |
-		grep -Ei 'error|fsck|corrupt|inconsisten|invalid|mismatch|wrong|fail|bad |unexpected|bug')
-	[ -z "$bad" ] || fail "kernel complained $1: $(echo "$bad" | head -n 1)"
-	dmesg | grep -Eq 'BUG:|WARNING:|Call Trace:' && fail "kernel warning or oops $1"
-	return 0
-}
-
-do_mount() {
-	mount -t f2fs /dev/vda "$MNT" || fail "mount -t f2fs /dev/vda ($1) failed"
-	grep -q "^/dev/vda $MNT f2fs rw" /proc/mounts || fail "/dev/vda not mounted rw ($1)"
-	check_dmesg "after $1"
-}
-
-do_umount() {
-	umount "$MNT" || fail "umount ($1) failed"
-	check_dmesg "after $1"
-}
 
 # 1,000 files named d<D>/s<S>/f<F>; file i = 100*D + 10*S + F holds
 # (i * 7919) mod 8193 bytes (0..8192) of 16-byte records "iiii:oooooooooo\n"
@@ -127,7 +100,7 @@ verify_tree() {
 }
 
 step "first mount"
-do_mount "first mount"
+mount_vda "first mount"
 
 step "generating the tree in tmpfs"
 make_tree
@@ -139,12 +112,12 @@ cp -a "$SRC/." "$MNT/" || fail "copying the tree onto f2fs failed"
 cp "$MANIFEST" "$MNT/manifest" || fail "writing the manifest onto f2fs failed"
 verify_tree "before unmount"
 sync || fail "sync failed"
-do_umount "first umount"
+umount_vda "first umount"
 
 step "second mount"
-do_mount "second mount"
+mount_vda "second mount"
 verify_tree "after remount"
-do_umount "second umount"
+umount_vda "second umount"
 
 step "done"
 echo "@@JOB-OK@@"

@@ -10,29 +10,12 @@
 #   EXPECT_RECOVERY=1  print whether the kernel said it recovered data (for
 #                    the host's report; never a failure either way)
 
-MNT=/mnt
-
-fail() {
-	echo "@@JOB-FAIL@@ $*"
-	exit 1
-}
-
-step() {
-	echo "remount-check: $* (t=$(cut -d' ' -f1 /proc/uptime))"
-}
-
-check_dmesg() {
-	bad=$(dmesg | grep -i 'f2fs' |
-		grep -Ei 'error|fsck|corrupt|inconsisten|invalid|mismatch|wrong|fail|bad |unexpected|bug')
-	[ -z "$bad" ] || fail "kernel complained $1: $(echo "$bad" | head -n 1)"
-	dmesg | grep -Eq 'BUG:|WARNING:|Call Trace:' && fail "kernel warning or oops $1"
-	return 0
-}
+JOB_NAME=remount-check
+# shellcheck source-path=SCRIPTDIR source=common.sh # put there by guest.sh
+. /job-common.sh
 
 step "mount"
-mount -t f2fs /dev/vda "$MNT" || fail "mount -t f2fs /dev/vda failed"
-grep -q "^/dev/vda $MNT f2fs rw" /proc/mounts || fail "/dev/vda not mounted rw"
-check_dmesg "after mount"
+mount_vda
 if [ "${EXPECT_RECOVERY:-0}" = 1 ]; then
 	dmesg | grep -i f2fs | sed 's/^/remount-check: dmesg: /'
 fi
@@ -71,8 +54,7 @@ if [ -n "${MANIFEST:-}" ]; then
 fi
 
 step "umount"
-umount "$MNT" || fail "umount failed"
-check_dmesg "after umount"
+umount_vda
 
 step "done"
 echo "@@JOB-OK@@"

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Helpers shared by the guest jobs.  guest.sh puts this file in every
+# initramfs as /job-common.sh; a job sets JOB_NAME (the prefix of its step
+# lines) and sources it.  Busybox sh only.
+#
+#   fail TEXT...       print the @@JOB-FAIL@@ marker with TEXT and exit 1
+#   uptime_s           seconds since boot, from /proc/uptime
+#   step TEXT...       a progress line: "JOB_NAME: TEXT (t=SECONDS)"
+#   check_dmesg WHEN   fail when the kernel complained about f2fs, or
+#                      warned or oopsed at all; WHEN ends the reason
+#   mount_vda [WHAT]   mount /dev/vda read-write on $MNT and check dmesg;
+#                      WHAT (default "mount") names the mount in reasons
+#   umount_vda [WHAT]  unmount $MNT and check dmesg (WHAT default "umount")
+
+MNT=/mnt
+
+fail() {
+	echo "@@JOB-FAIL@@ $*"
+	exit 1
+}
+
+uptime_s() {
+	cut -d' ' -f1 /proc/uptime
+}
+
+step() {
+	echo "$JOB_NAME: $* (t=$(uptime_s))"
+}
+
+# F2FS messages that mean the kernel did not like the image.  Normal mounts
+# only say "Found nat_bits in checkpoint" and "Mounted with checkpoint ...".
+check_dmesg() {
+	bad=$(dmesg | grep -i 'f2fs' |
+		grep -Ei 'error|fsck|corrupt|inconsisten|invalid|mismatch|wrong|fail|bad |unexpected|bug')
+	[ -z "$bad" ] || fail "kernel complained $1: $(echo "$bad" | head -n 1)"
+	dmesg | grep -Eq 'BUG:|WARNING:|Call Trace:' && fail "kernel warning or oops $1"
+	return 0
+}
+
+# shellcheck disable=SC2120 # WHAT is optional
+mount_vda() {
+	mount -t f2fs /dev/vda "$MNT" || fail "mount -t f2fs /dev/vda${1:+ ($1)} failed"
+	grep -q "^/dev/vda $MNT f2fs rw" /proc/mounts || fail "/dev/vda not mounted rw${1:+ ($1)}"
+	check_dmesg "after ${1:-mount}"
+}
+
+# shellcheck disable=SC2120 # WHAT is optional
+umount_vda() {
+	umount "$MNT" || fail "umount${1:+ ($1)} failed"
+	check_dmesg "after ${1:-umount}"
+}

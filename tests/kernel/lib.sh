@@ -1,0 +1,139 @@
+# shellcheck shell=bash
+# Host-side helpers shared by the kernel tests (tests/kernel/0*.sh).
+#
+# Source this file from a bash test script, after guest.sh.  The script
+# defines all_names (every case name, in report order) before it calls
+# abandon or start_work, and may replace the printers.
+#
+#   pass NAME / fail NAME REASON / skip NAME REASON
+#                      one result line on stdout; fail sets failed=1 and
+#                      folds REASON onto one line
+#   info TEXT...       a detail line on stderr
+#   now / since T0     a time stamp, and the seconds since one
+#   abandon REASON     the harness is unusable: skip every case (fail it
+#                      with CI=true) and exit
+#   start_work NAME    make $work (and GUEST_WORKDIR in it), removed at exit,
+#                      and set the guest up; abandons when either fails
+#   need_executable TOOL...
+#                      a tool under test that is missing fails every case
+#   finish_work GLOB   exit with $failed; after a failure keep $work with
+#                      its logs but delete the files matching GLOB
+#   upstream_problem LOG / fsck_finished LOG / fsck_log_tail LOG
+#                      pieces of judging an fsck run (see below)
+#   upstream_verdict RC LOG / our_verdict RC LOG
+#                      print why a run was not clean and return 1, or
+#                      return 0 when it was
+
+failed=0
+pass() { echo "PASS: $1"; }
+fail() {
+	echo "FAIL: $1: $(echo "$2" | tr '\n' ' ' | sed 's/ *$//')"
+	failed=1
+}
+skip() { echo "SKIP: $1: $2"; }
+info() { echo "# $*" >&2; }
+
+now() { date +%s.%N; }
+since() { awk -v s="$1" -v e="$(now)" 'BEGIN { printf "%.2f", e - s }'; }
+
+abandon() {
+	local n
+	for n in $(all_names); do
+		if [ "${CI:-}" = true ]; then
+			fail "$n" "$1"
+		else
+			skip "$n" "$1"
+		fi
+	done
+	exit "$failed"
+}
+
+start_work() {
+	work=$(mktemp -d "${TMPDIR:-/tmp}/f2fs-$1.XXXXXX") ||
+		abandon "cannot create a directory under ${TMPDIR:-/tmp}"
+	trap 'rm -rf "$work"' EXIT
+	# shellcheck disable=SC2034 # read by guest.sh
+	GUEST_WORKDIR=$work/guest
+	guest_init || abandon "kernel harness unavailable: $guest_error"
+}
+
+need_executable() {
+	local tool
+	for tool in "$@"; do
+		[ -x "$tool" ] || CI=true abandon "$tool is not executable"
+	done
+}
+
+finish_work() {
+	if [ "$failed" != 0 ]; then
+		# Keep the console logs of a failed run for whoever reads the report.
+		trap - EXIT
+		find "$work" -name "$1" -delete
+		info "logs kept in $work"
+	fi
+	exit "$failed"
+}
+
+# upstream_problem LOG: the first line of upstream fsck's output that tells
+# of a problem, if any.  upstream 1.15 on a clean image prints its Info
+# lines and a table of "[Ok..]" results, and with -f also "Info: Force to
+# fix corruption" and "[FSCK] fixing SIT types" (both unconditional).  A
+# repair shows up as "[FIX]", "[ASSERT]", "[Fail]", a question, "Info: Fix
+# ..." or "Corrupted ..." lines.
+upstream_problem() {
+	grep -v -e '^Info: Force to fix corruption$' -e '^\[FSCK\] fixing SIT types$' \
+		-e '^\[FSCK\] .*\[Ok\.\.\]' "$1" |
+		grep -Ei '\[FIX\]|\[ASSERT\]|\[Fail\]|\[ERROR\]|Do you want|fix|corrupt|invalid|error|-->' |
+		head -n 1
+}
+
+# fsck_finished LOG: the summary table (upstream's and ours) got to its end.
+fsck_finished() {
+	grep -q '^\[FSCK\] other corrupted bugs *\[Ok\.\.\]' "$1"
+}
+
+# fsck_log_tail LOG: the end of an fsck log, without the per-node lines.
+fsck_log_tail() {
+	grep -v '^\[FSCK\] Check node' "$1" | tail -n 40
+}
+
+# upstream_verdict RC LOG: clean means exit 0, no problem line and the
+# table finished.
+upstream_verdict() {
+	local rc=$1 out=$2 bad
+	bad=$(upstream_problem "$out")
+	if [ "$rc" != 0 ]; then
+		echo "exit $rc${bad:+ ($bad)}"
+		return 1
+	fi
+	if [ -n "$bad" ]; then
+		echo "exit 0 but reported: $bad"
+		return 1
+	fi
+	if ! fsck_finished "$out"; then
+		echo "exit 0 but did not finish ($(tail -n 1 "$out"))"
+		return 1
+	fi
+	return 0
+}
+
+# our_verdict RC LOG: clean means exit 0, no "[FSCK] PR_" line and the
+# summary table finished.
+our_verdict() {
+	local rc=$1 out=$2 pr
+	pr=$(grep -o '^\[FSCK\] PR_[A-Z0-9_]*' "$out" | sed 's/^\[FSCK\] //' | sort | uniq -c |
+		awk '{ printf "%s%s x%d", (NR > 1 ? ", " : ""), $2, $1 }')
+	if [ "$rc" != 0 ]; then
+		echo "exit $rc${pr:+ ($pr)}$( [ -z "$pr" ] && tail -n 1 "$out" | sed 's/^/: /')"
+		return 1
+	fi
+	if [ -n "$pr" ]; then
+		echo "exit 0 but printed $pr"
+		return 1
+	fi
+	if ! fsck_finished "$out"; then
+		echo "exit 0 but did not finish ($(tail -n 1 "$out"))"
+		return 1
+	fi
+	return 0
+}
