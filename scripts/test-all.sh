@@ -52,7 +52,8 @@ cli_tests() {
 	local dir=$1 t rc=0
 	for t in "$top"/tests/cli/*.sh; do
 		[ "$(basename "$t")" = lib.sh ] && continue
-		MKFS=$dir/mkfs/mkfs.f2fs bash "$t" || rc=1
+		MKFS=$dir/mkfs/mkfs.f2fs FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/fsck/dump.f2fs \
+			INJECT=$dir/fsck/inject.f2fs F2FS_IO=$dir/tools/f2fs_io/f2fs_io bash "$t" || rc=1
 	done
 	return $rc
 }
@@ -61,7 +62,8 @@ kernel_tests() {
 	local t rc=0
 	bash "$top/tests/kernel/setup.sh" || { echo "FAIL: setup: guest kernel"; return 1; }
 	for t in "$top"/tests/kernel/[0-9]*.sh; do
-		MKFS=$top/mkfs/mkfs.f2fs OUR_FSCK=$top/fsck/fsck.f2fs bash "$t" || rc=1
+		MKFS=$top/mkfs/mkfs.f2fs OUR_FSCK=$top/fsck/fsck.f2fs \
+			F2FS_IO=$top/tools/f2fs_io/f2fs_io bash "$t" || rc=1
 	done
 	return $rc
 }
