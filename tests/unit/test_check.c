@@ -15,6 +15,7 @@
 #include "f2fs/mkfs.h"
 #include "f2fs/node.h"
 #include "f2fs/super.h"
+#include "fixture.h"
 #include "test.h"
 
 #define IMG_BYTES (128ull << 20)
@@ -40,26 +41,17 @@ static void on_section(const struct f2fs_section_report *r, void *arg)
 	s->sections++;
 }
 
-static struct f2fs_device *make_image(uint32_t features, uint32_t segs_per_sec,
-				      struct f2fs_layout *l)
+/* Format an image into @fx; returns its device, or NULL (and nothing open) when that fails. */
+static struct f2fs_device *make_image(struct fixture *fx, uint32_t features, uint32_t segs_per_sec)
 {
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_mkfs_result res;
-	struct f2fs_device *dev = NULL;
-	char why[128];
-
-	f2fs_mkfs_config_init(&cfg);
-	cfg.features = features;
-	cfg.fixed_time = 1700000000;
-	cfg.fixed_cp_version = true;
-	cfg.geometry.total_sectors = IMG_BYTES / 512;
-	cfg.geometry.segs_per_sec = segs_per_sec;
-	if (f2fs_layout_compute(&cfg.geometry, l, why, sizeof(why)) ||
-	    f2fs_dev_open_memory(IMG_BYTES, &dev) || f2fs_mkfs_format(dev, &cfg, l, &res)) {
-		f2fs_dev_close(dev);
+	fixture_init(fx, IMG_BYTES);
+	fx->cfg.features = features;
+	fx->cfg.geometry.segs_per_sec = segs_per_sec;
+	if (!fixture_open(fx) || !fixture_mkfs(fx)) {
+		fixture_free(fx);
 		return NULL;
 	}
-	return dev;
+	return fx->dev;
 }
 
 static int run_check(struct f2fs_device *dev, struct seen *s, struct f2fs_check_result *r)
@@ -71,14 +63,14 @@ static int run_check(struct f2fs_device *dev, struct seen *s, struct f2fs_check_
 	return f2fs_check(dev, &o, r);
 }
 
-static void read_blk(struct f2fs_device *dev, uint64_t blk, void *buf)
+static void read_blk(struct fixture *fx, uint64_t blk, void *buf)
 {
-	CHECK(f2fs_dev_read(dev, buf, blk * F2FS_BLKSIZE, F2FS_BLKSIZE) == 0);
+	CHECK(fixture_read_blk(fx, blk, buf));
 }
 
-static void write_blk(struct f2fs_device *dev, uint64_t blk, const void *buf)
+static void write_blk(struct fixture *fx, uint64_t blk, const void *buf)
 {
-	CHECK(f2fs_dev_write(dev, buf, blk * F2FS_BLKSIZE, F2FS_BLKSIZE) == 0);
+	CHECK(fixture_write_blk(fx, blk, buf));
 }
 
 static uint64_t root_inode_blk(const struct f2fs_layout *l)
@@ -105,8 +97,8 @@ static void test_fresh_images_are_clean(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
-		struct f2fs_layout l;
-		struct f2fs_device *dev = make_image(sets[i], i == 1 ? 4 : 1, &l);
+		struct fixture fx;
+		struct f2fs_device *dev = make_image(&fx, sets[i], i == 1 ? 4 : 1);
 		struct f2fs_check_result r;
 		struct seen s;
 
@@ -117,10 +109,10 @@ static void test_fresh_images_are_clean(void)
 		CHECK_EQ_U64(r.problems, 0);
 		CHECK_EQ_U64(r.valid_blocks, r.cp_valid_blocks);
 		CHECK_EQ_U64(r.valid_inodes, r.cp_valid_inodes);
-		CHECK_EQ_U64(r.sections, l.section_count);
-		CHECK_EQ_U64(s.sections, l.section_count);
+		CHECK_EQ_U64(r.sections, fx.l.section_count);
+		CHECK_EQ_U64(s.sections, fx.l.section_count);
 		CHECK_EQ_U64(r.sections_bad, 0);
-		f2fs_dev_close(dev);
+		fixture_free(&fx);
 	}
 }
 
@@ -129,8 +121,8 @@ static void expect_root_inode_problem(void (*edit)(struct f2fs_node *), bool res
 				      enum f2fs_problem_code code)
 {
 	uint32_t features = F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_INODE_CHKSUM;
-	struct f2fs_layout l;
-	struct f2fs_device *dev = make_image(features, 1, &l);
+	struct fixture fx;
+	struct f2fs_device *dev = make_image(&fx, features, 1);
 	struct f2fs_super_block sb;
 	struct f2fs_node n;
 	struct f2fs_check_result r;
@@ -140,19 +132,19 @@ static void expect_root_inode_problem(void (*edit)(struct f2fs_node *), bool res
 	CHECK(dev != NULL);
 	if (!dev)
 		return;
-	read_blk(dev, 0, blk);
+	read_blk(&fx, 0, blk);
 	memcpy(&sb, blk + F2FS_SUPER_OFFSET, sizeof(sb));
-	read_blk(dev, root_inode_blk(&l), &n);
+	read_blk(&fx, root_inode_blk(&fx.l), &n);
 	edit(&n);
 	if (reseal)
 		f2fs_inode_seal(&n, features, f2fs_inode_chksum_seed(sb.uuid));
-	write_blk(dev, root_inode_blk(&l), &n);
+	write_blk(&fx, root_inode_blk(&fx.l), &n);
 	CHECK(run_check(dev, &s, &r) == 0);
 	CHECK(r.problems > 0);
 	CHECK(s.count[code] > 0);
 	if (!s.count[code])
 		fprintf(stderr, "expected %s\n", f2fs_problem_info(code)->name);
-	f2fs_dev_close(dev);
+	fixture_free(&fx);
 }
 
 static void bump_links(struct f2fs_node *n)
@@ -203,9 +195,9 @@ static void test_inode_corruptions(void)
 
 static void test_dentry_corruptions(void)
 {
-	struct f2fs_layout l;
+	struct fixture fx;
 	struct f2fs_device *dev =
-	    make_image(F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_LOST_FOUND, 1, &l);
+	    make_image(&fx, F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_LOST_FOUND, 1);
 	struct f2fs_dentry_block d, orig;
 	struct f2fs_check_result r;
 	struct seen s;
@@ -213,94 +205,94 @@ static void test_dentry_corruptions(void)
 	CHECK(dev != NULL);
 	if (!dev)
 		return;
-	read_blk(dev, root_dentry_blk(&l), &orig);
+	read_blk(&fx, root_dentry_blk(&fx.l), &orig);
 
 	d = orig;
 	d.dentry[2].hash_code ^= le32_put(1);
-	write_blk(dev, root_dentry_blk(&l), &d);
+	write_blk(&fx, root_dentry_blk(&fx.l), &d);
 	CHECK(run_check(dev, &s, &r) == 0 && s.count[PR_DENT_HASH] == 1);
 
 	d = orig;
 	d.dentry[2].ino = le32_put(400);
-	write_blk(dev, root_dentry_blk(&l), &d);
+	write_blk(&fx, root_dentry_blk(&fx.l), &d);
 	CHECK(run_check(dev, &s, &r) == 0 && s.count[PR_DENT_INO] == 1);
 	/* lost+found is then unreachable, and the root's link count is too high */
 	CHECK(s.count[PR_NAT_UNREACHABLE] == 1 && s.count[PR_INODE_LINKS] == 1);
 
 	d = orig;
 	d.dentry[1].ino = le32_put(4);
-	write_blk(dev, root_dentry_blk(&l), &d);
+	write_blk(&fx, root_dentry_blk(&fx.l), &d);
 	CHECK(run_check(dev, &s, &r) == 0 && s.count[PR_DIR_DOTS] == 1);
 
 	d = orig;
 	d.dentry[2].name_len = 0;
-	write_blk(dev, root_dentry_blk(&l), &d);
+	write_blk(&fx, root_dentry_blk(&fx.l), &d);
 	CHECK(run_check(dev, &s, &r) == 0 && s.count[PR_DENT_NAME_LEN] >= 1);
 
 	d = orig;
 	f2fs_clear_bit_lsb(d.dentry_bitmap, 3);
-	write_blk(dev, root_dentry_blk(&l), &d);
+	write_blk(&fx, root_dentry_blk(&fx.l), &d);
 	CHECK(run_check(dev, &s, &r) == 0 && s.count[PR_DENT_BITMAP] == 1);
 
 	d = orig;
 	d.dentry[2].file_type = F2FS_FT_REG_FILE;
-	write_blk(dev, root_dentry_blk(&l), &d);
+	write_blk(&fx, root_dentry_blk(&fx.l), &d);
 	CHECK(run_check(dev, &s, &r) == 0 && s.count[PR_DENT_FILE_TYPE] == 1);
-	f2fs_dev_close(dev);
+	fixture_free(&fx);
 }
 
 static void test_checkpoint_counters(void)
 {
-	struct f2fs_layout l;
-	struct f2fs_device *dev = make_image(0, 1, &l);
+	struct fixture fx;
+	struct f2fs_device *dev = make_image(&fx, 0, 1);
 	uint8_t blk[F2FS_BLKSIZE];
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)blk;
-	uint32_t last = l.cp_blkaddr + 6 + l.cp_payload - 1;
+	uint32_t last = fx.l.cp_blkaddr + 6 + fx.l.cp_payload - 1;
 	struct f2fs_check_result r;
 	struct seen s;
 
 	CHECK(dev != NULL);
 	if (!dev)
 		return;
-	read_blk(dev, l.cp_blkaddr, blk);
+	read_blk(&fx, fx.l.cp_blkaddr, blk);
 	cp->valid_block_count = le64_put(le64_get(cp->valid_block_count) + 1);
 	cp->valid_inode_count = le32_put(9);
 	cp->free_segment_count = le32_put(le32_get(cp->free_segment_count) - 1);
 	f2fs_cp_seal(cp);
-	write_blk(dev, l.cp_blkaddr, blk);
-	write_blk(dev, last, blk);
+	write_blk(&fx, fx.l.cp_blkaddr, blk);
+	write_blk(&fx, last, blk);
 	CHECK(run_check(dev, &s, &r) == 0);
 	CHECK(s.count[PR_COUNT_VALID_BLOCKS] == 1);
 	CHECK(s.count[PR_COUNT_VALID_INODES] == 1);
 	CHECK(s.count[PR_SIT_FREE_COUNT] == 1);
-	f2fs_dev_close(dev);
+	fixture_free(&fx);
 }
 
 /* A block the SIT says is valid in a large section that nothing owns. */
 static void test_section_mismatch(void)
 {
-	struct f2fs_layout l;
-	struct f2fs_device *dev = make_image(0, 4, &l);
+	struct fixture fx;
+	struct f2fs_device *dev = make_image(&fx, 0, 4);
 	uint8_t blk[F2FS_BLKSIZE];
 	struct f2fs_sit_journal_entry *e;
-	uint32_t sum_blk = l.cp_blkaddr + 1 + l.cp_payload;
+	uint32_t sum_blk = fx.l.cp_blkaddr + 1 + fx.l.cp_payload;
 	struct f2fs_check_result r;
 	struct seen s;
 
 	CHECK(dev != NULL);
 	if (!dev)
 		return;
-	read_blk(dev, sum_blk, blk);
+	read_blk(&fx, sum_blk, blk);
 	/* the SIT journal follows the NAT journal; entry 0 is the hot node log */
 	e = (struct f2fs_sit_journal_entry *)(blk + F2FS_SUM_JOURNAL_SIZE + 2);
 	e->se.vblocks = le16_put(le16_get(e->se.vblocks) + 1);
 	f2fs_set_bit_msb(e->se.valid_map, 100);
-	write_blk(dev, sum_blk, blk);
+	write_blk(&fx, sum_blk, blk);
 	CHECK(run_check(dev, &s, &r) == 0);
 	CHECK(s.count[PR_BLK_SIT_EXTRA] == 1);
 	CHECK(s.count[PR_SEC_CKPT_VALID] == 1);
 	CHECK_EQ_U64(r.sections_bad, 1);
-	f2fs_dev_close(dev);
+	fixture_free(&fx);
 }
 
 static void test_unreadable(void)

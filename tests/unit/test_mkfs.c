@@ -21,23 +21,13 @@
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/node.h"
+#include "fixture.h"
 #include "test.h"
 
 #define DEV_BYTES  (64ull << 20)
-#define FIXED_TIME 1700000000
+#define FIXED_TIME FIXTURE_TIME
 #define BLK	   F2FS_BLKSIZE
 #define SEG	   F2FS_DEFAULT_BLKS_PER_SEG
-
-struct fs {
-	struct f2fs_device *dev;
-	struct f2fs_layout l;
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_mkfs_result res;
-	struct f2fs_super_block sb;
-	uint8_t cp_raw[BLK];
-	struct f2fs_checkpoint *cp;
-	int ret;
-};
 
 static const uint8_t test_uuid[16] = {0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe,
 				      0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef};
@@ -45,12 +35,12 @@ static const uint8_t test_uuid[16] = {0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 
 /* The label the next format() uses, when set. */
 static const char *format_label;
 
-static bool read_block(struct fs *fs, uint64_t blkaddr, void *buf)
+static bool read_block(struct fixture *fs, uint64_t blkaddr, void *buf)
 {
-	int ret = f2fs_dev_read(fs->dev, buf, blkaddr * BLK, BLK);
+	bool ok = fixture_read_blk(fs, blkaddr, buf);
 
-	CHECK_EQ_U64(ret, 0);
-	return ret == 0;
+	CHECK(ok);
+	return ok;
 }
 
 static bool all_bytes(const void *buf, size_t len, uint8_t val)
@@ -64,7 +54,7 @@ static bool all_bytes(const void *buf, size_t len, uint8_t val)
 	return true;
 }
 
-static bool blocks_are(struct fs *fs, uint64_t blkaddr, uint64_t count, uint8_t val)
+static bool blocks_are(struct fixture *fs, uint64_t blkaddr, uint64_t count, uint8_t val)
 {
 	uint8_t buf[BLK];
 	uint64_t i;
@@ -97,12 +87,12 @@ static uint16_t get16(const void *buf, size_t ofs)
 	return le16_get(v);
 }
 
-static uint32_t node_addr(const struct fs *fs, unsigned int ofs)
+static uint32_t node_addr(const struct fixture *fs, unsigned int ofs)
 {
 	return f2fs_layout_seg_blkaddr(&fs->l, fs->l.cur_seg[F2FS_CURSEG_HOT_NODE]) + ofs;
 }
 
-static uint32_t data_addr(const struct fs *fs, unsigned int ofs)
+static uint32_t data_addr(const struct fixture *fs, unsigned int ofs)
 {
 	return f2fs_layout_seg_blkaddr(&fs->l, fs->l.cur_seg[F2FS_CURSEG_HOT_DATA]) + ofs;
 }
@@ -111,43 +101,23 @@ static uint32_t data_addr(const struct fs *fs, unsigned int ofs)
  * Format a fresh memory device; with @prefill every byte starts as that
  * value.  Also reads back the superblock and the first checkpoint block.
  */
-static bool format(struct fs *fs, const char *features, bool discard, int prefill)
+static bool format(struct fixture *fs, const char *features, bool discard, int prefill)
 {
-	struct f2fs_layout_params p;
-	char why[128] = "";
-	uint8_t blk[BLK];
+	bool ok;
 
-	memset(fs, 0, sizeof(*fs));
-	fs->cp = (struct f2fs_checkpoint *)fs->cp_raw;
-	f2fs_mkfs_config_init(&fs->cfg);
+	fixture_init(fs, DEV_BYTES);
 	CHECK_EQ_U64(fs->cfg.geometry.sector_size, 512);
 	CHECK(fs->cfg.discard);
-	p = fs->cfg.geometry;
-	p.total_sectors = DEV_BYTES / 512;
-	if (f2fs_layout_compute(&p, &fs->l, why, sizeof(why))) {
-		fprintf(stderr, "layout: %s\n", why);
+	if (!fixture_features(fs, features) || !fixture_open(fs)) {
 		CHECK(0);
 		return false;
 	}
-	fs->cfg.geometry = p;
-	if (features && f2fs_feature_parse(features, &fs->cfg.features, why, sizeof(why))) {
-		fprintf(stderr, "features: %s\n", why);
-		CHECK(0);
-		return false;
-	}
-	fs->cfg.fixed_time = FIXED_TIME;
 	if (format_label)
 		fs->cfg.label = format_label;
-	fs->cfg.fixed_cp_version = true;
 	fs->cfg.discard = discard;
 	fs->cfg.uuid_given = true;
 	memcpy(fs->cfg.uuid, test_uuid, sizeof(test_uuid));
-	snprintf(fs->cfg.kernel_version, sizeof(fs->cfg.kernel_version), "unit test");
 
-	if (f2fs_dev_open_memory(DEV_BYTES, &fs->dev)) {
-		CHECK(0);
-		return false;
-	}
 	if (prefill >= 0) {
 		uint8_t *chunk = malloc(1u << 20);
 		uint64_t off;
@@ -160,25 +130,20 @@ static bool format(struct fs *fs, const char *features, bool discard, int prefil
 			CHECK_EQ_U64(f2fs_dev_write(fs->dev, chunk, off, 1u << 20), 0);
 		free(chunk);
 	}
-	fs->ret = f2fs_mkfs_format(fs->dev, &fs->cfg, &fs->l, &fs->res);
+	ok = fixture_mkfs(fs);
 	CHECK_EQ_U64(fs->ret, 0);
-	if (fs->ret)
-		return false;
-	if (!read_block(fs, 0, blk))
-		return false;
-	memcpy(&fs->sb, blk + F2FS_SUPER_OFFSET, sizeof(fs->sb));
-	return read_block(fs, fs->l.cp_blkaddr, fs->cp_raw);
+	CHECK(ok);
+	return ok;
 }
 
-static void unformat(struct fs *fs)
+static void unformat(struct fixture *fs)
 {
-	CHECK_EQ_U64(f2fs_dev_close(fs->dev), 0);
-	fs->dev = NULL;
+	CHECK_EQ_U64(fixture_free(fs), 0);
 }
 
 /* ---- the checks shared by every feature set ---- */
 
-static void check_super(struct fs *fs)
+static void check_super(struct fixture *fs)
 {
 	uint8_t b0[BLK], b1[BLK];
 	const struct f2fs_super_block *sb = &fs->sb;
@@ -216,7 +181,7 @@ static void check_super(struct fs *fs)
 	}
 }
 
-static void check_pack(struct fs *fs, uint64_t start, uint64_t version)
+static void check_pack(struct fixture *fs, uint64_t start, uint64_t version)
 {
 	uint8_t first[BLK], last[BLK];
 	const struct f2fs_checkpoint *cp = (const struct f2fs_checkpoint *)first;
@@ -239,10 +204,10 @@ static void check_pack(struct fs *fs, uint64_t start, uint64_t version)
 	CHECK(!memcmp(first, last, BLK));
 }
 
-static void check_checkpoint(struct fs *fs, unsigned int nodes, unsigned int data,
+static void check_checkpoint(struct fixture *fs, unsigned int nodes, unsigned int data,
 			     uint32_t next_nid)
 {
-	const struct f2fs_checkpoint *cp = fs->cp;
+	const struct f2fs_checkpoint *cp = &fs->cp;
 	const struct f2fs_layout *l = &fs->l;
 	uint32_t flags = le32_get(cp->ckpt_flags);
 	uint32_t want = CP_UMOUNT_FLAG | CP_COMPACT_SUM_FLAG | CP_NAT_BITS_FLAG;
@@ -287,7 +252,7 @@ static void check_checkpoint(struct fs *fs, unsigned int nodes, unsigned int dat
 }
 
 /* The nat_bits trailer at the end of the first pack's segment. */
-static void check_nat_bits(struct fs *fs)
+static void check_nat_bits(struct fixture *fs)
 {
 	uint32_t blocks = f2fs_nat_bits_blocks(fs->l.segment_count_nat);
 	uint32_t bytes = f2fs_nat_bits_bytes(fs->l.segment_count_nat), i;
@@ -302,7 +267,7 @@ static void check_nat_bits(struct fs *fs)
 				   (size_t)blocks * BLK),
 		     0);
 	memcpy(&tag, buf, sizeof(tag));
-	CHECK_EQ_U64(le64_get(tag), f2fs_nat_bits_tag(fs->cp));
+	CHECK_EQ_U64(le64_get(tag), f2fs_nat_bits_tag(&fs->cp));
 	CHECK_EQ_U64(le64_get(tag) & 0xffffffffu, 1); /* the version */
 	full = buf + 8;
 	empty = full + bytes;
@@ -317,12 +282,12 @@ static void check_nat_bits(struct fs *fs)
 	free(buf);
 }
 
-static bool read_node(struct fs *fs, unsigned int ofs, struct f2fs_node *n)
+static bool read_node(struct fixture *fs, unsigned int ofs, struct f2fs_node *n)
 {
 	return read_block(fs, node_addr(fs, ofs), n);
 }
 
-static void check_inode_common(struct fs *fs, const struct f2fs_node *n, uint32_t ino,
+static void check_inode_common(struct fixture *fs, const struct f2fs_node *n, uint32_t ino,
 			       unsigned int node_ofs)
 {
 	const struct f2fs_inode *ri = &n->i;
@@ -351,7 +316,7 @@ static void check_inode_common(struct fs *fs, const struct f2fs_node *n, uint32_
 	}
 }
 
-static void check_dir_inode(struct fs *fs, unsigned int node_ofs, uint32_t ino, uint16_t mode,
+static void check_dir_inode(struct fixture *fs, unsigned int node_ofs, uint32_t ino, uint16_t mode,
 			    uint32_t links, unsigned int data_ofs)
 {
 	struct f2fs_node n;
@@ -385,7 +350,7 @@ static void check_dot_entries(const struct f2fs_dentry_block *d, uint32_t self, 
 	CHECK(!memcmp(d->filename[1], "..", 2));
 }
 
-static void check_root(struct fs *fs)
+static void check_root(struct fixture *fs)
 {
 	uint32_t lpf = fs->res.lost_found_ino;
 	struct f2fs_dentry_block d;
@@ -413,7 +378,7 @@ static void check_root(struct fs *fs)
 		CHECK_EQ_U64(d.dentry_bitmap[i], 0);
 }
 
-static void check_lost_found(struct fs *fs, uint32_t ino, unsigned int node_ofs,
+static void check_lost_found(struct fixture *fs, uint32_t ino, unsigned int node_ofs,
 			     unsigned int data_ofs)
 {
 	struct f2fs_node n;
@@ -433,7 +398,7 @@ static void check_lost_found(struct fs *fs, uint32_t ino, unsigned int node_ofs,
 }
 
 /* NAT block 0 of copy 0 maps the initial inodes to their node blocks. */
-static void check_nat(struct fs *fs, const uint32_t *inos, const unsigned int *node_ofs,
+static void check_nat(struct fixture *fs, const uint32_t *inos, const unsigned int *node_ofs,
 		      unsigned int n)
 {
 	struct f2fs_nat_block nat;
@@ -475,14 +440,14 @@ static void check_nat(struct fs *fs, const uint32_t *inos, const unsigned int *n
 }
 
 /* The compacted data summary and the three node summary blocks. */
-static void check_summaries(struct fs *fs, const uint32_t *inos, const unsigned int *node_ofs,
+static void check_summaries(struct fixture *fs, const uint32_t *inos, const unsigned int *node_ofs,
 			    unsigned int n, unsigned int nodes, unsigned int data)
 {
 	static const int sit_order[F2FS_NR_CURSEG_TYPE] = {
 	    F2FS_CURSEG_HOT_NODE, F2FS_CURSEG_WARM_NODE, F2FS_CURSEG_COLD_NODE,
 	    F2FS_CURSEG_HOT_DATA, F2FS_CURSEG_WARM_DATA, F2FS_CURSEG_COLD_DATA,
 	};
-	uint64_t sum_blk = (uint64_t)fs->l.cp_blkaddr + le32_get(fs->cp->cp_pack_start_sum);
+	uint64_t sum_blk = (uint64_t)fs->l.cp_blkaddr + le32_get(fs->cp.cp_pack_start_sum);
 	uint8_t blk[BLK];
 	const uint8_t *sit;
 	struct f2fs_summary_block node_sum;
@@ -549,7 +514,7 @@ static void check_summaries(struct fs *fs, const uint32_t *inos, const unsigned 
 
 static void test_mkfs_default(void)
 {
-	struct fs fs;
+	struct fixture fs;
 
 	if (!format(&fs, NULL, true, -1)) {
 		if (fs.dev)
@@ -576,7 +541,7 @@ static void test_mkfs_lost_found(void)
 {
 	static const uint32_t inos[] = {4};
 	static const unsigned int node_ofs[] = {1};
-	struct fs fs;
+	struct fixture fs;
 
 	if (!format(&fs, "lost_found", true, -1)) {
 		if (fs.dev)
@@ -597,7 +562,7 @@ static void test_mkfs_inode_checksum(void)
 {
 	static const uint32_t inos[] = {4};
 	static const unsigned int node_ofs[] = {1};
-	struct fs fs;
+	struct fixture fs;
 	struct f2fs_node n;
 
 	if (!format(&fs, "extra_attr,inode_checksum,sb_checksum,lost_found", true, -1)) {
@@ -628,7 +593,7 @@ struct qword {
 	uint32_t ofs, val;
 };
 
-static void check_quota_file(struct fs *fs, unsigned int k, uint32_t ino, uint32_t magic,
+static void check_quota_file(struct fixture *fs, unsigned int k, uint32_t ino, uint32_t magic,
 			     unsigned int dirs)
 {
 	const struct qword words[] = {
@@ -669,7 +634,7 @@ static void test_mkfs_quota(void)
 {
 	static const uint32_t inos[] = {4, 5};
 	static const unsigned int node_ofs[] = {1, 2};
-	struct fs fs;
+	struct fixture fs;
 
 	if (!format(&fs, "quota", true, -1)) {
 		if (fs.dev)
@@ -702,7 +667,7 @@ static void test_mkfs_project_quota(void)
 {
 	static const uint32_t inos[] = {4, 5, 6, 7};
 	static const unsigned int node_ofs[] = {1, 2, 3, 4};
-	struct fs fs;
+	struct fixture fs;
 
 	if (!format(&fs, "extra_attr,project_quota,quota,lost_found", true, -1)) {
 		if (fs.dev)
@@ -728,7 +693,7 @@ static void test_mkfs_project_quota(void)
 /* Without a discard, what the kernel reads as empty is zeroed explicitly. */
 static void test_mkfs_no_discard(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	const struct f2fs_layout *l = &fs.l;
 	uint32_t seg, nat_segs;
 	uint8_t blk[BLK];
@@ -779,7 +744,7 @@ static void test_mkfs_no_discard(void)
 /* Two formats with the same fixed inputs write the same bytes. */
 static void test_mkfs_reproducible(void)
 {
-	struct fs a, b;
+	struct fixture a, b;
 	uint8_t *ba, *bb;
 	bool same = true;
 	uint64_t off;
@@ -841,7 +806,7 @@ static void test_mkfs_bad_label(void)
 /* The label goes into the superblock as UTF-16LE. */
 static void test_mkfs_label(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	static const uint16_t want[] = {'n', 'g', ' ', 0x00e9, 0xd83d, 0xde00};
 	unsigned int i;
 

@@ -21,6 +21,7 @@
 #include "f2fs/mkfs.h"
 #include "f2fs/nat.h"
 #include "f2fs/summary.h"
+#include "fixture.h"
 #include "test.h"
 
 #define DEV_BYTES (64ull << 20)
@@ -28,72 +29,39 @@
 #define SEG	  F2FS_DEFAULT_BLKS_PER_SEG
 
 struct fs {
-	struct f2fs_device *dev;
-	struct f2fs_layout l;
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_mkfs_result res;
-	struct f2fs_super_block sb;
-	uint8_t cp_raw[BLK];
-	struct f2fs_checkpoint *cp;
+	struct fixture fx;
 	struct f2fs_cp_data cpd;
 	uint8_t *bitmap;
 };
 
 static bool format(struct fs *fs, const char *features)
 {
-	struct f2fs_layout_params p;
-	char why[128] = "";
 	uint8_t blk[BLK];
-	uint32_t sum_addr;
+	bool ok;
 
 	memset(fs, 0, sizeof(*fs));
-	fs->cp = (struct f2fs_checkpoint *)fs->cp_raw;
-	f2fs_mkfs_config_init(&fs->cfg);
-	p = fs->cfg.geometry;
-	p.total_sectors = DEV_BYTES / 512;
-	if (f2fs_layout_compute(&p, &fs->l, why, sizeof(why))) {
-		fprintf(stderr, "layout: %s\n", why);
-		CHECK(0);
+	ok = fixture_format(&fs->fx, DEV_BYTES, features, false);
+	CHECK_EQ_U64(fs->fx.ret, 0);
+	CHECK(ok);
+	if (!ok) {
+		fixture_free(&fs->fx);
 		return false;
 	}
-	fs->cfg.geometry = p;
-	if (features && f2fs_feature_parse(features, &fs->cfg.features, why, sizeof(why))) {
-		fprintf(stderr, "features: %s\n", why);
-		CHECK(0);
-		return false;
-	}
-	fs->cfg.fixed_time = 1700000000;
-	fs->cfg.fixed_cp_version = true;
-	fs->cfg.discard = false;
-	snprintf(fs->cfg.kernel_version, sizeof(fs->cfg.kernel_version), "unit test");
-	if (f2fs_dev_open_memory(DEV_BYTES, &fs->dev)) {
-		CHECK(0);
-		return false;
-	}
-	CHECK_EQ_U64(f2fs_mkfs_format(fs->dev, &fs->cfg, &fs->l, &fs->res), 0);
-	CHECK_EQ_U64(f2fs_dev_read(fs->dev, blk, 0, BLK), 0);
-	memcpy(&fs->sb, blk + F2FS_SUPER_OFFSET, sizeof(fs->sb));
-	CHECK_EQ_U64(
-	    f2fs_dev_read(fs->dev, fs->cp_raw, (uint64_t)le32_get(fs->sb.cp_blkaddr) * BLK, BLK),
-	    0);
 
-	/* The checkpoint data, by hand: a zero NAT bitmap and the compacted journal. */
-	fs->cpd.nat_bitmap_bytes = le32_get(fs->cp->nat_ver_bitmap_bytesize);
-	fs->bitmap = calloc(1, fs->cpd.nat_bitmap_bytes);
-	CHECK(fs->bitmap != NULL);
-	if (!fs->bitmap)
-		return false;
-	fs->cpd.nat_bitmap = fs->bitmap;
-	sum_addr = le32_get(fs->sb.cp_blkaddr) + 1 + le32_get(fs->sb.cp_payload);
-	CHECK_EQ_U64(f2fs_dev_read(fs->dev, blk, (uint64_t)sum_addr * BLK, BLK), 0);
+	/* The checkpoint data, by hand: the compacted journal and a zero NAT bitmap. */
+	CHECK(fixture_read_sum(&fs->fx, blk));
 	memcpy(&fs->cpd.nat_journal, blk, F2FS_SUM_JOURNAL_SIZE);
-	return true;
+	fs->cpd.nat_bitmap_bytes = le32_get(fs->fx.cp.nat_ver_bitmap_bytesize);
+	fs->bitmap = calloc(1, fs->cpd.nat_bitmap_bytes);
+	fs->cpd.nat_bitmap = fs->bitmap;
+	CHECK(fs->bitmap != NULL);
+	return fs->bitmap != NULL;
 }
 
 static void unformat(struct fs *fs)
 {
 	free(fs->bitmap);
-	CHECK_EQ_U64(f2fs_dev_close(fs->dev), 0);
+	CHECK_EQ_U64(fixture_free(&fs->fx), 0);
 }
 
 static struct f2fs_nat_table *load(struct fs *fs)
@@ -102,8 +70,8 @@ static struct f2fs_nat_table *load(struct fs *fs)
 	char why[160] = "";
 	int ret;
 
-	ret = f2fs_nat_load(fs->dev, &fs->sb, fs->cp, le32_get(fs->sb.cp_blkaddr), &fs->cpd, &t,
-			    why, sizeof(why));
+	ret = f2fs_nat_load(fs->fx.dev, &fs->fx.sb, &fs->fx.cp, le32_get(fs->fx.sb.cp_blkaddr),
+			    &fs->cpd, &t, why, sizeof(why));
 	if (ret)
 		fprintf(stderr, "nat load: %d: %s\n", ret, why);
 	CHECK_EQ_U64(ret, 0);
@@ -113,7 +81,7 @@ static struct f2fs_nat_table *load(struct fs *fs)
 
 static uint32_t hot_node(const struct fs *fs, uint32_t ofs)
 {
-	return le32_get(fs->sb.main_blkaddr) + le32_get(fs->cp->cur_node_segno[0]) * SEG + ofs;
+	return le32_get(fs->fx.sb.main_blkaddr) + le32_get(fs->fx.cp.cur_node_segno[0]) * SEG + ofs;
 }
 
 static void check_fresh(const char *features, bool lpf)
@@ -126,13 +94,13 @@ static void check_fresh(const char *features, bool lpf)
 
 	if (!format(&fs, features))
 		return;
-	CHECK_EQ_U64(fs.res.lost_found_ino, lpf ? 4 : 0);
+	CHECK_EQ_U64(fs.fx.res.lost_found_ino, lpf ? 4 : 0);
 	t = load(&fs);
 	if (!t) {
 		unformat(&fs);
 		return;
 	}
-	blocks = le32_get(fs.sb.segment_count_nat) / 2 * SEG;
+	blocks = le32_get(fs.fx.sb.segment_count_nat) / 2 * SEG;
 	CHECK_EQ_U64(t->nat_blocks, blocks);
 	CHECK_EQ_U64(t->max_nid, blocks * F2FS_NAT_ENTRY_PER_BLOCK);
 	CHECK_EQ_U64(t->journal_bad_nids, 0);
@@ -177,9 +145,9 @@ static void check_fresh(const char *features, bool lpf)
 	CHECK(f2fs_nat_get(t, UINT32_MAX) == NULL);
 	CHECK(f2fs_nat_get(t, t->max_nid - 1) != NULL);
 
-	CHECK(le32_get(fs.cp->ckpt_flags) & CP_NAT_BITS_FLAG);
+	CHECK(le32_get(fs.fx.cp.ckpt_flags) & CP_NAT_BITS_FLAG);
 	CHECK(t->nat_bits_valid);
-	bytes = f2fs_nat_bits_bytes(le32_get(fs.sb.segment_count_nat));
+	bytes = f2fs_nat_bits_bytes(le32_get(fs.fx.sb.segment_count_nat));
 	CHECK_EQ_U64((uint64_t)bytes * 8, blocks);
 	if (t->nat_bits_valid && t->full_nat_bits && t->empty_nat_bits) {
 		for (i = 0; i < blocks; i++) {
@@ -240,9 +208,9 @@ static void test_copy_selection(void)
 	nat->entries[10].version = 7;
 	nat->entries[10].ino = le32_put(10);
 	nat->entries[10].block_addr = le32_put(0x1234);
-	addr = f2fs_nat_block_addr(&fs.sb, 0, 1);
-	CHECK_EQ_U64(addr, le32_get(fs.sb.nat_blkaddr) + SEG);
-	CHECK_EQ_U64(f2fs_dev_write(fs.dev, nat, (uint64_t)addr * BLK, BLK), 0);
+	addr = f2fs_nat_block_addr(&fs.fx.sb, 0, 1);
+	CHECK_EQ_U64(addr, le32_get(fs.fx.sb.nat_blkaddr) + SEG);
+	CHECK(fixture_write_blk(&fs.fx, addr, nat));
 
 	/* Bitmap clear: copy 0, nid 10 free. */
 	t = load(&fs);
@@ -292,11 +260,11 @@ static void test_nat_bits_tag(void)
 
 	if (!format(&fs, NULL))
 		return;
-	blocks = f2fs_nat_bits_blocks(le32_get(fs.sb.segment_count_nat));
-	off = ((uint64_t)le32_get(fs.sb.cp_blkaddr) + SEG - blocks) * BLK;
-	CHECK_EQ_U64(f2fs_dev_read(fs.dev, blk, off, BLK), 0);
+	blocks = f2fs_nat_bits_blocks(le32_get(fs.fx.sb.segment_count_nat));
+	off = ((uint64_t)le32_get(fs.fx.sb.cp_blkaddr) + SEG - blocks) * BLK;
+	CHECK_EQ_U64(f2fs_dev_read(fs.fx.dev, blk, off, BLK), 0);
 	blk[3] ^= 0x40;
-	CHECK_EQ_U64(f2fs_dev_write(fs.dev, blk, off, BLK), 0);
+	CHECK_EQ_U64(f2fs_dev_write(fs.fx.dev, blk, off, BLK), 0);
 	t = load(&fs);
 	if (t) {
 		CHECK(!t->nat_bits_valid);
@@ -308,8 +276,8 @@ static void test_nat_bits_tag(void)
 
 	/* Without CP_NAT_BITS_FLAG the trailer is not looked at. */
 	blk[3] ^= 0x40;
-	CHECK_EQ_U64(f2fs_dev_write(fs.dev, blk, off, BLK), 0);
-	fs.cp->ckpt_flags = le32_put(le32_get(fs.cp->ckpt_flags) & ~CP_NAT_BITS_FLAG);
+	CHECK_EQ_U64(f2fs_dev_write(fs.fx.dev, blk, off, BLK), 0);
+	fs.fx.cp.ckpt_flags = le32_put(le32_get(fs.fx.cp.ckpt_flags) & ~CP_NAT_BITS_FLAG);
 	t = load(&fs);
 	if (t) {
 		CHECK(!t->nat_bits_valid);
@@ -352,9 +320,9 @@ static void test_short_bitmap(void)
 
 	if (!format(&fs, NULL))
 		return;
-	fs.cpd.nat_bitmap_bytes = le32_get(fs.sb.segment_count_nat) / 2 * SEG / 8 - 1;
-	CHECK_EQ_U64(f2fs_nat_load(fs.dev, &fs.sb, fs.cp, le32_get(fs.sb.cp_blkaddr), &fs.cpd, &t,
-				   why, sizeof(why)),
+	fs.cpd.nat_bitmap_bytes = le32_get(fs.fx.sb.segment_count_nat) / 2 * SEG / 8 - 1;
+	CHECK_EQ_U64(f2fs_nat_load(fs.fx.dev, &fs.fx.sb, &fs.fx.cp, le32_get(fs.fx.sb.cp_blkaddr),
+				   &fs.cpd, &t, why, sizeof(why)),
 		     -EINVAL);
 	CHECK(t == NULL);
 	CHECK(strstr(why, "nat_ver_bitmap_bytesize") != NULL);

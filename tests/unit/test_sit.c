@@ -21,6 +21,7 @@
 #include "f2fs/mkfs.h"
 #include "f2fs/sit.h"
 #include "f2fs/summary.h"
+#include "fixture.h"
 #include "test.h"
 
 #define BLK F2FS_BLKSIZE
@@ -28,13 +29,7 @@
 #define EPB F2FS_SIT_ENTRY_PER_BLOCK
 
 struct fs {
-	struct f2fs_device *dev;
-	struct f2fs_layout l;
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_mkfs_result res;
-	struct f2fs_super_block sb;
-	uint8_t cp_raw[BLK];
-	struct f2fs_checkpoint *cp;
+	struct fixture fx;
 	struct f2fs_cp_data cpd;
 	uint8_t *bitmap;
 	uint32_t main_segs;
@@ -43,75 +38,53 @@ struct fs {
 
 static bool format(struct fs *fs, uint64_t bytes, uint32_t segs_per_sec)
 {
-	struct f2fs_layout_params p;
-	char why[128] = "";
 	uint8_t blk[BLK];
-	uint32_t sum_blk, i;
-	int ret;
+	uint32_t i;
+	bool ok;
 
 	memset(fs, 0, sizeof(*fs));
-	fs->cp = (struct f2fs_checkpoint *)fs->cp_raw;
-	f2fs_mkfs_config_init(&fs->cfg);
-	p = fs->cfg.geometry;
-	p.total_sectors = bytes / 512;
+	fixture_init(&fs->fx, bytes);
 	if (segs_per_sec)
-		p.segs_per_sec = segs_per_sec;
-	if (f2fs_layout_compute(&p, &fs->l, why, sizeof(why))) {
-		fprintf(stderr, "layout: %s\n", why);
-		CHECK(0);
+		fs->fx.cfg.geometry.segs_per_sec = segs_per_sec;
+	fs->fx.cfg.discard = true;
+	ok = fixture_open(&fs->fx) && fixture_mkfs(&fs->fx);
+	CHECK_EQ_U64(fs->fx.ret, 0);
+	CHECK(ok);
+	if (!ok) {
+		fixture_free(&fs->fx);
 		return false;
 	}
-	fs->cfg.geometry = p;
-	fs->cfg.fixed_time = 1700000000;
-	fs->cfg.fixed_cp_version = true;
-	fs->cfg.discard = true;
-	snprintf(fs->cfg.kernel_version, sizeof(fs->cfg.kernel_version), "unit test");
-	if (f2fs_dev_open_memory(bytes, &fs->dev)) {
-		CHECK(0);
-		return false;
-	}
-	ret = f2fs_mkfs_format(fs->dev, &fs->cfg, &fs->l, &fs->res);
-	CHECK_EQ_U64(ret, 0);
-	if (ret)
-		return false;
-	CHECK_EQ_U64(f2fs_dev_read(fs->dev, blk, 0, BLK), 0);
-	memcpy(&fs->sb, blk + F2FS_SUPER_OFFSET, sizeof(fs->sb));
-	CHECK_EQ_U64(f2fs_dev_read(fs->dev, fs->cp_raw, (uint64_t)fs->l.cp_blkaddr * BLK, BLK), 0);
-	fs->main_segs = le32_get(fs->sb.segment_count_main);
-	fs->half = (uint64_t)(le32_get(fs->sb.segment_count_sit) / 2) * SEG;
+	fs->main_segs = le32_get(fs->fx.sb.segment_count_main);
+	fs->half = (uint64_t)(le32_get(fs->fx.sb.segment_count_sit) / 2) * SEG;
 
 	/* The checkpoint data, as the summary loader would give it. */
-	fs->cpd.sit_bitmap_bytes = le32_get(fs->cp->sit_ver_bitmap_bytesize);
-	fs->bitmap = calloc(1, fs->cpd.sit_bitmap_bytes ? fs->cpd.sit_bitmap_bytes : 1);
-	CHECK(fs->bitmap != NULL);
-	if (!fs->bitmap)
-		return false;
-	fs->cpd.sit_bitmap = fs->bitmap;
-	sum_blk = fs->l.cp_blkaddr + 1 + le32_get(fs->sb.cp_payload);
-	CHECK_EQ_U64(f2fs_dev_read(fs->dev, blk, (uint64_t)sum_blk * BLK, BLK), 0);
+	CHECK(fixture_read_sum(&fs->fx, blk));
 	memcpy(&fs->cpd.sit_journal, blk + F2FS_SUM_JOURNAL_SIZE, F2FS_SUM_JOURNAL_SIZE);
 	CHECK_EQ_U64(le16_get(fs->cpd.sit_journal.n_sits), F2FS_NR_CURSEG_TYPE);
 	for (i = 0; i < 3; i++) {
 		fs->cpd.curseg_segno[F2FS_CURSEG_HOT_NODE + i] =
-		    le32_get(fs->cp->cur_node_segno[i]);
+		    le32_get(fs->fx.cp.cur_node_segno[i]);
 		fs->cpd.curseg_segno[F2FS_CURSEG_HOT_DATA + i] =
-		    le32_get(fs->cp->cur_data_segno[i]);
+		    le32_get(fs->fx.cp.cur_data_segno[i]);
 	}
-	return true;
+	fs->cpd.sit_bitmap_bytes = le32_get(fs->fx.cp.sit_ver_bitmap_bytesize);
+	fs->bitmap = calloc(1, fs->cpd.sit_bitmap_bytes ? fs->cpd.sit_bitmap_bytes : 1);
+	fs->cpd.sit_bitmap = fs->bitmap;
+	CHECK(fs->bitmap != NULL);
+	return fs->bitmap != NULL;
 }
 
 static void unformat(struct fs *fs)
 {
 	free(fs->bitmap);
-	CHECK_EQ_U64(f2fs_dev_close(fs->dev), 0);
-	fs->dev = NULL;
+	CHECK_EQ_U64(fixture_free(&fs->fx), 0);
 }
 
 static struct f2fs_sit_table *load(struct fs *fs)
 {
 	struct f2fs_sit_table *t = NULL;
 	char why[160] = "";
-	int ret = f2fs_sit_load(fs->dev, &fs->sb, &fs->cpd, &t, why, sizeof(why));
+	int ret = f2fs_sit_load(fs->fx.dev, &fs->fx.sb, &fs->cpd, &t, why, sizeof(why));
 
 	if (ret)
 		fprintf(stderr, "f2fs_sit_load: %d %s\n", ret, why);
@@ -127,16 +100,16 @@ static void put_entry(struct fs *fs, int copy, uint32_t segno, uint32_t type, ui
 	uint8_t blk[BLK];
 	struct f2fs_sit_block *b = (struct f2fs_sit_block *)blk;
 	struct f2fs_sit_entry *e = &b->entries[segno % EPB];
-	uint64_t addr = le32_get(fs->sb.sit_blkaddr) + segno / EPB + (copy ? fs->half : 0);
+	uint64_t addr = le32_get(fs->fx.sb.sit_blkaddr) + segno / EPB + (copy ? fs->half : 0);
 	uint32_t i;
 
-	CHECK_EQ_U64(f2fs_dev_read(fs->dev, blk, addr * BLK, BLK), 0);
+	CHECK(fixture_read_blk(&fs->fx, addr, blk));
 	memset(e, 0, sizeof(*e));
 	e->vblocks = le16_put((uint16_t)(type << F2FS_SIT_VBLOCKS_SHIFT | valid));
 	for (i = 0; i < bits; i++)
 		f2fs_set_bit_msb(e->valid_map, i);
 	e->mtime = le64_put(1234 + segno);
-	CHECK_EQ_U64(f2fs_dev_write(fs->dev, blk, addr * BLK, BLK), 0);
+	CHECK(fixture_write_blk(&fs->fx, addr, blk));
 }
 
 static bool is_open(const struct fs *fs, uint32_t segno)
@@ -208,7 +181,7 @@ static void check_fresh(struct fs *fs)
 	if (!t)
 		return;
 	CHECK_EQ_U64(t->segments, fs->main_segs);
-	CHECK_EQ_U64(t->segs_per_sec, le32_get(fs->sb.segs_per_sec));
+	CHECK_EQ_U64(t->segs_per_sec, le32_get(fs->fx.sb.segs_per_sec));
 	CHECK_EQ_U64(t->anomaly_count, 0);
 	CHECK(hn < t->segments && hd < t->segments);
 	if (hn >= t->segments || hd >= t->segments)
@@ -258,7 +231,7 @@ static void test_fresh_sections(void)
 
 	if (!format(&fs, 128ull << 20, 4))
 		return;
-	CHECK_EQ_U64(le32_get(fs.sb.segs_per_sec), 4);
+	CHECK_EQ_U64(le32_get(fs.fx.sb.segs_per_sec), 4);
 	check_fresh(&fs);
 	unformat(&fs);
 }
@@ -322,7 +295,7 @@ static void test_bitmap_too_small(void)
 	if (!format(&fs, 64ull << 20, 0))
 		return;
 	fs.cpd.sit_bitmap_bytes = 0;
-	CHECK_EQ_U64(f2fs_sit_load(fs.dev, &fs.sb, &fs.cpd, &t, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(f2fs_sit_load(fs.fx.dev, &fs.fx.sb, &fs.cpd, &t, why, sizeof(why)), -EINVAL);
 	CHECK(t == NULL);
 	CHECK(strstr(why, "bitmap") != NULL);
 	f2fs_sit_free(NULL);
@@ -367,9 +340,9 @@ static void test_sit_too_small(void)
 
 	if (!format(&fs, 64ull << 20, 0))
 		return;
-	sb = fs.sb;
+	sb = fs.fx.sb;
 	sb.segment_count_main = le32_put((uint32_t)(fs.half * EPB + 1));
-	CHECK_EQ_U64(f2fs_sit_load(fs.dev, &sb, &fs.cpd, &t, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(f2fs_sit_load(fs.fx.dev, &sb, &fs.cpd, &t, why, sizeof(why)), -EINVAL);
 	CHECK(t == NULL);
 	CHECK(strstr(why, "SIT blocks") != NULL);
 	unformat(&fs);

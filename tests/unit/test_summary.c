@@ -21,6 +21,7 @@
 #include "f2fs/summary.h"
 #include "f2fs/super.h"
 #include "f2fs/volume.h"
+#include "fixture.h"
 #include "test.h"
 
 #define DEV_BYTES (64ull << 20)
@@ -28,68 +29,45 @@
 #define MAX_MID	  8 /* blocks between the two cp blocks of a rebuilt pack */
 
 struct fs {
-	struct f2fs_device *dev;
-	struct f2fs_layout l;
-	struct f2fs_mkfs_result res;
-	uint32_t start; /* pack 1 */
-	struct f2fs_checkpoint cp;
+	struct fixture fx;
+	uint32_t start;	     /* pack 1 */
 	uint8_t sum[4][BLK]; /* the pack's compacted block and three node blocks, as mkfs wrote */
 };
 
 static void read_blk(struct fs *fs, uint64_t blkaddr, void *buf)
 {
-	CHECK_EQ_U64(f2fs_dev_read(fs->dev, buf, blkaddr * BLK, BLK), 0);
+	CHECK(fixture_read_blk(&fs->fx, blkaddr, buf));
 }
 
 static void write_blk(struct fs *fs, uint64_t blkaddr, const void *buf)
 {
-	CHECK_EQ_U64(f2fs_dev_write(fs->dev, buf, blkaddr * BLK, BLK), 0);
+	CHECK(fixture_write_blk(&fs->fx, blkaddr, buf));
 }
 
 static bool format(struct fs *fs, bool large_nat)
 {
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_layout_params p;
-	uint8_t buf[BLK];
-	char why[128] = "";
-	int ret, i;
+	bool ok;
+	int i;
 
 	memset(fs, 0, sizeof(*fs));
-	f2fs_mkfs_config_init(&cfg);
-	p = cfg.geometry;
-	p.total_sectors = DEV_BYTES / 512;
-	p.large_nat_bitmap = large_nat;
-	if (f2fs_layout_compute(&p, &fs->l, why, sizeof(why))) {
-		fprintf(stderr, "layout: %s\n", why);
-		CHECK(0);
+	fixture_init(&fs->fx, DEV_BYTES);
+	fs->fx.cfg.geometry.large_nat_bitmap = large_nat;
+	fs->fx.cfg.discard = false;
+	ok = fixture_open(&fs->fx) && fixture_mkfs(&fs->fx);
+	CHECK_EQ_U64(fs->fx.ret, 0);
+	CHECK(ok);
+	if (!ok)
 		return false;
-	}
-	cfg.geometry = p;
-	cfg.fixed_time = 1700000000;
-	cfg.fixed_cp_version = true;
-	cfg.discard = false;
-	snprintf(cfg.kernel_version, sizeof(cfg.kernel_version), "unit test");
-	if (f2fs_dev_open_memory(DEV_BYTES, &fs->dev)) {
-		CHECK(0);
-		return false;
-	}
-	ret = f2fs_mkfs_format(fs->dev, &cfg, &fs->l, &fs->res);
-	CHECK_EQ_U64(ret, 0);
-	if (ret)
-		return false;
-	fs->start = fs->l.cp_blkaddr;
-	read_blk(fs, fs->start, buf);
-	memcpy(&fs->cp, buf, sizeof(fs->cp));
+	fs->start = fs->fx.l.cp_blkaddr;
 	for (i = 0; i < 4; i++)
-		read_blk(fs, fs->start + le32_get(fs->cp.cp_pack_start_sum) + (uint32_t)i,
+		read_blk(fs, fs->start + le32_get(fs->fx.cp.cp_pack_start_sum) + (uint32_t)i,
 			 fs->sum[i]);
 	return true;
 }
 
 static void unformat(struct fs *fs)
 {
-	CHECK_EQ_U64(f2fs_dev_close(fs->dev), 0);
-	fs->dev = NULL;
+	CHECK_EQ_U64(fixture_free(&fs->fx), 0);
 }
 
 /*
@@ -120,7 +98,7 @@ static int load(struct fs *fs, struct f2fs_cp_data **d, char *why, size_t why_le
 	int ret;
 
 	*d = NULL;
-	ret = f2fs_volume_open(fs->dev, &v, why, why_len);
+	ret = f2fs_volume_open(fs->fx.dev, &v, why, why_len);
 	if (ret) {
 		fprintf(stderr, "open: %s\n", why);
 		CHECK(0);
@@ -134,12 +112,12 @@ static int load(struct fs *fs, struct f2fs_cp_data **d, char *why, size_t why_le
 
 static uint32_t hot_node_blkaddr(const struct fs *fs)
 {
-	return f2fs_layout_seg_blkaddr(&fs->l, fs->l.cur_seg[F2FS_CURSEG_HOT_NODE]);
+	return f2fs_layout_seg_blkaddr(&fs->fx.l, fs->fx.l.cur_seg[F2FS_CURSEG_HOT_NODE]);
 }
 
 static void check_mkfs_content(const struct fs *fs, const struct f2fs_cp_data *d, uint32_t orphans)
 {
-	const struct f2fs_checkpoint *cp = &fs->cp;
+	const struct f2fs_checkpoint *cp = &fs->fx.cp;
 	bool seen[F2FS_NR_CURSEG_TYPE] = {false};
 	int i, k;
 
@@ -164,11 +142,11 @@ static void check_mkfs_content(const struct fs *fs, const struct f2fs_cp_data *d
 			continue;
 		CHECK(!seen[type]);
 		seen[type] = true;
-		CHECK_EQ_U64(segno, fs->l.cur_seg[type]);
+		CHECK_EQ_U64(segno, fs->fx.l.cur_seg[type]);
 	}
 
 	for (k = 0; k < F2FS_NR_CURSEG_TYPE; k++)
-		CHECK_EQ_U64(d->curseg_segno[k], fs->l.cur_seg[k]);
+		CHECK_EQ_U64(d->curseg_segno[k], fs->fx.l.cur_seg[k]);
 	for (k = 0; k < 3; k++) {
 		CHECK_EQ_U64(d->curseg_blkoff[k], le16_get(cp->cur_data_blkoff[k]));
 		CHECK_EQ_U64(d->curseg_blkoff[3 + k], le16_get(cp->cur_node_blkoff[k]));
@@ -195,11 +173,11 @@ static void test_mkfs_image(void)
 		return;
 	CHECK_EQ_U64(load(&fs, &d, why, sizeof(why)), 0);
 	if (d) {
-		sit = le32_get(fs.cp.sit_ver_bitmap_bytesize);
+		sit = le32_get(fs.fx.cp.sit_ver_bitmap_bytesize);
 		check_mkfs_content(&fs, d, 0);
 		CHECK(d->sit_bitmap == d->head + 192);
 		CHECK(d->nat_bitmap == d->head + 192 + sit);
-		CHECK(memcmp(d->head, &fs.cp, sizeof(fs.cp)) == 0);
+		CHECK(memcmp(d->head, &fs.fx.cp, sizeof(fs.fx.cp)) == 0);
 		/* mkfs leaves n_nats at the root plus any quota and lost+found inodes */
 		CHECK(le16_get(d->nat_journal.n_nats) >= 1);
 	}
@@ -216,12 +194,12 @@ static void test_large_nat_bitmap(void)
 
 	if (!format(&fs, true))
 		return;
-	CHECK(le32_get(fs.cp.ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG);
+	CHECK(le32_get(fs.fx.cp.ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG);
 	CHECK_EQ_U64(load(&fs, &d, why, sizeof(why)), 0);
 	if (d) {
 		check_mkfs_content(&fs, d, 0);
 		CHECK(d->nat_bitmap == d->head + 196);
-		CHECK(d->sit_bitmap == d->head + 196 + le32_get(fs.cp.nat_ver_bitmap_bytesize));
+		CHECK(d->sit_bitmap == d->head + 196 + le32_get(fs.fx.cp.nat_ver_bitmap_bytesize));
 	}
 	f2fs_cp_data_free(d);
 	unformat(&fs);
@@ -250,10 +228,10 @@ static void test_payload_bitmaps(void)
 	}
 	memset(mid[0], 0, BLK);
 	mid[0][0] = 0xa5;
-	mid[0][le32_get(fs.cp.sit_ver_bitmap_bytesize) - 1] = 0x5a;
+	mid[0][le32_get(fs.fx.cp.sit_ver_bitmap_bytesize) - 1] = 0x5a;
 	for (i = 0; i < 4; i++)
 		memcpy(mid[1 + i], fs.sum[i], BLK);
-	cp = fs.cp;
+	cp = fs.fx.cp;
 	write_pack(&fs, &cp, mid, 5, 2);
 
 	CHECK_EQ_U64(load(&fs, &d, why, sizeof(why)), 0);
@@ -274,7 +252,7 @@ static void test_payload_bitmaps(void)
 static void build_normal(struct fs *fs, uint8_t (*mid)[BLK])
 {
 	struct f2fs_summary_block *hot = (void *)mid[0], *cold = (void *)mid[2];
-	uint32_t n = le16_get(fs->cp.cur_data_blkoff[0]);
+	uint32_t n = le16_get(fs->fx.cp.cur_data_blkoff[0]);
 	int i;
 
 	for (i = 0; i < 3; i++)
@@ -297,7 +275,7 @@ static void test_normal_summaries(void)
 	if (!format(&fs, false))
 		return;
 	build_normal(&fs, mid);
-	cp = fs.cp;
+	cp = fs.fx.cp;
 	cp.ckpt_flags =
 	    le32_put(le32_get(cp.ckpt_flags) & ~(CP_COMPACT_SUM_FLAG | CP_NAT_BITS_FLAG));
 	write_pack(&fs, &cp, mid, 6, 1);
@@ -335,11 +313,11 @@ static void test_node_from_footers(void)
 	memset(ssa, 0, BLK);
 	s->entries[0].nid = le32_put(77);
 	s->footer.entry_type = F2FS_SUM_TYPE_NODE;
-	write_blk(&fs, fs.l.ssa_blkaddr + fs.l.cur_seg[F2FS_CURSEG_HOT_NODE], ssa);
+	write_blk(&fs, fs.fx.l.ssa_blkaddr + fs.fx.l.cur_seg[F2FS_CURSEG_HOT_NODE], ssa);
 	for (i = 0; i < 4; i++)
 		memcpy(mid[i], fs.sum[i], BLK);
 	memset(mid[1], 0xee, BLK); /* the pack's node blocks must not be used */
-	cp = fs.cp;
+	cp = fs.fx.cp;
 	cp.ckpt_flags = le32_put(le32_get(cp.ckpt_flags) & ~CP_UMOUNT_FLAG);
 	write_pack(&fs, &cp, mid, 4, 1);
 	CHECK_EQ_U64(load(&fs, &d, why, sizeof(why)), 0);
@@ -370,7 +348,7 @@ static void build_orphan_pack(struct fs *fs, uint32_t count, const uint32_t *ino
 	ob->blk_count = le16_put(1);
 	for (i = 0; i < 4; i++)
 		memcpy(mid[1 + i], fs->sum[i], BLK);
-	cp = fs->cp;
+	cp = fs->fx.cp;
 	cp.ckpt_flags = le32_put(le32_get(cp.ckpt_flags) | CP_ORPHAN_PRESENT_FLAG);
 	write_pack(fs, &cp, mid, 5, 2);
 }
@@ -428,7 +406,7 @@ static void test_bad_journals(void)
 		memcpy(mid[i], fs.sum[i], BLK);
 	j = (void *)mid[0];
 	j->n_nats = le16_put(39);
-	write_pack(&fs, &fs.cp, mid, 4, 1);
+	write_pack(&fs, &fs.fx.cp, mid, 4, 1);
 	CHECK(load(&fs, &d, why, sizeof(why)) == -EINVAL);
 	CHECK(d == NULL);
 	CHECK(strstr(why, "NAT journal") != NULL);
@@ -437,14 +415,14 @@ static void test_bad_journals(void)
 	memcpy(mid[0], fs.sum[0], BLK);
 	j = (void *)(mid[0] + F2FS_SUM_JOURNAL_SIZE);
 	j->n_sits = le16_put(7);
-	write_pack(&fs, &fs.cp, mid, 4, 1);
+	write_pack(&fs, &fs.fx.cp, mid, 4, 1);
 	CHECK(load(&fs, &d, why, sizeof(why)) == -EINVAL);
 	CHECK(strstr(why, "SIT journal") != NULL);
 
 	/* normal: n_nats 0xffff in the hot data block */
 	build_normal(&fs, mid);
 	((struct f2fs_summary_block *)mid[0])->journal.n_nats = le16_put(0xffff);
-	cp = fs.cp;
+	cp = fs.fx.cp;
 	cp.ckpt_flags = le32_put(le32_get(cp.ckpt_flags) & ~CP_COMPACT_SUM_FLAG);
 	write_pack(&fs, &cp, mid, 6, 1);
 	CHECK(load(&fs, &d, why, sizeof(why)) == -EINVAL);
@@ -469,7 +447,7 @@ static void test_compacted_spill(void)
 
 	if (!format(&fs, false))
 		return;
-	cp = fs.cp;
+	cp = fs.fx.cp;
 	hot = le16_get(cp.cur_data_blkoff[0]);
 	cp.cur_data_blkoff[1] = le16_put((uint16_t)warm);
 	memcpy(mid[0], fs.sum[0], BLK);
@@ -533,7 +511,7 @@ static void test_fuzz(void)
 		memcpy(mid[1 + i], fs.sum[i], BLK);
 	for (iter = 0; iter < 300; iter++) {
 		memcpy(work, mid, sizeof(work));
-		cp = fs.cp;
+		cp = fs.fx.cp;
 		seed = seed * 1103515245u + 12345u;
 		r = seed >> 8;
 		cp.ckpt_flags =

@@ -21,71 +21,39 @@
 #include "f2fs/mkfs.h"
 #include "f2fs/super.h"
 #include "f2fs/volume.h"
+#include "fixture.h"
 #include "test.h"
 
 #define DEV_BYTES (64ull << 20)
 #define BLK	  F2FS_BLKSIZE
 #define SEG	  F2FS_DEFAULT_BLKS_PER_SEG
 
-struct fs {
-	struct f2fs_device *dev;
-	struct f2fs_layout l;
-	struct f2fs_mkfs_result res;
-};
-
-static bool format(struct fs *fs, const char *features)
+static bool format(struct fixture *fs, const char *features)
 {
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_layout_params p;
-	char why[128] = "";
-	int ret;
+	bool ok = fixture_format(fs, DEV_BYTES, features, false);
 
-	memset(fs, 0, sizeof(*fs));
-	f2fs_mkfs_config_init(&cfg);
-	p = cfg.geometry;
-	p.total_sectors = DEV_BYTES / 512;
-	if (f2fs_layout_compute(&p, &fs->l, why, sizeof(why))) {
-		fprintf(stderr, "layout: %s\n", why);
-		CHECK(0);
-		return false;
-	}
-	cfg.geometry = p;
-	if (features && f2fs_feature_parse(features, &cfg.features, why, sizeof(why))) {
-		fprintf(stderr, "features: %s\n", why);
-		CHECK(0);
-		return false;
-	}
-	cfg.fixed_time = 1700000000;
-	cfg.fixed_cp_version = true;
-	cfg.discard = false;
-	snprintf(cfg.kernel_version, sizeof(cfg.kernel_version), "unit test");
-	if (f2fs_dev_open_memory(DEV_BYTES, &fs->dev)) {
-		CHECK(0);
-		return false;
-	}
-	ret = f2fs_mkfs_format(fs->dev, &cfg, &fs->l, &fs->res);
-	CHECK_EQ_U64(ret, 0);
-	return ret == 0;
+	CHECK_EQ_U64(fs->ret, 0);
+	CHECK(ok);
+	return ok;
 }
 
-static void unformat(struct fs *fs)
+static void unformat(struct fixture *fs)
 {
-	CHECK_EQ_U64(f2fs_dev_close(fs->dev), 0);
-	fs->dev = NULL;
+	CHECK_EQ_U64(fixture_free(fs), 0);
 }
 
-static void read_blk(struct fs *fs, uint64_t blkaddr, void *buf)
+static void read_blk(struct fixture *fs, uint64_t blkaddr, void *buf)
 {
-	CHECK_EQ_U64(f2fs_dev_read(fs->dev, buf, blkaddr * BLK, BLK), 0);
+	CHECK(fixture_read_blk(fs, blkaddr, buf));
 }
 
-static void write_blk(struct fs *fs, uint64_t blkaddr, const void *buf)
+static void write_blk(struct fixture *fs, uint64_t blkaddr, const void *buf)
 {
-	CHECK_EQ_U64(f2fs_dev_write(fs->dev, buf, blkaddr * BLK, BLK), 0);
+	CHECK(fixture_write_blk(fs, blkaddr, buf));
 }
 
 /* XOR one byte of block @blkaddr at @ofs with @mask. */
-static void flip(struct fs *fs, uint64_t blkaddr, size_t ofs, uint8_t mask)
+static void flip(struct fixture *fs, uint64_t blkaddr, size_t ofs, uint8_t mask)
 {
 	uint8_t buf[BLK];
 
@@ -95,7 +63,7 @@ static void flip(struct fs *fs, uint64_t blkaddr, size_t ofs, uint8_t mask)
 }
 
 /* Read superblock copy @index, let @edit change it, reseal and write it back. */
-static void edit_sb(struct fs *fs, int index, void (*edit)(struct f2fs_super_block *))
+static void edit_sb(struct fixture *fs, int index, void (*edit)(struct f2fs_super_block *))
 {
 	uint8_t buf[BLK];
 	struct f2fs_super_block sb;
@@ -123,7 +91,7 @@ static void huge_block_count(struct f2fs_super_block *sb)
 	sb->block_count = le64_put(le64_get(sb->block_count) * 2);
 }
 
-static uint64_t written_version(struct fs *fs)
+static uint64_t written_version(struct fixture *fs)
 {
 	uint8_t buf[BLK];
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)buf;
@@ -132,14 +100,14 @@ static uint64_t written_version(struct fs *fs)
 	return le64_get(cp->checkpoint_ver);
 }
 
-static uint32_t pack_blocks(struct fs *fs)
+static uint32_t pack_blocks(struct fixture *fs)
 {
 	return 6 + fs->l.cp_payload;
 }
 
 static void test_clean(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	struct f2fs_volume *v = NULL;
 	char why[256] = "x";
 	uint64_t ver;
@@ -171,7 +139,7 @@ static void test_clean_features(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
-		struct fs fs;
+		struct fixture fs;
 		struct f2fs_volume *v = NULL;
 		char why[256] = "";
 
@@ -189,7 +157,7 @@ static void test_clean_features(void)
 
 static void test_sb_magic(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	struct f2fs_volume *v = NULL;
 	char why[512] = "";
 
@@ -222,7 +190,7 @@ static void test_sb_magic(void)
 
 static void test_sb_secondary_bad(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	struct f2fs_volume *v = NULL;
 	char why[256] = "";
 
@@ -242,7 +210,7 @@ static void test_sb_secondary_bad(void)
 
 static void test_sb_crc(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	struct f2fs_volume *v = NULL;
 	char why[512] = "";
 
@@ -267,7 +235,7 @@ static void test_sb_crc(void)
 
 static void test_sb_field(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	struct f2fs_volume *v = NULL;
 	char why[512] = "";
 
@@ -307,7 +275,7 @@ static void test_sb_field(void)
 
 static void test_cp_fallback(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	struct f2fs_volume *v = NULL;
 	char why[512] = "";
 	uint64_t cp1;
@@ -338,7 +306,7 @@ static void test_cp_fallback(void)
 
 static void test_cp_versions(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	struct f2fs_volume *v = NULL;
 	char why[512] = "";
 	uint8_t buf[BLK];
@@ -374,7 +342,7 @@ static void test_cp_versions(void)
 
 static void test_cp_fields(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	struct f2fs_volume *v = NULL;
 	char why[512] = "";
 	uint8_t buf[BLK];
@@ -438,7 +406,7 @@ static void test_truncated(void)
 
 	/* a real image cut to 8 KiB: superblocks intact, checkpoint gone */
 	{
-		struct fs fs;
+		struct fixture fs;
 		struct f2fs_device *dev;
 		struct f2fs_volume *v = NULL;
 		uint8_t buf[2 * BLK];
@@ -487,7 +455,7 @@ static uint64_t rnd(void)
 
 static void test_fuzz(void)
 {
-	struct fs fs;
+	struct fixture fs;
 	uint8_t *pristine;
 	uint64_t span, cp1;
 	unsigned int iter, opened = 0, failed = 0;
