@@ -44,7 +44,61 @@ struct inode_walk {
 	bool casefold;
 	bool encrypted;
 	uint32_t dentry_blocks; /* dentry blocks parsed so far */
+	uint64_t node_base;	/* file block of addr[0] in the node being walked */
+	/* hash bucket the dentry block being parsed serves; nbuckets 0 for inline */
+	uint64_t bucket, nbuckets;
 };
+
+#define MAX_DIR_HASH_DEPTH 63
+#define MAX_DIR_BUCKETS	   (1ull << ((MAX_DIR_HASH_DEPTH / 2) - 1))
+
+/* Buckets of hash level @level, and blocks per bucket, as the kernel lays them out. */
+static uint64_t dir_buckets(unsigned int level, unsigned int dir_level)
+{
+	return level + dir_level < MAX_DIR_HASH_DEPTH / 2 ? 1ull << (level + dir_level)
+							  : MAX_DIR_BUCKETS;
+}
+
+static uint64_t bucket_blocks(unsigned int level)
+{
+	return level < MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
+}
+
+/* The level's bucket that directory block @fblk belongs to; false past the last level. */
+static bool dentry_bucket(uint64_t fblk, unsigned int dir_level, uint64_t *bucket,
+			  uint64_t *nbuckets)
+{
+	uint64_t start = 0;
+	unsigned int level;
+
+	for (level = 0; level < MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t nb = dir_buckets(level, dir_level), span = nb * bucket_blocks(level);
+
+		if (fblk < start + span) {
+			*bucket = (fblk - start) / bucket_blocks(level);
+			*nbuckets = nb;
+			return true;
+		}
+		start += span;
+	}
+	return false;
+}
+
+/* File block of addr[0] of the direct node at tree offset @ofs. */
+static uint64_t direct_node_base(unsigned int inode_addrs, unsigned int direct, uint32_t ofs)
+{
+	const uint64_t n = F2FS_NIDS_PER_BLOCK, a = inode_addrs, d = direct;
+
+	if (ofs <= 2)
+		return a + (ofs - 1) * d;
+	if (ofs < 4 + n) /* under the first indirect node */
+		return a + 2 * d + (ofs - 4) * d;
+	if (ofs < 5 + 2 * n) /* under the second */
+		return a + 2 * d + n * d + (ofs - 5 - n) * d;
+	/* under the double indirect node: 6 + 2n + i(n + 1) is indirect node i */
+	ofs -= 6 + 2 * n;
+	return a + 2 * d + 2 * n * d + ((ofs / (n + 1)) * n + ofs % (n + 1) - 1) * d;
+}
 
 static bool nid_valid(const struct check_ctx *c, uint32_t nid)
 {
@@ -188,6 +242,7 @@ static void walk_direct(struct check_ctx *c, struct inode_walk *w, uint32_t nid,
 		return;
 	if (read_node(c, nid, w->ino, ofs, n)) {
 		w->blocks++;
+		w->node_base = direct_node_base(f2fs_inode_addrs(w->ri, c->features), addrs, ofs);
 		for (i = 0; i < addrs; i++)
 			walk_data_addr(c, w, nid, le32_get(n->dn.addr[i]), i);
 	}
@@ -364,6 +419,13 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 				check_report(c, PR_DENT_BITMAP, w->ino, 0,
 					     "slot %u of a %zu-byte name is not marked", slot + k,
 					     len);
+		if (w->nbuckets && le32_get(d[slot].hash_code) % w->nbuckets != w->bucket)
+			check_report(
+			    c, PR_DENT_POSITION, w->ino, 0,
+			    "slot %u: hash 0x%x belongs in bucket %llu of %llu, not %llu", slot,
+			    le32_get(d[slot].hash_code),
+			    (unsigned long long)(le32_get(d[slot].hash_code) % w->nbuckets),
+			    (unsigned long long)w->nbuckets, (unsigned long long)w->bucket);
 		if (!(first && slot < 2))
 			check_entry(c, w, &d[slot], names + (size_t)slot * F2FS_SLOT_LEN, len);
 		slot += slots;
@@ -371,13 +433,15 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 }
 
 static void walk_dentry_block(struct check_ctx *c, struct inode_walk *w, uint32_t parent,
-			      uint32_t blkaddr)
+			      uint32_t blkaddr, uint64_t fblk)
 {
 	struct f2fs_dentry_block *blk = malloc(sizeof(*blk));
 	int ret;
 
 	if (!blk)
 		return;
+	if (!dentry_bucket(fblk, w->ri->i_dir_level, &w->bucket, &w->nbuckets))
+		w->nbuckets = 0;
 	ret = f2fs_dev_read(c->dev, blk, (uint64_t)blkaddr * F2FS_BLKSIZE, F2FS_BLKSIZE);
 	if (ret)
 		check_report(c, PR_IO, w->ino, blkaddr, "dentry block: error %d", ret);
@@ -396,6 +460,7 @@ static void walk_inline_dentries(struct check_ctx *c, struct inode_walk *w, uint
 	const uint8_t *area = f2fs_inline_data(w->ri);
 
 	f2fs_inline_dentry_geometry(bytes, &g);
+	w->nbuckets = 0; /* inline entries have no bucket */
 	walk_dentries(
 	    c, w, parent, area, (const struct f2fs_dir_entry *)(area + g.bitmap_size + g.reserved),
 	    area + g.bitmap_size + g.reserved + (size_t)g.nr * F2FS_DIR_ENTRY_SIZE, g.nr, true);
@@ -427,7 +492,7 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 		return;
 	w->blocks++;
 	if (w->is_dir)
-		walk_dentry_block(c, w, w->parent, addr);
+		walk_dentry_block(c, w, w->parent, addr, w->node_base + ofs);
 }
 
 static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const struct f2fs_node *n,

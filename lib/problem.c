@@ -45,6 +45,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW(PR_DIR_MULTIPLE_PARENTS, "dentry", "directory is linked from more than one entry"),
     ROW(PR_DENT_NAME_LEN, "dentry", "name length is zero or runs past the block"),
     ROW(PR_DENT_HASH, "dentry", "stored hash differs from the name's hash"),
+    ROW(PR_DENT_POSITION, "dentry", "entry is in a hash bucket its hash does not select"),
     ROW(PR_DENT_INO, "dentry", "entry points at an invalid inode"),
     ROW(PR_DENT_FILE_TYPE, "dentry", "entry file type differs from the inode's mode"),
     ROW(PR_DENT_BITMAP, "dentry", "name slots are not marked in the bitmap"),

@@ -49,6 +49,7 @@ enum f2fs_problem_code {
 	PR_DIR_MULTIPLE_PARENTS, /* a directory reached from two entries */
 	PR_DENT_NAME_LEN,	 /* name length zero or past the block */
 	PR_DENT_HASH,		 /* stored hash differs from the name's */
+	PR_DENT_POSITION,	 /* entry in a hash bucket its hash does not select */
 	PR_DENT_INO,		 /* entry points outside the NAT or at a free nid */
 	PR_DENT_FILE_TYPE,	 /* entry type differs from the inode's mode */
 	PR_DENT_BITMAP,		 /* name slots not marked in the bitmap */

@@ -349,4 +349,23 @@ else
 	pass inject-dry-run
 fi
 
+# --- a directory past level 0: hash bucket positions ---------------------------------
+# 600 two-slot names overflow level 0 (one bucket of two blocks), so block 2
+# is level 1, bucket 0 of 2.  sload creates the directory first, as inode 4.
+MANY=$WORK/many
+mkdir -p "$MANY/big"
+for i in $(seq -w 1 600); do : >"$MANY/big/file_$i"; done
+MANY_IMG=$WORK/many.img
+truncate -s 256M "$MANY_IMG"
+"$MKFS" -q -f "$MANY_IMG" && "$SLOAD" -f "$MANY" "$MANY_IMG" >/dev/null 2>&1
+run_cmd "$FSCK" "$MANY_IMG"
+if [ "$RC" -ne 0 ]; then
+	fail "dent-wrong-bucket PR_DENT_POSITION" "the 600-entry image is not clean: exit $RC"
+else
+	prep "$MANY_IMG"
+	# an odd hash in an even bucket: slot 428 is slot 0 of block 2
+	inj --dent --nid 4 --idx 428 --mb d_hash --val 1
+	verdict "dent-wrong-bucket PR_DENT_POSITION" PR_DENT_POSITION
+fi
+
 finish
