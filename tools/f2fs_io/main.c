@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,15 +35,84 @@ static const struct f2fs_io_cmd *find(const char *name)
 	return NULL;
 }
 
+/* The order upstream lists its commands in, which scripts and people know. */
+static const char *const listing_order[] = {
+    "fsync",
+    "fdatasync",
+    "set_verity",
+    "getflags",
+    "setflags",
+    "clearflags",
+    "shutdown",
+    "pinfile",
+    "fadvise",
+    "fallocate",
+    "erase",
+    "write",
+    "write_advice",
+    "read",
+    "randread",
+    "fragread",
+    "fiemap",
+    "gc_urgent",
+    "defrag_file",
+    "copy",
+    "get_cblocks",
+    "release_cblocks",
+    "reserve_cblocks",
+    "get_coption",
+    "set_coption",
+    "decompress",
+    "compress",
+    "get_filename_encrypt_mode",
+    "rename",
+    "gc",
+    "checkpoint",
+    "precache_extents",
+    "move_range",
+    "gc_range",
+    "listxattr",
+    "setxattr",
+    "removexattr",
+    "lseek",
+    "get_advise",
+    "get_fadvise",
+    "ioprio",
+    "ftruncate",
+    "test_create_perf",
+    "test_lookup_perf",
+    "freeze",
+    "thaw",
+};
+
+#define N_LISTED (sizeof(listing_order) / sizeof(listing_order[0]))
+
+static bool listed(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_LISTED; i++)
+		if (!strcmp(listing_order[i], name))
+			return true;
+	return false;
+}
+
 static void list_commands(FILE *out)
 {
-	size_t f;
 	const struct f2fs_io_cmd *c;
+	size_t f, i;
 
 	fputs("Available commands:\n", out);
+	for (i = 0; i < N_LISTED; i++) {
+		c = find(listing_order[i]);
+		if (c)
+			fprintf(out, "  %-20s %s\n", c->name, c->desc);
+	}
+	/* anything of ours upstream does not have comes last */
 	for (f = 0; f < N_FAMILIES; f++)
 		for (c = families[f]; c->name; c++)
-			fprintf(out, "  %-20s %s\n", c->name, c->desc);
+			if (!listed(c->name))
+				fprintf(out, "  %-20s %s\n", c->name, c->desc);
 	fputs("\nTo get more information on a command, type 'f2fs_io help cmd'\n", out);
 }
 
