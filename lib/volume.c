@@ -203,33 +203,26 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, char 
 		    (unsigned long long)seg0);
 		return -EINVAL;
 	}
-	expect = seg0 + (uint64_t)ckpt * BLKS_PER_SEG;
-	v = le32_get(sb->sit_blkaddr);
-	if (v != expect) {
-		say(r, rl, "sit_blkaddr %u is not cp_blkaddr + %u segments (%llu)", v, ckpt,
-		    (unsigned long long)expect);
-		return -EINVAL;
-	}
-	expect += (uint64_t)sit * BLKS_PER_SEG;
-	v = le32_get(sb->nat_blkaddr);
-	if (v != expect) {
-		say(r, rl, "nat_blkaddr %u is not sit_blkaddr + %u segments (%llu)", v, sit,
-		    (unsigned long long)expect);
-		return -EINVAL;
-	}
-	expect += (uint64_t)nat * BLKS_PER_SEG;
-	v = le32_get(sb->ssa_blkaddr);
-	if (v != expect) {
-		say(r, rl, "ssa_blkaddr %u is not nat_blkaddr + %u segments (%llu)", v, nat,
-		    (unsigned long long)expect);
-		return -EINVAL;
-	}
-	expect += (uint64_t)ssa * BLKS_PER_SEG;
-	v = le32_get(sb->main_blkaddr);
-	if (v != expect) {
-		say(r, rl, "main_blkaddr %u is not ssa_blkaddr + %u segments (%llu)", v, ssa,
-		    (unsigned long long)expect);
-		return -EINVAL;
+	const struct {
+		const char *name, *after;
+		uint32_t addr, segs_before;
+	} areas[] = {
+	    {"sit_blkaddr", "cp_blkaddr", le32_get(sb->sit_blkaddr), ckpt},
+	    {"nat_blkaddr", "sit_blkaddr", le32_get(sb->nat_blkaddr), sit},
+	    {"ssa_blkaddr", "nat_blkaddr", le32_get(sb->ssa_blkaddr), nat},
+	    {"main_blkaddr", "ssa_blkaddr", le32_get(sb->main_blkaddr), ssa},
+	};
+	size_t i;
+
+	expect = seg0;
+	for (i = 0; i < sizeof(areas) / sizeof(areas[0]); i++) {
+		expect += (uint64_t)areas[i].segs_before * BLKS_PER_SEG;
+		if (areas[i].addr != expect) {
+			say(r, rl, "%s %u is not %s + %u segments (%llu)", areas[i].name,
+			    areas[i].addr, areas[i].after, areas[i].segs_before,
+			    (unsigned long long)expect);
+			return -EINVAL;
+		}
 	}
 	if (expect + (uint64_t)main_segs * BLKS_PER_SEG > end) {
 		say(r, rl, "segment_count_main %u runs past the last segment", main_segs);

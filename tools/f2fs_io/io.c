@@ -191,10 +191,25 @@ static void run_fdatasync(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	exit(0);
 }
 
-static const struct {
+/* A word argument and the number it stands for. */
+struct named_value {
 	const char *name;
-	int advice;
-} fadv_names[] = {
+	int value;
+};
+
+/* The value @arg names in @table, or bad_value(@cmd, @what, @arg). */
+static int value_of(const struct f2fs_io_cmd *cmd, const char *what, const char *arg,
+		    const struct named_value *table, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(arg, table[i].name))
+			return table[i].value;
+	bad_value(cmd, what, arg);
+}
+
+static const struct named_value fadv_names[] = {
     {"willneed", POSIX_FADV_WILLNEED}, {"dontneed", POSIX_FADV_DONTNEED},
     {"noreuse", POSIX_FADV_NOREUSE},   {"sequential", POSIX_FADV_SEQUENTIAL},
     {"random", POSIX_FADV_RANDOM},
@@ -203,16 +218,12 @@ static const struct {
 static void run_fadvise(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 {
 	int64_t off, len;
-	int fd, advice = -1, err;
-	size_t i;
+	int fd, advice, err;
 
 	if (argc != 5)
 		usage_exit(cmd);
-	for (i = 0; i < sizeof(fadv_names) / sizeof(fadv_names[0]); i++)
-		if (!strcmp(argv[1], fadv_names[i].name))
-			advice = fadv_names[i].advice;
-	if (advice < 0)
-		bad_value(cmd, "advice", argv[1]);
+	advice = value_of(cmd, "advice", argv[1], fadv_names,
+			  sizeof(fadv_names) / sizeof(fadv_names[0]));
 	off = parse_s64(cmd, "offset", argv[2]);
 	len = parse_s64(cmd, "length", argv[3]);
 
@@ -856,25 +867,17 @@ static void run_copy(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 
 static void run_lseek(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 {
-	static const struct {
-		const char *name;
-		int whence;
-	} names[] = {
+	static const struct named_value names[] = {
 	    {"set", SEEK_SET},	 {"cur", SEEK_CUR},   {"end", SEEK_END},
 	    {"data", SEEK_DATA}, {"hole", SEEK_HOLE},
 	};
-	int whence = -1, fd;
+	int whence, fd;
 	int64_t off;
 	off_t ret;
-	size_t i;
 
 	if (argc != 4)
 		usage_exit(cmd);
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(argv[1], names[i].name))
-			whence = names[i].whence;
-	if (whence < 0)
-		bad_value(cmd, "whence type", argv[1]);
+	whence = value_of(cmd, "whence type", argv[1], names, sizeof(names) / sizeof(names[0]));
 	off = parse_s64(cmd, "offset", argv[2]);
 
 	fd = xopen(argv[3], O_RDONLY, 0);
