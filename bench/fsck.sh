@@ -1,22 +1,40 @@
 #!/bin/bash
-# Benchmark our fsck.f2fs against upstream's on one populated image.
+# Benchmark our fsck.f2fs against newest upstream's on the same images, in
+# the same run.  Cases (BENCH_CASES, default all of them):
 #
-# The image (BENCH_SIZE, default 16G, with -s 128) is made by our mkfs and
-# filled by upstream sload.f2fs from a generated tree of BENCH_FILES files
-# (default 150000: mostly empty and small files in nested directories, some
-# larger ones), then both tools check it with -f, BENCH_RUNS times each,
-# alternating.  Reported: median wall time warm (page cache kept) and cold
-# (caches dropped before each run, root only), peak RSS, and the ratios
-# ours/upstream.  Goals: time <= 0.33, RSS <= 2.  BENCH_IMAGE=PATH keeps the
-# populated image there (and reuses it when it exists): sload takes minutes.
+#   scale-1T scale-4T scale-15T  empty images made by our mkfs with -s 512
+#                                (sparse files): the cost must follow the
+#                                metadata in use, not the device size
+#   files-60k                    16G -s 128, 60,000 files
+#   files-250k-csum              16G -s 128 with extra_attr,inode_checksum,
+#                                250,000 files
+#
+# The file trees are generated (mostly empty and small files in nested
+# directories, some larger ones) and loaded by upstream sload.f2fs.  Each
+# tool checks each image with -f, BENCH_RUNS times, alternating.  Reported
+# per case: median wall time warm (page cache kept) and cold (caches dropped
+# before each run, root only), peak RSS, and the ratios ours/upstream.
+#
+# Upstream is newest upstream built by bench/build-upstream.sh into
+# UPSTREAM_DIR (default ../upstream-f2fs-tools beside the repository);
+# without it Debian's /usr/sbin tools (1.15) are used and the header says so.
+# BENCH_IMAGE_DIR=DIR keeps the populated images there and reuses them
+# (sload of 250,000 files takes minutes).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 ours=${FSCK:-$top/fsck/fsck.f2fs}
 mkfs=${MKFS:-$top/mkfs/mkfs.f2fs}
-upstream=${UPSTREAM_FSCK:-/usr/sbin/fsck.f2fs}
-sload=${UPSTREAM_SLOAD:-/usr/sbin/sload.f2fs}
-size=${BENCH_SIZE:-16G}
-files=${BENCH_FILES:-150000}
+updir=${UPSTREAM_DIR:-$(dirname "$top")/upstream-f2fs-tools}
+if [ -x "$updir/fsck/fsck.f2fs" ]; then
+	upstream=${UPSTREAM_FSCK:-$updir/fsck/fsck.f2fs}
+	sload=${UPSTREAM_SLOAD:-$updir/fsck/sload.f2fs}
+	upname="newest upstream ($updir)"
+else
+	upstream=${UPSTREAM_FSCK:-/usr/sbin/fsck.f2fs}
+	sload=${UPSTREAM_SLOAD:-/usr/sbin/sload.f2fs}
+	upname="upstream $upstream (Debian's, not newest: run bench/build-upstream.sh)"
+fi
+cases=${BENCH_CASES:-scale-1T scale-4T scale-15T files-60k files-250k-csum}
 runs=${BENCH_RUNS:-5}
 dir=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bench-fsck.XXXXXX") || exit 2
 trap 'rm -rf "$dir"' EXIT
@@ -27,10 +45,11 @@ done
 if [ ! -x /usr/bin/time ] && [ "$(id -u)" -eq 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time >/dev/null 2>&1
 fi
+echo "bench: ours $ours; upstream: $upname"
 
-# A tree of $files files: 100 top directories of subdirectories of 500 files.
+# A tree of FILES files: top directories of ten subdirectories of 500 files.
 make_tree() {
-	local root=$1 n=0 d s
+	local root=$1 files=$2 n=0 d s
 	mkdir -p "$root"
 	for ((d = 0; n < files; d++)); do
 		for ((s = 0; s < 10 && n < files; s++)); do
@@ -45,24 +64,36 @@ make_tree() {
 	ln -s d0/big "$root/big.sym"
 }
 
-if [ -n "${BENCH_IMAGE:-}" ] && [ -f "$BENCH_IMAGE" ]; then
-	echo "bench: reusing $BENCH_IMAGE"
-	cp --sparse=always "$BENCH_IMAGE" "$dir/img" || exit 2
-else
-	echo "bench: generating $files files and a $size image (-s 128)..."
-	make_tree "$dir/tree"
-	truncate -s "$size" "$dir/img"
-	"$mkfs" -q -f -s 128 "$dir/img" || exit 1
-	t0=$(date +%s)
-	"$sload" -f "$dir/tree" "$dir/img" >/dev/null 2>&1 || { echo "bench: sload failed" >&2; exit 1; }
-	echo "bench: sload took $(($(date +%s) - t0)) s; image uses $(du -h "$dir/img" | cut -f1)"
+# make_image CASE IMG: build the image of a case
+make_image() {
+	local name=$1 img=$2 files opts t0
+	case $name in
+	scale-*)
+		truncate -s "${name#scale-}" "$img" && "$mkfs" -q -f -s 512 "$img"
+		return
+		;;
+	files-60k) files=60000 opts= ;;
+	files-250k-csum) files=250000 opts="-O extra_attr,inode_checksum" ;;
+	*) echo "bench: unknown case $name" >&2; return 2 ;;
+	esac
+	if [ -n "${BENCH_IMAGE_DIR:-}" ] && [ -f "$BENCH_IMAGE_DIR/$name.img" ]; then
+		cp --sparse=always "$BENCH_IMAGE_DIR/$name.img" "$img"
+		return
+	fi
+	echo "bench: $name: generating $files files in a 16G -s 128 image..."
 	rm -rf "$dir/tree"
-	[ -n "${BENCH_IMAGE:-}" ] && cp --sparse=always "$dir/img" "$BENCH_IMAGE"
-fi
-
-# Sanity: both must call it clean, or the timings compare different work.
-"$ours" -f "$dir/img" >"$dir/ours.log" 2>&1 || { echo "bench: our fsck is not clean:"; tail "$dir/ours.log"; exit 1; }
-"$upstream" --dry-run -f "$dir/img" >"$dir/up.log" 2>&1 || { echo "bench: upstream fsck is not clean"; exit 1; }
+	make_tree "$dir/tree" "$files"
+	truncate -s 16G "$img"
+	# shellcheck disable=SC2086
+	"$mkfs" -q -f -s 128 $opts "$img" || return 1
+	t0=$(date +%s)
+	"$sload" -f "$dir/tree" "$img" >/dev/null 2>&1 || { echo "bench: sload failed" >&2; return 1; }
+	echo "bench: $name: sload took $(($(date +%s) - t0)) s; image uses $(du -h "$img" | cut -f1)"
+	rm -rf "$dir/tree"
+	if [ -n "${BENCH_IMAGE_DIR:-}" ]; then
+		mkdir -p "$BENCH_IMAGE_DIR" && cp --sparse=always "$img" "$BENCH_IMAGE_DIR/$name.img"
+	fi
+}
 
 drop_caches() {
 	sync
@@ -87,8 +118,8 @@ median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-measure() { # mode(warm|cold) -> fills files with "us rss" lines per tool
-	local mode=$1 i
+measure() { # MODE IMG: fills $dir/MODE.ours and .up with "us rss" lines
+	local mode=$1 img=$2 i order who
 	: >"$dir/$mode.ours"
 	: >"$dir/$mode.up"
 	for ((i = 0; i < runs; i++)); do
@@ -96,29 +127,44 @@ measure() { # mode(warm|cold) -> fills files with "us rss" lines per tool
 		for who in $order; do
 			[ "$mode" = cold ] && drop_caches
 			if [ "$who" = ours ]; then
-				run_once "$ours" -f "$dir/img" >>"$dir/$mode.ours"
+				run_once "$ours" -f "$img" >>"$dir/$mode.ours"
 			else
-				run_once "$upstream" --dry-run -f "$dir/img" >>"$dir/$mode.up"
+				run_once "$upstream" --dry-run -f "$img" >>"$dir/$mode.up"
 			fi
 		done
 	done
 }
 
-"$ours" -f "$dir/img" >/dev/null 2>&1 # warm the cache
-measure warm
-can_drop=no
-[ "$(id -u)" -eq 0 ] && [ -w /proc/sys/vm/drop_caches ] && can_drop=yes && measure cold
+report() { # CASE
+	local mode ot ut orss urss
+	for mode in warm cold; do
+		[ -s "$dir/$mode.ours" ] || continue
+		ot=$(cut -d' ' -f1 "$dir/$mode.ours" | median)
+		ut=$(cut -d' ' -f1 "$dir/$mode.up" | median)
+		orss=$(cut -d' ' -f2 "$dir/$mode.ours" | median)
+		urss=$(cut -d' ' -f2 "$dir/$mode.up" | median)
+		awk -v c="$1" -v m="$mode" -v ot="$ot" -v ut="$ut" -v orss="$orss" -v urss="$urss" 'BEGIN {
+			printf "%-16s %-5s %10.1f %10.1f %7.3f %10d %10d %7.3f\n", c, m, ot / 1000,
+				ut / 1000, ut ? ot / ut : 0, orss, urss, urss ? orss / urss : 0 }'
+	done
+}
 
-printf '\n%-6s %12s %12s %8s %12s %12s %8s\n' mode "ours ms" "upstr ms" ratio "ours RSS KiB" "upstr RSS" ratio
-for mode in warm cold; do
-	[ -s "$dir/$mode.ours" ] || continue
-	ot=$(cut -d' ' -f1 "$dir/$mode.ours" | median)
-	ut=$(cut -d' ' -f1 "$dir/$mode.up" | median)
-	orss=$(cut -d' ' -f2 "$dir/$mode.ours" | median)
-	urss=$(cut -d' ' -f2 "$dir/$mode.up" | median)
-	awk -v m="$mode" -v ot="$ot" -v ut="$ut" -v orss="$orss" -v urss="$urss" 'BEGIN {
-		printf "%-6s %12.1f %12.1f %8.3f %12d %12d %8.3f\n", m, ot / 1000, ut / 1000,
-			ut ? ot / ut : 0, orss, urss, urss ? orss / urss : 0 }'
+can_drop=no
+[ "$(id -u)" -eq 0 ] && [ -w /proc/sys/vm/drop_caches ] && can_drop=yes
+: >"$dir/table"
+for c in $cases; do
+	img=$dir/$c.img
+	make_image "$c" "$img" || exit 1
+	# both must call it clean, or the timings compare different work
+	"$ours" -f "$img" >"$dir/ours.log" 2>&1 || { echo "bench: $c: our fsck is not clean:"; tail "$dir/ours.log"; exit 1; }
+	"$upstream" --dry-run -f "$img" >"$dir/up.log" 2>&1 || { echo "bench: $c: upstream fsck is not clean"; tail "$dir/up.log"; exit 1; }
+	measure warm "$img"
+	: >"$dir/cold.ours"
+	[ "$can_drop" = yes ] && measure cold "$img"
+	report "$c" >>"$dir/table"
+	rm -f "$img"
 done
+printf '\n%-16s %-5s %10s %10s %7s %10s %10s %7s\n' case mode "ours ms" "upstr ms" ratio "ours KiB" "upstr KiB" ratio
+cat "$dir/table"
 [ "$can_drop" = yes ] || echo "(cold runs skipped: dropping caches needs root)"
-echo "image: $size -s 128, $files files loaded by upstream sload.f2fs; runs: $runs; ratio = ours/upstream (goals: time <= 0.33, RSS <= 2)"
+echo "runs: $runs per tool, median; RSS = peak; ratio = ours/upstream; upstream: $upname"
