@@ -9,8 +9,11 @@
  * the whole tree into a directory (-r -o DIR).  With --json every mode
  * prints one JSON document on stdout instead.
  *
- * All arguments and the volume are validated before anything is written:
- * bad input gives one line on stderr and exit status 1.
+ * What a block is, where a file's bytes are and how a label decodes is
+ * libf2fs's business (f2fs/read.h, f2fs/label.h); this file parses the
+ * options, asks, and prints.  All arguments and the volume are validated
+ * before anything is written: bad input gives one line on stderr and exit
+ * status 1.
  */
 #include "config.h"
 
@@ -20,7 +23,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -36,137 +38,23 @@
 #include "f2fs/checkpoint.h"
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
-#include "f2fs/feature.h"
-#include "f2fs/file.h"
 #include "f2fs/format.h"
+#include "f2fs/fs.h"
+#include "f2fs/geometry.h"
+#include "f2fs/label.h"
 #include "f2fs/nat.h"
 #include "f2fs/node.h"
+#include "f2fs/read.h"
 #include "f2fs/sit.h"
-#include "f2fs/ssa.h"
 #include "f2fs/summary.h"
-#include "f2fs/volume.h"
+#include "tools/common/common.h"
+#include "tools/common/json.h"
 
 #define PROG	      "dump.f2fs"
-#define BLKS_PER_SEG  F2FS_DEFAULT_BLKS_PER_SEG
 #define MAX_DIR_DEPTH 4096
 
 static const char *const log_names[F2FS_NR_CURSEG_TYPE] = {"hot_data", "warm_data", "cold_data",
 							   "hot_node", "warm_node", "cold_node"};
-
-/* ---- messages ---- */
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static unsigned int n_warnings;
-
-static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs(PROG ": warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	n_warnings++;
-}
-
-/* ---- a small JSON writer ---- */
-
-#define JSON_MAX_DEPTH 16
-
-struct json {
-	FILE *f;
-	int depth;
-	bool first[JSON_MAX_DEPTH];
-};
-
-/*
- * Strings from disk are arbitrary bytes: quotes, backslashes and control
- * bytes are escaped, and bytes from 0x80 up are written as \u00XX (read as
- * Latin-1) so that the document is always valid UTF-8.
- */
-static void json_quote(FILE *f, const char *s, size_t len)
-{
-	size_t i;
-
-	fputc('"', f);
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-static void json_key(struct json *j, const char *key)
-{
-	if (!j->first[j->depth])
-		fputc(',', j->f);
-	j->first[j->depth] = false;
-	if (key) {
-		json_quote(j->f, key, strlen(key));
-		fputc(':', j->f);
-	}
-}
-
-static void json_open(struct json *j, const char *key, char bracket)
-{
-	json_key(j, key);
-	fputc(bracket, j->f);
-	if (j->depth + 1 < JSON_MAX_DEPTH)
-		j->depth++;
-	j->first[j->depth] = true;
-}
-
-static void json_close(struct json *j, char bracket)
-{
-	fputc(bracket, j->f);
-	if (j->depth > 0)
-		j->depth--;
-}
-
-static void json_u64(struct json *j, const char *key, uint64_t v)
-{
-	json_key(j, key);
-	fprintf(j->f, "%" PRIu64, v);
-}
-
-static void json_bool(struct json *j, const char *key, bool v)
-{
-	json_key(j, key);
-	fputs(v ? "true" : "false", j->f);
-}
-
-static void json_strn(struct json *j, const char *key, const char *s, size_t len)
-{
-	json_key(j, key);
-	json_quote(j->f, s, len);
-}
-
-static void json_str(struct json *j, const char *key, const char *s)
-{
-	json_strn(j, key, s, strlen(s));
-}
 
 /* ---- options ---- */
 
@@ -209,27 +97,8 @@ static void usage(FILE *f)
 		   "  -V            print the version and exit\n");
 }
 
-/* A decimal number, or hex with 0x, into *v (at most @max). */
-static bool parse_number(const char *s, uint64_t max, uint64_t *v)
-{
-	char *end;
-	int base = 10;
-
-	if (!*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
-		return false;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-		if (!isxdigit((unsigned char)*s))
-			return false;
-	}
-	errno = 0;
-	*v = strtoull(s, &end, base);
-	return !errno && !*end && *v <= max;
-}
-
 /* "a~b" or "a" (to the end), decimal; b may be -1 (to the end). */
-static void parse_range(const char *opt, const char *arg, struct range *r)
+static void parse_range(const struct tool *t, const char *opt, const char *arg, struct range *r)
 {
 	const char *tilde = strchr(arg, '~');
 	char first[32];
@@ -239,16 +108,17 @@ static void parse_range(const char *opt, const char *arg, struct range *r)
 		size_t n = (size_t)(tilde - arg);
 
 		if (n == 0 || n >= sizeof(first))
-			die("-%s %s: bad range (expected START~END, decimal; 0~-1 for all)", opt,
-			    arg);
+			tool_fail(t, 1,
+				  "-%s %s: bad range (expected START~END, decimal; 0~-1 for all)",
+				  opt, arg);
 		memcpy(first, arg, n);
 		first[n] = '\0';
 	} else {
 		snprintf(first, sizeof(first), "%s", arg);
 	}
-	if (!isdigit((unsigned char)first[0]) || !parse_number(first, UINT32_MAX, &v) ||
-	    (first[0] == '0' && (first[1] == 'x' || first[1] == 'X')))
-		die("-%s %s: bad range (expected START~END, decimal; 0~-1 for all)", opt, arg);
+	if (!tool_parse_u64(first, TOOL_NUM_DEC, UINT32_MAX, &v))
+		tool_fail(t, 1, "-%s %s: bad range (expected START~END, decimal; 0~-1 for all)",
+			  opt, arg);
 	r->set = true;
 	r->start = v;
 	r->end = -1;
@@ -257,18 +127,19 @@ static void parse_range(const char *opt, const char *arg, struct range *r)
 
 		if (!strcmp(e, "-1"))
 			return;
-		if (!isdigit((unsigned char)*e) || !parse_number(e, UINT32_MAX, &v) ||
-		    (e[0] == '0' && (e[1] == 'x' || e[1] == 'X')))
-			die("-%s %s: bad range (expected START~END, decimal; 0~-1 for all)", opt,
-			    arg);
+		if (!tool_parse_u64(e, TOOL_NUM_DEC, UINT32_MAX, &v))
+			tool_fail(t, 1,
+				  "-%s %s: bad range (expected START~END, decimal; 0~-1 for all)",
+				  opt, arg);
 		if (v < r->start)
-			die("-%s %s: bad range: end %" PRIu64 " is before start %" PRIu64, opt, arg,
-			    v, r->start);
+			tool_fail(t, 1,
+				  "-%s %s: bad range: end %" PRIu64 " is before start %" PRIu64,
+				  opt, arg, v, r->start);
 		r->end = (int64_t)v;
 	}
 }
 
-static void parse_args(int argc, char **argv, struct options *o)
+static void parse_args(const struct tool *t, int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 	    {"dry-run", no_argument, NULL, 'N'}, {"sections", no_argument, NULL, 1},
@@ -282,15 +153,16 @@ static void parse_args(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, ":d:i:I:n:s:a:b:Mo:rPLfyNSVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (!isdigit((unsigned char)*optarg) || !parse_number(optarg, 9, &v) ||
-			    optarg[1] == 'x')
-				die("-d %s: debug level must be a number from 0 to 9", optarg);
+			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 9, &v))
+				tool_fail(t, 1, "-d %s: debug level must be a number from 0 to 9",
+					  optarg);
 			o->debug = (int)v;
 			break;
 		case 'i':
 		case 'I':
-			if (!parse_number(optarg, UINT32_MAX, &v) || v == 0)
-				die("-%c %s: bad inode number", c, optarg);
+			if (!tool_parse_u64(optarg, TOOL_NUM_DEC | TOOL_NUM_HEX, UINT32_MAX, &v) ||
+			    v == 0)
+				tool_fail(t, 1, "-%c %s: bad inode number", c, optarg);
 			if (c == 'i') {
 				o->have_ino = true;
 				o->ino = (uint32_t)v;
@@ -300,17 +172,17 @@ static void parse_args(int argc, char **argv, struct options *o)
 			}
 			break;
 		case 'n':
-			parse_range("n", optarg, &o->nat);
+			parse_range(t, "n", optarg, &o->nat);
 			break;
 		case 's':
-			parse_range("s", optarg, &o->sit);
+			parse_range(t, "s", optarg, &o->sit);
 			break;
 		case 'a':
-			parse_range("a", optarg, &o->ssa);
+			parse_range(t, "a", optarg, &o->ssa);
 			break;
 		case 'b':
-			if (!parse_number(optarg, UINT32_MAX, &v))
-				die("-b %s: bad block address", optarg);
+			if (!tool_parse_u64(optarg, TOOL_NUM_DEC | TOOL_NUM_HEX, UINT32_MAX, &v))
+				tool_fail(t, 1, "-b %s: bad block address", optarg);
 			o->have_blk = true;
 			o->blkaddr = v;
 			break;
@@ -319,7 +191,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'o':
 			if (!*optarg)
-				die("-o: empty directory name");
+				tool_fail(t, 1, "-o: empty directory name");
 			o->outdir = optarg;
 			break;
 		case 'r':
@@ -353,125 +225,125 @@ static void parse_args(int argc, char **argv, struct options *o)
 			usage(stdout);
 			exit(0);
 		case ':':
-			die("option -%c needs an argument (see --help)", optopt);
+			tool_fail(t, 1, "option -%c needs an argument (see --help)", optopt);
 		default:
 			if (optopt)
-				die("unknown option -%c (see --help)", optopt);
-			die("unknown option %s (see --help)", argv[optind - 1]);
+				tool_fail(t, 1, "unknown option -%c (see --help)", optopt);
+			tool_fail(t, 1, "unknown option %s (see --help)", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		die("no device given (see --help)");
+		tool_fail(t, 1, "no device given (see --help)");
 	if (optind + 1 < argc)
-		die("only one device may be given, found %s and %s", argv[optind],
-		    argv[optind + 1]);
+		tool_fail(t, 1, "only one device may be given, found %s and %s", argv[optind],
+			  argv[optind + 1]);
 	o->device = argv[optind];
 	if (o->outdir && !o->root && !o->have_ino)
-		die("-o needs -r (the whole tree) or -i (one file)");
+		tool_fail(t, 1, "-o needs -r (the whole tree) or -i (one file)");
 	if (o->root && !o->outdir)
 		o->outdir = "./lost_found";
 }
 
 /* ---- the volume ---- */
 
-struct vol {
+/* Everything one run works with: the options, the messages and the opened volume. */
+struct dump {
+	struct tool tool;
+	struct options opt;
 	struct f2fs_device *dev;
-	struct f2fs_volume *v;
+	struct f2fs_fs *fs;
 	const struct f2fs_super_block *sb;
 	const struct f2fs_checkpoint *cp;
-	struct f2fs_cp_data *cpd;
-	struct f2fs_sit_table *sit;
-	struct f2fs_nat_table *nat;
-	struct f2fs_ssa *ssa;
+	const struct f2fs_geometry *geo;
+	const struct f2fs_cp_data *cpd;
+	const struct f2fs_sit_table *sit;
+	const struct f2fs_nat_table *nat;
 	uint32_t features;
-	uint32_t main_blkaddr, main_segs;
 };
 
-/* Give up on @path when a load returned the error @ret, saying @why when it was filled. */
-static void die_on_error(int ret, const char *path, const char *why)
+/* A library error as a reason: the handle's when a load failed, else the errno's. */
+static const char *reason(const struct dump *d, int err)
 {
-	if (ret)
-		die("%s: %s", path, why[0] ? why : strerror(-ret));
+	if (err != -ENOMEM && d->fs && f2fs_fs_why(d->fs)[0])
+		return f2fs_fs_why(d->fs);
+	if (err == -EUCLEAN)
+		return "corrupted node tree or address";
+	return strerror(-err);
 }
 
-static void open_volume(const char *path, struct vol *vo)
+/* Open the volume and load every table: each mode reads some, and a broken one is refused up front.
+ */
+static void open_volume(struct dump *d)
 {
 	char why[256] = "";
 	int ret;
 
-	memset(vo, 0, sizeof(*vo));
-	ret = f2fs_dev_open(path, F2FS_DEV_RDONLY, &vo->dev);
+	ret = f2fs_dev_open(d->opt.device, F2FS_DEV_RDONLY, &d->dev);
+	d->tool.image = d->opt.device;
 	if (ret)
-		die("cannot open %s: %s", path, strerror(-ret));
-	ret = f2fs_volume_open(vo->dev, &vo->v, why, sizeof(why));
-	die_on_error(ret, path, why);
-	vo->sb = f2fs_volume_sb(vo->v);
-	vo->cp = f2fs_volume_cp(vo->v);
-	ret = f2fs_cp_data_load(vo->v, &vo->cpd, why, sizeof(why));
-	die_on_error(ret, path, why);
-	ret = f2fs_sit_load(vo->dev, vo->sb, vo->cpd, &vo->sit, why, sizeof(why));
-	die_on_error(ret, path, why);
-	ret = f2fs_nat_load(vo->dev, vo->sb, vo->cp, f2fs_volume_cp_start(vo->v), vo->cpd, &vo->nat,
-			    why, sizeof(why));
-	die_on_error(ret, path, why);
-	ret = f2fs_ssa_open(vo->dev, vo->sb, vo->cpd, &vo->ssa);
+		tool_fail_image(&d->tool, 1, "cannot open: %s", strerror(-ret));
+	ret = f2fs_fs_open(d->dev, F2FS_FS_READ, &d->fs, why, sizeof(why));
 	if (ret)
-		die("%s: SSA: %s", path, strerror(-ret));
-	vo->features = le32_get(vo->sb->feature);
-	vo->main_blkaddr = le32_get(vo->sb->main_blkaddr);
-	vo->main_segs = vo->sit->segments;
+		tool_fail_image(&d->tool, 1, "%s", why[0] ? why : strerror(-ret));
+	ret = f2fs_fs_load_all(d->fs);
+	if (!ret)
+		ret = f2fs_fs_cp_data(d->fs, &d->cpd);
+	if (!ret)
+		ret = f2fs_fs_sit(d->fs, &d->sit);
+	if (!ret)
+		ret = f2fs_fs_nat(d->fs, &d->nat);
+	if (ret)
+		tool_fail_image(&d->tool, 1, "%s", reason(d, ret));
+	d->sb = f2fs_fs_sb(d->fs);
+	d->cp = f2fs_fs_cp(d->fs);
+	d->geo = f2fs_fs_geo(d->fs);
+	d->features = f2fs_fs_features(d->fs);
 }
 
-static void close_volume(struct vol *vo)
+static void close_volume(struct dump *d)
 {
-	f2fs_ssa_free(vo->ssa);
-	f2fs_nat_free(vo->nat);
-	f2fs_sit_free(vo->sit);
-	f2fs_cp_data_free(vo->cpd);
-	f2fs_volume_close(vo->v);
-	f2fs_dev_close(vo->dev);
+	f2fs_fs_close(d->fs);
+	f2fs_dev_close(d->dev);
 }
 
-static bool read_block(const struct vol *vo, uint64_t blkaddr, void *buf)
+static bool read_block(const struct dump *d, uint64_t blkaddr, void *buf)
 {
-	return f2fs_dev_read(vo->dev, buf, blkaddr * F2FS_BLKSIZE, F2FS_BLKSIZE) == 0;
+	return f2fs_dev_read(d->dev, buf, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE) == 0;
 }
 
-/* Open log owning main-area segment @segno, or -1. */
-static int curseg_of(const struct vol *vo, uint32_t segno)
+static uint32_t main_segs(const struct dump *d)
 {
-	int t;
-
-	for (t = 0; t < F2FS_NR_CURSEG_TYPE; t++)
-		if (vo->cpd->curseg_segno[t] == segno)
-			return t;
-	return -1;
+	return f2fs_sit_segments(d->sit);
 }
 
 /* Fatal message for a nid that cannot be looked at. */
-static void check_ino_arg(const struct vol *vo, const char *opt, uint32_t ino, bool need_used)
+static void check_ino_arg(const struct dump *d, const char *opt, uint32_t ino, bool need_used)
 {
-	const struct f2fs_nat_info *e = f2fs_nat_get(vo->nat, ino);
+	const struct f2fs_nat_info *e = f2fs_nat_get(d->nat, ino);
 
 	if (!e)
-		die("%s %u: inode number is outside the NAT (max nid %u)", opt, ino,
-		    vo->nat->max_nid - 1);
+		tool_fail(&d->tool, 1, "%s %u: inode number is outside the NAT (max nid %u)", opt,
+			  ino, f2fs_nat_max_nid(d->nat) - 1);
 	if (need_used && e->blkaddr == F2FS_NULL_ADDR)
-		die("%s %u: inode %u is free in the NAT", opt, ino, ino);
+		tool_fail(&d->tool, 1, "%s %u: inode %u is free in the NAT", opt, ino, ino);
 	if (need_used && e->ino != ino)
-		die("%s %u: nid %u is a node of inode %u, not an inode", opt, ino, ino, e->ino);
+		tool_fail(&d->tool, 1, "%s %u: nid %u is a node of inode %u, not an inode", opt,
+			  ino, ino, e->ino);
 }
 
 /* Clamp and check a table range against @limit entries. */
-static void resolve_range(const char *opt, struct range *r, uint64_t limit, const char *what)
+static void resolve_range(const struct tool *t, const char *opt, struct range *r, uint64_t limit,
+			  const char *what)
 {
 	if (r->end == -1)
 		r->end = (int64_t)limit;
 	if ((uint64_t)r->end > limit)
-		die("-%s %" PRIu64 "~%" PRId64 ": end is past the last %s (%" PRIu64 ")", opt,
-		    r->start, r->end, what, limit);
+		tool_fail(t, 1,
+			  "-%s %" PRIu64 "~%" PRId64 ": end is past the last %s (%" PRIu64 ")", opt,
+			  r->start, r->end, what, limit);
 	if (r->start > (uint64_t)r->end)
-		die("-%s %" PRIu64 "~%" PRId64 ": start is past the end", opt, r->start, r->end);
+		tool_fail(t, 1, "-%s %" PRIu64 "~%" PRId64 ": start is past the end", opt, r->start,
+			  r->end);
 }
 
 /* ---- -d: superblock and checkpoint fields ---- */
@@ -497,49 +369,6 @@ static void field_u64(struct out *o, const char *name, uint64_t v)
 		fprintf(o->f, "%-30s\t\t[0x%8" PRIx64 " : %" PRIu64 "]\n", name, v, v);
 }
 
-/* UTF-16LE volume name to UTF-8 (unpaired surrogates become U+FFFD). */
-static uint16_t u16_at(const uint8_t *p, size_t i)
-{
-	return (uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
-}
-
-static void label_utf8(const uint8_t *in, size_t n, char *out, size_t out_len)
-{
-	size_t i, o = 0;
-
-	for (i = 0; i < n; i++) {
-		uint32_t c = u16_at(in, i);
-
-		if (!c)
-			break;
-		if (c >= 0xd800 && c < 0xdc00 && i + 1 < n && u16_at(in, i + 1) >= 0xdc00 &&
-		    u16_at(in, i + 1) < 0xe000) {
-			c = 0x10000 + ((c - 0xd800) << 10) + (u16_at(in, i + 1) - 0xdc00);
-			i++;
-		} else if (c >= 0xd800 && c < 0xe000) {
-			c = 0xfffd;
-		}
-		if (o + 5 > out_len)
-			break;
-		if (c < 0x80) {
-			out[o++] = (char)c;
-		} else if (c < 0x800) {
-			out[o++] = (char)(0xc0 | (c >> 6));
-			out[o++] = (char)(0x80 | (c & 0x3f));
-		} else if (c < 0x10000) {
-			out[o++] = (char)(0xe0 | (c >> 12));
-			out[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			out[o++] = (char)(0x80 | (c & 0x3f));
-		} else {
-			out[o++] = (char)(0xf0 | (c >> 18));
-			out[o++] = (char)(0x80 | ((c >> 12) & 0x3f));
-			out[o++] = (char)(0x80 | ((c >> 6) & 0x3f));
-			out[o++] = (char)(0x80 | (c & 0x3f));
-		}
-	}
-	out[o] = '\0';
-}
-
 static void banner(FILE *f, const char *title)
 {
 	fprintf(f, "\n+--------------------------------------------------------+\n");
@@ -549,13 +378,12 @@ static void banner(FILE *f, const char *title)
 
 static void print_super(struct out *o, const struct f2fs_super_block *sb)
 {
-	char label[F2FS_MAX_VOLUME_NAME * 4 + 1];
+	char label[F2FS_LABEL_UTF8_SIZE];
 	size_t vlen = strnlen((const char *)sb->version, 252);
 
-	label_utf8((const uint8_t *)sb + offsetof(struct f2fs_super_block, volume_name),
-		   F2FS_MAX_VOLUME_NAME, label, sizeof(label));
+	f2fs_super_label(sb, label, sizeof(label));
 	if (o->j)
-		json_open(o->j, "superblock", '{');
+		json_object(o->j, "superblock");
 	else
 		banner(o->f, "Super block");
 #define SB32(m) field_u32(o, #m, le32_get(sb->m))
@@ -596,12 +424,11 @@ static void print_super(struct out *o, const struct f2fs_super_block *sb)
 	if (o->j) {
 		field_u32(o, "feature", le32_get(sb->feature));
 		json_strn(o->j, "version", (const char *)sb->version, vlen);
-		json_close(o->j, '}');
+		json_end(o->j);
 	} else {
 		fprintf(o->f, "%-30s%.*s\n", "version", (int)vlen, (const char *)sb->version);
 	}
 }
-
 static void print_checkpoint(struct out *o, const struct f2fs_checkpoint *cp)
 {
 	static const char *const alloc_names[F2FS_NR_CURSEG_TYPE] = {
@@ -612,7 +439,7 @@ static void print_checkpoint(struct out *o, const struct f2fs_checkpoint *cp)
 	int i;
 
 	if (o->j)
-		json_open(o->j, "checkpoint", '{');
+		json_object(o->j, "checkpoint");
 	else
 		banner(o->f, "Checkpoint");
 	field_u64(o, "checkpoint_ver", le64_get(cp->checkpoint_ver));
@@ -653,7 +480,7 @@ static void print_checkpoint(struct out *o, const struct f2fs_checkpoint *cp)
 	field_u64(o, "elapsed_time", le64_get(cp->elapsed_time));
 	field_u32(o, "sit_nat_version_bitmap[0]", cp->sit_nat_version_bitmap[0]);
 	if (o->j)
-		json_close(o->j, '}');
+		json_end(o->j);
 	else
 		fprintf(o->f, "\n\n");
 }
@@ -675,73 +502,73 @@ static void cp_state(uint32_t flag, char *buf, size_t len)
 
 /* ---- -n: NAT ---- */
 
-static int nat_pack(const struct vol *vo, uint32_t nid)
+static int nat_pack(const struct dump *d, uint32_t nid)
 {
 	uint32_t blk = nid / F2FS_NAT_ENTRY_PER_BLOCK;
 
-	if (blk / 8 >= vo->cpd->nat_bitmap_bytes)
+	if (blk / 8 >= d->cpd->nat_bitmap_bytes)
 		return 1;
-	return f2fs_test_bit_msb(vo->cpd->nat_bitmap, blk) ? 2 : 1;
+	return f2fs_test_bit_msb(d->cpd->nat_bitmap, blk) ? 2 : 1;
 }
 
-static void dump_nat(const struct vol *vo, const struct range *r, struct out *o)
+static void dump_nat(const struct dump *d, const struct range *r, struct out *o)
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
-	uint32_t node_ino = le32_get(vo->sb->node_ino), meta_ino = le32_get(vo->sb->meta_ino);
+	uint32_t node_ino = le32_get(d->sb->node_ino), meta_ino = le32_get(d->sb->meta_ino);
 	uint64_t nid;
 
 	if (!n)
-		die("out of memory");
+		tool_fail(&d->tool, 1, "out of memory");
 	if (o->j)
-		json_open(o->j, "nat", '[');
+		json_array(o->j, "nat");
 	for (nid = r->start; nid < (uint64_t)r->end; nid++) {
-		const struct f2fs_nat_info *e = f2fs_nat_get(vo->nat, (uint32_t)nid);
+		const struct f2fs_nat_info *e = f2fs_nat_get(d->nat, (uint32_t)nid);
 		uint32_t ofs = 0;
 
 		if (nid == 0 || nid == node_ino || nid == meta_ino || !e || !e->blkaddr)
 			continue;
-		if (read_block(vo, e->blkaddr, n))
+		if (read_block(d, e->blkaddr, n))
 			ofs = f2fs_node_ofs(n);
 		if (o->j) {
-			json_open(o->j, NULL, '{');
+			json_object(o->j, NULL);
 			json_u64(o->j, "nid", nid);
 			json_u64(o->j, "ino", e->ino);
 			json_u64(o->j, "offset", ofs);
 			json_u64(o->j, "blkaddr", e->blkaddr);
 			json_u64(o->j, "version", e->version);
-			json_u64(o->j, "pack", (uint64_t)nat_pack(vo, (uint32_t)nid));
+			json_u64(o->j, "pack", (uint64_t)nat_pack(d, (uint32_t)nid));
 			json_bool(o->j, "journal", e->from_journal);
-			json_close(o->j, '}');
+			json_end(o->j);
 		} else {
 			fprintf(o->f, "nid:%5u\tino:%5u\toffset:%5u\tblkaddr:%10u\tpack:%d\n",
 				(unsigned int)nid, e->ino, ofs, e->blkaddr,
-				nat_pack(vo, (uint32_t)nid));
+				nat_pack(d, (uint32_t)nid));
 		}
 	}
 	if (o->j)
-		json_close(o->j, ']');
+		json_end(o->j);
 	free(n);
 }
 
 /* ---- -s: SIT ---- */
 
-static void dump_sit(const struct vol *vo, const struct range *r, struct out *o)
+static void dump_sit(const struct dump *d, const struct range *r, struct out *o)
 {
 	uint64_t segno, valid_blocks = 0;
 	uint32_t free_segs = 0;
 	int i;
 
 	if (o->j) {
-		json_open(o->j, "sit", '{');
-		json_open(o->j, "segments", '[');
+		json_object(o->j, "sit");
+		json_array(o->j, "segments");
 	} else {
 		fprintf(o->f, "segment_type(0:HD, 1:WD, 2:CD, 3:HN, 4:WN, 5:CN)\n");
 	}
 	for (segno = r->start; segno < (uint64_t)r->end; segno++) {
-		const struct f2fs_seg_entry *se = &vo->sit->seg[segno];
+		const struct f2fs_seg_entry *se = f2fs_sit_seg(d->sit, (uint32_t)segno);
 		uint32_t sit_blk = (uint32_t)(segno / F2FS_SIT_ENTRY_PER_BLOCK);
-		int pack = sit_blk / 8 < vo->cpd->sit_bitmap_bytes &&
-				   f2fs_test_bit_msb(vo->cpd->sit_bitmap, sit_blk)
+		int pack = sit_blk / 8 < d->cpd->sit_bitmap_bytes &&
+				   f2fs_test_bit_msb(d->cpd->sit_bitmap, sit_blk)
 			       ? 2
 			       : 1;
 
@@ -754,14 +581,14 @@ static void dump_sit(const struct vol *vo, const struct range *r, struct out *o)
 
 			for (i = 0; i < F2FS_SIT_VBLOCK_MAP_SIZE; i++)
 				snprintf(hex + 2 * i, 3, "%02x", se->map[i]);
-			json_open(o->j, NULL, '{');
+			json_object(o->j, NULL);
 			json_u64(o->j, "segno", segno);
 			json_u64(o->j, "vblocks", se->valid);
 			json_u64(o->j, "seg_type", se->type);
 			json_u64(o->j, "sit_pack", (uint64_t)pack);
 			json_u64(o->j, "mtime", se->mtime);
 			json_str(o->j, "bitmap", hex);
-			json_close(o->j, '}');
+			json_end(o->j);
 			continue;
 		}
 		fprintf(o->f, "\nsegno:%8u\tvblocks:%3u\tseg_type:%d\tsit_pack:%d\n\n",
@@ -775,86 +602,69 @@ static void dump_sit(const struct vol *vo, const struct range *r, struct out *o)
 		}
 	}
 	if (o->j) {
-		json_close(o->j, ']');
+		json_end(o->j);
 		json_u64(o->j, "valid_blocks", valid_blocks);
-		json_u64(o->j, "valid_segs", vo->main_segs - free_segs);
+		json_u64(o->j, "valid_segs", main_segs(d) - free_segs);
 		json_u64(o->j, "free_segs", free_segs);
-		json_close(o->j, '}');
+		json_end(o->j);
 	} else {
 		fprintf(o->f, "valid_blocks:[0x%" PRIx64 "]\tvalid_segs:%d\t free_segs:%d\n",
-			valid_blocks, (int)(vo->main_segs - free_segs), (int)free_segs);
+			valid_blocks, (int)(main_segs(d) - free_segs), (int)free_segs);
 	}
 }
 
 /* ---- -a: SSA ---- */
 
-/* The summary of @segno and how upstream names it ("Current Node"...), or NULL. */
-static const struct f2fs_summary_block *segment_summary(const struct vol *vo, uint32_t segno,
-							const char **kind)
+/* How upstream names a segment's summary ("Current Node"...), or NULL for a broken one. */
+static const char *summary_name(const struct f2fs_segment_summary *s)
 {
-	const struct f2fs_summary_block *sum;
-	int t, err;
-
-	for (t = F2FS_CURSEG_HOT_NODE; t <= F2FS_CURSEG_COLD_NODE; t++)
-		if (vo->cpd->curseg_segno[t] == segno) {
-			*kind = "Current Node";
-			return &vo->cpd->curseg_sum[t];
-		}
-	for (t = F2FS_CURSEG_HOT_DATA; t <= F2FS_CURSEG_COLD_DATA; t++)
-		if (vo->cpd->curseg_segno[t] == segno) {
-			*kind = "Current Data";
-			return &vo->cpd->curseg_sum[t];
-		}
-	sum = f2fs_ssa_get(vo->ssa, segno, &err);
-	if (!sum) {
-		*kind = NULL;
-		return NULL;
-	}
-	if (sum->footer.entry_type == F2FS_SUM_TYPE_NODE)
-		*kind = "Node";
-	else if (sum->footer.entry_type == F2FS_SUM_TYPE_DATA)
-		*kind = "Data";
-	else
-		*kind = NULL;
-	return sum;
+	if (s->open_log >= 0)
+		return s->kind == F2FS_SUM_NODE ? "Current Node" : "Current Data";
+	if (s->kind == F2FS_SUM_NODE)
+		return "Node";
+	return s->kind == F2FS_SUM_DATA ? "Data" : NULL;
 }
 
-static void dump_ssa(const struct vol *vo, const struct range *r, struct out *o)
+static void dump_ssa(struct dump *d, const struct range *r, struct out *o)
 {
 	uint64_t segno;
 	int i;
 
 	if (o->j) {
-		json_open(o->j, "ssa", '{');
-		json_u64(o->j, "main_blkaddr", vo->main_blkaddr);
-		json_open(o->j, "segments", '[');
+		json_object(o->j, "ssa");
+		json_u64(o->j, "main_blkaddr", d->geo->main_blkaddr);
+		json_array(o->j, "segments");
 	} else {
 		fprintf(o->f, "Note: dump.f2fs -b blkaddr = 0x%x + segno *  0x200 + offset\n",
-			vo->main_blkaddr);
+			d->geo->main_blkaddr);
 	}
 	for (segno = r->start; segno < (uint64_t)r->end; segno++) {
-		const char *kind = NULL;
-		const struct f2fs_summary_block *sum = segment_summary(vo, (uint32_t)segno, &kind);
+		struct f2fs_segment_summary ss;
+		const struct f2fs_summary_block *sum;
+		const char *kind;
 
-		if (!sum) {
-			warn("SSA block of segment %" PRIu64 " could not be read", segno);
+		if (f2fs_segment_summary(d->fs, (uint32_t)segno, &ss)) {
+			tool_warn(&d->tool, "SSA block of segment %" PRIu64 " could not be read",
+				  segno);
 			continue;
 		}
+		sum = ss.blk;
+		kind = summary_name(&ss);
 		if (o->j) {
-			json_open(o->j, NULL, '{');
+			json_object(o->j, NULL);
 			json_u64(o->j, "segno", segno);
 			json_str(o->j, "type", kind ? kind : "Unknown");
-			json_open(o->j, "entries", '[');
+			json_array(o->j, "entries");
 			for (i = 0; i < F2FS_ENTRIES_IN_SUM; i++) {
-				json_open(o->j, NULL, '{');
+				json_object(o->j, NULL);
 				json_u64(o->j, "nid", le32_get(sum->entries[i].nid));
 				json_u64(o->j, "version", sum->entries[i].version);
 				json_u64(o->j, "ofs_in_node",
 					 le16_get(sum->entries[i].ofs_in_node));
-				json_close(o->j, '}');
+				json_end(o->j);
 			}
-			json_close(o->j, ']');
-			json_close(o->j, '}');
+			json_end(o->j);
+			json_end(o->j);
 			continue;
 		}
 		if (kind)
@@ -866,8 +676,8 @@ static void dump_ssa(const struct vol *vo, const struct range *r, struct out *o)
 		}
 	}
 	if (o->j) {
-		json_close(o->j, ']');
-		json_close(o->j, '}');
+		json_end(o->j);
+		json_end(o->j);
 	}
 }
 
@@ -912,7 +722,7 @@ static void extent_flush(struct extent_acc *a)
 	if (!a->len)
 		return;
 	if (a->o->j) {
-		json_open(a->o->j, NULL, '{');
+		json_object(a->o->j, NULL);
 		json_u64(a->o->j, "fofs", a->fofs);
 		if (a->blk == F2FS_NEW_ADDR)
 			json_str(a->o->j, "blkaddr", "new");
@@ -921,7 +731,7 @@ static void extent_flush(struct extent_acc *a)
 		else
 			json_u64(a->o->j, "blkaddr", a->blk);
 		json_u64(a->o->j, "len", a->len);
-		json_close(a->o->j, '}');
+		json_end(a->o->j);
 	} else if (a->map) {
 		if (a->len == 1)
 			fprintf(a->o->f, " %u", a->blk);
@@ -991,7 +801,7 @@ static int extent_add(uint64_t fblk, uint32_t blkaddr, void *arg)
 	return 0;
 }
 
-static void print_inode(const struct vol *vo, const struct f2fs_node *n, struct out *o)
+static void print_inode(const struct dump *d, const struct f2fs_node *n, struct out *o)
 {
 	const struct f2fs_inode *ri = &n->i;
 	uint32_t namelen = le32_get(ri->i_namelen);
@@ -1026,10 +836,10 @@ static void print_inode(const struct vol *vo, const struct f2fs_node *n, struct 
 		json_strn(j, "i_name", (const char *)ri->i_name, namelen);
 		if (ri->i_inline & F2FS_EXTRA_ATTR)
 			json_u64(j, "i_extra_isize", le16_get(ri->i_extra_isize));
-		json_open(j, "i_nid", '[');
+		json_array(j, "i_nid");
 		for (i = 0; i < F2FS_DEF_NIDS_PER_INODE; i++)
 			json_u64(j, NULL, le32_get(ri->i_nid[i]));
-		json_close(j, ']');
+		json_end(j);
 		return;
 	}
 	fprintf(o->f, "Node ID [0x%x:%u] is inode\n", le32_get(n->footer.ino),
@@ -1060,19 +870,19 @@ static void print_inode(const struct vol *vo, const struct f2fs_node *n, struct 
 	}
 	fprintf(o->f, "i_ext: fofs:%x blkaddr:%x len:%x\n", le32_get(ri->i_ext.fofs),
 		le32_get(ri->i_ext.blk), le32_get(ri->i_ext.len));
-	if (vo->features & F2FS_FEATURE_EXTRA_ATTR) {
+	if (d->features & F2FS_FEATURE_EXTRA_ATTR) {
 		field_u32(o, "i_extra_isize", le16_get(ri->i_extra_isize));
-		if (vo->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR)
+		if (d->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR)
 			field_u32(o, "i_inline_xattr_size", le16_get(ri->i_inline_xattr_size));
-		if (vo->features & F2FS_FEATURE_PRJQUOTA)
+		if (d->features & F2FS_FEATURE_PRJQUOTA)
 			field_u32(o, "i_projid", le32_get(ri->i_projid));
-		if (vo->features & F2FS_FEATURE_INODE_CHKSUM)
+		if (d->features & F2FS_FEATURE_INODE_CHKSUM)
 			field_u32(o, "i_inode_checksum", le32_get(ri->i_inode_checksum));
-		if (vo->features & F2FS_FEATURE_INODE_CRTIME) {
+		if (d->features & F2FS_FEATURE_INODE_CRTIME) {
 			field_u64(o, "i_crtime", le64_get(ri->i_crtime));
 			field_u32(o, "i_crtime_nsec", le32_get(ri->i_crtime_nsec));
 		}
-		if (vo->features & F2FS_FEATURE_COMPRESSION) {
+		if (d->features & F2FS_FEATURE_COMPRESSION) {
 			field_u64(o, "i_compr_blocks", le64_get(ri->i_compr_blocks));
 			field_u32(o, "i_compress_algrithm", ri->i_compress_algorithm);
 			field_u32(o, "i_log_cluster_size", ri->i_log_cluster_size);
@@ -1080,7 +890,7 @@ static void print_inode(const struct vol *vo, const struct f2fs_node *n, struct 
 		}
 	}
 	if (!(ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))) {
-		unsigned int addrs = f2fs_inode_addrs(ri, vo->features);
+		unsigned int addrs = f2fs_inode_addrs(ri, d->features);
 
 		for (i = 0; i < addrs && first + i < F2FS_DEF_ADDRS_PER_INODE; i++) {
 			uint32_t a = le32_get(ri->i_addr[first + i]);
@@ -1103,7 +913,7 @@ static void print_inode(const struct vol *vo, const struct f2fs_node *n, struct 
 }
 
 /* The file's blocks as extents (or, with -M, upstream's one-line block map). */
-static int print_file_blocks(const struct vol *vo, const struct f2fs_node *n, struct out *o,
+static int print_file_blocks(const struct dump *d, const struct f2fs_node *n, struct out *o,
 			     bool map)
 {
 	struct extent_acc a = {.o = o, .map = map, .max_gap = f2fs_direct_addrs(&n->i)};
@@ -1114,15 +924,15 @@ static int print_file_blocks(const struct vol *vo, const struct f2fs_node *n, st
 	if (n->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
 		a.limit = 0; /* inline: no blocks, and no holes to show */
 	if (o->j)
-		json_open(o->j, "extents", '[');
+		json_array(o->j, "extents");
 	else if (!map)
 		fprintf(o->f, "File blocks (extents of consecutive addresses):\n");
-	ret = f2fs_file_for_each_block(vo->dev, vo->sb, vo->nat, n, vo->features, extent_add, &a);
+	ret = f2fs_file_for_each_block(d->fs, n, extent_add, &a);
 	if (map && !o->j)
 		map_holes(&a, a.limit);
 	extent_flush(&a);
 	if (o->j) {
-		json_close(o->j, ']');
+		json_end(o->j);
 		json_u64(o->j, "data_blocks", a.blocks);
 	} else if (map) {
 		fputc('\n', o->f);
@@ -1135,35 +945,23 @@ static int print_file_blocks(const struct vol *vo, const struct f2fs_node *n, st
 /* ---- extraction (-r, and -i with -y) ---- */
 
 struct extract {
-	const struct vol *vo;
-	const struct options *opt;
+	struct dump *d;
 	uint8_t *dir_seen; /* one byte per nid: directory already extracted */
 	char **link_path;  /* per nid: where a multiply-linked file went */
+	uint32_t nids;	   /* entries of both */
 	uint64_t files, dirs, symlinks, specials, bytes, errors;
-	struct f2fs_node *node; /* scratch */
-	uint8_t *blk;		/* scratch data block */
 };
 
 struct write_ctx {
 	struct extract *x;
 	int fd;
-	uint64_t size;
 };
 
-static int write_block(uint64_t fblk, uint32_t blkaddr, void *arg)
+static int write_data(uint64_t off, const void *data, size_t len, void *arg)
 {
 	struct write_ctx *w = arg;
-	uint64_t off = fblk * F2FS_BLKSIZE;
-	size_t len = F2FS_BLKSIZE;
-	ssize_t r;
+	ssize_t r = pwrite(w->fd, data, len, (off_t)off);
 
-	if (off >= w->size || blkaddr == F2FS_NEW_ADDR || blkaddr == F2FS_COMPRESS_ADDR)
-		return 0; /* past the end, or a hole */
-	if (w->size - off < len)
-		len = (size_t)(w->size - off);
-	if (!read_block(w->x->vo, blkaddr, w->x->blk))
-		return -EIO;
-	r = pwrite(w->fd, w->x->blk, len, (off_t)off);
 	if (r != (ssize_t)len)
 		return r < 0 ? -errno : -EIO;
 	w->x->bytes += len;
@@ -1173,60 +971,14 @@ static int write_block(uint64_t fblk, uint32_t blkaddr, void *arg)
 /* The content of a regular file or symlink into @fd (inline or in blocks). */
 static int write_content(struct extract *x, const struct f2fs_node *n, int fd)
 {
-	const struct f2fs_inode *ri = &n->i;
-	struct write_ctx w = {.x = x, .fd = fd, .size = le64_get(ri->i_size)};
+	struct write_ctx w = {.x = x, .fd = fd};
 	int ret;
 
-	if (le32_get(ri->i_flags) & F2FS_COMPR_FL)
-		return -EOPNOTSUPP;
-	if (f2fs_inode_first_addr(ri) + 1 >= F2FS_DEF_ADDRS_PER_INODE)
-		return -EUCLEAN; /* i_extra_isize past i_addr[] */
-	if (ri->i_inline & F2FS_INLINE_DATA) {
-		size_t cap = f2fs_inline_data_bytes(ri, x->vo->features);
-		size_t len = w.size < cap ? (size_t)w.size : cap;
-
-		if (len && pwrite(fd, f2fs_inline_data(ri), len, 0) != (ssize_t)len)
-			return -errno;
-		x->bytes += len;
-	} else {
-		ret = f2fs_file_for_each_block(x->vo->dev, x->vo->sb, x->vo->nat, n,
-					       x->vo->features, write_block, &w);
-		if (ret)
-			return ret;
-	}
-	if (ftruncate(fd, (off_t)w.size))
+	ret = f2fs_file_for_each_data(x->d->fs, n, write_data, &w);
+	if (ret)
+		return ret;
+	if (ftruncate(fd, (off_t)le64_get(n->i.i_size)))
 		return -errno;
-	return 0;
-}
-
-/* Symlink target into @buf (NUL-terminated). */
-static int read_symlink(struct extract *x, const struct f2fs_node *n, char *buf, size_t len)
-{
-	const struct f2fs_inode *ri = &n->i;
-	uint64_t size = le64_get(ri->i_size);
-
-	if (size == 0 || size >= len || size > F2FS_BLKSIZE ||
-	    f2fs_inode_first_addr(ri) + 1 >= F2FS_DEF_ADDRS_PER_INODE)
-		return -EUCLEAN;
-	if (ri->i_inline & F2FS_INLINE_DATA) {
-		if (size > f2fs_inline_data_bytes(ri, x->vo->features))
-			return -EUCLEAN;
-		memcpy(buf, f2fs_inline_data(ri), (size_t)size);
-	} else {
-		uint32_t addr;
-
-		if (f2fs_inode_addrs(ri, x->vo->features) == 0)
-			return -EUCLEAN;
-		addr = le32_get(ri->i_addr[f2fs_inode_first_addr(ri)]);
-		if (!f2fs_blkaddr_in_main(x->vo->sb, addr))
-			return -EUCLEAN;
-		if (!read_block(x->vo, addr, x->blk))
-			return -EIO;
-		memcpy(buf, x->blk, (size_t)size);
-	}
-	buf[size] = '\0';
-	if (strlen(buf) != size)
-		return -EUCLEAN;
 	return 0;
 }
 
@@ -1235,39 +987,116 @@ static void apply_attrs(struct extract *x, const char *path, const struct f2fs_i
 {
 	struct timespec ts[2];
 
-	if (!x->opt->preserve)
+	if (!x->d->opt.preserve)
 		return;
 	if (lchown(path, le32_get(ri->i_uid), le32_get(ri->i_gid)) && errno != EPERM)
-		warn("%s: cannot set owner: %s", path, strerror(errno));
+		tool_warn(&x->d->tool, "%s: cannot set owner: %s", path, strerror(errno));
 	if (!is_link && chmod(path, le16_get(ri->i_mode) & 07777))
-		warn("%s: cannot set mode: %s", path, strerror(errno));
+		tool_warn(&x->d->tool, "%s: cannot set mode: %s", path, strerror(errno));
 	ts[0].tv_sec = (time_t)le64_get(ri->i_atime);
 	ts[0].tv_nsec = le32_get(ri->i_atime_nsec) % 1000000000u;
 	ts[1].tv_sec = (time_t)le64_get(ri->i_mtime);
 	ts[1].tv_nsec = le32_get(ri->i_mtime_nsec) % 1000000000u;
 	if (utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW))
-		warn("%s: cannot set times: %s", path, strerror(errno));
+		tool_warn(&x->d->tool, "%s: cannot set times: %s", path, strerror(errno));
 }
 
 static void extract_error(struct extract *x, const char *path, uint32_t ino, int err)
 {
-	warn("%s (inode %u): %s", path, ino,
-	     err == -EUCLEAN ? "corrupted node tree or address" : strerror(-err));
+	tool_warn(&x->d->tool, "%s (inode %u): %s", path, ino,
+		  err == -EUCLEAN ? "corrupted node tree or address" : strerror(-err));
 	x->errors++;
 }
 
 static void extract_dir(struct extract *x, uint32_t ino, const char *path, int depth);
 
-/* Extract inode @ino (already read into @n) to @path. */
-static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, const char *path,
-			  int depth)
+static void extract_symlink(struct extract *x, uint32_t ino, const struct f2fs_node *n,
+			    const char *path)
+{
+	char target[F2FS_BLKSIZE + 1];
+	int ret;
+
+	ret = f2fs_symlink_target(x->d->fs, n, target, sizeof(target));
+	if (ret) {
+		extract_error(x, path, ino, ret);
+		return;
+	}
+	unlink(path);
+	if (symlink(target, path)) {
+		tool_warn(&x->d->tool, "%s: cannot create symlink: %s", path, strerror(errno));
+		x->errors++;
+		return;
+	}
+	apply_attrs(x, path, &n->i, true);
+	x->symlinks++;
+}
+
+static void extract_file(struct extract *x, uint32_t ino, const struct f2fs_node *n,
+			 const char *path)
 {
 	const struct f2fs_inode *ri = &n->i;
 	uint16_t mode = le16_get(ri->i_mode);
 	int fd, ret;
 
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		tool_warn(&x->d->tool, "%s: cannot create: %s", path, strerror(errno));
+		x->errors++;
+		return;
+	}
+	ret = write_content(x, n, fd);
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (ret) {
+		extract_error(x, path, ino, ret);
+		return;
+	}
+	apply_attrs(x, path, ri, false);
+	if (S_ISLNK(mode))
+		x->symlinks++;
+	else
+		x->files++;
+	if (S_ISREG(mode) && le32_get(ri->i_links) > 1 && !x->link_path[ino])
+		x->link_path[ino] = strdup(path);
+}
+
+static void extract_special(struct extract *x, const struct f2fs_node *n, const char *path)
+{
+	const struct f2fs_inode *ri = &n->i;
+	uint16_t mode = le16_get(ri->i_mode);
+	dev_t rdev = 0;
+
+	if (S_ISCHR(mode) || S_ISBLK(mode)) {
+		uint32_t major, minor;
+
+		f2fs_inode_devnum(ri, &major, &minor);
+		rdev = makedev(major, minor);
+	}
+	if (S_ISSOCK(mode)) {
+		tool_warn(&x->d->tool, "%s: sockets are not extracted", path);
+		return;
+	}
+	unlink(path);
+	if (mknod(path, (mode & S_IFMT) | 0600, rdev)) {
+		tool_warn(&x->d->tool, "%s: cannot create %s: %s", path, file_type_name(mode),
+			  strerror(errno));
+		x->errors++;
+		return;
+	}
+	apply_attrs(x, path, ri, false);
+	x->specials++;
+}
+
+/* Extract inode @ino (already read into @n) to @path. */
+static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, const char *path,
+			  int depth)
+{
+	const struct options *opt = &x->d->opt;
+	const struct f2fs_inode *ri = &n->i;
+	uint16_t mode = le16_get(ri->i_mode);
+
 	if (le32_get(ri->i_flags) & F2FS_ENCRYPT_FL) {
-		warn("%s (inode %u): encrypted, skipped", path, ino);
+		tool_warn(&x->d->tool, "%s (inode %u): encrypted, skipped", path, ino);
 		x->errors++;
 		return;
 	}
@@ -1275,8 +1104,8 @@ static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, 
 		extract_dir(x, ino, path, depth + 1);
 		return;
 	}
-	if (x->opt->dry_run) {
-		if (!x->opt->json)
+	if (opt->dry_run) {
+		if (!opt->json)
 			printf("would write %s (%s, %" PRIu64 " bytes)\n", path,
 			       file_type_name(mode), (uint64_t)le64_get(ri->i_size));
 		if (S_ISREG(mode))
@@ -1296,103 +1125,43 @@ static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, 
 		}
 		/* fall back to a copy */
 	}
-	if (S_ISLNK(mode) && x->opt->symlinks) {
-		char target[F2FS_BLKSIZE + 1];
-
-		ret = read_symlink(x, n, target, sizeof(target));
-		if (ret) {
-			extract_error(x, path, ino, ret);
-			return;
-		}
-		unlink(path);
-		if (symlink(target, path)) {
-			warn("%s: cannot create symlink: %s", path, strerror(errno));
-			x->errors++;
-			return;
-		}
-		apply_attrs(x, path, ri, true);
-		x->symlinks++;
-		return;
+	if (S_ISLNK(mode) && opt->symlinks)
+		extract_symlink(x, ino, n, path);
+	else if (S_ISREG(mode) || S_ISLNK(mode))
+		extract_file(x, ino, n, path);
+	else if (S_ISFIFO(mode) || S_ISCHR(mode) || S_ISBLK(mode) || S_ISSOCK(mode))
+		extract_special(x, n, path);
+	else {
+		tool_warn(&x->d->tool, "%s (inode %u): unknown file type (mode 0%o), skipped", path,
+			  ino, mode);
+		x->errors++;
 	}
-	if (S_ISREG(mode) || S_ISLNK(mode)) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd < 0) {
-			warn("%s: cannot create: %s", path, strerror(errno));
-			x->errors++;
-			return;
-		}
-		ret = write_content(x, n, fd);
-		if (close(fd) && !ret)
-			ret = -errno;
-		if (ret) {
-			extract_error(x, path, ino, ret);
-			return;
-		}
-		apply_attrs(x, path, ri, false);
-		if (S_ISLNK(mode))
-			x->symlinks++;
-		else
-			x->files++;
-		if (S_ISREG(mode) && le32_get(ri->i_links) > 1 && !x->link_path[ino])
-			x->link_path[ino] = strdup(path);
-		return;
-	}
-	if (S_ISFIFO(mode) || S_ISCHR(mode) || S_ISBLK(mode) || S_ISSOCK(mode)) {
-		/* device numbers live in the first data address (new or old encoding) */
-		unsigned int first = f2fs_inode_first_addr(ri);
-		uint32_t raw = first < F2FS_DEF_ADDRS_PER_INODE ? le32_get(ri->i_addr[first]) : 0;
-		dev_t rdev = 0;
-
-		if (S_ISCHR(mode) || S_ISBLK(mode)) {
-			if (raw & 0xffff0000u || !(raw & 0xffffu))
-				rdev = makedev((raw & 0xfff00) >> 8,
-					       (raw & 0xff) | ((raw >> 12) & 0xfff00));
-			else
-				rdev = makedev((raw >> 8) & 0xff, raw & 0xff);
-		}
-		if (S_ISSOCK(mode)) {
-			warn("%s: sockets are not extracted", path);
-			return;
-		}
-		unlink(path);
-		if (mknod(path, (mode & S_IFMT) | 0600, rdev)) {
-			warn("%s: cannot create %s: %s", path, file_type_name(mode),
-			     strerror(errno));
-			x->errors++;
-			return;
-		}
-		apply_attrs(x, path, ri, false);
-		x->specials++;
-		return;
-	}
-	warn("%s (inode %u): unknown file type (mode 0%o), skipped", path, ino, mode);
-	x->errors++;
 }
 
 struct dir_ctx {
 	struct extract *x;
 	const char *path;
 	int depth;
-	uint32_t dir_ino;
 };
 
 static int extract_entry(const char *name, size_t len, uint32_t ino, uint8_t type, void *arg)
 {
-	struct dir_ctx *d = arg;
-	struct extract *x = d->x;
-	size_t plen = strlen(d->path);
+	struct dir_ctx *dc = arg;
+	struct extract *x = dc->x;
+	size_t plen = strlen(dc->path);
 	char *child;
 	struct f2fs_node *n;
 	int ret;
 
 	(void)type;
 	if (memchr(name, '/', len) || strlen(name) != len) {
-		warn("%s: entry with a '/' or NUL in its name skipped (inode %u)", d->path, ino);
+		tool_warn(&x->d->tool, "%s: entry with a '/' or NUL in its name skipped (inode %u)",
+			  dc->path, ino);
 		x->errors++;
 		return 0;
 	}
 	if (plen + 1 + len >= PATH_MAX) {
-		warn("%s/%s: path too long, skipped", d->path, name);
+		tool_warn(&x->d->tool, "%s/%s: path too long, skipped", dc->path, name);
 		x->errors++;
 		return 0;
 	}
@@ -1403,12 +1172,12 @@ static int extract_entry(const char *name, size_t len, uint32_t ino, uint8_t typ
 		free(n);
 		return -ENOMEM;
 	}
-	snprintf(child, plen + len + 2, "%s/%s", d->path, name);
-	ret = f2fs_read_inode(x->vo->dev, x->vo->sb, x->vo->nat, ino, n);
+	snprintf(child, plen + len + 2, "%s/%s", dc->path, name);
+	ret = f2fs_read_inode(x->d->fs, ino, n);
 	if (ret)
 		extract_error(x, child, ino, ret);
 	else
-		extract_inode(x, ino, n, child, d->depth);
+		extract_inode(x, ino, n, child, dc->depth);
 	free(n);
 	free(child);
 	return 0;
@@ -1416,17 +1185,20 @@ static int extract_entry(const char *name, size_t len, uint32_t ino, uint8_t typ
 
 static void extract_dir(struct extract *x, uint32_t ino, const char *path, int depth)
 {
+	const struct options *opt = &x->d->opt;
+	struct dir_ctx dc = {.x = x, .path = path, .depth = depth};
 	struct f2fs_node *n;
-	struct dir_ctx d = {.x = x, .path = path, .depth = depth, .dir_ino = ino};
 	int ret;
 
 	if (depth > MAX_DIR_DEPTH) {
-		warn("%s: directories nested deeper than %d, skipped", path, MAX_DIR_DEPTH);
+		tool_warn(&x->d->tool, "%s: directories nested deeper than %d, skipped", path,
+			  MAX_DIR_DEPTH);
 		x->errors++;
 		return;
 	}
 	if (x->dir_seen[ino]) {
-		warn("%s: directory inode %u already extracted (loop), skipped", path, ino);
+		tool_warn(&x->d->tool, "%s: directory inode %u already extracted (loop), skipped",
+			  path, ino);
 		x->errors++;
 		return;
 	}
@@ -1436,40 +1208,38 @@ static void extract_dir(struct extract *x, uint32_t ino, const char *path, int d
 		x->errors++;
 		return;
 	}
-	ret = f2fs_read_inode(x->vo->dev, x->vo->sb, x->vo->nat, ino, n);
+	ret = f2fs_read_inode(x->d->fs, ino, n);
 	if (ret) {
 		extract_error(x, path, ino, ret);
 		free(n);
 		return;
 	}
-	if (x->opt->dry_run) {
-		if (!x->opt->json)
+	if (opt->dry_run) {
+		if (!opt->json)
 			printf("would create %s/\n", path);
 	} else if (mkdir(path, 0777) && errno != EEXIST) {
-		warn("%s: cannot create directory: %s", path, strerror(errno));
+		tool_warn(&x->d->tool, "%s: cannot create directory: %s", path, strerror(errno));
 		x->errors++;
 		free(n);
 		return;
 	}
 	x->dirs++;
-	ret = f2fs_dir_for_each_entry(x->vo->dev, x->vo->sb, x->vo->nat, n, x->vo->features,
-				      extract_entry, &d);
+	ret = f2fs_dir_for_each_entry(x->d->fs, n, extract_entry, &dc);
 	if (ret)
 		extract_error(x, path, ino, ret);
-	if (!x->opt->dry_run)
+	if (!opt->dry_run)
 		apply_attrs(x, path, &n->i, false);
 	free(n);
 }
 
-static int extract_setup(struct extract *x, const struct vol *vo, const struct options *o)
+static int extract_setup(struct extract *x, struct dump *d)
 {
 	memset(x, 0, sizeof(*x));
-	x->vo = vo;
-	x->opt = o;
-	x->dir_seen = calloc(vo->nat->max_nid, 1);
-	x->link_path = calloc(vo->nat->max_nid, sizeof(char *));
-	x->blk = malloc(F2FS_BLKSIZE);
-	if (!x->dir_seen || !x->link_path || !x->blk)
+	x->d = d;
+	x->nids = f2fs_nat_max_nid(d->nat);
+	x->dir_seen = calloc(x->nids, 1);
+	x->link_path = calloc(x->nids, sizeof(char *));
+	if (!x->dir_seen || !x->link_path)
 		return -ENOMEM;
 	return 0;
 }
@@ -1479,26 +1249,25 @@ static void extract_free(struct extract *x)
 	uint32_t i;
 
 	if (x->link_path)
-		for (i = 0; i < x->vo->nat->max_nid; i++)
+		for (i = 0; i < x->nids; i++)
 			free(x->link_path[i]);
 	free(x->link_path);
 	free(x->dir_seen);
-	free(x->blk);
 }
 
 static void extract_report(const struct extract *x, struct out *o, const char *root)
 {
 	if (o->j) {
-		json_open(o->j, "extract", '{');
+		json_object(o->j, "extract");
 		json_str(o->j, "outdir", root);
-		json_bool(o->j, "dry_run", x->opt->dry_run);
+		json_bool(o->j, "dry_run", x->d->opt.dry_run);
 		json_u64(o->j, "dirs", x->dirs);
 		json_u64(o->j, "files", x->files);
 		json_u64(o->j, "symlinks", x->symlinks);
 		json_u64(o->j, "specials", x->specials);
 		json_u64(o->j, "bytes", x->bytes);
 		json_u64(o->j, "errors", x->errors);
-		json_close(o->j, '}');
+		json_end(o->j);
 	} else {
 		printf("Extracted into %s: %" PRIu64 " directories, %" PRIu64 " files, %" PRIu64
 		       " symlinks, %" PRIu64 " special files, %" PRIu64 " bytes, %" PRIu64
@@ -1506,17 +1275,17 @@ static void extract_report(const struct extract *x, struct out *o, const char *r
 		       root, x->dirs, x->files, x->symlinks, x->specials, x->bytes, x->errors);
 	}
 }
-
 /* ---- -b: one block ---- */
 
-static void node_file_info(const struct vol *vo, uint32_t ino, struct out *o)
+/* The name and size of inode @ino, when it reads back. */
+static void node_file_info(const struct dump *d, uint32_t ino, struct out *o)
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
 	char name[F2FS_NAME_LEN + 1];
 
 	if (!n)
 		return;
-	if (!f2fs_read_inode(vo->dev, vo->sb, vo->nat, ino, n)) {
+	if (!f2fs_read_inode(d->fs, ino, n)) {
 		uint32_t len = le32_get(n->i.i_namelen);
 
 		if (len > F2FS_NAME_LEN)
@@ -1535,290 +1304,236 @@ static void node_file_info(const struct vol *vo, uint32_t ino, struct out *o)
 	free(n);
 }
 
-/* First file block addressed by the node at tree offset @ofs. */
-static uint64_t node_first_block(uint32_t ofs, uint64_t in_inode, uint64_t per_direct)
+/* Upstream's names of the areas outside the main area. */
+static const char *area_name(enum f2fs_area area)
 {
-	const uint32_t per = F2FS_NIDS_PER_BLOCK;
-	uint64_t direct_index; /* how many direct nodes precede this one */
-
-	if (ofs == 0)
-		return 0;
-	if (ofs <= 2) {
-		direct_index = ofs - 1;
-	} else if (ofs < F2FS_NODE_OFS_DINDIRECT) {
-		/* under an indirect node at 3 or 4 + per: skip the indirect nodes themselves */
-		uint64_t rel = ofs - F2FS_NODE_OFS_INDIRECT1; /* 0 = the first indirect node */
-
-		direct_index = 2 + rel - rel / (per + 1) - 1;
-	} else {
-		uint64_t rel = ofs - F2FS_NODE_OFS_DINDIRECT - 1; /* 0 = first indirect below */
-
-		direct_index = 2 + 2 * (uint64_t)per + rel - rel / (per + 1) - 1;
-	}
-	return in_inode + direct_index * per_direct;
-}
-
-static const char *area_of(const struct vol *vo, uint64_t b)
-{
-	const struct f2fs_super_block *sb = vo->sb;
-
-	if (b < le32_get(sb->segment0_blkaddr))
+	switch (area) {
+	case F2FS_AREA_RESERVED:
 		return "FS Reserved Area for SEG #0";
-	if (b < le32_get(sb->sit_blkaddr))
+	case F2FS_AREA_META:
 		return "FS Metadata Area";
-	if (b < le32_get(sb->nat_blkaddr))
+	case F2FS_AREA_SIT:
 		return "FS SIT Area";
-	if (b < le32_get(sb->ssa_blkaddr))
+	case F2FS_AREA_NAT:
 		return "FS NAT Area";
-	if (b < vo->main_blkaddr)
+	case F2FS_AREA_SSA:
 		return "FS SSA Area";
-	if (b >= vo->main_blkaddr + (uint64_t)vo->main_segs * BLKS_PER_SEG)
+	case F2FS_AREA_PAST_END:
 		return "Out of address space";
+	case F2FS_AREA_MAIN:
+		break;
+	}
 	return NULL;
 }
 
-static void dump_blkaddr(const struct vol *vo, uint64_t b, const struct options *opt, struct out *o)
+/* The block's position, SIT state and summary entry. */
+static void print_block_place(const struct dump *d, uint64_t b, const struct f2fs_block_owner *ow,
+			      struct out *o)
 {
-	const char *area = area_of(vo, b);
-	uint64_t main_end = vo->main_blkaddr + (uint64_t)vo->main_segs * BLKS_PER_SEG;
-	uint32_t segno, off, nid, ofs_in_node;
-	const struct f2fs_summary_block *sum;
-	const struct f2fs_nat_info *ni, *ino_ni;
-	const char *kind;
-	bool valid, is_node;
-	int log;
+	const char *kind = summary_name(&ow->seg);
 
 	if (o->j) {
-		json_open(o->j, "block", '{');
+		json_str(o->j, "area", "main");
+		json_u64(o->j, "segno", ow->segno);
+		json_u64(o->j, "offset", ow->offset);
+		json_bool(o->j, "valid", ow->sit_valid);
+		json_str(o->j, "segment_type",
+			 ow->seg_type < F2FS_NR_CURSEG_TYPE ? log_names[ow->seg_type] : "invalid");
+		json_str(o->j, "summary_type", kind ? kind : "Broken");
+		if (ow->seg.open_log >= 0)
+			json_str(o->j, "open_log", log_names[ow->seg.open_log]);
+		json_u64(o->j, "sum_nid", ow->nid);
+		json_u64(o->j, "sum_version", ow->version);
+		json_u64(o->j, "sum_ofs_in_node", ow->ofs_in_node);
+		return;
+	}
+	if (!ow->sit_valid)
+		fprintf(o->f, "\nblkaddr is not valid\n");
+	if (d->opt.debug < 1)
+		return;
+	fprintf(o->f, "Note: blkaddr = main_blkaddr + segno * 512 + offset\n");
+	fprintf(o->f, "Block_addr            [0x%" PRIx64 "]\n", b);
+	fprintf(o->f, " - Segno              [0x%x]\n", ow->segno);
+	fprintf(o->f, " - Offset             [0x%x]\n", ow->offset);
+	fprintf(o->f, "SUM.nid               [0x%x]\n", ow->nid);
+	fprintf(o->f, "SUM.type              [%s]\n", kind ? kind : "Broken");
+	fprintf(o->f, "SUM.version           [%d]\n", ow->version);
+	fprintf(o->f, "SUM.ofs_in_node       [0x%x]\n", ow->ofs_in_node);
+	if (ow->in_nat) {
+		fprintf(o->f, "NAT.blkaddr           [0x%x]\n", ow->nat_blkaddr);
+		fprintf(o->f, "NAT.ino               [0x%x]\n", ow->nat_ino);
+	}
+}
+
+/* Who owns the block, as upstream's "FS Userdata Area" lines say. */
+static void print_block_owner(const struct dump *d, uint64_t b, const struct f2fs_block_owner *ow,
+			      struct out *o)
+{
+	static const char *const owner_names[] = {
+	    [F2FS_OWNER_OBSOLETE] = "obsolete",
+	    [F2FS_OWNER_DATA] = "data",
+	    [F2FS_OWNER_INODE] = "inode",
+	    [F2FS_OWNER_NODE] = "node",
+	};
+
+	if (o->j)
+		json_str(o->j, "owner", owner_names[ow->kind]);
+	if (ow->kind == F2FS_OWNER_OBSOLETE) {
+		if (!o->j)
+			fprintf(o->f, "FS Userdata Area: Obsolete block from 0x%" PRIx64 "\n", b);
+		return;
+	}
+	if (o->j) {
+		json_u64(o->j, "nid", ow->nid);
+		json_u64(o->j, "nid_blkaddr", ow->nat_blkaddr);
+		json_u64(o->j, "ino", ow->ino);
+		json_u64(o->j, "ino_blkaddr", ow->ino_blkaddr);
+	} else {
+		fprintf(o->f, "FS Userdata Area: %s block from 0x%" PRIx64 "\n",
+			ow->kind == F2FS_OWNER_DATA ? "Data" : "Node", b);
+		if (ow->kind == F2FS_OWNER_DATA)
+			fprintf(o->f, " - Direct node block : id = 0x%x from 0x%x\n", ow->nid,
+				ow->nat_blkaddr);
+		else if (ow->kind == F2FS_OWNER_NODE)
+			fprintf(o->f, " - Node block        : id = 0x%x from 0x%x\n", ow->nid,
+				ow->nat_blkaddr);
+		fprintf(o->f, " - Inode block       : id = 0x%x from 0x%x\n", ow->ino,
+			ow->ino_blkaddr);
+	}
+	node_file_info(d, ow->ino, o);
+	if (ow->kind == F2FS_OWNER_DATA && ow->has_file_block) {
+		if (o->j)
+			json_u64(o->j, "data_offset", ow->file_block);
+		else
+			fprintf(o->f,
+				" - Data offset       : 0x%" PRIx64 " (4KB), %" PRIu64 " (bytes)\n",
+				ow->file_block, ow->file_block * F2FS_BLKSIZE);
+	} else if (ow->kind == F2FS_OWNER_NODE) {
+		if (o->j)
+			json_u64(o->j, "node_offset", ow->node_ofs);
+		else
+			fprintf(o->f, " - Node offset       : 0x%x\n", ow->node_ofs);
+	}
+}
+
+static void dump_blkaddr(const struct dump *d, uint64_t b, struct out *o)
+{
+	enum f2fs_area area = f2fs_block_area(d->fs, b);
+	struct f2fs_block_owner ow;
+	int ret;
+
+	if (o->j) {
+		json_object(o->j, "block");
 		json_u64(o->j, "blkaddr", b);
 	} else {
 		fprintf(o->f, "\n== Dump data from block address ==\n\n");
 	}
-	if (area) {
+	if (area != F2FS_AREA_MAIN) {
 		if (o->j) {
-			json_str(o->j, "area", area);
-			json_u64(o->j, "main_start", vo->main_blkaddr);
-			json_u64(o->j, "main_end", main_end);
-			json_close(o->j, '}');
+			json_str(o->j, "area", area_name(area));
+			json_u64(o->j, "main_start", d->geo->main_blkaddr);
+			json_u64(o->j, "main_end", d->geo->main_end);
+			json_end(o->j);
 		} else {
-			fprintf(o->f, "\n%s: User data is from 0x%x to 0x%" PRIx64 "\n\n", area,
-				vo->main_blkaddr, main_end);
+			fprintf(o->f, "\n%s: User data is from 0x%x to 0x%" PRIx64 "\n\n",
+				area_name(area), d->geo->main_blkaddr, d->geo->main_end);
 		}
 		return;
 	}
-	segno = (uint32_t)((b - vo->main_blkaddr) / BLKS_PER_SEG);
-	off = (uint32_t)((b - vo->main_blkaddr) % BLKS_PER_SEG);
-	valid = f2fs_test_bit_msb(vo->sit->seg[segno].map, off);
-	sum = segment_summary(vo, segno, &kind);
-	if (!sum)
-		die("SSA block of segment %u could not be read", segno);
-	nid = le32_get(sum->entries[off].nid);
-	ofs_in_node = le16_get(sum->entries[off].ofs_in_node);
-	is_node = kind && strstr(kind, "Node");
-	log = curseg_of(vo, segno);
-	ni = f2fs_nat_get(vo->nat, nid);
-	ino_ni = ni ? f2fs_nat_get(vo->nat, ni->ino) : NULL;
-	if (o->j) {
-		json_str(o->j, "area", "main");
-		json_u64(o->j, "segno", segno);
-		json_u64(o->j, "offset", off);
-		json_bool(o->j, "valid", valid);
-		json_str(o->j, "segment_type",
-			 vo->sit->seg[segno].type < F2FS_NR_CURSEG_TYPE
-			     ? log_names[vo->sit->seg[segno].type]
-			     : "invalid");
-		json_str(o->j, "summary_type", kind ? kind : "Broken");
-		if (log >= 0)
-			json_str(o->j, "open_log", log_names[log]);
-		json_u64(o->j, "sum_nid", nid);
-		json_u64(o->j, "sum_version", sum->entries[off].version);
-		json_u64(o->j, "sum_ofs_in_node", ofs_in_node);
-	} else {
-		if (!valid)
-			fprintf(o->f, "\nblkaddr is not valid\n");
-		if (opt->debug >= 1) {
-			fprintf(o->f, "Note: blkaddr = main_blkaddr + segno * 512 + offset\n");
-			fprintf(o->f, "Block_addr            [0x%" PRIx64 "]\n", b);
-			fprintf(o->f, " - Segno              [0x%x]\n", segno);
-			fprintf(o->f, " - Offset             [0x%x]\n", off);
-			fprintf(o->f, "SUM.nid               [0x%x]\n", nid);
-			fprintf(o->f, "SUM.type              [%s]\n", kind ? kind : "Broken");
-			fprintf(o->f, "SUM.version           [%d]\n", sum->entries[off].version);
-			fprintf(o->f, "SUM.ofs_in_node       [0x%x]\n", ofs_in_node);
-			if (ni) {
-				fprintf(o->f, "NAT.blkaddr           [0x%x]\n", ni->blkaddr);
-				fprintf(o->f, "NAT.ino               [0x%x]\n", ni->ino);
-			}
-		}
-	}
-	if (!ni || !ino_ni || ni->blkaddr == F2FS_NULL_ADDR || ino_ni->blkaddr == F2FS_NULL_ADDR ||
-	    (is_node && ni->blkaddr != b)) {
-		if (o->j) {
-			json_str(o->j, "owner", "obsolete");
-			json_close(o->j, '}');
-		} else {
-			fprintf(o->f, "FS Userdata Area: Obsolete block from 0x%" PRIx64 "\n", b);
-		}
-		return;
-	}
-	if (o->j) {
-		json_str(o->j, "owner", is_node ? (ni->ino == nid ? "inode" : "node") : "data");
-		json_u64(o->j, "nid", nid);
-		json_u64(o->j, "nid_blkaddr", ni->blkaddr);
-		json_u64(o->j, "ino", ni->ino);
-		json_u64(o->j, "ino_blkaddr", ino_ni->blkaddr);
-	}
-	if (!is_node) {
-		struct f2fs_node *n = malloc(sizeof(*n));
-		uint64_t fblk = 0;
-
-		if (!o->j) {
-			fprintf(o->f, "FS Userdata Area: Data block from 0x%" PRIx64 "\n", b);
-			fprintf(o->f, " - Direct node block : id = 0x%x from 0x%x\n", nid,
-				ni->blkaddr);
-			fprintf(o->f, " - Inode block       : id = 0x%x from 0x%x\n", ni->ino,
-				ino_ni->blkaddr);
-		}
-		node_file_info(vo, ni->ino, o);
-		if (n && !f2fs_read_inode(vo->dev, vo->sb, vo->nat, ni->ino, n)) {
-			struct f2fs_node *dn = malloc(sizeof(*dn));
-			uint32_t node_ofs = 0;
-
-			if (dn && nid != ni->ino &&
-			    !f2fs_read_node(vo->dev, vo->sb, vo->nat, nid, ni->ino, dn))
-				node_ofs = f2fs_node_ofs(dn);
-			fblk = node_first_block(node_ofs, f2fs_inode_addrs(&n->i, vo->features),
-						f2fs_direct_addrs(&n->i)) +
-			       ofs_in_node;
-			free(dn);
-			if (o->j)
-				json_u64(o->j, "data_offset", fblk);
-			else
-				fprintf(o->f,
-					" - Data offset       : 0x%" PRIx64 " (4KB), %" PRIu64
-					" (bytes)\n",
-					fblk, fblk * F2FS_BLKSIZE);
-		}
-		free(n);
-	} else if (ni->ino == nid) {
-		if (!o->j) {
-			fprintf(o->f, "FS Userdata Area: Node block from 0x%" PRIx64 "\n", b);
-			fprintf(o->f, " - Inode block       : id = 0x%x from 0x%x\n", ni->ino,
-				ino_ni->blkaddr);
-		}
-		node_file_info(vo, ni->ino, o);
-	} else {
-		struct f2fs_node *n = malloc(sizeof(*n));
-
-		if (!o->j) {
-			fprintf(o->f, "FS Userdata Area: Node block from 0x%" PRIx64 "\n", b);
-			fprintf(o->f, " - Node block        : id = 0x%x from 0x%x\n", nid,
-				ni->blkaddr);
-			fprintf(o->f, " - Inode block       : id = 0x%x from 0x%x\n", ni->ino,
-				ino_ni->blkaddr);
-		}
-		node_file_info(vo, ni->ino, o);
-		if (n && read_block(vo, b, n)) {
-			if (o->j)
-				json_u64(o->j, "node_offset", f2fs_node_ofs(n));
-			else
-				fprintf(o->f, " - Node offset       : 0x%x\n", f2fs_node_ofs(n));
-		}
-		free(n);
-	}
+	ret = f2fs_block_owner(d->fs, b, &ow);
+	if (ret)
+		tool_fail_image(&d->tool, 1, "block 0x%" PRIx64 ": summary or node block: %s", b,
+				reason(d, ret));
+	print_block_place(d, b, &ow, o);
+	print_block_owner(d, b, &ow, o);
 	if (o->j)
-		json_close(o->j, '}');
+		json_end(o->j);
 }
 
 /* ---- -I: scan for the node blocks of an inode ---- */
 
-static void scan_inode(const struct vol *vo, uint32_t ino, struct out *o)
-{
-	uint8_t *seg = malloc((size_t)BLKS_PER_SEG * F2FS_BLKSIZE);
-	uint64_t found = 0;
-	uint32_t segno, i;
+struct scan_ctx {
+	struct dump *d;
+	struct out *o;
+	uint64_t found;
+};
 
-	if (!seg)
-		die("out of memory");
+static int scan_found(const struct f2fs_node_copy *c, void *arg)
+{
+	struct scan_ctx *s = arg;
+	struct out *o = s->o;
+
+	s->found++;
+	if (o->j) {
+		json_object(o->j, NULL);
+		json_u64(o->j, "blkaddr", c->blkaddr);
+		json_u64(o->j, "nid", c->nid);
+		json_u64(o->j, "offset", c->ofs);
+		json_u64(o->j, "cp_ver", c->cp_ver);
+		json_bool(o->j, "sit_valid", c->sit_valid);
+		json_bool(o->j, "nat_current", c->nat_current);
+		json_end(o->j);
+	} else {
+		fprintf(o->f,
+			"blkaddr:0x%" PRIx64 "\tnid:%u\toffset:%u\tcp_ver:0x%" PRIx64
+			"\tsit:%s\tnat:%s\n",
+			c->blkaddr, c->nid, c->ofs, c->cp_ver, c->sit_valid ? "valid" : "invalid",
+			c->nat_current ? "current" : "old");
+	}
+	return 0;
+}
+
+static void scan_unreadable(uint32_t segno, int err, void *arg)
+{
+	struct scan_ctx *s = arg;
+
+	(void)err;
+	tool_warn(&s->d->tool, "segment %u could not be read", segno);
+}
+
+static void scan_inode(struct dump *d, uint32_t ino, struct out *o)
+{
+	struct scan_ctx s = {.d = d, .o = o};
+	int ret;
+
 	if (o->j)
-		json_open(o->j, "scan", '[');
+		json_array(o->j, "scan");
 	else
 		fprintf(o->f, "Node blocks of inode %u in the main area:\n", ino);
-	for (segno = 0; segno < vo->main_segs; segno++) {
-		uint64_t base = vo->main_blkaddr + (uint64_t)segno * BLKS_PER_SEG;
-
-		if (f2fs_dev_read(vo->dev, seg, base * F2FS_BLKSIZE,
-				  (size_t)BLKS_PER_SEG * F2FS_BLKSIZE)) {
-			warn("segment %u could not be read", segno);
-			continue;
-		}
-		for (i = 0; i < BLKS_PER_SEG; i++) {
-			const struct f2fs_node *n =
-			    (const struct f2fs_node *)(seg + (size_t)i * F2FS_BLKSIZE);
-			uint32_t nid = le32_get(n->footer.nid);
-			const struct f2fs_nat_info *e;
-			bool valid, current;
-
-			if (le32_get(n->footer.ino) != ino || nid == 0)
-				continue;
-			e = f2fs_nat_get(vo->nat, nid);
-			if (!e)
-				continue;
-			valid = f2fs_test_bit_msb(vo->sit->seg[segno].map, i);
-			current = e->blkaddr == base + i;
-			found++;
-			if (o->j) {
-				json_open(o->j, NULL, '{');
-				json_u64(o->j, "blkaddr", base + i);
-				json_u64(o->j, "nid", nid);
-				json_u64(o->j, "offset", f2fs_node_ofs(n));
-				json_u64(o->j, "cp_ver", le64_get(n->footer.cp_ver));
-				json_bool(o->j, "sit_valid", valid);
-				json_bool(o->j, "nat_current", current);
-				json_close(o->j, '}');
-			} else {
-				fprintf(o->f,
-					"blkaddr:0x%" PRIx64
-					"\tnid:%u\toffset:%u\tcp_ver:0x%" PRIx64
-					"\tsit:%s\tnat:%s\n",
-					base + i, nid, f2fs_node_ofs(n),
-					(uint64_t)le64_get(n->footer.cp_ver),
-					valid ? "valid" : "invalid", current ? "current" : "old");
-			}
-		}
-	}
+	ret = f2fs_find_node_copies(d->fs, ino, scan_found, scan_unreadable, &s);
+	if (ret)
+		tool_fail_image(&d->tool, 1, "main area scan: %s", reason(d, ret));
 	if (o->j)
-		json_close(o->j, ']');
+		json_end(o->j);
 	else
-		fprintf(o->f, "found %" PRIu64 " node block(s) of inode %u\n", found, ino);
-	free(seg);
+		fprintf(o->f, "found %" PRIu64 " node block(s) of inode %u\n", s.found, ino);
 }
 
 /* ---- -M: segment map ---- */
 
-static void segment_map(const struct vol *vo, struct out *o)
+static void segment_map(const struct dump *d, struct out *o)
 {
 	uint32_t segno;
 
 	if (o->j)
-		json_open(o->j, "segments", '[');
+		json_array(o->j, "segments");
 	else
-		fprintf(o->f, "Segment map: %u main segments from block 0x%x\n", vo->main_segs,
-			vo->main_blkaddr);
-	for (segno = 0; segno < vo->main_segs; segno++) {
-		const struct f2fs_seg_entry *se = &vo->sit->seg[segno];
+		fprintf(o->f, "Segment map: %u main segments from block 0x%x\n", main_segs(d),
+			d->geo->main_blkaddr);
+	for (segno = 0; segno < main_segs(d); segno++) {
+		const struct f2fs_seg_entry *se = f2fs_sit_seg(d->sit, segno);
 		const char *type = se->type < F2FS_NR_CURSEG_TYPE ? log_names[se->type] : "invalid";
-		int log = curseg_of(vo, segno);
+		int log = f2fs_cp_log_of_segment(d->cpd, segno);
 
 		if (o->j) {
-			json_open(o->j, NULL, '{');
+			json_object(o->j, NULL);
 			json_u64(o->j, "segno", segno);
 			json_str(o->j, "type", type);
 			json_u64(o->j, "valid", se->valid);
 			json_u64(o->j, "ckpt_valid", se->ckpt_valid);
 			if (log >= 0)
 				json_str(o->j, "open_log", log_names[log]);
-			json_close(o->j, '}');
+			json_end(o->j);
 		} else {
 			fprintf(o->f, "segno:%8u\ttype:%-9s\tvalid:%3u%s%s\n", segno, type,
 				se->valid, se->valid == 0 && log < 0 ? "\tfree" : "",
@@ -1826,7 +1541,7 @@ static void segment_map(const struct vol *vo, struct out *o)
 		}
 	}
 	if (o->j)
-		json_close(o->j, ']');
+		json_end(o->j);
 }
 
 /* ---- --sections ---- */
@@ -1854,7 +1569,7 @@ static void on_section(const struct f2fs_section_report *s, void *arg)
 	a->found += s->found;
 	a->bad += s->bad_segments;
 	if (o->j) {
-		json_open(o->j, NULL, '{');
+		json_object(o->j, NULL);
 		json_u64(o->j, "secno", s->secno);
 		json_str(o->j, "type", type);
 		json_str(o->j, "owner_log", owner);
@@ -1864,7 +1579,7 @@ static void on_section(const struct f2fs_section_report *s, void *arg)
 		json_u64(o->j, "bad_segments", s->bad_segments);
 		if (s->bad_segments)
 			json_u64(o->j, "first_bad_segno", s->first_bad_segno);
-		json_close(o->j, '}');
+		json_end(o->j);
 	} else {
 		fprintf(o->f,
 			"secno:%8u\ttype:%-9s\towner:%-9s\tvalid:%6u\tckpt_valid:%6u\tfound:%6u"
@@ -1877,64 +1592,66 @@ static void on_section(const struct f2fs_section_report *s, void *arg)
 	}
 }
 
-static void dump_sections(const struct vol *vo, struct out *o)
+static void dump_sections(const struct dump *d, struct out *o)
 {
 	struct sec_acc a = {.o = o};
 	struct f2fs_check_options co = {.on_section = on_section, .arg = &a};
 	struct f2fs_check_result res;
+	uint32_t sections = f2fs_sit_sections(d->sit);
 	int ret;
 
 	memset(&res, 0, sizeof(res));
 	if (o->j) {
-		json_open(o->j, "sections", '{');
-		json_u64(o->j, "segs_per_sec", le32_get(vo->sb->segs_per_sec));
-		json_open(o->j, "used", '[');
+		json_object(o->j, "sections");
+		json_u64(o->j, "segs_per_sec", le32_get(d->sb->segs_per_sec));
+		json_array(o->j, "used");
 	} else {
 		fprintf(o->f, "Sections of %u segments (%u sections):\n",
-			le32_get(vo->sb->segs_per_sec), vo->sit->sections);
+			le32_get(d->sb->segs_per_sec), sections);
 	}
-	ret = f2fs_check(vo->dev, &co, &res);
+	ret = f2fs_check(d->fs, &co, &res);
 	if (ret)
-		die("section check failed: %s", res.fatal ? res.fatal_why : strerror(-ret));
+		tool_fail_image(&d->tool, 1, "section check failed: %s",
+				res.fatal ? res.fatal_why : strerror(-ret));
 	if (o->j) {
-		json_close(o->j, ']');
-		json_u64(o->j, "sections", vo->sit->sections);
+		json_end(o->j);
+		json_u64(o->j, "sections", sections);
 		json_u64(o->j, "used_sections", a.used);
 		json_u64(o->j, "valid", a.valid);
 		json_u64(o->j, "ckpt_valid", a.ckpt_valid);
 		json_u64(o->j, "found", a.found);
 		json_u64(o->j, "bad_segments", a.bad);
 		json_u64(o->j, "problems", res.problems);
-		json_close(o->j, '}');
+		json_end(o->j);
 	} else {
-		fprintf(
-		    o->f,
-		    "total: sections:%u\tused:%" PRIu64 "\tvalid:%" PRIu64 "\tckpt_valid:%" PRIu64
-		    "\tfound:%" PRIu64 "\tbad_segs:%" PRIu64 "\tproblems:%u\n",
-		    vo->sit->sections, a.used, a.valid, a.ckpt_valid, a.found, a.bad, res.problems);
+		fprintf(o->f,
+			"total: sections:%u\tused:%" PRIu64 "\tvalid:%" PRIu64
+			"\tckpt_valid:%" PRIu64 "\tfound:%" PRIu64 "\tbad_segs:%" PRIu64
+			"\tproblems:%u\n",
+			sections, a.used, a.valid, a.ckpt_valid, a.found, a.bad, res.problems);
 	}
 }
 
 /* ---- main ---- */
 
-static FILE *open_table(const char *name, const struct options *opt)
+static FILE *open_table(const struct dump *d, const char *name)
 {
 	FILE *f;
 
-	if (opt->dry_run || opt->json)
+	if (d->opt.dry_run || d->opt.json)
 		return stdout;
 	f = fopen(name, "w");
 	if (!f)
-		die("cannot create %s: %s", name, strerror(errno));
+		tool_fail(&d->tool, 1, "cannot create %s: %s", name, strerror(errno));
 	return f;
 }
 
-static void close_table(FILE *f, const char *name)
+static void close_table(const struct dump *d, FILE *f, const char *name)
 {
 	if (f == stdout)
 		return;
 	if (ferror(f) | fclose(f))
-		die("writing %s failed", name);
+		tool_fail(&d->tool, 1, "writing %s failed", name);
 }
 
 /* Ask before extracting one file, as upstream does; -y/-f skip the question. */
@@ -1953,170 +1670,197 @@ static bool confirm_extract(const struct options *opt, const char *outdir)
 	return ans[0] == 'y' || ans[0] == 'Y';
 }
 
-static int do_inode(const struct vol *vo, const struct options *opt, struct out *o)
+/* -i on a regular file or symlink: write it under its own name into the output directory. */
+static int extract_one(struct dump *d, struct f2fs_node *n, struct out *o)
 {
+	const struct options *opt = &d->opt;
+	const char *outdir = opt->outdir ? opt->outdir : "./lost_found";
+	uint32_t len = le32_get(n->i.i_namelen);
+	char name[F2FS_NAME_LEN + 1];
+	struct extract x;
+	char *path;
+	int ret = 0;
+
+	if (len == 0 || len > F2FS_NAME_LEN || memchr(n->i.i_name, '/', len) ||
+	    memchr(n->i.i_name, 0, len))
+		tool_fail(&d->tool, 1, "-i %u: the inode has no usable name to dump it under",
+			  opt->ino);
+	memcpy(name, n->i.i_name, len);
+	name[len] = '\0';
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		tool_fail(&d->tool, 1, "-i %u: the inode has no usable name to dump it under",
+			  opt->ino);
+	if (!confirm_extract(opt, outdir))
+		return 0;
+	path = malloc(strlen(outdir) + len + 2);
+	if (!path || extract_setup(&x, d))
+		tool_fail(&d->tool, 1, "out of memory");
+	sprintf(path, "%s/%s", outdir, name);
+	if (!opt->dry_run && mkdir(outdir, 0777) && errno != EEXIST)
+		tool_fail(&d->tool, 1, "cannot create %s: %s", outdir, strerror(errno));
+	extract_inode(&x, opt->ino, n, path, 0);
+	if (!o->j && !opt->dry_run && !x.errors)
+		printf("Dumped inode %u into %s\n", opt->ino, path);
+	if (x.errors)
+		ret = -EIO;
+	extract_free(&x);
+	free(path);
+	return ret;
+}
+
+static int do_inode(struct dump *d, struct out *o)
+{
+	const struct options *opt = &d->opt;
 	struct f2fs_node *n = malloc(sizeof(*n));
 	uint16_t mode;
-	int ret;
+	int ret, walk = 0, extract = 0;
 
 	if (!n)
-		die("out of memory");
-	ret = f2fs_read_inode(vo->dev, vo->sb, vo->nat, opt->ino, n);
+		tool_fail(&d->tool, 1, "out of memory");
+	ret = f2fs_read_inode(d->fs, opt->ino, n);
 	if (ret)
-		die("-i %u: cannot read inode: %s", opt->ino,
-		    ret == -EUCLEAN ? "node block footer or address does not match the NAT"
-				    : strerror(-ret));
+		tool_fail(&d->tool, 1, "-i %u: cannot read inode: %s", opt->ino,
+			  ret == -EUCLEAN ? "node block footer or address does not match the NAT"
+					  : strerror(-ret));
 	mode = le16_get(n->i.i_mode);
 	if (o->j)
-		json_open(o->j, "inode", '{');
+		json_object(o->j, "inode");
 	if (!(opt->map && !o->j))
-		print_inode(vo, n, o);
+		print_inode(d, n, o);
 	if (o->j || opt->map || !(n->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))) {
-		ret = print_file_blocks(vo, n, o, opt->map);
-		if (ret)
-			warn("inode %u: block walk stopped: %s", opt->ino,
-			     ret == -EUCLEAN ? "corrupted node tree or address" : strerror(-ret));
+		walk = print_file_blocks(d, n, o, opt->map);
+		if (walk)
+			tool_warn(&d->tool, "inode %u: block walk stopped: %s", opt->ino,
+				  walk == -EUCLEAN ? "corrupted node tree or address"
+						   : strerror(-walk));
 	}
 	if (o->j)
-		json_close(o->j, '}');
-	if ((S_ISREG(mode) || S_ISLNK(mode)) && !opt->map) {
-		const char *outdir = opt->outdir ? opt->outdir : "./lost_found";
-		uint32_t len = le32_get(n->i.i_namelen);
-		char name[F2FS_NAME_LEN + 1];
+		json_end(o->j);
+	if ((S_ISREG(mode) || S_ISLNK(mode)) && !opt->map)
+		extract = extract_one(d, n, o);
+	free(n);
+	return walk || extract ? 1 : 0;
+}
 
-		if (len == 0 || len > F2FS_NAME_LEN || memchr(n->i.i_name, '/', len) ||
-		    memchr(n->i.i_name, 0, len))
-			die("-i %u: the inode has no usable name to dump it under", opt->ino);
-		memcpy(name, n->i.i_name, len);
-		name[len] = '\0';
-		if (!strcmp(name, ".") || !strcmp(name, ".."))
-			die("-i %u: the inode has no usable name to dump it under", opt->ino);
-		if (confirm_extract(opt, outdir)) {
-			struct extract x;
-			char *path = malloc(strlen(outdir) + len + 2);
+/* Everything is validated before anything is written. */
+static void check_args(struct dump *d)
+{
+	struct options *opt = &d->opt;
 
-			if (!path || extract_setup(&x, vo, opt))
-				die("out of memory");
-			sprintf(path, "%s/%s", outdir, name);
-			if (!opt->dry_run && mkdir(outdir, 0777) && errno != EEXIST)
-				die("cannot create %s: %s", outdir, strerror(errno));
-			extract_inode(&x, opt->ino, n, path, 0);
-			if (!o->j && !opt->dry_run && !x.errors)
-				printf("Dumped inode %u into %s\n", opt->ino, path);
-			if (x.errors)
-				ret = -EIO;
-			extract_free(&x);
-			free(path);
+	if (opt->nat.set)
+		resolve_range(&d->tool, "n", &opt->nat, f2fs_nat_max_nid(d->nat), "nid");
+	if (opt->sit.set)
+		resolve_range(&d->tool, "s", &opt->sit, main_segs(d), "main segment");
+	if (opt->ssa.set)
+		resolve_range(&d->tool, "a", &opt->ssa, main_segs(d), "main segment");
+	if (opt->have_ino)
+		check_ino_arg(d, "-i", opt->ino, true);
+	if (opt->have_scan)
+		check_ino_arg(d, "-I", opt->scan_ino, false);
+	if (opt->have_blk && opt->blkaddr >= le64_get(d->sb->block_count))
+		tool_fail(&d->tool, 1,
+			  "-b %" PRIu64 ": block address is past the end of the volume (%" PRIu64
+			  " blocks)",
+			  opt->blkaddr, (uint64_t)le64_get(d->sb->block_count));
+	if (opt->root) {
+		check_ino_arg(d, "root inode", le32_get(d->sb->root_ino), true);
+		if (!opt->dry_run && mkdir(opt->outdir, 0777) && errno != EEXIST)
+			tool_fail(&d->tool, 1, "cannot create %s: %s", opt->outdir,
+				  strerror(errno));
+		if (!opt->dry_run) {
+			struct stat st;
+
+			if (stat(opt->outdir, &st) || !S_ISDIR(st.st_mode))
+				tool_fail(&d->tool, 1, "%s is not a directory", opt->outdir);
 		}
 	}
-	free(n);
-	return ret ? 1 : 0;
+}
+
+/* The tables -n, -s and -a write to ./dump_* (or stdout). */
+static void dump_tables(struct dump *d, struct out *o)
+{
+	const struct options *opt = &d->opt;
+
+	if (opt->nat.set) {
+		struct out t = {.f = open_table(d, "dump_nat"), .j = o->j};
+
+		dump_nat(d, &opt->nat, &t);
+		close_table(d, t.f, "dump_nat");
+	}
+	if (opt->sit.set) {
+		struct out t = {.f = open_table(d, "dump_sit"), .j = o->j};
+
+		dump_sit(d, &opt->sit, &t);
+		close_table(d, t.f, "dump_sit");
+	}
+	if (opt->ssa.set) {
+		struct out t = {.f = open_table(d, "dump_ssa"), .j = o->j};
+
+		dump_ssa(d, &opt->ssa, &t);
+		close_table(d, t.f, "dump_ssa");
+	}
 }
 
 int main(int argc, char **argv)
 {
-	struct options opt;
-	struct vol vo;
-	struct json js = {.f = stdout, .first = {true}};
+	struct dump d = {.tool = {.prog = PROG}};
+	const struct options *opt = &d.opt;
+	struct json js;
 	struct out text = {.f = stdout}, jout = {.f = stdout, .j = &js};
 	struct out *o;
 	char state[256];
 	uint32_t flags;
 	int status = 0;
 
-	parse_args(argc, argv, &opt);
-	o = opt.json ? &jout : &text;
-	open_volume(opt.device, &vo);
+	json_init(&js, stdout);
+	parse_args(&d.tool, argc, argv, &d.opt);
+	o = opt->json ? &jout : &text;
+	open_volume(&d);
+	check_args(&d);
 
-	/* everything is validated before anything is written */
-	if (opt.nat.set)
-		resolve_range("n", &opt.nat, vo.nat->max_nid, "nid");
-	if (opt.sit.set)
-		resolve_range("s", &opt.sit, vo.main_segs, "main segment");
-	if (opt.ssa.set)
-		resolve_range("a", &opt.ssa, vo.main_segs, "main segment");
-	if (opt.have_ino)
-		check_ino_arg(&vo, "-i", opt.ino, true);
-	if (opt.have_scan)
-		check_ino_arg(&vo, "-I", opt.scan_ino, false);
-	if (opt.have_blk && opt.blkaddr >= le64_get(vo.sb->block_count))
-		die("-b %" PRIu64 ": block address is past the end of the volume (%" PRIu64
-		    " blocks)",
-		    opt.blkaddr, (uint64_t)le64_get(vo.sb->block_count));
-	if (opt.root) {
-		check_ino_arg(&vo, "root inode", le32_get(vo.sb->root_ino), true);
-		if (!opt.dry_run && mkdir(opt.outdir, 0777) && errno != EEXIST)
-			die("cannot create %s: %s", opt.outdir, strerror(errno));
-		if (!opt.dry_run) {
-			struct stat st;
-
-			if (stat(opt.outdir, &st) || !S_ISDIR(st.st_mode))
-				die("%s is not a directory", opt.outdir);
-		}
-	}
-
-	flags = le32_get(vo.cp->ckpt_flags);
+	flags = le32_get(d.cp->ckpt_flags);
 	cp_state(flags, state, sizeof(state));
-	if (opt.json) {
-		json_open(&js, NULL, '{');
-		json_str(&js, "device", opt.device);
+	if (opt->json) {
+		json_object(&js, NULL);
+		json_str(&js, "device", opt->device);
 		json_u64(&js, "ckpt_flags", flags);
 		json_str(&js, "checkpoint_state", state + 1);
 	}
-	if (opt.debug >= 1) {
-		print_super(o, vo.sb);
-		print_checkpoint(o, vo.cp);
+	if (opt->debug >= 1) {
+		print_super(o, d.sb);
+		print_checkpoint(o, d.cp);
 	}
-	if (opt.nat.set) {
-		struct out t = {.f = open_table("dump_nat", &opt), .j = o->j};
-
-		dump_nat(&vo, &opt.nat, &t);
-		close_table(t.f, "dump_nat");
-	}
-	if (opt.sit.set) {
-		struct out t = {.f = open_table("dump_sit", &opt), .j = o->j};
-
-		dump_sit(&vo, &opt.sit, &t);
-		close_table(t.f, "dump_sit");
-	}
-	if (opt.ssa.set) {
-		struct out t = {.f = open_table("dump_ssa", &opt), .j = o->j};
-
-		dump_ssa(&vo, &opt.ssa, &t);
-		close_table(t.f, "dump_ssa");
-	}
-	if (opt.have_blk)
-		dump_blkaddr(&vo, opt.blkaddr, &opt, o);
-	if (opt.have_ino)
-		status |= do_inode(&vo, &opt, o);
-	if (opt.have_scan)
-		scan_inode(&vo, opt.scan_ino, o);
-	if (opt.map && !opt.have_ino)
-		segment_map(&vo, o);
-	if (opt.sections)
-		dump_sections(&vo, o);
-	if (opt.root) {
+	dump_tables(&d, o);
+	if (opt->have_blk)
+		dump_blkaddr(&d, opt->blkaddr, o);
+	if (opt->have_ino)
+		status |= do_inode(&d, o);
+	if (opt->have_scan)
+		scan_inode(&d, opt->scan_ino, o);
+	if (opt->map && !opt->have_ino)
+		segment_map(&d, o);
+	if (opt->sections)
+		dump_sections(&d, o);
+	if (opt->root) {
 		struct extract x;
 
-		if (extract_setup(&x, &vo, &opt))
-			die("out of memory");
-		extract_dir(&x, le32_get(vo.sb->root_ino), opt.outdir, 0);
-		extract_report(&x, o, opt.outdir);
+		if (extract_setup(&x, &d))
+			tool_fail(&d.tool, 1, "out of memory");
+		extract_dir(&x, le32_get(d.sb->root_ino), opt->outdir, 0);
+		extract_report(&x, o, opt->outdir);
 		if (x.errors)
 			status = 1;
 		extract_free(&x);
 	}
-	if (opt.json) {
-		json_u64(&js, "warnings", n_warnings);
-		json_close(&js, '}');
+	if (opt->json) {
+		json_u64(&js, "warnings", d.tool.warnings);
+		json_end(&js);
 		fputc('\n', stdout);
 	} else {
 		printf("Info: checkpoint state = %x : %s\n", flags, state);
 	}
-	close_volume(&vo);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, PROG ": writing the output failed\n");
-		return 1;
-	}
+	close_volume(&d);
+	if (fflush(stdout) || ferror(stdout))
+		tool_fail(&d.tool, 1, "writing the output failed");
 	return status;
 }

@@ -155,25 +155,14 @@ static void parse_owner(const char *arg, struct f2fs_mkfs_config *cfg)
 	cfg->root_gid = (uint32_t)gid;
 }
 
-static void parse_casefold(char *arg, struct f2fs_mkfs_config *cfg)
+static void parse_casefold(const char *arg, struct f2fs_mkfs_config *cfg)
 {
-	char *flags = strchr(arg, ':');
+	char why[160];
+	uint16_t flags;
 
-	if (flags)
-		*flags++ = '\0';
-	if (strcmp(arg, "utf8"))
-		die("unknown casefolding encoding: '%s' (supported: utf8)", arg);
-	cfg->s_encoding = F2FS_ENC_UTF8_12_1;
-	while (flags && *flags) {
-		size_t len = strcspn(flags, ",");
-
-		if (len == 6 && !strncmp(flags, "strict", 6))
-			cfg->s_encoding_flags |= F2FS_ENC_STRICT_MODE_FL;
-		else
-			die("unknown casefolding flag: '%.*s' (supported: strict)", (int)len,
-			    flags);
-		flags += len + (flags[len] == ',');
-	}
+	if (f2fs_casefold_parse(arg, &cfg->s_encoding, &flags, why, sizeof(why)))
+		die("%s", why);
+	cfg->s_encoding_flags |= flags;
 	cfg->features |= F2FS_FEATURE_CASEFOLD;
 }
 
@@ -449,9 +438,11 @@ static void compute_layout(const struct mkfs_opts *o, struct f2fs_device *dev,
 
 	if (have > F2FS_MAX_VOLUME_BYTES)
 		die_closing(dev, "%s is larger than 16 TiB, the most F2FS can address", o->device);
-	if (f2fs_layout_compute(g, l, why, sizeof(why)) == 0)
+	int ret = f2fs_layout_compute(g, l, why, sizeof(why));
+
+	if (ret == 0)
 		return;
-	if (strstr(why, "not sufficient") || strstr(why, "not enough") || strstr(why, "too few")) {
+	if (ret == -ENOSPC) {
 		uint64_t need = f2fs_layout_min_bytes(g);
 
 		if (need)

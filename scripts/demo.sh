@@ -25,8 +25,8 @@ if echo "$out" | grep -q '\[Fail\]'; then
 	exit 1
 fi
 echo "== layout (our dump.f2fs -d 1)"
-"$top/fsck/dump.f2fs" -d 1 "$img" 2>/dev/null |
+"$top/dump/dump.f2fs" -d 1 "$img" 2>/dev/null |
 	grep -E '^(segs_per_sec|secs_per_zone|block_count|section_count|segment_count[a-z_]*|[a-z0-9]+_blkaddr|rsvd_segment_count|overprov_segment_count|free_segment_count|user_block_count|cur_(node|data)_segno\[[0-2]\])[[:space:]]'
 echo "== sections (our dump.f2fs --sections)"
-"$top/fsck/dump.f2fs" --sections "$img"
+"$top/dump/dump.f2fs" --sections "$img"
 echo "== allocated on disk: $(du -h "$img" | cut -f1) of $size"

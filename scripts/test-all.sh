@@ -52,10 +52,10 @@ cli_tests() {
 	local dir=$1 t rc=0
 	for t in "$top"/tests/cli/*.sh; do
 		[ "$(basename "$t")" = lib.sh ] && continue
-		MKFS=$dir/mkfs/mkfs.f2fs FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/fsck/dump.f2fs \
-			INJECT=$dir/fsck/inject.f2fs F2FS_IO=$dir/tools/f2fs_io/f2fs_io bash "$t" || rc=1
+		MKFS=$dir/mkfs/mkfs.f2fs FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/dump/dump.f2fs \
+			INJECT=$dir/inject/inject.f2fs F2FS_IO=$dir/tools/f2fs_io/f2fs_io bash "$t" || rc=1
 	done
-	FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/fsck/dump.f2fs INJECT=$dir/fsck/inject.f2fs \
+	FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/dump/dump.f2fs INJECT=$dir/inject/inject.f2fs \
 		bash "$top/tests/golden/run.sh" || rc=1
 	return $rc
 }

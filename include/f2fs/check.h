@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "f2fs/device.h"
+#include "f2fs/fs.h"
 
 enum f2fs_problem_code {
 	PR_SB_INVALID,		 /* a superblock copy is unusable */
@@ -60,11 +60,15 @@ enum f2fs_problem_code {
 	PR_SSA_MISMATCH,	 /* summary entry disagrees with the owner */
 	PR_SEC_CKPT_VALID,	 /* per-section checkpointed count differs */
 	PR_COUNT_VALID_BLOCKS,	 /* valid_block_count differs */
-	PR_COUNT_VALID_NODES,	 /* valid_node_count differs */
+	PR_COUNT_VALID_NODES,	 /* valid_node_count differs from the nodes the tree reached */
+	PR_COUNT_NAT_NODES,	 /* valid_node_count differs from the NAT's valid entries */
 	PR_COUNT_VALID_INODES,	 /* valid_inode_count differs */
 	PR_CURSEG_NEXT_USED,	 /* an open log's next block is already valid */
 	PR_ORPHAN,		 /* an orphan inode is invalid */
 	PR_IO,			 /* a block could not be read */
+	PR_NODE_NID_FREE,	 /* a node pointer (i_nid[], an indirect node) names a free nid */
+	PR_ROOT_INODE,		 /* the root inode is missing from the NAT */
+	PR_QUOTA_INODE,		 /* a quota inode is missing from the NAT */
 	PR_NR_CODES
 };
 
@@ -75,11 +79,36 @@ struct f2fs_problem {
 	char detail[200]; /* "field: found X, expected Y" and the like */
 };
 
-/* The table row of a code: stable name (e.g. "PR_INODE_LINKS"), structure, summary. */
+/*
+ * The [FSCK] summary lines fsck prints after a check, upstream's: a problem
+ * fails the lines its table row names.
+ */
+enum f2fs_check_line {
+	F2FS_LINE_NAT_UNREACHABLE, /* Unreachable nat entries */
+	F2FS_LINE_SIT_BITMAP,	   /* SIT valid block bitmap checking */
+	F2FS_LINE_HARD_LINKS,	   /* Hard link checking for regular file */
+	F2FS_LINE_VALID_BLOCKS,	   /* valid_block_count matching with CP */
+	F2FS_LINE_VALID_NODES,	   /* valid_node_count matching with CP (de lookup) */
+	F2FS_LINE_NAT_NODES,	   /* valid_node_count matching with CP (nat lookup) */
+	F2FS_LINE_VALID_INODES,	   /* valid_inode_count matched with CP */
+	F2FS_LINE_FREE_SEGMENTS,   /* free segment_count matched with CP */
+	F2FS_LINE_CURSEG,	   /* next block offset is free */
+	F2FS_LINE_SECTIONS,	   /* section ckpt_valid_blocks matched with SIT (ours) */
+	F2FS_LINE_OTHER,	   /* other corrupted bugs */
+	F2FS_NR_LINES
+};
+
+#define F2FS_LINE_BIT(l) (1u << (l))
+
+/*
+ * The table row of a code: stable name (e.g. "PR_INODE_LINKS"), structure,
+ * summary, and the summary lines it fails (F2FS_LINE_BIT mask).
+ */
 struct f2fs_problem_info {
 	const char *name;
 	const char *structure;
 	const char *summary;
+	unsigned int lines;
 };
 const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code);
 
@@ -106,9 +135,8 @@ struct f2fs_check_result {
 	uint64_t cp_valid_blocks, cp_valid_nodes, cp_valid_inodes;
 	uint32_t cp_free_segments;
 	uint64_t user_block_count;
-	uint64_t max_size_bytes; /* end of the highest used block */
-	/* which summary lines pass */
-	bool sit_bitmap_ok, hard_links_ok, curseg_ok, other_ok;
+	uint64_t max_size_bytes;   /* end of the highest used block */
+	unsigned int failed_lines; /* F2FS_LINE_BIT mask: the lines some problem fails */
 	unsigned int problems;
 	bool fatal; /* the volume could not be read far enough to check it */
 	char fatal_why[240];
@@ -124,12 +152,20 @@ struct f2fs_check_options {
 	unsigned int max_problems; /* stop reporting (not checking) after this many; 0 = all */
 };
 
+/* Does the summary line @line pass? */
+static inline bool f2fs_check_line_ok(const struct f2fs_check_result *r, enum f2fs_check_line line)
+{
+	return !(r->failed_lines & F2FS_LINE_BIT(line));
+}
+
 /*
- * Check the volume on @dev.  Returns 0 when the check ran (problems, if any,
+ * Check the volume @fs (its tables are loaded through the handle, and stay
+ * loaded for the caller).  Returns 0 when the check ran (problems, if any,
  * are counted in @res), or a negative errno with res->fatal set when it
- * could not (unreadable device, no valid superblock or checkpoint).
+ * could not: a table that cannot be loaded, a read error on the way to it,
+ * or -ENOMEM (an operational error, never a problem of the volume).
  */
-int f2fs_check(struct f2fs_device *dev, const struct f2fs_check_options *o,
+int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 	       struct f2fs_check_result *res);
 
 #endif

@@ -3,6 +3,8 @@
 #ifndef F2FS_CHECKPOINT_H
 #define F2FS_CHECKPOINT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "f2fs/format.h"
@@ -12,6 +14,35 @@ uint32_t f2fs_cp_crc(const struct f2fs_checkpoint *cp);
 
 /* Store f2fs_cp_crc() at checksum_offset. */
 void f2fs_cp_seal(struct f2fs_checkpoint *cp);
+
+/*
+ * Where the parts of a checkpoint pack lie, in blocks from its first block:
+ * the checkpoint block, cp_payload blocks (large SIT/NAT bitmaps), orphan
+ * blocks, the data summaries (one to three compacted blocks, or three
+ * normal ones), the three node summaries when the pack was written at
+ * umount or fastboot, and a copy of the checkpoint block last.  Fields are
+ * computed from the checkpoint as stored, unvalidated: readers check them
+ * against the pack.  The one description of the
+ * layout, for the reader, inject's locator and the writer.
+ */
+struct f2fs_pack_layout {
+	uint32_t total;		 /* cp_pack_total_block_count */
+	uint32_t payload;	 /* cp_payload blocks from block 1 */
+	uint32_t orphan_start;	 /* first orphan block (1 + payload) */
+	uint32_t data_sum_start; /* first data summary block */
+	uint32_t data_sum_end;	 /* first block past the room for data summaries */
+	uint32_t node_sum_start; /* first of the 3 node summaries, when node_sums */
+	uint32_t last;		 /* the copy of the checkpoint block */
+	bool compacted;		 /* CP_COMPACT_SUM_FLAG */
+	bool node_sums;		 /* CP_UMOUNT_FLAG or CP_FASTBOOT_FLAG */
+};
+
+void f2fs_pack_layout(const struct f2fs_checkpoint *cp, uint32_t cp_payload,
+		      struct f2fs_pack_layout *l);
+
+/* The block (from the pack's start) and byte offset of the NAT or SIT journal. */
+void f2fs_pack_journal_location(const struct f2fs_pack_layout *l, bool sit, uint32_t *blk,
+				size_t *offset);
 
 /* Bytes of one nat_bits bitmap (full or empty), and blocks of the whole trailer. */
 uint32_t f2fs_nat_bits_bytes(uint32_t segment_count_nat);

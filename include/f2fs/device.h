@@ -33,6 +33,33 @@ int f2fs_dev_open(const char *path, unsigned int flags, struct f2fs_device **out
 /* An in-memory device of @size bytes, zero-filled, for unit tests. */
 int f2fs_dev_open_memory(uint64_t size, struct f2fs_device **out);
 
+/*
+ * A layer stacked on a device: it sees each request before the device
+ * below and decides what reaches it (record, delay, reorder, fail...).  An
+ * operation left NULL passes the request straight down.  The replay
+ * engine's I/O scheduler and the repair undo journal are such layers, and
+ * tests use one to inject read errors.
+ */
+struct f2fs_dev_layer_ops {
+	int (*read)(void *priv, struct f2fs_device *lower, void *buf, uint64_t off, size_t len);
+	int (*write)(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
+		     size_t len);
+	int (*zero)(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len);
+	int (*discard)(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len,
+		       bool *reads_zero);
+	int (*flush)(void *priv, struct f2fs_device *lower);
+	void (*release)(void *priv); /* when the stacked device is closed */
+};
+
+/*
+ * A device that sends every request through @ops (with @priv) to @lower.
+ * It has @lower's path, geometry and read-only flag, and owns @lower:
+ * closing it closes @lower after @ops->release.  On failure @lower is left
+ * as it was (still owned by the caller).
+ */
+int f2fs_dev_stack(struct f2fs_device *lower, const struct f2fs_dev_layer_ops *ops, void *priv,
+		   struct f2fs_device **out);
+
 /* Close and free (NULL is fine); returns the first error of a final flush. */
 int f2fs_dev_close(struct f2fs_device *dev);
 

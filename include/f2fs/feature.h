@@ -17,6 +17,15 @@ int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t w
 /* The name of a single feature bit, or NULL. */
 const char *f2fs_feature_name(uint32_t bit);
 
+/*
+ * Parse a casefolding spec, "encoding[:flag,...]" (mkfs and fsck -C): the
+ * only encoding is utf8, the only flag strict.  Returns 0 with the on-disk
+ * values, or -EINVAL with "unknown casefolding encoding: 'X' (supported:
+ * utf8)" or "unknown casefolding flag: 'X' (supported: strict)" in @why.
+ */
+int f2fs_casefold_parse(const char *spec, uint16_t *encoding, uint16_t *flags, char *why,
+			size_t why_len);
+
 /* Check the dependencies between features; -EINVAL with the reason in @why. */
 int f2fs_feature_check(uint32_t features, char *why, size_t why_len);
 

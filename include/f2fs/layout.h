@@ -60,8 +60,9 @@ struct f2fs_layout {
 };
 
 /*
- * Compute the layout.  Returns 0, or -EINVAL with a one-line reason in @why
- * (for example "device too small") when the options cannot make a volume.
+ * Compute the layout.  Returns 0; -ENOSPC when the device is too small for
+ * these options (f2fs_layout_min_bytes() then says what would fit); or
+ * -EINVAL for parameters no size can satisfy.  @why holds a one-line reason.
  */
 int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *l, char *why,
 			size_t why_len);

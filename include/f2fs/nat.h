@@ -21,43 +21,31 @@ struct f2fs_nat_info {
 	uint8_t from_journal;
 };
 
-struct f2fs_nat_table {
-	uint32_t max_nid; /* NAT blocks of one copy x entries per block */
-	/* per NAT block, NULL when every entry of that block is empty: most are */
-	struct f2fs_nat_info **blocks;
-	/* nat_bits, when the checkpoint has CP_NAT_BITS_FLAG and the tag matches */
-	bool nat_bits_valid;
-	uint8_t *full_nat_bits;	 /* one bit per NAT block: every nid in use */
-	uint8_t *empty_nat_bits; /* one bit per NAT block: no nid in use */
-	uint32_t nat_blocks;
-	uint32_t journal_bad_nids; /* journal entries with nid >= max_nid (ignored) */
-};
-
-/*
- * Load the NAT, reading the area in large sequential chunks.  @cp_start is
- * the block address of @cp's pack (f2fs_volume_cp_start()): nat_bits end at
- * the end of that segment.
- */
-int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
-		  const struct f2fs_checkpoint *cp, uint32_t cp_start,
-		  const struct f2fs_cp_data *cpd, struct f2fs_nat_table **out, char *why,
-		  size_t why_len);
-
-void f2fs_nat_free(struct f2fs_nat_table *t);
+struct f2fs_nat_table; /* opaque: reach it through f2fs_fs_nat() */
 
 /* The entry every nid of an empty NAT block has. */
 extern const struct f2fs_nat_info f2fs_nat_empty_entry;
 
-/* The entry of @nid, or NULL when it is outside the table. */
-static inline const struct f2fs_nat_info *f2fs_nat_get(const struct f2fs_nat_table *t, uint32_t nid)
-{
-	const struct f2fs_nat_info *blk;
+/* Nids the table covers: NAT blocks of one copy x entries per block. */
+uint32_t f2fs_nat_max_nid(const struct f2fs_nat_table *t);
 
-	if (nid >= t->max_nid)
-		return NULL;
-	blk = t->blocks[nid / F2FS_NAT_ENTRY_PER_BLOCK];
-	return blk ? &blk[nid % F2FS_NAT_ENTRY_PER_BLOCK] : &f2fs_nat_empty_entry;
-}
+/* The entry of @nid, or NULL when it is outside the table. */
+const struct f2fs_nat_info *f2fs_nat_get(const struct f2fs_nat_table *t, uint32_t nid);
+
+/* NAT blocks of one copy; does block @blk hold any entry (walks skip the rest)? */
+uint32_t f2fs_nat_blocks(const struct f2fs_nat_table *t);
+bool f2fs_nat_block_used(const struct f2fs_nat_table *t, uint32_t blk);
+
+/*
+ * nat_bits, when the checkpoint has CP_NAT_BITS_FLAG and their tag matches:
+ * per NAT block, "every nid in use" and "no nid in use".
+ */
+bool f2fs_nat_bits_valid(const struct f2fs_nat_table *t);
+bool f2fs_nat_bits_full(const struct f2fs_nat_table *t, uint32_t blk);
+bool f2fs_nat_bits_empty(const struct f2fs_nat_table *t, uint32_t blk);
+
+/* NAT journal entries with a nid past the table (ignored by the loader). */
+uint32_t f2fs_nat_journal_bad_nids(const struct f2fs_nat_table *t);
 
 /* Block address of NAT block @idx in copy 0 or 1 (copies alternate per segment). */
 uint32_t f2fs_nat_block_addr(const struct f2fs_super_block *sb, uint32_t idx, int copy);

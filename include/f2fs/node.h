@@ -4,6 +4,7 @@
 #define F2FS_NODE_H
 
 #include <endian.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "f2fs/format.h"
@@ -54,6 +55,41 @@ static inline uint32_t f2fs_node_ofs(const struct f2fs_node *n)
 {
 	return le32toh(n->footer.flag) >> F2FS_OFFSET_BIT_SHIFT;
 }
+
+/*
+ * The node tree of an inode: i_nid[0..4] name two direct nodes, two
+ * indirect nodes and one double indirect node.  Every node's footer carries
+ * its offset in the tree, numbered depth first: the inode is 0, the direct
+ * nodes 1 and 2, the first indirect node 3 followed by its N children, the
+ * second at 4 + N, the double indirect node at 5 + 2N, each of its indirect
+ * children followed by their own children (N = F2FS_NIDS_PER_BLOCK).
+ * These functions are the one description of that numbering.
+ */
+#define F2FS_NODE_OFS_DIRECT1	0x1u
+#define F2FS_NODE_OFS_DIRECT2	0x2u
+#define F2FS_NODE_OFS_INDIRECT1 0x3u
+#define F2FS_NODE_OFS_INDIRECT2 (4u + F2FS_NIDS_PER_BLOCK)
+#define F2FS_NODE_OFS_DINDIRECT (5u + 2u * F2FS_NIDS_PER_BLOCK)
+
+/* Tree offset of the node i_nid[@i] names (@i < F2FS_DEF_NIDS_PER_INODE). */
+uint32_t f2fs_inode_nid_ofs(unsigned int i);
+
+/* Levels between node i_nid[@i] and the data: 0 direct, 1 indirect, 2 double indirect. */
+unsigned int f2fs_inode_nid_depth(unsigned int i);
+
+/* Tree offset of child @i of the node at @ofs, which is @depth (1 or 2) levels above data. */
+uint32_t f2fs_node_child_ofs(uint32_t ofs, unsigned int depth, unsigned int i);
+
+/*
+ * The first file block mapped by the node at tree offset @ofs (0 for the
+ * inode), for an inode with @inode_addrs data addresses of its own and
+ * @per_direct per direct node.  For an indirect node it is the first block
+ * of its first child.
+ */
+uint64_t f2fs_node_first_block(uint32_t ofs, unsigned int inode_addrs, unsigned int per_direct);
+
+/* Is the node at tree offset @ofs a direct node (one that holds data addresses)? */
+bool f2fs_node_ofs_is_direct(uint32_t ofs);
 
 /* Geometry of an inline dentry area of @bytes bytes. */
 struct f2fs_inline_dentry_geo {

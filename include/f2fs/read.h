@@ -8,26 +8,19 @@
  * every directory entry must fit its block.  Anything that does not is an
  * -EUCLEAN error, never a crash or an out-of-bounds read.
  *
- * The functions take the superblock for the main-area bounds, and the
- * feature bits separately (normally le32 sb->feature) because the inode
- * geometry depends on them.
+ * The functions take the filesystem handle: the NAT is loaded on first
+ * use, the main-area bounds and the feature bits (inode geometry depends
+ * on them) come from the handle.  A NAT that cannot be loaded fails the call
+ * with the handle's error (f2fs_fs_why()).
  */
-#ifndef F2FS_FILE_H
-#define F2FS_FILE_H
+#ifndef F2FS_READ_H
+#define F2FS_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "f2fs/device.h"
 #include "f2fs/format.h"
-#include "f2fs/nat.h"
-
-/* Offsets of the inode's five node pointers in the node tree (footer offsets). */
-#define F2FS_NODE_OFS_DIRECT1	0x1u
-#define F2FS_NODE_OFS_DIRECT2	0x2u
-#define F2FS_NODE_OFS_INDIRECT1 0x3u
-#define F2FS_NODE_OFS_INDIRECT2 (4u + F2FS_NIDS_PER_BLOCK)
-#define F2FS_NODE_OFS_DINDIRECT (5u + 2u * F2FS_NIDS_PER_BLOCK)
+#include "f2fs/fs.h"
 
 /*
  * Read node @nid of inode @ino into @out: its NAT entry must exist with a
@@ -35,13 +28,10 @@
  * and @ino.  Returns 0, -ENOENT when the nid is outside the NAT or free,
  * -EUCLEAN for an address or footer that does not fit, or a read error.
  */
-int f2fs_read_node(struct f2fs_device *dev, const struct f2fs_super_block *sb,
-		   const struct f2fs_nat_table *nat, uint32_t nid, uint32_t ino,
-		   struct f2fs_node *out);
+int f2fs_read_node(struct f2fs_fs *fs, uint32_t nid, uint32_t ino, struct f2fs_node *out);
 
 /* f2fs_read_node() of an inode: nid == ino, and footer offset 0. */
-int f2fs_read_inode(struct f2fs_device *dev, const struct f2fs_super_block *sb,
-		    const struct f2fs_nat_table *nat, uint32_t ino, struct f2fs_node *out);
+int f2fs_read_inode(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *out);
 
 /*
  * Called once per data address, in increasing file-block order.  @blkaddr
@@ -60,9 +50,8 @@ typedef int (*f2fs_block_fn)(uint64_t file_block, uint32_t blkaddr, void *arg);
  * -EUCLEAN at the first node or address that does not fit, -ENOMEM, or a
  * read error.
  */
-int f2fs_file_for_each_block(struct f2fs_device *dev, const struct f2fs_super_block *sb,
-			     const struct f2fs_nat_table *nat, const struct f2fs_node *inode,
-			     uint32_t features, f2fs_block_fn fn, void *arg);
+int f2fs_file_for_each_block(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_block_fn fn,
+			     void *arg);
 
 /*
  * Called once per directory entry other than "." and "..".  @name is
@@ -78,11 +67,169 @@ typedef int (*f2fs_dentry_fn)(const char *name, size_t len, uint32_t ino, uint8_
  * or a name running past the area, is -EUCLEAN.  Returns as
  * f2fs_file_for_each_block(); -ENOTDIR when @dir is not a directory.
  */
-int f2fs_dir_for_each_entry(struct f2fs_device *dev, const struct f2fs_super_block *sb,
-			    const struct f2fs_nat_table *nat, const struct f2fs_node *dir,
-			    uint32_t features, f2fs_dentry_fn fn, void *arg);
+int f2fs_dir_for_each_entry(struct f2fs_fs *fs, const struct f2fs_node *dir, f2fs_dentry_fn fn,
+			    void *arg);
 
-/* Is @blkaddr inside the main area of @sb? */
-int f2fs_blkaddr_in_main(const struct f2fs_super_block *sb, uint64_t blkaddr);
+/* ---- what a block is and who owns it (lib/read/owner.c) ---- */
+
+/* The areas of a volume, in on-disk order. */
+enum f2fs_area {
+	F2FS_AREA_RESERVED, /* before segment0_blkaddr */
+	F2FS_AREA_META,	    /* superblocks and checkpoint packs: segment 0 up to the SIT */
+	F2FS_AREA_SIT,
+	F2FS_AREA_NAT,
+	F2FS_AREA_SSA,
+	F2FS_AREA_MAIN,
+	F2FS_AREA_PAST_END, /* past the main area */
+};
+
+/* The area block @blkaddr lies in. */
+enum f2fs_area f2fs_block_area(const struct f2fs_fs *fs, uint64_t blkaddr);
+
+/* What a segment's summary says its blocks are. */
+enum f2fs_sum_kind {
+	F2FS_SUM_BROKEN, /* the footer's entry_type is neither data nor node */
+	F2FS_SUM_DATA,
+	F2FS_SUM_NODE,
+};
+
+struct f2fs_segment_summary {
+	const struct f2fs_summary_block *blk; /* kept by the handle until close */
+	/*
+	 * The open log (enum f2fs_curseg_type, per f2fs_cp_log_of_segment())
+	 * writing the segment, or -1.  An open log's summary is the checkpoint
+	 * pack's copy, and its kind is its log's, whatever the footer says.
+	 */
+	int open_log;
+	enum f2fs_sum_kind kind;
+};
+
+/*
+ * The summary of main-area segment @segno.  Returns 0, -ERANGE for a
+ * segment past the main area, or the error of loading the tables or
+ * reading the summary block (the reason of a load is f2fs_fs_why()).
+ */
+int f2fs_segment_summary(struct f2fs_fs *fs, uint32_t segno, struct f2fs_segment_summary *out);
+
+/* Who owns a main-area block, as the summary and the NAT tell. */
+enum f2fs_owner_kind {
+	/*
+	 * Nobody: the summary's nid is outside the NAT or free, its inode is,
+	 * or (for a node block) the NAT maps the nid to another block.
+	 */
+	F2FS_OWNER_OBSOLETE,
+	/* data of inode ino, addressed by node nid (the inode itself or a direct node) */
+	F2FS_OWNER_DATA,
+	F2FS_OWNER_INODE, /* the block of inode ino (nid == ino) */
+	F2FS_OWNER_NODE,  /* direct or indirect node nid of inode ino */
+};
+
+struct f2fs_block_owner {
+	uint32_t segno;	  /* main-area segment */
+	uint32_t offset;  /* block inside it */
+	bool sit_valid;	  /* the block's bit in the SIT */
+	uint8_t seg_type; /* the segment's type in the SIT, as stored */
+	struct f2fs_segment_summary seg;
+	/* the block's summary entry */
+	uint32_t nid;
+	uint8_t version;
+	uint16_t ofs_in_node;
+	/* the NAT entry of nid, when nid is inside the NAT */
+	bool in_nat;
+	uint32_t nat_ino, nat_blkaddr;
+	/* the owner: the fields below are set for all kinds but OBSOLETE */
+	enum f2fs_owner_kind kind;
+	uint32_t ino;	      /* nat_ino */
+	uint32_t ino_blkaddr; /* the NAT's address of inode ino */
+	uint32_t node_ofs;    /* NODE: the tree offset in the block's footer */
+	/*
+	 * DATA: the block's index in its file, known when the inode and (for
+	 * a direct node) node nid read back through the NAT.  Counted from the
+	 * tree offset of the node (f2fs_node_first_block()) and ofs_in_node.
+	 */
+	bool has_file_block;
+	uint64_t file_block;
+};
+
+/*
+ * What main-area block @blkaddr is and who owns it: its SIT state, the
+ * summary entry of its segment (f2fs_segment_summary()) and the NAT
+ * entries that entry leads to.  A segment whose summary says node makes
+ * the block a node block; any other summary (data or broken) makes it a
+ * data block.  Loads the SIT, NAT and SSA.  Returns 0; -ERANGE when
+ * @blkaddr is outside the main area; a load error; or the error of reading
+ * the summary or (for a node block) the block itself.
+ */
+int f2fs_block_owner(struct f2fs_fs *fs, uint64_t blkaddr, struct f2fs_block_owner *out);
+
+/* One block of the main area whose node footer names the inode looked for. */
+struct f2fs_node_copy {
+	uint64_t blkaddr;
+	uint32_t nid;	  /* from the footer (never 0) */
+	uint32_t ofs;	  /* tree offset, from the footer */
+	uint64_t cp_ver;  /* from the footer */
+	bool sit_valid;	  /* the block's bit in the SIT */
+	bool nat_current; /* the NAT maps nid to this block */
+};
+
+typedef int (*f2fs_node_copy_fn)(const struct f2fs_node_copy *c, void *arg);
+
+/* Called for a segment that could not be read (the scan goes on). */
+typedef void (*f2fs_scan_error_fn)(uint32_t segno, int err, void *arg);
+
+/*
+ * Read the whole main area, segment by segment, and call @fn for every
+ * block whose footer carries inode @ino and a nid inside the NAT: the
+ * current node blocks of the inode and the stale copies the log left
+ * behind.  Bytes that merely look like such a footer (in a data block) are
+ * reported too; sit_valid and nat_current tell them apart.  A segment that
+ * cannot be read is passed to @on_error when given, and skipped.  Returns
+ * 0, @fn's non-zero value, -ENOMEM or a load error.
+ */
+int f2fs_find_node_copies(struct f2fs_fs *fs, uint32_t ino, f2fs_node_copy_fn fn,
+			  f2fs_scan_error_fn on_error, void *arg);
+
+/* ---- file contents (lib/read/content.c) ---- */
+
+/*
+ * Called with the bytes of a file in increasing offset order: each data
+ * block (the last one clipped to i_size), or the inline data at offset 0.
+ * Holes are not passed (they read as zeros).  A non-zero return stops the
+ * walk and is returned.
+ */
+typedef int (*f2fs_data_fn)(uint64_t off, const void *data, size_t len, void *arg);
+
+/*
+ * Pass the contents of regular file or symlink @inode to @fn, through
+ * f2fs_file_for_each_block() (or its inline data).  Encrypted contents are
+ * passed as stored.  Returns 0, @fn's value, -EOPNOTSUPP for a compressed
+ * file, -EUCLEAN for an inode whose i_extra_isize leaves no room for data
+ * or a tree that does not fit, -ENOMEM, or a read error.
+ */
+int f2fs_file_for_each_data(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_data_fn fn,
+			    void *arg);
+
+/*
+ * Read up to @len bytes of @inode from byte @off into @buf, holes as zeros,
+ * stopping at i_size; *@done is the byte count (0 at or past i_size).
+ * Returns 0 or an error of f2fs_file_for_each_data().
+ */
+int f2fs_file_pread(struct f2fs_fs *fs, const struct f2fs_node *inode, void *buf, size_t len,
+		    uint64_t off, size_t *done);
+
+/*
+ * The target of symlink @inode into @buf (@len bytes), NUL-terminated.
+ * Returns 0, -EUCLEAN when i_size is 0, is not below @len, exceeds a block,
+ * is more than the inode holds, or the target contains a NUL byte, or an
+ * error of f2fs_file_pread().
+ */
+int f2fs_symlink_target(struct f2fs_fs *fs, const struct f2fs_node *inode, char *buf, size_t len);
+
+/*
+ * The device number of a character or block device inode, kept in its
+ * first data address in the new (Linux huge) or the old 16-bit encoding;
+ * 0:0 when i_extra_isize leaves no data address.
+ */
+void f2fs_inode_devnum(const struct f2fs_inode *ri, uint32_t *major, uint32_t *minor);
 
 #endif

@@ -30,10 +30,10 @@ struct f2fs_sec_entry {
 
 /* A value the loader found but did not trust; fsck reports these. */
 enum f2fs_sit_anomaly_kind {
-	F2FS_SIT_BAD_VBLOCKS,	  /* vblocks > blocks per segment */
-	F2FS_SIT_VBLOCKS_BITMAP,  /* vblocks != popcount(map) */
-	F2FS_SIT_BAD_TYPE,	  /* type > cold node */
-	F2FS_SIT_JOURNAL_SEGNO,	  /* journal entry for a segment outside the main area */
+	F2FS_SIT_BAD_VBLOCKS,	 /* vblocks > blocks per segment */
+	F2FS_SIT_VBLOCKS_BITMAP, /* vblocks != popcount(map) */
+	F2FS_SIT_BAD_TYPE,	 /* type > cold node */
+	F2FS_SIT_JOURNAL_SEGNO,	 /* journal entry for a segment outside the main area */
 };
 
 struct f2fs_sit_anomaly {
@@ -43,32 +43,33 @@ struct f2fs_sit_anomaly {
 	uint32_t expected; /* what it should be, where known */
 };
 
-struct f2fs_sit_table {
-	uint32_t segments; /* main-area segments */
-	uint32_t segs_per_sec;
-	uint32_t sections;
-	struct f2fs_seg_entry *seg;
-	struct f2fs_sec_entry *sec;
-	uint32_t free_segments; /* segments with no valid block that are not open logs */
-	struct f2fs_sit_anomaly *anomalies;
-	uint32_t anomaly_count;
-};
+struct f2fs_sit_table; /* opaque: reach it through f2fs_fs_sit() */
+
+/* Main-area segments, segments per section, sections. */
+uint32_t f2fs_sit_segments(const struct f2fs_sit_table *t);
+uint32_t f2fs_sit_segs_per_sec(const struct f2fs_sit_table *t);
+uint32_t f2fs_sit_sections(const struct f2fs_sit_table *t);
+
+/* The entry of main-area segment @segno, or NULL past the main area. */
+const struct f2fs_seg_entry *f2fs_sit_seg(const struct f2fs_sit_table *t, uint32_t segno);
 
 /*
- * Load the SIT.  The area is read in large sequential chunks.  Returns 0, or
- * a negative errno with a one-line reason (I/O, impossible geometry);
- * inconsistent entries are not errors but anomalies.
+ * The first segment at or after @segno whose SIT block holds a non-empty
+ * entry (f2fs_sit_segments() when none): scans skip the unused space with it.
  */
-int f2fs_sit_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
-		  const struct f2fs_cp_data *cpd, struct f2fs_sit_table **out, char *why,
-		  size_t why_len);
+uint32_t f2fs_sit_next_used(const struct f2fs_sit_table *t, uint32_t segno);
 
-void f2fs_sit_free(struct f2fs_sit_table *t);
+/* The counts of section @secno (O(1): kept beside the segments'), or NULL past the end. */
+const struct f2fs_sec_entry *f2fs_sit_sec(const struct f2fs_sit_table *t, uint32_t secno);
 
-/* Valid blocks of a section, O(1). */
-static inline uint32_t f2fs_sit_sec_valid(const struct f2fs_sit_table *t, uint32_t secno)
-{
-	return secno < t->sections ? t->sec[secno].valid : 0;
-}
+/* Valid blocks of a section, 0 past the end. */
+uint32_t f2fs_sit_sec_valid(const struct f2fs_sit_table *t, uint32_t secno);
+
+/* Segments with no valid block that are not open logs. */
+uint32_t f2fs_sit_free_segments(const struct f2fs_sit_table *t);
+
+/* What the loader found but did not trust, in segment order. */
+uint32_t f2fs_sit_anomaly_count(const struct f2fs_sit_table *t);
+const struct f2fs_sit_anomaly *f2fs_sit_anomaly(const struct f2fs_sit_table *t, uint32_t i);
 
 #endif

@@ -16,11 +16,6 @@
 
 struct f2fs_ssa;
 
-int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
-		  const struct f2fs_cp_data *cpd, struct f2fs_ssa **out);
-
-void f2fs_ssa_free(struct f2fs_ssa *s);
-
 /*
  * The summary block of main-area segment @segno, or NULL with *err set
  * (-ERANGE for a segment outside the main area, or the read error).

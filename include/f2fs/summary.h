@@ -31,14 +31,10 @@ struct f2fs_cp_data {
 	uint8_t *head; /* checkpoint block + cp_payload blocks, as read */
 };
 
-/*
- * Read the chosen pack's bitmaps, orphans, journals and open-log summaries.
- * Every count and block index is checked against the pack; returns 0, or
- * -EINVAL/-EIO with a one-line reason naming the structure and field.
- */
-int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, char *why,
-		      size_t why_len);
+/* The open log (enum f2fs_curseg_type) writing main-area segment @segno, or -1. */
+int f2fs_cp_log_of_segment(const struct f2fs_cp_data *d, uint32_t segno);
 
-void f2fs_cp_data_free(struct f2fs_cp_data *d);
+/* The open log whose current segment lies in section @secno, or -1. */
+int f2fs_cp_log_of_section(const struct f2fs_cp_data *d, uint32_t segs_per_sec, uint32_t secno);
 
 #endif

@@ -17,19 +17,6 @@
 
 struct f2fs_volume;
 
-/*
- * Read and validate the superblocks and checkpoint of @dev.  The volume
- * keeps a pointer to @dev (it does not own it).  Returns 0 and *out, or a
- * negative errno: -EINVAL when no usable superblock or checkpoint exists,
- * -EIO (or another device error) when a read failed, -ENOMEM.  On failure
- * @why holds one line naming the structure and field, for example
- * "superblock: both copies invalid: #0: magic 0x00000000 is not 0xf2f52010; ...".
- */
-int f2fs_volume_open(struct f2fs_device *dev, struct f2fs_volume **out, char *why, size_t why_len);
-
-/* Free the volume (NULL is fine); the device stays open. */
-void f2fs_volume_close(struct f2fs_volume *v);
-
 /* The chosen superblock and the first block of the chosen checkpoint pack. */
 const struct f2fs_super_block *f2fs_volume_sb(const struct f2fs_volume *v);
 const struct f2fs_checkpoint *f2fs_volume_cp(const struct f2fs_volume *v);
@@ -50,5 +37,24 @@ struct f2fs_device *f2fs_volume_device(const struct f2fs_volume *v);
  * pack) while the other one was used, or NULL when both copies were fine.
  */
 const char *f2fs_volume_warning(const struct f2fs_volume *v);
+
+/* Copies rejected while the other copy was used: a mask of these bits. */
+enum f2fs_rejected_copy {
+	F2FS_REJECTED_SB0 = 1u << 0, /* superblock in block 0 */
+	F2FS_REJECTED_SB1 = 1u << 1, /* superblock in block 1 */
+	F2FS_REJECTED_CP1 = 1u << 2, /* checkpoint pack 1 */
+	F2FS_REJECTED_CP2 = 1u << 3, /* checkpoint pack 2 */
+};
+#define F2FS_REJECTED_SB (F2FS_REJECTED_SB0 | F2FS_REJECTED_SB1)
+#define F2FS_REJECTED_CP (F2FS_REJECTED_CP1 | F2FS_REJECTED_CP2)
+
+unsigned int f2fs_volume_rejected(const struct f2fs_volume *v);
+
+/*
+ * The line about one kind of rejected copy (@which: F2FS_REJECTED_SB or
+ * F2FS_REJECTED_CP), e.g. "superblock #1 rejected (magic ...); using #0",
+ * or NULL when no copy of that kind was rejected.
+ */
+const char *f2fs_volume_rejected_why(const struct f2fs_volume *v, unsigned int which);
 
 #endif

@@ -20,32 +20,12 @@
 void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid, uint64_t blkaddr,
 		  const char *fmt, ...)
 {
+	const struct f2fs_problem_info *info = f2fs_problem_info(code);
 	struct f2fs_problem p = {.code = code, .nid = nid, .blkaddr = blkaddr};
 	va_list ap;
 
 	c->res->problems++;
-	switch (code) {
-	case PR_NAT_UNREACHABLE:
-	case PR_COUNT_VALID_BLOCKS:
-	case PR_COUNT_VALID_NODES:
-	case PR_COUNT_VALID_INODES:
-	case PR_SIT_FREE_COUNT:
-	case PR_SEC_CKPT_VALID:
-		break; /* each has its own summary line */
-	case PR_BLK_NOT_IN_SIT:
-	case PR_BLK_SIT_EXTRA:
-	case PR_SIT_BITMAP_COUNT:
-		c->res->sit_bitmap_ok = false;
-		break;
-	case PR_INODE_LINKS:
-		c->res->hard_links_ok = false;
-		break;
-	case PR_CURSEG_NEXT_USED:
-		c->res->curseg_ok = false;
-		break;
-	default:
-		c->res->other_ok = false;
-	}
+	c->res->failed_lines |= info ? info->lines : F2FS_LINE_BIT(F2FS_LINE_OTHER);
 	if (!c->o->on_problem || (c->o->max_problems && c->res->problems > c->o->max_problems))
 		return;
 	va_start(ap, fmt);
@@ -54,31 +34,24 @@ void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid
 	c->o->on_problem(&p, c->o->arg);
 }
 
-static int fatal(struct f2fs_check_result *res, int err, const char *what, const char *why)
+static int fatal(struct f2fs_check_result *res, int err, const char *why)
 {
 	res->fatal = true;
-	snprintf(res->fatal_why, sizeof(res->fatal_why), "%s: %.200s", what, why);
+	snprintf(res->fatal_why, sizeof(res->fatal_why), "%s", why);
 	return err;
 }
 
 static int load_tables(struct check_ctx *c)
 {
-	char why[200] = "";
-	int ret;
+	int ret = f2fs_fs_load_all(c->fs);
 
-	ret = f2fs_cp_data_load(c->v, &c->cpd, why, sizeof(why));
 	if (ret)
-		return fatal(c->res, ret, "checkpoint pack", why);
-	ret = f2fs_sit_load(c->dev, c->sb, c->cpd, &c->sit, why, sizeof(why));
-	if (ret)
-		return fatal(c->res, ret, "SIT", why);
-	ret = f2fs_nat_load(c->dev, c->sb, c->cp, f2fs_volume_cp_start(c->v), c->cpd, &c->nat, why,
-			    sizeof(why));
-	if (ret)
-		return fatal(c->res, ret, "NAT", why);
-	ret = f2fs_ssa_open(c->dev, c->sb, c->cpd, &c->ssa);
-	if (ret)
-		return fatal(c->res, ret, "SSA", "segment_count_ssa too small for the main area");
+		return fatal(c->res, ret, f2fs_fs_why(c->fs));
+	/* each is loaded now: these only hand out the handle's pointers */
+	f2fs_fs_cp_data(c->fs, &c->cpd);
+	f2fs_fs_sit(c->fs, &c->sit);
+	f2fs_fs_nat(c->fs, &c->nat);
+	f2fs_fs_ssa(c->fs, &c->ssa);
 	return 0;
 }
 
@@ -91,23 +64,48 @@ struct nid_rec *nid_record(struct check_ctx *c, uint32_t nid)
 	page = &c->nid_pages[nid / NID_PAGE];
 	if (!*page)
 		*page = calloc(NID_PAGE, sizeof(**page));
+	if (!*page)
+		check_fail(c, -ENOMEM);
 	return *page ? &(*page)[nid % NID_PAGE] : NULL;
+}
+
+int mark_seen(struct check_ctx *c, uint32_t segno, uint32_t off)
+{
+	uint64_t **chunk = &c->seen_chunks[segno / SEEN_CHUNK_SEGS];
+	uint64_t *word, bit = 1ull << (off % 64);
+
+	if (!*chunk) {
+		*chunk = calloc(SEEN_CHUNK_WORDS, sizeof(**chunk));
+		if (!*chunk) {
+			check_fail(c, -ENOMEM);
+			return -ENOMEM;
+		}
+	}
+	word = *chunk + (size_t)(segno % SEEN_CHUNK_SEGS) * SEG_WORDS + off / 64;
+	if (*word & bit)
+		return 1;
+	*word |= bit;
+	return 0;
 }
 
 static int alloc_state(struct check_ctx *c)
 {
-	size_t nids = c->nat->max_nid;
+	size_t nids = f2fs_nat_max_nid(c->nat);
 
-	c->main_blkaddr = le32_get(c->sb->main_blkaddr);
-	c->main_segs = le32_get(c->sb->segment_count_main);
-	c->main_blocks = (uint64_t)c->main_segs * F2FS_DEFAULT_BLKS_PER_SEG;
-	c->blk_seen = calloc(c->main_blocks / 8 + 1, 1);
-	c->found_per_seg = calloc(c->main_segs + 1, sizeof(uint32_t));
+	c->seen_chunk_count =
+	    (uint32_t)((c->geo->main_segs + SEEN_CHUNK_SEGS - 1) / SEEN_CHUNK_SEGS);
+	c->seen_chunks = calloc(c->seen_chunk_count + 1, sizeof(*c->seen_chunks));
+	c->found_per_sec = calloc(c->geo->sections + 1, sizeof(uint32_t));
 	c->nid_page_count = (uint32_t)((nids + NID_PAGE - 1) / NID_PAGE);
 	c->nid_pages = calloc(c->nid_page_count + 1, sizeof(*c->nid_pages));
-	if (!c->blk_seen || !c->found_per_seg || !c->nid_pages)
-		return fatal(c->res, -ENOMEM, "memory", "cannot hold the check's bitmaps");
+	if (!c->seen_chunks || !c->found_per_sec || !c->nid_pages)
+		return fatal(c->res, -ENOMEM, "memory: cannot hold the check's tables");
 	return 0;
+}
+
+static bool is_node_segment(const struct f2fs_seg_entry *se)
+{
+	return se->valid && se->type >= F2FS_CURSEG_HOT_NODE && se->type <= F2FS_CURSEG_COLD_NODE;
 }
 
 /*
@@ -118,25 +116,16 @@ static void prefetch_node_segments(struct check_ctx *c)
 {
 	uint32_t s = 0, run;
 
-	while (s < c->main_segs) {
-		const struct f2fs_seg_entry *se = &c->sit->seg[s];
-
-		if (!se->valid || se->type < F2FS_CURSEG_HOT_NODE ||
-		    se->type > F2FS_CURSEG_COLD_NODE) {
-			s++;
+	while (s < c->geo->main_segs) {
+		if (!is_node_segment(f2fs_sit_seg(c->sit, s))) {
+			s = f2fs_sit_next_used(c->sit, s + 1);
 			continue;
 		}
-		for (run = 1; s + run < c->main_segs; run++) {
-			se = &c->sit->seg[s + run];
-			if (!se->valid || se->type < F2FS_CURSEG_HOT_NODE ||
-			    se->type > F2FS_CURSEG_COLD_NODE)
+		for (run = 1; s + run < c->geo->main_segs; run++)
+			if (!is_node_segment(f2fs_sit_seg(c->sit, s + run)))
 				break;
-		}
-		f2fs_dev_prefetch(
-		    c->dev,
-		    ((uint64_t)c->main_blkaddr + (uint64_t)s * F2FS_DEFAULT_BLKS_PER_SEG) *
-			F2FS_BLKSIZE,
-		    (uint64_t)run * F2FS_DEFAULT_BLKS_PER_SEG * F2FS_BLKSIZE);
+		f2fs_dev_prefetch(c->dev, f2fs_blk_to_bytes(f2fs_geo_seg_start(c->geo, s)),
+				  f2fs_blk_to_bytes((uint64_t)run * F2FS_DEFAULT_BLKS_PER_SEG));
 		s += run;
 	}
 }
@@ -145,47 +134,40 @@ static void release(struct check_ctx *c)
 {
 	uint32_t i;
 
-	free(c->blk_seen);
-	free(c->found_per_seg);
+	for (i = 0; c->seen_chunks && i < c->seen_chunk_count; i++)
+		free(c->seen_chunks[i]);
+	free(c->seen_chunks);
+	free(c->found_per_sec);
 	for (i = 0; c->nid_pages && i < c->nid_page_count; i++)
 		free(c->nid_pages[i]);
 	free(c->nid_pages);
 	free(c->queue);
-	f2fs_ssa_free(c->ssa);
-	f2fs_nat_free(c->nat);
-	f2fs_sit_free(c->sit);
-	f2fs_cp_data_free(c->cpd);
-	f2fs_volume_close(c->v);
 }
 
 /* A superblock or checkpoint copy the volume rejected is a problem, not a fatal one. */
 static void report_rejected_copies(struct check_ctx *c)
 {
-	const char *warn = f2fs_volume_warning(c->v);
+	const struct f2fs_volume *v = f2fs_fs_volume(c->fs);
+	const char *sb = f2fs_volume_rejected_why(v, F2FS_REJECTED_SB);
+	const char *cp = f2fs_volume_rejected_why(v, F2FS_REJECTED_CP);
 
-	if (!warn)
-		return;
-	if (strstr(warn, "superblock"))
-		check_report(c, PR_SB_INVALID, 0, 0, "%s", warn);
-	if (strstr(warn, "checkpoint") || strstr(warn, "pack"))
-		check_report(c, PR_CP_INVALID, 0, 0, "%s", warn);
+	if (sb)
+		check_report(c, PR_SB_INVALID, 0, 0, "%s", sb);
+	if (cp)
+		check_report(c, PR_CP_INVALID, 0, 0, "%s", cp);
 }
 
-int f2fs_check(struct f2fs_device *dev, const struct f2fs_check_options *o,
+int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 	       struct f2fs_check_result *res)
 {
-	struct check_ctx c = {.dev = dev, .o = o, .res = res};
-	char why[240] = "";
+	struct check_ctx c = {.fs = fs, .dev = f2fs_fs_dev(fs), .o = o, .res = res};
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	res->sit_bitmap_ok = res->hard_links_ok = res->curseg_ok = res->other_ok = true;
-	ret = f2fs_volume_open(dev, &c.v, why, sizeof(why));
-	if (ret)
-		return fatal(res, ret, "volume", why);
-	c.sb = f2fs_volume_sb(c.v);
-	c.cp = f2fs_volume_cp(c.v);
-	c.features = le32_get(c.sb->feature);
+	c.sb = f2fs_fs_sb(fs);
+	c.cp = f2fs_fs_cp(fs);
+	c.geo = f2fs_fs_geo(fs);
+	c.features = f2fs_fs_features(fs);
 	c.root_ino = le32_get(c.sb->root_ino);
 	c.chksum_seed = f2fs_inode_chksum_seed(c.sb->uuid);
 	ret = load_tables(&c);
@@ -194,10 +176,14 @@ int f2fs_check(struct f2fs_device *dev, const struct f2fs_check_options *o,
 	if (!ret) {
 		report_rejected_copies(&c);
 		prefetch_node_segments(&c);
-		ret = check_tree(&c);
+		check_tree(&c);
 	}
-	if (!ret)
+	if (!ret && !c.err)
 		check_space(&c);
+	if (!ret && c.err)
+		ret = fatal(res, c.err,
+			    c.err == -ENOMEM ? "memory: out of memory during the check"
+					     : "device: the check could not go on");
 	release(&c);
 	return ret;
 }

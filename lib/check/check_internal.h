@@ -8,11 +8,8 @@
 
 #include "f2fs/check.h"
 #include "f2fs/format.h"
-#include "f2fs/nat.h"
-#include "f2fs/sit.h"
-#include "f2fs/ssa.h"
-#include "f2fs/summary.h"
-#include "f2fs/volume.h"
+#include "f2fs/fs.h"
+#include "f2fs/geometry.h"
 
 /* What the walk learned about one nid. */
 enum nid_kind {
@@ -34,6 +31,10 @@ struct nid_rec {
 
 #define NID_PAGE 1024
 
+#define SEEN_CHUNK_SEGS	 64u
+#define SEG_WORDS	 (F2FS_DEFAULT_BLKS_PER_SEG / 64u) /* 64-bit words per segment */
+#define SEEN_CHUNK_WORDS (SEEN_CHUNK_SEGS * SEG_WORDS)
+
 struct pending_inode {
 	uint32_t ino;
 	uint32_t parent;
@@ -41,26 +42,32 @@ struct pending_inode {
 };
 
 struct check_ctx {
+	struct f2fs_fs *fs;
 	struct f2fs_device *dev;
-	struct f2fs_volume *v;
+	/* the handle's tables, loaded before the walk */
 	const struct f2fs_super_block *sb;
 	const struct f2fs_checkpoint *cp;
-	struct f2fs_cp_data *cpd;
-	struct f2fs_sit_table *sit;
-	struct f2fs_nat_table *nat;
+	const struct f2fs_cp_data *cpd;
+	const struct f2fs_sit_table *sit;
+	const struct f2fs_nat_table *nat;
 	struct f2fs_ssa *ssa;
+	const struct f2fs_geometry *geo;
 	const struct f2fs_check_options *o;
 	struct f2fs_check_result *res;
 
 	uint32_t features;
 	uint32_t root_ino;
-	uint32_t main_blkaddr;
-	uint32_t main_segs;
-	uint64_t main_blocks;
 	uint32_t chksum_seed;
+	int err; /* an operational error (-ENOMEM) that ends the check */
 
-	uint8_t *blk_seen;	    /* bit per main-area block reached */
-	uint32_t *found_per_seg;    /* blocks reached per main segment */
+	/*
+	 * Blocks the walk reached: a bit per main-area block, in chunks of
+	 * SEEN_CHUNK_SEGS segments allocated when the walk first reaches one,
+	 * so memory follows the space in use, not the device size.
+	 */
+	uint64_t **seen_chunks;
+	uint32_t seen_chunk_count;
+	uint32_t *found_per_sec;    /* blocks reached per section */
 	struct nid_rec **nid_pages; /* NID_PAGE records each, NULL until written */
 	uint32_t nid_page_count;
 
@@ -97,12 +104,36 @@ static inline uint8_t check_kind(const struct check_ctx *c, uint32_t nid)
 	return r ? r->kind : NID_UNSEEN;
 }
 
+/* The reached-block words of segment @segno (SEG_WORDS of them), or NULL when none was reached. */
+static inline const uint64_t *seg_seen_words(const struct check_ctx *c, uint32_t segno)
+{
+	const uint64_t *chunk = c->seen_chunks[segno / SEEN_CHUNK_SEGS];
+
+	return chunk ? chunk + (size_t)(segno % SEEN_CHUNK_SEGS) * SEG_WORDS : NULL;
+}
+
+/*
+ * Mark block @off of segment @segno reached.  Returns 1 when it was already
+ * marked, 0 when newly marked, -ENOMEM (also noted with check_fail).
+ */
+int mark_seen(struct check_ctx *c, uint32_t segno, uint32_t off);
+
 /* The record of @nid for writing (allocating its page); NULL when out of memory. */
 struct nid_rec *nid_record(struct check_ctx *c, uint32_t nid);
 
 static inline bool in_main_area(const struct check_ctx *c, uint64_t blkaddr)
 {
-	return blkaddr >= c->main_blkaddr && blkaddr < c->main_blkaddr + c->main_blocks;
+	return f2fs_geo_in_main(c->geo, blkaddr);
+}
+
+/*
+ * Note an operational error (out of memory, a table read failing halfway):
+ * the check stops at the next opportunity and f2fs_check() returns it.
+ */
+static inline void check_fail(struct check_ctx *c, int err)
+{
+	if (!c->err)
+		c->err = err;
 }
 
 #endif

@@ -11,10 +11,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_internal.h"
+#include "f2fs/bitops.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
 
@@ -28,75 +30,95 @@ static void report_sit_anomalies(struct check_ctx *c)
 	};
 	uint32_t i;
 
-	for (i = 0; i < c->sit->anomaly_count; i++) {
-		const struct f2fs_sit_anomaly *a = &c->sit->anomalies[i];
+	for (i = 0; i < f2fs_sit_anomaly_count(c->sit); i++) {
+		const struct f2fs_sit_anomaly *a = f2fs_sit_anomaly(c->sit, i);
 
 		check_report(c, code[a->kind], 0, 0, "segment %u: value %u, expected %u", a->segno,
 			     a->value, a->expected);
 	}
 }
 
-/* SIT-valid blocks of @segno that the walk did not reach. */
-static uint32_t unowned_blocks(const struct check_ctx *c, uint32_t segno, uint32_t *first)
+/* The SIT bitmap of a segment as 64-bit words in the walk's bit order (bit b = block b). */
+static void sit_map_words(const struct f2fs_seg_entry *se, uint64_t w[SEG_WORDS])
 {
-	const struct f2fs_seg_entry *se = &c->sit->seg[segno];
-	uint32_t b, n = 0, base = segno * F2FS_DEFAULT_BLKS_PER_SEG;
+	unsigned int i, k;
 
-	for (b = 0; b < F2FS_DEFAULT_BLKS_PER_SEG; b++) {
-		if (f2fs_test_bit_msb(se->map, b) && !f2fs_test_bit_lsb(c->blk_seen, base + b)) {
-			if (!n)
-				*first = b;
-			n++;
-		}
+	/* SIT maps number blocks from the most significant bit of each byte */
+	for (i = 0; i < SEG_WORDS; i++) {
+		uint64_t v = 0;
+
+		for (k = 0; k < 8; k++)
+			v |= (uint64_t)f2fs_bit_reverse8(se->map[i * 8 + k]) << (8 * k);
+		w[i] = v;
+	}
+}
+
+/*
+ * Compare one segment's SIT bitmap with the blocks the walk reached there:
+ * returns the SIT-valid blocks nothing reached (the first in *first), and
+ * the reached count in *found.
+ */
+static uint32_t unowned_blocks(const struct check_ctx *c, uint32_t segno,
+			       const struct f2fs_seg_entry *se, uint32_t *first, uint32_t *found)
+{
+	const uint64_t *seen = seg_seen_words(c, segno);
+	uint64_t map[SEG_WORDS];
+	uint32_t i, n = 0;
+
+	*found = 0;
+	sit_map_words(se, map);
+	for (i = 0; i < SEG_WORDS; i++) {
+		uint64_t s = seen ? seen[i] : 0, extra = map[i] & ~s;
+
+		*found += f2fs_popcount64(s);
+		if (extra && !n)
+			*first = i * 64 + (uint32_t)__builtin_ctzll(extra);
+		n += f2fs_popcount64(extra);
 	}
 	return n;
 }
 
-static int owner_log(const struct check_ctx *c, uint32_t secno)
+static void check_segment(struct check_ctx *c, uint32_t s, struct f2fs_section_report *r)
 {
-	int i;
+	const struct f2fs_seg_entry *se = f2fs_sit_seg(c->sit, s);
+	uint32_t first = 0, found, extra = unowned_blocks(c, s, se, &first, &found);
 
-	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
-		if (c->cpd->curseg_segno[i] / c->sit->segs_per_sec == secno)
-			return i;
-	return -1;
+	if (se->valid && r->type < 0)
+		r->type = se->type;
+	if (extra)
+		check_report(c, PR_BLK_SIT_EXTRA, 0, f2fs_geo_blkaddr(c->geo, s, first),
+			     "segment %u: %u valid blocks in the SIT are not owned", s, extra);
+	if (extra || found != se->ckpt_valid) {
+		if (!r->bad_segments)
+			r->first_bad_segno = s;
+		r->bad_segments++;
+	}
 }
 
 static void check_section(struct check_ctx *c, uint32_t secno)
 {
-	uint32_t sps = c->sit->segs_per_sec, s, found = 0;
+	const struct f2fs_sec_entry *sec = f2fs_sit_sec(c->sit, secno);
+	uint32_t s = f2fs_geo_sec_first_seg(c->geo, secno), end = s + c->geo->segs_per_sec;
 	struct f2fs_section_report r = {.secno = secno, .type = -1};
 
-	for (s = secno * sps; s < (secno + 1) * sps; s++) {
-		const struct f2fs_seg_entry *se = &c->sit->seg[s];
-		uint32_t first = 0, extra = unowned_blocks(c, s, &first);
-
-		found += c->found_per_seg[s];
-		if (se->valid && r.type < 0)
-			r.type = se->type;
-		if (extra)
-			check_report(
-			    c, PR_BLK_SIT_EXTRA, 0,
-			    c->main_blkaddr + (uint64_t)s * F2FS_DEFAULT_BLKS_PER_SEG + first,
-			    "segment %u: %u valid blocks in the SIT are not owned", s, extra);
-		if (extra || c->found_per_seg[s] != se->ckpt_valid) {
-			if (!r.bad_segments)
-				r.first_bad_segno = s;
-			r.bad_segments++;
-			c->res->sit_bitmap_ok = false;
-		}
-	}
-	r.sit_valid = c->sit->sec[secno].valid;
-	r.sit_ckpt_valid = c->sit->sec[secno].ckpt_valid;
-	r.found = found;
-	r.owner_log = owner_log(c, secno);
-	if (found != r.sit_ckpt_valid || r.bad_segments) {
+	r.sit_valid = sec->valid;
+	r.sit_ckpt_valid = sec->ckpt_valid;
+	r.found = c->found_per_sec[secno];
+	r.owner_log = f2fs_cp_log_of_section(c->cpd, c->geo->segs_per_sec, secno);
+	/*
+	 * A section whose SIT entries are all zero (on disk and in the journal)
+	 * and where the walk reached nothing has nothing to compare: the scan
+	 * skips the unused space of a large volume that way.
+	 */
+	if (r.found || f2fs_sit_next_used(c->sit, s) < end)
+		for (; s < end; s++)
+			check_segment(c, s, &r);
+	if (r.found != r.sit_ckpt_valid || r.bad_segments) {
 		c->res->sections_bad++;
-		check_report(c, PR_SEC_CKPT_VALID, 0,
-			     c->main_blkaddr + (uint64_t)secno * sps * F2FS_DEFAULT_BLKS_PER_SEG,
+		check_report(c, PR_SEC_CKPT_VALID, 0, f2fs_geo_sec_start(c->geo, secno),
 			     "section %u (type %d, log %d): ckpt_valid %u, found %u; %u segment(s) "
 			     "disagree, first %u",
-			     secno, r.type, r.owner_log, r.sit_ckpt_valid, found, r.bad_segments,
+			     secno, r.type, r.owner_log, r.sit_ckpt_valid, r.found, r.bad_segments,
 			     r.first_bad_segno);
 	}
 	if (c->o->on_section)
@@ -110,26 +132,23 @@ static void check_open_logs(struct check_ctx *c)
 	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++) {
 		uint32_t segno = c->cpd->curseg_segno[i], off = c->cpd->curseg_blkoff[i];
 
-		if (segno >= c->main_segs || off >= F2FS_DEFAULT_BLKS_PER_SEG)
+		if (segno >= c->geo->main_segs || off >= F2FS_DEFAULT_BLKS_PER_SEG)
 			continue;
-		if (f2fs_test_bit_msb(c->sit->seg[segno].map, off)) {
-			c->res->curseg_ok = false;
+		if (f2fs_test_bit_msb(f2fs_sit_seg(c->sit, segno)->map, off))
 			check_report(c, PR_CURSEG_NEXT_USED, 0,
-				     c->main_blkaddr + (uint64_t)segno * F2FS_DEFAULT_BLKS_PER_SEG +
-					 off,
+				     f2fs_geo_blkaddr(c->geo, segno, off),
 				     "log %d: segment %u next block %u is valid", i, segno, off);
-		}
 	}
 }
 
 static void check_nat_reach(struct check_ctx *c)
 {
-	uint32_t nid, reported = 0;
+	uint32_t nid, reported = 0, max_nid = f2fs_nat_max_nid(c->nat);
 
-	for (nid = F2FS_FIRST_INO_RESERVED; nid < c->nat->max_nid; nid++) {
+	for (nid = F2FS_FIRST_INO_RESERVED; nid < max_nid; nid++) {
 		const struct f2fs_nat_info *e;
 
-		if (!c->nat->blocks[nid / F2FS_NAT_ENTRY_PER_BLOCK]) {
+		if (!f2fs_nat_block_used(c->nat, nid / F2FS_NAT_ENTRY_PER_BLOCK)) {
 			/* an empty NAT block: go on with the first nid of the next one */
 			nid = (nid / F2FS_NAT_ENTRY_PER_BLOCK + 1) * F2FS_NAT_ENTRY_PER_BLOCK - 1;
 			continue;
@@ -168,11 +187,9 @@ static void check_links(struct check_ctx *c)
 		} else {
 			continue;
 		}
-		if (r->i_links != want) {
-			c->res->hard_links_ok = false;
+		if (r->i_links != want)
 			check_report(c, PR_INODE_LINKS, nid, 0, "i_links %u, found %u", r->i_links,
 				     want);
-		}
 	}
 }
 
@@ -185,16 +202,18 @@ static void check_counters(struct check_ctx *c)
 	r->cp_valid_inodes = le32_get(c->cp->valid_inode_count);
 	r->cp_free_segments = le32_get(c->cp->free_segment_count);
 	r->user_block_count = le64_get(c->cp->user_block_count);
-	r->free_segments = c->sit->free_segments;
+	r->free_segments = f2fs_sit_free_segments(c->sit);
 	if (r->valid_blocks != r->cp_valid_blocks)
 		check_report(c, PR_COUNT_VALID_BLOCKS, 0, 0, "checkpoint %llu, found %llu",
 			     (unsigned long long)r->cp_valid_blocks,
 			     (unsigned long long)r->valid_blocks);
-	if (r->valid_nodes != r->cp_valid_nodes || r->nat_valid_entries != r->cp_valid_nodes)
-		check_report(c, PR_COUNT_VALID_NODES, 0, 0,
-			     "checkpoint %llu, found %llu by the tree, %llu in the NAT",
+	if (r->valid_nodes != r->cp_valid_nodes)
+		check_report(
+		    c, PR_COUNT_VALID_NODES, 0, 0, "checkpoint %llu, found %llu by the tree",
+		    (unsigned long long)r->cp_valid_nodes, (unsigned long long)r->valid_nodes);
+	if (r->nat_valid_entries != r->cp_valid_nodes)
+		check_report(c, PR_COUNT_NAT_NODES, 0, 0, "checkpoint %llu, %llu in the NAT",
 			     (unsigned long long)r->cp_valid_nodes,
-			     (unsigned long long)r->valid_nodes,
 			     (unsigned long long)r->nat_valid_entries);
 	if (r->valid_inodes != r->cp_valid_inodes)
 		check_report(c, PR_COUNT_VALID_INODES, 0, 0, "checkpoint %llu, found %llu",
@@ -222,13 +241,14 @@ static void count_fsynced_chain(struct check_ctx *c)
 	if (flags & CP_CRC_RECOVERY_FLAG)
 		ver = f2fs_nat_bits_tag(c->cp);
 	n = malloc(sizeof(*n));
-	if (!n)
+	if (!n) {
+		check_fail(c, -ENOMEM);
 		return;
-	blk = c->main_blkaddr +
-	      (uint64_t)c->cpd->curseg_segno[F2FS_CURSEG_WARM_NODE] * F2FS_DEFAULT_BLKS_PER_SEG +
-	      c->cpd->curseg_blkoff[F2FS_CURSEG_WARM_NODE];
-	while (in_main_area(c, blk) && steps++ < c->main_blocks) {
-		if (f2fs_dev_read(c->dev, n, blk * F2FS_BLKSIZE, F2FS_BLKSIZE) ||
+	}
+	blk = f2fs_geo_blkaddr(c->geo, c->cpd->curseg_segno[F2FS_CURSEG_WARM_NODE],
+			       c->cpd->curseg_blkoff[F2FS_CURSEG_WARM_NODE]);
+	while (in_main_area(c, blk) && steps++ < c->geo->main_blocks) {
+		if (f2fs_dev_read(c->dev, n, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE) ||
 		    le64_get(n->footer.cp_ver) != ver)
 			break;
 		if (le32_get(n->footer.flag) & (1u << F2FS_FSYNC_BIT_SHIFT))
@@ -244,27 +264,27 @@ static void check_nat_bits(struct check_ctx *c)
 	const struct f2fs_nat_table *t = c->nat;
 	uint32_t blk, i;
 
-	if (t->journal_bad_nids)
+	if (f2fs_nat_journal_bad_nids(t))
 		check_report(c, PR_NAT_JOURNAL, 0, 0, "%u NAT journal entries have a nid past %u",
-			     t->journal_bad_nids, t->max_nid);
-	if (!t->nat_bits_valid)
+			     f2fs_nat_journal_bad_nids(t), f2fs_nat_max_nid(t));
+	if (!f2fs_nat_bits_valid(t))
 		return;
-	for (blk = 0; blk < t->nat_blocks; blk++) {
-		const struct f2fs_nat_info *e = t->blocks[blk];
-		uint32_t valid = 0;
+	for (blk = 0; blk < f2fs_nat_blocks(t); blk++) {
+		uint32_t valid = blk == 0; /* nid 0 counts as used */
 		bool journaled = false, full, empty;
 
 		/* nat_bits describe NAT blocks as written; journaled entries are not in them */
-		for (i = 0; e && i < F2FS_NAT_ENTRY_PER_BLOCK; i++) {
-			journaled |= e[i].from_journal;
-			valid += e[i].blkaddr != F2FS_NULL_ADDR || (blk == 0 && i == 0);
+		for (i = 0; f2fs_nat_block_used(t, blk) && i < F2FS_NAT_ENTRY_PER_BLOCK; i++) {
+			const struct f2fs_nat_info *e =
+			    f2fs_nat_get(t, blk * F2FS_NAT_ENTRY_PER_BLOCK + i);
+
+			journaled |= e->from_journal;
+			valid += e->blkaddr != F2FS_NULL_ADDR && !(blk == 0 && i == 0);
 		}
-		if (!e)
-			valid = blk == 0; /* nid 0 counts as used */
 		if (journaled)
 			continue;
-		full = f2fs_test_bit_lsb(t->full_nat_bits, blk);
-		empty = f2fs_test_bit_lsb(t->empty_nat_bits, blk);
+		full = f2fs_nat_bits_full(t, blk);
+		empty = f2fs_nat_bits_empty(t, blk);
 		if ((empty && valid) || (full && valid != F2FS_NAT_ENTRY_PER_BLOCK))
 			check_report(c, PR_NAT_BITS, 0, 0,
 				     "NAT block %u: %s bit set with %u nids in use", blk,
@@ -277,8 +297,8 @@ void check_space(struct check_ctx *c)
 	uint32_t secno;
 
 	report_sit_anomalies(c);
-	c->res->sections = c->sit->sections;
-	for (secno = 0; secno < c->sit->sections; secno++)
+	c->res->sections = c->geo->sections;
+	for (secno = 0; secno < c->geo->sections; secno++)
 		check_section(c, secno);
 	check_open_logs(c);
 	check_nat_reach(c);

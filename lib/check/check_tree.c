@@ -27,9 +27,6 @@
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
 
-#define IND1_OFS	 3u
-#define IND2_OFS	 (4u + F2FS_NIDS_PER_BLOCK)
-#define DIND_OFS	 (5u + 2u * F2FS_NIDS_PER_BLOCK)
 #define MAX_EXTRA_ISIZE	 (F2FS_EXTRA_ATTR_END - F2FS_EXTRA_ISIZE_OFFSET)
 #define MAX_INLINE_XATTR (F2FS_DEF_ADDRS_PER_INODE - MAX_EXTRA_ISIZE / 4 - 2)
 
@@ -84,22 +81,6 @@ static bool dentry_bucket(uint64_t fblk, unsigned int dir_level, uint64_t *bucke
 	return false;
 }
 
-/* File block of addr[0] of the direct node at tree offset @ofs. */
-static uint64_t direct_node_base(unsigned int inode_addrs, unsigned int direct, uint32_t ofs)
-{
-	const uint64_t n = F2FS_NIDS_PER_BLOCK, a = inode_addrs, d = direct;
-
-	if (ofs <= 2)
-		return a + (ofs - 1) * d;
-	if (ofs < 4 + n) /* under the first indirect node */
-		return a + 2 * d + (ofs - 4) * d;
-	if (ofs < 5 + 2 * n) /* under the second */
-		return a + 2 * d + n * d + (ofs - 5 - n) * d;
-	/* under the double indirect node: 6 + 2n + i(n + 1) is indirect node i */
-	ofs -= 6 + 2 * n;
-	return a + 2 * d + 2 * n * d + ((ofs / (n + 1)) * n + ofs % (n + 1) - 1) * d;
-}
-
 static bool nid_valid(const struct check_ctx *c, uint32_t nid)
 {
 	const struct f2fs_nat_info *e = f2fs_nat_get(c->nat, nid);
@@ -117,6 +98,10 @@ static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno,
 	int err;
 
 	sum = f2fs_ssa_get(c->ssa, segno, &err);
+	if (!sum && err == -ENOMEM) {
+		check_fail(c, err);
+		return;
+	}
 	if (!sum) {
 		check_report(c, PR_IO, owner, blkaddr, "SSA block of segment %u: error %d", segno,
 			     err);
@@ -138,30 +123,31 @@ static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno,
  */
 static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t owner, int ofs_in_node)
 {
-	uint64_t rel;
 	uint32_t segno, off;
 	const struct f2fs_seg_entry *se;
 	bool is_node = ofs_in_node < 0;
+	int seen;
 
 	if (!in_main_area(c, blkaddr)) {
 		check_report(c, PR_BLK_RANGE, owner, blkaddr, "%s block address 0x%llx",
 			     is_node ? "node" : "data", (unsigned long long)blkaddr);
 		return false;
 	}
-	rel = blkaddr - c->main_blkaddr;
-	segno = (uint32_t)(rel / F2FS_DEFAULT_BLKS_PER_SEG);
-	off = (uint32_t)(rel % F2FS_DEFAULT_BLKS_PER_SEG);
-	if (f2fs_test_bit_lsb(c->blk_seen, (unsigned int)rel)) {
+	segno = f2fs_geo_segno(c->geo, blkaddr);
+	off = f2fs_geo_blkoff(c->geo, blkaddr);
+	seen = mark_seen(c, segno, off);
+	if (seen < 0)
+		return false;
+	if (seen) {
 		check_report(c, PR_BLK_REACHED_TWICE, owner, blkaddr, "block 0x%llx",
 			     (unsigned long long)blkaddr);
 		return false;
 	}
-	f2fs_set_bit_lsb(c->blk_seen, (unsigned int)rel);
-	c->found_per_seg[segno]++;
+	c->found_per_sec[f2fs_geo_secno(c->geo, segno)]++;
 	c->res->valid_blocks++;
-	if ((blkaddr + 1) * F2FS_BLKSIZE > c->res->max_size_bytes)
-		c->res->max_size_bytes = (blkaddr + 1) * F2FS_BLKSIZE;
-	se = &c->sit->seg[segno];
+	if (f2fs_blk_to_bytes(blkaddr + 1) > c->res->max_size_bytes)
+		c->res->max_size_bytes = f2fs_blk_to_bytes(blkaddr + 1);
+	se = f2fs_sit_seg(c->sit, segno);
 	if (!f2fs_test_bit_msb(se->map, off))
 		check_report(c, PR_BLK_NOT_IN_SIT, owner, blkaddr, "segment %u block %u", segno,
 			     off);
@@ -191,8 +177,8 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 	int ret;
 
 	if (!e || nid < F2FS_FIRST_INO_RESERVED || e->blkaddr == F2FS_NULL_ADDR) {
-		check_report(c, PR_DENT_INO, ino, 0, "nid %u (offset %u) has no NAT entry", nid,
-			     ofs);
+		check_report(c, PR_NODE_NID_FREE, ino, 0, "nid %u (offset %u) has no NAT entry",
+			     nid, ofs);
 		return false;
 	}
 	if (e->ino != ino)
@@ -207,7 +193,7 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 			     e->blkaddr);
 		return false;
 	}
-	ret = f2fs_dev_read(c->dev, n, (uint64_t)e->blkaddr * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	ret = f2fs_dev_read(c->dev, n, f2fs_blk_to_bytes(e->blkaddr), F2FS_BLKSIZE);
 	if (ret) {
 		check_report(c, PR_IO, nid, e->blkaddr, "node block: error %d", ret);
 		return false;
@@ -238,11 +224,14 @@ static void walk_direct(struct check_ctx *c, struct inode_walk *w, uint32_t nid,
 	struct f2fs_node *n = malloc(sizeof(*n));
 	unsigned int i, addrs = f2fs_direct_addrs(w->ri);
 
-	if (!n)
+	if (!n) {
+		check_fail(c, -ENOMEM);
 		return;
+	}
 	if (read_node(c, nid, w->ino, ofs, n)) {
 		w->blocks++;
-		w->node_base = direct_node_base(f2fs_inode_addrs(w->ri, c->features), addrs, ofs);
+		w->node_base =
+		    f2fs_node_first_block(ofs, f2fs_inode_addrs(w->ri, c->features), addrs);
 		for (i = 0; i < addrs; i++)
 			walk_data_addr(c, w, nid, le32_get(n->dn.addr[i]), i);
 	}
@@ -256,8 +245,10 @@ static void walk_indirect(struct check_ctx *c, struct inode_walk *w, uint32_t ni
 	struct f2fs_node *n = malloc(sizeof(*n));
 	unsigned int i;
 
-	if (!n)
+	if (!n) {
+		check_fail(c, -ENOMEM);
 		return;
+	}
 	if (read_node(c, nid, w->ino, ofs, n)) {
 		w->blocks++;
 		for (i = 0; i < F2FS_NIDS_PER_BLOCK; i++) {
@@ -266,10 +257,9 @@ static void walk_indirect(struct check_ctx *c, struct inode_walk *w, uint32_t ni
 			if (!child)
 				continue;
 			if (double_indirect)
-				walk_indirect(c, w, child, ofs + 1 + i * (F2FS_NIDS_PER_BLOCK + 1),
-					      false);
+				walk_indirect(c, w, child, f2fs_node_child_ofs(ofs, 2, i), false);
 			else
-				walk_direct(c, w, child, ofs + 1 + i);
+				walk_direct(c, w, child, f2fs_node_child_ofs(ofs, 1, i));
 		}
 	}
 	free(n);
@@ -279,8 +269,10 @@ static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t 
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
 
-	if (!n)
+	if (!n) {
+		check_fail(c, -ENOMEM);
 		return;
+	}
 	if (!nid_valid(c, nid))
 		check_report(c, PR_INODE_XATTR_NID, w->ino, 0, "i_xattr_nid %u has no NAT entry",
 			     nid);
@@ -305,7 +297,7 @@ static void queue_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint
 		struct pending_inode *q = realloc(c->queue, cap * sizeof(*q));
 
 		if (!q) {
-			check_report(c, PR_IO, ino, 0, "out of memory queueing inode %u", ino);
+			check_fail(c, -ENOMEM);
 			return;
 		}
 		c->queue = q;
@@ -356,10 +348,8 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 	}
 	child = nid_record(c, ino);
 	dir = nid_record(c, w->ino);
-	if (!child || !dir) {
-		check_report(c, PR_IO, ino, 0, "out of memory recording inode %u", ino);
-		return;
-	}
+	if (!child || !dir)
+		return; /* out of memory: nid_record() noted it */
 	child->entries++;
 	if (d->file_type == F2FS_FT_DIR)
 		dir->subdirs++;
@@ -391,9 +381,12 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 
 /* Entries of one dentry area (a block or the inline area). */
 static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t parent,
-			  const uint8_t *bitmap, const struct f2fs_dir_entry *d,
-			  const uint8_t *names, unsigned int nr, bool first)
+			  const struct f2fs_dentry_area *a, bool first)
 {
+	const uint8_t *bitmap = a->bitmap;
+	const struct f2fs_dir_entry *d = a->dentry;
+	const uint8_t *names = a->names;
+	unsigned int nr = a->nr;
 	unsigned int slot = 0;
 
 	if (first)
@@ -438,32 +431,33 @@ static void walk_dentry_block(struct check_ctx *c, struct inode_walk *w, uint32_
 	struct f2fs_dentry_block *blk = malloc(sizeof(*blk));
 	int ret;
 
-	if (!blk)
+	if (!blk) {
+		check_fail(c, -ENOMEM);
 		return;
+	}
 	if (!dentry_bucket(fblk, w->ri->i_dir_level, &w->bucket, &w->nbuckets))
 		w->nbuckets = 0;
-	ret = f2fs_dev_read(c->dev, blk, (uint64_t)blkaddr * F2FS_BLKSIZE, F2FS_BLKSIZE);
-	if (ret)
+	ret = f2fs_dev_read(c->dev, blk, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE);
+	if (ret) {
 		check_report(c, PR_IO, w->ino, blkaddr, "dentry block: error %d", ret);
-	else
-		walk_dentries(c, w, parent, blk->dentry_bitmap, blk->dentry,
-			      (const uint8_t *)blk->filename, F2FS_NR_DENTRY_IN_BLOCK,
-			      w->dentry_blocks == 0);
+	} else {
+		struct f2fs_dentry_area a;
+
+		f2fs_dentry_block_area(blk, &a);
+		walk_dentries(c, w, parent, &a, w->dentry_blocks == 0);
+	}
 	w->dentry_blocks++;
 	free(blk);
 }
 
 static void walk_inline_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t parent)
 {
-	unsigned int bytes = f2fs_inline_data_bytes(w->ri, c->features);
-	struct f2fs_inline_dentry_geo g;
-	const uint8_t *area = f2fs_inline_data(w->ri);
+	struct f2fs_dentry_area a;
 
-	f2fs_inline_dentry_geometry(bytes, &g);
 	w->nbuckets = 0; /* inline entries have no bucket */
-	walk_dentries(
-	    c, w, parent, area, (const struct f2fs_dir_entry *)(area + g.bitmap_size + g.reserved),
-	    area + g.bitmap_size + g.reserved + (size_t)g.nr * F2FS_DIR_ENTRY_SIZE, g.nr, true);
+	/* check_inode_fields() validated i_extra_isize, so the area fits */
+	if (!f2fs_inline_dentry_area((struct f2fs_inode *)w->ri, c->features, &a))
+		walk_dentries(c, w, parent, &a, true);
 	w->dentry_blocks++;
 }
 
@@ -552,8 +546,6 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w)
 {
 	const struct f2fs_inode *ri = w->ri;
-	static const uint32_t nid_ofs[F2FS_DEF_NIDS_PER_INODE] = {1, 2, IND1_OFS, IND2_OFS,
-								  DIND_OFS};
 	unsigned int i, first = f2fs_inode_first_addr(ri);
 	unsigned int addrs = f2fs_inode_addrs(ri, c->features);
 
@@ -569,10 +561,11 @@ static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w)
 
 			if (!nid)
 				continue;
-			if (i < 2)
-				walk_direct(c, w, nid, nid_ofs[i]);
+			if (f2fs_inode_nid_depth(i) == 0)
+				walk_direct(c, w, nid, f2fs_inode_nid_ofs(i));
 			else
-				walk_indirect(c, w, nid, nid_ofs[i], i == 4);
+				walk_indirect(c, w, nid, f2fs_inode_nid_ofs(i),
+					      f2fs_inode_nid_depth(i) == 2);
 		}
 	}
 	if (le32_get(ri->i_xattr_nid))
@@ -590,8 +583,10 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 	struct nid_rec *rec;
 	uint16_t mode;
 
-	if (!n)
+	if (!n) {
+		check_fail(c, -ENOMEM);
 		return;
+	}
 	if (!read_node(c, ino, ino, 0, n))
 		goto out;
 	c->res->valid_inodes++;
@@ -627,7 +622,7 @@ static void walk_system_inodes(struct check_ctx *c)
 		if (!ino)
 			continue;
 		if (!nid_valid(c, ino))
-			check_report(c, PR_DENT_INO, ino, 0, "quota inode %u has no NAT entry",
+			check_report(c, PR_QUOTA_INODE, ino, 0, "quota inode %u has no NAT entry",
 				     ino);
 		else if (check_kind(c, ino) == NID_UNSEEN)
 			walk_inode(c, ino, 0, F2FS_FT_REG_FILE, true);
@@ -645,12 +640,12 @@ static void walk_system_inodes(struct check_ctx *c)
 int check_tree(struct check_ctx *c)
 {
 	if (!nid_valid(c, c->root_ino)) {
-		check_report(c, PR_DENT_INO, c->root_ino, 0, "root inode %u has no NAT entry",
+		check_report(c, PR_ROOT_INODE, c->root_ino, 0, "root inode %u has no NAT entry",
 			     c->root_ino);
 		return 0;
 	}
 	walk_inode(c, c->root_ino, c->root_ino, F2FS_FT_DIR, false);
-	while (c->queue_head < c->queue_len) {
+	while (c->queue_head < c->queue_len && !c->err) {
 		struct pending_inode p = c->queue[c->queue_head++];
 
 		walk_inode(c, p.ino, p.parent, p.file_type, false);

@@ -94,3 +94,41 @@ const char *f2fs_cp_flag_name(uint32_t bit)
 			return cp_flags[i].name;
 	return NULL;
 }
+
+void f2fs_pack_layout(const struct f2fs_checkpoint *cp, uint32_t cp_payload,
+		      struct f2fs_pack_layout *l)
+{
+	uint32_t flags = le32_get(cp->ckpt_flags);
+	/* the node summaries and the closing copy of block 0 follow the data summaries */
+	uint32_t tail;
+
+	l->total = le32_get(cp->cp_pack_total_block_count);
+	l->payload = cp_payload;
+	l->orphan_start = 1 + cp_payload;
+	l->compacted = flags & CP_COMPACT_SUM_FLAG;
+	l->node_sums = flags & (CP_UMOUNT_FLAG | CP_FASTBOOT_FLAG);
+	tail = 1 + (l->node_sums ? F2FS_NR_CURSEG_NODE_TYPE : 0);
+	l->last = l->total ? l->total - 1 : 0;
+	l->node_sum_start = l->total >= tail ? l->total - tail : 0;
+	l->data_sum_end = l->node_sum_start;
+	if (l->compacted)
+		l->data_sum_start = le32_get(cp->cp_pack_start_sum);
+	else
+		l->data_sum_start = l->data_sum_end >= F2FS_NR_CURSEG_DATA_TYPE
+					? l->data_sum_end - F2FS_NR_CURSEG_DATA_TYPE
+					: 0;
+}
+
+void f2fs_pack_journal_location(const struct f2fs_pack_layout *l, bool sit, uint32_t *blk,
+				size_t *offset)
+{
+	if (l->compacted) {
+		/* the first compacted block opens with the NAT journal, then the SIT's */
+		*blk = l->data_sum_start;
+		*offset = sit ? F2FS_SUM_JOURNAL_SIZE : 0;
+	} else {
+		/* hot data's summary block carries the NAT journal, cold data's the SIT's */
+		*blk = l->data_sum_start + (sit ? F2FS_CURSEG_COLD_DATA : F2FS_CURSEG_HOT_DATA);
+		*offset = offsetof(struct f2fs_summary_block, journal);
+	}
+}

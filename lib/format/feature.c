@@ -133,3 +133,32 @@ int f2fs_feature_check(uint32_t features, char *why, size_t why_len)
 	}
 	return 0;
 }
+
+int f2fs_casefold_parse(const char *spec, uint16_t *encoding, uint16_t *flags, char *why,
+			size_t why_len)
+{
+	size_t name_len = strcspn(spec, ":");
+	const char *f = spec[name_len] ? spec + name_len + 1 : NULL;
+
+	if (name_len != 4 || strncmp(spec, "utf8", 4)) {
+		snprintf(why, why_len, "unknown casefolding encoding: '%.*s' (supported: utf8)",
+			 (int)name_len, spec);
+		return -EINVAL;
+	}
+	*encoding = F2FS_ENC_UTF8_12_1;
+	*flags = 0;
+	while (f && *f) {
+		size_t len = strcspn(f, ",");
+
+		if (len == 6 && !strncmp(f, "strict", 6)) {
+			*flags |= F2FS_ENC_STRICT_MODE_FL;
+		} else {
+			snprintf(why, why_len,
+				 "unknown casefolding flag: '%.*s' (supported: strict)", (int)len,
+				 f);
+			return -EINVAL;
+		}
+		f += len + (f[len] == ',');
+	}
+	return 0;
+}

@@ -35,11 +35,19 @@ static uint32_t log2_u32(uint32_t v)
 	return log;
 }
 
+/* A bad parameter: -EINVAL. */
 static int fail(char *why, size_t len, const char *msg)
 {
 	if (why && len)
 		snprintf(why, len, "%s", msg);
 	return -EINVAL;
+}
+
+/* Good parameters, but the device is too small for them: -ENOSPC. */
+static int too_small(char *why, size_t len, const char *msg)
+{
+	fail(why, len, msg);
+	return -ENOSPC;
 }
 
 /* The SIT bitmap of a 16 TiB volume: the most one checkpoint ever carries. */
@@ -234,21 +242,21 @@ static int compute_overprovision(const struct f2fs_layout_params *p, struct f2fs
 	if (l->overprovision == 0)
 		l->overprovision = best_overprovision(p, l->segment_count_main, l->segs_per_sec);
 	if (l->overprovision == 0)
-		return fail(why, len, "device size is not sufficient for F2FS volume");
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	reserved = reserved_for_ratio(p, l->overprovision, l->segs_per_sec);
 	l->reserved_segments = (uint32_t)reserved;
 	if (l->segment_count_main < NR_OPEN_LOGS ||
 	    l->segment_count_main - NR_OPEN_LOGS < l->reserved_segments)
-		return fail(why, len, "device size is not sufficient for F2FS volume");
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	l->overprov_segments =
 	    (uint32_t)((l->segment_count_main - l->reserved_segments) * l->overprovision / 100);
 	/* A fixed reserve still needs room for six open sections besides it. */
 	if (p->reserved_sections && l->overprov_segments < NR_OPEN_LOGS * l->segs_per_sec)
-		return fail(why, len,
-			    "not enough overprovision segments for the reserved sections");
+		return too_small(why, len,
+				 "not enough overprovision segments for the reserved sections");
 	l->overprov_segments += l->reserved_segments;
 	if (l->segment_count_main <= l->overprov_segments)
-		return fail(why, len, "not enough segments to create F2FS volume");
+		return too_small(why, len, "not enough segments to create F2FS volume");
 	l->free_segments = l->segment_count_main - NR_OPEN_LOGS;
 	l->user_block_count =
 	    (uint64_t)(l->free_segments + NR_OPEN_LOGS - l->overprov_segments) * BLKS_PER_SEG;
@@ -281,25 +289,25 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 	    div_round_up(start_bytes + 2 * F2FS_BLKSIZE, zone_bytes) * zone_bytes - start_bytes;
 	dev_bytes = p->total_sectors * p->sector_size;
 	if (dev_bytes < offset)
-		return fail(why, len, "device size is not sufficient for F2FS volume");
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	l->segment0_blkaddr = (uint32_t)(offset / F2FS_BLKSIZE);
 	l->cp_blkaddr = l->segment0_blkaddr;
 	total_segs = (dev_bytes - offset) / F2FS_SEGMENT_BYTES;
 	if (total_segs < F2FS_MIN_SEGMENTS)
-		return fail(why, len, "device size is not sufficient for F2FS volume");
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	l->segment_count = (uint32_t)(total_segs / l->segs_per_zone * l->segs_per_zone);
 
 	place_metadata(p, l, &max_nat_bitmap);
 	l->sit_bitmap_bytes = (l->segment_count_sit / 2) * BLKS_PER_SEG / 8;
 	l->nat_bitmap_bytes = (l->segment_count_nat / 2) * BLKS_PER_SEG / 8;
 	if (l->segment_count <= l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)
-		return fail(why, len, "device size is not sufficient for F2FS volume");
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	meta_zones = place_ssa(l);
 	l->main_blkaddr = l->segment0_blkaddr + meta_zones * l->segs_per_zone * BLKS_PER_SEG;
 
 	all_zones = l->segment_count / l->segs_per_zone;
 	if (all_zones <= meta_zones)
-		return fail(why, len, "device size is not sufficient for F2FS volume");
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	total_zones = all_zones - meta_zones;
 	l->section_count = total_zones * l->secs_per_zone;
 	l->segment_count_main = l->section_count * l->segs_per_sec;
@@ -308,7 +316,7 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 	if (ret)
 		return ret;
 	if (total_zones <= NR_OPEN_LOGS)
-		return fail(why, len, "too few zones for the six logs: shrink the zone size");
+		return too_small(why, len, "too few zones for the six logs: shrink the zone size");
 	place_logs(p, l, total_zones);
 	return 0;
 }

@@ -146,3 +146,67 @@ uint8_t f2fs_mode_file_type(uint16_t mode)
 		return F2FS_FT_UNKNOWN;
 	}
 }
+
+uint32_t f2fs_inode_nid_ofs(unsigned int i)
+{
+	static const uint32_t ofs[F2FS_DEF_NIDS_PER_INODE] = {
+	    F2FS_NODE_OFS_DIRECT1, F2FS_NODE_OFS_DIRECT2, F2FS_NODE_OFS_INDIRECT1,
+	    F2FS_NODE_OFS_INDIRECT2, F2FS_NODE_OFS_DINDIRECT};
+
+	return i < F2FS_DEF_NIDS_PER_INODE ? ofs[i] : 0;
+}
+
+unsigned int f2fs_inode_nid_depth(unsigned int i)
+{
+	return i < 2 ? 0 : i < 4 ? 1 : 2;
+}
+
+uint32_t f2fs_node_child_ofs(uint32_t ofs, unsigned int depth, unsigned int i)
+{
+	/* an indirect node's children follow it; a double indirect node's
+	 * children are indirect nodes, each followed by its own N children */
+	if (depth == 1)
+		return ofs + 1 + i;
+	return ofs + 1 + i * (F2FS_NIDS_PER_BLOCK + 1);
+}
+
+bool f2fs_node_ofs_is_direct(uint32_t ofs)
+{
+	const uint32_t n = F2FS_NIDS_PER_BLOCK;
+
+	if (ofs == 0 || ofs == F2FS_NODE_OFS_INDIRECT1 || ofs == F2FS_NODE_OFS_INDIRECT2 ||
+	    ofs == F2FS_NODE_OFS_DINDIRECT)
+		return false;
+	if (ofs > F2FS_NODE_OFS_DINDIRECT + n * (n + 1))
+		return false; /* past the tree: the xattr node's 0x1FFFFFFF too */
+	if (ofs > F2FS_NODE_OFS_DINDIRECT)
+		return (ofs - F2FS_NODE_OFS_DINDIRECT - 1) % (n + 1) != 0;
+	return true;
+}
+
+uint64_t f2fs_node_first_block(uint32_t ofs, unsigned int inode_addrs, unsigned int per_direct)
+{
+	const uint64_t n = F2FS_NIDS_PER_BLOCK;
+	uint64_t direct_before; /* direct nodes that precede this node in file order */
+
+	if (ofs == 0)
+		return 0;
+	if (ofs <= F2FS_NODE_OFS_DIRECT2) {
+		direct_before = ofs - 1;
+	} else if (ofs < F2FS_NODE_OFS_DINDIRECT) {
+		/* 3 is the first indirect node, 4 + n the second; skip both */
+		uint64_t rel = ofs - F2FS_NODE_OFS_INDIRECT1;
+
+		direct_before = 2 + rel - rel / (n + 1) - (f2fs_node_ofs_is_direct(ofs) ? 1 : 0);
+	} else {
+		/* past the double indirect node, each indirect child is followed by n */
+		uint64_t rel = ofs - F2FS_NODE_OFS_DINDIRECT;
+
+		if (rel == 0)
+			return inode_addrs + (2 + 2 * n) * (uint64_t)per_direct;
+		rel--;
+		direct_before =
+		    2 + 2 * n + rel - rel / (n + 1) - (f2fs_node_ofs_is_direct(ofs) ? 1 : 0);
+	}
+	return inode_addrs + direct_before * per_direct;
+}

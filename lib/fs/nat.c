@@ -21,7 +21,7 @@
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
-#include "f2fs/nat.h"
+#include "fs_internal.h"
 
 #define SEG_BLOCKS F2FS_DEFAULT_BLKS_PER_SEG
 
@@ -113,14 +113,14 @@ static int read_nat_area(struct f2fs_device *dev, const struct f2fs_super_block 
 					    (size_t)run * F2FS_BLKSIZE);
 			if (ret) {
 				say(why, why_len,
-				    "nat: reading blocks %u..%u (copy %d at %llu): %s", first + off,
+				    "NAT: reading blocks %u..%u (copy %d at %llu): %s", first + off,
 				    first + off + run - 1, copy, (unsigned long long)addr,
 				    strerror(-ret));
 				break;
 			}
 			ret = take_blocks(t, buf, first + off, run);
 			if (ret) {
-				say(why, why_len, "nat: out of memory");
+				say(why, why_len, "NAT: out of memory");
 				break;
 			}
 			off += run;
@@ -180,7 +180,7 @@ static int read_nat_bits(struct f2fs_device *dev, const struct f2fs_super_block 
 		return -ENOMEM;
 	ret = f2fs_dev_read(dev, buf, start * F2FS_BLKSIZE, (size_t)blocks * F2FS_BLKSIZE);
 	if (ret) {
-		say(why, why_len, "nat_bits: reading %u blocks at %llu: %s", blocks,
+		say(why, why_len, "NAT: nat_bits: reading %u blocks at %llu: %s", blocks,
 		    (unsigned long long)start, strerror(-ret));
 		free(buf);
 		return ret;
@@ -213,13 +213,13 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 
 	*out = NULL;
 	if (segs < 2 || segs % 2) {
-		say(why, why_len, "nat: segment_count_nat %u is not a positive even number", segs);
+		say(why, why_len, "NAT: segment_count_nat %u is not a positive even number", segs);
 		return -EINVAL;
 	}
 	blocks = (uint64_t)(segs / 2) * SEG_BLOCKS;
 	max_nid = blocks * F2FS_NAT_ENTRY_PER_BLOCK;
 	if (max_nid > UINT32_MAX) {
-		say(why, why_len, "nat: segment_count_nat %u gives more than 2^32 nids", segs);
+		say(why, why_len, "NAT: segment_count_nat %u gives more than 2^32 nids", segs);
 		return -EINVAL;
 	}
 	if (!cpd->nat_bitmap || (uint64_t)cpd->nat_bitmap_bytes * 8 < blocks) {
@@ -244,7 +244,7 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		goto fail;
 	ret = apply_journal(t, &cpd->nat_journal);
 	if (ret) {
-		say(why, why_len, "nat: out of memory");
+		say(why, why_len, "NAT: out of memory");
 		goto fail;
 	}
 	ret = read_nat_bits(dev, sb, cp, cp_start, t, why, why_len);
@@ -254,7 +254,7 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	return 0;
 fail:
 	if (ret == -ENOMEM)
-		say(why, why_len, "nat: out of memory");
+		say(why, why_len, "NAT: out of memory");
 	f2fs_nat_free(t);
 	return ret;
 }
@@ -272,4 +272,50 @@ void f2fs_nat_free(struct f2fs_nat_table *t)
 	free(t->full_nat_bits);
 	free(t->empty_nat_bits);
 	free(t);
+}
+
+uint32_t f2fs_nat_max_nid(const struct f2fs_nat_table *t)
+{
+	return t->max_nid;
+}
+
+const struct f2fs_nat_info *f2fs_nat_get(const struct f2fs_nat_table *t, uint32_t nid)
+{
+	const struct f2fs_nat_info *blk;
+
+	if (nid >= t->max_nid)
+		return NULL;
+	blk = t->blocks[nid / F2FS_NAT_ENTRY_PER_BLOCK];
+	return blk ? &blk[nid % F2FS_NAT_ENTRY_PER_BLOCK] : &f2fs_nat_empty_entry;
+}
+
+uint32_t f2fs_nat_blocks(const struct f2fs_nat_table *t)
+{
+	return t->nat_blocks;
+}
+
+bool f2fs_nat_block_used(const struct f2fs_nat_table *t, uint32_t blk)
+{
+	return blk < t->nat_blocks && t->blocks[blk];
+}
+
+bool f2fs_nat_bits_valid(const struct f2fs_nat_table *t)
+{
+	return t->nat_bits_valid;
+}
+
+bool f2fs_nat_bits_full(const struct f2fs_nat_table *t, uint32_t blk)
+{
+	return t->nat_bits_valid && blk < t->nat_blocks && f2fs_test_bit_lsb(t->full_nat_bits, blk);
+}
+
+bool f2fs_nat_bits_empty(const struct f2fs_nat_table *t, uint32_t blk)
+{
+	return t->nat_bits_valid && blk < t->nat_blocks &&
+	       f2fs_test_bit_lsb(t->empty_nat_bits, blk);
+}
+
+uint32_t f2fs_nat_journal_bad_nids(const struct f2fs_nat_table *t)
+{
+	return t->journal_bad_nids;
 }

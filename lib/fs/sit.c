@@ -16,11 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/bitops.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
-#include "f2fs/sit.h"
+#include "fs_internal.h"
 #include "f2fs/summary.h"
 
 #define SIT_CHUNK_BLOCKS 1024u
@@ -74,13 +75,30 @@ static void take_entry(struct f2fs_seg_entry *se, const struct f2fs_sit_entry *r
 	se->mtime = le64_get(raw->mtime);
 }
 
-static uint32_t map_weight(const uint8_t *map)
+static const struct f2fs_seg_entry empty_entry;
+
+/* The entries of SIT block @blk for writing, allocated on first use. */
+static struct f2fs_seg_entry *block_for_write(struct f2fs_sit_table *t, uint32_t blk)
+{
+	if (!t->blocks[blk])
+		t->blocks[blk] = calloc(F2FS_SIT_ENTRY_PER_BLOCK, sizeof(struct f2fs_seg_entry));
+	return t->blocks[blk];
+}
+
+/* A byte compared with its neighbour over the whole range: zero iff the first is. */
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	return len == 0 || (p[0] == 0 && memcmp(p, p + 1, len - 1) == 0);
+}
+
+/* Open logs whose current segment lies in [first, end). */
+static uint32_t open_logs_in(const struct f2fs_cp_data *cpd, uint32_t first, uint32_t end)
 {
 	uint32_t n = 0;
-	unsigned int i;
+	int i;
 
-	for (i = 0; i < F2FS_SIT_VBLOCK_MAP_SIZE; i++)
-		n += (uint32_t)__builtin_popcount(map[i]);
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		n += cpd->curseg_segno[i] >= first && cpd->curseg_segno[i] < end;
 	return n;
 }
 
@@ -98,20 +116,17 @@ static int read_blocks(struct f2fs_sit_table *t, struct f2fs_device *dev, uint64
 		const struct f2fs_sit_block *b =
 		    (const struct f2fs_sit_block *)(buf + (size_t)i * F2FS_BLKSIZE);
 		uint64_t seg0 = (uint64_t)(first + i) * F2FS_SIT_ENTRY_PER_BLOCK;
+		struct f2fs_seg_entry *e;
 
+		/* most SIT blocks of a large volume describe unused segments */
+		if (all_zero((const uint8_t *)b->entries, sizeof(b->entries)))
+			continue;
+		e = block_for_write(t, first + i);
+		if (!e)
+			return fail(why, why_len, -ENOMEM, "SIT: out of memory");
 		for (k = 0; k < F2FS_SIT_ENTRY_PER_BLOCK && seg0 + k < t->segments; k++)
-			take_entry(&t->seg[seg0 + k], &b->entries[k], 0);
+			take_entry(&e[k], &b->entries[k], 0);
 	}
-	return 0;
-}
-
-static int is_open_log(const struct f2fs_cp_data *cpd, uint32_t segno)
-{
-	unsigned int i;
-
-	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
-		if (cpd->curseg_segno[i] == segno)
-			return 1;
 	return 0;
 }
 
@@ -173,14 +188,32 @@ static int load(struct f2fs_sit_table *t, struct f2fs_device *dev,
 				goto nomem;
 			continue;
 		}
-		take_entry(&t->seg[segno], &e->se, 1);
+		if (!block_for_write(t, segno / F2FS_SIT_ENTRY_PER_BLOCK))
+			goto nomem;
+		take_entry(
+		    &t->blocks[segno / F2FS_SIT_ENTRY_PER_BLOCK][segno % F2FS_SIT_ENTRY_PER_BLOCK],
+		    &e->se, 1);
 	}
 
 	/* One pass: judge each entry, sum the sections, count free segments. */
 	for (i = 0; i < t->segments; i++) {
-		struct f2fs_seg_entry *se = &t->seg[i];
+		struct f2fs_seg_entry *se = t->blocks[i / F2FS_SIT_ENTRY_PER_BLOCK];
 		struct f2fs_sec_entry *sec;
-		uint32_t weight = map_weight(se->map);
+		uint32_t weight;
+
+		if (!se) {
+			/* an all-zero SIT block: free segments, unless a log is open there */
+			uint32_t end =
+			    (i / F2FS_SIT_ENTRY_PER_BLOCK + 1) * F2FS_SIT_ENTRY_PER_BLOCK;
+
+			if (end > t->segments)
+				end = t->segments;
+			t->free_segments += end - i - open_logs_in(cpd, i, end);
+			i = end - 1;
+			continue;
+		}
+		se += i % F2FS_SIT_ENTRY_PER_BLOCK;
+		weight = f2fs_popcount_bytes(se->map, F2FS_SIT_VBLOCK_MAP_SIZE);
 		uint32_t counted = se->valid;
 		uint32_t ckpt = se->ckpt_valid;
 
@@ -203,7 +236,7 @@ static int load(struct f2fs_sit_table *t, struct f2fs_device *dev,
 			sec->valid += counted;
 			sec->ckpt_valid += ckpt;
 		}
-		if (se->valid == 0 && !is_open_log(cpd, i))
+		if (se->valid == 0 && f2fs_cp_log_of_segment(cpd, i) < 0)
 			t->free_segments++;
 	}
 	return 0;
@@ -239,9 +272,10 @@ int f2fs_sit_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	t->segments = main_segs;
 	t->segs_per_sec = segs_per_sec;
 	t->sections = main_segs / segs_per_sec;
-	t->seg = calloc(main_segs, sizeof(*t->seg));
+	t->nr_blocks = (main_segs + F2FS_SIT_ENTRY_PER_BLOCK - 1) / F2FS_SIT_ENTRY_PER_BLOCK;
+	t->blocks = calloc(t->nr_blocks, sizeof(*t->blocks));
 	t->sec = calloc(t->sections ? t->sections : 1, sizeof(*t->sec));
-	if (!t->seg || !t->sec) {
+	if (!t->blocks || !t->sec) {
 		f2fs_sit_free(t);
 		return fail(why, why_len, -ENOMEM, "SIT: out of memory for %llu segments",
 			    (unsigned long long)main_segs);
@@ -257,10 +291,78 @@ int f2fs_sit_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 
 void f2fs_sit_free(struct f2fs_sit_table *t)
 {
+	uint32_t i;
+
 	if (!t)
 		return;
-	free(t->seg);
+	for (i = 0; t->blocks && i < t->nr_blocks; i++)
+		free(t->blocks[i]);
+	free(t->blocks);
 	free(t->sec);
 	free(t->anomalies);
 	free(t);
+}
+
+uint32_t f2fs_sit_segments(const struct f2fs_sit_table *t)
+{
+	return t->segments;
+}
+
+uint32_t f2fs_sit_segs_per_sec(const struct f2fs_sit_table *t)
+{
+	return t->segs_per_sec;
+}
+
+uint32_t f2fs_sit_sections(const struct f2fs_sit_table *t)
+{
+	return t->sections;
+}
+
+const struct f2fs_seg_entry *f2fs_sit_seg(const struct f2fs_sit_table *t, uint32_t segno)
+{
+	const struct f2fs_seg_entry *blk;
+
+	if (segno >= t->segments)
+		return NULL;
+	blk = t->blocks[segno / F2FS_SIT_ENTRY_PER_BLOCK];
+	return blk ? &blk[segno % F2FS_SIT_ENTRY_PER_BLOCK] : &empty_entry;
+}
+
+uint32_t f2fs_sit_next_used(const struct f2fs_sit_table *t, uint32_t segno)
+{
+	uint32_t blk = segno / F2FS_SIT_ENTRY_PER_BLOCK;
+
+	if (segno >= t->segments)
+		return t->segments;
+	if (t->blocks[blk])
+		return segno;
+	for (blk++; blk < t->nr_blocks; blk++)
+		if (t->blocks[blk])
+			return blk * F2FS_SIT_ENTRY_PER_BLOCK;
+	return t->segments;
+}
+
+const struct f2fs_sec_entry *f2fs_sit_sec(const struct f2fs_sit_table *t, uint32_t secno)
+{
+	return secno < t->sections ? &t->sec[secno] : NULL;
+}
+
+uint32_t f2fs_sit_sec_valid(const struct f2fs_sit_table *t, uint32_t secno)
+{
+	return secno < t->sections ? t->sec[secno].valid : 0;
+}
+
+uint32_t f2fs_sit_free_segments(const struct f2fs_sit_table *t)
+{
+	return t->free_segments;
+}
+
+uint32_t f2fs_sit_anomaly_count(const struct f2fs_sit_table *t)
+{
+	return t->anomaly_count;
+}
+
+const struct f2fs_sit_anomaly *f2fs_sit_anomaly(const struct f2fs_sit_table *t, uint32_t i)
+{
+	return i < t->anomaly_count ? &t->anomalies[i] : NULL;
 }

@@ -3,21 +3,42 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "f2fs/endian.h"
-#include "f2fs/ssa.h"
+#include "fs_internal.h"
 
-#define SSA_READAHEAD 32 /* segments per read: 128 KiB of summaries */
+#define SSA_READAHEAD 32    /* segments per read: 128 KiB of summaries */
+#define SSA_CHUNK     1024u /* segments per slot array, allocated on first use */
 
 struct f2fs_ssa {
 	struct f2fs_device *dev;
 	const struct f2fs_cp_data *cpd;
 	uint32_t ssa_blkaddr;
 	uint32_t segments;
-	struct f2fs_summary_block **blk; /* per segment, NULL until loaded */
+	/* per SSA_CHUNK segments, NULL until one of them is loaded; then per segment */
+	struct f2fs_summary_block ***chunks;
+	uint32_t nr_chunks;
 };
+
+/* The slot of @segno, or NULL when its chunk is not there and @create is false (or no memory). */
+static struct f2fs_summary_block **slot(struct f2fs_ssa *s, uint32_t segno, bool create)
+{
+	struct f2fs_summary_block ***chunk = &s->chunks[segno / SSA_CHUNK];
+
+	if (!*chunk && create)
+		*chunk = calloc(SSA_CHUNK, sizeof(**chunk));
+	return *chunk ? &(*chunk)[segno % SSA_CHUNK] : NULL;
+}
+
+static bool loaded(struct f2fs_ssa *s, uint32_t segno)
+{
+	struct f2fs_summary_block **p = slot(s, segno, false);
+
+	return p && *p;
+}
 
 int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		  const struct f2fs_cp_data *cpd, struct f2fs_ssa **out)
@@ -35,8 +56,9 @@ int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		free(s);
 		return -EINVAL;
 	}
-	s->blk = calloc(s->segments ? s->segments : 1, sizeof(*s->blk));
-	if (!s->blk) {
+	s->nr_chunks = (s->segments + SSA_CHUNK - 1) / SSA_CHUNK;
+	s->chunks = calloc(s->nr_chunks ? s->nr_chunks : 1, sizeof(*s->chunks));
+	if (!s->chunks) {
 		free(s);
 		return -ENOMEM;
 	}
@@ -50,20 +72,24 @@ void f2fs_ssa_free(struct f2fs_ssa *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->segments; i++)
-		free(s->blk[i]);
-	free(s->blk);
+	for (i = 0; i < s->nr_chunks * SSA_CHUNK; i++) {
+		if (!s->chunks[i / SSA_CHUNK]) {
+			i += SSA_CHUNK - 1;
+			continue;
+		}
+		free(s->chunks[i / SSA_CHUNK][i % SSA_CHUNK]);
+		if (i % SSA_CHUNK == SSA_CHUNK - 1)
+			free(s->chunks[i / SSA_CHUNK]);
+	}
+	free(s->chunks);
 	free(s);
 }
 
 static const struct f2fs_summary_block *open_log_summary(const struct f2fs_ssa *s, uint32_t segno)
 {
-	int i;
+	int log = f2fs_cp_log_of_segment(s->cpd, segno);
 
-	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
-		if (s->cpd->curseg_segno[i] == segno)
-			return &s->cpd->curseg_sum[i];
-	return NULL;
+	return log < 0 ? NULL : &s->cpd->curseg_sum[log];
 }
 
 /* Read @segno and the following not-yet-loaded segments in one request. */
@@ -73,7 +99,7 @@ static int load_run(struct f2fs_ssa *s, uint32_t segno)
 	uint8_t *buf;
 	int ret;
 
-	while (n < SSA_READAHEAD && segno + n < s->segments && !s->blk[segno + n])
+	while (n < SSA_READAHEAD && segno + n < s->segments && !loaded(s, segno + n))
 		n++;
 	buf = malloc((size_t)n * F2FS_BLKSIZE);
 	if (!buf)
@@ -81,11 +107,14 @@ static int load_run(struct f2fs_ssa *s, uint32_t segno)
 	ret = f2fs_dev_read(s->dev, buf, ((uint64_t)s->ssa_blkaddr + segno) * F2FS_BLKSIZE,
 			    (size_t)n * F2FS_BLKSIZE);
 	for (i = 0; !ret && i < n; i++) {
-		s->blk[segno + i] = malloc(F2FS_BLKSIZE);
-		if (!s->blk[segno + i])
+		struct f2fs_summary_block **p = slot(s, segno + i, true);
+
+		if (p)
+			*p = malloc(F2FS_BLKSIZE);
+		if (!p || !*p)
 			ret = -ENOMEM;
 		else
-			memcpy(s->blk[segno + i], buf + (size_t)i * F2FS_BLKSIZE, F2FS_BLKSIZE);
+			memcpy(*p, buf + (size_t)i * F2FS_BLKSIZE, F2FS_BLKSIZE);
 	}
 	free(buf);
 	return ret;
@@ -103,10 +132,10 @@ const struct f2fs_summary_block *f2fs_ssa_get(struct f2fs_ssa *s, uint32_t segno
 	open = open_log_summary(s, segno);
 	if (open)
 		return open;
-	if (!s->blk[segno]) {
+	if (!loaded(s, segno)) {
 		*err = load_run(s, segno);
 		if (*err)
 			return NULL;
 	}
-	return s->blk[segno];
+	return *slot(s, segno, false);
 }

@@ -23,9 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/checkpoint.h"
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
-#include "f2fs/summary.h"
+#include "fs_internal.h"
 
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
 #define ALLOC_SSR    1 /* alloc_type[] value of a log written by slack space reuse */
@@ -47,10 +48,11 @@ struct loader {
 	const struct f2fs_super_block *sb;
 	const struct f2fs_checkpoint *cp;
 	struct f2fs_device *dev;
-	uint32_t start;	  /* first block of the pack */
-	uint32_t payload; /* cp_payload blocks */
-	uint32_t total;	  /* cp_pack_total_block_count */
-	uint32_t start_sum;
+	uint32_t start;			/* first block of the pack */
+	struct f2fs_pack_layout layout; /* where its parts lie */
+	uint32_t payload;		/* cp_payload blocks */
+	uint32_t total;			/* cp_pack_total_block_count */
+	uint32_t start_sum;		/* orphans end here; compacted summaries start */
 	uint32_t flags;
 	bool node_in_pack; /* node summaries in the pack (clean unmount or fastboot) */
 	char *why;
@@ -110,7 +112,7 @@ too_big:
 
 static int load_orphans(struct loader *ld, struct f2fs_cp_data *d)
 {
-	uint32_t first = 1 + ld->payload, nblocks = ld->start_sum - first, b, i, n;
+	uint32_t first = ld->layout.orphan_start, nblocks = ld->start_sum - first, b, i, n;
 	uint64_t max_nid = (uint64_t)(le32_get(ld->sb->segment_count_nat) / 2) * BLKS_PER_SEG *
 			   F2FS_NAT_ENTRY_PER_BLOCK;
 	struct f2fs_orphan_block *ob;
@@ -170,7 +172,7 @@ out:
 /* Blocks the compacted summaries may use: from start_sum up to the node summaries. */
 static uint32_t data_sum_limit(const struct loader *ld)
 {
-	return ld->total - 1 - (ld->node_in_pack ? 3 : 0);
+	return ld->layout.data_sum_end;
 }
 
 static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
@@ -250,7 +252,7 @@ static int load_normal_data(struct loader *ld, struct f2fs_cp_data *d)
 		    ld->total, base - 1, ld->start_sum);
 		return -EINVAL;
 	}
-	rel = ld->total - base;
+	rel = ld->layout.data_sum_start;
 	ret = read_blocks(ld, (uint64_t)ld->start + rel, 3, &d->curseg_sum[F2FS_CURSEG_HOT_DATA],
 			  "data summaries");
 	if (ret)
@@ -279,11 +281,14 @@ static int load_normal_data(struct loader *ld, struct f2fs_cp_data *d)
  */
 static int restore_node_summary(struct loader *ld, uint32_t segno, struct f2fs_summary_block *sum)
 {
-	uint64_t start = le32_get(ld->sb->main_blkaddr) + (uint64_t)segno * BLKS_PER_SEG;
+	struct f2fs_geometry g;
+	uint64_t start;
 	uint8_t *seg = malloc((size_t)BLKS_PER_SEG * F2FS_BLKSIZE);
 	uint32_t i;
 	int ret;
 
+	f2fs_geometry_init(&g, ld->sb);
+	start = f2fs_geo_seg_start(&g, segno);
 	if (!seg)
 		return -ENOMEM;
 	ret = read_blocks(ld, start, BLKS_PER_SEG, seg, "open node log");
@@ -314,7 +319,7 @@ static int load_node(struct loader *ld, struct f2fs_cp_data *d)
 			    ld->total, ld->start_sum);
 			return -EINVAL;
 		}
-		return read_blocks(ld, (uint64_t)ld->start + ld->total - 4, 3,
+		return read_blocks(ld, (uint64_t)ld->start + ld->layout.node_sum_start, 3,
 				   &d->curseg_sum[F2FS_CURSEG_HOT_NODE], "node summaries");
 	}
 	for (type = F2FS_CURSEG_HOT_NODE; type <= F2FS_CURSEG_COLD_NODE; type++) {
@@ -405,7 +410,7 @@ static int load(struct loader *ld, struct f2fs_cp_data *d)
 	head_len = (size_t)(1 + ld->payload) * F2FS_BLKSIZE;
 	d->head = malloc(head_len);
 	if (!d->head) {
-		say(ld->why, ld->why_len, "checkpoint: out of memory");
+		say(ld->why, ld->why_len, "out of memory");
 		return -ENOMEM;
 	}
 	ret = read_blocks(ld, ld->start, 1 + ld->payload, d->head, "checkpoint");
@@ -462,26 +467,47 @@ int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, ch
 	ld.cp = f2fs_volume_cp(v);
 	ld.dev = f2fs_volume_device(v);
 	ld.start = f2fs_volume_cp_start(v);
-	ld.payload = le32_get(ld.sb->cp_payload);
-	ld.total = le32_get(ld.cp->cp_pack_total_block_count);
+	f2fs_pack_layout(ld.cp, le32_get(ld.sb->cp_payload), &ld.layout);
+	ld.payload = ld.layout.payload;
+	ld.total = ld.layout.total;
 	ld.start_sum = le32_get(ld.cp->cp_pack_start_sum);
 	ld.flags = le32_get(ld.cp->ckpt_flags);
-	ld.node_in_pack = ld.flags & (CP_UMOUNT_FLAG | CP_FASTBOOT_FLAG);
+	ld.node_in_pack = ld.layout.node_sums;
 	ld.why = why;
 	ld.why_len = why_len;
 
 	d = calloc(1, sizeof(*d));
-	if (!d) {
-		say(why, why_len, "checkpoint: out of memory");
-		return -ENOMEM;
-	}
-	ret = load(&ld, d);
+	ret = d ? load(&ld, d) : -ENOMEM;
 	if (ret) {
+		char detail[256];
+
+		snprintf(detail, sizeof(detail), "%s", d ? why : "out of memory");
+		say(why, why_len, "checkpoint pack: %s", detail);
 		f2fs_cp_data_free(d);
 		return ret;
 	}
 	*out = d;
 	return 0;
+}
+
+int f2fs_cp_log_of_segment(const struct f2fs_cp_data *d, uint32_t segno)
+{
+	int i;
+
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		if (d->curseg_segno[i] == segno)
+			return i;
+	return -1;
+}
+
+int f2fs_cp_log_of_section(const struct f2fs_cp_data *d, uint32_t segs_per_sec, uint32_t secno)
+{
+	int i;
+
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		if (d->curseg_segno[i] / segs_per_sec == secno)
+			return i;
+	return -1;
 }
 
 void f2fs_cp_data_free(struct f2fs_cp_data *d)

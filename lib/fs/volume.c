@@ -21,7 +21,7 @@
 #include "f2fs/checkpoint.h"
 #include "f2fs/crc.h"
 #include "f2fs/endian.h"
-#include "f2fs/volume.h"
+#include "fs_internal.h"
 
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
 #define REASON_LEN   192
@@ -36,6 +36,9 @@ struct f2fs_volume {
 	uint32_t cp_start;
 	char warning[2 * REASON_LEN + 64];
 	bool has_warning;
+	unsigned int rejected; /* enum f2fs_rejected_copy bits */
+	char sb_rejected[REASON_LEN + 48];
+	char cp_rejected[REASON_LEN + 48];
 };
 
 static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -497,6 +500,23 @@ static void add_warning(struct f2fs_volume *v, const char *fmt, ...)
 	v->has_warning = true;
 }
 
+static void reject(struct f2fs_volume *v, unsigned int bit, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Record a rejected copy: its bit, its own line, and the combined warning. */
+static void reject(struct f2fs_volume *v, unsigned int bit, const char *fmt, ...)
+{
+	char *line = bit & F2FS_REJECTED_SB ? v->sb_rejected : v->cp_rejected;
+	size_t len = bit & F2FS_REJECTED_SB ? sizeof(v->sb_rejected) : sizeof(v->cp_rejected);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, len, fmt, ap);
+	va_end(ap);
+	v->rejected |= bit;
+	add_warning(v, "%s", line);
+}
+
 /* Prefer a device error over -EINVAL when neither copy could be used. */
 static int worse(int a, int b)
 {
@@ -522,7 +542,7 @@ static int pick_sb(struct f2fs_volume *v, char *why, size_t why_len)
 		v->sb_index = 0;
 		/* look at the secondary only to report it */
 		if (read_sb(v->dev, 1, other, r1, sizeof(r1)))
-			add_warning(v, "superblock #1 rejected (%s); using #0", r1);
+			reject(v, F2FS_REJECTED_SB1, "superblock #1 rejected (%s); using #0", r1);
 		free(other);
 		return 0;
 	}
@@ -530,7 +550,7 @@ static int pick_sb(struct f2fs_volume *v, char *why, size_t why_len)
 	if (!ret1) {
 		v->sb = *other;
 		v->sb_index = 1;
-		add_warning(v, "superblock #0 rejected (%s); using #1", r0);
+		reject(v, F2FS_REJECTED_SB0, "superblock #0 rejected (%s); using #1", r0);
 		free(other);
 		return 0;
 	}
@@ -573,8 +593,9 @@ static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
 	else
 		best = ver[1] > ver[0] ? 1 : 0;
 	if (ret[!best])
-		add_warning(v, "checkpoint pack %d rejected (%s); using pack %d", !best + 1,
-			    r[!best], best + 1);
+		reject(v, best ? F2FS_REJECTED_CP1 : F2FS_REJECTED_CP2,
+		       "checkpoint pack %d rejected (%s); using pack %d", !best + 1, r[!best],
+		       best + 1);
 	memcpy(v->cp_raw, pack[best], F2FS_BLKSIZE);
 	v->cp_index = best;
 	v->cp_version = ver[best];
@@ -651,4 +672,16 @@ struct f2fs_device *f2fs_volume_device(const struct f2fs_volume *v)
 const char *f2fs_volume_warning(const struct f2fs_volume *v)
 {
 	return v->has_warning ? v->warning : NULL;
+}
+
+unsigned int f2fs_volume_rejected(const struct f2fs_volume *v)
+{
+	return v->rejected;
+}
+
+const char *f2fs_volume_rejected_why(const struct f2fs_volume *v, unsigned int which)
+{
+	if (!(v->rejected & which))
+		return NULL;
+	return which & F2FS_REJECTED_SB ? v->sb_rejected : v->cp_rejected;
 }

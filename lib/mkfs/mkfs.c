@@ -484,30 +484,34 @@ static void build_nat_bits(const struct mkfs_ctx *c, const struct f2fs_checkpoin
 static int write_cp_pack(struct mkfs_ctx *c, uint64_t start, const struct f2fs_checkpoint *cp,
 			 bool with_payload)
 {
-	uint32_t payload = c->l->cp_payload, pack = 6 + payload;
-	uint8_t *buf = calloc(pack, F2FS_BLKSIZE);
-	uint8_t *p;
+	struct f2fs_pack_layout l;
+	uint32_t pack;
+	uint8_t *buf, *node;
 	int ret;
 
+	f2fs_pack_layout(cp, c->l->cp_payload, &l);
+	pack = l.total;
+	buf = calloc(pack, F2FS_BLKSIZE);
 	if (!buf)
 		return -ENOMEM;
 	memcpy(buf, cp, F2FS_BLKSIZE);
-	p = buf + (1 + payload) * F2FS_BLKSIZE;
 	if (with_payload) {
-		build_compact_summary(c, p);
-		build_node_summaries(c, (void *)(p + F2FS_BLKSIZE), (void *)(p + 2 * F2FS_BLKSIZE),
-				     (void *)(p + 3 * F2FS_BLKSIZE));
+		/* no orphans: one compacted data summary, then the node summaries */
+		build_compact_summary(c, buf + (size_t)l.data_sum_start * F2FS_BLKSIZE);
+		node = buf + (size_t)l.node_sum_start * F2FS_BLKSIZE;
+		build_node_summaries(c, (void *)node, (void *)(node + F2FS_BLKSIZE),
+				     (void *)(node + 2 * F2FS_BLKSIZE));
 	}
-	memcpy(buf + (pack - 1) * F2FS_BLKSIZE, cp, F2FS_BLKSIZE);
+	memcpy(buf + (size_t)l.last * F2FS_BLKSIZE, cp, F2FS_BLKSIZE);
 	if (with_payload) {
 		ret =
 		    f2fs_dev_write(c->dev, buf, start * F2FS_BLKSIZE, (size_t)pack * F2FS_BLKSIZE);
 	} else {
 		/* The spare pack: only its first and last blocks, like upstream. */
 		ret = f2fs_dev_write(c->dev, buf, start * F2FS_BLKSIZE,
-				     (size_t)(1 + payload) * F2FS_BLKSIZE);
+				     (size_t)l.orphan_start * F2FS_BLKSIZE);
 		if (!ret)
-			ret = write_block(c, start + pack - 1, cp);
+			ret = write_block(c, start + l.last, cp);
 	}
 	free(buf);
 	return ret;

@@ -10,7 +10,7 @@ set -u
 setup_workdir
 require_mkfs
 
-DUMP=${DUMP:-$TOP/fsck/dump.f2fs}
+DUMP=${DUMP:-$TOP/dump/dump.f2fs}
 UPSTREAM_SLOAD=${UPSTREAM_SLOAD:-/usr/sbin/sload.f2fs}
 
 if [ ! -x "$DUMP" ]; then

@@ -63,12 +63,55 @@ if [ "$RC" -eq 0 ] && [ "$sections" -eq 6 ]; then
 else
 	fail debug-lists-sections "rc $RC, $sections section lines"
 fi
-run_cmd "$FSCK" -q "$img"
+run_cmd "$FSCK" --quiet "$img"
 if [ "$RC" -eq 0 ] && [ ! -s "$WORK/last.out" ]; then
 	pass quiet-prints-nothing
 else
 	fail quiet-prints-nothing "rc $RC, output: $(snippet "$WORK/last.out")"
 fi
+
+# upstream's command line: every option is accepted, the check still runs
+# and is clean, and the Info line upstream prints for it is there
+accepts() { # NAME INFO-REGEX|- OPTIONS...
+	local name=$1 info=$2
+	shift 2
+	run_cmd "$FSCK" "$@" "$img"
+	if [ "$RC" -ne 0 ] || ! grep -q 'other corrupted bugs .*\[Ok..\]' "$WORK/last.out"; then
+		fail "option-$name" "rc $RC: $(snippet "$WORK/last.out")"
+	elif [ "$info" != - ] && ! grep -Eq "$info" "$WORK/last.out"; then
+		fail "option-$name" "no line matching '$info'"
+	else
+		pass "option-$name"
+	fi
+}
+accepts a '^Info: Automatic fix mode enabled\.$' -a
+accepts c - -c 1024
+accepts m - -m 16
+accepts debug-cache - --debug-cache
+accepts C - -C utf8:strict
+accepts d5 '^Info: Debug level = 5$' -d 5
+accepts d12 '^Info: Debug level = 12$' -d 12
+accepts f '^Info: Force to fix corruption$' -f
+accepts y '^Info: Force to fix corruption$' -y
+accepts g '^Info: Set conf for android$' -g android
+accepts H - -H
+accepts l - -l
+accepts M - -M
+accepts O - -O encrypt,extra_attr
+accepts p-alone '^Info: Use default preen mode$' -p
+accepts p0 '^Info: Fix the reported corruption in preen mode 0$' -p 0
+accepts p1 '^Info: Fix the reported corruption in preen mode 1$' -p 1
+accepts p2 '^Info: Fix the reported corruption in preen mode 2$' -p 2
+accepts p-then-f '^Info: Use default preen mode$' -p -f
+accepts q '^Info: Preserve quota limits = 1$' -q 1
+accepts S - -S
+accepts t - -t
+accepts N - -N
+accepts n - -n
+accepts dry-run '^Info: Dry run$' --dry-run
+accepts no-kernel-check '^Info: No Kernel Check$' --no-kernel-check
+accepts kernel-check '^Info: Do Kernel Check$' --kernel-check
+accepts nolinear-lookup - --nolinear-lookup=1
 
 # bad input: one line on stderr, the documented exit code
 refuse() { # NAME CODE REGEX -- CMD...: one refusal case, then its exit code
@@ -85,6 +128,11 @@ truncate -s 64M "$WORK/zero.img"
 refuse no-device 16 'no device' -- "$FSCK"
 refuse unknown-option 16 'unknown option' -- "$FSCK" -Q "$img"
 refuse bad-debug-level 16 'invalid value for -d' -- "$FSCK" -d x "$img"
+refuse bad-preen-level 16 'invalid value for -p' -- "$FSCK" -p 3 "$img"
+refuse bad-quota-id 16 'invalid value for -q' -- "$FSCK" -q x "$img"
+refuse bad-cache-entries 16 'invalid value for -c' -- "$FSCK" -c -1 "$img"
+refuse bad-encoding 16 'unknown casefolding encoding' -- "$FSCK" -C latin1 "$img"
+refuse bad-feature 16 'unknown feature' -- "$FSCK" -O nosuch "$img"
 refuse extra-argument 16 'unexpected argument' -- "$FSCK" "$img" more
 refuse missing-device 8 'cannot open' -- "$FSCK" "$WORK/absent.img"
 refuse not-f2fs 8 'superblock' -- "$FSCK" "$WORK/zero.img"

@@ -14,7 +14,7 @@ setup_workdir
 require_mkfs
 
 FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
-INJECT=${INJECT:-$TOP/fsck/inject.f2fs}
+INJECT=${INJECT:-$TOP/inject/inject.f2fs}
 SLOAD=${SLOAD:-/usr/sbin/sload.f2fs}
 
 for b in "$FSCK" "$INJECT"; do
@@ -219,6 +219,11 @@ one_field nat-dnode-ino-wrong PR_NAT_INO --nat 0 --nid "$BIG_DNODE" --mb ino --v
 
 one_field nat-unused-nid-in-use PR_NAT_UNREACHABLE --nat 0 --nid 300 --mb block_addr --val "$F1_NODE"
 
+# the same entry counted: the NAT holds one valid entry more than the checkpoint says
+one_field nat-unused-nid-counted PR_COUNT_NAT_NODES --nat 0 --nid 300 --mb block_addr --val "$F1_NODE"
+
+one_field nat-root-free PR_ROOT_INODE --nat 0 --nid "$ROOT" --mb block_addr --val 0
+
 # --- SIT ------------------------------------------------------------------------------
 
 VB=$(getv --sit 0 --blk "$MID_BLK" --mb vblocks)
@@ -246,6 +251,12 @@ one_field node-footer-ino PR_NODE_FOOTER_INO --node --nid "$BIG_DNODE" --mb ino 
 
 one_field node-offset PR_NODE_OFFSET --node --nid "$BIG_DNODE" --mb ofs --val 5
 
+# big.bin's second direct-node slot (unused: the file ends in the first) names a free nid
+one_field inode-i_nid-free PR_NODE_NID_FREE --node --nid "$BIG" --mb i_nid --idx 1 --val 400
+
+# ... or its first direct node again
+one_field inode-i_nid-shared PR_NODE_REACHED_TWICE --node --nid "$BIG" --mb i_nid --idx 1 --val "$BIG_DNODE"
+
 # --- inodes ---------------------------------------------------------------------------
 
 one_field inode-i_mode-0 PR_INODE_MODE --node --nid "$F1" --mb i_mode --val 0
@@ -253,6 +264,10 @@ one_field inode-i_mode-0 PR_INODE_MODE --node --nid "$F1" --mb i_mode --val 0
 one_field inode-i_links-hardlink PR_INODE_LINKS --node --nid "$SMALL" --mb i_links --val 1
 
 one_field inode-i_blocks PR_INODE_BLOCKS --node --nid "$MID" --mb i_blocks --val "$(plus "$(getv --node --nid "$MID" --mb i_blocks)" 2)"
+
+one_field inode-i_namelen-long PR_INODE_NAMELEN --node --nid "$F1" --mb i_namelen --val 300
+
+one_field dir-i_size-not-blocks PR_INODE_SIZE --node --nid "$DIR_D" --mb i_size --val "$(plus "$(getv --node --nid "$DIR_D" --mb i_size)" 1)"
 
 one_field inode-i_extra_isize-odd PR_INODE_EXTRA_ISIZE --node --nid "$F1" --mb i_extra_isize --val 13
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target for the read path: superblock and checkpoint choice, the
- * pack's contents, the SIT, the NAT and the whole checker.
+ * pack's contents, the SIT, the NAT and the SSA loaded through the
+ * filesystem handle, and the whole checker on that handle.
  *
  * Input format: byte 0 holds flags, the rest is cut into 4 KiB chunks that
  * replace, in order, a fixed list of interesting blocks of a valid image
@@ -16,6 +17,7 @@
  *         bit 3     re-seal the checkpoint blocks (head and tail of a pack)
  *         bit 4     re-seal inode checksums of overlaid main-area blocks
  *         bit 5     pass problem/section callbacks to f2fs_check
+ *         bit 6     load the tables in reverse order (SSA, NAT, SIT, pack data)
  *
  * The seed images are formatted once into memory devices (64 MiB, 192 MiB
  * for the large sections); after each
@@ -55,6 +57,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/feature.h"
 #include "f2fs/format.h"
+#include "f2fs/fs.h"
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/nat.h"
@@ -85,6 +88,7 @@
 #define FL_SEAL_CP   0x08
 #define FL_SEAL_NODE 0x10
 #define FL_CALLBACKS 0x20
+#define FL_REVERSE   0x40
 
 enum role { R_SB, R_CP, R_MAIN, R_OTHER };
 
@@ -308,74 +312,108 @@ static void on_section(const struct f2fs_section_report *s, void *arg)
 	st->sections++;
 }
 
-/* The staged loaders one by one, as the checker's driver calls them. */
-static void run_loaders(struct f2fs_device *dev)
+/* A table getter's result, checked against the handle's contract. */
+static void check_load(struct f2fs_fs *fs, const char *what, int ret, const void *table, int again,
+		       const void *table_again)
 {
-	struct f2fs_volume *v = NULL;
-	struct f2fs_cp_data *cpd = NULL;
-	struct f2fs_sit_table *sit = NULL;
-	struct f2fs_nat_table *nat = NULL;
-	const struct f2fs_super_block *sb;
-	char why[200];
-	int ret;
+	const char *why = f2fs_fs_why(fs);
 
-	memset(why, 0, sizeof(why));
-	ret = f2fs_volume_open(dev, &v, why, sizeof(why));
-	check_why("f2fs_volume_open", why, sizeof(why), ret);
-	if (ret)
-		return;
-	stats.opened++;
-	sb = f2fs_volume_sb(v);
+	check_why(what, why, strlen(why) + 1, ret);
+	if (ret ? table != NULL : table == NULL)
+		die("%s: returned %d with table %p", what, ret, table);
+	if (again != ret || table_again != table)
+		die("%s: second call gave %d (%p), first %d (%p)", what, again, table_again, ret,
+		    table);
+}
+
+/* The handle's loads one by one (pack data, SIT, NAT, SSA, or the reverse). */
+static void load_tables(struct f2fs_fs *fs, bool reverse)
+{
+	const struct f2fs_cp_data *cpd, *cpd2;
+	const struct f2fs_sit_table *sit, *sit2;
+	const struct f2fs_nat_table *nat, *nat2;
+	struct f2fs_ssa *ssa, *ssa2;
+	int r, r2, k;
+
+	for (k = 0; k < 4; k++) {
+		switch (reverse ? 3 - k : k) {
+		case 0:
+			r = f2fs_fs_cp_data(fs, &cpd);
+			r2 = f2fs_fs_cp_data(fs, &cpd2);
+			check_load(fs, "f2fs_fs_cp_data", r, cpd, r2, cpd2);
+			stats.cp_loaded += !r;
+			break;
+		case 1:
+			r = f2fs_fs_sit(fs, &sit);
+			r2 = f2fs_fs_sit(fs, &sit2);
+			check_load(fs, "f2fs_fs_sit", r, sit, r2, sit2);
+			stats.sit_loaded += !r;
+			break;
+		case 2:
+			r = f2fs_fs_nat(fs, &nat);
+			r2 = f2fs_fs_nat(fs, &nat2);
+			check_load(fs, "f2fs_fs_nat", r, nat, r2, nat2);
+			stats.nat_loaded += !r;
+			if (!r && f2fs_nat_max_nid(nat) &&
+			    !f2fs_nat_get(nat, f2fs_nat_max_nid(nat) - 1))
+				die("nat: last nid %u not in the table", f2fs_nat_max_nid(nat) - 1);
+			break;
+		default:
+			r = f2fs_fs_ssa(fs, &ssa);
+			r2 = f2fs_fs_ssa(fs, &ssa2);
+			check_load(fs, "f2fs_fs_ssa", r, ssa, r2, ssa2);
+			break;
+		}
+	}
+}
+
+/* What opening chose, and the copies it rejected. */
+static void check_volume(const struct f2fs_volume *v)
+{
+	unsigned int rej = f2fs_volume_rejected(v);
+	const char *sb = f2fs_volume_rejected_why(v, F2FS_REJECTED_SB);
+	const char *cp = f2fs_volume_rejected_why(v, F2FS_REJECTED_CP);
+
 	if (f2fs_volume_sb_index(v) < 0 || f2fs_volume_sb_index(v) > 1 ||
 	    f2fs_volume_cp_index(v) < 0 || f2fs_volume_cp_index(v) > 1)
 		die("volume: superblock/checkpoint index out of range");
+	if (rej & ~(unsigned int)(F2FS_REJECTED_SB | F2FS_REJECTED_CP))
+		die("volume: rejected mask 0x%x has unknown bits", rej);
+	if (!(rej & F2FS_REJECTED_SB) != !sb || !(rej & F2FS_REJECTED_CP) != !cp)
+		die("volume: rejected mask 0x%x, reasons %s/%s", rej, sb ? "sb" : "-",
+		    cp ? "cp" : "-");
+	if (!rej != !f2fs_volume_warning(v))
+		die("volume: rejected mask 0x%x but warning %s", rej,
+		    f2fs_volume_warning(v) ? "set" : "unset");
+	if (sb)
+		check_why("superblock rejected", sb, strlen(sb) + 1, 0);
+	if (cp)
+		check_why("checkpoint rejected", cp, strlen(cp) + 1, 0);
 	if (f2fs_volume_warning(v))
 		check_why("f2fs_volume_warning", f2fs_volume_warning(v), 4096, 0);
-	memset(why, 0, sizeof(why));
-	ret = f2fs_cp_data_load(v, &cpd, why, sizeof(why));
-	check_why("f2fs_cp_data_load", why, sizeof(why), ret);
-	if (ret)
-		goto out;
-	stats.cp_loaded++;
-	memset(why, 0, sizeof(why));
-	ret = f2fs_sit_load(dev, sb, cpd, &sit, why, sizeof(why));
-	check_why("f2fs_sit_load", why, sizeof(why), ret);
-	if (ret)
-		goto out;
-	stats.sit_loaded++;
-	memset(why, 0, sizeof(why));
-	ret = f2fs_nat_load(dev, sb, f2fs_volume_cp(v), f2fs_volume_cp_start(v), cpd, &nat, why,
-			    sizeof(why));
-	check_why("f2fs_nat_load", why, sizeof(why), ret);
-	if (!ret)
-		stats.nat_loaded++;
-	if (!ret && nat->max_nid && !f2fs_nat_get(nat, nat->max_nid - 1))
-		die("nat: last nid %u not in the table", nat->max_nid - 1);
-out:
-	f2fs_nat_free(nat);
-	f2fs_sit_free(sit);
-	f2fs_cp_data_free(cpd);
-	f2fs_volume_close(v);
 }
 
-static void run_check(struct f2fs_device *dev, unsigned int flags)
+static void run_check(struct f2fs_fs *fs, unsigned int flags)
 {
 	struct f2fs_check_options o = {0};
 	struct f2fs_check_result res;
 	struct cb_state st = {0};
-	int ret;
+	int ret, load;
 
 	if (flags & FL_CALLBACKS) {
 		o.on_problem = on_problem;
 		o.on_section = on_section;
 		o.arg = &st;
 	}
-	ret = f2fs_check(dev, &o, &res);
+	load = f2fs_fs_load_all(fs);
+	ret = f2fs_check(fs, &o, &res);
 	check_why("f2fs_check", res.fatal_why, sizeof(res.fatal_why), ret);
 	if (ret && !res.fatal)
 		die("f2fs_check failed (%d) without fatal", ret);
 	if (!ret && res.fatal)
 		die("f2fs_check succeeded with fatal set: %s", res.fatal_why);
+	if (load && ret != load)
+		die("f2fs_check returned %d on a handle whose tables failed with %d", ret, load);
 	if (!ret) {
 		stats.checked++;
 		if (res.problems)
@@ -383,6 +421,31 @@ static void run_check(struct f2fs_device *dev, unsigned int flags)
 	}
 	if ((flags & FL_CALLBACKS) && st.problems > res.problems)
 		die("%u problems reported, %u counted", st.problems, res.problems);
+	if (res.failed_lines & ~((1u << F2FS_NR_LINES) - 1))
+		die("failed_lines 0x%x has unknown bits", res.failed_lines);
+	if (!ret && !res.problems != !res.failed_lines)
+		die("%u problems but failed_lines 0x%x", res.problems, res.failed_lines);
+}
+
+/* Open the volume, load its tables through the handle and check it. */
+static void run_fs(struct f2fs_device *dev, unsigned int flags)
+{
+	struct f2fs_fs *fs = NULL;
+	char why[200];
+	int ret;
+
+	memset(why, 0, sizeof(why));
+	ret = f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why));
+	check_why("f2fs_fs_open", why, sizeof(why), ret);
+	if (ret ? fs != NULL : fs == NULL)
+		die("f2fs_fs_open returned %d with handle %p", ret, (void *)fs);
+	if (ret)
+		return;
+	stats.opened++;
+	check_volume(f2fs_fs_volume(fs));
+	load_tables(fs, flags & FL_REVERSE);
+	run_check(fs, flags);
+	f2fs_fs_close(fs);
 }
 
 static void run_input(const uint8_t *data, size_t size)
@@ -411,8 +474,7 @@ static void run_input(const uint8_t *data, size_t size)
 		if (f2fs_dev_write(s->dev, blk, s->blk[i] * BLK, BLK))
 			die("overlay write failed");
 	}
-	run_loaders(s->dev);
-	run_check(s->dev, flags);
+	run_fs(s->dev, flags);
 	for (i = 0; i < n; i++)
 		if (f2fs_dev_write(s->dev, s->orig + i * BLK, s->blk[i] * BLK, BLK))
 			die("restore write failed");
@@ -477,6 +539,8 @@ static size_t make_input(uint64_t seed, uint64_t iter, uint8_t *buf)
 		buf[0] |= FL_SEAL_NODE;
 	if (rnd_below(2))
 		buf[0] |= FL_CALLBACKS;
+	if (rnd_below(4) == 0)
+		buf[0] |= FL_REVERSE;
 	s = &seeds[buf[0] & FL_SEED_MASK];
 	memcpy(buf + 1, s->orig, (size_t)s->nblocks * BLK);
 	size = 1 + (size_t)s->nblocks * BLK;

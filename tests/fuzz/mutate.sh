@@ -1,29 +1,37 @@
 #!/bin/bash
-# CI-sized mutation run against fsck.f2fs built with ASan/UBSan.
+# CI-sized mutation run against fsck.f2fs and dump.f2fs built with ASan/UBSan.
 #
 # For each image family (our mkfs with a few feature sets and sizes, plus one
 # populated by upstream sload.f2fs so the tree walk has work) the script
 # makes the image once, then FUZZ_ITERS times: copies it (sparse), writes
 # random bytes or small integers into its metadata (superblocks, checkpoint
 # packs, SIT/NAT first blocks, the SSA blocks of the open logs, the node and
-# first data blocks of the open logs), and runs fsck.f2fs under timeout.
-# Each run must exit 0, 4 or 8, print no sanitizer report and not hang.
-# Then it builds tests/fuzz/fuzz_parsers.c (standalone driver) with gcc and
-# ASan against the ASan libf2fs.a and runs FUZZ_DRIVER_ITERS inputs.
+# first data blocks of the open logs), and runs fsck.f2fs -f under timeout,
+# then FUZZ_EXTRA more commands on the same image, taken in turn from
+# fsck.f2fs -t and dump.f2fs's modes (-d 3, -i, -n, -s, -a, -b, -M,
+# --sections, --json -i, -r -N).  fsck must exit 0, 4 or 8, dump 0 or 1
+# (and print valid JSON when it exits 0 with --json); nothing may print a
+# sanitizer report or hang.  Every extra command must exit 0 on the
+# unmutated image first.  Then it builds the standalone drivers of
+# tests/fuzz/fuzz_parsers.c and fuzz_read.c with gcc and ASan against the
+# ASan libf2fs.a and runs them.
 #
-# Output: one PASS/FAIL/SKIP line per family and one for the driver (see
+# Output: one PASS/FAIL/SKIP line per family and one per driver (see
 # tests/cli/lib.sh), "# ..." lines with counts; exit 1 when something failed.
 # A failing image is kept under $FUZZ_CRASH_DIR with the command that
 # reproduces it.
 #
 # Environment:
 #   FSCK               fsck under test (default <repo>/build-asan/src/fsck/fsck.f2fs)
+#   DUMP               dump under test (default: dump/dump.f2fs beside FSCK's tree)
 #   MKFS               our mkfs.f2fs (default <repo>/mkfs/mkfs.f2fs)
 #   SLOAD              upstream sload.f2fs (default /usr/sbin/sload.f2fs)
 #   FUZZ_ITERS         mutations per family (default 300)
+#   FUZZ_EXTRA         fsck -t / dump commands per mutation (default 2, 0: fsck -f only)
 #   FUZZ_DRIVER_ITERS  inputs for the parser driver (default 2000, 0 skips)
+#   FUZZ_READ_ITERS    inputs for the read-layer driver (default 2000, 0 skips)
 #   FUZZ_SEED          seed (default 1); the same seed gives the same images
-#   FUZZ_TIMEOUT       seconds per fsck run (default 20)
+#   FUZZ_TIMEOUT       seconds per command (default 20)
 #   FUZZ_CRASH_DIR     where failures are kept (default /tmp/fuzz-crashes)
 #   FUZZ_FAMILIES      space-separated subset of the family names
 set -u
@@ -31,9 +39,12 @@ set -u
 . "$(dirname "$0")/../cli/lib.sh"
 
 FSCK=${FSCK:-$TOP/build-asan/src/fsck/fsck.f2fs}
+DUMP=${DUMP:-$(dirname "$FSCK")/../dump/dump.f2fs}
 SLOAD=${SLOAD:-/usr/sbin/sload.f2fs}
 ITERS=${FUZZ_ITERS:-300}
+EXTRA=${FUZZ_EXTRA:-2}
 DRIVER_ITERS=${FUZZ_DRIVER_ITERS:-2000}
+READ_ITERS=${FUZZ_READ_ITERS:-2000}
 SEED=${FUZZ_SEED:-1}
 TMO=${FUZZ_TIMEOUT:-20}
 CRASH_DIR=${FUZZ_CRASH_DIR:-/tmp/fuzz-crashes}
@@ -43,10 +54,14 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 
 setup_workdir
 require_mkfs
-if [ ! -x "$FSCK" ]; then
-	fail setup "FSCK=$FSCK is not executable (run scripts/build.sh --asan first)"
-	finish
-fi
+for b in "$FSCK" "$DUMP"; do
+	if [ ! -x "$b" ]; then
+		fail setup "$b is not executable (run scripts/build.sh --asan first)"
+		finish
+	fi
+done
+HAVE_PY=0
+command -v python3 >/dev/null && HAVE_PY=1
 
 # --- reading and writing the image ---------------------------------------
 
@@ -125,7 +140,8 @@ targets() {
 SMALL_INTS=(0 1 2 3 7 8 0x7f 0x80 0xff 0x100 0x1ff 0x200 0x201 0x3ff 0x400 0xfff 0x1000
 	0xffff 0x10000 0x7fffffff 0x80000000 0xfffffffe 0xffffffff)
 
-# mutate IMG: 1 to 6 writes into random target blocks; WHAT describes them.
+# mutate IMG: 1 to 6 writes into random target blocks; WHAT describes them,
+# MUT_BLK is the last block written.
 mutate() {
 	local img=$1 n k cls blk off v width j pick
 	WHAT=''
@@ -171,6 +187,7 @@ mutate() {
 		esac
 		put "$img" "$off" "$v" "$width"
 		WHAT+=$(printf '%s@%d=%#x/%d ' "$cls" "$off" "$v" "$width")
+		MUT_BLK=$blk
 	done
 }
 
@@ -235,11 +252,81 @@ make_family() {
 	return 0
 }
 
+# --- running the tools ------------------------------------------------------
+
+# The commands run after fsck -f, in turn.  Dump's table modes write
+# ./dump_nat etc., so every command runs in a scratch directory.
+EXTRA_MODES=(fsck-t dump-d3 dump-i dump-n dump-s dump-a dump-b dump-M dump-sections
+	dump-json-i dump-r)
+
+# extra_cmd MODE IMG I BLK: set CMD (the command line) and OK (the exit
+# statuses it may end with) for mode MODE on IMG, iteration I (-1: the
+# unmutated image), with BLK the block dump -b asks about (the one the
+# mutation wrote last).  No RANDOM is drawn here, so FUZZ_EXTRA does not
+# change the images a seed gives.
+extra_cmd() {
+	local mode=$1 img=$2 i=$3 blk=$4 ino=$((3 + $3 % 40))
+	OK='0 1'
+	case $mode in
+	fsck-t) CMD=("$FSCK" -f -t "$img") OK='0 4 8' ;;
+	dump-d3) CMD=("$DUMP" -d 3 "$img") ;;
+	dump-i) CMD=("$DUMP" -i "$ino" "$img") ;;
+	dump-n) CMD=("$DUMP" -n 0~-1 "$img") ;;
+	dump-s) CMD=("$DUMP" -s 0~-1 "$img") ;;
+	dump-a) CMD=("$DUMP" -a 0~-1 "$img") ;;
+	dump-b) CMD=("$DUMP" -b "$blk" "$img") ;;
+	dump-M) CMD=("$DUMP" -M "$img") ;;
+	dump-sections) CMD=("$DUMP" --sections "$img") ;;
+	dump-json-i) CMD=("$DUMP" --json -i "$ino" "$img") ;;
+	dump-r) CMD=("$DUMP" -r -N -o "$WORK/run/out" "$img") ;;
+	esac
+	# the unmutated image has the root and nothing else for sure
+	[ "$i" -lt 0 ] && case $mode in dump-i | dump-json-i) CMD[-2]=3 ;; esac
+	return 0
+}
+
+# run_tool OK CMD...: run CMD in $WORK/run under timeout; set RC and BAD
+# (empty when the exit status is one of OK and no sanitizer spoke).
+run_tool() {
+	local ok=$1
+	shift
+	rm -rf "$WORK/run"
+	mkdir -p "$WORK/run"
+	(cd "$WORK/run" && timeout -k 5 "$TMO" "$@" </dev/null >"$WORK/out" 2>"$WORK/err")
+	RC=$?
+	BAD=''
+	case $RC in
+	124 | 137) BAD="timed out after ${TMO}s" ;;
+	*) [[ " $ok " == *" $RC "* ]] || BAD="exit status $RC" ;;
+	esac
+	if grep -qE 'ERROR: AddressSanitizer|runtime error|LeakSanitizer|ERROR: UndefinedBehaviorSanitizer' "$WORK/err"; then
+		BAD="${BAD:+$BAD, }sanitizer report: $(grep -m1 -E 'ERROR: |runtime error' "$WORK/err")"
+	fi
+	if [ -z "$BAD" ] && [ "$RC" -eq 0 ] && [ "$HAVE_PY" = 1 ] && [[ " $* " == *" --json "* ]] &&
+		! python3 -c 'import json,sys; json.load(sys.stdin)' <"$WORK/out" 2>/dev/null; then
+		BAD="exit 0 with invalid JSON on stdout"
+	fi
+}
+
+# keep_failure NAME SEED I WHAT CMD...: save the image and how to reproduce.
+keep_failure() {
+	local name=$1 fseed=$2 i=$3 what=$4
+	shift 4
+	mkdir -p "$CRASH_DIR"
+	SAVED=$CRASH_DIR/$name-seed$fseed-iter$i.img
+	cp --sparse=always "$IMG_CUR" "$SAVED"
+	cp "$WORK/err" "$SAVED.stderr"
+	echo "$what" >"$SAVED.mutation"
+	echo "# $name: iteration $i ($what): $BAD"
+	echo "# reproduce: ${*/#"$IMG_CUR"/$SAVED}   (stderr in $SAVED.stderr)"
+}
+
 # run_family NAME FAMILY_SEED
 run_family() {
-	local name=$1 fseed=$2 base=$WORK/$1.img img=$WORK/cur.img i rc what args
-	local n0=0 n4=0 n8=0 bad='' t0 saved
+	local name=$1 fseed=$2 base=$WORK/$1.img img=$WORK/cur.img i k rc what args mode
+	local n0=0 n4=0 n8=0 d0=0 d1=0 bad='' t0 nmodes=${#EXTRA_MODES[@]}
 	REASON=''
+	IMG_CUR=$img
 	make_family "$name" "$base"
 	case $? in
 	0) ;;
@@ -252,7 +339,7 @@ run_family() {
 		return
 		;;
 	esac
-	# the unmutated image must be clean
+	# the unmutated image must be clean, and every extra command must work on it
 	timeout -k 5 "$TMO" "$FSCK" -f "$base" >"$WORK/out" 2>"$WORK/err"
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
@@ -265,6 +352,16 @@ run_family() {
 		T_CLASS+=("$cls")
 		T_BLKS+=("$blk")
 	done < <(targets "$base")
+	if [ "$EXTRA" -gt 0 ]; then
+		for mode in "${EXTRA_MODES[@]}"; do
+			extra_cmd "$mode" "$base" -1 "${T_BLKS[-1]}"
+			run_tool 0 "${CMD[@]}"
+			if [ -n "$BAD" ]; then
+				fail "mutate-$name" "$mode on the unmutated image: $BAD: ${CMD[*]}: $(snippet "$WORK/err")"
+				return
+			fi
+		done
+	fi
 	RANDOM=$fseed
 	t0=$SECONDS
 	for ((i = 0; i < ITERS; i++)); do
@@ -274,49 +371,54 @@ run_family() {
 		args=(-f)
 		[ $((i % 3)) -eq 1 ] && args=(-f -d 1)
 		[ $((i % 7)) -eq 5 ] && args=(-f -l)
-		timeout -k 5 "$TMO" "$FSCK" "${args[@]}" "$img" </dev/null >"$WORK/out" 2>"$WORK/err"
-		rc=$?
-		case $rc in
+		run_tool '0 4 8' "$FSCK" "${args[@]}" "$img"
+		case $RC in
 		0) n0=$((n0 + 1)) ;;
 		4) n4=$((n4 + 1)) ;;
 		8) n8=$((n8 + 1)) ;;
-		124 | 137) bad="timed out after ${TMO}s" ;;
-		*) bad="exit status $rc" ;;
 		esac
-		if grep -qE 'ERROR: AddressSanitizer|runtime error|LeakSanitizer|ERROR: UndefinedBehaviorSanitizer' "$WORK/err"; then
-			bad="${bad:+$bad, }sanitizer report: $(grep -m1 -E 'ERROR: |runtime error' "$WORK/err")"
-		fi
-		if [ -n "$bad" ]; then
-			mkdir -p "$CRASH_DIR"
-			saved=$CRASH_DIR/$name-seed$fseed-iter$i.img
-			cp --sparse=always "$img" "$saved"
-			cp "$WORK/err" "$saved.stderr"
-			echo "$what" >"$saved.mutation"
-			echo "# $name: iteration $i ($what): $bad"
-			echo "# reproduce: $FSCK ${args[*]} $saved   (stderr in $saved.stderr)"
+		if [ -n "$BAD" ]; then
+			bad=$BAD
+			keep_failure "$name" "$fseed" "$i" "$what" "$FSCK" "${args[@]}" "$img"
 			break
 		fi
+		for ((k = 0; k < EXTRA; k++)); do
+			mode=${EXTRA_MODES[(i * EXTRA + k) % nmodes]}
+			extra_cmd "$mode" "$img" "$i" "$MUT_BLK"
+			run_tool "$OK" "${CMD[@]}"
+			case $mode:$RC in
+			dump-*:0) d0=$((d0 + 1)) ;;
+			dump-*:1) d1=$((d1 + 1)) ;;
+			esac
+			if [ -n "$BAD" ]; then
+				bad="$mode: $BAD"
+				keep_failure "$name" "$fseed" "$i" "$what" "${CMD[@]}"
+				break 2
+			fi
+		done
 	done
-	echo "# mutate-$name: $i/$ITERS iterations in $((SECONDS - t0))s, exit 0 x$n0, 4 x$n4, 8 x$n8 (seed $fseed)"
+	echo "# mutate-$name: $i/$ITERS iterations in $((SECONDS - t0))s, fsck -f exit 0 x$n0, 4 x$n4, 8 x$n8; dump exit 0 x$d0, 1 x$d1 (seed $fseed)"
 	if [ -n "$bad" ]; then
-		fail "mutate-$name" "iteration $i: $bad; image kept as $saved"
+		fail "mutate-$name" "iteration $i: $bad; image kept as $SAVED"
 	else
 		pass "mutate-$name"
 	fi
 }
 
-# --- the parser driver ---------------------------------------------------
+# --- the standalone fuzz drivers ---------------------------------------------
 
+# run_driver NAME ITERS: build tests/fuzz/NAME.c against the ASan library
+# of FSCK's tree and run ITERS inputs (the test is "NAME" with _ as -).
 run_driver() {
-	local src lib drv=$WORK/fuzz_parsers libs t0 rc saved
-	if [ "$DRIVER_ITERS" -eq 0 ]; then
-		skip fuzz-parsers "FUZZ_DRIVER_ITERS=0"
+	local name=$1 iters=$2 test=${1//_/-} src lib drv=$WORK/$1 libs t0 rc saved
+	if [ "$iters" -eq 0 ]; then
+		skip "$test" "no iterations asked for"
 		return
 	fi
 	src=$(cd "$(dirname "$FSCK")/.." && pwd)
 	lib=$src/lib/libf2fs.a
 	if [ ! -f "$lib" ] || [ ! -f "$src/config.h" ]; then
-		skip fuzz-parsers "no $lib or $src/config.h next to FSCK"
+		skip "$test" "no $lib or $src/config.h next to FSCK"
 		return
 	fi
 	# the libraries libf2fs needs, as configure found them
@@ -324,27 +426,27 @@ run_driver() {
 	# shellcheck disable=SC2086
 	if ! ${CC:-gcc} -std=gnu11 -O1 -g -Wall -Wextra -fsanitize=address,undefined \
 		-fno-omit-frame-pointer -fno-sanitize-recover=undefined -I"$src" -I"$src/include" \
-		"$TOP/tests/fuzz/fuzz_parsers.c" "$lib" $libs -o "$drv" >"$WORK/cc.log" 2>&1; then
-		fail fuzz-parsers "cannot build the driver: $(snippet "$WORK/cc.log" 300)"
+		"$TOP/tests/fuzz/$name.c" "$lib" $libs -o "$drv" >"$WORK/cc.log" 2>&1; then
+		fail "$test" "cannot build the driver: $(snippet "$WORK/cc.log" 300)"
 		return
 	fi
 	t0=$SECONDS
-	timeout -k 5 $((TMO * 30)) "$drv" -q -n "$DRIVER_ITERS" -s "$SEED" -S "$WORK/input.bin" \
+	timeout -k 5 $((TMO * 30)) "$drv" -q -n "$iters" -s "$SEED" -S "$WORK/input.bin" \
 		>"$WORK/drv.out" 2>"$WORK/drv.err"
 	rc=$?
-	grep '^fuzz_parsers:' "$WORK/drv.out" | sed 's/^/# /'
-	echo "# fuzz-parsers: $DRIVER_ITERS inputs in $((SECONDS - t0))s (seed $SEED)"
+	grep "^$name:" "$WORK/drv.out" | sed 's/^/# /'
+	echo "# $test: $iters inputs in $((SECONDS - t0))s (seed $SEED)"
 	if [ "$rc" -eq 0 ] && ! grep -qE 'ERROR: |runtime error|LeakSanitizer' "$WORK/drv.err"; then
-		pass fuzz-parsers
+		pass "$test"
 		return
 	fi
 	mkdir -p "$CRASH_DIR"
-	saved=$CRASH_DIR/parsers-seed$SEED.bin
+	saved=$CRASH_DIR/${name#fuzz_}-seed$SEED.bin
 	cp "$WORK/input.bin" "$saved"
 	cp "$WORK/drv.err" "$saved.stderr"
-	cp "$drv" "$CRASH_DIR/fuzz_parsers"
-	echo "# reproduce: $CRASH_DIR/fuzz_parsers $saved   (stderr in $saved.stderr)"
-	fail fuzz-parsers "exit $rc: $(grep -m1 -E 'ERROR: |runtime error|fuzz_parsers: ' "$WORK/drv.err"); last input kept as $saved"
+	cp "$drv" "$CRASH_DIR/$name"
+	echo "# reproduce: $CRASH_DIR/$name $saved   (stderr in $saved.stderr)"
+	fail "$test" "exit $rc: $(grep -m1 -E "ERROR: |runtime error|$name: " "$WORK/drv.err"); last input kept as $saved"
 }
 
 k=0
@@ -352,5 +454,6 @@ for fam in $FAMILIES; do
 	run_family "$fam" $((SEED * 100 + k))
 	k=$((k + 1))
 done
-run_driver
+run_driver fuzz_parsers "$DRIVER_ITERS"
+run_driver fuzz_read "$READ_ITERS"
 finish

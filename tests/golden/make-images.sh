@@ -11,7 +11,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/tests/golden/images
 mkfs=${MKFS:-$top/mkfs/mkfs.f2fs}
-inject=${INJECT:-$top/fsck/inject.f2fs}
+inject=${INJECT:-$top/inject/inject.f2fs}
 sload=${SLOAD:-/usr/sbin/sload.f2fs}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -7,8 +7,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 FSCK=${FSCK:-$top/fsck/fsck.f2fs}
-DUMP=${DUMP:-$top/fsck/dump.f2fs}
-INJECT=${INJECT:-$top/fsck/inject.f2fs}
+DUMP=${DUMP:-$top/dump/dump.f2fs}
+INJECT=${INJECT:-$top/inject/inject.f2fs}
 update=0
 [ "${1:-}" = --update ] && update=1
 work=$(mktemp -d "${TMPDIR:-/tmp}/golden.XXXXXX")
@@ -62,7 +62,8 @@ done
 while read -r name image tool args; do
 	case $name in "#"* | "") continue ;; esac
 	# shellcheck disable=SC2086
-	run_case "$name" "$image" "$tool" $args >"$work/out" 2>&1
+	run_case "$name" "$image" "$tool" $args 2>&1 |
+		sed -e "s|$work/|WORK/|g" -e 's/^Done: [0-9.]* secs$/Done: N secs/' >"$work/out"
 	if [ $update = 1 ]; then
 		cp "$work/out" "$here/expected/$name.out"
 		echo "PASS: golden-$name (updated)"

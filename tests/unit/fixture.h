@@ -17,6 +17,12 @@
  * discard), fixture_open(), anything it wants on the empty device, then
  * fixture_mkfs().
  *
+ * Tests that build structures by hand take unused main-area blocks with
+ * fixture_free_blk(), point nids at them with fixture_nat_set(), and edit
+ * the checkpoint's journals with fixture_edit_journal(); those find the
+ * current pack and NAT copy through f2fs_fs_open(), as a reader would.
+ * fixture_fail_reads() makes chosen blocks unreadable.
+ *
  * The functions do not record failures themselves (test.h's counters are
  * private to each test program): they return false (or an error), print the
  * step that failed and why on stderr, and the caller CHECKs the result.
@@ -29,11 +35,19 @@
 
 #include "f2fs/device.h"
 #include "f2fs/format.h"
+#include "f2fs/fs.h"
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 
 /* The time every fixture image is stamped with (cfg.fixed_time). */
 #define FIXTURE_TIME 1700000000
+
+/* Reads touching blocks [first, first + count) fail with err (count 0: none do). */
+struct fixture_fault {
+	uint64_t first, count;
+	int err;
+	unsigned int hits; /* reads failed so far */
+};
 
 struct fixture {
 	struct f2fs_device *dev;     /* the memory device, NULL until fixture_open() */
@@ -43,6 +57,8 @@ struct fixture {
 	struct f2fs_mkfs_result res; /* f2fs_mkfs_format's result */
 	int ret;		     /* f2fs_mkfs_format's return value */
 	struct f2fs_super_block sb;  /* superblock copy 0, as written */
+	uint32_t blocks_taken;	     /* by fixture_free_blk() */
+	struct fixture_fault fault;  /* used once fixture_fail_reads() stacked its layer */
 	union {
 		struct f2fs_checkpoint cp; /* the first block of checkpoint pack 1 */
 		uint8_t cp_blk[F2FS_BLKSIZE];
@@ -80,6 +96,32 @@ bool fixture_write_blk(struct fixture *fx, uint64_t blkaddr, const void *buf);
  * summary (NAT then SIT journal) of a freshly formatted image.
  */
 bool fixture_read_sum(struct fixture *fx, void *buf);
+
+/* Open the device through the handle; prints the reason when that fails. */
+bool fixture_fs_open(struct fixture *fx, struct f2fs_fs **fs);
+
+/*
+ * The next main-area block nothing uses: from the end of the main area
+ * down, skipping the open logs' segments.  Nothing is written.
+ */
+uint64_t fixture_free_blk(struct fixture *fx);
+
+/*
+ * Make the NAT say @nid belongs to inode @ino at @blkaddr (0: free): in the
+ * current pack's NAT journal when the nid is there, else in the current
+ * copy of its NAT block.
+ */
+bool fixture_nat_set(struct fixture *fx, uint32_t nid, uint32_t ino, uint32_t blkaddr);
+
+/* Let @edit change the NAT (@sit false) or SIT journal of the current pack in place. */
+bool fixture_edit_journal(struct fixture *fx, bool sit,
+			  void (*edit)(struct f2fs_journal *j, void *arg), void *arg);
+
+/*
+ * Stack a layer on fx->dev (which it becomes) that fails the reads
+ * fx->fault names; fx->fault starts out failing nothing (err -EIO).
+ */
+bool fixture_fail_reads(struct fixture *fx);
 
 /* Close the device (none open is fine); returns f2fs_dev_close's result. */
 int fixture_free(struct fixture *fx);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A minimal unit-test harness: each tests/unit/test_*.c is one program whose
- * main() calls RUN(fn) for each case.  CHECK records a failure and goes on;
+ * A minimal unit-test harness: each tests/unit/<layer>/test_*.c is one
+ * program whose main() calls RUN(fn) for each case.  CHECK records a failure and goes on;
  * the program prints "PASS: name" / "FAIL: name" per case and exits 1 when
  * anything failed, which automake's test driver reports.
  */
@@ -28,7 +28,7 @@ static int test_failures;
 	do {                                                                                       \
 		uint64_t va_ = (uint64_t)(a), vb_ = (uint64_t)(b);                                 \
 		if (va_ != vb_) {                                                                  \
-			fprintf(stderr, "%s:%d: %s == %" PRIu64 ", expected %s == %" PRIu64 "\n", \
+			fprintf(stderr, "%s:%d: %s == %" PRIu64 ", expected %s == %" PRIu64 "\n",  \
 				__FILE__, __LINE__, #a, va_, #b, vb_);                             \
 			test_case_failed = 1;                                                      \
 		}                                                                                  \

@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The checker on in-memory images: a fresh volume is clean for every
- * feature set, and single corruptions of the root inode, its dentry block,
- * the SIT journal and the checkpoint counters are reported with their codes.
+ * The checker on in-memory images, through the filesystem handle: a fresh
+ * volume is clean for every feature set, and single corruptions are
+ * reported with their codes -- of the root inode (fields, its node
+ * pointers), its dentry block, the NAT and SIT journals, nat_bits, the
+ * orphan list, the superblock's root and quota inodes, the checkpoint
+ * counters (with the summary lines they fail), read errors (through the
+ * fixture's fault layer), and rejected superblock and checkpoint copies.  Tables that cannot be
+ * loaded end the check as an operational error (res.fatal), never a problem.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "f2fs/check.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
+#include "f2fs/fs.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/node.h"
 #include "f2fs/super.h"
@@ -19,6 +26,7 @@
 #include "test.h"
 
 #define IMG_BYTES (128ull << 20)
+#define BLK	  F2FS_BLKSIZE
 
 struct seen {
 	unsigned int count[PR_NR_CODES];
@@ -54,13 +62,54 @@ static struct f2fs_device *make_image(struct fixture *fx, uint32_t features, uin
 	return fx->dev;
 }
 
-static int run_check(struct f2fs_device *dev, struct seen *s, struct f2fs_check_result *r)
+/* Check an open handle, counting the problems by code. */
+static int check_fs(struct f2fs_fs *fs, struct seen *s, struct f2fs_check_result *r)
 {
 	struct f2fs_check_options o = {
 	    .on_problem = on_problem, .on_section = on_section, .arg = s};
+	int ret;
 
 	memset(s, 0, sizeof(*s));
-	return f2fs_check(dev, &o, r);
+	ret = f2fs_check(fs, &o, r);
+	CHECK(ret ? r->fatal : !r->fatal);
+	return ret;
+}
+
+/* Open @dev, check it and close it again. */
+static int run_check(struct f2fs_device *dev, struct seen *s, struct f2fs_check_result *r)
+{
+	struct f2fs_fs *fs = NULL;
+	char why[256] = "";
+	int ret = f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why));
+
+	memset(s, 0, sizeof(*s));
+	memset(r, 0, sizeof(*r));
+	if (ret) {
+		fprintf(stderr, "f2fs_fs_open: %d: %s\n", ret, why);
+		CHECK(0);
+		return ret;
+	}
+	ret = check_fs(fs, s, r);
+	f2fs_fs_close(fs);
+	return ret;
+}
+
+/* Check @fx and expect @code @n times (0: at least once). */
+static void expect_code(struct fixture *fx, enum f2fs_problem_code code, unsigned int n)
+{
+	struct f2fs_check_result r;
+	struct seen s;
+
+	CHECK_EQ_U64(run_check(fx->dev, &s, &r), 0);
+	CHECK(r.problems > 0);
+	if (n ? s.count[code] != n : !s.count[code]) {
+		fprintf(stderr, "expected %s %u time(s) (0: any), got it %u times\n",
+			f2fs_problem_info(code)->name, n, s.count[code]);
+		CHECK(0);
+	}
+	/* the summary lines the code's row names fail */
+	CHECK_EQ_U64(r.failed_lines & f2fs_problem_info(code)->lines,
+		     f2fs_problem_info(code)->lines);
 }
 
 static void read_blk(struct fixture *fx, uint64_t blk, void *buf)
@@ -107,13 +156,45 @@ static void test_fresh_images_are_clean(void)
 			continue;
 		CHECK(run_check(dev, &s, &r) == 0);
 		CHECK_EQ_U64(r.problems, 0);
+		CHECK_EQ_U64(r.failed_lines, 0);
 		CHECK_EQ_U64(r.valid_blocks, r.cp_valid_blocks);
+		CHECK_EQ_U64(r.valid_nodes, r.cp_valid_nodes);
+		CHECK_EQ_U64(r.nat_valid_entries, r.cp_valid_nodes);
 		CHECK_EQ_U64(r.valid_inodes, r.cp_valid_inodes);
 		CHECK_EQ_U64(r.sections, fx.l.section_count);
 		CHECK_EQ_U64(s.sections, fx.l.section_count);
 		CHECK_EQ_U64(r.sections_bad, 0);
 		fixture_free(&fx);
 	}
+}
+
+/* The tables stay loaded in the handle: a second check on it gives the same result. */
+static void test_check_twice(void)
+{
+	struct fixture fx;
+	struct f2fs_device *dev =
+	    make_image(&fx, F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_LOST_FOUND, 1);
+	struct f2fs_check_result r1, r2;
+	const struct f2fs_nat_table *nat1, *nat2;
+	struct f2fs_fs *fs;
+	struct seen s;
+
+	CHECK(dev != NULL);
+	if (!dev || !fixture_fs_open(&fx, &fs)) {
+		fixture_free(&fx);
+		return;
+	}
+	CHECK_EQ_U64(check_fs(fs, &s, &r1), 0);
+	CHECK_EQ_U64(f2fs_fs_nat(fs, &nat1), 0);
+	CHECK_EQ_U64(check_fs(fs, &s, &r2), 0);
+	CHECK_EQ_U64(f2fs_fs_nat(fs, &nat2), 0);
+	CHECK(nat1 == nat2);
+	CHECK_EQ_U64(r1.problems, 0);
+	CHECK_EQ_U64(r2.problems, 0);
+	CHECK_EQ_U64(r1.valid_blocks, r2.valid_blocks);
+	CHECK_EQ_U64(r1.valid_nodes, r2.valid_nodes);
+	f2fs_fs_close(fs);
+	fixture_free(&fx);
 }
 
 /* Corrupt the root inode with @edit, reseal its checksum when asked, expect @code. */
@@ -123,27 +204,17 @@ static void expect_root_inode_problem(void (*edit)(struct f2fs_node *), bool res
 	uint32_t features = F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_INODE_CHKSUM;
 	struct fixture fx;
 	struct f2fs_device *dev = make_image(&fx, features, 1);
-	struct f2fs_super_block sb;
 	struct f2fs_node n;
-	struct f2fs_check_result r;
-	struct seen s;
-	uint8_t blk[F2FS_BLKSIZE];
 
 	CHECK(dev != NULL);
 	if (!dev)
 		return;
-	read_blk(&fx, 0, blk);
-	memcpy(&sb, blk + F2FS_SUPER_OFFSET, sizeof(sb));
 	read_blk(&fx, root_inode_blk(&fx.l), &n);
 	edit(&n);
 	if (reseal)
-		f2fs_inode_seal(&n, features, f2fs_inode_chksum_seed(sb.uuid));
+		f2fs_inode_seal(&n, features, f2fs_inode_chksum_seed(fx.sb.uuid));
 	write_blk(&fx, root_inode_blk(&fx.l), &n);
-	CHECK(run_check(dev, &s, &r) == 0);
-	CHECK(r.problems > 0);
-	CHECK(s.count[code] > 0);
-	if (!s.count[code])
-		fprintf(stderr, "expected %s\n", f2fs_problem_info(code)->name);
+	expect_code(&fx, code, 0);
 	fixture_free(&fx);
 }
 
@@ -182,6 +253,29 @@ static void data_out_of_range(struct f2fs_node *n)
 	n->i.i_addr[f2fs_inode_first_addr(&n->i)] = le32_put(7);
 }
 
+static void long_namelen(struct f2fs_node *n)
+{
+	n->i.i_namelen = le32_put(F2FS_NAME_LEN + 1);
+}
+
+/* A directory with dentry blocks has a size in whole blocks. */
+static void odd_dir_size(struct f2fs_node *n)
+{
+	n->i.i_size = le64_put(le64_get(n->i.i_size) + 1);
+}
+
+/* i_nid[0] names the root itself: a nid reached a second time. */
+static void nid_loop(struct f2fs_node *n)
+{
+	n->i.i_nid[0] = n->footer.nid;
+}
+
+/* i_nid[1] names a nid the NAT has no entry for. */
+static void nid_free(struct f2fs_node *n)
+{
+	n->i.i_nid[1] = le32_put(400);
+}
+
 static void test_inode_corruptions(void)
 {
 	expect_root_inode_problem(bump_links, true, PR_INODE_LINKS);
@@ -191,6 +285,10 @@ static void test_inode_corruptions(void)
 	expect_root_inode_problem(flip_name_byte, false, PR_INODE_CHECKSUM);
 	expect_root_inode_problem(bad_footer_nid, true, PR_NODE_FOOTER_NID);
 	expect_root_inode_problem(data_out_of_range, true, PR_BLK_RANGE);
+	expect_root_inode_problem(long_namelen, true, PR_INODE_NAMELEN);
+	expect_root_inode_problem(odd_dir_size, true, PR_INODE_SIZE);
+	expect_root_inode_problem(nid_loop, true, PR_NODE_REACHED_TWICE);
+	expect_root_inode_problem(nid_free, true, PR_NODE_NID_FREE);
 }
 
 static void test_dentry_corruptions(void)
@@ -218,6 +316,10 @@ static void test_dentry_corruptions(void)
 	CHECK(run_check(dev, &s, &r) == 0 && s.count[PR_DENT_INO] == 1);
 	/* lost+found is then unreachable, and the root's link count is too high */
 	CHECK(s.count[PR_NAT_UNREACHABLE] == 1 && s.count[PR_INODE_LINKS] == 1);
+	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_NAT_UNREACHABLE));
+	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_HARD_LINKS));
+	CHECK(f2fs_check_line_ok(&r, F2FS_LINE_VALID_BLOCKS) ==
+	      (r.valid_blocks == r.cp_valid_blocks));
 
 	d = orig;
 	d.dentry[1].ino = le32_put(4);
@@ -265,6 +367,11 @@ static void test_checkpoint_counters(void)
 	CHECK(s.count[PR_COUNT_VALID_BLOCKS] == 1);
 	CHECK(s.count[PR_COUNT_VALID_INODES] == 1);
 	CHECK(s.count[PR_SIT_FREE_COUNT] == 1);
+	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_VALID_BLOCKS));
+	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_VALID_INODES));
+	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_FREE_SEGMENTS));
+	CHECK(f2fs_check_line_ok(&r, F2FS_LINE_VALID_NODES));
+	CHECK(f2fs_check_line_ok(&r, F2FS_LINE_NAT_NODES));
 	fixture_free(&fx);
 }
 
@@ -292,18 +399,347 @@ static void test_section_mismatch(void)
 	CHECK(s.count[PR_BLK_SIT_EXTRA] == 1);
 	CHECK(s.count[PR_SEC_CKPT_VALID] == 1);
 	CHECK_EQ_U64(r.sections_bad, 1);
+	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_SECTIONS));
+	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_SIT_BITMAP));
+	fixture_free(&fx);
+}
+
+/* ---- the journals, nat_bits and the orphan list ---- */
+
+static void nat_append(struct f2fs_journal *j, uint32_t nid, uint32_t ino, uint32_t blkaddr)
+{
+	unsigned int n = le16_get(j->n_nats);
+
+	CHECK(n < F2FS_NAT_JOURNAL_ENTRIES);
+	if (n >= F2FS_NAT_JOURNAL_ENTRIES)
+		return;
+	memset(&j->nat_j.entries[n], 0, sizeof(j->nat_j.entries[n]));
+	j->nat_j.entries[n].nid = le32_put(nid);
+	j->nat_j.entries[n].ne.ino = le32_put(ino);
+	j->nat_j.entries[n].ne.block_addr = le32_put(blkaddr);
+	j->n_nats = le16_put((uint16_t)(n + 1));
+}
+
+static void nat_past_table(struct f2fs_journal *j, void *arg)
+{
+	(void)arg;
+	nat_append(j, 0x7fffffff, 0x7fffffff, 5);
+}
+
+/* A NAT journal entry for a nid past the NAT is ignored, and reported. */
+static void test_nat_journal(void)
+{
+	struct fixture fx;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	CHECK(fixture_edit_journal(&fx, false, nat_past_table, NULL));
+	expect_code(&fx, PR_NAT_JOURNAL, 1);
+	fixture_free(&fx);
+}
+
+/* The SIT journal entry of an empty open log moved to a segment far past the main area. */
+static void sit_past_main(struct f2fs_journal *j, void *arg)
+{
+	unsigned int i, n = le16_get(j->n_sits);
+	bool *done = arg;
+
+	for (i = 0; i < n && i < F2FS_SIT_JOURNAL_ENTRIES && !*done; i++)
+		if (!(le16_get(j->sit_j.entries[i].se.vblocks) & F2FS_SIT_VBLOCKS_MASK)) {
+			j->sit_j.entries[i].segno = le32_put(1u << 30);
+			*done = true;
+		}
+}
+
+static void test_sit_journal(void)
+{
+	struct fixture fx;
+	bool done = false;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	CHECK(fixture_edit_journal(&fx, true, sit_past_main, &done));
+	CHECK(done);
+	expect_code(&fx, PR_SIT_JOURNAL, 1);
+	fixture_free(&fx);
+}
+
+/* nat_bits say NAT block 1 (no nid in use) is full. */
+static void test_nat_bits(void)
+{
+	struct fixture fx;
+	uint8_t blk[BLK];
+	uint64_t trailer;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	CHECK(le32_get(fx.cp.ckpt_flags) & CP_NAT_BITS_FLAG);
+	/* the trailer ends pack 1's segment: the tag, the full bits, the empty bits */
+	trailer = fx.l.cp_blkaddr + F2FS_DEFAULT_BLKS_PER_SEG -
+		  f2fs_nat_bits_blocks(fx.l.segment_count_nat);
+	read_blk(&fx, trailer, blk);
+	CHECK(f2fs_test_bit_lsb(blk + 8 + f2fs_nat_bits_bytes(fx.l.segment_count_nat), 1));
+	f2fs_set_bit_lsb(blk + 8, 1);
+	write_blk(&fx, trailer, blk);
+	expect_code(&fx, PR_NAT_BITS, 1);
+	fixture_free(&fx);
+}
+
+/*
+ * Rewrite pack 1 with an orphan block listing @ino after its payload: the
+ * checkpoint block (flag, total, start_sum), payload, orphans, the mkfs
+ * pack's summaries, and the closing copy.
+ */
+static bool add_orphan(struct fixture *fx, uint32_t ino)
+{
+	struct f2fs_pack_layout l;
+	uint8_t *pack, cpblk[BLK];
+	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)cpblk;
+	struct f2fs_orphan_block *ob;
+	uint32_t i, total;
+
+	read_blk(fx, fx->l.cp_blkaddr, cpblk);
+	f2fs_pack_layout(cp, fx->l.cp_payload, &l);
+	CHECK(!(le32_get(cp->ckpt_flags) & CP_ORPHAN_PRESENT_FLAG));
+	CHECK_EQ_U64(l.data_sum_start, l.orphan_start);
+	total = l.total + 1;
+	pack = calloc(total, BLK);
+	if (!pack)
+		return false;
+	for (i = 0; i < l.total; i++)
+		read_blk(fx, fx->l.cp_blkaddr + i,
+			 pack + (size_t)(i < l.orphan_start ? i : i + 1) * BLK);
+	ob = (struct f2fs_orphan_block *)(pack + (size_t)l.orphan_start * BLK);
+	memset(ob, 0, BLK);
+	ob->ino[0] = le32_put(ino);
+	ob->entry_count = le32_put(1);
+	ob->blk_addr = le16_put(1);
+	ob->blk_count = le16_put(1);
+	cp->ckpt_flags = le32_put(le32_get(cp->ckpt_flags) | CP_ORPHAN_PRESENT_FLAG);
+	cp->cp_pack_total_block_count = le32_put(total);
+	cp->cp_pack_start_sum = le32_put(le32_get(cp->cp_pack_start_sum) + 1);
+	f2fs_cp_seal(cp);
+	memcpy(pack, cpblk, BLK);
+	memcpy(pack + (size_t)(total - 1) * BLK, cpblk, BLK);
+	for (i = 0; i < total; i++)
+		write_blk(fx, fx->l.cp_blkaddr + i, pack + (size_t)i * BLK);
+	free(pack);
+	return true;
+}
+
+static void test_orphan(void)
+{
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	const struct f2fs_cp_data *cpd;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	CHECK(add_orphan(&fx, 500));
+	/* the pack reads back with the orphan */
+	if (fixture_fs_open(&fx, &fs)) {
+		CHECK_EQ_U64(f2fs_fs_cp_data(fs, &cpd), 0);
+		if (cpd) {
+			CHECK_EQ_U64(cpd->orphan_count, 1);
+			CHECK_EQ_U64(cpd->orphan_count ? cpd->orphans[0] : 0, 500);
+		}
+		f2fs_fs_close(fs);
+	}
+	expect_code(&fx, PR_ORPHAN, 1);
+	fixture_free(&fx);
+}
+
+/* ---- inodes the superblock names, and the NAT's node count ---- */
+
+static void test_root_inode_missing(void)
+{
+	struct fixture fx;
+	struct f2fs_check_result r;
+	struct seen s;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	CHECK(fixture_nat_set(&fx, le32_get(fx.sb.root_ino), 0, 0));
+	CHECK_EQ_U64(run_check(fx.dev, &s, &r), 0);
+	CHECK_EQ_U64(s.count[PR_ROOT_INODE], 1);
+	CHECK_EQ_U64(r.valid_inodes, 0);
+	fixture_free(&fx);
+}
+
+static void test_quota_inode_missing(void)
+{
+	struct fixture fx;
+	uint32_t qino;
+
+	if (!make_image(&fx, F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_QUOTA_INO, 1))
+		return;
+	qino = le32_get(fx.sb.qf_ino[0]);
+	CHECK(qino != 0);
+	CHECK(fixture_nat_set(&fx, qino, 0, 0));
+	expect_code(&fx, PR_QUOTA_INODE, 1);
+	fixture_free(&fx);
+}
+
+static void nat_extra_entry(struct f2fs_journal *j, void *arg)
+{
+	nat_append(j, 300, 300, *(uint32_t *)arg);
+}
+
+/*
+ * A NAT entry nothing reaches: the NAT's valid count disagrees with the
+ * checkpoint, the tree's does not.
+ */
+static void test_nat_node_count(void)
+{
+	struct fixture fx;
+	struct f2fs_check_result r;
+	struct seen s;
+	uint32_t root_blk;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	root_blk = (uint32_t)root_inode_blk(&fx.l);
+	CHECK(fixture_edit_journal(&fx, false, nat_extra_entry, &root_blk));
+	CHECK_EQ_U64(run_check(fx.dev, &s, &r), 0);
+	CHECK_EQ_U64(s.count[PR_COUNT_NAT_NODES], 1);
+	CHECK_EQ_U64(s.count[PR_NAT_UNREACHABLE], 1);
+	CHECK_EQ_U64(s.count[PR_COUNT_VALID_NODES], 0);
+	CHECK_EQ_U64(r.nat_valid_entries, r.cp_valid_nodes + 1);
+	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_NAT_NODES));
+	CHECK(f2fs_check_line_ok(&r, F2FS_LINE_VALID_NODES));
+	fixture_free(&fx);
+}
+
+/* ---- copies the volume rejected ---- */
+
+static void test_rejected_copies(void)
+{
+	struct fixture fx;
+	uint8_t blk[BLK];
+	struct f2fs_check_result r;
+	struct seen s;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	read_blk(&fx, 1, blk);
+	blk[F2FS_SUPER_OFFSET] ^= 0xff; /* superblock #1's magic */
+	write_blk(&fx, 1, blk);
+	read_blk(&fx, fx.l.cp_blkaddr + F2FS_DEFAULT_BLKS_PER_SEG, blk);
+	blk[8] ^= 1; /* pack 2's checkpoint block, under its crc */
+	write_blk(&fx, fx.l.cp_blkaddr + F2FS_DEFAULT_BLKS_PER_SEG, blk);
+	CHECK_EQ_U64(run_check(fx.dev, &s, &r), 0);
+	CHECK_EQ_U64(s.count[PR_SB_INVALID], 1);
+	CHECK_EQ_U64(s.count[PR_CP_INVALID], 1);
+	CHECK_EQ_U64(r.problems, 2);
+	fixture_free(&fx);
+}
+
+/* ---- errors that end the check ---- */
+
+/* Open @fx (its reads going through the fault layer), load the tables, then fail @blk and check. */
+static void check_unreadable_block(struct fixture *fx, uint64_t blk, struct seen *s,
+				   struct f2fs_check_result *r)
+{
+	struct f2fs_fs *fs;
+
+	memset(s, 0, sizeof(*s));
+	if (!fixture_fs_open(fx, &fs))
+		return;
+	CHECK_EQ_U64(f2fs_fs_load_all(fs), 0);
+	fx->fault.first = blk;
+	fx->fault.count = 1;
+	fx->fault.hits = 0;
+	CHECK_EQ_U64(check_fs(fs, s, r), 0);
+	CHECK(fx->fault.hits > 0);
+	fx->fault.count = 0;
+	f2fs_fs_close(fs);
+}
+
+/*
+ * Read errors during the walk: the root inode, then its dentry block.  (The
+ * SSA is not read for a fresh image: every block in use lies in an open
+ * log, whose summary the checkpoint pack holds.)
+ */
+static void test_read_errors(void)
+{
+	struct fixture fx;
+	struct f2fs_check_result r;
+	struct seen s;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	if (!fixture_fail_reads(&fx)) {
+		CHECK(0);
+		fixture_free(&fx);
+		return;
+	}
+	check_unreadable_block(&fx, root_inode_blk(&fx.l), &s, &r);
+	CHECK_EQ_U64(s.count[PR_IO], 1);
+	CHECK_EQ_U64(r.valid_inodes, 0);
+	check_unreadable_block(&fx, root_dentry_blk(&fx.l), &s, &r);
+	CHECK_EQ_U64(s.count[PR_IO], 1);
+	CHECK_EQ_U64(r.valid_inodes, 1);
+	fixture_free(&fx);
+}
+
+/* A read error while loading a table ends the check: fatal, with the structure named. */
+static void test_table_read_error(void)
+{
+	struct fixture fx;
+	struct f2fs_check_result r;
+	struct seen s;
+	struct f2fs_fs *fs;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	if (!fixture_fail_reads(&fx) || !fixture_fs_open(&fx, &fs)) {
+		CHECK(0);
+		fixture_free(&fx);
+		return;
+	}
+	fx.fault.first = fx.l.sit_blkaddr;
+	fx.fault.count = (uint64_t)fx.l.segment_count_sit * F2FS_DEFAULT_BLKS_PER_SEG;
+	CHECK_EQ_U64(check_fs(fs, &s, &r), -EIO);
+	CHECK(r.fatal);
+	CHECK(strstr(r.fatal_why, "SIT") != NULL);
+	CHECK_EQ_U64(r.problems, 0);
+	f2fs_fs_close(fs);
+	fixture_free(&fx);
+}
+
+static void bad_nat_count(struct f2fs_journal *j, void *arg)
+{
+	(void)arg;
+	j->n_nats = le16_put(F2FS_NAT_JOURNAL_ENTRIES + 1);
+}
+
+/* A pack whose contents cannot be loaded: fatal, with the structure named. */
+static void test_tables_unloadable(void)
+{
+	struct fixture fx;
+	struct f2fs_check_result r;
+	struct seen s;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	CHECK(fixture_edit_journal(&fx, false, bad_nat_count, NULL));
+	CHECK_EQ_U64(run_check(fx.dev, &s, &r), -EINVAL);
+	CHECK(r.fatal);
+	CHECK(strstr(r.fatal_why, "NAT journal") != NULL);
+	CHECK_EQ_U64(r.problems, 0);
 	fixture_free(&fx);
 }
 
 static void test_unreadable(void)
 {
 	struct f2fs_device *dev = NULL;
-	struct f2fs_check_result r;
-	struct seen s;
+	struct f2fs_fs *fs = (struct f2fs_fs *)&dev;
+	char why[256] = "";
 
 	CHECK(f2fs_dev_open_memory(1 << 20, &dev) == 0);
-	CHECK(run_check(dev, &s, &r) < 0);
-	CHECK(r.fatal && strstr(r.fatal_why, "superblock") != NULL);
+	CHECK(f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why)) < 0);
+	CHECK(fs == NULL);
+	CHECK(strstr(why, "superblock") != NULL);
 	f2fs_dev_close(dev);
 }
 
@@ -315,17 +751,31 @@ static void test_problem_table(void)
 		const struct f2fs_problem_info *p = f2fs_problem_info((enum f2fs_problem_code)code);
 
 		CHECK(p && p->name && !strncmp(p->name, "PR_", 3) && p->structure && p->summary);
+		CHECK(p && p->lines && !(p->lines & ~((1u << F2FS_NR_LINES) - 1)));
 	}
 	CHECK(f2fs_problem_info(PR_NR_CODES) == NULL);
+	CHECK(f2fs_problem_info((enum f2fs_problem_code) - 1) == NULL);
 }
 
 int main(void)
 {
 	RUN(test_fresh_images_are_clean);
+	RUN(test_check_twice);
 	RUN(test_inode_corruptions);
 	RUN(test_dentry_corruptions);
 	RUN(test_checkpoint_counters);
 	RUN(test_section_mismatch);
+	RUN(test_nat_journal);
+	RUN(test_sit_journal);
+	RUN(test_nat_bits);
+	RUN(test_orphan);
+	RUN(test_root_inode_missing);
+	RUN(test_quota_inode_missing);
+	RUN(test_nat_node_count);
+	RUN(test_rejected_copies);
+	RUN(test_read_errors);
+	RUN(test_table_read_error);
+	RUN(test_tables_unloadable);
 	RUN(test_unreadable);
 	RUN(test_problem_table);
 	TEST_EXIT();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/device.c: the memory backend's I/O and bounds, the unix
+ * Unit tests for lib/dev/: the memory backend's I/O and bounds, the unix
  * backend on temporary regular files (size, I/O, hole punching, discard,
  * read-only handles, refused paths), and the pre-format checks is_busy and
  * probe_existing.  Block-device paths need root and real hardware, so they

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/crc.c and lib/hash.c: the raw CRC-32 register F2FS
+ * Unit tests for lib/format/crc.c and hash.c: the raw CRC-32 register F2FS
  * stores (checked against the standard CRC-32 check value), chaining, the
  * magic-seeded block checksum, and the directory-entry name hash against
  * values read from images made by the upstream tools.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for the on-disk format helpers: structure sizes at run time,
- * the bitmap bit orders, dentry blocks (lib/dir.c), inode extra-attribute
- * sizes and checksums (lib/node.c), checkpoint checksums and nat_bits
- * (lib/checkpoint.c), and the feature table (lib/feature.c).
+ * the bitmap bit orders, dentry blocks (dir.c), inode extra-attribute sizes
+ * and checksums (node.c), checkpoint checksums and nat_bits (checkpoint.c),
+ * and the feature table (feature.c), all of lib/format/.
  */
 #include "config.h"
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/layout.c: the invariants of every computed layout over
- * a matrix of device sizes, section and zone sizes and sector sizes; the
- * minimum size; full layouts recorded from upstream mkfs.f2fs 1.15; and the
- * parameters it must refuse.
+ * Unit tests for lib/format/layout.c: the invariants of every computed
+ * layout over a matrix of device sizes, section and zone sizes and sector
+ * sizes; the minimum size; full layouts recorded from upstream mkfs.f2fs
+ * 1.15; the parameters it must refuse (-EINVAL), and devices too small for
+ * the parameters (-ENOSPC).
  */
 #include "config.h"
 
@@ -181,7 +182,7 @@ static void run_matrix(bool heap, bool large_nat)
 								p.sector_size, heap, why,
 								(unsigned long long)min);
 							bad++;
-						} else if (ret != -EINVAL || !why[0]) {
+						} else if (ret != -ENOSPC || !why[0]) {
 							bad++;
 						}
 						continue;
@@ -613,7 +614,18 @@ static void test_golden(void)
 	}
 }
 
-static void expect_einval(const struct f2fs_layout_params *p, const char *needle);
+static void expect_refusal(const struct f2fs_layout_params *p, int err, const char *needle);
+
+static void expect_einval(const struct f2fs_layout_params *p, const char *needle)
+{
+	expect_refusal(p, -EINVAL, needle);
+}
+
+/* The parameters are fine but the device is too small for them. */
+static void expect_enospc(const struct f2fs_layout_params *p, const char *needle)
+{
+	expect_refusal(p, -ENOSPC, needle);
+}
 
 /* -o and -Z: the given ratio and reserve are used as they are. */
 static void test_fixed_overprovision_and_reserve(void)
@@ -639,27 +651,27 @@ static void test_fixed_overprovision_and_reserve(void)
 	CHECK(l.overprov_segments >= 40 + 6 * 4);
 	CHECK_EQ_U64(l.overprov_segments, (l.segment_count_main - 40) * 2 / 100 + 40);
 
-	/* a fixed reserve with too little overprovision around it is refused */
+	/* a fixed reserve with too little overprovision around it: a larger device would do */
 	p.overprovision = 0.1;
-	expect_einval(&p, "overprovision");
+	expect_enospc(&p, "overprovision");
 }
 
 /* ---- refused parameters ---- */
 
-static void expect_einval(const struct f2fs_layout_params *p, const char *needle)
+static void expect_refusal(const struct f2fs_layout_params *p, int err, const char *needle)
 {
 	struct f2fs_layout l;
 	char why[256] = "";
 	int ret = f2fs_layout_compute(p, &l, why, sizeof(why));
 
-	CHECK_EQ_U64(ret, (uint64_t)-EINVAL);
+	CHECK_EQ_U64(ret, (uint64_t)err);
 	CHECK(why[0] != 0);
 	if (needle && !strstr(why, needle)) {
 		fprintf(stderr, "reason \"%s\" lacks \"%s\"\n", why, needle);
 		CHECK(0);
 	}
 	/* no reason buffer is fine too */
-	CHECK_EQ_U64(f2fs_layout_compute(p, &l, NULL, 0), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(f2fs_layout_compute(p, &l, NULL, 0), (uint64_t)err);
 }
 
 static void test_bad_params(void)
@@ -715,15 +727,15 @@ static void test_too_small(void)
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		p = params(sizes[i], 512, 1, 1);
-		expect_einval(&p, "not sufficient");
+		expect_enospc(&p, "not sufficient");
 	}
 	/* four 4 GiB zones: room for the metadata but not for six logs and a reserve */
 	p = params(16 * GiB, 512, 512, 4);
-	expect_einval(&p, NULL);
+	expect_enospc(&p, NULL);
 	/* just below the minimum */
 	p = params(0, 512, 1, 1);
 	p.total_sectors = (f2fs_layout_min_bytes(&p) - F2FS_SEGMENT_BYTES) / 512;
-	expect_einval(&p, NULL);
+	expect_enospc(&p, NULL);
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/super.c: the UTF-8 to UTF-16LE volume label, the cold
+ * Unit tests for lib/format/super.c: the UTF-8 to UTF-16LE volume label, the cold
  * and hot extension lists, the superblock checksum, and copying a layout
  * into the superblock.
  */

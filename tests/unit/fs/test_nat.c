@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/nat.c: load the NAT of freshly formatted 64 MiB memory
- * devices (with and without lost+found), with the checkpoint data built by
- * hand from the pack; then steer the copy selection through the NAT version
- * bitmap, break the nat_bits tag, feed a journal entry with an impossible
- * nid, and load a hand-made four-segment NAT whose two pairs mix copies.
+ * Unit tests for lib/fs/nat.c: load the NAT of freshly formatted 64 MiB
+ * memory devices (with and without lost+found), with the checkpoint data
+ * built by hand from the pack; then steer the copy selection through the
+ * NAT version bitmap, break the nat_bits tag, feed a journal entry with an
+ * impossible nid, and load a hand-made four-segment NAT whose two pairs mix
+ * copies.  A white-box test of the loader: it calls f2fs_nat_load() with
+ * crafted checkpoint data (lib/fs/fs_internal.h), and reads the table only
+ * through the accessors of f2fs/nat.h.
  */
 #include "config.h"
 
@@ -21,6 +24,7 @@
 #include "f2fs/mkfs.h"
 #include "f2fs/nat.h"
 #include "f2fs/summary.h"
+#include "../../../lib/fs/fs_internal.h"
 #include "fixture.h"
 #include "test.h"
 
@@ -101,9 +105,14 @@ static void check_fresh(const char *features, bool lpf)
 		return;
 	}
 	blocks = le32_get(fs.fx.sb.segment_count_nat) / 2 * SEG;
-	CHECK_EQ_U64(t->nat_blocks, blocks);
-	CHECK_EQ_U64(t->max_nid, blocks * F2FS_NAT_ENTRY_PER_BLOCK);
-	CHECK_EQ_U64(t->journal_bad_nids, 0);
+	CHECK_EQ_U64(f2fs_nat_blocks(t), blocks);
+	CHECK_EQ_U64(f2fs_nat_max_nid(t), blocks * F2FS_NAT_ENTRY_PER_BLOCK);
+	CHECK_EQ_U64(f2fs_nat_journal_bad_nids(t), 0);
+	/* only NAT block 0 holds entries: the others are not kept */
+	CHECK(f2fs_nat_block_used(t, 0));
+	CHECK(!f2fs_nat_block_used(t, 1));
+	CHECK(!f2fs_nat_block_used(t, blocks - 1));
+	CHECK(!f2fs_nat_block_used(t, blocks));
 
 	for (nid = 1; nid <= 2; nid++) {
 		e = f2fs_nat_get(t, nid);
@@ -130,7 +139,7 @@ static void check_fresh(const char *features, bool lpf)
 			CHECK_EQ_U64(e->from_journal, 1);
 		}
 	}
-	for (nid = 0; nid < t->max_nid; nid++) {
+	for (nid = 0; nid < f2fs_nat_max_nid(t); nid++) {
 		if (nid >= 1 && nid <= last_used)
 			continue;
 		if (f2fs_nat_get(t, nid)->blkaddr || f2fs_nat_get(t, nid)->ino ||
@@ -141,26 +150,27 @@ static void check_fresh(const char *features, bool lpf)
 		}
 	}
 	CHECK(others_zero);
-	CHECK(f2fs_nat_get(t, t->max_nid) == NULL);
+	CHECK(f2fs_nat_get(t, f2fs_nat_max_nid(t)) == NULL);
 	CHECK(f2fs_nat_get(t, UINT32_MAX) == NULL);
-	CHECK(f2fs_nat_get(t, t->max_nid - 1) != NULL);
+	CHECK(f2fs_nat_get(t, f2fs_nat_max_nid(t) - 1) != NULL);
+	/* an entry of an empty block is the shared empty one */
+	CHECK(f2fs_nat_get(t, F2FS_NAT_ENTRY_PER_BLOCK) == &f2fs_nat_empty_entry);
 
 	CHECK(le32_get(fs.fx.cp.ckpt_flags) & CP_NAT_BITS_FLAG);
-	CHECK(t->nat_bits_valid);
+	CHECK(f2fs_nat_bits_valid(t));
 	bytes = f2fs_nat_bits_bytes(le32_get(fs.fx.sb.segment_count_nat));
 	CHECK_EQ_U64((uint64_t)bytes * 8, blocks);
-	if (t->nat_bits_valid && t->full_nat_bits && t->empty_nat_bits) {
-		for (i = 0; i < blocks; i++) {
-			if (f2fs_test_bit_lsb(t->full_nat_bits, i))
-				full_zero = false;
-			if (f2fs_test_bit_lsb(t->empty_nat_bits, i) != (i != 0))
-				empty_ok = false;
-		}
-		CHECK(full_zero);
-		CHECK(empty_ok);
-		/* LSB-first: bit 0 is the low bit of byte 0. */
-		CHECK_EQ_U64(t->empty_nat_bits[0], 0xfe);
+	for (i = 0; i < blocks; i++) {
+		if (f2fs_nat_bits_full(t, i))
+			full_zero = false;
+		if (f2fs_nat_bits_empty(t, i) != (i != 0))
+			empty_ok = false;
 	}
+	CHECK(full_zero);
+	CHECK(empty_ok);
+	/* past the table: neither */
+	CHECK(!f2fs_nat_bits_full(t, blocks));
+	CHECK(!f2fs_nat_bits_empty(t, blocks));
 	f2fs_nat_free(t);
 	unformat(&fs);
 }
@@ -267,9 +277,9 @@ static void test_nat_bits_tag(void)
 	CHECK_EQ_U64(f2fs_dev_write(fs.fx.dev, blk, off, BLK), 0);
 	t = load(&fs);
 	if (t) {
-		CHECK(!t->nat_bits_valid);
-		CHECK(t->full_nat_bits == NULL);
-		CHECK(t->empty_nat_bits == NULL);
+		CHECK(!f2fs_nat_bits_valid(t));
+		CHECK(!f2fs_nat_bits_empty(t, 1));
+		CHECK(!f2fs_nat_bits_full(t, 1));
 		CHECK_EQ_U64(f2fs_nat_get(t, 3)->ino, 3);
 		f2fs_nat_free(t);
 	}
@@ -280,7 +290,7 @@ static void test_nat_bits_tag(void)
 	fs.fx.cp.ckpt_flags = le32_put(le32_get(fs.fx.cp.ckpt_flags) & ~CP_NAT_BITS_FLAG);
 	t = load(&fs);
 	if (t) {
-		CHECK(!t->nat_bits_valid);
+		CHECK(!f2fs_nat_bits_valid(t));
 		f2fs_nat_free(t);
 	}
 	unformat(&fs);
@@ -304,7 +314,7 @@ static void test_journal_bad_nid(void)
 	fs.cpd.nat_journal.n_nats = le16_put((uint16_t)(n + 1));
 	t = load(&fs);
 	if (t) {
-		CHECK_EQ_U64(t->journal_bad_nids, 1);
+		CHECK_EQ_U64(f2fs_nat_journal_bad_nids(t), 1);
 		CHECK(f2fs_nat_get(t, 0x7fffffff) == NULL);
 		CHECK_EQ_U64(f2fs_nat_get(t, 3)->from_journal, 1);
 		f2fs_nat_free(t);
@@ -377,8 +387,8 @@ static void test_two_pairs(void)
 	    f2fs_dev_write(dev, area, (uint64_t)NAT_START * BLK, (size_t)NSEGS * SEG * BLK), 0);
 	CHECK_EQ_U64(f2fs_nat_load(dev, &sb, &cp, 0, &cpd, &t, why, sizeof(why)), 0);
 	if (t) {
-		CHECK_EQ_U64(t->max_nid, NBLOCKS * F2FS_NAT_ENTRY_PER_BLOCK);
-		CHECK(!t->nat_bits_valid);
+		CHECK_EQ_U64(f2fs_nat_max_nid(t), NBLOCKS * F2FS_NAT_ENTRY_PER_BLOCK);
+		CHECK(!f2fs_nat_bits_valid(t));
 		for (idx = 0; idx < NBLOCKS; idx++) {
 			const struct f2fs_nat_info *e =
 			    f2fs_nat_get(t, idx * F2FS_NAT_ENTRY_PER_BLOCK + 1);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/sit.c: format an in-memory device, build the
+ * Unit tests for lib/fs/sit.c: format an in-memory device, build the
  * checkpoint data by hand (a zeroed SIT version bitmap, the SIT journal of
  * the compacted summary, the open logs of the checkpoint), load the SIT and
  * check the fresh image, copy selection by the version bitmap, the
- * anomalies of bad entries, and per-section sums with several segments per
- * section.
+ * anomalies of bad entries, per-section sums with several segments per
+ * section, and the sparse storage (all-zero SIT blocks are not kept).  A
+ * white-box test of the loader: it calls f2fs_sit_load() with crafted
+ * checkpoint data (lib/fs/fs_internal.h) and reads the table only through
+ * the accessors of f2fs/sit.h.
  */
 #include "config.h"
 
@@ -21,6 +24,7 @@
 #include "f2fs/mkfs.h"
 #include "f2fs/sit.h"
 #include "f2fs/summary.h"
+#include "../../../lib/fs/fs_internal.h"
 #include "fixture.h"
 #include "test.h"
 
@@ -144,19 +148,19 @@ static void check_sections(const struct f2fs_sit_table *t)
 {
 	uint32_t sec, k;
 
-	CHECK_EQ_U64(t->sections, t->segments / t->segs_per_sec);
-	for (sec = 0; sec < t->sections; sec++) {
+	CHECK_EQ_U64(f2fs_sit_sections(t), f2fs_sit_segments(t) / f2fs_sit_segs_per_sec(t));
+	for (sec = 0; sec < f2fs_sit_sections(t); sec++) {
 		uint32_t v = 0, c = 0;
 
-		for (k = 0; k < t->segs_per_sec; k++) {
-			v += clamp(t->seg[sec * t->segs_per_sec + k].valid);
-			c += clamp(t->seg[sec * t->segs_per_sec + k].ckpt_valid);
+		for (k = 0; k < f2fs_sit_segs_per_sec(t); k++) {
+			v += clamp(f2fs_sit_seg(t, sec * f2fs_sit_segs_per_sec(t) + k)->valid);
+			c += clamp(f2fs_sit_seg(t, sec * f2fs_sit_segs_per_sec(t) + k)->ckpt_valid);
 		}
-		CHECK_EQ_U64(t->sec[sec].valid, v);
-		CHECK_EQ_U64(t->sec[sec].ckpt_valid, c);
+		CHECK_EQ_U64(f2fs_sit_sec(t, sec)->valid, v);
+		CHECK_EQ_U64(f2fs_sit_sec(t, sec)->ckpt_valid, c);
 		CHECK_EQ_U64(f2fs_sit_sec_valid(t, sec), v);
 	}
-	CHECK_EQ_U64(f2fs_sit_sec_valid(t, t->sections), 0);
+	CHECK_EQ_U64(f2fs_sit_sec_valid(t, f2fs_sit_sections(t)), 0);
 }
 
 static const struct f2fs_sit_anomaly *find_anomaly(const struct f2fs_sit_table *t,
@@ -164,9 +168,9 @@ static const struct f2fs_sit_anomaly *find_anomaly(const struct f2fs_sit_table *
 {
 	uint32_t i;
 
-	for (i = 0; i < t->anomaly_count; i++)
-		if (t->anomalies[i].kind == kind && t->anomalies[i].segno == segno)
-			return &t->anomalies[i];
+	for (i = 0; i < f2fs_sit_anomaly_count(t); i++)
+		if (f2fs_sit_anomaly(t, i)->kind == kind && f2fs_sit_anomaly(t, i)->segno == segno)
+			return f2fs_sit_anomaly(t, i);
 	return NULL;
 }
 
@@ -180,37 +184,37 @@ static void check_fresh(struct fs *fs)
 
 	if (!t)
 		return;
-	CHECK_EQ_U64(t->segments, fs->main_segs);
-	CHECK_EQ_U64(t->segs_per_sec, le32_get(fs->fx.sb.segs_per_sec));
-	CHECK_EQ_U64(t->anomaly_count, 0);
-	CHECK(hn < t->segments && hd < t->segments);
-	if (hn >= t->segments || hd >= t->segments)
+	CHECK_EQ_U64(f2fs_sit_segments(t), fs->main_segs);
+	CHECK_EQ_U64(f2fs_sit_segs_per_sec(t), le32_get(fs->fx.sb.segs_per_sec));
+	CHECK_EQ_U64(f2fs_sit_anomaly_count(t), 0);
+	CHECK(hn < f2fs_sit_segments(t) && hd < f2fs_sit_segments(t));
+	if (hn >= f2fs_sit_segments(t) || hd >= f2fs_sit_segments(t))
 		goto out;
-	CHECK_EQ_U64(t->seg[hn].valid, 1);
-	CHECK_EQ_U64(t->seg[hn].ckpt_valid, 1);
-	CHECK_EQ_U64(t->seg[hn].type, F2FS_CURSEG_HOT_NODE);
-	CHECK(f2fs_test_bit_msb(t->seg[hn].map, 0));
-	CHECK(t->seg[hn].from_journal);
-	CHECK_EQ_U64(t->seg[hd].valid, 1);
-	CHECK_EQ_U64(t->seg[hd].type, F2FS_CURSEG_HOT_DATA);
-	CHECK(f2fs_test_bit_msb(t->seg[hd].map, 0));
+	CHECK_EQ_U64(f2fs_sit_seg(t, hn)->valid, 1);
+	CHECK_EQ_U64(f2fs_sit_seg(t, hn)->ckpt_valid, 1);
+	CHECK_EQ_U64(f2fs_sit_seg(t, hn)->type, F2FS_CURSEG_HOT_NODE);
+	CHECK(f2fs_test_bit_msb(f2fs_sit_seg(t, hn)->map, 0));
+	CHECK(f2fs_sit_seg(t, hn)->from_journal);
+	CHECK_EQ_U64(f2fs_sit_seg(t, hd)->valid, 1);
+	CHECK_EQ_U64(f2fs_sit_seg(t, hd)->type, F2FS_CURSEG_HOT_DATA);
+	CHECK(f2fs_test_bit_msb(f2fs_sit_seg(t, hd)->map, 0));
 	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++) {
 		s = fs->cpd.curseg_segno[i];
-		CHECK(s < t->segments);
-		if (s < t->segments) {
-			CHECK_EQ_U64(t->seg[s].type, i);
-			CHECK(t->seg[s].from_journal);
+		CHECK(s < f2fs_sit_segments(t));
+		if (s < f2fs_sit_segments(t)) {
+			CHECK_EQ_U64(f2fs_sit_seg(t, s)->type, i);
+			CHECK(f2fs_sit_seg(t, s)->from_journal);
 		}
 	}
-	for (s = 0; s < t->segments; s++) {
+	for (s = 0; s < f2fs_sit_segments(t); s++) {
 		if (s == hn || s == hd)
 			continue;
-		CHECK_EQ_U64(t->seg[s].valid, 0);
+		CHECK_EQ_U64(f2fs_sit_seg(t, s)->valid, 0);
 		if (!is_open(fs, s))
-			CHECK(!t->seg[s].from_journal);
+			CHECK(!f2fs_sit_seg(t, s)->from_journal);
 	}
 	check_sections(t);
-	CHECK_EQ_U64(t->free_segments, t->segments - F2FS_NR_CURSEG_TYPE);
+	CHECK_EQ_U64(f2fs_sit_free_segments(t), f2fs_sit_segments(t) - F2FS_NR_CURSEG_TYPE);
 out:
 	f2fs_sit_free(t);
 }
@@ -257,29 +261,29 @@ static void test_copy_selection(void)
 
 	t = load(&fs);
 	if (t) {
-		CHECK_EQ_U64(t->seg[s].valid, 5);
-		CHECK_EQ_U64(t->seg[s].type, F2FS_CURSEG_WARM_DATA);
+		CHECK_EQ_U64(f2fs_sit_seg(t, s)->valid, 5);
+		CHECK_EQ_U64(f2fs_sit_seg(t, s)->type, F2FS_CURSEG_WARM_DATA);
 		if (s1)
-			CHECK_EQ_U64(t->seg[s1].valid, 7);
-		CHECK_EQ_U64(t->anomaly_count, 0);
+			CHECK_EQ_U64(f2fs_sit_seg(t, s1)->valid, 7);
+		CHECK_EQ_U64(f2fs_sit_anomaly_count(t), 0);
 		f2fs_sit_free(t);
 	}
 
 	f2fs_set_bit_msb(fs.bitmap, 0);
 	t = load(&fs);
 	if (t) {
-		CHECK_EQ_U64(t->seg[s].valid, 3);
-		CHECK_EQ_U64(t->seg[s].ckpt_valid, 3);
-		CHECK_EQ_U64(t->seg[s].type, F2FS_CURSEG_COLD_DATA);
-		CHECK_EQ_U64(t->seg[s].mtime, 1234 + s);
-		CHECK(!t->seg[s].from_journal);
-		CHECK(f2fs_test_bit_msb(t->seg[s].map, 2));
-		CHECK(!f2fs_test_bit_msb(t->seg[s].map, 3));
+		CHECK_EQ_U64(f2fs_sit_seg(t, s)->valid, 3);
+		CHECK_EQ_U64(f2fs_sit_seg(t, s)->ckpt_valid, 3);
+		CHECK_EQ_U64(f2fs_sit_seg(t, s)->type, F2FS_CURSEG_COLD_DATA);
+		CHECK_EQ_U64(f2fs_sit_seg(t, s)->mtime, 1234 + s);
+		CHECK(!f2fs_sit_seg(t, s)->from_journal);
+		CHECK(f2fs_test_bit_msb(f2fs_sit_seg(t, s)->map, 2));
+		CHECK(!f2fs_test_bit_msb(f2fs_sit_seg(t, s)->map, 3));
 		if (s1)
-			CHECK_EQ_U64(t->seg[s1].valid, 7);
-		CHECK_EQ_U64(t->anomaly_count, 0);
-		CHECK_EQ_U64(t->free_segments,
-			     t->segments - F2FS_NR_CURSEG_TYPE - 1 - (s1 ? 1 : 0));
+			CHECK_EQ_U64(f2fs_sit_seg(t, s1)->valid, 7);
+		CHECK_EQ_U64(f2fs_sit_anomaly_count(t), 0);
+		CHECK_EQ_U64(f2fs_sit_free_segments(t),
+			     f2fs_sit_segments(t) - F2FS_NR_CURSEG_TYPE - 1 - (s1 ? 1 : 0));
 		check_sections(t);
 		f2fs_sit_free(t);
 	}
@@ -321,9 +325,9 @@ static void test_mixed_copies(void)
 	f2fs_set_bit_msb(fs.bitmap, 1);
 	t = load(&fs);
 	if (t) {
-		CHECK_EQ_U64(t->seg[s0].valid, 5);
-		CHECK_EQ_U64(t->seg[s1].valid, 8);
-		CHECK_EQ_U64(t->anomaly_count, 0);
+		CHECK_EQ_U64(f2fs_sit_seg(t, s0)->valid, 5);
+		CHECK_EQ_U64(f2fs_sit_seg(t, s1)->valid, 8);
+		CHECK_EQ_U64(f2fs_sit_anomaly_count(t), 0);
 		check_sections(t);
 		f2fs_sit_free(t);
 	}
@@ -390,7 +394,7 @@ static void test_anomalies(void)
 		CHECK_EQ_U64(a->value, 600);
 		CHECK_EQ_U64(a->expected, SEG);
 	}
-	CHECK_EQ_U64(t->seg[sa].valid, 600);
+	CHECK_EQ_U64(f2fs_sit_seg(t, sa)->valid, 600);
 	a = find_anomaly(t, F2FS_SIT_VBLOCKS_BITMAP, sb_);
 	CHECK(a != NULL);
 	if (a) {
@@ -405,14 +409,14 @@ static void test_anomalies(void)
 	CHECK(a != NULL);
 	if (a)
 		CHECK_EQ_U64(a->value, 1u << 30);
-	CHECK_EQ_U64(t->anomaly_count, 5);
+	CHECK_EQ_U64(f2fs_sit_anomaly_count(t), 5);
 	if (!is_open(&fs, last))
-		CHECK_EQ_U64(t->seg[last].valid, 2);
+		CHECK_EQ_U64(f2fs_sit_seg(t, last)->valid, 2);
 	/* the skipped journal entry's segment keeps its SIT-area entry */
-	if (victim < t->segments)
-		CHECK(!t->seg[victim].from_journal);
+	if (victim < f2fs_sit_segments(t))
+		CHECK(!f2fs_sit_seg(t, victim)->from_journal);
 	/* sums count the bad segment as full */
-	CHECK_EQ_U64(t->sec[sa / t->segs_per_sec].valid, SEG);
+	CHECK_EQ_U64(f2fs_sit_sec(t, sa / f2fs_sit_segs_per_sec(t))->valid, SEG);
 	check_sections(t);
 	f2fs_sit_free(t);
 	unformat(&fs);
@@ -446,7 +450,7 @@ static void section_sums(uint64_t bytes, bool straddle)
 	sec--;
 	t = load(&fs);
 	if (t) {
-		before = t->free_segments;
+		before = f2fs_sit_free_segments(t);
 		f2fs_sit_free(t);
 	}
 	for (k = 0; k < 4; k++) {
@@ -455,12 +459,12 @@ static void section_sums(uint64_t bytes, bool straddle)
 	}
 	t = load(&fs);
 	if (t) {
-		CHECK_EQ_U64(t->segs_per_sec, 4);
-		CHECK_EQ_U64(t->anomaly_count, 0);
-		CHECK_EQ_U64(t->sec[sec].valid, want);
-		CHECK_EQ_U64(t->sec[sec].ckpt_valid, want);
+		CHECK_EQ_U64(f2fs_sit_segs_per_sec(t), 4);
+		CHECK_EQ_U64(f2fs_sit_anomaly_count(t), 0);
+		CHECK_EQ_U64(f2fs_sit_sec(t, sec)->valid, want);
+		CHECK_EQ_U64(f2fs_sit_sec(t, sec)->ckpt_valid, want);
 		CHECK_EQ_U64(f2fs_sit_sec_valid(t, sec), 100);
-		CHECK_EQ_U64(t->free_segments, before - 4);
+		CHECK_EQ_U64(f2fs_sit_free_segments(t), before - 4);
 		check_sections(t);
 		f2fs_sit_free(t);
 	}
@@ -477,6 +481,87 @@ static void test_section_sums_straddle(void)
 	section_sums(256ull << 20, true);
 }
 
+/* The first segment at or after @s whose SIT block holds an open log or @extra. */
+static uint32_t expected_next_used(const struct fs *fs, uint32_t s, uint32_t extra)
+{
+	uint32_t blk, k;
+
+	for (blk = s / EPB; blk * EPB < fs->main_segs; blk++) {
+		bool used = extra / EPB == blk;
+
+		for (k = 0; k < F2FS_NR_CURSEG_TYPE; k++)
+			used |= fs->cpd.curseg_segno[k] / EPB == blk;
+		if (used)
+			return blk * EPB > s ? blk * EPB : s;
+	}
+	return fs->main_segs;
+}
+
+/* Segments of all-zero SIT blocks read as zero entries; next_used skips them. */
+static void check_sparse(struct fs *fs, const struct f2fs_sit_table *t, uint32_t extra)
+{
+	static const struct f2fs_seg_entry zero;
+	uint32_t s, bad_next = 0, bad_zero = 0;
+
+	for (s = 0; s < fs->main_segs; s++) {
+		const struct f2fs_seg_entry *se = f2fs_sit_seg(t, s);
+		uint32_t want = expected_next_used(fs, s, extra);
+
+		CHECK(se != NULL);
+		if (!se)
+			return;
+		if (f2fs_sit_next_used(t, s) != want && !bad_next++)
+			fprintf(stderr, "next_used(%u) = %u, expected %u\n", s,
+				f2fs_sit_next_used(t, s), want);
+		/* a segment before the next used one lies in a block that was not kept */
+		if (want > s && memcmp(se, &zero, sizeof(zero)) && !bad_zero++)
+			fprintf(stderr, "segment %u of an empty SIT block is not zero\n", s);
+	}
+	CHECK_EQ_U64(bad_next, 0);
+	CHECK_EQ_U64(bad_zero, 0);
+	CHECK(f2fs_sit_seg(t, fs->main_segs) == NULL);
+	CHECK(f2fs_sit_seg(t, UINT32_MAX) == NULL);
+	CHECK_EQ_U64(f2fs_sit_next_used(t, fs->main_segs), fs->main_segs);
+	CHECK_EQ_U64(f2fs_sit_next_used(t, UINT32_MAX), fs->main_segs);
+}
+
+static void test_sparse(void)
+{
+	struct fs fs;
+	struct f2fs_sit_table *t;
+	uint32_t blk, k, s = 0;
+	bool found = false;
+
+	if (!format(&fs, 512ull << 20, 0))
+		return;
+	CHECK(fs.main_segs > 4 * EPB);
+	t = load(&fs);
+	if (t) {
+		check_sparse(&fs, t, UINT32_MAX);
+		f2fs_sit_free(t);
+	}
+	/* a SIT block without open logs gets one used segment */
+	for (blk = fs.main_segs / EPB; blk > 0 && !found; blk--) {
+		found = (blk - 1) * EPB + EPB <= fs.main_segs;
+		for (k = 0; k < F2FS_NR_CURSEG_TYPE; k++)
+			found &= fs.cpd.curseg_segno[k] / EPB != blk - 1;
+		s = (blk - 1) * EPB + 3;
+	}
+	CHECK(found);
+	if (found) {
+		put_entry(&fs, 0, s, F2FS_CURSEG_COLD_DATA, 2, 2);
+		t = load(&fs);
+		if (t) {
+			CHECK_EQ_U64(f2fs_sit_seg(t, s)->valid, 2);
+			check_sparse(&fs, t, s);
+			CHECK_EQ_U64(f2fs_sit_free_segments(t),
+				     fs.main_segs - F2FS_NR_CURSEG_TYPE - 1);
+			f2fs_sit_free(t);
+		}
+	}
+	unformat(&fs);
+}
+
 int main(void)
 {
 	RUN(test_fresh_64m);
@@ -488,5 +573,6 @@ int main(void)
 	RUN(test_anomalies);
 	RUN(test_section_sums);
 	RUN(test_section_sums_straddle);
+	RUN(test_sparse);
 	TEST_EXIT();
 }

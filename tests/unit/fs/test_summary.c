@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/summary.c: format a 64 MiB memory device, open it and
- * load the checkpoint pack's bitmaps, journals, orphans and open-log
- * summaries; then rebuild the pack in other shapes (payload block, normal
- * summaries, orphan block, compacted entries spilling into a second block,
- * node summaries from the SSA) and damage it, checking the reasons.
+ * Unit tests for lib/fs/summary.c: format a 64 MiB memory device, open it
+ * and load the checkpoint pack's bitmaps, journals, orphans and open-log
+ * summaries (f2fs_fs_cp_data); then rebuild the pack in other shapes
+ * (payload block, normal summaries, orphan block, compacted entries
+ * spilling into a second block, node summaries from the SSA) and damage it,
+ * checking the reasons.
  */
 #include "config.h"
 
@@ -16,6 +17,7 @@
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
+#include "f2fs/fs.h"
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/summary.h"
@@ -30,6 +32,7 @@
 
 struct fs {
 	struct fixture fx;
+	struct f2fs_fs *h;   /* the handle of the last load(), which owns its data */
 	uint32_t start;	     /* pack 1 */
 	uint8_t sum[4][BLK]; /* the pack's compacted block and three node blocks, as mkfs wrote */
 };
@@ -65,8 +68,16 @@ static bool format(struct fs *fs, bool large_nat)
 	return true;
 }
 
+/* Close the handle of the last load(), and with it the data it loaded. */
+static void release(struct fs *fs)
+{
+	f2fs_fs_close(fs->h);
+	fs->h = NULL;
+}
+
 static void unformat(struct fs *fs)
 {
+	release(fs);
 	CHECK_EQ_U64(fixture_free(&fs->fx), 0);
 }
 
@@ -91,22 +102,25 @@ static void write_pack(struct fs *fs, struct f2fs_checkpoint *cp, uint8_t (*mid)
 	write_blk(fs, fs->start + 1 + n, buf);
 }
 
-/* Open the volume and load its pack data; returns the load result. */
-static int load(struct fs *fs, struct f2fs_cp_data **d, char *why, size_t why_len)
+/*
+ * Open the volume and load its pack data, valid until release(); returns
+ * the load result, with the handle's reason in @why.
+ */
+static int load(struct fs *fs, const struct f2fs_cp_data **d, char *why, size_t why_len)
 {
-	struct f2fs_volume *v = NULL;
 	int ret;
 
 	*d = NULL;
-	ret = f2fs_volume_open(fs->fx.dev, &v, why, why_len);
+	release(fs);
+	ret = f2fs_fs_open(fs->fx.dev, F2FS_FS_READ, &fs->h, why, why_len);
 	if (ret) {
 		fprintf(stderr, "open: %s\n", why);
 		CHECK(0);
 		return ret;
 	}
-	CHECK_EQ_U64(f2fs_volume_cp_start(v), fs->start);
-	ret = f2fs_cp_data_load(v, d, why, why_len);
-	f2fs_volume_close(v);
+	CHECK_EQ_U64(f2fs_volume_cp_start(f2fs_fs_volume(fs->h)), fs->start);
+	ret = f2fs_fs_cp_data(fs->h, d);
+	snprintf(why, why_len, "%s", f2fs_fs_why(fs->h));
 	return ret;
 }
 
@@ -165,7 +179,7 @@ static void check_mkfs_content(const struct fs *fs, const struct f2fs_cp_data *d
 static void test_mkfs_image(void)
 {
 	struct fs fs;
-	struct f2fs_cp_data *d;
+	const struct f2fs_cp_data *d;
 	char why[256] = "";
 	uint32_t sit;
 
@@ -181,15 +195,14 @@ static void test_mkfs_image(void)
 		/* mkfs leaves n_nats at the root plus any quota and lost+found inodes */
 		CHECK(le16_get(d->nat_journal.n_nats) >= 1);
 	}
-	f2fs_cp_data_free(d);
-	f2fs_cp_data_free(NULL);
+	release(&fs);
 	unformat(&fs);
 }
 
 static void test_large_nat_bitmap(void)
 {
 	struct fs fs;
-	struct f2fs_cp_data *d;
+	const struct f2fs_cp_data *d;
 	char why[256] = "";
 
 	if (!format(&fs, true))
@@ -201,7 +214,7 @@ static void test_large_nat_bitmap(void)
 		CHECK(d->nat_bitmap == d->head + 196);
 		CHECK(d->sit_bitmap == d->head + 196 + le32_get(fs.fx.cp.nat_ver_bitmap_bytesize));
 	}
-	f2fs_cp_data_free(d);
+	release(&fs);
 	unformat(&fs);
 }
 
@@ -209,7 +222,7 @@ static void test_large_nat_bitmap(void)
 static void test_payload_bitmaps(void)
 {
 	struct fs fs;
-	struct f2fs_cp_data *d;
+	const struct f2fs_cp_data *d;
 	char why[256] = "";
 	uint8_t buf[BLK], mid[5][BLK];
 	struct f2fs_super_block sb;
@@ -244,7 +257,7 @@ static void test_payload_bitmaps(void)
 	} else {
 		fprintf(stderr, "load: %s\n", why);
 	}
-	f2fs_cp_data_free(d);
+	release(&fs);
 	unformat(&fs);
 }
 
@@ -267,7 +280,7 @@ static void build_normal(struct fs *fs, uint8_t (*mid)[BLK])
 static void test_normal_summaries(void)
 {
 	struct fs fs;
-	struct f2fs_cp_data *d;
+	const struct f2fs_cp_data *d;
 	char why[256] = "";
 	uint8_t mid[6][BLK];
 	struct f2fs_checkpoint cp;
@@ -284,7 +297,7 @@ static void test_normal_summaries(void)
 		check_mkfs_content(&fs, d, 0);
 	else
 		fprintf(stderr, "load: %s\n", why);
-	f2fs_cp_data_free(d);
+	release(&fs);
 
 	/* the same pack with one block too few for the normal summaries */
 	write_pack(&fs, &cp, mid + 1, 5, 1);
@@ -301,7 +314,7 @@ static void test_normal_summaries(void)
 static void test_node_from_footers(void)
 {
 	struct fs fs;
-	struct f2fs_cp_data *d;
+	const struct f2fs_cp_data *d;
 	char why[256] = "";
 	uint8_t mid[4][BLK], ssa[BLK];
 	struct f2fs_summary_block *s = (void *)ssa;
@@ -329,7 +342,7 @@ static void test_node_from_footers(void)
 	} else {
 		fprintf(stderr, "load: %s\n", why);
 	}
-	f2fs_cp_data_free(d);
+	release(&fs);
 	unformat(&fs);
 }
 
@@ -357,7 +370,7 @@ static void test_orphans(void)
 {
 	static const uint32_t inos[3] = {5, 9, 12};
 	struct fs fs;
-	struct f2fs_cp_data *d;
+	const struct f2fs_cp_data *d;
 	char why[256] = "";
 
 	if (!format(&fs, false))
@@ -375,7 +388,7 @@ static void test_orphans(void)
 	} else {
 		fprintf(stderr, "load: %s\n", why);
 	}
-	f2fs_cp_data_free(d);
+	release(&fs);
 
 	build_orphan_pack(&fs, 5000, NULL);
 	CHECK(load(&fs, &d, why, sizeof(why)) == -EINVAL);
@@ -392,7 +405,7 @@ static void test_orphans(void)
 static void test_bad_journals(void)
 {
 	struct fs fs;
-	struct f2fs_cp_data *d;
+	const struct f2fs_cp_data *d;
 	char why[256] = "";
 	uint8_t mid[6][BLK];
 	struct f2fs_journal *j;
@@ -437,7 +450,7 @@ static void test_bad_journals(void)
 static void test_compacted_spill(void)
 {
 	struct fs fs;
-	struct f2fs_cp_data *d;
+	const struct f2fs_cp_data *d;
 	char why[256] = "";
 	uint8_t mid[5][BLK];
 	struct f2fs_checkpoint cp;
@@ -480,7 +493,7 @@ static void test_compacted_spill(void)
 	} else {
 		fprintf(stderr, "load: %s\n", why);
 	}
-	f2fs_cp_data_free(d);
+	release(&fs);
 
 	/* the same counts with only one compacted block in the pack */
 	write_pack(&fs, &cp, mid + 1, 4, 1);
@@ -495,7 +508,7 @@ static void test_compacted_spill(void)
 static void test_fuzz(void)
 {
 	struct fs fs;
-	struct f2fs_cp_data *d;
+	const struct f2fs_cp_data *d;
 	char why[256] = "";
 	uint8_t mid[5][BLK], work[5][BLK];
 	struct f2fs_checkpoint cp;
@@ -530,7 +543,7 @@ static void test_fuzz(void)
 			CHECK(d != NULL);
 		else
 			CHECK(d == NULL && why[0]);
-		f2fs_cp_data_free(d);
+		release(&fs);
 	}
 	unformat(&fs);
 }

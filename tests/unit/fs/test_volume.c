@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/volume.c: format a 64 MiB memory device, open it, then
- * damage superblocks and checkpoint packs one way at a time and check which
- * copy is chosen, or that opening fails with a reason naming the field.
- * Ends with a loop of random byte flips that must never crash.
+ * Unit tests for lib/fs/volume.c, through f2fs_fs_open(): format a 64 MiB
+ * memory device, open it, then damage superblocks and checkpoint packs one
+ * way at a time and check which copy is chosen, or that opening fails with
+ * a reason naming the field.  Ends with a loop of random byte flips that
+ * must never crash.
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/feature.h"
 #include "f2fs/format.h"
+#include "f2fs/fs.h"
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/super.h"
@@ -40,6 +42,24 @@ static bool format(struct fixture *fs, const char *features)
 static void unformat(struct fixture *fs)
 {
 	CHECK_EQ_U64(fixture_free(fs), 0);
+}
+
+/* Open @dev through the handle: *v is its volume, NULL when opening failed. */
+static int open_volume(struct f2fs_device *dev, struct f2fs_fs **h, const struct f2fs_volume **v,
+		       char *why, size_t why_len)
+{
+	int ret = f2fs_fs_open(dev, F2FS_FS_READ, h, why, why_len);
+
+	CHECK(ret ? *h == NULL : *h != NULL);
+	*v = *h ? f2fs_fs_volume(*h) : NULL;
+	return ret;
+}
+
+static void close_volume(struct f2fs_fs **h, const struct f2fs_volume **v)
+{
+	f2fs_fs_close(*h);
+	*h = NULL;
+	*v = NULL;
 }
 
 static void read_blk(struct fixture *fs, uint64_t blkaddr, void *buf)
@@ -108,7 +128,8 @@ static uint32_t pack_blocks(struct fixture *fs)
 static void test_clean(void)
 {
 	struct fixture fs;
-	struct f2fs_volume *v = NULL;
+	struct f2fs_fs *h = NULL;
+	const struct f2fs_volume *v = NULL;
 	char why[256] = "x";
 	uint64_t ver;
 
@@ -116,7 +137,7 @@ static void test_clean(void)
 		return;
 	ver = written_version(&fs);
 	CHECK(ver != 0);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), 0);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
 	if (v) {
 		CHECK_EQ_U64(f2fs_volume_sb_index(v), 0);
 		CHECK_EQ_U64(f2fs_volume_cp_index(v), 0);
@@ -128,7 +149,7 @@ static void test_clean(void)
 		CHECK(f2fs_volume_device(v) == fs.dev);
 		CHECK_EQ_U64(why[0], 0);
 	}
-	f2fs_volume_close(v);
+	close_volume(&h, &v);
 	unformat(&fs);
 }
 
@@ -140,17 +161,18 @@ static void test_clean_features(void)
 
 	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
 		struct fixture fs;
-		struct f2fs_volume *v = NULL;
+		struct f2fs_fs *h = NULL;
+		const struct f2fs_volume *v = NULL;
 		char why[256] = "";
 
 		if (!format(&fs, sets[i]))
 			continue;
-		CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), 0);
+		CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
 		if (!v)
 			fprintf(stderr, "%s: %s\n", sets[i], why);
 		else
 			CHECK(f2fs_volume_warning(v) == NULL);
-		f2fs_volume_close(v);
+		close_volume(&h, &v);
 		unformat(&fs);
 	}
 }
@@ -158,13 +180,14 @@ static void test_clean_features(void)
 static void test_sb_magic(void)
 {
 	struct fixture fs;
-	struct f2fs_volume *v = NULL;
+	struct f2fs_fs *h = NULL;
+	const struct f2fs_volume *v = NULL;
 	char why[512] = "";
 
 	if (!format(&fs, NULL))
 		return;
 	flip(&fs, 0, F2FS_SUPER_OFFSET, 0xff);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), 0);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
 	if (v) {
 		const char *w = f2fs_volume_warning(v);
 
@@ -175,60 +198,60 @@ static void test_sb_magic(void)
 		CHECK(w && strstr(w, "#0"));
 		CHECK(w && !strchr(w, '\n'));
 	}
-	f2fs_volume_close(v);
-	v = NULL;
+	close_volume(&h, &v);
 
 	flip(&fs, 1, F2FS_SUPER_OFFSET + 1, 0x10);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(v == NULL);
 	CHECK(strstr(why, "superblock") != NULL);
 	CHECK(strstr(why, "magic") != NULL);
 	CHECK(!strchr(why, '\n'));
-	f2fs_volume_close(v);
+	close_volume(&h, &v);
 	unformat(&fs);
 }
 
 static void test_sb_secondary_bad(void)
 {
 	struct fixture fs;
-	struct f2fs_volume *v = NULL;
+	struct f2fs_fs *h = NULL;
+	const struct f2fs_volume *v = NULL;
 	char why[256] = "";
 
 	if (!format(&fs, NULL))
 		return;
 	flip(&fs, 1, F2FS_SUPER_OFFSET + 2, 0x01);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), 0);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
 	if (v) {
 		const char *w = f2fs_volume_warning(v);
 
 		CHECK_EQ_U64(f2fs_volume_sb_index(v), 0);
 		CHECK(w && strstr(w, "#1") && strstr(w, "magic"));
 	}
-	f2fs_volume_close(v);
+	close_volume(&h, &v);
 	unformat(&fs);
 }
 
 static void test_sb_crc(void)
 {
 	struct fixture fs;
-	struct f2fs_volume *v = NULL;
+	struct f2fs_fs *h = NULL;
+	const struct f2fs_volume *v = NULL;
 	char why[512] = "";
 
 	if (!format(&fs, "sb_checksum"))
 		return;
 	/* a byte in the volume name: only the checksum notices */
 	flip(&fs, 0, F2FS_SUPER_OFFSET + 200, 0x40);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), 0);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
 	if (v) {
 		const char *w = f2fs_volume_warning(v);
 
 		CHECK_EQ_U64(f2fs_volume_sb_index(v), 1);
 		CHECK(w && strstr(w, "crc"));
 	}
-	f2fs_volume_close(v);
-	v = NULL;
+	close_volume(&h, &v);
 	flip(&fs, 1, F2FS_SUPER_OFFSET + offsetof(struct f2fs_super_block, checksum_offset), 1);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "checksum_offset") != NULL);
 	unformat(&fs);
 }
@@ -236,23 +259,23 @@ static void test_sb_crc(void)
 static void test_sb_field(void)
 {
 	struct fixture fs;
-	struct f2fs_volume *v = NULL;
+	struct f2fs_fs *h = NULL;
+	const struct f2fs_volume *v = NULL;
 	char why[512] = "";
 
 	if (!format(&fs, NULL))
 		return;
 	edit_sb(&fs, 0, bump_sit_blkaddr);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), 0);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
 	if (v) {
 		const char *w = f2fs_volume_warning(v);
 
 		CHECK_EQ_U64(f2fs_volume_sb_index(v), 1);
 		CHECK(w && strstr(w, "sit_blkaddr"));
 	}
-	f2fs_volume_close(v);
-	v = NULL;
+	close_volume(&h, &v);
 	edit_sb(&fs, 1, bump_sit_blkaddr);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "sit_blkaddr") != NULL);
 	unformat(&fs);
 
@@ -260,7 +283,7 @@ static void test_sb_field(void)
 		return;
 	edit_sb(&fs, 0, zero_sit_segs);
 	edit_sb(&fs, 1, zero_sit_segs);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "segment_count_sit 0 is out of range") != NULL);
 	unformat(&fs);
 
@@ -268,7 +291,7 @@ static void test_sb_field(void)
 		return;
 	edit_sb(&fs, 0, huge_block_count);
 	edit_sb(&fs, 1, huge_block_count);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "block_count") != NULL);
 	unformat(&fs);
 }
@@ -276,7 +299,8 @@ static void test_sb_field(void)
 static void test_cp_fallback(void)
 {
 	struct fixture fs;
-	struct f2fs_volume *v = NULL;
+	struct f2fs_fs *h = NULL;
+	const struct f2fs_volume *v = NULL;
 	char why[512] = "";
 	uint64_t cp1;
 
@@ -285,7 +309,7 @@ static void test_cp_fallback(void)
 	cp1 = fs.l.cp_blkaddr;
 	/* a byte of the first block, covered by the CRC */
 	flip(&fs, cp1, 8, 0x01);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), 0);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
 	if (v) {
 		const char *w = f2fs_volume_warning(v);
 
@@ -294,11 +318,10 @@ static void test_cp_fallback(void)
 		CHECK_EQ_U64(f2fs_volume_cp_start(v), cp1 + SEG);
 		CHECK(w && strstr(w, "pack 1") && strstr(w, "crc"));
 	}
-	f2fs_volume_close(v);
-	v = NULL;
+	close_volume(&h, &v);
 	/* pack 2's last block too: nothing left */
 	flip(&fs, cp1 + SEG + pack_blocks(&fs) - 1, 100, 0x80);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(v == NULL);
 	CHECK(strstr(why, "checkpoint") && strstr(why, "pack 2") && strstr(why, "last block"));
 	unformat(&fs);
@@ -307,7 +330,8 @@ static void test_cp_fallback(void)
 static void test_cp_versions(void)
 {
 	struct fixture fs;
-	struct f2fs_volume *v = NULL;
+	struct f2fs_fs *h = NULL;
+	const struct f2fs_volume *v = NULL;
 	char why[512] = "";
 	uint8_t buf[BLK];
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)buf;
@@ -322,28 +346,28 @@ static void test_cp_versions(void)
 	f2fs_cp_seal(cp);
 	write_blk(&fs, cp2, buf);
 	/* the last block still says 0, so pack 2 is rejected */
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), 0);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
 	if (v) {
 		CHECK_EQ_U64(f2fs_volume_cp_index(v), 0);
 		CHECK(f2fs_volume_warning(v) && strstr(f2fs_volume_warning(v), "checkpoint_ver"));
 	}
-	f2fs_volume_close(v);
-	v = NULL;
+	close_volume(&h, &v);
 	write_blk(&fs, cp2 + pack_blocks(&fs) - 1, buf);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), 0);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
 	if (v) {
 		CHECK_EQ_U64(f2fs_volume_cp_index(v), 1);
 		CHECK_EQ_U64(f2fs_volume_cp_version(v), 0x8000000000000001ull);
 		CHECK(f2fs_volume_warning(v) == NULL);
 	}
-	f2fs_volume_close(v);
+	close_volume(&h, &v);
 	unformat(&fs);
 }
 
 static void test_cp_fields(void)
 {
 	struct fixture fs;
-	struct f2fs_volume *v = NULL;
+	struct f2fs_fs *h = NULL;
+	const struct f2fs_volume *v = NULL;
 	char why[512] = "";
 	uint8_t buf[BLK];
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)buf;
@@ -362,7 +386,7 @@ static void test_cp_fields(void)
 	cp->cur_node_segno[1] = le32_put(fs.l.segment_count_main);
 	f2fs_cp_seal(cp);
 	write_blk(&fs, cp2, buf);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "cp_pack_total_block_count 600") != NULL);
 	CHECK(strstr(why, "cur_node_segno[1]") != NULL);
 	unformat(&fs);
@@ -376,7 +400,7 @@ static void test_cp_fields(void)
 	cp->sit_ver_bitmap_bytesize = le32_put(4000);
 	f2fs_cp_seal(cp);
 	write_blk(&fs, cp2, buf);
-	CHECK_EQ_U64(f2fs_volume_open(fs.dev, &v, why, sizeof(why)), -EINVAL);
+	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "checksum_offset 5000") != NULL);
 	CHECK(strstr(why, "sit_ver_bitmap_bytesize 4000") != NULL);
 	unformat(&fs);
@@ -389,7 +413,8 @@ static void test_truncated(void)
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		struct f2fs_device *dev;
-		struct f2fs_volume *v = NULL;
+		struct f2fs_fs *h = NULL;
+		const struct f2fs_volume *v = NULL;
 		char why[512] = "";
 		int ret;
 
@@ -397,7 +422,7 @@ static void test_truncated(void)
 			CHECK(sizes[i] == 0);
 			continue;
 		}
-		ret = f2fs_volume_open(dev, &v, why, sizeof(why));
+		ret = open_volume(dev, &h, &v, why, sizeof(why));
 		CHECK(ret < 0);
 		CHECK(v == NULL);
 		CHECK(why[0] != 0);
@@ -408,7 +433,8 @@ static void test_truncated(void)
 	{
 		struct fixture fs;
 		struct f2fs_device *dev;
-		struct f2fs_volume *v = NULL;
+		struct f2fs_fs *h = NULL;
+		const struct f2fs_volume *v = NULL;
 		uint8_t buf[2 * BLK];
 		char why[512] = "";
 
@@ -421,7 +447,7 @@ static void test_truncated(void)
 			return;
 		}
 		CHECK_EQ_U64(f2fs_dev_write(dev, buf, 0, sizeof(buf)), 0);
-		CHECK_EQ_U64(f2fs_volume_open(dev, &v, why, sizeof(why)), -EINVAL);
+		CHECK_EQ_U64(open_volume(dev, &h, &v, why, sizeof(why)), -EINVAL);
 		CHECK(strstr(why, "block_count") != NULL);
 		CHECK(v == NULL);
 		f2fs_dev_close(dev);
@@ -431,15 +457,16 @@ static void test_truncated(void)
 static void test_null_why(void)
 {
 	struct f2fs_device *dev;
-	struct f2fs_volume *v = NULL;
+	struct f2fs_fs *h = NULL;
+	const struct f2fs_volume *v = NULL;
 
 	if (f2fs_dev_open_memory(1 << 20, &dev)) {
 		CHECK(0);
 		return;
 	}
-	CHECK_EQ_U64(f2fs_volume_open(dev, &v, NULL, 0), -EINVAL);
+	CHECK_EQ_U64(open_volume(dev, &h, &v, NULL, 0), -EINVAL);
 	f2fs_dev_close(dev);
-	f2fs_volume_close(NULL);
+	f2fs_fs_close(NULL);
 }
 
 /* xorshift64*, so the loop is reproducible */
@@ -474,7 +501,8 @@ static void test_fuzz(void)
 	CHECK_EQ_U64(f2fs_dev_read(fs.dev, pristine, 0, span), 0);
 
 	for (iter = 0; iter < 2000; iter++) {
-		struct f2fs_volume *v = NULL;
+		struct f2fs_fs *h = NULL;
+		const struct f2fs_volume *v = NULL;
 		char why[512] = "";
 		unsigned int n = 1 + (unsigned int)(rnd() % 8), k;
 		int ret;
@@ -525,7 +553,7 @@ static void test_fuzz(void)
 				write_blk(&fs, blk, b);
 			}
 		}
-		ret = f2fs_volume_open(fs.dev, &v, why, sizeof(why));
+		ret = open_volume(fs.dev, &h, &v, why, sizeof(why));
 		if (ret == 0) {
 			CHECK(v != NULL);
 			opened++;
@@ -540,7 +568,7 @@ static void test_fuzz(void)
 			CHECK(why[0] != 0);
 			CHECK(!strchr(why, '\n'));
 		}
-		f2fs_volume_close(v);
+		close_volume(&h, &v);
 		CHECK_EQ_U64(f2fs_dev_write(fs.dev, pristine, 0, span), 0);
 	}
 	printf("fuzz: %u opened, %u rejected\n", opened, failed);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/mkfs.c: format a 64 MiB in-memory device with several
+ * Unit tests for lib/mkfs/mkfs.c: format a 64 MiB in-memory device with several
  * feature sets and read the result back block by block: superblocks,
  * checkpoint packs and nat_bits, the root (and lost+found, quota) inodes and
  * their data, the NAT block, the compacted and node summaries, and which

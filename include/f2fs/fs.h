@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The filesystem handle: one struct f2fs_fs per opened volume, the way every
+ * tool, the checker and the tests reach a volume.  Opening picks the
+ * superblock and checkpoint pack (f2fs_volume); the tables behind them --
+ * the pack's contents, the SIT with its per-segment and per-section counts,
+ * the NAT and the SSA -- are loaded on first use and kept until close, so a
+ * tool that needs only the superblock reads only the superblock, and no
+ * table is ever read twice.
+ *
+ * Errors: every function that can fail returns 0 or a negative errno.  The
+ * reason is one line naming the structure first ("SIT: ..."), kept in the
+ * handle (f2fs_fs_why) for loads, or written to @why for open.  A table that
+ * failed to load fails the same way on every later call.  -ENOMEM is always
+ * reported as such, so callers can tell an operational error from a damaged
+ * volume.
+ *
+ * The handle is built to carry more later without changing its readers:
+ * F2FS_FS_WRITE is reserved for the write path (dirty state, the allocator);
+ * lock hooks default to no-ops and are called around the operations the
+ * kernel serialises once a writer exists.
+ */
+#ifndef F2FS_FS_H
+#define F2FS_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "f2fs/device.h"
+#include "f2fs/format.h"
+#include "f2fs/geometry.h"
+#include "f2fs/nat.h"
+#include "f2fs/sit.h"
+#include "f2fs/ssa.h"
+#include "f2fs/summary.h"
+#include "f2fs/volume.h"
+
+struct f2fs_fs;
+
+enum f2fs_fs_flags {
+	F2FS_FS_READ = 0,
+	F2FS_FS_WRITE = 1u << 0, /* reserved for the write path: refused with -EROFS today */
+};
+
+/*
+ * Open the volume on @dev (which the handle uses but does not own: close
+ * the device after f2fs_fs_close).  Reads and validates the superblocks and
+ * the checkpoint; nothing else.  Returns 0 and *out, or a negative errno
+ * with @why set (see f2fs_volume_open for the cases).
+ */
+int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **out, char *why,
+		 size_t why_len);
+
+/* Free the handle and every table it loaded (NULL is fine). */
+void f2fs_fs_close(struct f2fs_fs *fs);
+
+struct f2fs_device *f2fs_fs_dev(const struct f2fs_fs *fs);
+const struct f2fs_volume *f2fs_fs_volume(const struct f2fs_fs *fs);
+const struct f2fs_super_block *f2fs_fs_sb(const struct f2fs_fs *fs);
+const struct f2fs_checkpoint *f2fs_fs_cp(const struct f2fs_fs *fs);
+const struct f2fs_geometry *f2fs_fs_geo(const struct f2fs_fs *fs);
+uint32_t f2fs_fs_features(const struct f2fs_fs *fs);
+
+/*
+ * The tables, loaded on first call.  Each returns 0 and *out, or a negative
+ * errno; the reason is then f2fs_fs_why().  The SIT, NAT and SSA load the
+ * pack's contents first, since their journals and open-log summaries live
+ * there.
+ */
+int f2fs_fs_cp_data(struct f2fs_fs *fs, const struct f2fs_cp_data **out);
+int f2fs_fs_sit(struct f2fs_fs *fs, const struct f2fs_sit_table **out);
+int f2fs_fs_nat(struct f2fs_fs *fs, const struct f2fs_nat_table **out);
+int f2fs_fs_ssa(struct f2fs_fs *fs, struct f2fs_ssa **out);
+
+/* Load every table at once (what a full check or a dump of all tables needs). */
+int f2fs_fs_load_all(struct f2fs_fs *fs);
+
+/* The reason of the last failed load, "" when none failed. */
+const char *f2fs_fs_why(const struct f2fs_fs *fs);
+
+/*
+ * Lock hooks, for the write path and the replay engine (which installs
+ * pthread locks).  Readers never take them.  Which lock each writing
+ * function takes will be documented in write.h.
+ */
+enum f2fs_fs_lock {
+	F2FS_LOCK_CP,	      /* cp_rwsem: shared for operations, exclusive for a checkpoint */
+	F2FS_LOCK_WRITEPAGES, /* the per-filesystem writepages mutex */
+	F2FS_LOCK_INODE,      /* one inode (argument: its ino) */
+};
+
+struct f2fs_fs_lock_ops {
+	void (*lock)(void *arg, enum f2fs_fs_lock which, uint32_t ino, bool exclusive);
+	void (*unlock)(void *arg, enum f2fs_fs_lock which, uint32_t ino, bool exclusive);
+	void *arg;
+};
+
+/* Install @ops (NULL restores the no-ops). */
+void f2fs_fs_set_lock_ops(struct f2fs_fs *fs, const struct f2fs_fs_lock_ops *ops);
+
+#endif

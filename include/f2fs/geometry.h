@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where things are in the main area: segment and section numbers, block
+ * addresses and offsets, and the main-area bounds.  This is the one place
+ * that converts between them; everything else calls these helpers rather
+ * than multiplying by blocks per segment itself.  A geometry is built once
+ * from a superblock that f2fs_volume_open() (or mkfs) has validated, so the
+ * products below cannot overflow their types.
+ */
+#ifndef F2FS_GEOMETRY_H
+#define F2FS_GEOMETRY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "f2fs/format.h"
+
+struct f2fs_geometry {
+	uint32_t main_blkaddr; /* first block of the main area */
+	uint32_t main_segs;    /* segment_count_main */
+	uint32_t segs_per_sec;
+	uint32_t sections;    /* main_segs / segs_per_sec */
+	uint64_t main_end;    /* first block past the main area (never past block_count) */
+	uint64_t main_blocks; /* main_end - main_blkaddr */
+};
+
+/* Fill @g from @sb. */
+void f2fs_geometry_init(struct f2fs_geometry *g, const struct f2fs_super_block *sb);
+
+static inline bool f2fs_geo_in_main(const struct f2fs_geometry *g, uint64_t blkaddr)
+{
+	return blkaddr >= g->main_blkaddr && blkaddr < g->main_end;
+}
+
+/* Main-area segment of a main-area block. */
+static inline uint32_t f2fs_geo_segno(const struct f2fs_geometry *g, uint64_t blkaddr)
+{
+	return (uint32_t)((blkaddr - g->main_blkaddr) / F2FS_DEFAULT_BLKS_PER_SEG);
+}
+
+/* Offset of a main-area block inside its segment. */
+static inline uint32_t f2fs_geo_blkoff(const struct f2fs_geometry *g, uint64_t blkaddr)
+{
+	return (uint32_t)((blkaddr - g->main_blkaddr) % F2FS_DEFAULT_BLKS_PER_SEG);
+}
+
+/* Index of a main-area block from the start of the main area. */
+static inline uint64_t f2fs_geo_main_index(const struct f2fs_geometry *g, uint64_t blkaddr)
+{
+	return blkaddr - g->main_blkaddr;
+}
+
+/* First block address of main-area segment @segno. */
+static inline uint64_t f2fs_geo_seg_start(const struct f2fs_geometry *g, uint32_t segno)
+{
+	return (uint64_t)g->main_blkaddr + (uint64_t)segno * F2FS_DEFAULT_BLKS_PER_SEG;
+}
+
+/* Block @off of segment @segno. */
+static inline uint64_t f2fs_geo_blkaddr(const struct f2fs_geometry *g, uint32_t segno, uint32_t off)
+{
+	return f2fs_geo_seg_start(g, segno) + off;
+}
+
+static inline uint32_t f2fs_geo_secno(const struct f2fs_geometry *g, uint32_t segno)
+{
+	return segno / g->segs_per_sec;
+}
+
+static inline uint32_t f2fs_geo_sec_first_seg(const struct f2fs_geometry *g, uint32_t secno)
+{
+	return secno * g->segs_per_sec;
+}
+
+/* First block address of section @secno. */
+static inline uint64_t f2fs_geo_sec_start(const struct f2fs_geometry *g, uint32_t secno)
+{
+	return f2fs_geo_seg_start(g, f2fs_geo_sec_first_seg(g, secno));
+}
+
+/* Bytes from the start of the device to block @blkaddr. */
+static inline uint64_t f2fs_blk_to_bytes(uint64_t blkaddr)
+{
+	return blkaddr * F2FS_BLKSIZE;
+}
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the device layer: the vtable every backend fills, the device
+ * struct, and the helpers the backends share.  A backend provides the I/O
+ * only; the front end (device.c) checks ranges and the read-only flag once.
+ * Backends: unix.c (regular files and block devices), memory.c (unit
+ * tests), and stacked layers (device.c: f2fs_dev_stack) that wrap another
+ * device -- the replay engine's I/O scheduler and the repair undo journal
+ * are such layers.
+ */
+#ifndef F2FS_DEV_INTERNAL_H
+#define F2FS_DEV_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "f2fs/device.h"
+
+#define ZERO_CHUNK (1u << 20)
+
+struct dev_ops {
+	int (*read)(struct f2fs_device *dev, void *buf, uint64_t off, size_t len);
+	int (*write)(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len);
+	int (*zero)(struct f2fs_device *dev, uint64_t off, uint64_t len);
+	int (*discard)(struct f2fs_device *dev, uint64_t off, uint64_t len, bool *reads_zero);
+	int (*flush)(struct f2fs_device *dev);
+	int (*close)(struct f2fs_device *dev);
+	void (*prefetch)(struct f2fs_device *dev, uint64_t off, uint64_t len);
+};
+
+struct f2fs_device {
+	const struct dev_ops *ops;
+	struct f2fs_dev_info info;
+	char *path;
+	bool readonly;
+	union {
+		struct {
+			int fd;
+			dev_t rdev;
+		} sys;
+		struct {
+			unsigned char *buf;
+		} mem;
+		struct {
+			struct f2fs_device *lower; /* owned: closed with this device */
+			const struct f2fs_dev_layer_ops *ops;
+			void *priv;
+		} stack;
+	};
+};
+
+/* -errno of the last failed call, -EIO when errno is unset. */
+int dev_neg_errno(void);
+
+/* A device of @path on @ops, or NULL without memory. */
+struct f2fs_device *dev_alloc(const char *path, const struct dev_ops *ops);
+void dev_free(struct f2fs_device *dev);
+
+/* The first line of a (sysfs) file, without its newline. */
+int dev_read_first_line(const char *path, char *buf, size_t len);
+
+/* Zeros written through the backend: the fallback when no cheaper way works. */
+int dev_write_zeros(struct f2fs_device *dev, uint64_t off, uint64_t len);
+
+#endif

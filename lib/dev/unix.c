@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The unix backend: a regular file or a block device through a descriptor.
+ * Block devices get their size, sector size and partition start from
+ * ioctls, are opened O_EXCL on request, and zero or discard with
+ * BLKZEROOUT/BLKDISCARD; files punch holes instead, so images stay sparse.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <linux/fs.h>
+#include <linux/hdreg.h>
+
+#include "dev_internal.h"
+
+/* ---- unix backend: regular files and block devices ---- */
+
+/* The whole of [off, off+len) or an error: short transfers and EINTR are retried. */
+static int full_io(int fd, char *p, uint64_t off, size_t len, bool write)
+{
+	while (len > 0) {
+		ssize_t n = write ? pwrite(fd, p, len, (off_t)off) : pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return dev_neg_errno();
+		if (n == 0)
+			return -EIO;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t len)
+{
+	return full_io(dev->sys.fd, buf, off, len, false);
+}
+
+static int unix_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len)
+{
+	/* pwrite never writes through the pointer; the cast only lets both share a loop */
+	return full_io(dev->sys.fd, (char *)(uintptr_t)buf, off, len, true);
+}
+
+static int punch_hole(int fd, uint64_t off, uint64_t len)
+{
+	int mode = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE;
+
+	if (fallocate(fd, mode, (off_t)off, (off_t)len) < 0)
+		return dev_neg_errno();
+	return 0;
+}
+
+static int blkdev_range_ioctl(int fd, unsigned long req, uint64_t off, uint64_t len)
+{
+	uint64_t range[2] = {off, len};
+
+	if (ioctl(fd, req, range) < 0)
+		return dev_neg_errno();
+	return 0;
+}
+
+static int unix_zero(struct f2fs_device *dev, uint64_t off, uint64_t len)
+{
+	int ret;
+
+	if (dev->info.is_blockdev) {
+		ret = blkdev_range_ioctl(dev->sys.fd, BLKZEROOUT, off, len);
+		if (ret == -EOPNOTSUPP || ret == -ENOTTY || ret == -EINVAL)
+			return dev_write_zeros(dev, off, len);
+		return ret;
+	}
+	ret = punch_hole(dev->sys.fd, off, len);
+	if (ret == -EOPNOTSUPP || ret == -ENOSYS)
+		return dev_write_zeros(dev, off, len);
+	return ret;
+}
+
+/*
+ * A partition has no queue directory of its own; its queue is the parent
+ * disk's, one level up from the partition's sysfs directory.
+ */
+static bool blkdev_discard_zeroes(dev_t rdev)
+{
+	static const char *const rel[] = {"queue", "../queue"};
+	char path[PATH_MAX], val[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s/discard_zeroes_data",
+			 major(rdev), minor(rdev), rel[i]);
+		if (dev_read_first_line(path, val, sizeof(val)) == 0)
+			return strcmp(val, "1") == 0;
+	}
+	return false;
+}
+
+static int unix_discard(struct f2fs_device *dev, uint64_t off, uint64_t len, bool *reads_zero)
+{
+	int ret;
+
+	if (dev->info.is_blockdev) {
+		ret = blkdev_range_ioctl(dev->sys.fd, BLKDISCARD, off, len);
+		if (ret == -ENOTTY)
+			ret = -EOPNOTSUPP;
+		if (ret == 0)
+			*reads_zero = blkdev_discard_zeroes(dev->sys.rdev);
+		return ret;
+	}
+	ret = punch_hole(dev->sys.fd, off, len);
+	if (ret == -ENOSYS)
+		ret = -EOPNOTSUPP;
+	if (ret == 0)
+		*reads_zero = true;
+	return ret;
+}
+
+static int unix_flush(struct f2fs_device *dev)
+{
+	if (fsync(dev->sys.fd) < 0)
+		return dev_neg_errno();
+	return 0;
+}
+
+/* Only a writable handle can lose data, so only it reports close errors. */
+static int unix_close(struct f2fs_device *dev)
+{
+	int ret = 0;
+
+	if (!dev->readonly)
+		ret = unix_flush(dev);
+	if (close(dev->sys.fd) < 0 && ret == 0 && !dev->readonly)
+		ret = dev_neg_errno();
+	return ret;
+}
+
+static void unix_prefetch(struct f2fs_device *dev, uint64_t off, uint64_t len)
+{
+	/* only a hint: the kernel reads ahead while the caller works */
+	(void)posix_fadvise(dev->sys.fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+}
+
+static const struct dev_ops unix_ops = {
+    .prefetch = unix_prefetch,
+    .read = unix_read,
+    .write = unix_write,
+    .zero = unix_zero,
+    .discard = unix_discard,
+    .flush = unix_flush,
+    .close = unix_close,
+};
+
+static int classify(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode))
+		return -ENODEV;
+	return 0;
+}
+
+static int blkdev_geometry(int fd, struct f2fs_dev_info *info)
+{
+	struct hd_geometry geo;
+	uint64_t size;
+	int ssz;
+
+	if (ioctl(fd, BLKGETSIZE64, &size) < 0)
+		return dev_neg_errno();
+	if (ioctl(fd, BLKSSZGET, &ssz) < 0)
+		return dev_neg_errno();
+	info->size_bytes = size;
+	info->sector_size = (uint32_t)ssz;
+	/* Whole disks and loop devices have no geometry: start at 0. */
+	if (ioctl(fd, HDIO_GETGEO, &geo) == 0)
+		info->start_sector = geo.start;
+	return 0;
+}
+
+static int fill_info(struct f2fs_device *dev, const struct stat *st)
+{
+	struct f2fs_dev_info *info = &dev->info;
+
+	info->is_blockdev = S_ISBLK(st->st_mode);
+	info->is_regular = S_ISREG(st->st_mode);
+	if (info->is_blockdev) {
+		dev->sys.rdev = st->st_rdev;
+		return blkdev_geometry(dev->sys.fd, info);
+	}
+	info->size_bytes = (uint64_t)st->st_size;
+	info->sector_size = 512;
+	return 0;
+}
+
+static int open_fd(const char *path, unsigned int flags, const struct stat *st)
+{
+	int oflags = O_CLOEXEC | ((flags & F2FS_DEV_RDONLY) ? O_RDONLY : O_RDWR);
+	int fd;
+
+	if (S_ISBLK(st->st_mode) && (flags & F2FS_DEV_EXCL))
+		oflags |= O_EXCL;
+	do {
+		fd = open(path, oflags);
+	} while (fd < 0 && errno == EINTR);
+	return fd < 0 ? dev_neg_errno() : fd;
+}
+
+int f2fs_dev_open(const char *path, unsigned int flags, struct f2fs_device **out)
+{
+	struct f2fs_device *dev;
+	struct stat st;
+	int ret, fd;
+
+	*out = NULL;
+	/* stat before open: opening a FIFO or a tty could block or do harm. */
+	if (stat(path, &st) < 0)
+		return dev_neg_errno();
+	ret = classify(&st);
+	if (ret < 0)
+		return ret;
+	fd = open_fd(path, flags, &st);
+	if (fd < 0)
+		return fd;
+	dev = dev_alloc(path, &unix_ops);
+	if (!dev) {
+		close(fd);
+		return -ENOMEM;
+	}
+	dev->sys.fd = fd;
+	dev->readonly = flags & F2FS_DEV_RDONLY;
+	/* Re-check on the descriptor in case the path was swapped meanwhile. */
+	if (fstat(fd, &st) < 0)
+		ret = dev_neg_errno();
+	else
+		ret = classify(&st);
+	if (ret == 0)
+		ret = fill_info(dev, &st);
+	if (ret < 0) {
+		close(fd);
+		dev_free(dev);
+		return ret;
+	}
+	*out = dev;
+	return 0;
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The filesystem handle (f2fs/fs.h): the volume's chosen superblock and
+ * checkpoint, and the tables behind them loaded on first use, each once.
+ * Dependencies between the tables live here and nowhere else: the SIT, NAT
+ * and SSA need the checkpoint pack's contents (journals, version bitmaps,
+ * open-log summaries), so asking for any of them loads the pack first.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/endian.h"
+#include "fs_internal.h"
+
+static void no_lock(void *arg, enum f2fs_fs_lock which, uint32_t ino, bool exclusive)
+{
+	(void)arg;
+	(void)which;
+	(void)ino;
+	(void)exclusive;
+}
+
+static const struct f2fs_fs_lock_ops no_locks = {.lock = no_lock, .unlock = no_lock};
+
+int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **out, char *why,
+		 size_t why_len)
+{
+	struct f2fs_fs *fs;
+	int ret;
+
+	*out = NULL;
+	if (flags & F2FS_FS_WRITE) {
+		snprintf(why, why_len, "opening for writing is not supported yet");
+		return -EROFS;
+	}
+	fs = calloc(1, sizeof(*fs));
+	if (!fs) {
+		snprintf(why, why_len, "out of memory");
+		return -ENOMEM;
+	}
+	ret = f2fs_volume_open(dev, &fs->vol, why, why_len);
+	if (ret) {
+		free(fs);
+		return ret;
+	}
+	fs->dev = dev;
+	fs->flags = flags;
+	fs->features = le32_get(f2fs_volume_sb(fs->vol)->feature);
+	f2fs_geometry_init(&fs->geo, f2fs_volume_sb(fs->vol));
+	fs->lock_ops = no_locks;
+	*out = fs;
+	return 0;
+}
+
+void f2fs_fs_close(struct f2fs_fs *fs)
+{
+	if (!fs)
+		return;
+	f2fs_ssa_free(fs->ssa);
+	f2fs_nat_free(fs->nat);
+	f2fs_sit_free(fs->sit);
+	f2fs_cp_data_free(fs->cpd);
+	f2fs_volume_close(fs->vol);
+	free(fs);
+}
+
+struct f2fs_device *f2fs_fs_dev(const struct f2fs_fs *fs)
+{
+	return fs->dev;
+}
+
+const struct f2fs_volume *f2fs_fs_volume(const struct f2fs_fs *fs)
+{
+	return fs->vol;
+}
+
+const struct f2fs_super_block *f2fs_fs_sb(const struct f2fs_fs *fs)
+{
+	return f2fs_volume_sb(fs->vol);
+}
+
+const struct f2fs_checkpoint *f2fs_fs_cp(const struct f2fs_fs *fs)
+{
+	return f2fs_volume_cp(fs->vol);
+}
+
+const struct f2fs_geometry *f2fs_fs_geo(const struct f2fs_fs *fs)
+{
+	return &fs->geo;
+}
+
+uint32_t f2fs_fs_features(const struct f2fs_fs *fs)
+{
+	return fs->features;
+}
+
+const char *f2fs_fs_why(const struct f2fs_fs *fs)
+{
+	return fs->why;
+}
+
+/* Run a load once: later calls return the first call's result. */
+static int load_once(struct fs_slot *slot, int ret)
+{
+	slot->tried = true;
+	slot->err = ret;
+	return ret;
+}
+
+int f2fs_fs_cp_data(struct f2fs_fs *fs, const struct f2fs_cp_data **out)
+{
+	*out = fs->cpd;
+	if (fs->cpd_slot.tried)
+		return fs->cpd_slot.err;
+	load_once(&fs->cpd_slot, f2fs_cp_data_load(fs->vol, &fs->cpd, fs->why, sizeof(fs->why)));
+	*out = fs->cpd;
+	return fs->cpd_slot.err;
+}
+
+int f2fs_fs_sit(struct f2fs_fs *fs, const struct f2fs_sit_table **out)
+{
+	const struct f2fs_cp_data *cpd;
+	int ret;
+
+	*out = fs->sit;
+	if (fs->sit_slot.tried)
+		return fs->sit_slot.err;
+	ret = f2fs_fs_cp_data(fs, &cpd);
+	if (!ret)
+		ret =
+		    f2fs_sit_load(fs->dev, f2fs_fs_sb(fs), cpd, &fs->sit, fs->why, sizeof(fs->why));
+	*out = fs->sit;
+	return load_once(&fs->sit_slot, ret);
+}
+
+int f2fs_fs_nat(struct f2fs_fs *fs, const struct f2fs_nat_table **out)
+{
+	const struct f2fs_cp_data *cpd;
+	int ret;
+
+	*out = fs->nat;
+	if (fs->nat_slot.tried)
+		return fs->nat_slot.err;
+	ret = f2fs_fs_cp_data(fs, &cpd);
+	if (!ret)
+		ret = f2fs_nat_load(fs->dev, f2fs_fs_sb(fs), f2fs_fs_cp(fs),
+				    f2fs_volume_cp_start(fs->vol), cpd, &fs->nat, fs->why,
+				    sizeof(fs->why));
+	*out = fs->nat;
+	return load_once(&fs->nat_slot, ret);
+}
+
+int f2fs_fs_ssa(struct f2fs_fs *fs, struct f2fs_ssa **out)
+{
+	const struct f2fs_cp_data *cpd;
+	int ret;
+
+	*out = fs->ssa;
+	if (fs->ssa_slot.tried)
+		return fs->ssa_slot.err;
+	ret = f2fs_fs_cp_data(fs, &cpd);
+	if (!ret) {
+		ret = f2fs_ssa_open(fs->dev, f2fs_fs_sb(fs), cpd, &fs->ssa);
+		if (ret == -ENOMEM)
+			snprintf(fs->why, sizeof(fs->why), "SSA: out of memory");
+		else if (ret)
+			snprintf(fs->why, sizeof(fs->why),
+				 "SSA: segment_count_ssa too small for the main area");
+	}
+	*out = fs->ssa;
+	return load_once(&fs->ssa_slot, ret);
+}
+
+int f2fs_fs_load_all(struct f2fs_fs *fs)
+{
+	const struct f2fs_sit_table *sit;
+	const struct f2fs_nat_table *nat;
+	struct f2fs_ssa *ssa;
+	int ret;
+
+	ret = f2fs_fs_sit(fs, &sit);
+	if (!ret)
+		ret = f2fs_fs_nat(fs, &nat);
+	if (!ret)
+		ret = f2fs_fs_ssa(fs, &ssa);
+	return ret;
+}
+
+void f2fs_fs_set_lock_ops(struct f2fs_fs *fs, const struct f2fs_fs_lock_ops *ops)
+{
+	fs->lock_ops = ops ? *ops : no_locks;
+}

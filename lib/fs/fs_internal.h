@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the fs layer: the handle's fields and the table loaders.  Only
+ * lib/fs/ and the layers above it inside lib/ (which will carry the write
+ * path's dirty state in the same handle) include this; tools and tests
+ * reach the tables through include/f2fs/fs.h, which loads each of them
+ * once, so nobody outside writes the load sequence again.
+ */
+#ifndef F2FS_FS_INTERNAL_H
+#define F2FS_FS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "f2fs/fs.h"
+
+struct f2fs_sit_table {
+	uint32_t segments; /* main-area segments */
+	uint32_t segs_per_sec;
+	uint32_t sections;
+	/*
+	 * Entries per SIT block (F2FS_SIT_ENTRY_PER_BLOCK segments), NULL for a
+	 * block whose entries were all zero on disk and in the journal: memory
+	 * follows the segments in use, not the device size.
+	 */
+	struct f2fs_seg_entry **blocks;
+	uint32_t nr_blocks;
+	struct f2fs_sec_entry *sec;
+	uint32_t free_segments; /* segments with no valid block that are not open logs */
+	struct f2fs_sit_anomaly *anomalies;
+	uint32_t anomaly_count;
+};
+
+struct f2fs_nat_table {
+	uint32_t max_nid; /* NAT blocks of one copy x entries per block */
+	/* per NAT block, NULL when every entry of that block is empty: most are */
+	struct f2fs_nat_info **blocks;
+	/* nat_bits, when the checkpoint has CP_NAT_BITS_FLAG and the tag matches */
+	bool nat_bits_valid;
+	uint8_t *full_nat_bits;	 /* one bit per NAT block: every nid in use */
+	uint8_t *empty_nat_bits; /* one bit per NAT block: no nid in use */
+	uint32_t nat_blocks;
+	uint32_t journal_bad_nids; /* journal entries with nid >= max_nid (ignored) */
+};
+
+/* A table that failed to load remembers its error, so later calls fail alike. */
+struct fs_slot {
+	bool tried;
+	int err;
+};
+
+struct f2fs_fs {
+	struct f2fs_device *dev;
+	unsigned int flags;
+	struct f2fs_volume *vol;
+	struct f2fs_geometry geo;
+	uint32_t features;
+
+	struct f2fs_cp_data *cpd;
+	struct f2fs_sit_table *sit;
+	struct f2fs_nat_table *nat;
+	struct f2fs_ssa *ssa;
+	struct fs_slot cpd_slot, sit_slot, nat_slot, ssa_slot;
+	char why[256];
+
+	struct f2fs_fs_lock_ops lock_ops;
+};
+
+/*
+ * The loaders behind the handle.  Each returns 0, or a negative errno with
+ * a one-line reason that starts with the structure's name ("SIT: ...").
+ */
+int f2fs_volume_open(struct f2fs_device *dev, struct f2fs_volume **out, char *why, size_t why_len);
+void f2fs_volume_close(struct f2fs_volume *v);
+
+int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, char *why,
+		      size_t why_len);
+void f2fs_cp_data_free(struct f2fs_cp_data *d);
+
+int f2fs_sit_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		  const struct f2fs_cp_data *cpd, struct f2fs_sit_table **out, char *why,
+		  size_t why_len);
+void f2fs_sit_free(struct f2fs_sit_table *t);
+
+int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		  const struct f2fs_checkpoint *cp, uint32_t cp_start,
+		  const struct f2fs_cp_data *cpd, struct f2fs_nat_table **out, char *why,
+		  size_t why_len);
+void f2fs_nat_free(struct f2fs_nat_table *t);
+
+int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		  const struct f2fs_cp_data *cpd, struct f2fs_ssa **out);
+void f2fs_ssa_free(struct f2fs_ssa *s);
+
+#endif
