@@ -41,10 +41,14 @@ step() {
 
 unit_tests() {
 	local dir=$1 t rc=0
-	for t in "$dir"/tests/unit/test_*; do
-		[ -x "$t" ] && [ "${t%.c}" = "$t" ] || continue
+	for t in "$dir"/tests/unit/*/test_*; do
+		case $t in *.c | *.o) continue ;; esac
+		[ -x "$t" ] || continue
 		"$t" || rc=1
 	done
+	# every PR_ code must be asserted by some test; the layers must hold
+	top_srcdir=$top bash "$top/tests/unit/problem-codes.sh" || rc=1
+	top_srcdir=$top bash "$top/scripts/check-layers.sh" || rc=1
 	return $rc
 }
 

@@ -36,4 +36,9 @@ for c in $codes; do
 	fi
 done
 echo "problem-codes: $((n - missing)) of $n codes are named by a test"
-[ "$missing" -eq 0 ]
+if [ "$missing" -eq 0 ]; then
+	echo "PASS: problem-codes"
+else
+	echo "FAIL: problem-codes: $missing code(s) named by no test"
+	exit 1
+fi
