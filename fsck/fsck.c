@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <uuid/uuid.h>
 
 #include "f2fs/check.h"
 #include "f2fs/checkpoint.h"
@@ -23,7 +25,10 @@
 #include "f2fs/endian.h"
 #include "f2fs/feature.h"
 #include "f2fs/fs.h"
+#include "f2fs/label.h"
+#include "f2fs/node.h"
 #include "f2fs/read.h"
+#include "tools/common/common.h"
 
 #define EXIT_CLEAN	 0
 #define EXIT_UNCORRECTED 4
@@ -33,10 +38,20 @@
 struct fsck_opts {
 	const char *device;
 	int debug;
-	int show_layout; /* -l */
-	int show_tree;	 /* -t */
-	int quiet;	 /* --quiet */
-	unsigned int problems_shown;
+	int show_layout;			   /* -l */
+	int show_tree;				   /* -t */
+	int quiet;				   /* --quiet */
+	int force;				   /* -f, -y: upstream would fix */
+	unsigned int problems_shown, problems_max; /* 0: no limit */
+	/* what upstream lists after the check, from the problems reported */
+	struct upstream_line *unreachable, *short_links;
+	size_t n_unreachable, n_short_links;
+};
+
+/* "NID[0x%x] is unreachable, blkaddr:0x%x" and "... has [0x%x] more unreachable links". */
+struct upstream_line {
+	uint32_t nid;
+	uint64_t value;
 };
 
 static void __attribute__((noreturn, format(printf, 2, 3))) fail(int status, const char *fmt, ...)
@@ -185,6 +200,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			break;
 		case 'f':
 		case 'y':
+			o->force = 1;
 			printf("Info: Force to fix corruption\n");
 			break;
 		case 'g':
@@ -233,11 +249,39 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		fail(EXIT_USAGE, "unexpected argument: '%s'", argv[optind]);
 }
 
+static void remember(struct upstream_line **v, size_t *n, uint32_t nid, uint64_t value)
+{
+	struct upstream_line *grown;
+
+	if ((*n & (*n + 1)) == 0) { /* 0, 1, 3, 7...: full, double it */
+		grown = realloc(*v, (*n + 1) * 2 * sizeof(**v));
+		if (!grown)
+			fail(EXIT_OPERATIONAL, "out of memory");
+		*v = grown;
+	}
+	(*v)[(*n)++] = (struct upstream_line){nid, value};
+}
+
 static void print_problem(const struct f2fs_problem *p, void *arg)
 {
 	struct fsck_opts *o = arg;
 	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
 
+	/* the lines scripts grep upstream's output for */
+	if (p->code == PR_NAT_UNREACHABLE)
+		remember(&o->unreachable, &o->n_unreachable, p->nid, p->blkaddr);
+	else if (p->code == PR_INODE_LINKS && p->value > p->expected)
+		remember(&o->short_links, &o->n_short_links, p->nid, p->value - p->expected);
+	else if (p->code == PR_DIR_LINKS)
+		printf("[ASSERT] --> ino: 0x%x i_links: %llu, real links: %llu\n", p->nid,
+		       (unsigned long long)p->value, (unsigned long long)p->expected);
+	if (info && info->warning) {
+		printf("Info: %s: %s: %s: %s\n", info->name, info->structure, info->summary,
+		       p->detail);
+		return;
+	}
+	if (o->problems_max && o->problems_shown >= o->problems_max)
+		return;
 	o->problems_shown++;
 	printf("[FSCK] %s: %s: %s: %s", info ? info->name : "PR_UNKNOWN",
 	       info ? info->structure : "?", info ? info->summary : "?", p->detail);
@@ -259,16 +303,20 @@ static void print_section(const struct f2fs_section_report *s, void *arg)
 	    s->bad_segments);
 }
 
-static void print_line(const char *label, bool ok, const char *value)
+/*
+ * One summary line as upstream prints it: the label padded to column 53,
+ * then " [Ok..]" or " [Fail]", then the value found (with the checkpoint's
+ * first when they differ, "[0x200, 0x1f2]"), or nothing.
+ */
+static void print_line(const char *label, bool ok, bool has_value, uint64_t cp, uint64_t found,
+		       bool two_values)
 {
-	printf("[FSCK] %-53s[%s]%s%s\n", label, ok ? "Ok.." : "Fail", value ? " " : "",
-	       value ? value : "");
-}
-
-static const char *hex(char *buf, size_t len, uint64_t v)
-{
-	snprintf(buf, len, "[0x%llx]", (unsigned long long)v);
-	return buf;
+	printf("[FSCK] %-46s [%s]", label, ok ? "Ok.." : "Fail");
+	if (has_value && !ok && two_values)
+		printf(" [0x%llx, 0x%llx]", (unsigned long long)cp, (unsigned long long)found);
+	else if (has_value)
+		printf(" [0x%llx]", (unsigned long long)found);
+	putchar('\n');
 }
 
 static void print_cp_flags(uint32_t flags)
@@ -294,66 +342,286 @@ static void print_features(uint32_t features)
 	putchar('\n');
 }
 
+/* Length of a recorded kernel version as upstream prints it: up to a newline, at most 252 bytes. */
+static int version_len(const uint8_t *v)
+{
+	int n = 0;
+
+	while (n < F2FS_VERSION_LEN - 4 && v[n] && v[n] != '\n')
+		n++;
+	return n;
+}
+
+/* ---- -l: the superblock and checkpoint as upstream lays them out ---- */
+
+static void lay_u(const char *name, uint64_t v)
+{
+	char label[48];
+
+	snprintf(label, sizeof(label), "%s:", name);
+	printf("%-30s %llu\n", label, (unsigned long long)v);
+}
+
+static void lay_s(const char *name, const char *v)
+{
+	char label[48];
+
+	snprintf(label, sizeof(label), "%s:", name);
+	printf("%-30s %s\n", label, v);
+}
+
+/* Upstream's extension lists: one line each, then its padding of the last row of four. */
+static void lay_extensions(const struct f2fs_super_block *sb, bool cold)
+{
+	uint32_t start = cold ? 0 : le32_get(sb->extension_count);
+	uint32_t n = cold ? le32_get(sb->extension_count) : sb->hot_ext_count, i;
+
+	if (cold)
+		lay_u("extension_count", n);
+	else
+		lay_u("hot_ext_count", n);
+	printf("%s file extentsions\n", cold ? "cold" : "hot");
+	for (i = 0; i < n && start + i < F2FS_MAX_EXTENSION; i++)
+		printf("%-30s %-8.8s\n", "extension_list",
+		       (const char *)sb->extension_list[start + i]);
+	for (; i < (n + 3) / 4 * 4; i++) {
+		printf("%-8.8s", "");
+		if (i % 4 == 3)
+			printf("]\n");
+	}
+}
+
+static void lay_super(const struct f2fs_super_block *sb)
+{
+	char text[F2FS_LABEL_UTF8_SIZE];
+	int i;
+
+#define L32(m) lay_u(#m, le32_get(sb->m))
+	L32(magic);
+	lay_u("major_ver", le16_get(sb->major_ver));
+	lay_u("minor_ver", le16_get(sb->minor_ver));
+	L32(log_sectorsize);
+	L32(log_sectors_per_block);
+	L32(log_blocksize);
+	L32(log_blocks_per_seg);
+	L32(segs_per_sec);
+	L32(secs_per_zone);
+	L32(checksum_offset);
+	lay_u("block_count", le64_get(sb->block_count));
+	L32(section_count);
+	L32(segment_count);
+	L32(segment_count_ckpt);
+	L32(segment_count_sit);
+	L32(segment_count_nat);
+	L32(segment_count_ssa);
+	L32(segment_count_main);
+	L32(segment0_blkaddr);
+	L32(cp_blkaddr);
+	L32(sit_blkaddr);
+	L32(nat_blkaddr);
+	L32(ssa_blkaddr);
+	L32(main_blkaddr);
+	L32(root_ino);
+	L32(node_ino);
+	L32(meta_ino);
+	uuid_unparse(sb->uuid, text);
+	lay_s("uuid", text);
+	f2fs_super_label(sb, text, sizeof(text));
+	printf("%-30s %s\n", "Filesystem volume name:", text);
+	lay_extensions(sb, true);
+	lay_extensions(sb, false);
+	L32(cp_payload);
+	printf("%-30s %.*s\n", "version:", version_len(sb->version), (const char *)sb->version);
+	printf("%-30s %.*s\n", "init_version:", version_len(sb->init_version),
+	       (const char *)sb->init_version);
+	L32(feature);
+	lay_u("encryption_level", sb->encryption_level);
+	uuid_unparse(sb->encrypt_pw_salt, text);
+	lay_s("encrypt_pw_salt", text);
+	for (i = 0; i < F2FS_MAX_DEVICES && sb->devs[i].path[0]; i++) {
+		printf("%-30s %.*s\n", "devs[i].path:", (int)sizeof(sb->devs[i].path),
+		       (const char *)sb->devs[i].path);
+		lay_u("devs[i].total_segments", le32_get(sb->devs[i].total_segments));
+	}
+	lay_u("qf_ino[USRQUOTA]", le32_get(sb->qf_ino[0]));
+	lay_u("qf_ino[GRPQUOTA]", le32_get(sb->qf_ino[1]));
+	lay_u("qf_ino[PRJQUOTA]", le32_get(sb->qf_ino[2]));
+	lay_u("s_encoding", le16_get(sb->s_encoding));
+	lay_u("s_encoding_flags", le16_get(sb->s_encoding_flags));
+	L32(crc);
+#undef L32
+	for (i = 0; i < (int)sizeof(sb->s_stop_reason); i++)
+		if (sb->s_stop_reason[i])
+			printf("%-30s stop_reason(%d, %d)\n", "", i, sb->s_stop_reason[i]);
+	for (i = 0; i < (int)sizeof(sb->s_errors) * 8; i++)
+		if (f2fs_test_bit_lsb(sb->s_errors, (unsigned int)i))
+			printf("%-30s errors(%d)\n", "", i);
+	putchar('\n');
+}
+
+/* A version bitmap as upstream prints it after -l's checkpoint: 32-bit words. */
+static void lay_bitmap(const char *name, const uint8_t *map, uint32_t bytes)
+{
+	char label[48];
+	uint32_t i, w;
+
+	for (i = 0; i < (bytes + 3) / 4; i++) {
+		w = 0;
+		memcpy(&w, map + i * 4, bytes - i * 4 < 4 ? bytes - i * 4 : 4);
+		w = le32_get(w);
+		snprintf(label, sizeof(label), "%s[%u]", name, i);
+		printf("%-30s\t\t[0x%8x : %u]\n", label, w, w);
+	}
+}
+
+static void lay_checkpoint(struct f2fs_fs *fs)
+{
+	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
+	const struct f2fs_cp_data *cpd;
+	static const char *const alloc[F2FS_NR_CURSEG_TYPE] = {
+	    "alloc_type[CURSEG_HOT_DATA]",  "alloc_type[CURSEG_WARM_DATA]",
+	    "alloc_type[CURSEG_COLD_DATA]", "alloc_type[CURSEG_HOT_NODE]",
+	    "alloc_type[CURSEG_WARM_NODE]", "alloc_type[CURSEG_COLD_NODE]"};
+	char name[32];
+	uint32_t crc;
+	int i;
+
+	lay_u("checkpoint_ver", le64_get(cp->checkpoint_ver));
+	lay_u("user_block_count", le64_get(cp->user_block_count));
+	lay_u("valid_block_count", le64_get(cp->valid_block_count));
+	lay_u("rsvd_segment_count", le32_get(cp->rsvd_segment_count));
+	lay_u("overprov_segment_count", le32_get(cp->overprov_segment_count));
+	lay_u("free_segment_count", le32_get(cp->free_segment_count));
+	for (i = 0; i < 3; i++)
+		lay_u(alloc[3 + i], cp->alloc_type[3 + i]);
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "cur_node_segno[%d]", i);
+		lay_u(name, le32_get(cp->cur_node_segno[i]));
+	}
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "cur_node_blkoff[%d]", i);
+		lay_u(name, le16_get(cp->cur_node_blkoff[i]));
+	}
+	for (i = 0; i < 3; i++)
+		lay_u(alloc[i], cp->alloc_type[i]);
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "cur_data_segno[%d]", i);
+		lay_u(name, le32_get(cp->cur_data_segno[i]));
+	}
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "cur_data_blkoff[%d]", i);
+		lay_u(name, le16_get(cp->cur_data_blkoff[i]));
+	}
+	lay_u("ckpt_flags", le32_get(cp->ckpt_flags));
+	lay_u("cp_pack_total_block_count", le32_get(cp->cp_pack_total_block_count));
+	lay_u("cp_pack_start_sum", le32_get(cp->cp_pack_start_sum));
+	lay_u("valid_node_count", le32_get(cp->valid_node_count));
+	lay_u("valid_inode_count", le32_get(cp->valid_inode_count));
+	lay_u("next_free_nid", le32_get(cp->next_free_nid));
+	lay_u("sit_ver_bitmap_bytesize", le32_get(cp->sit_ver_bitmap_bytesize));
+	lay_u("nat_ver_bitmap_bytesize", le32_get(cp->nat_ver_bitmap_bytesize));
+	lay_u("checksum_offset", le32_get(cp->checksum_offset));
+	lay_u("elapsed_time", le64_get(cp->elapsed_time));
+	/* checksum_offset was validated when the pack was chosen */
+	memcpy(&crc, (const uint8_t *)cp + le32_get(cp->checksum_offset), sizeof(crc));
+	crc = le32_get(crc);
+	printf("%-30s\t\t[0x%8x : %u]\n", "checksum", crc, crc);
+	if (!f2fs_fs_cp_data(fs, &cpd)) {
+		lay_bitmap("nat_version_bitmap", cpd->nat_bitmap, cpd->nat_bitmap_bytes);
+		lay_bitmap("sit_version_bitmap", cpd->sit_bitmap, cpd->sit_bitmap_bytes);
+	}
+	printf("\n\n");
+}
+
 /* The header upstream prints before checking, from the chosen superblock and pack. */
 static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 {
-	const struct f2fs_volume *v = f2fs_fs_volume(fs);
 	const struct f2fs_super_block *sb = f2fs_fs_sb(fs);
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
+	const struct f2fs_nat_table *nat;
+	const struct f2fs_cp_data *cpd;
+	char running[F2FS_VERSION_LEN];
 	uint64_t sectors;
+	int i;
 
+	tool_kernel_version(running, sizeof(running));
+	printf("Info: MKFS version\n  \"%.*s\"\n", version_len(sb->init_version),
+	       (const char *)sb->init_version);
+	printf("Info: FSCK version\n  from \"%.*s\"\n    to \"%.*s\"\n", version_len(sb->version),
+	       (const char *)sb->version, version_len((const uint8_t *)running), running);
 	sectors = le64_get(sb->block_count) << le32_get(sb->log_sectors_per_block);
 	print_features(le32_get(sb->feature));
+	printf("Info: superblock encrypt level = %d, salt = ", sb->encryption_level);
+	for (i = 0; i < 16; i++)
+		printf("%02x", sb->encrypt_pw_salt[i]);
+	putchar('\n');
 	printf("Info: Segments per section = %u\n", le32_get(sb->segs_per_sec));
 	printf("Info: Sections per zone = %u\n", le32_get(sb->secs_per_zone));
 	printf("Info: total FS sectors = %llu (%llu MB)\n", (unsigned long long)sectors,
 	       (unsigned long long)(le64_get(sb->block_count) >> 8));
 	printf("Info: CKPT version = %llx\n", (unsigned long long)le64_get(cp->checkpoint_ver));
-	if (o->show_layout) {
-		printf("Info: superblock #%d, checkpoint pack %d at block %u\n",
-		       f2fs_volume_sb_index(v), f2fs_volume_cp_index(v) + 1,
-		       f2fs_volume_cp_start(v));
-		printf("Info: main_blkaddr %u, segment_count_main %u, section_count %u\n",
-		       le32_get(sb->main_blkaddr), le32_get(sb->segment_count_main),
-		       le32_get(sb->section_count));
+	printf("Info: Casefold: linear_lookup [%s]\n",
+	       le16_get(sb->s_encoding_flags) & F2FS_ENC_NO_COMPAT_FALLBACK_FL ? "disable"
+									       : "enable");
+	/*
+	 * Upstream's verdict on nat_bits.  With a NAT journal (or a stale tag)
+	 * they describe older NAT blocks and the kernel drops them; upstream
+	 * calls that corrupted only when told to fix (-f, -y), and otherwise
+	 * checks every NAT block's bits.  The tables load here for the check
+	 * anyway; a failure is the check's to report.
+	 */
+	if ((le32_get(cp->ckpt_flags) & CP_NAT_BITS_FLAG) && !f2fs_fs_nat(fs, &nat) &&
+	    !f2fs_fs_cp_data(fs, &cpd)) {
+		bool stale = !f2fs_nat_bits_valid(nat) || le16_get(cpd->nat_journal.n_nats);
+		bool ok = stale ? !o->force : f2fs_nat_bits_exact(nat);
+
+		printf("Info: %s valid nat_bits in checkpoint\n", ok ? "Checked" : "Corrupted");
 	}
 	print_cp_flags(le32_get(cp->ckpt_flags));
 }
 
-static void print_summary(const struct f2fs_check_result *r)
+static void print_summary(const struct fsck_opts *o, const struct f2fs_check_result *r)
 {
-	char v[40];
-	uint64_t free_mb = r->user_block_count > r->valid_blocks
-			       ? (r->user_block_count - r->valid_blocks) >> 8
-			       : 0;
+	size_t i;
 
+	for (i = 0; i < o->n_unreachable; i++)
+		printf("NID[0x%x] is unreachable, blkaddr:0x%llx\n", o->unreachable[i].nid,
+		       (unsigned long long)o->unreachable[i].value);
+	for (i = 0; i < o->n_short_links; i++)
+		printf("NID[0x%x] has [0x%llx] more unreachable links\n", o->short_links[i].nid,
+		       (unsigned long long)o->short_links[i].value);
 	printf("\n[FSCK] Max image size: %llu MB, Free space: %llu MB\n",
-	       (unsigned long long)(r->max_size_bytes >> 20), (unsigned long long)free_mb);
+	       (unsigned long long)(r->image_blocks >> 8),
+	       (unsigned long long)(r->free_blocks >> 8));
 	print_line("Unreachable nat entries", f2fs_check_line_ok(r, F2FS_LINE_NAT_UNREACHABLE),
-		   hex(v, sizeof(v), r->unreachable_nat));
+		   true, 0, r->unreachable_nat, false);
 	print_line("SIT valid block bitmap checking", f2fs_check_line_ok(r, F2FS_LINE_SIT_BITMAP),
-		   NULL);
+		   false, 0, 0, false);
 	print_line("Hard link checking for regular file",
-		   f2fs_check_line_ok(r, F2FS_LINE_HARD_LINKS),
-		   hex(v, sizeof(v), r->hard_link_files));
+		   f2fs_check_line_ok(r, F2FS_LINE_HARD_LINKS), true, 0, r->hard_link_files, false);
 	print_line("valid_block_count matching with CP",
-		   f2fs_check_line_ok(r, F2FS_LINE_VALID_BLOCKS),
-		   hex(v, sizeof(v), r->valid_blocks));
+		   f2fs_check_line_ok(r, F2FS_LINE_VALID_BLOCKS), true, r->cp_valid_blocks,
+		   r->valid_blocks, true);
 	print_line("valid_node_count matching with CP (de lookup)",
-		   f2fs_check_line_ok(r, F2FS_LINE_VALID_NODES), hex(v, sizeof(v), r->valid_nodes));
+		   f2fs_check_line_ok(r, F2FS_LINE_VALID_NODES), true, r->cp_valid_nodes,
+		   r->valid_nodes, true);
 	print_line("valid_node_count matching with CP (nat lookup)",
-		   f2fs_check_line_ok(r, F2FS_LINE_NAT_NODES),
-		   hex(v, sizeof(v), r->nat_valid_entries));
+		   f2fs_check_line_ok(r, F2FS_LINE_NAT_NODES), true, r->cp_valid_nodes,
+		   r->nat_valid_entries, true);
 	print_line("valid_inode_count matched with CP",
-		   f2fs_check_line_ok(r, F2FS_LINE_VALID_INODES),
-		   hex(v, sizeof(v), r->valid_inodes));
+		   f2fs_check_line_ok(r, F2FS_LINE_VALID_INODES), true, r->cp_valid_inodes,
+		   r->valid_inodes, true);
 	print_line("free segment_count matched with CP",
-		   f2fs_check_line_ok(r, F2FS_LINE_FREE_SEGMENTS),
-		   hex(v, sizeof(v), r->free_segments));
-	print_line("next block offset is free", f2fs_check_line_ok(r, F2FS_LINE_CURSEG), NULL);
+		   f2fs_check_line_ok(r, F2FS_LINE_FREE_SEGMENTS), true, r->cp_free_segments,
+		   r->free_segments, true);
+	print_line("next block offset is free", f2fs_check_line_ok(r, F2FS_LINE_CURSEG), false, 0,
+		   0, false);
+	/* upstream rewrites SIT types here; a check that never writes only names the step */
+	printf("[FSCK] fixing SIT types\n");
+	print_line("other corrupted bugs", f2fs_check_line_ok(r, F2FS_LINE_OTHER), false, 0, 0,
+		   false);
 	print_line("section ckpt_valid_blocks matched with SIT",
-		   f2fs_check_line_ok(r, F2FS_LINE_SECTIONS), hex(v, sizeof(v), r->sections));
-	print_line("other corrupted bugs", f2fs_check_line_ok(r, F2FS_LINE_OTHER), NULL);
+		   f2fs_check_line_ok(r, F2FS_LINE_SECTIONS), true, 0, r->sections, false);
 	if (r->fsynced_nodes)
 		printf("[FSCK] %u fsynced node blocks are recoverable by roll-forward at mount\n",
 		       r->fsynced_nodes);
@@ -368,20 +636,48 @@ struct tree_walk {
 	const struct f2fs_nat_table *nat;
 	uint8_t *seen; /* bit per nid: directories already listed (cycles in a bad image) */
 	int depth;
+	bool encrypted; /* the directory being listed */
 };
+
+/*
+ * A name as bytes on disk, printable: control characters, DEL and the
+ * backslash itself come out as \xNN, everything else (UTF-8 included) as
+ * it is, so a crafted name cannot move the cursor or forge a line.
+ */
+static void print_name(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)name[i];
+
+		if (ch < 0x20 || ch == 0x7f || ch == '\\')
+			printf("\\x%02x", ch);
+		else
+			putchar(ch);
+	}
+}
 
 static void print_tree_dir(struct tree_walk *t, uint32_t ino);
 
 static int print_tree_entry(const char *name, size_t len, uint32_t ino, uint8_t type, void *arg)
 {
 	struct tree_walk *t = arg;
+	bool encrypted = t->encrypted;
+	int i;
 
-	printf("%*s|-- %.*s%s\n", 4 * t->depth, "", (int)len, name, type == F2FS_FT_DIR ? "/" : "");
+	/* upstream's form: "|   " per level above, then the entry */
+	for (i = 0; i < t->depth; i++)
+		fputs("|   ", stdout);
+	fputs("|-- ", stdout);
+	print_name(name, len);
+	printf(" <ino = 0x%x>, <encrypted (%d)>\n", ino, encrypted);
 	if (type == F2FS_FT_DIR && t->depth < TREE_MAX_DEPTH && f2fs_nat_get(t->nat, ino) &&
 	    !f2fs_test_bit_lsb(t->seen, ino)) {
 		t->depth++;
 		print_tree_dir(t, ino);
 		t->depth--;
+		t->encrypted = encrypted;
 	}
 	return 0;
 }
@@ -391,8 +687,10 @@ static void print_tree_dir(struct tree_walk *t, uint32_t ino)
 	struct f2fs_node *n = malloc(sizeof(*n));
 
 	f2fs_set_bit_lsb(t->seen, ino);
-	if (n && !f2fs_read_inode(t->fs, ino, n))
+	if (n && !f2fs_read_inode(t->fs, ino, n)) {
+		t->encrypted = le32_get(n->i.i_flags) & F2FS_ENCRYPT_FL;
 		f2fs_dir_for_each_entry(t->fs, n, print_tree_entry, t);
+	}
 	free(n);
 }
 
@@ -405,11 +703,17 @@ static void print_tree(struct f2fs_fs *fs)
 		return;
 	}
 	t.seen = calloc(f2fs_nat_max_nid(t.nat) / 8 + 1, 1);
-	if (t.seen) {
-		printf("/\n");
+	if (t.seen)
 		print_tree_dir(&t, le32_get(f2fs_fs_sb(fs)->root_ino));
-	}
 	free(t.seen);
+}
+
+static double elapsed_secs(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -419,9 +723,11 @@ int main(int argc, char **argv)
 	struct f2fs_check_result r;
 	struct f2fs_device *dev;
 	struct f2fs_fs *fs;
+	struct timespec start;
 	char why[256];
 	int ret;
 
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	parse_args(&o, argc, argv);
 	ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
@@ -431,6 +737,16 @@ int main(int argc, char **argv)
 		f2fs_dev_close(dev);
 		fail(EXIT_OPERATIONAL, "%s: %s", o.device, why);
 	}
+	if (o.show_layout) {
+		/* as upstream: the layout, and no check */
+		if (!o.quiet) {
+			lay_super(f2fs_fs_sb(fs));
+			lay_checkpoint(fs);
+		}
+		f2fs_fs_close(fs);
+		f2fs_dev_close(dev);
+		return EXIT_CLEAN;
+	}
 	if (!o.quiet)
 		print_info(fs, &o);
 	if (o.show_tree && !o.quiet)
@@ -438,20 +754,24 @@ int main(int argc, char **argv)
 	co.on_problem = o.quiet ? NULL : print_problem;
 	co.on_section = o.debug > 0 && !o.quiet ? print_section : NULL;
 	co.arg = &o;
-	co.max_problems = o.debug > 0 ? 0 : 200;
+	o.problems_max = o.debug > 0 ? 0 : 200;
 	ret = f2fs_check(fs, &co, &r);
 	f2fs_fs_close(fs);
 	f2fs_dev_close(dev);
 	if (ret)
 		fail(EXIT_OPERATIONAL, "%s: %s", o.device, r.fatal_why);
 	if (!o.quiet)
-		print_summary(&r);
-	if (r.problems) {
-		if (!o.quiet)
-			printf("\nInfo: %u problem(s) found; not repaired: this fsck.f2fs only "
-			       "checks\n",
-			       r.problems);
-		return EXIT_UNCORRECTED;
+		print_summary(&o, &r);
+	free(o.unreachable);
+	free(o.short_links);
+	if (r.problems && !o.quiet) {
+		if (r.problems > o.problems_shown)
+			printf("\nInfo: %u of the problems were not listed; -d 1 lists them all\n",
+			       r.problems - o.problems_shown);
+		printf("\nInfo: %u problem(s) found; not repaired: this fsck.f2fs only checks\n",
+		       r.problems);
 	}
-	return EXIT_CLEAN;
+	if (!o.quiet)
+		printf("\nDone: %.6f secs\n", elapsed_secs(&start));
+	return r.problems ? EXIT_UNCORRECTED : EXIT_CLEAN;
 }

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 #include <uuid/uuid.h>
 
@@ -23,6 +22,7 @@
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/super.h"
+#include "tools/common/common.h"
 
 #define TOOLS_DATE	"2026-12-01"
 #define MAX_LABEL_BYTES 4096
@@ -333,21 +333,6 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 		o->cfg.s_encoding = F2FS_ENC_UTF8_12_1;
 }
 
-static void read_kernel_version(char out[F2FS_VERSION_LEN])
-{
-	FILE *f = fopen("/proc/version", "r");
-	struct utsname u;
-
-	memset(out, 0, F2FS_VERSION_LEN);
-	if (f) {
-		if (fgets(out, F2FS_VERSION_LEN, f))
-			out[strcspn(out, "\n")] = '\0';
-		fclose(f);
-	}
-	if (!out[0] && !uname(&u))
-		snprintf(out, F2FS_VERSION_LEN, "%s", u.release);
-}
-
 /* Refuse a mounted or busy device, and an existing file system without -f. */
 static void check_target(const struct mkfs_opts *o)
 {
@@ -501,7 +486,7 @@ int main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	parse_args(&o, argc, argv);
-	read_kernel_version(o.cfg.kernel_version);
+	tool_kernel_version(o.cfg.kernel_version, sizeof(o.cfg.kernel_version));
 	show_start(&o);
 	check_target(&o);
 	dev = open_target(&o);

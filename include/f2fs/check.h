@@ -19,7 +19,7 @@
 
 enum f2fs_problem_code {
 	PR_SB_INVALID,		 /* a superblock copy is unusable */
-	PR_CP_INVALID,		 /* a checkpoint pack is unusable */
+	PR_CP_INVALID,		 /* a checkpoint pack is unusable (a warning: see below) */
 	PR_SIT_VBLOCKS,		 /* vblocks larger than a segment */
 	PR_SIT_BITMAP_COUNT,	 /* vblocks differs from the bitmap's popcount */
 	PR_SIT_TYPE,		 /* segment type out of range */
@@ -41,7 +41,8 @@ enum f2fs_problem_code {
 	PR_INODE_INLINE_XATTR,	 /* inline xattr size out of range */
 	PR_INODE_INLINE,	 /* inline flags inconsistent with the file type */
 	PR_INODE_BLOCKS,	 /* i_blocks differs from what the tree holds */
-	PR_INODE_LINKS,		 /* i_links differs from the entries found */
+	PR_INODE_LINKS,		 /* a file's i_links differs from the entries found */
+	PR_DIR_LINKS,		 /* a directory's i_links differs from 2 + its subdirectories */
 	PR_INODE_SIZE,		 /* i_size impossible for the file type */
 	PR_INODE_NAMELEN,	 /* i_namelen out of range */
 	PR_INODE_XATTR_NID,	 /* xattr node invalid */
@@ -76,6 +77,8 @@ struct f2fs_problem {
 	enum f2fs_problem_code code;
 	uint32_t nid;	  /* node or inode involved, 0 when none */
 	uint64_t blkaddr; /* block involved, 0 when none */
+	/* for counts (links, blocks): the stored value and the one found; else 0 */
+	uint64_t value, expected;
 	char detail[200]; /* "field: found X, expected Y" and the like */
 };
 
@@ -102,13 +105,18 @@ enum f2fs_check_line {
 
 /*
  * The table row of a code: stable name (e.g. "PR_INODE_LINKS"), structure,
- * summary, and the summary lines it fails (F2FS_LINE_BIT mask).
+ * summary, and the summary lines it fails (F2FS_LINE_BIT mask).  A warning
+ * is reported like a problem but is not one: it fails no line and is not
+ * counted in f2fs_check_result.problems.  A rejected checkpoint pack is
+ * one: a power cut mid-checkpoint leaves the pack being written torn, the
+ * kernel mounts the other one, and so does the checker.
  */
 struct f2fs_problem_info {
 	const char *name;
 	const char *structure;
 	const char *summary;
 	unsigned int lines;
+	bool warning;
 };
 const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code);
 
@@ -135,10 +143,16 @@ struct f2fs_check_result {
 	uint64_t cp_valid_blocks, cp_valid_nodes, cp_valid_inodes;
 	uint32_t cp_free_segments;
 	uint64_t user_block_count;
-	uint64_t max_size_bytes;   /* end of the highest used block */
+	/*
+	 * Upstream's estimate of the space in use and free, from the
+	 * checkpoint's node and block counts rounded up to whole sections
+	 * (what its "Max image size" and "Free space" lines print), in blocks.
+	 */
+	uint64_t image_blocks, free_blocks;
 	unsigned int failed_lines; /* F2FS_LINE_BIT mask: the lines some problem fails */
 	unsigned int problems;
-	bool fatal; /* the volume could not be read far enough to check it */
+	unsigned int warnings; /* reports whose table row is a warning */
+	bool fatal;	       /* the volume could not be read far enough to check it */
 	char fatal_why[240];
 };
 

@@ -97,8 +97,9 @@ enum f2fs_curseg_type {
 #define CP_RESIZEFS_FLAG	 0x00004000
 
 /* Casefolding encodings */
-#define F2FS_ENC_UTF8_12_1	1
-#define F2FS_ENC_STRICT_MODE_FL 0x0001
+#define F2FS_ENC_UTF8_12_1	       1
+#define F2FS_ENC_STRICT_MODE_FL	       0x0001
+#define F2FS_ENC_NO_COMPAT_FALLBACK_FL 0x0002 /* casefolded lookups never fall back to linear */
 
 struct f2fs_device_entry {
 	uint8_t path[F2FS_MAX_PATH_LEN];

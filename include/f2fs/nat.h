@@ -44,6 +44,14 @@ bool f2fs_nat_bits_valid(const struct f2fs_nat_table *t);
 bool f2fs_nat_bits_full(const struct f2fs_nat_table *t, uint32_t blk);
 bool f2fs_nat_bits_empty(const struct f2fs_nat_table *t, uint32_t blk);
 
+/*
+ * Do the nat_bits describe the NAT exactly: tag valid, and for every NAT
+ * block the full bit set iff all its nids are in use, the empty bit iff
+ * none is (nid 0 counts as in use)?  Upstream's fsck reports this as
+ * "Checked valid nat_bits"; the kernel uses nat_bits only then.
+ */
+bool f2fs_nat_bits_exact(const struct f2fs_nat_table *t);
+
 /* NAT journal entries with a nid past the table (ignored by the loader). */
 uint32_t f2fs_nat_journal_bad_nids(const struct f2fs_nat_table *t);
 

@@ -17,21 +17,42 @@
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
 
+static void report(struct check_ctx *c, struct f2fs_problem *p, const char *fmt, va_list ap)
+{
+	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
+
+	if (info && info->warning) {
+		c->res->warnings++;
+	} else {
+		c->res->problems++;
+		c->res->failed_lines |= info ? info->lines : F2FS_LINE_BIT(F2FS_LINE_OTHER);
+	}
+	if (!c->o->on_problem || (c->o->max_problems && c->res->problems > c->o->max_problems))
+		return;
+	vsnprintf(p->detail, sizeof(p->detail), fmt, ap);
+	c->o->on_problem(p, c->o->arg);
+}
+
 void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid, uint64_t blkaddr,
 		  const char *fmt, ...)
 {
-	const struct f2fs_problem_info *info = f2fs_problem_info(code);
 	struct f2fs_problem p = {.code = code, .nid = nid, .blkaddr = blkaddr};
 	va_list ap;
 
-	c->res->problems++;
-	c->res->failed_lines |= info ? info->lines : F2FS_LINE_BIT(F2FS_LINE_OTHER);
-	if (!c->o->on_problem || (c->o->max_problems && c->res->problems > c->o->max_problems))
-		return;
 	va_start(ap, fmt);
-	vsnprintf(p.detail, sizeof(p.detail), fmt, ap);
+	report(c, &p, fmt, ap);
 	va_end(ap);
-	c->o->on_problem(&p, c->o->arg);
+}
+
+void check_report_count(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
+			uint64_t value, uint64_t expected, const char *fmt, ...)
+{
+	struct f2fs_problem p = {.code = code, .nid = nid, .value = value, .expected = expected};
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(c, &p, fmt, ap);
+	va_end(ap);
 }
 
 static int fatal(struct f2fs_check_result *res, int err, const char *why)

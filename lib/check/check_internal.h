@@ -80,6 +80,11 @@ struct check_ctx {
 void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid, uint64_t blkaddr,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Report a count that differs: @value as stored, @expected as found. */
+void check_report_count(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
+			uint64_t value, uint64_t expected, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
 /* Walk the tree from the root, then orphans and quota files (check_tree.c). */
 int check_tree(struct check_ctx *c);
 

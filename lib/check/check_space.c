@@ -143,7 +143,7 @@ static void check_open_logs(struct check_ctx *c)
 
 static void check_nat_reach(struct check_ctx *c)
 {
-	uint32_t nid, reported = 0, max_nid = f2fs_nat_max_nid(c->nat);
+	uint32_t nid, max_nid = f2fs_nat_max_nid(c->nat);
 
 	for (nid = F2FS_FIRST_INO_RESERVED; nid < max_nid; nid++) {
 		const struct f2fs_nat_info *e;
@@ -160,9 +160,8 @@ static void check_nat_reach(struct check_ctx *c)
 		if (check_kind(c, nid) != NID_UNSEEN)
 			continue;
 		c->res->unreachable_nat++;
-		if (reported++ < 64)
-			check_report(c, PR_NAT_UNREACHABLE, nid, e->blkaddr,
-				     "nid %u (ino %u) at 0x%x", nid, e->ino, e->blkaddr);
+		check_report(c, PR_NAT_UNREACHABLE, nid, e->blkaddr, "nid %u (ino %u) at 0x%x", nid,
+			     e->ino, e->blkaddr);
 	}
 }
 
@@ -188,9 +187,29 @@ static void check_links(struct check_ctx *c)
 			continue;
 		}
 		if (r->i_links != want)
-			check_report(c, PR_INODE_LINKS, nid, 0, "i_links %u, found %u", r->i_links,
-				     want);
+			check_report_count(c, r->kind == NID_DIR ? PR_DIR_LINKS : PR_INODE_LINKS,
+					   nid, r->i_links, want, "i_links %u, found %u",
+					   r->i_links, want);
 	}
+}
+
+/*
+ * Upstream's figures for "Max image size" and "Free space": node blocks and
+ * the other blocks, each rounded up to whole sections, as the checkpoint
+ * counts them; the image ends after the metadata and those sections.
+ */
+static void estimate_space(struct check_ctx *c)
+{
+	struct f2fs_check_result *r = c->res;
+	uint64_t per_sec = (uint64_t)c->geo->segs_per_sec * F2FS_DEFAULT_BLKS_PER_SEG;
+	uint64_t nodes = r->cp_valid_nodes, data;
+	uint64_t used_secs;
+
+	data = r->cp_valid_blocks > nodes ? r->cp_valid_blocks - nodes : 0;
+	used_secs = (nodes + per_sec - 1) / per_sec + (data + per_sec - 1) / per_sec;
+	r->free_blocks =
+	    used_secs < c->geo->sections ? (c->geo->sections - used_secs) * per_sec : 0;
+	r->image_blocks = c->geo->main_blkaddr + used_secs * per_sec;
 }
 
 static void check_counters(struct check_ctx *c)
@@ -203,6 +222,7 @@ static void check_counters(struct check_ctx *c)
 	r->cp_free_segments = le32_get(c->cp->free_segment_count);
 	r->user_block_count = le64_get(c->cp->user_block_count);
 	r->free_segments = f2fs_sit_free_segments(c->sit);
+	estimate_space(c);
 	if (r->valid_blocks != r->cp_valid_blocks)
 		check_report(c, PR_COUNT_VALID_BLOCKS, 0, 0, "checkpoint %llu, found %llu",
 			     (unsigned long long)r->cp_valid_blocks,

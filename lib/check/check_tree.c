@@ -145,8 +145,6 @@ static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t owner, i
 	}
 	c->found_per_sec[f2fs_geo_secno(c->geo, segno)]++;
 	c->res->valid_blocks++;
-	if (f2fs_blk_to_bytes(blkaddr + 1) > c->res->max_size_bytes)
-		c->res->max_size_bytes = f2fs_blk_to_bytes(blkaddr + 1);
 	se = f2fs_sit_seg(c->sit, segno);
 	if (!f2fs_test_bit_msb(se->map, off))
 		check_report(c, PR_BLK_NOT_IN_SIT, owner, blkaddr, "segment %u block %u", segno,
@@ -605,9 +603,10 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 		goto out;
 	walk_inode_tree(c, &w);
 	if (le64_get(n->i.i_blocks) != w.blocks)
-		check_report(c, PR_INODE_BLOCKS, ino, 0, "i_blocks %llu, found %llu",
-			     (unsigned long long)le64_get(n->i.i_blocks),
-			     (unsigned long long)w.blocks);
+		check_report_count(c, PR_INODE_BLOCKS, ino, le64_get(n->i.i_blocks), w.blocks,
+				   "i_blocks %llu, found %llu",
+				   (unsigned long long)le64_get(n->i.i_blocks),
+				   (unsigned long long)w.blocks);
 out:
 	free(n);
 }

@@ -12,13 +12,14 @@
 #include "f2fs/check.h"
 
 #define LINE(l)				     F2FS_LINE_BIT(F2FS_LINE_##l)
-#define ROW(code, structure, summary, lines) [code] = {#code, structure, summary, lines}
+#define ROW(code, structure, summary, lines) [code] = {#code, structure, summary, lines, false}
+#define ROW_WARN(code, structure, summary)   [code] = {#code, structure, summary, 0, true}
 /* most problems fail the "other corrupted bugs" line */
 #define ROW_OTHER(code, structure, summary) ROW(code, structure, summary, LINE(OTHER))
 
 static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_SB_INVALID, "superblock", "a superblock copy is invalid"),
-    ROW_OTHER(PR_CP_INVALID, "checkpoint", "a checkpoint pack is invalid"),
+    ROW_WARN(PR_CP_INVALID, "checkpoint", "a checkpoint pack is invalid"),
     ROW_OTHER(PR_SIT_VBLOCKS, "SIT", "segment valid-block count exceeds the segment size"),
     ROW(PR_SIT_BITMAP_COUNT, "SIT", "segment valid-block count differs from its bitmap",
 	LINE(SIT_BITMAP)),
@@ -43,6 +44,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_INODE_INLINE_XATTR, "inode", "inline xattr size is out of range"),
     ROW_OTHER(PR_INODE_INLINE, "inode", "inline flags do not fit the file type"),
     ROW_OTHER(PR_INODE_BLOCKS, "inode", "i_blocks differs from the blocks the inode owns"),
+    ROW_OTHER(PR_DIR_LINKS, "inode", "a directory's i_links differs from its subdirectories"),
     ROW(PR_INODE_LINKS, "inode", "i_links differs from the directory entries found",
 	LINE(HARD_LINKS)),
     ROW_OTHER(PR_INODE_SIZE, "inode", "i_size is impossible for the file type"),

@@ -319,3 +319,30 @@ uint32_t f2fs_nat_journal_bad_nids(const struct f2fs_nat_table *t)
 {
 	return t->journal_bad_nids;
 }
+
+/* nids of NAT block @blk in use (nid 0 counts as used). */
+static uint32_t block_nids_used(const struct f2fs_nat_table *t, uint32_t blk)
+{
+	uint32_t i, n = blk == 0;
+
+	for (i = 0; t->blocks[blk] && i < F2FS_NAT_ENTRY_PER_BLOCK; i++)
+		n += t->blocks[blk][i].blkaddr != F2FS_NULL_ADDR && !(blk == 0 && i == 0);
+	return n;
+}
+
+bool f2fs_nat_bits_exact(const struct f2fs_nat_table *t)
+{
+	uint32_t blk;
+
+	if (!t->nat_bits_valid)
+		return false;
+	for (blk = 0; blk < t->nat_blocks; blk++) {
+		uint32_t used = block_nids_used(t, blk);
+		bool full = f2fs_test_bit_lsb(t->full_nat_bits, blk);
+		bool empty = f2fs_test_bit_lsb(t->empty_nat_bits, blk);
+
+		if (full != (used == F2FS_NAT_ENTRY_PER_BLOCK) || empty != (used == 0))
+			return false;
+	}
+	return true;
+}

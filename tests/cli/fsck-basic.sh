@@ -50,10 +50,24 @@ rm -f "$img"
 truncate -s 8G "$img"
 "$MKFS" -q -f -s 128 -O extra_attr,lost_found "$img"
 run_cmd "$FSCK" -t "$img"
-if [ "$RC" -eq 0 ] && grep -qx '|-- lost+found/' "$WORK/last.out"; then
+if [ "$RC" -eq 0 ] && grep -qx '|-- lost+found <ino = 0x4>, <encrypted (0)>' "$WORK/last.out"; then
 	pass tree-shows-lost+found
 else
 	fail tree-shows-lost+found "rc $RC: $(snippet "$WORK/last.out")"
+fi
+# a name with control characters is escaped, never printed raw
+if [ -x "${UPSTREAM_SLOAD:-/usr/sbin/sload.f2fs}" ]; then
+	mkdir -p "$WORK/tree" && : >"$WORK/tree/$(printf 'bad\033[2Jname\tx')"
+	truncate -s 1G "$WORK/names.img" && "$MKFS" -q -f "$WORK/names.img" &&
+		"${UPSTREAM_SLOAD:-/usr/sbin/sload.f2fs}" -f "$WORK/tree" "$WORK/names.img" >/dev/null 2>&1 </dev/null
+	run_cmd "$FSCK" -t "$WORK/names.img"
+	if grep -q 'bad\\x1b\[2Jname\\x09x <ino' "$WORK/last.out" && ! grep -q "$(printf '\033')" "$WORK/last.out"; then
+		pass tree-escapes-control-characters
+	else
+		fail tree-escapes-control-characters "$(grep -a 'bad' "$WORK/last.out" | cat -v | head -c 200)"
+	fi
+else
+	skip tree-escapes-control-characters "no sload.f2fs to put such a name on an image"
 fi
 run_cmd "$FSCK" -d 1 "$img"
 sections=$(grep -c '^\[FSCK\] section [0-9]*: ' "$WORK/last.out")
@@ -95,7 +109,13 @@ accepts f '^Info: Force to fix corruption$' -f
 accepts y '^Info: Force to fix corruption$' -y
 accepts g '^Info: Set conf for android$' -g android
 accepts H - -H
-accepts l - -l
+run_cmd "$FSCK" -l "$img"
+if [ "$RC" -eq 0 ] && grep -q '^magic: *4076150800$' "$WORK/last.out" &&
+	grep -q '^checkpoint_ver: ' "$WORK/last.out" && ! grep -q '^\[FSCK\]' "$WORK/last.out"; then
+	pass option-l-layout-only
+else
+	fail option-l-layout-only "rc $RC: $(snippet "$WORK/last.out")"
+fi
 accepts M - -M
 accepts O - -O encrypt,extra_attr
 accepts p-alone '^Info: Use default preen mode$' -p

@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
 
 #include "common.h"
 
@@ -97,4 +99,19 @@ bool tool_parse_u64(const char *s, unsigned int bases, uint64_t max, uint64_t *v
 		return false;
 	*v = n;
 	return true;
+}
+
+void tool_kernel_version(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/version", "re");
+	struct utsname u;
+
+	memset(out, 0, len);
+	if (f) {
+		if (fgets(out, (int)len, f))
+			out[strcspn(out, "\n")] = '\0';
+		fclose(f);
+	}
+	if (!out[0] && !uname(&u))
+		snprintf(out, len, "%s", u.release);
 }

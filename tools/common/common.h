@@ -16,6 +16,7 @@
 #define TOOLS_COMMON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct tool {
@@ -54,5 +55,11 @@ enum tool_num_base {
  * trailing bytes, or a value past @max or 2^64 - 1.
  */
 bool tool_parse_u64(const char *s, unsigned int bases, uint64_t max, uint64_t *v);
+
+/*
+ * The running kernel's version as upstream records it in the superblock:
+ * the first line of /proc/version, else uname's release; "" when neither.
+ */
+void tool_kernel_version(char *out, size_t len);
 
 #endif
