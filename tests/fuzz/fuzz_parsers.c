@@ -287,7 +287,7 @@ static struct {
 } stats;
 
 struct cb_state {
-	unsigned int problems, sections;
+	unsigned int problems, warnings, sections;
 };
 
 static void on_problem(const struct f2fs_problem *p, void *arg)
@@ -298,7 +298,10 @@ static void on_problem(const struct f2fs_problem *p, void *arg)
 	if (!info || !info->name || !info->structure || !info->summary)
 		die("problem code %d has no table row", (int)p->code);
 	check_why(info->name, p->detail, sizeof(p->detail), 0);
-	st->problems++;
+	if (info->warning)
+		st->warnings++;
+	else
+		st->problems++;
 }
 
 static void on_section(const struct f2fs_section_report *s, void *arg)
@@ -421,6 +424,8 @@ static void run_check(struct f2fs_fs *fs, unsigned int flags)
 	}
 	if ((flags & FL_CALLBACKS) && st.problems > res.problems)
 		die("%u problems reported, %u counted", st.problems, res.problems);
+	if ((flags & FL_CALLBACKS) && st.warnings != res.warnings)
+		die("%u warnings reported, %u counted", st.warnings, res.warnings);
 	if (res.failed_lines & ~((1u << F2FS_NR_LINES) - 1))
 		die("failed_lines 0x%x has unknown bits", res.failed_lines);
 	if (!ret && !res.problems != !res.failed_lines)
