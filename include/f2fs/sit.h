@@ -8,6 +8,7 @@
 #ifndef F2FS_SIT_H
 #define F2FS_SIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,9 @@ const struct f2fs_seg_entry *f2fs_sit_seg(const struct f2fs_sit_table *t, uint32
  * entry (f2fs_sit_segments() when none): scans skip the unused space with it.
  */
 uint32_t f2fs_sit_next_used(const struct f2fs_sit_table *t, uint32_t segno);
+
+/* Does any SIT block covering segments [@first, @end) hold a non-empty entry? */
+bool f2fs_sit_range_used(const struct f2fs_sit_table *t, uint32_t first, uint32_t end);
 
 /* The counts of section @secno (O(1): kept beside the segments'), or NULL past the end. */
 const struct f2fs_sec_entry *f2fs_sit_sec(const struct f2fs_sit_table *t, uint32_t secno);

@@ -110,7 +110,7 @@ static void check_section(struct check_ctx *c, uint32_t secno)
 	 * and where the walk reached nothing has nothing to compare: the scan
 	 * skips the unused space of a large volume that way.
 	 */
-	if (r.found || f2fs_sit_next_used(c->sit, s) < end)
+	if (r.found || f2fs_sit_range_used(c->sit, s, end))
 		for (; s < end; s++)
 			check_segment(c, s, &r);
 	if (r.found != r.sit_ckpt_valid || r.bad_segments) {

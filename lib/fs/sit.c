@@ -366,3 +366,16 @@ const struct f2fs_sit_anomaly *f2fs_sit_anomaly(const struct f2fs_sit_table *t, 
 {
 	return i < t->anomaly_count ? &t->anomalies[i] : NULL;
 }
+
+bool f2fs_sit_range_used(const struct f2fs_sit_table *t, uint32_t first, uint32_t end)
+{
+	uint32_t blk;
+
+	if (end > t->segments)
+		end = t->segments;
+	for (blk = first / F2FS_SIT_ENTRY_PER_BLOCK;
+	     first < end && blk <= (end - 1) / F2FS_SIT_ENTRY_PER_BLOCK; blk++)
+		if (t->blocks[blk])
+			return true;
+	return false;
+}

@@ -242,6 +242,43 @@ static void test_file_zero_punches_hole(void)
 	unlink(path);
 }
 
+/* Large reads over holes of a sparse file: zeros where the holes are, the data after. */
+static void test_file_read_across_holes(void)
+{
+	struct f2fs_device *dev;
+	char path[PATH_MAX];
+	unsigned char *buf = malloc(6 * MiB), data[4096];
+
+	if (!buf || !make_temp_file(path, sizeof(path), 8 * MiB)) {
+		CHECK(!"temp file");
+		free(buf);
+		return;
+	}
+	CHECK_EQ_U64(f2fs_dev_open(path, 0, &dev), 0);
+	if (dev) {
+		memset(data, 0x5a, sizeof(data));
+		CHECK_EQ_U64(f2fs_dev_write(dev, data, 3 * MiB, sizeof(data)), 0);
+		CHECK_EQ_U64(f2fs_dev_write(dev, data, 8 * MiB - sizeof(data), sizeof(data)), 0);
+		memset(buf, 0xee, 6 * MiB);
+		/* a hole, the data, a hole */
+		CHECK_EQ_U64(f2fs_dev_read(dev, buf, MiB, 4 * MiB), 0);
+		CHECK(all_bytes_are(buf, 2 * MiB, 0));
+		CHECK(all_bytes_are(buf + 2 * MiB, sizeof(data), 0x5a));
+		CHECK(all_bytes_are(buf + 2 * MiB + sizeof(data), 2 * MiB - sizeof(data), 0));
+		/* only a hole, and a hole up to the data at the very end */
+		memset(buf, 0xee, 6 * MiB);
+		CHECK_EQ_U64(f2fs_dev_read(dev, buf, 4 * MiB, 2 * MiB), 0);
+		CHECK(all_bytes_are(buf, 2 * MiB, 0));
+		memset(buf, 0xee, 6 * MiB);
+		CHECK_EQ_U64(f2fs_dev_read(dev, buf, 4 * MiB, 4 * MiB), 0);
+		CHECK(all_bytes_are(buf, 4 * MiB - sizeof(data), 0));
+		CHECK(all_bytes_are(buf + 4 * MiB - sizeof(data), sizeof(data), 0x5a));
+		CHECK_EQ_U64(f2fs_dev_close(dev), 0);
+	}
+	unlink(path);
+	free(buf);
+}
+
 static void test_file_discard(void)
 {
 	struct f2fs_device *dev;
@@ -420,6 +457,7 @@ int main(void)
 	RUN(test_close_null);
 	RUN(test_file_open_and_io);
 	RUN(test_file_zero_punches_hole);
+	RUN(test_file_read_across_holes);
 	RUN(test_file_discard);
 	RUN(test_file_rdonly_rejects_writes);
 	RUN(test_open_refuses);

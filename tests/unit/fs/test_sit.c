@@ -510,6 +510,9 @@ static void check_sparse(struct fs *fs, const struct f2fs_sit_table *t, uint32_t
 		CHECK(se != NULL);
 		if (!se)
 			return;
+		/* the one segment [s, s + 1) is in a kept block iff next_used says s */
+		if (f2fs_sit_range_used(t, s, s + 1) != (want == s) && !bad_next++)
+			fprintf(stderr, "range_used(%u, %u) disagrees with next_used\n", s, s + 1);
 		if (f2fs_sit_next_used(t, s) != want && !bad_next++)
 			fprintf(stderr, "next_used(%u) = %u, expected %u\n", s,
 				f2fs_sit_next_used(t, s), want);
@@ -523,6 +526,10 @@ static void check_sparse(struct fs *fs, const struct f2fs_sit_table *t, uint32_t
 	CHECK(f2fs_sit_seg(t, UINT32_MAX) == NULL);
 	CHECK_EQ_U64(f2fs_sit_next_used(t, fs->main_segs), fs->main_segs);
 	CHECK_EQ_U64(f2fs_sit_next_used(t, UINT32_MAX), fs->main_segs);
+	CHECK(f2fs_sit_range_used(t, 0, fs->main_segs) ==
+	      (expected_next_used(fs, 0, extra) < fs->main_segs));
+	CHECK(!f2fs_sit_range_used(t, fs->main_segs, fs->main_segs + 10));
+	CHECK(!f2fs_sit_range_used(t, 5, 5));
 }
 
 static void test_sparse(void)
