@@ -4,12 +4,13 @@
  * pack's contents, the SIT, the NAT and the SSA loaded through the
  * filesystem handle, and the whole checker on that handle.
  *
- * Input format: byte 0 holds flags, the rest is cut into 4 KiB chunks that
- * replace, in order, a fixed list of interesting blocks of a valid image
- * (see add_blocks(): superblocks, checkpoint packs, first SIT/NAT blocks,
- * the SSA blocks and first blocks of the six open logs, where the root
- * inode, its dentry block and the quota/lost+found inodes live).  A short
- * input replaces only a prefix; a partial last chunk only its first bytes.
+ * Input format (fuzz_driver.h): byte 0 holds flags, the rest is cut into
+ * 4 KiB chunks that replace, in order, a fixed list of interesting blocks
+ * of a valid image (see add_blocks(): superblocks, checkpoint packs, first
+ * SIT/NAT blocks, the SSA blocks and first blocks of the six open logs,
+ * where the root inode, its dentry block and the quota/lost+found inodes
+ * live).  A short input replaces only a prefix; a partial last chunk only
+ * its first bytes.
  *
  *   flags bits 0-1  which seed image (0: defaults, 1: many inode features
  *                   and sb_checksum, 2: 4 segments per section), 3 = 0
@@ -19,30 +20,16 @@
  *         bit 5     pass problem/section callbacks to f2fs_check
  *         bit 6     load the tables in reverse order (SSA, NAT, SIT, pack data)
  *
- * The seed images are formatted once into memory devices (64 MiB, 192 MiB
- * for the large sections); after each
- * input the overlaid blocks are put back, so an iteration costs only the
- * check itself.
- *
- * Built with -DUSE_LIBFUZZER (clang -fsanitize=fuzzer) it is a libFuzzer
- * target.  Otherwise main() is a standalone driver:
- *   fuzz_parsers FILE...          run each file as one input
- *   fuzz_parsers -n N [-s SEED] [-f FIRST] [-S SAVE] [-q]
- *                                 run iterations FIRST..FIRST+N-1 of random
- *                                 mutations of the seed images; iteration i
- *                                 depends only on SEED and i, and with -S
- *                                 each input is written to SAVE before it
- *                                 runs (so after a crash SAVE reproduces it)
- *   fuzz_parsers -C DIR           write the unmutated seed inputs to DIR
- *                                 (a starting corpus for libFuzzer)
+ * The seed images are 64 MiB memory devices (192 MiB for the large
+ * sections).  Built with -DUSE_LIBFUZZER it is a libFuzzer target;
+ * otherwise main() is the standalone driver of fuzz_driver.c (fuzz_parsers
+ * FILE..., -n N [-s SEED] [-f FIRST] [-S SAVE] [-q], -C DIR).
  * Invariants of the API contract that are not memory errors (a reason that
  * is not one terminated line, a failed f2fs_check without fatal set...)
  * abort() with a message, so both modes report them as crashes.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,13 +40,11 @@
 #include "f2fs/check.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/crc.h"
-#include "f2fs/device.h"
 #include "f2fs/endian.h"
 #include "f2fs/feature.h"
 #include "f2fs/format.h"
 #include "f2fs/fs.h"
 #include "f2fs/layout.h"
-#include "f2fs/mkfs.h"
 #include "f2fs/nat.h"
 #include "f2fs/node.h"
 #include "f2fs/sit.h"
@@ -67,16 +52,7 @@
 #include "f2fs/super.h"
 #include "f2fs/volume.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_LSAN 1
-#endif
-#endif
-#ifdef HAVE_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
+#include "fuzz_driver.h"
 
 #define BLK	   F2FS_BLKSIZE
 #define SEG_BLKS   F2FS_DEFAULT_BLKS_PER_SEG
@@ -93,43 +69,25 @@
 enum role { R_SB, R_CP, R_MAIN, R_OTHER };
 
 struct seed {
-	const char *name;
-	const char *features;
-	uint32_t segs_per_sec;
-	uint64_t bytes; /* device size */
-	struct f2fs_device *dev;
+	struct fuzz_image img;
 	uint32_t features_bits;
 	uint32_t chksum_seed;
-	uint32_t nblocks;
-	uint64_t blk[MAX_CHUNKS];
-	uint8_t role[MAX_CHUNKS];
-	uint8_t *orig; /* nblocks x BLK: the blocks as formatted */
 };
+
+_Static_assert(MAX_CHUNKS <= FUZZ_MAX_CHUNKS, "block list longer than the driver's");
 
 static struct seed seeds[NR_SEEDS] = {
-    {.name = "default", .features = NULL, .segs_per_sec = 1, .bytes = 64ull << 20},
-    {.name = "features",
-     .features = "extra_attr,inode_checksum,flexible_inline_xattr,quota,lost_found,"
-		 "sb_checksum,inode_crtime,project_quota",
-     .segs_per_sec = 1,
-     .bytes = 64ull << 20},
-    {.name = "large-section",
-     .features = "extra_attr,inode_checksum,lost_found",
-     .segs_per_sec = 4,
-     .bytes = 192ull << 20},
+    {.img = {.name = "default", .features = NULL, .segs_per_sec = 1, .bytes = 64ull << 20}},
+    {.img = {.name = "features",
+	     .features = "extra_attr,inode_checksum,flexible_inline_xattr,quota,lost_found,"
+			 "sb_checksum,inode_crtime,project_quota",
+	     .segs_per_sec = 1,
+	     .bytes = 64ull << 20}},
+    {.img = {.name = "large-section",
+	     .features = "extra_attr,inode_checksum,lost_found",
+	     .segs_per_sec = 4,
+	     .bytes = 192ull << 20}},
 };
-
-static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fuzz_parsers: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 /* A reason buffer must hold one NUL-terminated line. */
 static void check_why(const char *what, const char *why, size_t len, int ret)
@@ -137,27 +95,27 @@ static void check_why(const char *what, const char *why, size_t len, int ret)
 	size_t n = strnlen(why, len);
 
 	if (n == len)
-		die("%s: reason is not NUL-terminated", what);
+		fuzz_die("%s: reason is not NUL-terminated", what);
 	if (memchr(why, '\n', n))
-		die("%s: reason has a newline: %s", what, why);
+		fuzz_die("%s: reason has a newline: %s", what, why);
 	if (ret && !n)
-		die("%s: failed (%d) without a reason", what, ret);
+		fuzz_die("%s: failed (%d) without a reason", what, ret);
 	if (ret > 0)
-		die("%s: returned positive %d", what, ret);
+		fuzz_die("%s: returned positive %d", what, ret);
 }
 
 static void add_block(struct seed *s, uint64_t blk, enum role r)
 {
 	uint32_t i;
 
-	if (blk >= s->bytes / BLK || s->nblocks >= MAX_CHUNKS)
+	if (blk >= s->img.bytes / BLK || s->img.nblocks >= MAX_CHUNKS)
 		return;
-	for (i = 0; i < s->nblocks; i++)
-		if (s->blk[i] == blk)
+	for (i = 0; i < s->img.nblocks; i++)
+		if (s->img.blk[i] == blk)
 			return;
-	s->blk[s->nblocks] = blk;
-	s->role[s->nblocks] = (uint8_t)r;
-	s->nblocks++;
+	s->img.blk[s->img.nblocks] = blk;
+	s->img.role[s->img.nblocks] = (uint8_t)r;
+	s->img.nblocks++;
 }
 
 /* The blocks an input overlays, most interesting first. */
@@ -167,14 +125,13 @@ static void add_blocks(struct seed *s, const struct f2fs_layout *l)
 	uint32_t pack, total, i, b, sit_copy, nat_copy;
 
 	if (!cp)
-		die("out of memory");
+		fuzz_die("out of memory");
 	add_block(s, 0, R_SB);
 	add_block(s, 1, R_SB);
 	for (pack = 0; pack < 2; pack++) {
 		uint64_t start = l->cp_blkaddr + (uint64_t)pack * SEG_BLKS;
 
-		if (f2fs_dev_read(s->dev, cp, start * BLK, BLK))
-			die("cannot read the seed checkpoint");
+		fuzz_read_block(&s->img, start, cp);
 		total = le32_get(cp->cp_pack_total_block_count);
 		if (total < 2 || total > SEG_BLKS)
 			total = 2;
@@ -202,57 +159,19 @@ static void add_blocks(struct seed *s, const struct f2fs_layout *l)
 	free(cp);
 }
 
-static void format_seed(struct seed *s)
+/* After mkfs: the block list, and what re-sealing needs from the superblock. */
+static void build(unsigned int k, uint32_t features, const struct f2fs_layout *l)
 {
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_layout_params p;
-	struct f2fs_layout l;
-	struct f2fs_mkfs_result res;
-	struct f2fs_super_block *sb;
-	uint8_t *buf;
-	char why[200] = "";
-	uint32_t i;
+	struct seed *s = &seeds[k];
+	const struct f2fs_super_block *sb;
+	uint8_t b[BLK];
 
-	f2fs_mkfs_config_init(&cfg);
-	p = cfg.geometry;
-	p.total_sectors = s->bytes / 512;
-	p.segs_per_sec = s->segs_per_sec;
-	if (f2fs_layout_compute(&p, &l, why, sizeof(why)))
-		die("seed %s: layout: %s", s->name, why);
-	cfg.geometry = p;
-	if (s->features && f2fs_feature_parse(s->features, &cfg.features, why, sizeof(why)))
-		die("seed %s: features: %s", s->name, why);
-	cfg.fixed_time = 1700000000;
-	cfg.fixed_cp_version = true;
-	cfg.discard = false;
-	snprintf(cfg.kernel_version, sizeof(cfg.kernel_version), "fuzz seed");
-	if (f2fs_dev_open_memory(s->bytes, &s->dev))
-		die("seed %s: no memory for the device", s->name);
-	if (f2fs_mkfs_format(s->dev, &cfg, &l, &res))
-		die("seed %s: mkfs failed", s->name);
-	add_blocks(s, &l);
-	s->orig = malloc((size_t)s->nblocks * BLK);
-	if (!s->orig)
-		die("out of memory");
-	for (i = 0; i < s->nblocks; i++)
-		if (f2fs_dev_read(s->dev, s->orig + (size_t)i * BLK, s->blk[i] * BLK, BLK))
-			die("seed %s: read failed", s->name);
-	buf = s->orig;
-	sb = (struct f2fs_super_block *)(buf + F2FS_SUPER_OFFSET);
+	(void)features;
+	add_blocks(s, l);
+	fuzz_read_block(&s->img, 0, b);
+	sb = (const struct f2fs_super_block *)(b + F2FS_SUPER_OFFSET);
 	s->features_bits = le32_get(sb->feature);
 	s->chksum_seed = f2fs_inode_chksum_seed(sb->uuid);
-}
-
-static void init_seeds(void)
-{
-	static bool done;
-	int i;
-
-	if (done)
-		return;
-	for (i = 0; i < NR_SEEDS; i++)
-		format_seed(&seeds[i]);
-	done = true;
 }
 
 static void seal_block(const struct seed *s, uint8_t *b, enum role r, unsigned int flags)
@@ -280,6 +199,11 @@ static void seal_block(const struct seed *s, uint8_t *b, enum role r, unsigned i
 	}
 }
 
+static void seal(unsigned int k, uint8_t *b, unsigned int role, unsigned int flags)
+{
+	seal_block(&seeds[k], b, (enum role)role, flags);
+}
+
 /* How far inputs got, for the standalone driver's summary. */
 static struct {
 	unsigned long long inputs, opened, cp_loaded, sit_loaded, nat_loaded, checked,
@@ -296,7 +220,7 @@ static void on_problem(const struct f2fs_problem *p, void *arg)
 	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
 
 	if (!info || !info->name || !info->structure || !info->summary)
-		die("problem code %d has no table row", (int)p->code);
+		fuzz_die("problem code %d has no table row", (int)p->code);
 	check_why(info->name, p->detail, sizeof(p->detail), 0);
 	if (info->warning)
 		st->warnings++;
@@ -311,7 +235,8 @@ static void on_section(const struct f2fs_section_report *s, void *arg)
 	/* type is the SIT's 6-bit field as stored: a bad one is a PR_SIT_TYPE problem */
 	if (s->type < -1 || s->type > 63 || s->owner_log < -1 ||
 	    s->owner_log >= F2FS_NR_CURSEG_TYPE)
-		die("section %u: type %d, log %d out of range", s->secno, s->type, s->owner_log);
+		fuzz_die("section %u: type %d, log %d out of range", s->secno, s->type,
+			 s->owner_log);
 	st->sections++;
 }
 
@@ -323,10 +248,10 @@ static void check_load(struct f2fs_fs *fs, const char *what, int ret, const void
 
 	check_why(what, why, strlen(why) + 1, ret);
 	if (ret ? table != NULL : table == NULL)
-		die("%s: returned %d with table %p", what, ret, table);
+		fuzz_die("%s: returned %d with table %p", what, ret, table);
 	if (again != ret || table_again != table)
-		die("%s: second call gave %d (%p), first %d (%p)", what, again, table_again, ret,
-		    table);
+		fuzz_die("%s: second call gave %d (%p), first %d (%p)", what, again, table_again,
+			 ret, table);
 }
 
 /* The handle's loads one by one (pack data, SIT, NAT, SSA, or the reverse). */
@@ -359,7 +284,8 @@ static void load_tables(struct f2fs_fs *fs, bool reverse)
 			stats.nat_loaded += !r;
 			if (!r && f2fs_nat_max_nid(nat) &&
 			    !f2fs_nat_get(nat, f2fs_nat_max_nid(nat) - 1))
-				die("nat: last nid %u not in the table", f2fs_nat_max_nid(nat) - 1);
+				fuzz_die("nat: last nid %u not in the table",
+					 f2fs_nat_max_nid(nat) - 1);
 			break;
 		default:
 			r = f2fs_fs_ssa(fs, &ssa);
@@ -379,15 +305,15 @@ static void check_volume(const struct f2fs_volume *v)
 
 	if (f2fs_volume_sb_index(v) < 0 || f2fs_volume_sb_index(v) > 1 ||
 	    f2fs_volume_cp_index(v) < 0 || f2fs_volume_cp_index(v) > 1)
-		die("volume: superblock/checkpoint index out of range");
+		fuzz_die("volume: superblock/checkpoint index out of range");
 	if (rej & ~(unsigned int)(F2FS_REJECTED_SB | F2FS_REJECTED_CP))
-		die("volume: rejected mask 0x%x has unknown bits", rej);
+		fuzz_die("volume: rejected mask 0x%x has unknown bits", rej);
 	if (!(rej & F2FS_REJECTED_SB) != !sb || !(rej & F2FS_REJECTED_CP) != !cp)
-		die("volume: rejected mask 0x%x, reasons %s/%s", rej, sb ? "sb" : "-",
-		    cp ? "cp" : "-");
+		fuzz_die("volume: rejected mask 0x%x, reasons %s/%s", rej, sb ? "sb" : "-",
+			 cp ? "cp" : "-");
 	if (!rej != !f2fs_volume_warning(v))
-		die("volume: rejected mask 0x%x but warning %s", rej,
-		    f2fs_volume_warning(v) ? "set" : "unset");
+		fuzz_die("volume: rejected mask 0x%x but warning %s", rej,
+			 f2fs_volume_warning(v) ? "set" : "unset");
 	if (sb)
 		check_why("superblock rejected", sb, strlen(sb) + 1, 0);
 	if (cp)
@@ -412,24 +338,25 @@ static void run_check(struct f2fs_fs *fs, unsigned int flags)
 	ret = f2fs_check(fs, &o, &res);
 	check_why("f2fs_check", res.fatal_why, sizeof(res.fatal_why), ret);
 	if (ret && !res.fatal)
-		die("f2fs_check failed (%d) without fatal", ret);
+		fuzz_die("f2fs_check failed (%d) without fatal", ret);
 	if (!ret && res.fatal)
-		die("f2fs_check succeeded with fatal set: %s", res.fatal_why);
+		fuzz_die("f2fs_check succeeded with fatal set: %s", res.fatal_why);
 	if (load && ret != load)
-		die("f2fs_check returned %d on a handle whose tables failed with %d", ret, load);
+		fuzz_die("f2fs_check returned %d on a handle whose tables failed with %d", ret,
+			 load);
 	if (!ret) {
 		stats.checked++;
 		if (res.problems)
 			stats.with_problems++;
 	}
 	if ((flags & FL_CALLBACKS) && st.problems > res.problems)
-		die("%u problems reported, %u counted", st.problems, res.problems);
+		fuzz_die("%u problems reported, %u counted", st.problems, res.problems);
 	if ((flags & FL_CALLBACKS) && st.warnings != res.warnings)
-		die("%u warnings reported, %u counted", st.warnings, res.warnings);
+		fuzz_die("%u warnings reported, %u counted", st.warnings, res.warnings);
 	if (res.failed_lines & ~((1u << F2FS_NR_LINES) - 1))
-		die("failed_lines 0x%x has unknown bits", res.failed_lines);
+		fuzz_die("failed_lines 0x%x has unknown bits", res.failed_lines);
 	if (!ret && !res.problems != !res.failed_lines)
-		die("%u problems but failed_lines 0x%x", res.problems, res.failed_lines);
+		fuzz_die("%u problems but failed_lines 0x%x", res.problems, res.failed_lines);
 }
 
 /* Open the volume, load its tables through the handle and check it. */
@@ -443,7 +370,7 @@ static void run_fs(struct f2fs_device *dev, unsigned int flags)
 	ret = f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why));
 	check_why("f2fs_fs_open", why, sizeof(why), ret);
 	if (ret ? fs != NULL : fs == NULL)
-		die("f2fs_fs_open returned %d with handle %p", ret, (void *)fs);
+		fuzz_die("f2fs_fs_open returned %d with handle %p", ret, (void *)fs);
 	if (ret)
 		return;
 	stats.opened++;
@@ -453,303 +380,85 @@ static void run_fs(struct f2fs_device *dev, unsigned int flags)
 	f2fs_fs_close(fs);
 }
 
-static void run_input(const uint8_t *data, size_t size)
+static void run(unsigned int k, unsigned int flags, const uint8_t *data, size_t size)
 {
-	unsigned int flags;
-	struct seed *s;
-	uint8_t blk[BLK];
-	size_t i, n, len;
-
-	init_seeds();
-	if (size < 1)
-		return;
-	flags = data[0];
+	(void)data;
+	(void)size;
 	stats.inputs++;
-	s = &seeds[(flags & FL_SEED_MASK) % NR_SEEDS];
-	data++;
-	size--;
-	n = (size + BLK - 1) / BLK;
-	if (n > s->nblocks)
-		n = s->nblocks;
-	for (i = 0; i < n; i++) {
-		len = size - i * BLK < BLK ? size - i * BLK : BLK;
-		memcpy(blk, s->orig + i * BLK, BLK);
-		memcpy(blk, data + i * BLK, len);
-		seal_block(s, blk, (enum role)s->role[i], flags);
-		if (f2fs_dev_write(s->dev, blk, s->blk[i] * BLK, BLK))
-			die("overlay write failed");
-	}
-	run_fs(s->dev, flags);
-	for (i = 0; i < n; i++)
-		if (f2fs_dev_write(s->dev, s->orig + i * BLK, s->blk[i] * BLK, BLK))
-			die("restore write failed");
+	run_fs(seeds[k].img.dev, flags);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Standalone: a random input's flags, mostly re-sealing to get past the checksums. */
+static uint8_t random_flags(void)
 {
-	run_input(data, size);
-	return 0;
+	uint8_t flags = (uint8_t)fuzz_rnd_below(NR_SEEDS);
+
+	if (fuzz_rnd_below(4))
+		flags |= FL_SEAL_SB;
+	if (fuzz_rnd_below(4))
+		flags |= FL_SEAL_CP;
+	if (fuzz_rnd_below(4))
+		flags |= FL_SEAL_NODE;
+	if (fuzz_rnd_below(2))
+		flags |= FL_CALLBACKS;
+	if (fuzz_rnd_below(4) == 0)
+		flags |= FL_REVERSE;
+	return flags;
 }
 
-#ifndef USE_LIBFUZZER
-/* ---- standalone driver ---- */
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
+/* Standalone: where a mutation goes, biased towards the superblock, checkpoint and first chunks. */
+static size_t aim(unsigned int k)
 {
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+	const struct fuzz_image *s = &seeds[k].img;
+	uint32_t chunk;
+	size_t ofs;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	chunk = fuzz_rnd_below(3) ? fuzz_rnd_below(s->nblocks < 12 ? s->nblocks : 12)
+				  : fuzz_rnd_below(s->nblocks);
+	if (fuzz_rnd_below(2))
+		ofs = fuzz_rnd_below(s->role[chunk] == R_SB ? 1024 + 256 : 256);
+	else
+		ofs = fuzz_rnd_below(BLK);
+	if (s->role[chunk] == R_MAIN && fuzz_rnd_below(4) == 0)
+		ofs = BLK - 24 + fuzz_rnd_below(24); /* node footer */
+	return 1 + (size_t)chunk * BLK + ofs;
 }
 
-static uint32_t rnd_below(uint32_t n)
+static const enum fuzz_op ops[] = {FUZZ_FLIP,  FUZZ_BYTE,  FUZZ_MAGIC16, FUZZ_MAGIC32,
+				   FUZZ_SMALL, FUZZ_NUDGE, FUZZ_FILL};
+
+static const uint64_t magic[] = {0,	     1,		 2,	     3,		 0x7f,	  0x80,
+				 0xff,	     0x100,	 0x1ff,	     0x200,	 0x201,	  0x3ff,
+				 0xfff,	     0x1000,	 0x7fff,     0xffff,	 0x10000, 0x3fffff,
+				 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff, 16384,	  16383};
+
+static void report(void)
 {
-	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static void put_le(uint8_t *p, size_t room, uint64_t v, unsigned int bytes)
-{
-	unsigned int i;
-
-	for (i = 0; i < bytes && i < room; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* Build input @iter of the run with @seed into @buf; returns its size. */
-static size_t make_input(uint64_t seed, uint64_t iter, uint8_t *buf)
-{
-	static const uint64_t magic[] = {
-	    0,	     1,	       2,	   3,	       0x7f,	   0x80,       0xff,   0x100,
-	    0x1ff,   0x200,    0x201,	   0x3ff,      0xfff,	   0x1000,     0x7fff, 0xffff,
-	    0x10000, 0x3fffff, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff, 16384,  16383};
-	const struct seed *s;
-	size_t size, ofs;
-	uint32_t nmut, m, chunk;
-
-	rng_state = seed * 0x100000001b3ull ^ (iter + 1) * 0xcbf29ce484222325ull;
-	rnd();
-	buf[0] = (uint8_t)rnd_below(NR_SEEDS);
-	/* mostly re-seal, so the mutation gets past the checksums */
-	if (rnd_below(4))
-		buf[0] |= FL_SEAL_SB;
-	if (rnd_below(4))
-		buf[0] |= FL_SEAL_CP;
-	if (rnd_below(4))
-		buf[0] |= FL_SEAL_NODE;
-	if (rnd_below(2))
-		buf[0] |= FL_CALLBACKS;
-	if (rnd_below(4) == 0)
-		buf[0] |= FL_REVERSE;
-	s = &seeds[buf[0] & FL_SEED_MASK];
-	memcpy(buf + 1, s->orig, (size_t)s->nblocks * BLK);
-	size = 1 + (size_t)s->nblocks * BLK;
-	nmut = 1 + rnd_below(rnd_below(4) ? 4 : 32);
-	for (m = 0; m < nmut; m++) {
-		/* bias towards the superblock, checkpoint and first chunks */
-		chunk = rnd_below(3) ? rnd_below(s->nblocks < 12 ? s->nblocks : 12)
-				     : rnd_below(s->nblocks);
-		if (rnd_below(2))
-			ofs = rnd_below(s->role[chunk] == R_SB ? 1024 + 256 : 256);
-		else
-			ofs = rnd_below(BLK);
-		if (s->role[chunk] == R_MAIN && rnd_below(4) == 0)
-			ofs = BLK - 24 + rnd_below(24); /* node footer */
-		ofs += 1 + (size_t)chunk * BLK;
-		switch (rnd_below(7)) {
-		case 0:
-			buf[ofs] ^= (uint8_t)(1u << rnd_below(8));
-			break;
-		case 1:
-			buf[ofs] = (uint8_t)rnd();
-			break;
-		case 2:
-			put_le(buf + ofs, size - ofs, magic[rnd_below(sizeof(magic) / 8)], 2);
-			break;
-		case 3:
-			put_le(buf + ofs, size - ofs, magic[rnd_below(sizeof(magic) / 8)], 4);
-			break;
-		case 4:
-			put_le(buf + ofs, size - ofs, rnd_below(4096), 4);
-			break;
-		case 5: {
-			/* add or subtract a little from a 32-bit field */
-			uint32_t v = 0;
-			unsigned int i;
-
-			for (i = 0; i < 4 && ofs + i < size; i++)
-				v |= (uint32_t)buf[ofs + i] << (8 * i);
-			v += (uint32_t)rnd_below(17) - 8;
-			put_le(buf + ofs, size - ofs, v, 4);
-			break;
-		}
-		default: {
-			size_t len = 1 + rnd_below(64);
-
-			if (len > size - ofs)
-				len = size - ofs;
-			memset(buf + ofs, rnd_below(2) ? 0 : 0xff, len);
-		}
-		}
-	}
-	if (rnd_below(16) == 0)
-		size = 1 + rnd_below((uint32_t)size); /* a prefix only */
-	return size;
-}
-
-static int write_file(const char *path, const uint8_t *buf, size_t size)
-{
-	FILE *f = fopen(path, "wb");
-
-	if (!f)
-		return -errno;
-	if (fwrite(buf, 1, size, f) != size) {
-		fclose(f);
-		return -EIO;
-	}
-	return fclose(f) ? -errno : 0;
-}
-
-static int run_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	size_t cap = 1 + MAX_CHUNKS * BLK, size;
-
-	if (!f) {
-		perror(path);
-		return 1;
-	}
-	buf = malloc(cap);
-	if (!buf) {
-		fclose(f);
-		return 1;
-	}
-	size = fread(buf, 1, cap, f);
-	fclose(f);
-	run_input(buf, size);
-	free(buf);
-	return 0;
-}
-
-static void usage(void)
-{
-	fprintf(stderr, "usage: fuzz_parsers FILE...\n"
-			"       fuzz_parsers -n N [-s SEED] [-f FIRST] [-S SAVE] [-q]\n"
-			"       fuzz_parsers -C DIR\n");
-	exit(2);
-}
-
-static void free_seeds(void)
-{
-	int i;
-
-	for (i = 0; i < NR_SEEDS; i++) {
-		f2fs_dev_close(seeds[i].dev);
-		free(seeds[i].orig);
-		seeds[i].dev = NULL;
-		seeds[i].orig = NULL;
-	}
-}
-
-int main(int argc, char **argv)
-{
-	uint64_t n = 0, seed = 1, first = 0, i;
-	const char *save = NULL, *corpus = NULL;
-	bool quiet = false, random_mode = false;
-	uint8_t *buf;
-	int a, rc = 0;
-
-	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
-		if (!strcmp(argv[a], "-q")) {
-			quiet = true;
-			continue;
-		}
-		if (a + 1 >= argc)
-			usage();
-		if (!strcmp(argv[a], "-n")) {
-			n = strtoull(argv[++a], NULL, 0);
-			random_mode = true;
-		} else if (!strcmp(argv[a], "-s")) {
-			seed = strtoull(argv[++a], NULL, 0);
-		} else if (!strcmp(argv[a], "-f")) {
-			first = strtoull(argv[++a], NULL, 0);
-		} else if (!strcmp(argv[a], "-S")) {
-			save = argv[++a];
-		} else if (!strcmp(argv[a], "-C")) {
-			corpus = argv[++a];
-		} else {
-			usage();
-		}
-	}
-	init_seeds();
-	if (corpus) {
-		char path[4096];
-		int k;
-
-		buf = malloc(1 + MAX_CHUNKS * BLK);
-		if (!buf)
-			return 1;
-		for (k = 0; k < NR_SEEDS; k++) {
-			buf[0] = (uint8_t)(k | FL_SEAL_SB | FL_SEAL_CP | FL_SEAL_NODE);
-			memcpy(buf + 1, seeds[k].orig, (size_t)seeds[k].nblocks * BLK);
-			snprintf(path, sizeof(path), "%s/seed-%s", corpus, seeds[k].name);
-			if (write_file(path, buf, 1 + (size_t)seeds[k].nblocks * BLK)) {
-				perror(path);
-				rc = 1;
-			}
-		}
-		free(buf);
-		free_seeds();
-		return rc;
-	}
-	if (!random_mode) {
-		if (a >= argc)
-			usage();
-		for (; a < argc; a++) {
-			if (!quiet)
-				printf("running %s\n", argv[a]);
-			rc |= run_file(argv[a]);
-		}
-		free_seeds();
-		return rc;
-	}
-	if (a != argc)
-		usage();
-	buf = malloc(1 + MAX_CHUNKS * BLK);
-	if (!buf)
-		return 1;
-	for (i = first; i < first + n; i++) {
-		size_t size = make_input(seed, i, buf);
-
-		if (save && write_file(save, buf, size)) {
-			perror(save);
-			return 1;
-		}
-		run_input(buf, size);
-#ifdef HAVE_LSAN
-		/* leaks show up per window, not only at exit */
-		if ((i + 1 - first) % 500 == 0 && __lsan_do_recoverable_leak_check())
-			die("leak within iterations %llu..%llu (seed %llu)",
-			    (unsigned long long)(i >= first + 499 ? i - 499 : first),
-			    (unsigned long long)i, (unsigned long long)seed);
-#endif
-		if (!quiet && (i + 1 - first) % 1000 == 0)
-			printf("%llu iterations\n", (unsigned long long)(i + 1 - first));
-	}
-	free(buf);
-	free_seeds();
-	printf("fuzz_parsers: %llu iterations from %llu, seed %llu: ok\n", (unsigned long long)n,
-	       (unsigned long long)first, (unsigned long long)seed);
 	printf("fuzz_parsers: volume opened %llu, pack loaded %llu, SIT %llu, NAT %llu, "
 	       "checked %llu (%llu with problems)\n",
 	       stats.opened, stats.cp_loaded, stats.sit_loaded, stats.nat_loaded, stats.checked,
 	       stats.with_problems);
-	return 0;
 }
-#endif
+
+const struct fuzz_target fuzz_target = {
+    .name = "fuzz_parsers",
+    .images = {&seeds[0].img, &seeds[1].img, &seeds[2].img},
+    .nr_images = NR_SEEDS,
+    .image_mask = FL_SEED_MASK,
+    .max_chunks = MAX_CHUNKS,
+    .corpus_flags = FL_SEAL_SB | FL_SEAL_CP | FL_SEAL_NODE,
+    .build = build,
+    .seal = seal,
+    .run = run,
+    .random_flags = random_flags,
+    .aim = aim,
+    .mutate = {.few = 4,
+	       .many = 32,
+	       .ops = ops,
+	       .nr_ops = sizeof(ops) / sizeof(ops[0]),
+	       .magic = magic,
+	       .nr_magic = sizeof(magic) / sizeof(magic[0]),
+	       .nudge = 8,
+	       .fill = 64},
+    .report = report,
+};

@@ -32,7 +32,7 @@
  * contradicts itself.
  *
  * Built with -DUSE_LIBFUZZER it is a libFuzzer target; otherwise main() is
- * the same standalone driver as fuzz_parsers.c's:
+ * the standalone driver of fuzz_driver.c, as for fuzz_parsers.c:
  *   fuzz_read FILE...                    replay inputs
  *   fuzz_read -n N [-s SEED] [-f FIRST] [-S SAVE] [-q]
  *   fuzz_read -C DIR                     write the seed corpus
@@ -40,7 +40,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,34 +50,22 @@
 
 #include "f2fs/checkpoint.h"
 #include "f2fs/crc.h"
-#include "f2fs/device.h"
 #include "f2fs/dir.h"
 #include "f2fs/endian.h"
 #include "f2fs/feature.h"
 #include "f2fs/format.h"
 #include "f2fs/fs.h"
 #include "f2fs/layout.h"
-#include "f2fs/mkfs.h"
 #include "f2fs/nat.h"
 #include "f2fs/node.h"
 #include "f2fs/read.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_LSAN 1
-#endif
-#endif
-#ifdef HAVE_LSAN
-#include <sanitizer/lsan_interface.h>
-#endif
+#include "fuzz_driver.h"
 
 #define BLK	   F2FS_BLKSIZE
 #define N	   F2FS_NIDS_PER_BLOCK
 #define MAX_CHUNKS 32
 #define NR_SEEDS   2
-#define MAX_VALUES 64
 
 #define FL_SEED	  0x01
 #define FL_SCAN	  0x02
@@ -91,17 +78,9 @@ enum role { R_NODE, R_DENT, R_NAT, R_SSA, R_DATA };
 enum { I_ROOT, I_FILE, I_INLINE, I_LINK, I_ILINK, I_COMPR, I_DIR, I_IDIR, NR_INOS };
 
 struct seed {
-	const char *name;
-	const char *features;
-	struct f2fs_device *dev;
+	struct fuzz_image img;
 	uint32_t feat;
 	uint32_t ino[NR_INOS];
-	uint32_t nblocks;
-	uint64_t blk[MAX_CHUNKS];
-	uint8_t role[MAX_CHUNKS];
-	uint8_t *orig;		     /* nblocks x BLK, as built */
-	uint32_t values[MAX_VALUES]; /* nids, addresses, offsets: what mutations write */
-	uint32_t nvalues;
 	/* while building */
 	uint64_t node_next, data_next;
 	uint32_t node_seg, data_seg, next_nid, main_blkaddr, ssa_blkaddr;
@@ -113,50 +92,30 @@ struct seed {
 	struct f2fs_summary_block ssa_node, ssa_data;
 };
 
+_Static_assert(MAX_CHUNKS <= FUZZ_MAX_CHUNKS, "block list longer than the driver's");
+
 static struct seed seeds[NR_SEEDS] = {
-    {.name = "plain", .features = ""},
-    {.name = "extra",
-     .features = "extra_attr,inode_checksum,flexible_inline_xattr,compression,lost_found"},
+    {.img = {.name = "plain", .features = "", .segs_per_sec = 1, .bytes = 64ull << 20}},
+    {.img = {.name = "extra",
+	     .features = "extra_attr,inode_checksum,flexible_inline_xattr,compression,lost_found",
+	     .segs_per_sec = 1,
+	     .bytes = 64ull << 20}},
 };
-
-static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fuzz_read: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 /* ---- building the seed images ---- */
 
 static void value(struct seed *s, uint32_t v)
 {
-	if (s->nvalues < MAX_VALUES)
-		s->values[s->nvalues++] = v;
+	if (s->img.nvalues < FUZZ_MAX_VALUES)
+		s->img.values[s->img.nvalues++] = v;
 }
 
 static void chunk(struct seed *s, uint64_t blk, enum role r)
 {
-	if (s->nblocks < MAX_CHUNKS) {
-		s->blk[s->nblocks] = blk;
-		s->role[s->nblocks++] = (uint8_t)r;
+	if (s->img.nblocks < MAX_CHUNKS) {
+		s->img.blk[s->img.nblocks] = blk;
+		s->img.role[s->img.nblocks++] = (uint8_t)r;
 	}
-}
-
-static void dev_write(struct seed *s, uint64_t blk, const void *buf)
-{
-	if (f2fs_dev_write(s->dev, buf, blk * BLK, BLK))
-		die("seed %s: write of block %llu failed", s->name, (unsigned long long)blk);
-}
-
-static void dev_read(struct seed *s, uint64_t blk, void *buf)
-{
-	if (f2fs_dev_read(s->dev, buf, blk * BLK, BLK))
-		die("seed %s: read of block %llu failed", s->name, (unsigned long long)blk);
 }
 
 static void init_node(struct f2fs_node *n, uint32_t nid, uint32_t ino, uint32_t ofs)
@@ -196,8 +155,8 @@ static uint32_t put_node(struct seed *s, struct f2fs_node *n, bool as_chunk)
 	uint32_t nid = le32_get(n->footer.nid);
 
 	if (nid >= F2FS_NAT_ENTRY_PER_BLOCK)
-		die("seed %s: nid %u is not in NAT block 0", s->name, nid);
-	dev_write(s, blk, n);
+		fuzz_die("seed %s: nid %u is not in NAT block 0", s->img.name, nid);
+	fuzz_write_block(&s->img, blk, n);
 	s->nat0.entries[nid].ino = n->footer.ino;
 	s->nat0.entries[nid].block_addr = le32_put((uint32_t)blk);
 	s->ssa_node.entries[blk % F2FS_DEFAULT_BLKS_PER_SEG].nid = le32_put(nid);
@@ -214,7 +173,7 @@ static uint32_t put_data(struct seed *s, const void *buf, uint32_t owner, unsign
 	uint64_t blk = s->data_next++;
 	struct f2fs_summary *e = &s->ssa_data.entries[blk % F2FS_DEFAULT_BLKS_PER_SEG];
 
-	dev_write(s, blk, buf);
+	fuzz_write_block(&s->img, blk, buf);
 	e->nid = le32_put(owner);
 	e->ofs_in_node = le16_put((uint16_t)ofs_in_node);
 	return (uint32_t)blk;
@@ -332,7 +291,7 @@ static void area_put(struct f2fs_dentry_area *a, unsigned int slot, const char *
 	unsigned int i;
 
 	if (slot + f2fs_name_slots(len) > a->nr)
-		die("entry %s does not fit", name);
+		fuzz_die("entry %s does not fit", name);
 	a->dentry[slot].hash_code = le32_put(f2fs_dentry_hash((const unsigned char *)name, len));
 	a->dentry[slot].ino = le32_put(ino);
 	a->dentry[slot].name_len = le16_put((uint16_t)len);
@@ -406,7 +365,7 @@ static void build_dirs(struct seed *s)
 	/* the inline subdirectory names the files again, and its parent */
 	init_inode(s, &n, idir, S_IFDIR | 0755, F2FS_INLINE_DENTRY);
 	if (f2fs_inline_dentry_area(&n.i, s->feat, &a))
-		die("seed %s: no inline dentry area", s->name);
+		fuzz_die("seed %s: no inline dentry area", s->img.name);
 	area_put(&a, 0, ".", idir, F2FS_FT_DIR);
 	area_put(&a, 1, "..", dir, F2FS_FT_DIR);
 	slot = put_files(s, &a, 2);
@@ -421,12 +380,12 @@ static void link_into_root(struct seed *s)
 	struct f2fs_dentry_area a;
 	unsigned int slot = 2;
 
-	dev_read(s, s->root_dent, &b);
+	fuzz_read_block(&s->img, s->root_dent, &b);
 	f2fs_dentry_block_area(&b, &a);
 	while (slot < a.nr && f2fs_test_bit_lsb(a.bitmap, slot))
 		slot++;
 	area_put(&a, slot, "d1", s->ino[I_DIR], F2FS_FT_DIR);
-	dev_write(s, s->root_dent, &b);
+	fuzz_write_block(&s->img, s->root_dent, &b);
 }
 
 static bool is_open_log(const struct f2fs_checkpoint *cp, uint32_t segno)
@@ -450,10 +409,10 @@ static void locate(struct seed *s)
 	char why[256] = "";
 	uint32_t segs;
 
-	if (f2fs_fs_open(s->dev, F2FS_FS_READ, &fs, why, sizeof(why)) ||
+	if (f2fs_fs_open(s->img.dev, F2FS_FS_READ, &fs, why, sizeof(why)) ||
 	    f2fs_fs_cp_data(fs, &cpd) || f2fs_fs_nat(fs, &nat))
-		die("seed %s: cannot open the fresh image: %s %s", s->name, why,
-		    fs ? f2fs_fs_why(fs) : "");
+		fuzz_die("seed %s: cannot open the fresh image: %s %s", s->img.name, why,
+			 fs ? f2fs_fs_why(fs) : "");
 	s->main_blkaddr = f2fs_fs_geo(fs)->main_blkaddr;
 	s->ssa_blkaddr = le32_get(f2fs_fs_sb(fs)->ssa_blkaddr);
 	segs = f2fs_fs_geo(fs)->main_segs;
@@ -470,7 +429,7 @@ static void locate(struct seed *s)
 	    f2fs_nat_block_addr(f2fs_fs_sb(fs), 0, f2fs_test_bit_msb(cpd->nat_bitmap, 0));
 	s->ino[I_ROOT] = le32_get(f2fs_fs_sb(fs)->root_ino);
 	if (f2fs_read_inode(fs, s->ino[I_ROOT], &root))
-		die("seed %s: cannot read the root", s->name);
+		fuzz_die("seed %s: cannot read the root", s->img.name);
 	s->root_dent = le32_get(root.i.i_addr[f2fs_inode_first_addr(&root.i)]);
 	chunk(s, f2fs_nat_get(nat, s->ino[I_ROOT])->blkaddr, R_NODE);
 	f2fs_fs_close(fs);
@@ -479,7 +438,7 @@ static void locate(struct seed *s)
 static void build(struct seed *s)
 {
 	locate(s);
-	dev_read(s, s->nat0_addr, s->nat0_raw);
+	fuzz_read_block(&s->img, s->nat0_addr, s->nat0_raw);
 	s->ssa_node.footer.entry_type = F2FS_SUM_TYPE_NODE;
 	s->ssa_data.footer.entry_type = F2FS_SUM_TYPE_DATA;
 	s->next_nid = 100;
@@ -495,12 +454,12 @@ static void build(struct seed *s)
 		build_compressed(s);
 	build_dirs(s);
 	link_into_root(s);
-	dev_write(s, s->nat0_addr, s->nat0_raw);
+	fuzz_write_block(&s->img, s->nat0_addr, s->nat0_raw);
 	chunk(s, s->nat0_addr, R_NAT);
 	chunk(s, s->root_dent, R_DENT);
-	dev_write(s, s->ssa_blkaddr + s->node_seg, &s->ssa_node);
+	fuzz_write_block(&s->img, s->ssa_blkaddr + s->node_seg, &s->ssa_node);
 	chunk(s, s->ssa_blkaddr + s->node_seg, R_SSA);
-	dev_write(s, s->ssa_blkaddr + s->data_seg, &s->ssa_data);
+	fuzz_write_block(&s->img, s->ssa_blkaddr + s->data_seg, &s->ssa_data);
 	chunk(s, s->ssa_blkaddr + s->data_seg, R_SSA);
 	chunk(s, s->data_first, R_DATA); /* the file's first data block */
 	value(s, 0);
@@ -511,48 +470,12 @@ static void build(struct seed *s)
 	value(s, F2FS_XATTR_NODE_OFFSET);
 }
 
-static void format_seed(struct seed *s)
+/* After mkfs: build the files, list the blocks. */
+static void build_seed(unsigned int k, uint32_t features, const struct f2fs_layout *l)
 {
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_layout l;
-	struct f2fs_mkfs_result res;
-	char why[200] = "";
-	uint32_t i;
-
-	f2fs_mkfs_config_init(&cfg);
-	cfg.geometry.total_sectors = (64ull << 20) / 512;
-	cfg.features = 0;
-	if (*s->features && f2fs_feature_parse(s->features, &cfg.features, why, sizeof(why)))
-		die("seed %s: features: %s", s->name, why);
-	s->feat = cfg.features;
-	cfg.fixed_time = 1700000000;
-	cfg.fixed_cp_version = true;
-	cfg.discard = false;
-	snprintf(cfg.kernel_version, sizeof(cfg.kernel_version), "fuzz seed");
-	if (f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)))
-		die("seed %s: layout: %s", s->name, why);
-	if (f2fs_dev_open_memory(64ull << 20, &s->dev))
-		die("seed %s: no memory for the device", s->name);
-	if (f2fs_mkfs_format(s->dev, &cfg, &l, &res))
-		die("seed %s: mkfs failed", s->name);
-	build(s);
-	s->orig = malloc((size_t)s->nblocks * BLK);
-	if (!s->orig)
-		die("out of memory");
-	for (i = 0; i < s->nblocks; i++)
-		dev_read(s, s->blk[i], s->orig + (size_t)i * BLK);
-}
-
-static void init_seeds(void)
-{
-	static bool done;
-	int i;
-
-	if (done)
-		return;
-	for (i = 0; i < NR_SEEDS; i++)
-		format_seed(&seeds[i]);
-	done = true;
+	(void)l;
+	seeds[k].feat = features;
+	build(&seeds[k]);
 }
 
 /* ---- one input: walk everything, check the contracts ---- */
@@ -576,13 +499,13 @@ static int on_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 	struct blocks_check *b = arg;
 
 	if (b->any && file_block <= b->last)
-		die("walk: file block %llu after %llu", (unsigned long long)file_block,
-		    (unsigned long long)b->last);
+		fuzz_die("walk: file block %llu after %llu", (unsigned long long)file_block,
+			 (unsigned long long)b->last);
 	if (file_block >= MAX_FILE_BLOCKS)
-		die("walk: file block %llu past any tree", (unsigned long long)file_block);
+		fuzz_die("walk: file block %llu past any tree", (unsigned long long)file_block);
 	if (blkaddr != F2FS_NEW_ADDR && blkaddr != F2FS_COMPRESS_ADDR &&
 	    !f2fs_geo_in_main(b->g, blkaddr))
-		die("walk: address 0x%x outside the main area", blkaddr);
+		fuzz_die("walk: address 0x%x outside the main area", blkaddr);
 	b->any = true;
 	b->last = file_block;
 	return 0;
@@ -601,11 +524,11 @@ static int on_entry(const char *name, size_t len, uint32_t ino, uint8_t type, vo
 
 	(void)type;
 	if (len == 0 || len > F2FS_NAME_LEN)
-		die("dentry: name length %zu", len);
+		fuzz_die("dentry: name length %zu", len);
 	if (name[len] != '\0' || strlen(name) > len)
-		die("dentry: name of %zu bytes not terminated", len);
+		fuzz_die("dentry: name of %zu bytes not terminated", len);
 	if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
-		die("dentry: dot entry passed");
+		fuzz_die("dentry: dot entry passed");
 	if (e->nfound < MAX_FOLLOW)
 		e->found[e->nfound++] = ino;
 	stats.entries++;
@@ -623,9 +546,9 @@ static int on_data(uint64_t off, const void *data, size_t len, void *arg)
 	size_t i;
 
 	if (off < d->next || len == 0 || len > BLK || off + len > d->size)
-		die("contents: %zu bytes at %llu (i_size %llu, after %llu)", len,
-		    (unsigned long long)off, (unsigned long long)d->size,
-		    (unsigned long long)d->next);
+		fuzz_die("contents: %zu bytes at %llu (i_size %llu, after %llu)", len,
+			 (unsigned long long)off, (unsigned long long)d->size,
+			 (unsigned long long)d->next);
 	for (i = 0; i < len; i += 512)
 		sink ^= ((const uint8_t *)data)[i]; /* the bytes must be readable */
 	(void)sink;
@@ -636,7 +559,7 @@ static int on_data(uint64_t off, const void *data, size_t len, void *arg)
 static void expect_ret(const char *what, uint32_t ino, int ret, int ok1, int ok2)
 {
 	if (ret != 0 && ret != -EUCLEAN && ret != ok1 && ret != ok2)
-		die("%s of inode %u: %d", what, ino, ret);
+		fuzz_die("%s of inode %u: %d", what, ino, ret);
 	stats.unclean += ret == -EUCLEAN;
 }
 
@@ -656,13 +579,14 @@ static void read_contents(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_no
 	if (done > sizeof(buf) || (d.size <= BLK - 7 && done) ||
 	    (d.size > BLK - 7 && !ret &&
 	     done != (d.size - (BLK - 7) < sizeof(buf) ? d.size - (BLK - 7) : sizeof(buf))))
-		die("pread of inode %u: %zu bytes of %llu", ino, done, (unsigned long long)d.size);
+		fuzz_die("pread of inode %u: %zu bytes of %llu", ino, done,
+			 (unsigned long long)d.size);
 	if (S_ISLNK(mode)) {
 		ret = f2fs_symlink_target(fs, n, target, sizeof(target));
 		expect_ret("symlink", ino, ret, -EOPNOTSUPP, 0);
 		if (!ret && strlen(target) != d.size)
-			die("symlink %u: target of %zu bytes, i_size %llu", ino, strlen(target),
-			    (unsigned long long)d.size);
+			fuzz_die("symlink %u: target of %zu bytes, i_size %llu", ino,
+				 strlen(target), (unsigned long long)d.size);
 	}
 }
 
@@ -684,7 +608,7 @@ static void exercise(struct f2fs_fs *fs, uint32_t ino, int depth, unsigned int f
 	visited[(*nvisited)++] = ino;
 	n = malloc(sizeof(*n));
 	if (!n)
-		die("out of memory");
+		fuzz_die("out of memory");
 	ret = f2fs_read_inode(fs, ino, n);
 	expect_ret("f2fs_read_inode", ino, ret, -ENOENT, 0);
 	if (ret)
@@ -696,7 +620,7 @@ static void exercise(struct f2fs_fs *fs, uint32_t ino, int depth, unsigned int f
 	ret = f2fs_dir_for_each_entry(fs, n, on_entry, &e);
 	expect_ret("f2fs_dir_for_each_entry", ino, ret, -ENOTDIR, 0);
 	if (S_ISDIR(le16_get(n->i.i_mode)) != (ret != -ENOTDIR))
-		die("dir walk of inode %u (mode 0%o): %d", ino, le16_get(n->i.i_mode), ret);
+		fuzz_die("dir walk of inode %u (mode 0%o): %d", ino, le16_get(n->i.i_mode), ret);
 	if (!S_ISDIR(le16_get(n->i.i_mode)))
 		read_contents(fs, ino, n);
 	if (depth > 0 && (flags & FL_FOLLOW))
@@ -714,31 +638,32 @@ static void check_owner(struct f2fs_fs *fs, uint64_t blkaddr)
 
 	if (!f2fs_geo_in_main(g, blkaddr)) {
 		if (ret != -ERANGE)
-			die("owner of 0x%llx outside the main area: %d",
-			    (unsigned long long)blkaddr, ret);
+			fuzz_die("owner of 0x%llx outside the main area: %d",
+				 (unsigned long long)blkaddr, ret);
 		return;
 	}
 	if (ret == -ERANGE || ret > 0 || ret == -ENOMEM)
-		die("owner of 0x%llx: %d", (unsigned long long)blkaddr, ret);
+		fuzz_die("owner of 0x%llx: %d", (unsigned long long)blkaddr, ret);
 	if (ret)
 		return;
 	stats.owners++;
 	if (o.segno != f2fs_geo_segno(g, blkaddr) || o.offset != f2fs_geo_blkoff(g, blkaddr))
-		die("owner of 0x%llx: segment %u offset %u", (unsigned long long)blkaddr, o.segno,
-		    o.offset);
+		fuzz_die("owner of 0x%llx: segment %u offset %u", (unsigned long long)blkaddr,
+			 o.segno, o.offset);
 	if (!o.seg.blk || o.seg.open_log < -1 || o.seg.open_log >= F2FS_NR_CURSEG_TYPE ||
 	    o.seg.kind > F2FS_SUM_NODE || o.kind > F2FS_OWNER_NODE)
-		die("owner of 0x%llx: summary %p, log %d, kinds %d/%d", (unsigned long long)blkaddr,
-		    (const void *)o.seg.blk, o.seg.open_log, o.seg.kind, o.kind);
+		fuzz_die("owner of 0x%llx: summary %p, log %d, kinds %d/%d",
+			 (unsigned long long)blkaddr, (const void *)o.seg.blk, o.seg.open_log,
+			 o.seg.kind, o.kind);
 	if (o.kind != F2FS_OWNER_OBSOLETE && (!o.in_nat || o.ino != o.nat_ino))
-		die("owner of 0x%llx: kind %d without its NAT entry", (unsigned long long)blkaddr,
-		    o.kind);
+		fuzz_die("owner of 0x%llx: kind %d without its NAT entry",
+			 (unsigned long long)blkaddr, o.kind);
 	if (o.has_file_block && (o.kind != F2FS_OWNER_DATA || o.file_block >= MAX_FILE_BLOCKS))
-		die("owner of 0x%llx: file block %llu for kind %d", (unsigned long long)blkaddr,
-		    (unsigned long long)o.file_block, o.kind);
+		fuzz_die("owner of 0x%llx: file block %llu for kind %d",
+			 (unsigned long long)blkaddr, (unsigned long long)o.file_block, o.kind);
 	if (o.kind == F2FS_OWNER_INODE && o.nid != o.ino)
-		die("owner of 0x%llx: inode block of nid %u, ino %u", (unsigned long long)blkaddr,
-		    o.nid, o.ino);
+		fuzz_die("owner of 0x%llx: inode block of nid %u, ino %u",
+			 (unsigned long long)blkaddr, o.nid, o.ino);
 }
 
 struct scan_check {
@@ -751,7 +676,7 @@ static int on_copy(const struct f2fs_node_copy *c, void *arg)
 	struct scan_check *s = arg;
 
 	if (c->nid == 0)
-		die("scan: a copy with nid 0");
+		fuzz_die("scan: a copy with nid 0");
 	s->copies++;
 	return 0;
 }
@@ -775,7 +700,7 @@ static void run_fs(struct seed *s, struct f2fs_device *dev, unsigned int flags, 
 		struct f2fs_node n;
 
 		if (f2fs_read_inode(fs, 3, &n) != ret)
-			die("f2fs_read_inode with an unloadable NAT (%d)", ret);
+			fuzz_die("f2fs_read_inode with an unloadable NAT (%d)", ret);
 		f2fs_fs_close(fs);
 		return;
 	}
@@ -783,8 +708,8 @@ static void run_fs(struct seed *s, struct f2fs_device *dev, unsigned int flags, 
 		if (s->ino[i])
 			exercise(fs, s->ino[i], 2, flags, visited, &nvisited);
 	exercise(fs, extra % (f2fs_nat_max_nid(nat) + 8), 1, flags, visited, &nvisited);
-	for (i = 0; i < s->nblocks; i++)
-		check_owner(fs, s->blk[i]);
+	for (i = 0; i < s->img.nblocks; i++)
+		check_owner(fs, s->img.blk[i]);
 	check_owner(fs, f2fs_fs_geo(fs)->main_blkaddr);
 	check_owner(fs, f2fs_fs_geo(fs)->main_end - 1);
 	check_owner(fs, f2fs_fs_geo(fs)->main_end);
@@ -795,79 +720,20 @@ static void run_fs(struct seed *s, struct f2fs_device *dev, unsigned int flags, 
 
 		ret = f2fs_find_node_copies(fs, sc.ino, on_copy, NULL, &sc);
 		if (ret)
-			die("scan for inode %u: %d", sc.ino, ret);
+			fuzz_die("scan for inode %u: %d", sc.ino, ret);
 	}
 	f2fs_fs_close(fs);
 }
 
-static void run_input(const uint8_t *data, size_t size)
+static void run(unsigned int k, unsigned int flags, const uint8_t *data, size_t size)
 {
-	unsigned int flags;
-	struct seed *s;
-	uint8_t blk[BLK];
 	uint32_t extra = 0;
-	size_t i, n, len;
+	size_t i;
 
-	init_seeds();
-	if (size < 1)
-		return;
-	flags = data[0];
 	stats.inputs++;
-	s = &seeds[(flags & FL_SEED) % NR_SEEDS];
-	data++;
-	size--;
-	n = (size + BLK - 1) / BLK;
-	if (n > s->nblocks)
-		n = s->nblocks;
 	for (i = 0; i < size && i < 64; i++)
 		extra = extra * 31 + data[size - 1 - i];
-	for (i = 0; i < n; i++) {
-		len = size - i * BLK < BLK ? size - i * BLK : BLK;
-		memcpy(blk, s->orig + i * BLK, BLK);
-		memcpy(blk, data + i * BLK, len);
-		if (f2fs_dev_write(s->dev, blk, s->blk[i] * BLK, BLK))
-			die("overlay write failed");
-	}
-	run_fs(s, s->dev, flags, extra);
-	for (i = 0; i < n; i++)
-		if (f2fs_dev_write(s->dev, s->orig + i * BLK, s->blk[i] * BLK, BLK))
-			die("restore write failed");
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	run_input(data, size);
-	return 0;
-}
-
-#ifndef USE_LIBFUZZER
-/* ---- standalone driver ---- */
-
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rnd_below(uint32_t n)
-{
-	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static void put_le(uint8_t *p, size_t room, uint64_t v, unsigned int bytes)
-{
-	unsigned int i;
-
-	for (i = 0; i < bytes && i < room; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
+	run_fs(&seeds[k], seeds[k].img.dev, flags, extra);
 }
 
 /* A byte offset worth hitting in a block of role @r. */
@@ -878,232 +744,88 @@ static size_t hot_offset(enum role r)
 
 	switch (r) {
 	case R_NODE:
-		switch (rnd_below(4)) {
+		switch (fuzz_rnd_below(4)) {
 		case 0:
-			return BLK - 24 + rnd_below(24); /* footer */
+			return BLK - 24 + fuzz_rnd_below(24); /* footer */
 		case 1:
-			return inode_spots[rnd_below(sizeof(inode_spots) / sizeof(inode_spots[0]))];
+			return inode_spots[fuzz_rnd_below(sizeof(inode_spots) /
+							  sizeof(inode_spots[0]))];
 		case 2:
-			return 4 * rnd_below(16); /* first addresses or nids */
+			return 4 * fuzz_rnd_below(16); /* first addresses or nids */
 		default:
-			return 360 + 4 * rnd_below(16); /* the inode's first addresses */
+			return 360 + 4 * fuzz_rnd_below(16); /* the inode's first addresses */
 		}
 	case R_DENT:
-		return rnd_below(2) ? rnd_below(F2FS_DENTRY_BITMAP_SIZE)
-				    : 30 + rnd_below(16 * F2FS_DIR_ENTRY_SIZE);
+		return fuzz_rnd_below(2) ? fuzz_rnd_below(F2FS_DENTRY_BITMAP_SIZE)
+					 : 30 + fuzz_rnd_below(16 * F2FS_DIR_ENTRY_SIZE);
 	case R_NAT:
 		/* the built nids' entries: version, ino, block address */
-		return (100 + rnd_below(40)) * sizeof(struct f2fs_nat_entry) + rnd_below(9);
+		return (100 + fuzz_rnd_below(40)) * sizeof(struct f2fs_nat_entry) +
+		       fuzz_rnd_below(9);
 	case R_SSA:
-		return rnd_below(4) ? rnd_below(40) * F2FS_SUMMARY_SIZE : BLK - 5 + rnd_below(5);
+		return fuzz_rnd_below(4) ? fuzz_rnd_below(40) * F2FS_SUMMARY_SIZE
+					 : BLK - 5 + fuzz_rnd_below(5);
 	default:
-		return rnd_below(64);
+		return fuzz_rnd_below(64);
 	}
 }
 
-/* Build input @iter of the run with @seed into @buf; returns its size. */
-static size_t make_input(uint64_t seed, uint64_t iter, uint8_t *buf)
+/* Standalone: a random input's flags. */
+static uint8_t random_flags(void)
 {
-	static const uint32_t magic[] = {0,	 1,	     2,		 3,	     0x7f,
-					 0xff,	 0x100,	     0x3ff,	 0xfff,	     0x1000,
-					 0xffff, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff};
-	const struct seed *s;
-	size_t size, ofs;
-	uint32_t nmut, m, c;
+	uint8_t flags = (uint8_t)fuzz_rnd_below(NR_SEEDS);
 
-	rng_state = seed * 0x100000001b3ull ^ (iter + 1) * 0xcbf29ce484222325ull;
-	rnd();
-	buf[0] = (uint8_t)rnd_below(NR_SEEDS);
-	if (rnd_below(8) == 0)
-		buf[0] |= FL_SCAN;
-	if (rnd_below(2))
-		buf[0] |= FL_FOLLOW;
-	s = &seeds[buf[0] & FL_SEED];
-	memcpy(buf + 1, s->orig, (size_t)s->nblocks * BLK);
-	size = 1 + (size_t)s->nblocks * BLK;
-	nmut = 1 + rnd_below(rnd_below(4) ? 3 : 16);
-	for (m = 0; m < nmut; m++) {
-		c = rnd_below(s->nblocks);
-		ofs = rnd_below(3) ? hot_offset((enum role)s->role[c]) : rnd_below(BLK);
-		ofs += 1 + (size_t)c * BLK;
-		switch (rnd_below(6)) {
-		case 0:
-			buf[ofs] ^= (uint8_t)(1u << rnd_below(8));
-			break;
-		case 1:
-			buf[ofs] = (uint8_t)rnd();
-			break;
-		case 2:
-			/* a nid, an address or a tree offset of this image: loops, sharing */
-			put_le(buf + ofs, size - ofs, s->values[rnd_below(s->nvalues)], 4);
-			break;
-		case 3:
-			put_le(buf + ofs, size - ofs, magic[rnd_below(sizeof(magic) / 4)],
-			       rnd_below(2) ? 4 : 2);
-			break;
-		case 4: {
-			/* a 32-bit field a little off */
-			uint32_t v = 0;
-			unsigned int i;
-
-			for (i = 0; i < 4 && ofs + i < size; i++)
-				v |= (uint32_t)buf[ofs + i] << (8 * i);
-			put_le(buf + ofs, size - ofs, v + rnd_below(5) - 2, 4);
-			break;
-		}
-		default: {
-			size_t len = 1 + rnd_below(32);
-
-			if (len > size - ofs)
-				len = size - ofs;
-			memset(buf + ofs, rnd_below(2) ? 0 : 0xff, len);
-		}
-		}
-	}
-	if (rnd_below(16) == 0)
-		size = 1 + rnd_below((uint32_t)size); /* a prefix only */
-	return size;
+	if (fuzz_rnd_below(8) == 0)
+		flags |= FL_SCAN;
+	if (fuzz_rnd_below(2))
+		flags |= FL_FOLLOW;
+	return flags;
 }
 
-static int write_file(const char *path, const uint8_t *buf, size_t size)
+/* Standalone: where a mutation goes, mostly a field the walks use. */
+static size_t aim(unsigned int k)
 {
-	FILE *f = fopen(path, "wb");
+	const struct fuzz_image *s = &seeds[k].img;
+	uint32_t c = fuzz_rnd_below(s->nblocks);
+	size_t ofs = fuzz_rnd_below(3) ? hot_offset((enum role)s->role[c]) : fuzz_rnd_below(BLK);
 
-	if (!f)
-		return -errno;
-	if (fwrite(buf, 1, size, f) != size) {
-		fclose(f);
-		return -EIO;
-	}
-	return fclose(f) ? -errno : 0;
+	return 1 + (size_t)c * BLK + ofs;
 }
 
-static int run_file(const char *path)
+/* FUZZ_VALUE: a nid, an address or a tree offset of this image: loops, sharing */
+static const enum fuzz_op ops[] = {FUZZ_FLIP,  FUZZ_BYTE,  FUZZ_VALUE,
+				   FUZZ_MAGIC, FUZZ_NUDGE, FUZZ_FILL};
+
+static const uint64_t magic[] = {0,	 1,	     2,		 3,	     0x7f,
+				 0xff,	 0x100,	     0x3ff,	 0xfff,	     0x1000,
+				 0xffff, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff};
+
+static void report(void)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	size_t cap = 1 + MAX_CHUNKS * BLK, size;
-
-	if (!f) {
-		perror(path);
-		return 1;
-	}
-	buf = malloc(cap);
-	if (!buf) {
-		fclose(f);
-		return 1;
-	}
-	size = fread(buf, 1, cap, f);
-	fclose(f);
-	run_input(buf, size);
-	free(buf);
-	return 0;
+	printf("fuzz_read: opened %llu, inodes read %llu, trees walked %llu, -EUCLEAN "
+	       "%llu, entries %llu, owners %llu\n",
+	       stats.opened, stats.inodes, stats.walked, stats.unclean, stats.entries,
+	       stats.owners);
 }
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: fuzz_read FILE...\n"
-			"       fuzz_read -n N [-s SEED] [-f FIRST] [-S SAVE] [-q]\n"
-			"       fuzz_read -C DIR\n");
-	exit(2);
-}
-
-static void free_seeds(void)
-{
-	int i;
-
-	for (i = 0; i < NR_SEEDS; i++) {
-		f2fs_dev_close(seeds[i].dev);
-		free(seeds[i].orig);
-		seeds[i].dev = NULL;
-		seeds[i].orig = NULL;
-	}
-}
-
-int main(int argc, char **argv)
-{
-	uint64_t n = 0, seed = 1, first = 0, i;
-	const char *save = NULL, *corpus = NULL;
-	bool quiet = false, random_mode = false;
-	uint8_t *buf;
-	int a, rc = 0;
-
-	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
-		if (!strcmp(argv[a], "-q")) {
-			quiet = true;
-			continue;
-		}
-		if (a + 1 >= argc)
-			usage();
-		if (!strcmp(argv[a], "-n")) {
-			n = strtoull(argv[++a], NULL, 0);
-			random_mode = true;
-		} else if (!strcmp(argv[a], "-s")) {
-			seed = strtoull(argv[++a], NULL, 0);
-		} else if (!strcmp(argv[a], "-f")) {
-			first = strtoull(argv[++a], NULL, 0);
-		} else if (!strcmp(argv[a], "-S")) {
-			save = argv[++a];
-		} else if (!strcmp(argv[a], "-C")) {
-			corpus = argv[++a];
-		} else {
-			usage();
-		}
-	}
-	init_seeds();
-	buf = malloc(1 + MAX_CHUNKS * BLK);
-	if (!buf)
-		return 1;
-	if (corpus) {
-		char path[4096];
-		int k;
-
-		for (k = 0; k < NR_SEEDS; k++) {
-			buf[0] = (uint8_t)(k | FL_FOLLOW);
-			memcpy(buf + 1, seeds[k].orig, (size_t)seeds[k].nblocks * BLK);
-			snprintf(path, sizeof(path), "%s/seed-%s", corpus, seeds[k].name);
-			if (write_file(path, buf, 1 + (size_t)seeds[k].nblocks * BLK)) {
-				perror(path);
-				rc = 1;
-			}
-		}
-	} else if (!random_mode) {
-		if (a >= argc)
-			usage();
-		for (; a < argc; a++) {
-			if (!quiet)
-				printf("running %s\n", argv[a]);
-			rc |= run_file(argv[a]);
-		}
-	} else {
-		if (a != argc)
-			usage();
-		for (i = first; i < first + n; i++) {
-			size_t size = make_input(seed, i, buf);
-
-			if (save && write_file(save, buf, size)) {
-				perror(save);
-				return 1;
-			}
-			run_input(buf, size);
-#ifdef HAVE_LSAN
-			if ((i + 1 - first) % 500 == 0 && __lsan_do_recoverable_leak_check())
-				die("leak within iterations %llu..%llu (seed %llu)",
-				    (unsigned long long)(i >= first + 499 ? i - 499 : first),
-				    (unsigned long long)i, (unsigned long long)seed);
-#endif
-			if (!quiet && (i + 1 - first) % 1000 == 0)
-				printf("%llu iterations\n", (unsigned long long)(i + 1 - first));
-		}
-		printf("fuzz_read: %llu iterations from %llu, seed %llu: ok\n",
-		       (unsigned long long)n, (unsigned long long)first, (unsigned long long)seed);
-		printf("fuzz_read: opened %llu, inodes read %llu, trees walked %llu, -EUCLEAN "
-		       "%llu, entries %llu, owners %llu\n",
-		       stats.opened, stats.inodes, stats.walked, stats.unclean, stats.entries,
-		       stats.owners);
-	}
-	free(buf);
-	free_seeds();
-	return rc;
-}
-#endif
+const struct fuzz_target fuzz_target = {
+    .name = "fuzz_read",
+    .images = {&seeds[0].img, &seeds[1].img},
+    .nr_images = NR_SEEDS,
+    .image_mask = FL_SEED,
+    .max_chunks = MAX_CHUNKS,
+    .corpus_flags = FL_FOLLOW,
+    .build = build_seed,
+    .run = run,
+    .random_flags = random_flags,
+    .aim = aim,
+    .mutate = {.few = 3,
+	       .many = 16,
+	       .ops = ops,
+	       .nr_ops = sizeof(ops) / sizeof(ops[0]),
+	       .magic = magic,
+	       .nr_magic = sizeof(magic) / sizeof(magic[0]),
+	       .nudge = 2,
+	       .fill = 32},
+    .report = report,
+};

@@ -13,8 +13,8 @@
 # (and print valid JSON when it exits 0 with --json); nothing may print a
 # sanitizer report or hang.  Every extra command must exit 0 on the
 # unmutated image first.  Then it builds the standalone drivers of
-# tests/fuzz/fuzz_parsers.c and fuzz_read.c with gcc and ASan against the
-# ASan libf2fs.a and runs them.
+# tests/fuzz/fuzz_parsers.c and fuzz_read.c (each with fuzz_driver.c) with
+# gcc and ASan against the ASan libf2fs.a and runs them.
 #
 # Output: one PASS/FAIL/SKIP line per family and one per driver (see
 # tests/cli/lib.sh), "# ..." lines with counts; exit 1 when something failed.
@@ -407,8 +407,9 @@ run_family() {
 
 # --- the standalone fuzz drivers ---------------------------------------------
 
-# run_driver NAME ITERS: build tests/fuzz/NAME.c against the ASan library
-# of FSCK's tree and run ITERS inputs (the test is "NAME" with _ as -).
+# run_driver NAME ITERS: build tests/fuzz/NAME.c and fuzz_driver.c against the
+# ASan library of FSCK's tree and run ITERS inputs (the test is "NAME" with _
+# as -).
 run_driver() {
 	local name=$1 iters=$2 test=${1//_/-} src lib drv=$WORK/$1 libs t0 rc saved
 	if [ "$iters" -eq 0 ]; then
@@ -426,7 +427,8 @@ run_driver() {
 	# shellcheck disable=SC2086
 	if ! ${CC:-gcc} -std=gnu11 -O1 -g -Wall -Wextra -fsanitize=address,undefined \
 		-fno-omit-frame-pointer -fno-sanitize-recover=undefined -I"$src" -I"$src/include" \
-		"$TOP/tests/fuzz/$name.c" "$lib" $libs -o "$drv" >"$WORK/cc.log" 2>&1; then
+		"$TOP/tests/fuzz/$name.c" "$TOP/tests/fuzz/fuzz_driver.c" "$lib" $libs -o "$drv" \
+		>"$WORK/cc.log" 2>&1; then
 		fail "$test" "cannot build the driver: $(snippet "$WORK/cc.log" 300)"
 		return
 	fi

@@ -7,8 +7,8 @@
 # layer: walker, dentries, contents, block owners).  Builds the library
 # sources (the lib_libf2fs_a_SOURCES of Makefile.am) with clang and
 # -fsanitize=fuzzer-no-link,address,undefined into $FUZZ_BUILD (default
-# /tmp/f2fs-libfuzzer), the target with -fsanitize=fuzzer, writes the seed
-# corpus (the unmutated seed images, via the target's own -C option in a
+# /tmp/f2fs-libfuzzer), the target and fuzz_driver.c with -fsanitize=fuzzer,
+# writes the seed corpus (the unmutated seed images, via the -C option of a
 # standalone build) and runs libFuzzer for the time budget on FUZZ_JOBS jobs
 # (default 2).  Crashes, leaks and timeouts are written under
 # $FUZZ_CRASH_DIR (default /tmp/fuzz-crashes) as crash-*/leak-*/timeout-*;
@@ -64,10 +64,11 @@ for c in $srcs; do
 done
 # shellcheck disable=SC2086
 if ! "$CC" -std=gnu11 -O1 -g -DUSE_LIBFUZZER -fsanitize=fuzzer $SAN -I"$TOP" -I"$TOP/include" \
-	"$TOP/tests/fuzz/$TARGET.c" "${objs[@]}" $libs -o "$BUILD/$TARGET" 2>"$WORK/cc.log" ||
+	"$TOP/tests/fuzz/$TARGET.c" "$TOP/tests/fuzz/fuzz_driver.c" "${objs[@]}" $libs \
+	-o "$BUILD/$TARGET" 2>"$WORK/cc.log" ||
 	! "$CC" -std=gnu11 -O1 -g $SAN -I"$TOP" -I"$TOP/include" \
-		"$TOP/tests/fuzz/$TARGET.c" "${objs[@]}" $libs -fsanitize=fuzzer-no-link \
-		-o "$BUILD/${TARGET}_standalone" 2>>"$WORK/cc.log"; then
+		"$TOP/tests/fuzz/$TARGET.c" "$TOP/tests/fuzz/fuzz_driver.c" "${objs[@]}" $libs \
+		-fsanitize=fuzzer-no-link -o "$BUILD/${TARGET}_standalone" 2>>"$WORK/cc.log"; then
 	fail libfuzzer "cannot link: $(snippet "$WORK/cc.log" 300)"
 	finish
 fi
