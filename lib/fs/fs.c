@@ -17,6 +17,17 @@
 #include "f2fs/endian.h"
 #include "fs_internal.h"
 
+void fs_say(char *why, size_t why_len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !why_len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, why_len, fmt, ap);
+	va_end(ap);
+}
+
 static void no_lock(void *arg, enum f2fs_fs_lock which, uint32_t ino, bool exclusive)
 {
 	(void)arg;

@@ -67,6 +67,9 @@ struct f2fs_fs {
 	struct f2fs_fs_lock_ops lock_ops;
 };
 
+/* Format a one-line reason into @why (nothing when @why is NULL or empty). */
+void fs_say(char *why, size_t why_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /*
  * The loaders behind the handle.  Each returns 0, or a negative errno with
  * a one-line reason that starts with the structure's name ("SIT: ...").

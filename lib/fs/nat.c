@@ -25,17 +25,6 @@
 
 #define SEG_BLOCKS F2FS_DEFAULT_BLKS_PER_SEG
 
-static void say(char *why, size_t why_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !why_len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, why_len, fmt, ap);
-	va_end(ap);
-}
-
 uint32_t f2fs_nat_block_addr(const struct f2fs_super_block *sb, uint32_t idx, int copy)
 {
 	uint32_t pair = idx / SEG_BLOCKS;
@@ -112,15 +101,15 @@ static int read_nat_area(struct f2fs_device *dev, const struct f2fs_super_block 
 			ret = f2fs_dev_read(dev, buf, addr * F2FS_BLKSIZE,
 					    (size_t)run * F2FS_BLKSIZE);
 			if (ret) {
-				say(why, why_len,
-				    "NAT: reading blocks %u..%u (copy %d at %llu): %s", first + off,
-				    first + off + run - 1, copy, (unsigned long long)addr,
-				    strerror(-ret));
+				fs_say(why, why_len,
+				       "NAT: reading blocks %u..%u (copy %d at %llu): %s",
+				       first + off, first + off + run - 1, copy,
+				       (unsigned long long)addr, strerror(-ret));
 				break;
 			}
 			ret = take_blocks(t, buf, first + off, run);
 			if (ret) {
-				say(why, why_len, "NAT: out of memory");
+				fs_say(why, why_len, "NAT: out of memory");
 				break;
 			}
 			off += run;
@@ -180,8 +169,8 @@ static int read_nat_bits(struct f2fs_device *dev, const struct f2fs_super_block 
 		return -ENOMEM;
 	ret = f2fs_dev_read(dev, buf, start * F2FS_BLKSIZE, (size_t)blocks * F2FS_BLKSIZE);
 	if (ret) {
-		say(why, why_len, "NAT: nat_bits: reading %u blocks at %llu: %s", blocks,
-		    (unsigned long long)start, strerror(-ret));
+		fs_say(why, why_len, "NAT: nat_bits: reading %u blocks at %llu: %s", blocks,
+		       (unsigned long long)start, strerror(-ret));
 		free(buf);
 		return ret;
 	}
@@ -213,17 +202,19 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 
 	*out = NULL;
 	if (segs < 2 || segs % 2) {
-		say(why, why_len, "NAT: segment_count_nat %u is not a positive even number", segs);
+		fs_say(why, why_len, "NAT: segment_count_nat %u is not a positive even number",
+		       segs);
 		return -EINVAL;
 	}
 	blocks = (uint64_t)(segs / 2) * SEG_BLOCKS;
 	max_nid = blocks * F2FS_NAT_ENTRY_PER_BLOCK;
 	if (max_nid > UINT32_MAX) {
-		say(why, why_len, "NAT: segment_count_nat %u gives more than 2^32 nids", segs);
+		fs_say(why, why_len, "NAT: segment_count_nat %u gives more than 2^32 nids", segs);
 		return -EINVAL;
 	}
 	if (!cpd->nat_bitmap || (uint64_t)cpd->nat_bitmap_bytes * 8 < blocks) {
-		say(why, why_len,
+		fs_say(
+		    why, why_len,
 		    "checkpoint: nat_ver_bitmap_bytesize %u covers fewer than the %llu NAT blocks",
 		    cpd->nat_bitmap_bytes, (unsigned long long)blocks);
 		return -EINVAL;
@@ -244,7 +235,7 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		goto fail;
 	ret = apply_journal(t, &cpd->nat_journal);
 	if (ret) {
-		say(why, why_len, "NAT: out of memory");
+		fs_say(why, why_len, "NAT: out of memory");
 		goto fail;
 	}
 	ret = read_nat_bits(dev, sb, cp, cp_start, t, why, why_len);
@@ -254,7 +245,7 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	return 0;
 fail:
 	if (ret == -ENOMEM)
-		say(why, why_len, "NAT: out of memory");
+		fs_say(why, why_len, "NAT: out of memory");
 	f2fs_nat_free(t);
 	return ret;
 }

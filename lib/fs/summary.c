@@ -31,19 +31,6 @@
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
 #define ALLOC_SSR    1 /* alloc_type[] value of a log written by slack space reuse */
 
-static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!buf || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
 struct loader {
 	const struct f2fs_super_block *sb;
 	const struct f2fs_checkpoint *cp;
@@ -65,8 +52,8 @@ static int read_blocks(struct loader *ld, uint64_t blkaddr, uint32_t count, void
 	int ret = f2fs_dev_read(ld->dev, buf, blkaddr * F2FS_BLKSIZE, (size_t)count * F2FS_BLKSIZE);
 
 	if (ret)
-		say(ld->why, ld->why_len, "%s: read of block %llu (%u blocks) failed: %s", what,
-		    (unsigned long long)blkaddr, count, strerror(-ret));
+		fs_say(ld->why, ld->why_len, "%s: read of block %llu (%u blocks) failed: %s", what,
+		       (unsigned long long)blkaddr, count, strerror(-ret));
 	return ret;
 }
 
@@ -101,10 +88,10 @@ static int locate_bitmaps(struct loader *ld, size_t head_len, size_t *sit_ofs, s
 	}
 	return 0;
 too_big:
-	say(ld->why, ld->why_len,
-	    "checkpoint: version bitmaps (sit_ver_bitmap_bytesize %llu, nat_ver_bitmap_bytesize "
-	    "%llu) do not fit in the checkpoint block and %u payload blocks",
-	    (unsigned long long)sit, (unsigned long long)nat, ld->payload);
+	fs_say(ld->why, ld->why_len,
+	       "checkpoint: version bitmaps (sit_ver_bitmap_bytesize %llu, nat_ver_bitmap_bytesize "
+	       "%llu) do not fit in the checkpoint block and %u payload blocks",
+	       (unsigned long long)sit, (unsigned long long)nat, ld->payload);
 	return -EINVAL;
 }
 
@@ -124,7 +111,7 @@ static int load_orphans(struct loader *ld, struct f2fs_cp_data *d)
 	ob = malloc(F2FS_BLKSIZE);
 	list = malloc((size_t)nblocks * F2FS_ORPHANS_PER_BLOCK * sizeof(*list));
 	if (!ob || !list) {
-		say(ld->why, ld->why_len, "orphan blocks: out of memory");
+		fs_say(ld->why, ld->why_len, "orphan blocks: out of memory");
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -136,9 +123,9 @@ static int load_orphans(struct loader *ld, struct f2fs_cp_data *d)
 			goto out;
 		n = le32_get(ob->entry_count);
 		if (n > F2FS_ORPHANS_PER_BLOCK) {
-			say(ld->why, ld->why_len,
-			    "orphan block %u (block %llu): entry_count %u exceeds %u", b,
-			    (unsigned long long)addr, n, F2FS_ORPHANS_PER_BLOCK);
+			fs_say(ld->why, ld->why_len,
+			       "orphan block %u (block %llu): entry_count %u exceeds %u", b,
+			       (unsigned long long)addr, n, F2FS_ORPHANS_PER_BLOCK);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -146,11 +133,11 @@ static int load_orphans(struct loader *ld, struct f2fs_cp_data *d)
 			uint32_t ino = le32_get(ob->ino[i]);
 
 			if (ino < F2FS_FIRST_INO_RESERVED || ino >= max_nid) {
-				say(ld->why, ld->why_len,
-				    "orphan block %u (block %llu): ino[%u] %u is out of range "
-				    "(%u..%llu)",
-				    b, (unsigned long long)addr, i, ino, F2FS_FIRST_INO_RESERVED,
-				    (unsigned long long)max_nid - 1);
+				fs_say(ld->why, ld->why_len,
+				       "orphan block %u (block %llu): ino[%u] %u is out of range "
+				       "(%u..%llu)",
+				       b, (unsigned long long)addr, i, ino, F2FS_FIRST_INO_RESERVED,
+				       (unsigned long long)max_nid - 1);
 				ret = -EINVAL;
 				goto out;
 			}
@@ -183,13 +170,13 @@ static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
 	int ret, type;
 
 	if (!blk) {
-		say(ld->why, ld->why_len, "compacted summary: out of memory");
+		fs_say(ld->why, ld->why_len, "compacted summary: out of memory");
 		return -ENOMEM;
 	}
 	if (rel >= limit) {
-		say(ld->why, ld->why_len,
-		    "compacted summary: cp_pack_start_sum %u leaves no room before block %u", rel,
-		    limit);
+		fs_say(ld->why, ld->why_len,
+		       "compacted summary: cp_pack_start_sum %u leaves no room before block %u",
+		       rel, limit);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -207,9 +194,9 @@ static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
 		if (ld->cp->alloc_type[type] == ALLOC_SSR)
 			n = BLKS_PER_SEG;
 		if (n > BLKS_PER_SEG) {
-			say(ld->why, ld->why_len,
-			    "compacted summary: cur_data_blkoff[%d] %u exceeds %u", type, n,
-			    BLKS_PER_SEG);
+			fs_say(ld->why, ld->why_len,
+			       "compacted summary: cur_data_blkoff[%d] %u exceeds %u", type, n,
+			       BLKS_PER_SEG);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -217,7 +204,8 @@ static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
 			if (ofs + F2FS_SUMMARY_SIZE > F2FS_BLKSIZE - F2FS_SUM_FOOTER_SIZE) {
 				/* the next entry would reach the footer: on to the next block */
 				if (++rel >= limit) {
-					say(ld->why, ld->why_len,
+					fs_say(
+					    ld->why, ld->why_len,
 					    "compacted summary: entry %u of log %d needs block %u, "
 					    "past the data summaries (ending before %u)",
 					    j, type, rel, limit);
@@ -246,10 +234,10 @@ static int load_normal_data(struct loader *ld, struct f2fs_cp_data *d)
 	int ret, type;
 
 	if (ld->total < base + ld->start_sum) {
-		say(ld->why, ld->why_len,
-		    "data summaries: cp_pack_total_block_count %u leaves no room for %u summary "
-		    "blocks after cp_pack_start_sum %u",
-		    ld->total, base - 1, ld->start_sum);
+		fs_say(ld->why, ld->why_len,
+		       "data summaries: cp_pack_total_block_count %u leaves no room for %u summary "
+		       "blocks after cp_pack_start_sum %u",
+		       ld->total, base - 1, ld->start_sum);
 		return -EINVAL;
 	}
 	rel = ld->layout.data_sum_start;
@@ -261,9 +249,9 @@ static int load_normal_data(struct loader *ld, struct f2fs_cp_data *d)
 		uint32_t n = le16_get(ld->cp->cur_data_blkoff[type]);
 
 		if (n > BLKS_PER_SEG) {
-			say(ld->why, ld->why_len,
-			    "data summaries: cur_data_blkoff[%d] %u exceeds %u", type, n,
-			    BLKS_PER_SEG);
+			fs_say(ld->why, ld->why_len,
+			       "data summaries: cur_data_blkoff[%d] %u exceeds %u", type, n,
+			       BLKS_PER_SEG);
 			return -EINVAL;
 		}
 	}
@@ -313,10 +301,10 @@ static int load_node(struct loader *ld, struct f2fs_cp_data *d)
 	if (ld->node_in_pack) {
 		/* at least one data summary block must come before them */
 		if (ld->total < 4 + ld->start_sum + 1) {
-			say(ld->why, ld->why_len,
-			    "node summaries: cp_pack_total_block_count %u leaves no room after "
-			    "cp_pack_start_sum %u",
-			    ld->total, ld->start_sum);
+			fs_say(ld->why, ld->why_len,
+			       "node summaries: cp_pack_total_block_count %u leaves no room after "
+			       "cp_pack_start_sum %u",
+			       ld->total, ld->start_sum);
 			return -EINVAL;
 		}
 		return read_blocks(ld, (uint64_t)ld->start + ld->layout.node_sum_start, 3,
@@ -326,9 +314,9 @@ static int load_node(struct loader *ld, struct f2fs_cp_data *d)
 		uint32_t segno = le32_get(ld->cp->cur_node_segno[type - F2FS_CURSEG_HOT_NODE]);
 
 		if (segno >= le32_get(ld->sb->segment_count_main)) {
-			say(ld->why, ld->why_len,
-			    "node summaries: cur_node_segno[%d] %u is out of range",
-			    type - F2FS_CURSEG_HOT_NODE, segno);
+			fs_say(ld->why, ld->why_len,
+			       "node summaries: cur_node_segno[%d] %u is out of range",
+			       type - F2FS_CURSEG_HOT_NODE, segno);
 			return -EINVAL;
 		}
 		ret = restore_node_summary(ld, segno, &d->curseg_sum[type]);
@@ -352,17 +340,17 @@ static int check_logs(struct loader *ld, struct f2fs_cp_data *d)
 		uint16_t noff = le16_get(ld->cp->cur_node_blkoff[i]);
 
 		if (dseg >= main_segs || nseg >= main_segs) {
-			say(ld->why, ld->why_len,
-			    "checkpoint: cur_%s_segno[%d] %u is out of range (0..%u)",
-			    dseg >= main_segs ? "data" : "node", i, dseg >= main_segs ? dseg : nseg,
-			    main_segs - 1);
+			fs_say(ld->why, ld->why_len,
+			       "checkpoint: cur_%s_segno[%d] %u is out of range (0..%u)",
+			       dseg >= main_segs ? "data" : "node", i,
+			       dseg >= main_segs ? dseg : nseg, main_segs - 1);
 			return -EINVAL;
 		}
 		if (doff > BLKS_PER_SEG || noff > BLKS_PER_SEG) {
-			say(ld->why, ld->why_len,
-			    "checkpoint: cur_%s_blkoff[%d] %u is out of range (0..%u)",
-			    doff > BLKS_PER_SEG ? "data" : "node", i,
-			    doff > BLKS_PER_SEG ? doff : noff, BLKS_PER_SEG);
+			fs_say(ld->why, ld->why_len,
+			       "checkpoint: cur_%s_blkoff[%d] %u is out of range (0..%u)",
+			       doff > BLKS_PER_SEG ? "data" : "node", i,
+			       doff > BLKS_PER_SEG ? doff : noff, BLKS_PER_SEG);
 			return -EINVAL;
 		}
 		d->curseg_segno[F2FS_CURSEG_HOT_DATA + i] = dseg;
@@ -379,13 +367,13 @@ static int check_journals(struct loader *ld, struct f2fs_cp_data *d)
 	uint32_t sits = le16_get(d->sit_journal.n_sits);
 
 	if (nats > F2FS_NAT_JOURNAL_ENTRIES) {
-		say(ld->why, ld->why_len, "NAT journal: n_nats %u exceeds %u", nats,
-		    F2FS_NAT_JOURNAL_ENTRIES);
+		fs_say(ld->why, ld->why_len, "NAT journal: n_nats %u exceeds %u", nats,
+		       F2FS_NAT_JOURNAL_ENTRIES);
 		return -EINVAL;
 	}
 	if (sits > F2FS_SIT_JOURNAL_ENTRIES) {
-		say(ld->why, ld->why_len, "SIT journal: n_sits %u exceeds %u", sits,
-		    F2FS_SIT_JOURNAL_ENTRIES);
+		fs_say(ld->why, ld->why_len, "SIT journal: n_sits %u exceeds %u", sits,
+		       F2FS_SIT_JOURNAL_ENTRIES);
 		return -EINVAL;
 	}
 	return 0;
@@ -400,25 +388,25 @@ static int load(struct loader *ld, struct f2fs_cp_data *d)
 	if (ld->payload > BLKS_PER_SEG - 8 || ld->total < ld->payload + 3 ||
 	    ld->total > BLKS_PER_SEG || ld->start_sum < 1 + ld->payload ||
 	    ld->start_sum >= ld->total - 1) {
-		say(ld->why, ld->why_len,
-		    "checkpoint: pack geometry out of range (cp_payload %u, "
-		    "cp_pack_total_block_count %u, cp_pack_start_sum %u)",
-		    ld->payload, ld->total, ld->start_sum);
+		fs_say(ld->why, ld->why_len,
+		       "checkpoint: pack geometry out of range (cp_payload %u, "
+		       "cp_pack_total_block_count %u, cp_pack_start_sum %u)",
+		       ld->payload, ld->total, ld->start_sum);
 		return -EINVAL;
 	}
 
 	head_len = (size_t)(1 + ld->payload) * F2FS_BLKSIZE;
 	d->head = malloc(head_len);
 	if (!d->head) {
-		say(ld->why, ld->why_len, "out of memory");
+		fs_say(ld->why, ld->why_len, "out of memory");
 		return -ENOMEM;
 	}
 	ret = read_blocks(ld, ld->start, 1 + ld->payload, d->head, "checkpoint");
 	if (ret)
 		return ret;
 	if (memcmp(d->head, ld->cp, F2FS_BLKSIZE) != 0) {
-		say(ld->why, ld->why_len,
-		    "checkpoint: block %u changed since the volume was opened", ld->start);
+		fs_say(ld->why, ld->why_len,
+		       "checkpoint: block %u changed since the volume was opened", ld->start);
 		return -EINVAL;
 	}
 	ret = locate_bitmaps(ld, head_len, &sit_ofs, &nat_ofs);
@@ -461,7 +449,7 @@ int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, ch
 	int ret;
 
 	*out = NULL;
-	say(why, why_len, "%s", "");
+	fs_say(why, why_len, "%s", "");
 	memset(&ld, 0, sizeof(ld));
 	ld.sb = f2fs_volume_sb(v);
 	ld.cp = f2fs_volume_cp(v);
@@ -482,7 +470,7 @@ int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, ch
 		char detail[256];
 
 		snprintf(detail, sizeof(detail), "%s", d ? why : "out of memory");
-		say(why, why_len, "checkpoint pack: %s", detail);
+		fs_say(why, why_len, "checkpoint pack: %s", detail);
 		f2fs_cp_data_free(d);
 		return ret;
 	}

@@ -41,19 +41,6 @@ struct f2fs_volume {
 	char cp_rejected[REASON_LEN + 48];
 };
 
-static void say(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!buf || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- superblock ---- */
 
 /*
@@ -68,28 +55,28 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, char 
 
 	v = le32_get(sb->magic);
 	if (v != F2FS_SUPER_MAGIC) {
-		say(r, rl, "magic 0x%08x is not 0x%08x", v, F2FS_SUPER_MAGIC);
+		fs_say(r, rl, "magic 0x%08x is not 0x%08x", v, F2FS_SUPER_MAGIC);
 		return -EINVAL;
 	}
 	v = le32_get(sb->log_blocksize);
 	if (v != F2FS_BLKSIZE_BITS) {
-		say(r, rl, "log_blocksize %u is not %u", v, F2FS_BLKSIZE_BITS);
+		fs_say(r, rl, "log_blocksize %u is not %u", v, F2FS_BLKSIZE_BITS);
 		return -EINVAL;
 	}
 	log_sec = le32_get(sb->log_sectorsize);
 	if (log_sec < 9 || log_sec > 12) {
-		say(r, rl, "log_sectorsize %u is out of range (9..12)", log_sec);
+		fs_say(r, rl, "log_sectorsize %u is out of range (9..12)", log_sec);
 		return -EINVAL;
 	}
 	log_spb = le32_get(sb->log_sectors_per_block);
 	if (log_spb != F2FS_BLKSIZE_BITS - log_sec) {
-		say(r, rl, "log_sectors_per_block %u does not match log_sectorsize %u", log_spb,
-		    log_sec);
+		fs_say(r, rl, "log_sectors_per_block %u does not match log_sectorsize %u", log_spb,
+		       log_sec);
 		return -EINVAL;
 	}
 	v = le32_get(sb->log_blocks_per_seg);
 	if (v != F2FS_LOG_BLKS_PER_SEG) {
-		say(r, rl, "log_blocks_per_seg %u is not %u", v, F2FS_LOG_BLKS_PER_SEG);
+		fs_say(r, rl, "log_blocks_per_seg %u is not %u", v, F2FS_LOG_BLKS_PER_SEG);
 		return -EINVAL;
 	}
 	if (le32_get(sb->feature) & F2FS_FEATURE_SB_CHKSUM) {
@@ -97,113 +84,114 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, char 
 
 		v = le32_get(sb->checksum_offset);
 		if (v != F2FS_SB_CHKSUM_OFFSET) {
-			say(r, rl, "checksum_offset %u is not %u", v, F2FS_SB_CHKSUM_OFFSET);
+			fs_say(r, rl, "checksum_offset %u is not %u", v, F2FS_SB_CHKSUM_OFFSET);
 			return -EINVAL;
 		}
 		stored = le32_get(sb->crc);
 		crc = f2fs_block_crc(sb, F2FS_SB_CHKSUM_OFFSET);
 		if (stored != crc) {
-			say(r, rl, "crc 0x%08x does not match the contents (0x%08x)", stored, crc);
+			fs_say(r, rl, "crc 0x%08x does not match the contents (0x%08x)", stored,
+			       crc);
 			return -EINVAL;
 		}
 	}
 
 	seg_count = le32_get(sb->segment_count);
 	if (seg_count < F2FS_MIN_SEGMENTS || seg_count > F2FS_MAX_SEGMENTS) {
-		say(r, rl, "segment_count %u is out of range (%u..%u)", seg_count,
-		    F2FS_MIN_SEGMENTS, F2FS_MAX_SEGMENTS);
+		fs_say(r, rl, "segment_count %u is out of range (%u..%u)", seg_count,
+		       F2FS_MIN_SEGMENTS, F2FS_MAX_SEGMENTS);
 		return -EINVAL;
 	}
 	segs_per_sec = le32_get(sb->segs_per_sec);
 	if (segs_per_sec < 1 || segs_per_sec > seg_count) {
-		say(r, rl, "segs_per_sec %u is out of range (1..%u)", segs_per_sec, seg_count);
+		fs_say(r, rl, "segs_per_sec %u is out of range (1..%u)", segs_per_sec, seg_count);
 		return -EINVAL;
 	}
 	secs_per_zone = le32_get(sb->secs_per_zone);
 	if (secs_per_zone < 1 || (uint64_t)secs_per_zone * segs_per_sec > seg_count) {
-		say(r, rl, "secs_per_zone %u is out of range (1..%u)", secs_per_zone,
-		    seg_count / segs_per_sec);
+		fs_say(r, rl, "secs_per_zone %u is out of range (1..%u)", secs_per_zone,
+		       seg_count / segs_per_sec);
 		return -EINVAL;
 	}
 
 	block_count = le64_get(sb->block_count);
 	if (block_count > dev_bytes / F2FS_BLKSIZE) {
-		say(r, rl, "block_count %llu exceeds the device (%llu blocks)",
-		    (unsigned long long)block_count,
-		    (unsigned long long)(dev_bytes / F2FS_BLKSIZE));
+		fs_say(r, rl, "block_count %llu exceeds the device (%llu blocks)",
+		       (unsigned long long)block_count,
+		       (unsigned long long)(dev_bytes / F2FS_BLKSIZE));
 		return -EINVAL;
 	}
 	seg0 = le32_get(sb->segment0_blkaddr);
 	if (seg0 < 2) {
-		say(r, rl, "segment0_blkaddr %llu overlaps the superblocks",
-		    (unsigned long long)seg0);
+		fs_say(r, rl, "segment0_blkaddr %llu overlaps the superblocks",
+		       (unsigned long long)seg0);
 		return -EINVAL;
 	}
 	end = seg0 + (uint64_t)seg_count * BLKS_PER_SEG;
 	if (end > block_count) {
-		say(r, rl, "segment_count %u ends at block %llu, past block_count %llu", seg_count,
-		    (unsigned long long)end, (unsigned long long)block_count);
+		fs_say(r, rl, "segment_count %u ends at block %llu, past block_count %llu",
+		       seg_count, (unsigned long long)end, (unsigned long long)block_count);
 		return -EINVAL;
 	}
 
 	ckpt = le32_get(sb->segment_count_ckpt);
 	if (ckpt != F2FS_CP_PACKS) {
-		say(r, rl, "segment_count_ckpt %u is not %u", ckpt, F2FS_CP_PACKS);
+		fs_say(r, rl, "segment_count_ckpt %u is not %u", ckpt, F2FS_CP_PACKS);
 		return -EINVAL;
 	}
 	sit = le32_get(sb->segment_count_sit);
 	if (sit < 2 || sit % 2 || sit > seg_count) {
-		say(r, rl, "segment_count_sit %u is out of range", sit);
+		fs_say(r, rl, "segment_count_sit %u is out of range", sit);
 		return -EINVAL;
 	}
 	nat = le32_get(sb->segment_count_nat);
 	if (nat < 2 || nat % 2 || nat > seg_count) {
-		say(r, rl, "segment_count_nat %u is out of range", nat);
+		fs_say(r, rl, "segment_count_nat %u is out of range", nat);
 		return -EINVAL;
 	}
 	ssa = le32_get(sb->segment_count_ssa);
 	if (ssa < 1 || ssa > seg_count) {
-		say(r, rl, "segment_count_ssa %u is out of range", ssa);
+		fs_say(r, rl, "segment_count_ssa %u is out of range", ssa);
 		return -EINVAL;
 	}
 	main_segs = le32_get(sb->segment_count_main);
 	if (main_segs < 1 || main_segs > seg_count) {
-		say(r, rl, "segment_count_main %u is out of range", main_segs);
+		fs_say(r, rl, "segment_count_main %u is out of range", main_segs);
 		return -EINVAL;
 	}
 	sum = (uint64_t)ckpt + sit + nat + ssa + main_segs;
 	if (sum > seg_count) {
-		say(r, rl, "segment_count %u is less than the areas' segments (%llu)", seg_count,
-		    (unsigned long long)sum);
+		fs_say(r, rl, "segment_count %u is less than the areas' segments (%llu)", seg_count,
+		       (unsigned long long)sum);
 		return -EINVAL;
 	}
 	/* the SIT holds one entry per segment in each of its two copies */
 	if ((uint64_t)(sit / 2) * BLKS_PER_SEG * F2FS_SIT_ENTRY_PER_BLOCK < seg_count) {
-		say(r, rl, "segment_count_sit %u is too small for %u segments", sit, seg_count);
+		fs_say(r, rl, "segment_count_sit %u is too small for %u segments", sit, seg_count);
 		return -EINVAL;
 	}
 	/* each main segment needs one summary block */
 	if ((uint64_t)ssa * BLKS_PER_SEG < main_segs) {
-		say(r, rl, "segment_count_ssa %u is too small for %u main segments", ssa,
-		    main_segs);
+		fs_say(r, rl, "segment_count_ssa %u is too small for %u main segments", ssa,
+		       main_segs);
 		return -EINVAL;
 	}
 	sections = le32_get(sb->section_count);
 	if ((uint64_t)sections * segs_per_sec != main_segs) {
-		say(r, rl, "section_count %u times segs_per_sec %u is not segment_count_main %u",
-		    sections, segs_per_sec, main_segs);
+		fs_say(r, rl, "section_count %u times segs_per_sec %u is not segment_count_main %u",
+		       sections, segs_per_sec, main_segs);
 		return -EINVAL;
 	}
 	if (secs_per_zone > sections) {
-		say(r, rl, "secs_per_zone %u exceeds section_count %u", secs_per_zone, sections);
+		fs_say(r, rl, "secs_per_zone %u exceeds section_count %u", secs_per_zone, sections);
 		return -EINVAL;
 	}
 
 	/* the areas follow each other: cp, sit, nat, ssa, main */
 	v = le32_get(sb->cp_blkaddr);
 	if (v != seg0) {
-		say(r, rl, "cp_blkaddr %u is not segment0_blkaddr %llu", v,
-		    (unsigned long long)seg0);
+		fs_say(r, rl, "cp_blkaddr %u is not segment0_blkaddr %llu", v,
+		       (unsigned long long)seg0);
 		return -EINVAL;
 	}
 	const struct {
@@ -221,45 +209,45 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, char 
 	for (i = 0; i < sizeof(areas) / sizeof(areas[0]); i++) {
 		expect += (uint64_t)areas[i].segs_before * BLKS_PER_SEG;
 		if (areas[i].addr != expect) {
-			say(r, rl, "%s %u is not %s + %u segments (%llu)", areas[i].name,
-			    areas[i].addr, areas[i].after, areas[i].segs_before,
-			    (unsigned long long)expect);
+			fs_say(r, rl, "%s %u is not %s + %u segments (%llu)", areas[i].name,
+			       areas[i].addr, areas[i].after, areas[i].segs_before,
+			       (unsigned long long)expect);
 			return -EINVAL;
 		}
 	}
 	if (expect + (uint64_t)main_segs * BLKS_PER_SEG > end) {
-		say(r, rl, "segment_count_main %u runs past the last segment", main_segs);
+		fs_say(r, rl, "segment_count_main %u runs past the last segment", main_segs);
 		return -EINVAL;
 	}
 
 	v = le32_get(sb->root_ino);
 	if (v != 3) {
-		say(r, rl, "root_ino %u is not 3", v);
+		fs_say(r, rl, "root_ino %u is not 3", v);
 		return -EINVAL;
 	}
 	v = le32_get(sb->node_ino);
 	if (v != 1) {
-		say(r, rl, "node_ino %u is not 1", v);
+		fs_say(r, rl, "node_ino %u is not 1", v);
 		return -EINVAL;
 	}
 	v = le32_get(sb->meta_ino);
 	if (v != 2) {
-		say(r, rl, "meta_ino %u is not 2", v);
+		fs_say(r, rl, "meta_ino %u is not 2", v);
 		return -EINVAL;
 	}
 	/* a pack is its cp block, the payload, 6 summary blocks at most, and the cp copy */
 	v = le32_get(sb->cp_payload);
 	if (v > BLKS_PER_SEG - 8) {
-		say(r, rl, "cp_payload %u is out of range (0..%u)", v, BLKS_PER_SEG - 8);
+		fs_say(r, rl, "cp_payload %u is out of range (0..%u)", v, BLKS_PER_SEG - 8);
 		return -EINVAL;
 	}
 	v = le32_get(sb->extension_count);
 	if (v > F2FS_MAX_EXTENSION) {
-		say(r, rl, "extension_count %u is out of range (0..%u)", v, F2FS_MAX_EXTENSION);
+		fs_say(r, rl, "extension_count %u is out of range (0..%u)", v, F2FS_MAX_EXTENSION);
 		return -EINVAL;
 	}
 	if (sb->hot_ext_count > v) {
-		say(r, rl, "hot_ext_count %u exceeds extension_count %u", sb->hot_ext_count, v);
+		fs_say(r, rl, "hot_ext_count %u exceeds extension_count %u", sb->hot_ext_count, v);
 		return -EINVAL;
 	}
 	return 0;
@@ -272,7 +260,7 @@ static int read_sb(struct f2fs_device *dev, int index, struct f2fs_super_block *
 	    f2fs_dev_read(dev, sb, (uint64_t)index * F2FS_BLKSIZE + F2FS_SUPER_OFFSET, sizeof(*sb));
 
 	if (ret) {
-		say(r, rl, "read failed: %s", strerror(-ret));
+		fs_say(r, rl, "read failed: %s", strerror(-ret));
 		return ret;
 	}
 	return check_sb(sb, f2fs_dev_get_info(dev)->size_bytes, r, rl);
@@ -297,14 +285,14 @@ static int check_cp_block(const struct f2fs_checkpoint *cp, const char *what, ch
 
 	want = large ? F2FS_CP_BITMAP_OFFSET : F2FS_CP_CHKSUM_OFFSET;
 	if (ofs != want) {
-		say(r, rl, "%s block: checksum_offset %u is not %u", what, ofs, want);
+		fs_say(r, rl, "%s block: checksum_offset %u is not %u", what, ofs, want);
 		return -EINVAL;
 	}
 	got = stored_cp_crc(cp);
 	want = f2fs_cp_crc(cp);
 	if (got != want) {
-		say(r, rl, "%s block: crc 0x%08x does not match the contents (0x%08x)", what, got,
-		    want);
+		fs_say(r, rl, "%s block: crc 0x%08x does not match the contents (0x%08x)", what,
+		       got, want);
 		return -EINVAL;
 	}
 	return 0;
@@ -328,21 +316,21 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 	int i;
 
 	if (total < payload + 3 || total > BLKS_PER_SEG) {
-		say(r, rl, "cp_pack_total_block_count %u is out of range (%u..%u)", total,
-		    payload + 3, BLKS_PER_SEG);
+		fs_say(r, rl, "cp_pack_total_block_count %u is out of range (%u..%u)", total,
+		       payload + 3, BLKS_PER_SEG);
 		return -EINVAL;
 	}
 	if (start_sum < 1 + payload || start_sum >= total - 1) {
-		say(r, rl, "cp_pack_start_sum %u is out of range (%u..%u)", start_sum, 1 + payload,
-		    total - 2);
+		fs_say(r, rl, "cp_pack_start_sum %u is out of range (%u..%u)", start_sum,
+		       1 + payload, total - 2);
 		return -EINVAL;
 	}
 	if (sit_bytes != want_sit) {
-		say(r, rl, "sit_ver_bitmap_bytesize %u is not %u", sit_bytes, want_sit);
+		fs_say(r, rl, "sit_ver_bitmap_bytesize %u is not %u", sit_bytes, want_sit);
 		return -EINVAL;
 	}
 	if (nat_bytes != want_nat) {
-		say(r, rl, "nat_ver_bitmap_bytesize %u is not %u", nat_bytes, want_nat);
+		fs_say(r, rl, "nat_ver_bitmap_bytesize %u is not %u", nat_bytes, want_nat);
 		return -EINVAL;
 	}
 	/* the version bitmaps must lie inside the cp block and its payload */
@@ -350,20 +338,21 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 		room = F2FS_BLKSIZE - F2FS_CP_BITMAP_OFFSET - sizeof(uint32_t) +
 		       (uint64_t)payload * F2FS_BLKSIZE;
 		if ((uint64_t)sit_bytes + nat_bytes > room) {
-			say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint (%llu)",
-			    sit_bytes, nat_bytes, (unsigned long long)room);
+			fs_say(r, rl,
+			       "version bitmaps (%u + %u bytes) exceed the checkpoint (%llu)",
+			       sit_bytes, nat_bytes, (unsigned long long)room);
 			return -EINVAL;
 		}
 	} else if (payload) {
 		if ((uint64_t)sit_bytes > (uint64_t)payload * F2FS_BLKSIZE ||
 		    nat_bytes > F2FS_CP_MAX_BITMAP_SIZE) {
-			say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint",
-			    sit_bytes, nat_bytes);
+			fs_say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint",
+			       sit_bytes, nat_bytes);
 			return -EINVAL;
 		}
 	} else if ((uint64_t)sit_bytes + nat_bytes > F2FS_CP_MAX_BITMAP_SIZE) {
-		say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint (%u)", sit_bytes,
-		    nat_bytes, F2FS_CP_MAX_BITMAP_SIZE);
+		fs_say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint (%u)",
+		       sit_bytes, nat_bytes, F2FS_CP_MAX_BITMAP_SIZE);
 		return -EINVAL;
 	}
 
@@ -371,55 +360,56 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 	for (i = 0; i < 3; i++) {
 		v = le32_get(cp->cur_node_segno[i]);
 		if (v >= main_segs) {
-			say(r, rl, "cur_node_segno[%d] %u is out of range (0..%u)", i, v,
-			    main_segs - 1);
+			fs_say(r, rl, "cur_node_segno[%d] %u is out of range (0..%u)", i, v,
+			       main_segs - 1);
 			return -EINVAL;
 		}
 		v = le16_get(cp->cur_node_blkoff[i]);
 		if (v > BLKS_PER_SEG) {
-			say(r, rl, "cur_node_blkoff[%d] %u is out of range (0..%u)", i, v,
-			    BLKS_PER_SEG);
+			fs_say(r, rl, "cur_node_blkoff[%d] %u is out of range (0..%u)", i, v,
+			       BLKS_PER_SEG);
 			return -EINVAL;
 		}
 		v = le32_get(cp->cur_data_segno[i]);
 		if (v >= main_segs) {
-			say(r, rl, "cur_data_segno[%d] %u is out of range (0..%u)", i, v,
-			    main_segs - 1);
+			fs_say(r, rl, "cur_data_segno[%d] %u is out of range (0..%u)", i, v,
+			       main_segs - 1);
 			return -EINVAL;
 		}
 		v = le16_get(cp->cur_data_blkoff[i]);
 		if (v > BLKS_PER_SEG) {
-			say(r, rl, "cur_data_blkoff[%d] %u is out of range (0..%u)", i, v,
-			    BLKS_PER_SEG);
+			fs_say(r, rl, "cur_data_blkoff[%d] %u is out of range (0..%u)", i, v,
+			       BLKS_PER_SEG);
 			return -EINVAL;
 		}
 	}
 
 	user = le64_get(cp->user_block_count);
 	if (user == 0 || user > (uint64_t)main_segs * BLKS_PER_SEG) {
-		say(r, rl, "user_block_count %llu is out of range (1..%llu)",
-		    (unsigned long long)user, (unsigned long long)main_segs * BLKS_PER_SEG);
+		fs_say(r, rl, "user_block_count %llu is out of range (1..%llu)",
+		       (unsigned long long)user, (unsigned long long)main_segs * BLKS_PER_SEG);
 		return -EINVAL;
 	}
 	valid = le64_get(cp->valid_block_count);
 	if (valid > user) {
-		say(r, rl, "valid_block_count %llu exceeds user_block_count %llu",
-		    (unsigned long long)valid, (unsigned long long)user);
+		fs_say(r, rl, "valid_block_count %llu exceeds user_block_count %llu",
+		       (unsigned long long)valid, (unsigned long long)user);
 		return -EINVAL;
 	}
 	v = le32_get(cp->free_segment_count);
 	if (v > main_segs) {
-		say(r, rl, "free_segment_count %u exceeds segment_count_main %u", v, main_segs);
+		fs_say(r, rl, "free_segment_count %u exceeds segment_count_main %u", v, main_segs);
 		return -EINVAL;
 	}
 	v = le32_get(cp->rsvd_segment_count);
 	if (v >= main_segs) {
-		say(r, rl, "rsvd_segment_count %u is out of range (0..%u)", v, main_segs - 1);
+		fs_say(r, rl, "rsvd_segment_count %u is out of range (0..%u)", v, main_segs - 1);
 		return -EINVAL;
 	}
 	v = le32_get(cp->overprov_segment_count);
 	if (v >= main_segs) {
-		say(r, rl, "overprov_segment_count %u is out of range (0..%u)", v, main_segs - 1);
+		fs_say(r, rl, "overprov_segment_count %u is out of range (0..%u)", v,
+		       main_segs - 1);
 		return -EINVAL;
 	}
 	return 0;
@@ -440,8 +430,8 @@ static int read_cp_pack(struct f2fs_device *dev, const struct f2fs_super_block *
 
 	ret = f2fs_dev_read(dev, first, start * F2FS_BLKSIZE, F2FS_BLKSIZE);
 	if (ret) {
-		say(r, rl, "read of block %llu failed: %s", (unsigned long long)start,
-		    strerror(-ret));
+		fs_say(r, rl, "read of block %llu failed: %s", (unsigned long long)start,
+		       strerror(-ret));
 		return ret;
 	}
 	ret = check_cp_block(cp, "first", r, rl);
@@ -454,23 +444,23 @@ static int read_cp_pack(struct f2fs_device *dev, const struct f2fs_super_block *
 	total = le32_get(cp->cp_pack_total_block_count); /* 3..512, checked above */
 	last_raw = malloc(F2FS_BLKSIZE);
 	if (!last_raw) {
-		say(r, rl, "out of memory");
+		fs_say(r, rl, "out of memory");
 		return -ENOMEM;
 	}
 	last = (const struct f2fs_checkpoint *)last_raw;
 	ret = f2fs_dev_read(dev, last_raw, (start + total - 1) * F2FS_BLKSIZE, F2FS_BLKSIZE);
 	if (ret) {
-		say(r, rl, "read of last block %llu failed: %s",
-		    (unsigned long long)(start + total - 1), strerror(-ret));
+		fs_say(r, rl, "read of last block %llu failed: %s",
+		       (unsigned long long)(start + total - 1), strerror(-ret));
 		goto out;
 	}
 	ret = check_cp_block(last, "last", r, rl);
 	if (ret)
 		goto out;
 	if (le64_get(last->checkpoint_ver) != le64_get(cp->checkpoint_ver)) {
-		say(r, rl, "last block: checkpoint_ver %llu is not the first block's %llu",
-		    (unsigned long long)le64_get(last->checkpoint_ver),
-		    (unsigned long long)le64_get(cp->checkpoint_ver));
+		fs_say(r, rl, "last block: checkpoint_ver %llu is not the first block's %llu",
+		       (unsigned long long)le64_get(last->checkpoint_ver),
+		       (unsigned long long)le64_get(cp->checkpoint_ver));
 		ret = -EINVAL;
 	}
 out:
@@ -534,7 +524,7 @@ static int pick_sb(struct f2fs_volume *v, char *why, size_t why_len)
 	int ret0, ret1;
 
 	if (!other) {
-		say(why, why_len, "superblock: out of memory");
+		fs_say(why, why_len, "superblock: out of memory");
 		return -ENOMEM;
 	}
 	ret0 = read_sb(v->dev, 0, &v->sb, r0, sizeof(r0));
@@ -555,7 +545,7 @@ static int pick_sb(struct f2fs_volume *v, char *why, size_t why_len)
 		return 0;
 	}
 	free(other);
-	say(why, why_len, "superblock: both copies invalid: #0: %s; #1: %s", r0, r1);
+	fs_say(why, why_len, "superblock: both copies invalid: #0: %s; #1: %s", r0, r1);
 	return worse(ret0, ret1);
 }
 
@@ -571,7 +561,7 @@ static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
 	if (!pack[0] || !pack[1]) {
 		free(pack[0]);
 		free(pack[1]);
-		say(why, why_len, "checkpoint: out of memory");
+		fs_say(why, why_len, "checkpoint: out of memory");
 		return -ENOMEM;
 	}
 	for (i = 0; i < 2; i++) {
@@ -580,8 +570,8 @@ static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
 		ver[i] = ret[i] ? 0 : le64_get(((struct f2fs_checkpoint *)pack[i])->checkpoint_ver);
 	}
 	if (ret[0] && ret[1]) {
-		say(why, why_len, "checkpoint: both packs invalid: pack 1: %s; pack 2: %s", r[0],
-		    r[1]);
+		fs_say(why, why_len, "checkpoint: both packs invalid: pack 1: %s; pack 2: %s", r[0],
+		       r[1]);
 		free(pack[0]);
 		free(pack[1]);
 		return worse(ret[0], ret[1]);
@@ -611,10 +601,10 @@ int f2fs_volume_open(struct f2fs_device *dev, struct f2fs_volume **out, char *wh
 	int ret;
 
 	*out = NULL;
-	say(why, why_len, "%s", "");
+	fs_say(why, why_len, "%s", "");
 	v = calloc(1, sizeof(*v));
 	if (!v) {
-		say(why, why_len, "out of memory");
+		fs_say(why, why_len, "out of memory");
 		return -ENOMEM;
 	}
 	v->dev = dev;
