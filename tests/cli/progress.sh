@@ -17,6 +17,7 @@ require_mkfs
 FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
 DUMP=${DUMP:-$TOP/dump/dump.f2fs}
 SLOAD=${SLOAD:-/usr/sbin/sload.f2fs}
+case $DUMP in /*) ;; *) DUMP=$PWD/$DUMP ;; esac # dump_pair runs it from $WORK
 for b in "$FSCK" "$DUMP"; do
 	if [ ! -x "$b" ]; then
 		fail setup "$b is not executable (build with make first)"
