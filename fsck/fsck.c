@@ -29,6 +29,7 @@
 #include "f2fs/node.h"
 #include "f2fs/read.h"
 #include "tools/common/common.h"
+#include "tools/common/target.h"
 
 #define EXIT_CLEAN	 0
 #define EXIT_UNCORRECTED 4
@@ -42,6 +43,7 @@ struct fsck_opts {
 	int show_tree;				   /* -t */
 	int quiet;				   /* --quiet */
 	int force;				   /* -f, -y: upstream would fix */
+	int read_only;				   /* -n, -N, --dry-run, -l: may never write */
 	unsigned int problems_shown, problems_max; /* 0: no limit */
 	/* what upstream lists after the check, from the problems reported */
 	struct upstream_line *unreachable, *short_links;
@@ -160,6 +162,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 	       -1) {
 		switch (opt) {
 		case OPT_DRY_RUN:
+			o->read_only = 1;
 			printf("Info: Dry run\n");
 			break;
 		case OPT_NO_KERNEL_CHECK:
@@ -168,12 +171,14 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case OPT_KERNEL_CHECK:
 			printf("Info: Do Kernel Check\n");
 			break;
+		case 'n':
+		case 'N':
+			o->read_only = 1;
+			break;
 		case OPT_DEBUG_CACHE:
 		case 'H':
 		case 'M':
 		case 'S':
-		case 'n':
-		case 'N':
 			break; /* accepted: they change nothing in a check that never writes */
 		case OPT_NOLINEAR_LOOKUP:
 			number_arg('-', optarg, 1);
@@ -220,6 +225,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			break;
 		case 'l':
 			o->show_layout = 1;
+			o->read_only = 1;
 			break;
 		case 't':
 			o->show_tree = 1;
@@ -719,23 +725,29 @@ static double elapsed_secs(const struct timespec *start)
 int main(int argc, char **argv)
 {
 	struct fsck_opts o = {0};
+	struct tool t = {.prog = "fsck.f2fs"};
 	struct f2fs_check_options co = {0};
 	struct f2fs_check_result r;
 	struct f2fs_device *dev;
 	struct f2fs_fs *fs;
 	struct timespec start;
-	char why[256];
+	char why[256], reason[400];
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	parse_args(&o, argc, argv);
+	t.image = o.device;
+	t.quiet = o.quiet;
+	/* every mode but -n, -N, --dry-run and -l will repair: those refuse a busy device */
+	tool_check_target(&t, o.read_only ? TOOL_READS : TOOL_REPAIRS, EXIT_OPERATIONAL);
 	ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
-		fail(EXIT_OPERATIONAL, "cannot open %s: %s", o.device, strerror(-ret));
+		fail(EXIT_OPERATIONAL, "%s: cannot open: %s", o.device, strerror(-ret));
 	ret = f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why));
 	if (ret) {
 		f2fs_dev_close(dev);
-		fail(EXIT_OPERATIONAL, "%s: %s", o.device, why);
+		tool_not_f2fs_reason(&t, ret, why, reason, sizeof(reason));
+		fail(EXIT_OPERATIONAL, "%s: %s", o.device, reason);
 	}
 	if (o.show_layout) {
 		/* as upstream: the layout, and no check */

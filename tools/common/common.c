@@ -53,10 +53,12 @@ void tool_warn(struct tool *t, const char *fmt, ...)
 {
 	va_list ap;
 
+	t->warnings++;
+	if (t->quiet)
+		return;
 	va_start(ap, fmt);
 	vsay(t, NULL, "warning: ", fmt, ap);
 	va_end(ap);
-	t->warnings++;
 }
 
 /* Are all of @s digits of @base (at least one)? strtoull alone would take a sign or "0x". */

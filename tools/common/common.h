@@ -23,6 +23,7 @@ struct tool {
 	const char *prog;      /* "dump.f2fs": the first word of every message */
 	const char *image;     /* the image, once known (NULL before): for tool_fail_image */
 	unsigned int warnings; /* tool_warn() calls so far */
+	bool quiet;	       /* tool_warn() counts but prints nothing */
 };
 
 /*
@@ -37,7 +38,7 @@ void tool_fail(const struct tool *t, int status, const char *fmt, ...)
 void tool_fail_image(const struct tool *t, int status, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
 
-/* "prog: warning: MESSAGE" on stderr; counts it in t->warnings. */
+/* "prog: warning: MESSAGE" on stderr (unless t->quiet); counts it in t->warnings. */
 void tool_warn(struct tool *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Spellings tool_parse_u64() accepts; combine them. */
