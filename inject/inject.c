@@ -414,7 +414,7 @@ static void check_sb_target(struct inject *in)
 	}
 	tool_not_f2fs_reason(&in->tool, ret, why, not_f2fs, sizeof(not_f2fs));
 	if (!in->o.force || ret == -ENOMEM)
-		tool_fail_image(&in->tool, 1, "%s: not writing to it without --force", not_f2fs);
+		tool_fail_image(&in->tool, 1, "refusing without --force: %s", not_f2fs);
 	info("--force: %s: %s; writing anyway", in->o.device, not_f2fs);
 }
 
