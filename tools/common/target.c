@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "f2fs/device.h"
@@ -86,29 +85,24 @@ static void check_size(const struct tool *t, const struct f2fs_target *tg, int s
 
 bool tool_check_target(struct tool *t, enum tool_access access, int status)
 {
-	struct f2fs_target *tg = malloc(sizeof(*tg));
-	bool may_write;
+	struct f2fs_target tg;
 	int ret;
 
-	if (!tg)
-		tool_fail(t, status, "out of memory");
-	ret = f2fs_target_classify(t->image, F2FS_TARGET_SIZE, tg);
+	ret = f2fs_target_classify(t->image, F2FS_TARGET_SIZE, &tg);
 	if (ret)
 		tool_fail_image(t, status, "cannot open: %s", strerror(-ret));
-	if (tg->kind != F2FS_TARGET_REGULAR && tg->kind != F2FS_TARGET_BLOCKDEV)
+	if (tg.kind != F2FS_TARGET_REGULAR && tg.kind != F2FS_TARGET_BLOCKDEV)
 		tool_fail_image(t, status, "is %s, not a regular file or block device",
-				kind_name(tg->kind));
-	check_size(t, tg, status);
-	ret = f2fs_target_classify(t->image, F2FS_TARGET_USE, tg);
+				kind_name(tg.kind));
+	check_size(t, &tg, status);
+	ret = f2fs_target_classify(t->image, F2FS_TARGET_USE, &tg);
 	if (ret && access != TOOL_READS)
 		tool_fail_image(t, status, "cannot tell whether it is in use: %s", strerror(-ret));
 	if (ret)
 		tool_warn(t, "%s: cannot tell whether it is in use: %s", t->image, strerror(-ret));
-	may_write = access != TOOL_READS;
-	if (!ret && tg->use != F2FS_USE_FREE)
-		may_write = judge_use(t, tg, access, status);
-	free(tg);
-	return may_write;
+	if (ret || tg.use == F2FS_USE_FREE)
+		return access != TOOL_READS;
+	return judge_use(t, &tg, access, status);
 }
 
 struct f2fs_device *tool_open_for_writing(struct tool *t, int status)
