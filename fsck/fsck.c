@@ -738,7 +738,7 @@ int main(int argc, char **argv)
 	parse_args(&o, argc, argv);
 	t.image = o.device;
 	t.quiet = o.quiet;
-	/* every mode but -n, -N, --dry-run and -l will repair: those refuse a busy device */
+	/* a run that may repair (all but -n, -N, --dry-run, -l) refuses a busy device */
 	tool_check_target(&t, o.read_only ? TOOL_READS : TOOL_REPAIRS, EXIT_OPERATIONAL);
 	ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
