@@ -180,12 +180,11 @@ need_loops() {
 	losetup -d "$l"
 }
 
-# attach FILE: print the loop device now backing FILE (detached at exit).
+# attach FILE: set LOOP to a loop device now backing FILE (detached at exit).
+# Not for $(...): the cleanup must be registered in this shell.
 attach() {
-	local l
-	l=$(losetup -f --show "$1") || return 1
-	at_exit "losetup -d '$l'"
-	echo "$l"
+	LOOP=$(losetup -f --show "$1") || return 1
+	at_exit "losetup -d '$LOOP'"
 }
 
 # Refusals of every writing mode on a busy device DEV (DESC: what is said).
@@ -223,7 +222,8 @@ mounted_cases() {
 	# no lazy initialisation: the kernel must not write behind our back
 	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$ext4" >/dev/null 2>&1
 	mkdir "$mnt"
-	loop=$(attach "$ext4") || { skip mounted "losetup failed"; return; }
+	attach "$ext4" || { skip mounted "losetup failed"; return; }
+	loop=$LOOP
 	if ! mount "$loop" "$mnt" 2>"$WORK/mount.err"; then
 		skip mounted "mount failed: $(snippet "$WORK/mount.err")"
 		return
@@ -303,7 +303,8 @@ held_cases() {
 		skip held "cannot build the holder program (no cc?): $(snippet "$WORK/cc.err" 2>/dev/null)"
 		return
 	fi
-	loop=$(attach "$img") || { skip held "losetup failed"; return; }
+	attach "$img" || { skip held "losetup failed"; return; }
+	loop=$LOOP
 	"$WORK/holder" "$loop" >"$WORK/holder.out" 2>&1 &
 	pid=$!
 	at_exit "kill $pid; wait $pid"
