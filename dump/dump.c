@@ -48,6 +48,7 @@
 #include "f2fs/sit.h"
 #include "f2fs/summary.h"
 #include "tools/common/common.h"
+#include "tools/common/target.h"
 #include "tools/common/json.h"
 #include "tools/common/progress.h"
 
@@ -289,16 +290,19 @@ static const char *reason(const struct dump *d, int err)
  */
 static void open_volume(struct dump *d)
 {
-	char why[256] = "";
+	char why[256] = "", not_f2fs[400];
 	int ret;
 
-	ret = f2fs_dev_open(d->opt.device, F2FS_DEV_RDONLY, &d->dev);
 	d->tool.image = d->opt.device;
+	tool_check_target(&d->tool, TOOL_READS, 1);
+	ret = f2fs_dev_open(d->opt.device, F2FS_DEV_RDONLY, &d->dev);
 	if (ret)
 		tool_fail_image(&d->tool, 1, "cannot open: %s", strerror(-ret));
 	ret = f2fs_fs_open(d->dev, F2FS_FS_READ, &d->fs, why, sizeof(why));
-	if (ret)
-		tool_fail_image(&d->tool, 1, "%s", why[0] ? why : strerror(-ret));
+	if (ret) {
+		tool_not_f2fs_reason(&d->tool, ret, why, not_f2fs, sizeof(not_f2fs));
+		tool_fail_image(&d->tool, 1, "%s", not_f2fs);
+	}
 	ret = f2fs_fs_load_all(d->fs);
 	if (!ret)
 		ret = f2fs_fs_cp_data(d->fs, &d->cpd);

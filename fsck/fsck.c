@@ -35,6 +35,7 @@
 #include "tools/common/common.h"
 #include "tools/common/json.h"
 #include "tools/common/progress.h"
+#include "tools/common/target.h"
 
 #define EXIT_CLEAN	 0
 #define EXIT_UNCORRECTED 4
@@ -51,6 +52,7 @@ struct fsck_opts {
 	int quiet;				   /* --quiet */
 	int force;				   /* -f, -y: upstream would fix */
 	bool json;				   /* --json */
+	int read_only;				   /* -n, -N, --dry-run, -l: may never write */
 	unsigned int problems_shown, problems_max; /* 0: no limit */
 	/* what upstream lists after the check, from the problems reported */
 	struct upstream_line *unreachable, *short_links;
@@ -135,6 +137,15 @@ fail(struct fsck_opts *o, int status, const char *fmt, ...)
 	fflush(stdout);
 	fprintf(stderr, "fsck.f2fs: %s\n", msg);
 	exit(status);
+}
+
+/* A tools/common refusal under --json: end the document with the error first. */
+static void json_on_fail(void *arg, int status, const char *msg)
+{
+	struct fsck_opts *o = arg;
+
+	progress_finish(&o->progress);
+	json_finish(o, status, msg);
 }
 
 /* An "Info:" line upstream prints for an option; none with --json. */
@@ -286,6 +297,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 	       -1) {
 		switch (opt) {
 		case OPT_DRY_RUN:
+			o->read_only = 1;
 			info(o, "Info: Dry run\n");
 			break;
 		case OPT_NO_KERNEL_CHECK:
@@ -294,12 +306,14 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case OPT_KERNEL_CHECK:
 			info(o, "Info: Do Kernel Check\n");
 			break;
+		case 'n':
+		case 'N':
+			o->read_only = 1;
+			break;
 		case OPT_DEBUG_CACHE:
 		case 'H':
 		case 'M':
 		case 'S':
-		case 'n':
-		case 'N':
 			break; /* accepted: they change nothing in a check that never writes */
 		case OPT_NOLINEAR_LOOKUP:
 			number_arg(o, '-', optarg, 1);
@@ -359,6 +373,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			break;
 		case 'l':
 			o->show_layout = 1;
+			o->read_only = 1;
 			break;
 		case 't':
 			o->show_tree = 1;
@@ -1102,27 +1117,37 @@ static void route_reports(struct fsck_opts *o, struct f2fs_check_options *co)
 int main(int argc, char **argv)
 {
 	struct fsck_opts o = {0};
+	struct tool t = {.prog = "fsck.f2fs"};
 	struct f2fs_check_options co = {0};
 	struct f2fs_check_result r;
 	struct f2fs_device *dev;
 	struct f2fs_fs *fs;
 	struct timespec start;
-	char why[256];
+	char why[256], reason[400];
 	int ret, status;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	parse_args(&o, argc, argv);
+	t.image = o.device;
+	t.quiet = o.quiet;
 	if (!progress_start(&o.progress, &o.progress_req, o.device, why, sizeof(why)))
 		fail(&o, EXIT_USAGE, "--progress=%d: %s", o.progress_req.fd, why);
-	if (o.json)
+	if (o.json) {
 		json_begin(&o);
+		/* a refused target still ends the document */
+		t.on_fail = json_on_fail;
+		t.on_fail_arg = &o;
+	}
+	/* a run that may repair (all but -n, -N, --dry-run, -l) refuses a busy device */
+	tool_check_target(&t, o.read_only ? TOOL_READS : TOOL_REPAIRS, EXIT_OPERATIONAL);
 	ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
-		fail(&o, EXIT_OPERATIONAL, "cannot open %s: %s", o.device, strerror(-ret));
+		fail(&o, EXIT_OPERATIONAL, "%s: cannot open: %s", o.device, strerror(-ret));
 	ret = f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why));
 	if (ret) {
 		f2fs_dev_close(dev);
-		fail(&o, EXIT_OPERATIONAL, "%s: %s", o.device, why);
+		tool_not_f2fs_reason(&t, ret, why, reason, sizeof(reason));
+		fail(&o, EXIT_OPERATIONAL, "%s: %s", o.device, reason);
 	}
 	if (o.show_layout) {
 		/* as upstream: the layout, and no check */

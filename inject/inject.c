@@ -42,6 +42,7 @@
 #include "f2fs/super.h"
 #include "f2fs/volume.h"
 #include "tools/common/common.h"
+#include "tools/common/target.h"
 
 #define SEG_BLKS F2FS_DEFAULT_BLKS_PER_SEG
 
@@ -57,6 +58,7 @@ struct opts {
 	uint32_t idx, nid, blk;
 	int dots; /* 0, 1 ".", 2 ".." */
 	bool dry_run;
+	bool force; /* --sb: write even when the volume does not open */
 	int debug;
 	const char *device;
 };
@@ -65,7 +67,8 @@ struct opts {
 struct inject {
 	struct tool tool;
 	struct opts o;
-	struct f2fs_device *dev;
+	struct f2fs_device *dev;	/* read-only: every read, and the checks */
+	struct f2fs_device *wdev;	/* opened once the checks passed; NULL in a dry run */
 	struct f2fs_fs *fs;		/* NULL for --sb, which reads the superblock itself */
 	const struct f2fs_cp_data *cpd; /* the current pack's contents (journals, open logs) */
 };
@@ -117,7 +120,8 @@ static void usage(FILE *out)
 	      "  --dent        dentry of --nid (in its parent), or --dots 1|2 of directory\n"
 	      "                --nid, or slot --idx of directory --nid\n"
 	      "  --dots <1|2>  with --dent: \".\" or \"..\" of directory --nid\n"
-	      "  --dry-run     report the change, write nothing\n",
+	      "  --dry-run     report the change, write nothing\n"
+	      "  --force       with --sb: write even when the volume does not open as F2FS\n",
 	      out);
 }
 
@@ -355,7 +359,7 @@ static void wr(const struct inject *in, const void *buf, uint64_t blk, const cha
 		info("dry run: block 0x%" PRIx64 " (%s) not written", blk, what);
 		return;
 	}
-	ret = f2fs_dev_write(in->dev, buf, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE);
+	ret = f2fs_dev_write(in->wdev, buf, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE);
 	if (ret)
 		tool_fail_image(&in->tool, 1, "block %" PRIu64 " (%s): cannot write: %s", blk, what,
 				strerror(-ret));
@@ -365,12 +369,15 @@ static void wr(const struct inject *in, const void *buf, uint64_t blk, const cha
 /* Open the volume and load the current checkpoint pack (everything but --sb needs it). */
 static void open_volume(struct inject *in)
 {
-	char why[400];
+	char why[400], not_f2fs[480];
 	int ret;
 
 	ret = f2fs_fs_open(in->dev, F2FS_FS_READ, &in->fs, why, sizeof(why));
-	if (ret)
-		tool_fail_image(&in->tool, 1, "%s", why);
+	if (ret) {
+		tool_not_f2fs_reason(&in->tool, ret, why, not_f2fs, sizeof(not_f2fs));
+		tool_fail_image(&in->tool, 1, "%s%s", not_f2fs,
+				in->o.force ? " (--force applies to --sb only)" : "");
+	}
 	if (f2fs_volume_warning(f2fs_fs_volume(in->fs)))
 		info("%s", f2fs_volume_warning(f2fs_fs_volume(in->fs)));
 	ret = f2fs_fs_cp_data(in->fs, &in->cpd);
@@ -388,6 +395,28 @@ static const struct f2fs_nat_table *load_nat(const struct inject *in)
 }
 
 /* ---- superblock ---- */
+
+/*
+ * --sb reads and writes the superblock block itself, but only on a target
+ * that opens as an F2FS volume, unless --force: that is how a damaged
+ * image is mended or damaged further.
+ */
+static void check_sb_target(struct inject *in)
+{
+	char why[400], not_f2fs[480];
+	struct f2fs_fs *fs;
+	int ret;
+
+	ret = f2fs_fs_open(in->dev, F2FS_FS_READ, &fs, why, sizeof(why));
+	if (!ret) {
+		f2fs_fs_close(fs);
+		return;
+	}
+	tool_not_f2fs_reason(&in->tool, ret, why, not_f2fs, sizeof(not_f2fs));
+	if (!in->o.force || ret == -ENOMEM)
+		tool_fail_image(&in->tool, 1, "refusing without --force: %s", not_f2fs);
+	info("--force: %s: %s; writing anyway", in->o.device, not_f2fs);
+}
 
 static void inject_sb(const struct inject *in)
 {
@@ -1239,6 +1268,8 @@ static void target_help(enum target target)
 
 static void parse_args(struct inject *in, int argc, char **argv)
 {
+	/* one option per line, so that an added option is an added line */
+	/* clang-format off */
 	static const struct option longopts[] = {{"dry-run", no_argument, NULL, 1},
 						 {"mb", required_argument, NULL, 2},
 						 {"idx", required_argument, NULL, 3},
@@ -1254,8 +1285,10 @@ static void parse_args(struct inject *in, int argc, char **argv)
 						 {"node", no_argument, NULL, 13},
 						 {"dent", no_argument, NULL, 14},
 						 {"dots", required_argument, NULL, 15},
+						 {"force", no_argument, NULL, 16},
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
+	/* clang-format on */
 	const struct tool *t = &in->tool;
 	struct opts *o = &in->o;
 	uint64_t v;
@@ -1319,6 +1352,9 @@ static void parse_args(struct inject *in, int argc, char **argv)
 				    optarg);
 			o->dots = optarg[0] - '0';
 			break;
+		case 16:
+			o->force = true;
+			break;
 		case 'd':
 			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 9, &v))
 				tool_fail(t, 1, "invalid value for -d: '%s' (expected 0 to 9)",
@@ -1369,13 +1405,19 @@ int main(int argc, char **argv)
 
 	parse_args(&in, argc, argv);
 	in.tool.image = in.o.device;
-	ret = f2fs_dev_open(in.o.device, in.o.dry_run ? F2FS_DEV_RDONLY : 0, &in.dev);
+	/* a dry run is refused where the run would be: it shows what the run would do */
+	tool_check_target(&in.tool, TOOL_WRITES, 1);
+	ret = f2fs_dev_open(in.o.device, F2FS_DEV_RDONLY, &in.dev);
 	if (ret)
 		tool_fail_image(&in.tool, 1, "cannot open: %s", strerror(-ret));
 	if (in.o.dry_run)
 		info("dry run: nothing will be written");
-	if (in.o.target != T_SB)
+	if (in.o.target == T_SB)
+		check_sb_target(&in);
+	else
 		open_volume(&in);
+	if (!in.o.dry_run)
+		in.wdev = tool_open_for_writing(&in.tool, 1);
 	switch (in.o.target) {
 	case T_SB:
 		inject_sb(&in);
@@ -1402,7 +1444,8 @@ int main(int argc, char **argv)
 		break;
 	}
 	f2fs_fs_close(in.fs);
-	ret = f2fs_dev_close(in.dev);
+	f2fs_dev_close(in.dev);
+	ret = f2fs_dev_close(in.wdev);
 	if (ret)
 		tool_fail_image(&in.tool, 1, "closing: %s", strerror(-ret));
 	return 0;

@@ -8,6 +8,7 @@
 #ifndef F2FS_DEVICE_H
 #define F2FS_DEVICE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -95,18 +96,89 @@ int f2fs_dev_flush(struct f2fs_device *dev);
 /* The path the device was opened with ("<memory>" for the test backend). */
 const char *f2fs_dev_path(const struct f2fs_device *dev);
 
+/* ---- what a path is, before a tool opens it ---- */
+
 /*
- * Is @path (or the device behind it) mounted, or a block device held
- * exclusively by someone else?  Checks /proc/self/mountinfo by device number
- * and by path, and for block devices tries an O_EXCL open.  Returns 1 and
- * fills @where (e.g. the mount point) when busy, 0 when free, <0 on error.
+ * A tool about to open a path asks f2fs_target_classify() what it is, how
+ * big it is and whether something else uses it, and turns the answer into
+ * its own message and policy (a reader may warn where a writer refuses).
+ * The answer is data only; the library never words it.
+ */
+enum f2fs_target_kind {
+	F2FS_TARGET_REGULAR, /* a regular file: an image */
+	F2FS_TARGET_BLOCKDEV,
+	F2FS_TARGET_DIRECTORY,
+	F2FS_TARGET_CHARDEV, /* /dev/null, a tty... */
+	F2FS_TARGET_FIFO,
+	F2FS_TARGET_SOCKET,
+	F2FS_TARGET_OTHER, /* a file type stat() gave that none of the above names */
+};
+
+enum f2fs_target_use {
+	F2FS_USE_UNCHECKED, /* F2FS_TARGET_USE not asked, or neither a file nor a block device */
+	F2FS_USE_FREE,
+	F2FS_USE_MOUNTED, /* mounted: it, one of its partitions, or a loop device over the file */
+	F2FS_USE_HELD,	  /* not mounted, but opened O_EXCL by a program or a kernel driver */
+};
+
+struct f2fs_target {
+	enum f2fs_target_kind kind;
+	uint64_t size_bytes; /* with F2FS_TARGET_SIZE: the file's or block device's size */
+	enum f2fs_target_use use;
+	bool mounted_ro;	    /* MOUNTED, and no mount of it is read-write */
+	char mount_point[PATH_MAX]; /* MOUNTED: where (a read-write mount first) */
+	char via[64];		    /* "/dev/loop3" when a file is MOUNTED or HELD through it */
+};
+
+enum f2fs_target_checks {
+	F2FS_TARGET_SIZE = 1u << 0, /* size_bytes (a block device is opened read-only for it) */
+	F2FS_TARGET_USE = 1u << 1,  /* use, mounted_ro, mount_point, via */
+};
+
+/*
+ * Classify @path (symlinks followed): its kind always, and what @checks
+ * asks.  The use check reads /proc/self/mountinfo (matching by device
+ * number, the device's partitions, the loop devices backed by a file, and
+ * the mount source's path), then tries an O_EXCL open of a block device (or
+ * of each loop device over a file): the kernel refuses it while a mount,
+ * device mapper, md, swap or another program holds the device.  Nothing is
+ * written and nothing is left open.  Returns 0, or a negative errno from
+ * stat() (-ENOENT...), from opening a block device for its size, or from
+ * reading the mount table; *out then holds what was found before.
+ */
+int f2fs_target_classify(const char *path, unsigned int checks, struct f2fs_target *out);
+
+/* What libblkid recognizes on a device or image. */
+enum f2fs_content_kind {
+	F2FS_CONTENT_NONE,	 /* no signature libblkid knows */
+	F2FS_CONTENT_F2FS,	 /* an F2FS superblock magic (libblkid checks little else) */
+	F2FS_CONTENT_FILESYSTEM, /* another filesystem; name is its type ("ext4") */
+	F2FS_CONTENT_PARTITIONS, /* a partition table; name is its type ("dos", "gpt") */
+	F2FS_CONTENT_OTHER,	 /* RAID member, encrypted container, swap...; name is its type */
+	F2FS_CONTENT_AMBIGUOUS,	 /* signatures of several kinds that exclude each other */
+};
+
+struct f2fs_content {
+	enum f2fs_content_kind kind;
+	char name[32]; /* libblkid's TYPE or PTTYPE; "" for NONE and AMBIGUOUS */
+};
+
+/* Probe @path with libblkid (read-only).  Returns 0 and fills *out, or a negative errno. */
+int f2fs_dev_probe_content(const char *path, struct f2fs_content *out);
+
+/*
+ * For mkfs: is @path in use (f2fs_target_classify's use check)?  Returns 1
+ * and fills @where with the mount point, "in use by another program", or
+ * "/dev/loopN, in use by another program" when busy; 0 when free; <0 on
+ * error.
  */
 int f2fs_dev_is_busy(const char *path, char *where, size_t where_len);
 
 /*
- * Probe @path with libblkid for an existing filesystem or partition table.
- * Returns 1 and fills @type ("ext4", "f2fs", "dos"...) when one is found,
- * 0 when none, <0 on error.
+ * For mkfs: does @path hold a filesystem or partition table
+ * (f2fs_dev_probe_content)?  Returns 1 and fills @type ("ext4", "f2fs",
+ * "dos"..., "ambivalent" for conflicting signatures) when one is found, 0
+ * when none, <0 on error.
  */
 int f2fs_dev_probe_existing(const char *path, char *type, size_t type_len);
 

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The safety checks run before a tool writes: is the target mounted or held
- * (by device number, by mount source, or through a loop device backed by an
- * image file), and does it already carry a filesystem (libblkid).
+ * Is a target in use, and what does it hold?  In use means mounted (found in
+ * /proc/self/mountinfo by device number -- the device's own, a partition's,
+ * or that of a loop device backed by the image file -- or by the mount
+ * source's path) or held: opened O_EXCL by someone else, which the kernel
+ * shows by refusing our own O_EXCL open.  What it holds is libblkid's
+ * answer.  f2fs_target_classify (target.c) asks for the first; tools ask
+ * for the second when a volume does not open, to say what is there instead.
  */
 #include "config.h"
 
@@ -13,55 +17,65 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <unistd.h>
 
-#include <linux/fs.h>
-#include <linux/hdreg.h>
-
 #include <blkid/blkid.h>
 
 #include "dev_internal.h"
 
+/* Copy @src into @dst, cut to fit. */
 static void copy_str(char *dst, size_t dst_len, const char *src)
 {
-	if (dst && dst_len > 0)
-		snprintf(dst, dst_len, "%s", src);
+	size_t n;
+
+	if (!dst || dst_len == 0)
+		return;
+	n = strnlen(src, dst_len - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }
 
 /* ---- is the target in use? ---- */
 
+/* A device number that stands for the target, and the loop device it came through ("" if none). */
+struct dev_entry {
+	dev_t dev;
+	char via[64];
+};
+
 struct dev_list {
-	dev_t *v;
+	struct dev_entry *v;
 	size_t n, cap;
 };
 
-static int dev_list_add(struct dev_list *l, dev_t d)
+static int dev_list_add(struct dev_list *l, dev_t d, const char *via)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 8;
-		dev_t *v = realloc(l->v, cap * sizeof(*v));
+		struct dev_entry *v = realloc(l->v, cap * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n++] = d;
+	l->v[l->n].dev = d;
+	copy_str(l->v[l->n].via, sizeof(l->v[l->n].via), via);
+	l->n++;
 	return 0;
 }
 
-static bool dev_list_has(const struct dev_list *l, dev_t d)
+static const struct dev_entry *dev_list_find(const struct dev_list *l, dev_t d)
 {
 	size_t i;
 
 	for (i = 0; i < l->n; i++)
-		if (l->v[i] == d)
-			return true;
-	return false;
+		if (l->v[i].dev == d)
+			return &l->v[i];
+	return NULL;
 }
 
 static bool join_path(char *buf, size_t len, const char *dir, const char *name)
@@ -84,7 +98,7 @@ static int sysfs_devnum(const char *dir, dev_t *out)
 }
 
 /* Adds the device numbers of the partitions under sysfs directory @dir. */
-static int add_partitions(struct dev_list *l, const char *dir)
+static int add_partitions(struct dev_list *l, const char *dir, const char *via)
 {
 	char sub[PATH_MAX], probe[PATH_MAX];
 	struct dirent *de;
@@ -101,7 +115,7 @@ static int add_partitions(struct dev_list *l, const char *dir)
 		    !join_path(probe, sizeof(probe), sub, "partition"))
 			continue;
 		if (access(probe, F_OK) == 0 && sysfs_devnum(sub, &part) == 0)
-			ret = dev_list_add(l, part);
+			ret = dev_list_add(l, part, via);
 	}
 	closedir(d);
 	return ret;
@@ -144,15 +158,16 @@ static int for_each_backing_loop(const char *real, const struct stat *st, loop_f
 static int add_loop_devs(const char *loop, void *ctx)
 {
 	struct dev_list *l = ctx;
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], node[PATH_MAX];
 	dev_t d;
 	int ret;
 
 	snprintf(dir, sizeof(dir), "/sys/block/%s", loop);
 	if (sysfs_devnum(dir, &d) < 0)
 		return 0;
-	ret = dev_list_add(l, d);
-	return ret ? ret : add_partitions(l, dir);
+	snprintf(node, sizeof(node), "/dev/%s", loop);
+	ret = dev_list_add(l, d, node);
+	return ret ? ret : add_partitions(l, dir, node);
 }
 
 static int collect_devs(const char *real, const struct stat *st, struct dev_list *l)
@@ -164,11 +179,11 @@ static int collect_devs(const char *real, const struct stat *st, struct dev_list
 		return for_each_backing_loop(real, st, add_loop_devs, l);
 	if (!S_ISBLK(st->st_mode))
 		return 0;
-	ret = dev_list_add(l, st->st_rdev);
+	ret = dev_list_add(l, st->st_rdev, "");
 	if (ret)
 		return ret;
 	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(st->st_rdev), minor(st->st_rdev));
-	return add_partitions(l, dir);
+	return add_partitions(l, dir, "");
 }
 
 static bool is_octal(char c)
@@ -192,19 +207,27 @@ static void unescape_octal(char *s)
 	*w = '\0';
 }
 
-struct mount_entry {
-	dev_t dev;
-	char *target;
-	char *source;
-};
+/* Is "ro" one of the comma-separated @opts? */
+static bool has_ro(const char *opts)
+{
+	size_t n;
+
+	while (*opts) {
+		n = strcspn(opts, ",");
+		if (n == 2 && strncmp(opts, "ro", 2) == 0)
+			return true;
+		opts += n + (opts[n] == ',');
+	}
+	return false;
+}
 
 /*
  * "id parent maj:min root target options [optional...] - fstype source
- * superopts": six fixed fields, optional ones up to "-", then two more.
+ * superopts": six fixed fields, optional ones up to "-", then three more.
  */
-static bool parse_mountinfo_line(char *line, struct mount_entry *m)
+bool dev_parse_mountinfo_line(char *line, struct dev_mount *m)
 {
-	char *field[6], *tok, *save = NULL;
+	char *field[6], *tok, *source, *super, *save = NULL;
 	unsigned int ma, mi;
 	int i;
 
@@ -221,37 +244,54 @@ static bool parse_mountinfo_line(char *line, struct mount_entry *m)
 	while (tok && strcmp(tok, "-") != 0);
 	if (!tok || !strtok_r(NULL, " ", &save))
 		return false;
-	m->source = strtok_r(NULL, " ", &save);
-	if (!m->source)
+	source = strtok_r(NULL, " ", &save);
+	if (!source)
 		return false;
+	super = strtok_r(NULL, " ", &save);
+	unescape_octal(field[4]);
+	unescape_octal(source);
 	m->dev = makedev(ma, mi);
 	m->target = field[4];
-	unescape_octal(m->target);
-	unescape_octal(m->source);
+	m->source = source;
+	m->ro = has_ro(field[5]) || (super && has_ro(super));
 	return true;
 }
 
-static int find_mount(const char *real, const struct dev_list *l, char *where, size_t where_len)
+/* Record mount @m of the target: the first one, unless a read-write one comes later. */
+static void note_mount(struct f2fs_target *t, const struct dev_mount *m, const char *via)
+{
+	bool first = t->use != F2FS_USE_MOUNTED;
+
+	if (first || (t->mounted_ro && !m->ro)) {
+		copy_str(t->mount_point, sizeof(t->mount_point), m->target);
+		copy_str(t->via, sizeof(t->via), via);
+	}
+	t->mounted_ro = (first || t->mounted_ro) && m->ro;
+	t->use = F2FS_USE_MOUNTED;
+}
+
+static int find_mounts(const char *real, const struct dev_list *l, struct f2fs_target *t)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
-	struct mount_entry m;
+	const struct dev_entry *e;
+	struct dev_mount m;
 	char *line = NULL;
 	size_t cap = 0;
-	int ret = 0;
 
 	if (!f)
 		return dev_neg_errno();
-	while (ret == 0 && getline(&line, &cap, f) >= 0) {
-		if (!parse_mountinfo_line(line, &m))
+	while (getline(&line, &cap, f) >= 0) {
+		if (!dev_parse_mountinfo_line(line, &m))
 			continue;
-		if (dev_list_has(l, m.dev) || strcmp(m.source, real) == 0) {
-			copy_str(where, where_len, m.target);
-			ret = 1;
-		}
+		e = dev_list_find(l, m.dev);
+		if (e)
+			note_mount(t, &m, e->via);
+		else if (strcmp(m.source, real) == 0)
+			note_mount(t, &m, "");
 	}
 	free(line);
 	fclose(f);
-	return ret;
+	return 0;
 }
 
 /* The kernel refuses an O_EXCL open of a block device someone has claimed. */
@@ -266,96 +306,130 @@ static bool blkdev_claimed(const char *path)
 	return errno == EBUSY;
 }
 
-struct where_buf {
-	char *s;
-	size_t len;
-};
-
 static int loop_claimed(const char *loop, void *ctx)
 {
-	struct where_buf *w = ctx;
+	struct f2fs_target *t = ctx;
 	char node[PATH_MAX];
 
 	snprintf(node, sizeof(node), "/dev/%s", loop);
 	if (!blkdev_claimed(node))
 		return 0;
-	if (w->s && w->len > 0)
-		snprintf(w->s, w->len, "%s, in use by another program", node);
+	copy_str(t->via, sizeof(t->via), node);
 	return 1;
 }
 
-static int check_claimed(const char *real, const struct stat *st, char *where, size_t where_len)
+static void find_holder(const char *real, const struct stat *st, struct f2fs_target *t)
 {
-	struct where_buf w = {where, where_len};
+	bool held;
 
 	if (S_ISREG(st->st_mode))
-		return for_each_backing_loop(real, st, loop_claimed, &w);
-	if (S_ISBLK(st->st_mode) && blkdev_claimed(real)) {
-		copy_str(where, where_len, "in use by another program");
-		return 1;
-	}
-	return 0;
+		held = for_each_backing_loop(real, st, loop_claimed, t) > 0;
+	else
+		held = blkdev_claimed(real);
+	if (held)
+		t->use = F2FS_USE_HELD;
+}
+
+int dev_find_use(const char *real, const struct stat *st, struct f2fs_target *t)
+{
+	struct dev_list devs = {0};
+	int ret;
+
+	t->use = F2FS_USE_FREE;
+	t->mounted_ro = false;
+	t->mount_point[0] = '\0';
+	t->via[0] = '\0';
+	ret = collect_devs(real, st, &devs);
+	if (ret == 0)
+		ret = find_mounts(real, &devs, t);
+	if (ret == 0 && t->use == F2FS_USE_FREE)
+		find_holder(real, st, t);
+	free(devs.v);
+	return ret;
 }
 
 int f2fs_dev_is_busy(const char *path, char *where, size_t where_len)
 {
-	struct dev_list devs = {0};
-	struct stat st;
-	char *real;
+	struct f2fs_target *t = malloc(sizeof(*t));
 	int ret;
 
 	copy_str(where, where_len, "");
-	real = realpath(path, NULL);
-	if (!real)
-		return dev_neg_errno();
-	if (stat(real, &st) < 0) {
-		ret = dev_neg_errno();
-		goto out;
+	if (!t)
+		return -ENOMEM;
+	ret = f2fs_target_classify(path, F2FS_TARGET_USE, t);
+	if (ret == 0 && t->use == F2FS_USE_MOUNTED) {
+		copy_str(where, where_len, t->mount_point);
+		ret = 1;
+	} else if (ret == 0 && t->use == F2FS_USE_HELD) {
+		if (where && where_len > 0)
+			snprintf(where, where_len, "%s%sin use by another program", t->via,
+				 t->via[0] ? ", " : "");
+		ret = 1;
 	}
-	ret = collect_devs(real, &st, &devs);
-	if (ret == 0)
-		ret = find_mount(real, &devs, where, where_len);
-	if (ret == 0)
-		ret = check_claimed(real, &st, where, where_len);
-out:
-	free(devs.v);
-	free(real);
+	free(t);
 	return ret;
 }
 
 /* ---- existing content ---- */
 
-static void copy_probe_type(blkid_probe pr, char *type, size_t type_len)
+static const char *probe_value(blkid_probe pr, const char *name)
 {
 	const char *val = NULL;
 
-	if (blkid_probe_lookup_value(pr, "TYPE", &val, NULL) < 0 &&
-	    blkid_probe_lookup_value(pr, "PTTYPE", &val, NULL) < 0)
-		val = "unknown";
-	copy_str(type, type_len, val);
+	if (blkid_probe_lookup_value(pr, name, &val, NULL) < 0)
+		return NULL;
+	return val;
 }
 
-int f2fs_dev_probe_existing(const char *path, char *type, size_t type_len)
+static void fill_content(blkid_probe pr, struct f2fs_content *out)
+{
+	const char *type = probe_value(pr, "TYPE"), *usage = probe_value(pr, "USAGE");
+	const char *pttype = probe_value(pr, "PTTYPE");
+
+	if (type && strcmp(type, "f2fs") == 0)
+		out->kind = F2FS_CONTENT_F2FS;
+	else if (type && usage && strcmp(usage, "filesystem") == 0)
+		out->kind = F2FS_CONTENT_FILESYSTEM;
+	else if (type)
+		out->kind = F2FS_CONTENT_OTHER;
+	else if (pttype)
+		out->kind = F2FS_CONTENT_PARTITIONS;
+	else
+		return; /* a result without a type: nothing we can name */
+	copy_str(out->name, sizeof(out->name), type ? type : pttype);
+}
+
+int f2fs_dev_probe_content(const char *path, struct f2fs_content *out)
 {
 	blkid_probe pr;
 	int ret;
 
-	copy_str(type, type_len, "");
+	memset(out, 0, sizeof(*out));
 	errno = 0;
 	pr = blkid_new_probe_from_filename(path);
 	if (!pr)
 		return dev_neg_errno();
 	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
 	blkid_probe_enable_partitions(pr, 1);
-	ret = blkid_do_fullprobe(pr);
-	if (ret == 0) {
-		copy_probe_type(pr, type, type_len);
-		ret = 1;
-	} else if (ret == 1) {
-		ret = 0;
-	} else {
-		ret = -EIO;
-	}
+	ret = blkid_do_safeprobe(pr);
+	if (ret == 0)
+		fill_content(pr, out);
+	else if (ret == -2)
+		out->kind = F2FS_CONTENT_AMBIGUOUS;
 	blkid_free_probe(pr);
-	return ret;
+	return ret == -1 ? -EIO : 0;
+}
+
+int f2fs_dev_probe_existing(const char *path, char *type, size_t type_len)
+{
+	struct f2fs_content c;
+	int ret;
+
+	copy_str(type, type_len, "");
+	ret = f2fs_dev_probe_content(path, &c);
+	if (ret < 0 || c.kind == F2FS_CONTENT_NONE)
+		return ret;
+	copy_str(type, type_len, c.kind == F2FS_CONTENT_AMBIGUOUS ? "ambivalent" : c.name);
+	return 1;
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "f2fs/device.h"
@@ -63,5 +64,26 @@ int dev_read_first_line(const char *path, char *buf, size_t len);
 
 /* Zeros written through the backend: the fallback when no cheaper way works. */
 int dev_write_zeros(struct f2fs_device *dev, uint64_t off, uint64_t len);
+
+/* One line of /proc/self/mountinfo (busy.c), pointing into the line. */
+struct dev_mount {
+	dev_t dev;	    /* the mounted device's number */
+	const char *target; /* the mount point */
+	const char *source; /* the mount source, e.g. "/dev/sda1" */
+	bool ro;	    /* read-only, by the mount's options or the filesystem's */
+};
+
+/*
+ * Split @line in place into *@m, undoing mountinfo's octal escapes
+ * ("\040" for a space).  False when the line is malformed.
+ */
+bool dev_parse_mountinfo_line(char *line, struct dev_mount *m);
+
+/*
+ * The use check of f2fs_target_classify for the file or block device
+ * @real (a canonical path) with stat @st: fills t->use, t->mounted_ro,
+ * t->mount_point and t->via.  Returns 0 or a negative errno.
+ */
+int dev_find_use(const char *real, const struct stat *st, struct f2fs_target *t);
 
 #endif

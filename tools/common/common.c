@@ -31,14 +31,31 @@ static void vsay(const struct tool *t, const char *image, const char *kind, cons
 	fputc('\n', stderr);
 }
 
+/* Let the tool's hook see the message (with the image first, when given), then print it and exit.
+ */
+static void __attribute__((noreturn))
+fail_with(const struct tool *t, int status, const char *image, const char *fmt, va_list ap)
+{
+	if (t->on_fail) {
+		char msg[1024];
+		va_list copy;
+		int n = image ? snprintf(msg, sizeof(msg), "%s: ", image) : 0;
+
+		va_copy(copy, ap);
+		vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, copy);
+		va_end(copy);
+		t->on_fail(t->on_fail_arg, status, msg);
+	}
+	vsay(t, image, NULL, fmt, ap);
+	exit(status);
+}
+
 void tool_fail(const struct tool *t, int status, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsay(t, NULL, NULL, fmt, ap);
-	va_end(ap);
-	exit(status);
+	fail_with(t, status, NULL, fmt, ap);
 }
 
 void tool_fail_image(const struct tool *t, int status, const char *fmt, ...)
@@ -46,19 +63,19 @@ void tool_fail_image(const struct tool *t, int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsay(t, t->image ? t->image : "(no image)", NULL, fmt, ap);
-	va_end(ap);
-	exit(status);
+	fail_with(t, status, t->image ? t->image : "(no image)", fmt, ap);
 }
 
 void tool_warn(struct tool *t, const char *fmt, ...)
 {
 	va_list ap;
 
+	t->warnings++;
+	if (t->quiet)
+		return;
 	va_start(ap, fmt);
 	vsay(t, NULL, "warning: ", fmt, ap);
 	va_end(ap);
-	t->warnings++;
 }
 
 /* Are all of @s digits of @base (at least one)? strtoull alone would take a sign or "0x". */

@@ -25,7 +25,11 @@ struct tool {
 	const char *prog;	   /* "dump.f2fs": the first word of every message */
 	const char *image;	   /* the image, once known (NULL before): for tool_fail_image */
 	unsigned int warnings;	   /* tool_warn() calls so far */
+	bool quiet;		   /* tool_warn() counts but prints nothing */
 	struct progress *progress; /* a progress bar to erase before a message, or NULL */
+	/* called by tool_fail*() before the message and exit (e.g. to end a JSON document) */
+	void (*on_fail)(void *arg, int status, const char *msg);
+	void *on_fail_arg;
 };
 
 /*
@@ -40,7 +44,7 @@ void tool_fail(const struct tool *t, int status, const char *fmt, ...)
 void tool_fail_image(const struct tool *t, int status, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
 
-/* "prog: warning: MESSAGE" on stderr; counts it in t->warnings. */
+/* "prog: warning: MESSAGE" on stderr (unless t->quiet); counts it in t->warnings. */
 void tool_warn(struct tool *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Spellings tool_parse_u64() accepts; combine them. */

@@ -427,6 +427,7 @@ static bool run_mkfs_ext4(const char *path)
 
 static void test_probe_ext_superblock(void)
 {
+	struct f2fs_content content;
 	char path[PATH_MAX], type[32] = "";
 	int ret;
 
@@ -447,6 +448,10 @@ static void test_probe_ext_superblock(void)
 	}
 	CHECK_EQ_U64(ret, 1);
 	CHECK(strcmp(type, "ext2") == 0 || strcmp(type, "ext4") == 0);
+	/* the same answer as data: a filesystem, not F2FS */
+	CHECK_EQ_U64(f2fs_dev_probe_content(path, &content), 0);
+	CHECK_EQ_U64(content.kind, F2FS_CONTENT_FILESYSTEM);
+	CHECK(strcmp(content.name, type) == 0);
 	unlink(path);
 }
 

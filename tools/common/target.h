@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The target rules fsck.f2fs, dump.f2fs and inject.f2fs share: what a tool
+ * checks before it opens its device or image, and the one line it prints
+ * when the target is wrong.  A target must be a regular file or a block
+ * device (never a directory, character device, FIFO or socket), large
+ * enough to hold both superblock copies, and, for a run that may write,
+ * neither mounted nor held open exclusively by anyone else:
+ *
+ *	access        free   mounted rw / held     mounted read-only
+ *	TOOL_READS    run    warning, run          warning, run
+ *	TOOL_REPAIRS  run    refused               warning, check only
+ *	TOOL_WRITES   run    refused               refused
+ *
+ * The device layer (f2fs_target_classify, f2fs_dev_probe_content) finds the
+ * facts; the wording is here, once.  Lines follow common.h's form:
+ *
+ *	inject.f2fs: /dev/loop3: mounted at /mnt: refusing to write to it
+ *	dump.f2fs: warning: /dev/loop3: in use by the system (held open
+ *	exclusively): the result may be stale
+ *	fsck.f2fs: ext4.img: holds an ext4 filesystem, not F2FS
+ */
+#ifndef TOOLS_COMMON_TARGET_H
+#define TOOLS_COMMON_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "f2fs/device.h"
+#include "tools/common/common.h"
+
+enum tool_access {
+	TOOL_READS,   /* never writes the target */
+	TOOL_REPAIRS, /* may write to repair it; on a read-only mount it only checks */
+	TOOL_WRITES,  /* writes the target */
+};
+
+/*
+ * Check t->image (the path given) for a run with @access, before it is
+ * opened: on a bad target print one line and exit(@status); on a busy one
+ * that the run may still read, print one warning line (tool_warn).
+ * Returns true when the run may write (always for TOOL_WRITES, never for
+ * TOOL_READS, and for TOOL_REPAIRS unless the target is mounted read-only).
+ */
+bool tool_check_target(struct tool *t, enum tool_access access, int status);
+
+/*
+ * Open t->image for writing, after tool_check_target(): O_EXCL on a block
+ * device, so nothing can mount it while the handle is open.  A device that
+ * was mounted or claimed since the check is refused with the same line;
+ * any other failure is "cannot open for writing: REASON".  Exits @status.
+ */
+struct f2fs_device *tool_open_for_writing(struct tool *t, int status);
+
+/*
+ * Why t->image did not open as an F2FS volume (f2fs_fs_open returned @err
+ * with the reason @why), in one phrase for tool_fail_image(): what libblkid
+ * finds there instead ("holds an ext4 filesystem, not F2FS", "holds a gpt
+ * partition table, ..."), else @why (or strerror when @why is empty).
+ * Running out of memory is said as such, never blamed on the target.
+ * Written to @out (@len bytes).
+ */
+void tool_not_f2fs_reason(const struct tool *t, int err, const char *why, char *out, size_t len);
+
+#endif
