@@ -1,7 +1,7 @@
 #!/bin/bash
 # The layer check (run by make check): lib/ is layered
 #   format <- dev <- fs <- read <- check
-#   format <- dev <- fs <- mkfs            (the write path will sit here)
+#   format <- dev <- fs <- read <- write <- mkfs
 # and each file may include only headers of its own layer or the layers
 # below it (allowed() lists them).  Tools (mkfs/ fsck/ dump/ inject/ tools/) may include only the
 # public API (include/f2fs/) and tools/common/, never lib/'s internal
@@ -19,7 +19,8 @@ allowed() {
 	fs) echo format dev fs ;;
 	read) echo format dev fs read ;;
 	check) echo format dev fs read check ;;
-	mkfs) echo format dev fs mkfs ;;
+	write) echo format dev fs read write ;;
+	mkfs) echo format dev fs read write mkfs ;;
 	esac
 }
 
@@ -38,6 +39,7 @@ header_layer() {
 	fs.h | volume.h | summary.h | sit.h | nat.h | ssa.h) echo fs ;;
 	read.h) echo read ;;
 	check.h) echo check ;;
+	write.h) echo write ;;
 	mkfs.h) echo mkfs ;;
 	*) echo unknown ;;
 	esac
