@@ -94,6 +94,15 @@ struct f2fs_new_inode {
 /* Defaults: @mode, owner 0:0, times @now, inline data and xattrs, automatic temperature. */
 void f2fs_new_inode_init(struct f2fs_new_inode *a, uint16_t mode, uint64_t now);
 
+/*
+ * For mkfs: the root directory, made as the first inode of a new volume
+ * (its ino must be the superblock's root_ino), its own parent.
+ */
+int f2fs_make_root(struct f2fs_fs *fs, const struct f2fs_new_inode *attr, uint32_t *ino);
+
+/* An inode no directory names: quota files, which the superblock refers to. */
+int f2fs_create_hidden(struct f2fs_fs *fs, const struct f2fs_new_inode *attr, uint32_t *ino);
+
 /* The inode of @name in directory @dir; -ENOENT when there is none. */
 int f2fs_lookup(struct f2fs_fs *fs, uint32_t dir, const char *name, size_t len, uint32_t *ino);
 

@@ -103,7 +103,8 @@ int f2fs_fs_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	fs->features = le32_get(sb->feature);
 	f2fs_geometry_init(&fs->geo, sb);
 	fs->lock_ops = no_locks;
-	ret = f2fs_volume_new(dev, sb, cp, 0, &fs->vol);
+	/* as if pack 1 were current: the first checkpoint goes to pack 0 */
+	ret = f2fs_volume_new(dev, sb, cp, 1, &fs->vol);
 	if (!ret)
 		ret = f2fs_cp_data_new(sb, cp, &fs->cpd);
 	if (!ret)

@@ -401,7 +401,8 @@ static int write_sit_block(struct f2fs_wr *w, uint32_t blk)
 {
 	struct f2fs_sit_table *t = w->fs->sit;
 	uint8_t *bitmap = (uint8_t *)w->fs->cpd->sit_bitmap;
-	int copy = !f2fs_test_bit_msb(bitmap, blk);
+	/* the copy no checkpoint refers to (on a new volume, neither: stay in copy 0) */
+	int copy = f2fs_test_bit_msb(bitmap, blk) ^ !w->fresh;
 	uint64_t addr = le32_get(w->sb->sit_blkaddr) + blk;
 	uint8_t buf[F2FS_BLKSIZE];
 	struct f2fs_sit_block *sb = (struct f2fs_sit_block *)buf;

@@ -112,17 +112,33 @@ struct pack {
 	uint64_t start;
 };
 
+/* Will an unmount checkpoint carry nat_bits (do they fit beside a pack of @total blocks)? */
+static bool nat_bits_fit(struct f2fs_wr *w, uint32_t total)
+{
+	return total + f2fs_nat_bits_blocks(le32_get(w->sb->segment_count_nat)) <= BLKS_PER_SEG;
+}
+
+/* The largest pack: no orphans, three data and three node summaries. */
+static uint32_t max_pack(struct f2fs_wr *w)
+{
+	return 2 + le32_get(w->sb->cp_payload) + 3 + 3;
+}
+
 static uint32_t update_flags(struct f2fs_wr *w, uint32_t flags, unsigned int reason, uint32_t total)
 {
+	/*
+	 * CP_CRC_RECOVERY_FLAG stays as the volume has it: the kernel sets it
+	 * at its first checkpoint, upstream's mkfs (and so ours) leaves it off,
+	 * and node footers follow whichever the current checkpoint says.
+	 */
 	flags &= ~(CP_UMOUNT_FLAG | CP_ORPHAN_PRESENT_FLAG | CP_COMPACT_SUM_FLAG | CP_TRIMMED_FLAG |
-		   CP_NOCRC_RECOVERY_FLAG | CP_FASTBOOT_FLAG);
-	flags |= CP_CRC_RECOVERY_FLAG;
+		   CP_FASTBOOT_FLAG);
 	if (reason & F2FS_CP_UMOUNT) {
 		flags |= CP_UMOUNT_FLAG;
-		if (total + f2fs_nat_bits_blocks(le32_get(w->sb->segment_count_nat)) > BLKS_PER_SEG)
-			flags &= ~CP_NAT_BITS_FLAG;
-		else
+		if (nat_bits_fit(w, total))
 			flags |= CP_NAT_BITS_FLAG;
+		else
+			flags &= ~CP_NAT_BITS_FLAG;
 	}
 	if (reason & F2FS_CP_TRIMMED)
 		flags |= CP_TRIMMED_FLAG;
@@ -227,7 +243,10 @@ static void after_commit(struct f2fs_wr *w, const struct pack *p)
 
 	f2fs_volume_set_cp(w->fs->vol, p->buf, p->index);
 	w->cp_ver = le64_get(cp->checkpoint_ver);
-	w->footer_ver = w->cp_ver | (uint64_t)f2fs_cp_crc(cp) << 32;
+	w->footer_ver = w->cp_ver;
+	if (le32_get(cp->ckpt_flags) & CP_CRC_RECOVERY_FLAG)
+		w->footer_ver |= (uint64_t)f2fs_cp_crc(cp) << 32;
+	w->fresh = false;
 	for (i = 0; i < w->inodes.nbuckets; i++) {
 		struct wr_inode *wi;
 
@@ -238,40 +257,19 @@ static void after_commit(struct f2fs_wr *w, const struct pack *p)
 	w->stats.checkpoints++;
 }
 
-/* Write the directories' dirty pages: a checkpoint always takes dentries with it. */
-static int write_dir_pages(struct f2fs_wr *w)
-{
-	uint32_t i;
-	int ret = 0;
-
-	for (i = 0; i < w->inodes.nbuckets && !ret; i++) {
-		struct wr_inode *wi;
-
-		for (wi = w->inodes.buckets[i]; wi && !ret; wi = wi->hnext) {
-			struct wr_node *in;
-
-			if (!wi->npages || wr_inode_get(w, wi->ino, &in))
-				continue;
-			if (wr_is_dir(in))
-				ret = wr_writepages(w, wi->ino, F2FS_WB_ALL);
-			wr_node_put(in);
-		}
-	}
-	return ret;
-}
-
 int wr_checkpoint(struct f2fs_wr *w, const struct f2fs_cp_request *req)
 {
 	struct pack p = {0};
 	int ret;
 
-	ret = req->keep_data ? write_dir_pages(w) : wr_write_all_data(w);
+	/* dentry pages always go with a checkpoint; file pages unless asked to keep them */
+	ret = wr_write_all_data(w, req->keep_data);
 	if (!ret)
 		ret = wr_nodes_write_all(w);
 	if (!ret)
 		ret = wr_io_submit(w);
 	if (!ret)
-		ret = wr_nat_flush(w);
+		ret = wr_nat_flush(w, req->reason & F2FS_CP_UMOUNT && nat_bits_fit(w, max_pack(w)));
 	if (!ret)
 		ret = wr_sit_flush(w);
 	if (!ret) {

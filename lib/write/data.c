@@ -230,7 +230,7 @@ size:
 	if (wi && wi->npages >= WB_INODE_PAGES)
 		ret = wr_writepages(w, in->ino, F2FS_WB_NONE);
 	if (!ret && w->inodes.dirty_pages >= WB_TOTAL_PAGES)
-		ret = wr_write_all_data(w);
+		ret = wr_write_all_data(w, false);
 	return ret;
 }
 
@@ -323,18 +323,46 @@ int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode)
 	return ret;
 }
 
-int wr_write_all_data(struct f2fs_wr *w)
+static int by_ino(const void *a, const void *b)
 {
-	uint32_t i;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool is_dir_ino(struct f2fs_wr *w, uint32_t ino)
+{
+	struct wr_node *in;
+	bool dir;
+
+	if (wr_inode_get(w, ino, &in))
+		return false;
+	dir = wr_is_dir(in);
+	wr_node_put(in);
+	return dir;
+}
+
+/* Every file with dirty pages, in inode order (the same run gives the same image). */
+int wr_write_all_data(struct f2fs_wr *w, bool dirs_only)
+{
+	uint32_t *inos, n = 0, i;
 	int ret = 0;
 
-	for (i = 0; i < w->inodes.nbuckets && !ret; i++) {
+	inos = malloc(sizeof(*inos) * (w->inodes.count + 1));
+	if (!inos)
+		return -ENOMEM;
+	for (i = 0; i < w->inodes.nbuckets; i++) {
 		struct wr_inode *wi;
 
-		for (wi = w->inodes.buckets[i]; wi && !ret; wi = wi->hnext)
+		for (wi = w->inodes.buckets[i]; wi; wi = wi->hnext)
 			if (wi->npages)
-				ret = wr_writepages(w, wi->ino, F2FS_WB_ALL);
+				inos[n++] = wi->ino;
 	}
+	qsort(inos, n, sizeof(*inos), by_ino);
+	for (i = 0; i < n && !ret; i++)
+		if (!dirs_only || is_dir_ino(w, inos[i]))
+			ret = wr_writepages(w, inos[i], F2FS_WB_ALL);
+	free(inos);
 	return ret;
 }
 

@@ -213,6 +213,49 @@ static int do_create(struct f2fs_wr *w, uint32_t dir_ino, const char *name, size
 	return ret;
 }
 
+int f2fs_make_root(struct f2fs_fs *fs, const struct f2fs_new_inode *attr, uint32_t *ino)
+{
+	uint32_t root = le32_get(f2fs_fs_sb(fs)->root_ino);
+	struct f2fs_wr *w;
+	struct wr_node *in = NULL;
+	int ret;
+
+	if (!S_ISDIR(attr->mode))
+		return -EINVAL;
+	ret = enter(fs, &w, false);
+	if (ret)
+		return ret;
+	ret = wr_inode_new(w, attr, root, &in);
+	if (!ret && in->ino != root)
+		ret = -EEXIST; /* not a new volume: the root's nid is taken */
+	if (!ret)
+		ret = wr_dir_init(w, in, root);
+	if (!ret) {
+		in->blk.i.i_mtime = le64_put(attr->mtime);
+		in->blk.i.i_ctime = le64_put(attr->ctime);
+		*ino = in->ino;
+	}
+	if (in)
+		wr_node_put(in);
+	return leave(w, ret);
+}
+
+int f2fs_create_hidden(struct f2fs_fs *fs, const struct f2fs_new_inode *attr, uint32_t *ino)
+{
+	struct f2fs_wr *w;
+	struct wr_node *in = NULL;
+	int ret = S_ISREG(attr->mode) ? enter(fs, &w, false) : -EINVAL;
+
+	if (ret)
+		return ret;
+	ret = wr_inode_new(w, attr, le32_get(w->sb->root_ino), &in);
+	if (!ret) {
+		*ino = in->ino;
+		wr_node_put(in);
+	}
+	return leave(w, ret);
+}
+
 int f2fs_create(struct f2fs_fs *fs, uint32_t dir, const char *name, size_t len,
 		const struct f2fs_new_inode *attr, const char *target, uint32_t *ino)
 {

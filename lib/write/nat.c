@@ -9,7 +9,10 @@
  * naming the old version is known stale.
  *
  * At a checkpoint the dirty entries go into the NAT journal when they all
- * fit beside what it holds; otherwise the journal is emptied into the dirty
+ * fit beside what it holds -- except at unmount with nat_bits, when the
+ * journal is emptied into the blocks, as the kernel does (nat_bits describe
+ * NAT blocks only, and upstream's fsck takes a NAT journal left at unmount
+ * for an unclean shutdown); otherwise the journal is emptied into the dirty
  * set and the NAT blocks with the fewest dirty entries go to the journal
  * while they fit, the rest as whole blocks written to the copy not in use,
  * flipping their bits in the version bitmap (f2fs_flush_nat_entries).
@@ -157,7 +160,8 @@ static int write_nat_block(struct f2fs_wr *w, uint32_t blk)
 {
 	struct f2fs_nat_table *t = w->fs->nat;
 	uint8_t *bitmap = (uint8_t *)w->fs->cpd->nat_bitmap;
-	int copy = !f2fs_test_bit_msb(bitmap, blk);
+	/* the copy no checkpoint refers to (on a new volume, neither: stay in copy 0) */
+	int copy = f2fs_test_bit_msb(bitmap, blk) ^ !w->fresh;
 	uint8_t buf[F2FS_BLKSIZE];
 	struct f2fs_nat_block *nb = (struct f2fs_nat_block *)buf;
 	uint32_t i;
@@ -212,17 +216,17 @@ static void clear_dirty(struct f2fs_wr *w)
 	w->nat_dirty_count = 0;
 }
 
-int wr_nat_flush(struct f2fs_wr *w)
+int wr_nat_flush(struct f2fs_wr *w, bool to_blocks)
 {
 	struct f2fs_journal *j = &w->fs->cpd->nat_journal;
 	uint32_t blk, nblocks = f2fs_nat_blocks(w->fs->nat), ngroups = 0, g;
 	struct dirty_block *groups;
 	int ret = 0;
 
+	if (to_blocks || dirty_not_in_journal(w, j) > JOURNAL_MAX - le16_get(j->n_nats))
+		empty_journal(w, j);
 	if (!w->nat_dirty_count)
 		return 0;
-	if (dirty_not_in_journal(w, j) > JOURNAL_MAX - le16_get(j->n_nats))
-		empty_journal(w, j);
 	groups = malloc(sizeof(*groups) * (w->nat_dirty_count + 1));
 	if (!groups)
 		return -ENOMEM;
@@ -233,7 +237,7 @@ int wr_nat_flush(struct f2fs_wr *w)
 	for (g = 0; g < ngroups && !ret; g++) {
 		uint32_t room = JOURNAL_MAX - le16_get(j->n_nats);
 
-		if (groups[g].count <= room)
+		if (!to_blocks && groups[g].count <= room)
 			put_block_in_journal(w, j, groups[g].blk);
 		else
 			ret = write_nat_block(w, groups[g].blk);
@@ -267,4 +271,25 @@ void wr_nat_bits(struct f2fs_wr *w, uint8_t *full, uint8_t *empty)
 		if (used == 0)
 			f2fs_set_bit_lsb(empty, blk);
 	}
+}
+
+/*
+ * A new volume: the node and meta inodes' NAT entries point at block 1
+ * (upstream's fsck expects them there; the kernel never reads them).
+ */
+int wr_nat_reserve_meta_inos(struct f2fs_wr *w)
+{
+	uint32_t inos[2] = {le32_get(w->sb->node_ino), le32_get(w->sb->meta_ino)};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct f2fs_nat_info *e = f2fs_nat_entry_mut(w->fs->nat, inos[i]);
+
+		if (!e || inos[i] / PER_BLOCK != 0)
+			return -EUCLEAN;
+		e->ino = inos[i];
+		e->blkaddr = 1;
+		mark_dirty(w, inos[i]);
+	}
+	return 0;
 }

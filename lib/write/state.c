@@ -151,6 +151,10 @@ int f2fs_fs_create(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	if (ret)
 		return ret;
 	ret = wr_get(fs, &w);
+	if (!ret) {
+		w->fresh = true;
+		ret = wr_nat_reserve_meta_inos(w);
+	}
 	if (ret) {
 		f2fs_fs_close(fs);
 		return ret;

@@ -120,6 +120,7 @@ struct f2fs_wr {
 	uint64_t footer_ver; /* what new node footers carry: version, with the CRC above */
 	bool failed;	     /* an I/O error left the device in an unknown state */
 	bool dirty;	     /* anything changed since the last checkpoint */
+	bool fresh;	     /* a new volume before its first checkpoint: no copy is in use yet */
 };
 
 /* state.c */
@@ -181,8 +182,13 @@ int wr_nid_alloc(struct f2fs_wr *w, uint32_t ino, uint32_t *nid);
 /* Set a nid's address (a node written, F2FS_NULL_ADDR when freed: the version moves on). */
 int wr_nat_set(struct f2fs_wr *w, uint32_t nid, uint32_t ino, uint32_t blkaddr);
 const struct f2fs_nat_info *wr_nat_get(struct f2fs_wr *w, uint32_t nid);
-/* Checkpoint: dirty entries into the journal or NAT blocks (version bits flipped). */
-int wr_nat_flush(struct f2fs_wr *w);
+/*
+ * Checkpoint: dirty entries into the journal or NAT blocks (version bits
+ * flipped); with @to_blocks (unmount with nat_bits) the journal is emptied.
+ */
+int wr_nat_flush(struct f2fs_wr *w, bool to_blocks);
+/* A new volume: NAT entries of the node and meta inodes, in NAT block 0. */
+int wr_nat_reserve_meta_inos(struct f2fs_wr *w);
 /* nat_bits of the table as it is: full and empty bitmaps, one bit per NAT block. */
 void wr_nat_bits(struct f2fs_wr *w, uint8_t *full, uint8_t *empty);
 
@@ -259,7 +265,8 @@ int wr_data_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, vo
 int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode);
 /* The dirty page @index of @in (read from the file when not cached yet). */
 int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uint8_t **out);
-int wr_write_all_data(struct f2fs_wr *w);
+/* Write back every dirty page (only directories' with @dirs_only), in inode order. */
+int wr_write_all_data(struct f2fs_wr *w, bool dirs_only);
 void wr_drop_pages(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from_index);
 int wr_set_size(struct f2fs_wr *w, struct wr_node *in, uint64_t size);
 
