@@ -49,6 +49,7 @@
 #include "f2fs/summary.h"
 #include "tools/common/common.h"
 #include "tools/common/json.h"
+#include "tools/common/progress.h"
 
 #define PROG	      "dump.f2fs"
 #define MAX_DIR_DEPTH 4096
@@ -71,6 +72,7 @@ struct options {
 	uint64_t blkaddr;
 	struct range nat, sit, ssa;
 	bool map, root, preserve, symlinks, yes, dry_run, sections, json;
+	struct progress_request progress;
 	const char *outdir;
 	const char *device;
 };
@@ -94,6 +96,9 @@ static void usage(FILE *f)
 		   "  -N, --dry-run write nothing: tables to stdout, extraction listed\n"
 		   "  --sections    per-section view from a full check\n"
 		   "  --json        print one JSON document on stdout\n"
+		   "  --progress[=FD]  progress of -r, -I and --sections on stderr, or\n"
+		   "                e2fsck's lines on FD\n"
+		   "  --no-progress never show progress\n"
 		   "  -V            print the version and exit\n");
 }
 
@@ -142,9 +147,10 @@ static void parse_range(const struct tool *t, const char *opt, const char *arg, 
 static void parse_args(const struct tool *t, int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-	    {"dry-run", no_argument, NULL, 'N'}, {"sections", no_argument, NULL, 1},
-	    {"json", no_argument, NULL, 2},	 {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0}};
+	    {"dry-run", no_argument, NULL, 'N'},      {"sections", no_argument, NULL, 1},
+	    {"json", no_argument, NULL, 2},	      {"help", no_argument, NULL, 'h'},
+	    {"progress", optional_argument, NULL, 3}, {"no-progress", no_argument, NULL, 4},
+	    {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
 	int c;
 	uint64_t v;
 
@@ -217,6 +223,14 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct optio
 			break;
 		case 2:
 			o->json = true;
+			break;
+		case 3:
+			if (!progress_parse(optarg, &o->progress))
+				tool_fail(t, 1, "--progress=%s: expected a file descriptor number",
+					  optarg);
+			break;
+		case 4:
+			o->progress.mode = PROGRESS_OFF;
 			break;
 		case 'V':
 			printf(PROG " %s\n", PACKAGE_VERSION);
@@ -950,6 +964,7 @@ struct extract {
 	char **link_path;  /* per nid: where a multiply-linked file went */
 	uint32_t nids;	   /* entries of both */
 	uint64_t files, dirs, symlinks, specials, bytes, errors;
+	uint64_t visited; /* directory entries followed, for the progress display */
 };
 
 struct write_ctx {
@@ -1105,6 +1120,7 @@ static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, 
 		return;
 	}
 	if (opt->dry_run) {
+		progress_clear(x->d->tool.progress);
 		if (!opt->json)
 			printf("would write %s (%s, %" PRIu64 " bytes)\n", path,
 			       file_type_name(mode), (uint64_t)le64_get(ri->i_size));
@@ -1173,6 +1189,9 @@ static int extract_entry(const char *name, size_t len, uint32_t ino, uint8_t typ
 		return -ENOMEM;
 	}
 	snprintf(child, plen + len + 2, "%s/%s", dc->path, name);
+	if (++x->visited < le32_get(x->d->cp->valid_inode_count))
+		f2fs_fs_progress(x->d->fs, 1, 1, "extracting", x->visited,
+				 le32_get(x->d->cp->valid_inode_count));
 	ret = f2fs_read_inode(x->d->fs, ino, n);
 	if (ret)
 		extract_error(x, child, ino, ret);
@@ -1215,6 +1234,7 @@ static void extract_dir(struct extract *x, uint32_t ino, const char *path, int d
 		return;
 	}
 	if (opt->dry_run) {
+		progress_clear(x->d->tool.progress);
 		if (!opt->json)
 			printf("would create %s/\n", path);
 	} else if (mkdir(path, 0777) && errno != EEXIST) {
@@ -1463,6 +1483,7 @@ static int scan_found(const struct f2fs_node_copy *c, void *arg)
 	struct scan_ctx *s = arg;
 	struct out *o = s->o;
 
+	progress_clear(s->d->tool.progress);
 	s->found++;
 	if (o->j) {
 		json_object(o->j, NULL);
@@ -1501,6 +1522,7 @@ static void scan_inode(struct dump *d, uint32_t ino, struct out *o)
 	else
 		fprintf(o->f, "Node blocks of inode %u in the main area:\n", ino);
 	ret = f2fs_find_node_copies(d->fs, ino, scan_found, scan_unreadable, &s);
+	progress_clear(d->tool.progress);
 	if (ret)
 		tool_fail_image(&d->tool, 1, "main area scan: %s", reason(d, ret));
 	if (o->j)
@@ -1610,6 +1632,7 @@ static void dump_sections(const struct dump *d, struct out *o)
 			le32_get(d->sb->segs_per_sec), sections);
 	}
 	ret = f2fs_check(d->fs, &co, &res);
+	progress_clear(d->tool.progress);
 	if (ret)
 		tool_fail_image(&d->tool, 1, "section check failed: %s",
 				res.fatal ? res.fatal_why : strerror(-ret));
@@ -1805,6 +1828,7 @@ int main(int argc, char **argv)
 {
 	struct dump d = {.tool = {.prog = PROG}};
 	const struct options *opt = &d.opt;
+	struct progress progress;
 	struct json js;
 	struct out text = {.f = stdout}, jout = {.f = stdout, .j = &js};
 	struct out *o;
@@ -1815,7 +1839,13 @@ int main(int argc, char **argv)
 	json_init(&js, stdout);
 	parse_args(&d.tool, argc, argv, &d.opt);
 	o = opt->json ? &jout : &text;
+	if (opt->json && opt->progress.mode == PROGRESS_FD && opt->progress.fd == STDOUT_FILENO)
+		tool_fail(&d.tool, 1, "--progress=1 would mix progress into the JSON on stdout");
+	if (!progress_start(&progress, &opt->progress, opt->device, state, sizeof(state)))
+		tool_fail(&d.tool, 1, "--progress=%d: %s", opt->progress.fd, state);
+	d.tool.progress = &progress;
 	open_volume(&d);
+	f2fs_fs_set_progress(d.fs, progress_report, &progress);
 	check_args(&d);
 
 	flags = le32_get(d.cp->ckpt_flags);
@@ -1846,7 +1876,10 @@ int main(int argc, char **argv)
 
 		if (extract_setup(&x, &d))
 			tool_fail(&d.tool, 1, "out of memory");
+		f2fs_fs_progress(d.fs, 1, 1, "extracting", 0, le32_get(d.cp->valid_inode_count));
 		extract_dir(&x, le32_get(d.sb->root_ino), opt->outdir, 0);
+		f2fs_fs_progress(d.fs, 1, 1, "extracting", x.visited, x.visited);
+		progress_clear(&progress);
 		extract_report(&x, o, opt->outdir);
 		if (x.errors)
 			status = 1;
@@ -1859,6 +1892,7 @@ int main(int argc, char **argv)
 	} else {
 		printf("Info: checkpoint state = %x : %s\n", flags, state);
 	}
+	progress_finish(&progress);
 	close_volume(&d);
 	if (fflush(stdout) || ferror(stdout))
 		tool_fail(&d.tool, 1, "writing the output failed");

@@ -4,7 +4,10 @@
  * and print upstream-style "[FSCK]" lines plus one line per problem.  It
  * never writes; when problems exist it says they were not repaired.
  * Exit status follows e2fsck: 0 clean, 4 errors left uncorrected,
- * 8 operational error, 16 usage error.
+ * 8 operational error, 16 usage error.  With --json, standard output holds
+ * one JSON document and nothing else, whatever happens (a failure becomes
+ * its "error" member); progress goes to standard error or the descriptor
+ * the user names (tools/common/progress.h).
  */
 #include "config.h"
 
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <uuid/uuid.h>
 
 #include "f2fs/check.h"
@@ -29,11 +33,15 @@
 #include "f2fs/node.h"
 #include "f2fs/read.h"
 #include "tools/common/common.h"
+#include "tools/common/json.h"
+#include "tools/common/progress.h"
 
 #define EXIT_CLEAN	 0
 #define EXIT_UNCORRECTED 4
 #define EXIT_OPERATIONAL 8
 #define EXIT_USAGE	 16
+
+#define JSON_VERSION 1 /* of the --json document's schema (fsck.f2fs(8)) */
 
 struct fsck_opts {
 	const char *device;
@@ -42,10 +50,19 @@ struct fsck_opts {
 	int show_tree;				   /* -t */
 	int quiet;				   /* --quiet */
 	int force;				   /* -f, -y: upstream would fix */
+	bool json;				   /* --json */
 	unsigned int problems_shown, problems_max; /* 0: no limit */
 	/* what upstream lists after the check, from the problems reported */
 	struct upstream_line *unreachable, *short_links;
 	size_t n_unreachable, n_short_links;
+	struct progress_request progress_req;
+	struct progress progress;
+	/* --json: the document being written, and what goes into it after the problems */
+	struct json js;
+	bool js_started;
+	const struct f2fs_geometry *geo; /* to place a problem's block, once the volume is open */
+	struct f2fs_section_report *sections;
+	size_t n_sections, sections_cap;
 };
 
 /* "NID[0x%x] is unreachable, blkaddr:0x%x" and "... has [0x%x] more unreachable links". */
@@ -54,16 +71,83 @@ struct upstream_line {
 	uint64_t value;
 };
 
-static void __attribute__((noreturn, format(printf, 2, 3))) fail(int status, const char *fmt, ...)
+/* ---- --json: the document's frame ---- */
+
+/* Open the document and write its header members, once. */
+static void json_begin(struct fsck_opts *o)
+{
+	if (o->js_started)
+		return;
+	o->js_started = true;
+	json_init(&o->js, stdout);
+	json_object(&o->js, NULL);
+	json_u64(&o->js, "version", JSON_VERSION);
+	json_str(&o->js, "program", "fsck.f2fs");
+	json_str(&o->js, "program_version", PACKAGE_VERSION);
+	if (o->device)
+		json_str(&o->js, "device", o->device);
+}
+
+static const char *verdict(int status)
+{
+	switch (status) {
+	case EXIT_CLEAN:
+		return "clean";
+	case EXIT_UNCORRECTED:
+		return "uncorrected";
+	case EXIT_OPERATIONAL:
+		return "operational_error";
+	default:
+		return "usage_error";
+	}
+}
+
+/*
+ * Close whatever is open (a failure may come in the middle of the problem
+ * list), then the verdict: the document stays valid however the run ends.
+ */
+static void json_finish(struct fsck_opts *o, int status, const char *error)
+{
+	json_begin(o);
+	while (o->js.depth > 1)
+		json_end(&o->js);
+	if (error)
+		json_str(&o->js, "error", error);
+	json_str(&o->js, "verdict", verdict(status));
+	json_u64(&o->js, "exit_status", (uint64_t)status);
+	json_end(&o->js);
+	fputc('\n', stdout);
+}
+
+/* The error on stderr (and, with --json, as the document's end), then exit. */
+static void __attribute__((noreturn, format(printf, 3, 4)))
+fail(struct fsck_opts *o, int status, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	progress_finish(&o->progress);
+	if (o->json)
+		json_finish(o, status, msg);
+	fflush(stdout);
+	fprintf(stderr, "fsck.f2fs: %s\n", msg);
+	exit(status);
+}
+
+/* An "Info:" line upstream prints for an option; none with --json. */
+static void __attribute__((format(printf, 2, 3)))
+info(const struct fsck_opts *o, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fsck.f2fs: ", stderr);
+	if (o->json)
+		return;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(status);
 }
 
 static void usage(FILE *out)
@@ -95,11 +179,14 @@ static void usage(FILE *out)
 		     "  --debug-cache to debug cache when -c is used\n"
 		     "  --nolinear-lookup=X X=1: disable linear lookup, X=0: enable linear lookup\n"
 		     "  --quiet print nothing but fatal errors\n"
+		     "  --json print the report as one JSON document\n"
+		     "  --progress[=FD] show progress on stderr, or e2fsck's lines on FD\n"
+		     "  --no-progress never show progress\n"
 		     "  -h, --help print this help\n");
 }
 
 /* A non-negative decimal option value, or exit 16 naming the option. */
-static long number_arg(int opt, const char *arg, long max)
+static long number_arg(struct fsck_opts *o, int opt, const char *arg, long max)
 {
 	char *end;
 	long v;
@@ -107,7 +194,8 @@ static long number_arg(int opt, const char *arg, long max)
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (errno || end == arg || *end || v < 0 || v > max)
-		fail(EXIT_USAGE, "invalid value for -%c: '%s' (expected 0 to %ld)", opt, arg, max);
+		fail(o, EXIT_USAGE, "invalid value for -%c: '%s' (expected 0 to %ld)", opt, arg,
+		     max);
 	return v;
 }
 
@@ -118,14 +206,35 @@ enum long_only {
 	OPT_DEBUG_CACHE,
 	OPT_NOLINEAR_LOOKUP,
 	OPT_QUIET,
+	OPT_JSON,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
 };
+
+/*
+ * Is --json (or a prefix getopt would take for it) among the options?  It
+ * must be known before the first option is handled, since with it the
+ * "Info:" lines of the options and every error go into the JSON document.
+ */
+static bool json_requested(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t len = strlen(argv[i]);
+
+		if (len >= 3 && !strncmp(argv[i], "--json", len))
+			return true;
+	}
+	return false;
+}
 
 /*
  * -p takes an optional level, given as the next word: "-p 1 IMG".  As in
  * upstream, a next word that is not all digits, or the last word (the
  * device), is not the level.
  */
-static void preen_arg(int argc)
+static void preen_arg(struct fsck_opts *o, int argc)
 {
 	const char *arg = optarg;
 	bool digits = arg && *arg && strspn(arg, "0123456789") == strlen(arg);
@@ -133,10 +242,23 @@ static void preen_arg(int argc)
 	if (!arg || !digits || optind == argc) {
 		if (arg)
 			optind--; /* the word is not ours: give it back */
-		printf("Info: Use default preen mode\n");
+		info(o, "Info: Use default preen mode\n");
 		return;
 	}
-	printf("Info: Fix the reported corruption in preen mode %ld\n", number_arg('p', arg, 2));
+	info(o, "Info: Fix the reported corruption in preen mode %ld\n",
+	     number_arg(o, 'p', arg, 2));
+}
+
+/* Options that cannot go together. */
+static void check_combinations(struct fsck_opts *o)
+{
+	if (o->json && (o->show_layout || o->show_tree))
+		fail(o, EXIT_USAGE, "--json does not go with -%c: it reports the check only",
+		     o->show_layout ? 'l' : 't');
+	if (o->json && o->progress_req.mode == PROGRESS_FD && o->progress_req.fd == STDOUT_FILENO)
+		fail(o, EXIT_USAGE, "--progress=1 would mix progress into the JSON on stdout");
+	if (o->quiet && o->progress_req.mode == PROGRESS_AUTO)
+		o->progress_req.mode = PROGRESS_OFF;
 }
 
 static void parse_args(struct fsck_opts *o, int argc, char **argv)
@@ -148,6 +270,9 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 	    {"debug-cache", no_argument, NULL, OPT_DEBUG_CACHE},
 	    {"nolinear-lookup", required_argument, NULL, OPT_NOLINEAR_LOOKUP},
 	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {"progress", optional_argument, NULL, OPT_PROGRESS},
+	    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
 	char why[200];
@@ -155,18 +280,19 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 	uint16_t enc, enc_flags;
 	int opt;
 
+	o->json = json_requested(argc, argv);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":aC:c:m:Md:fg:HhlnNO:p:q:StyV", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case OPT_DRY_RUN:
-			printf("Info: Dry run\n");
+			info(o, "Info: Dry run\n");
 			break;
 		case OPT_NO_KERNEL_CHECK:
-			printf("Info: No Kernel Check\n");
+			info(o, "Info: No Kernel Check\n");
 			break;
 		case OPT_KERNEL_CHECK:
-			printf("Info: Do Kernel Check\n");
+			info(o, "Info: Do Kernel Check\n");
 			break;
 		case OPT_DEBUG_CACHE:
 		case 'H':
@@ -176,47 +302,60 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case 'N':
 			break; /* accepted: they change nothing in a check that never writes */
 		case OPT_NOLINEAR_LOOKUP:
-			number_arg('-', optarg, 1);
+			number_arg(o, '-', optarg, 1);
 			break;
 		case OPT_QUIET:
 			o->quiet = 1;
 			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_PROGRESS:
+			if (!progress_parse(optarg, &o->progress_req))
+				fail(o, EXIT_USAGE,
+				     "invalid value for --progress: '%s' (expected a file "
+				     "descriptor)",
+				     optarg);
+			break;
+		case OPT_NO_PROGRESS:
+			o->progress_req.mode = PROGRESS_OFF;
+			break;
 		case 'a':
-			printf("Info: Automatic fix mode enabled.\n");
+			info(o, "Info: Automatic fix mode enabled.\n");
 			break;
 		case 'c':
-			number_arg('c', optarg, INT32_MAX);
+			number_arg(o, 'c', optarg, INT32_MAX);
 			break;
 		case 'm':
-			number_arg('m', optarg, INT32_MAX);
+			number_arg(o, 'm', optarg, INT32_MAX);
 			break;
 		case 'C':
 			if (f2fs_casefold_parse(optarg, &enc, &enc_flags, why, sizeof(why)))
-				fail(EXIT_USAGE, "-C: %s", why);
+				fail(o, EXIT_USAGE, "-C: %s", why);
 			break;
 		case 'd':
-			o->debug = (int)number_arg('d', optarg, INT32_MAX);
-			printf("Info: Debug level = %d\n", o->debug);
+			o->debug = (int)number_arg(o, 'd', optarg, INT32_MAX);
+			info(o, "Info: Debug level = %d\n", o->debug);
 			break;
 		case 'f':
 		case 'y':
 			o->force = 1;
-			printf("Info: Force to fix corruption\n");
+			info(o, "Info: Force to fix corruption\n");
 			break;
 		case 'g':
 			if (!strcmp(optarg, "android"))
-				printf("Info: Set conf for android\n");
+				info(o, "Info: Set conf for android\n");
 			break;
 		case 'O':
 			if (f2fs_feature_parse(optarg, &features, why, sizeof(why)))
-				fail(EXIT_USAGE, "-O: %s", why);
+				fail(o, EXIT_USAGE, "-O: %s", why);
 			break;
 		case 'p':
-			preen_arg(argc);
+			preen_arg(o, argc);
 			break;
 		case 'q':
-			printf("Info: Preserve quota limits = %ld\n",
-			       number_arg('q', optarg, INT32_MAX));
+			info(o, "Info: Preserve quota limits = %ld\n",
+			     number_arg(o, 'q', optarg, INT32_MAX));
 			break;
 		case 'l':
 			o->show_layout = 1;
@@ -232,46 +371,141 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			exit(EXIT_CLEAN);
 		case ':':
 			if (optopt == 'p') { /* -p as the last option before nothing */
-				printf("Info: Use default preen mode\n");
+				info(o, "Info: Use default preen mode\n");
 				break;
 			}
-			fail(EXIT_USAGE, "option -%c requires a value (-h for help)", optopt);
+			fail(o, EXIT_USAGE, "option -%c requires a value (-h for help)", optopt);
 		default:
 			if (optopt)
-				fail(EXIT_USAGE, "unknown option -%c (-h for help)", optopt);
-			fail(EXIT_USAGE, "unknown option %s (-h for help)", argv[optind - 1]);
+				fail(o, EXIT_USAGE, "unknown option -%c (-h for help)", optopt);
+			fail(o, EXIT_USAGE, "unknown option %s (-h for help)", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		fail(EXIT_USAGE, "no device specified (usage: fsck.f2fs [options] device)");
+		fail(o, EXIT_USAGE, "no device specified (usage: fsck.f2fs [options] device)");
 	o->device = argv[optind++];
 	if (optind < argc)
-		fail(EXIT_USAGE, "unexpected argument: '%s'", argv[optind]);
+		fail(o, EXIT_USAGE, "unexpected argument: '%s'", argv[optind]);
+	check_combinations(o);
 }
 
-static void remember(struct upstream_line **v, size_t *n, uint32_t nid, uint64_t value)
+static void remember(struct fsck_opts *o, struct upstream_line **v, size_t *n, uint32_t nid,
+		     uint64_t value)
 {
 	struct upstream_line *grown;
 
 	if ((*n & (*n + 1)) == 0) { /* 0, 1, 3, 7...: full, double it */
 		grown = realloc(*v, (*n + 1) * 2 * sizeof(**v));
 		if (!grown)
-			fail(EXIT_OPERATIONAL, "out of memory");
+			fail(o, EXIT_OPERATIONAL, "out of memory");
 		*v = grown;
 	}
 	(*v)[(*n)++] = (struct upstream_line){nid, value};
 }
+
+/* ---- upstream's [FSCK] summary lines, for the text and the JSON alike ---- */
+
+enum line_value {
+	LINE_NO_VALUE,	   /* "[Ok..]" alone */
+	LINE_FOUND,	   /* "[Ok..] [0x12]": what the check found */
+	LINE_CP_AND_FOUND, /* failing, "[Fail] [0x200, 0x1f2]": the checkpoint's, then found */
+};
+
+struct summary_line {
+	enum f2fs_check_line line;
+	const char *label;
+	enum line_value value;
+};
+
+/* In upstream's order; "fixing SIT types" comes before F2FS_LINE_OTHER. */
+static const struct summary_line summary_lines[] = {
+    {F2FS_LINE_NAT_UNREACHABLE, "Unreachable nat entries", LINE_FOUND},
+    {F2FS_LINE_SIT_BITMAP, "SIT valid block bitmap checking", LINE_NO_VALUE},
+    {F2FS_LINE_HARD_LINKS, "Hard link checking for regular file", LINE_FOUND},
+    {F2FS_LINE_VALID_BLOCKS, "valid_block_count matching with CP", LINE_CP_AND_FOUND},
+    {F2FS_LINE_VALID_NODES, "valid_node_count matching with CP (de lookup)", LINE_CP_AND_FOUND},
+    {F2FS_LINE_NAT_NODES, "valid_node_count matching with CP (nat lookup)", LINE_CP_AND_FOUND},
+    {F2FS_LINE_VALID_INODES, "valid_inode_count matched with CP", LINE_CP_AND_FOUND},
+    {F2FS_LINE_FREE_SEGMENTS, "free segment_count matched with CP", LINE_CP_AND_FOUND},
+    {F2FS_LINE_CURSEG, "next block offset is free", LINE_NO_VALUE},
+    {F2FS_LINE_OTHER, "other corrupted bugs", LINE_NO_VALUE},
+    {F2FS_LINE_SECTIONS, "section ckpt_valid_blocks matched with SIT", LINE_FOUND},
+};
+
+#define N_SUMMARY_LINES (sizeof(summary_lines) / sizeof(summary_lines[0]))
+
+/* The values a summary line shows: the checkpoint's (when it has one) and the one found. */
+static void line_values(const struct f2fs_check_result *r, enum f2fs_check_line line, uint64_t *cp,
+			uint64_t *found)
+{
+	*cp = *found = 0;
+	switch (line) {
+	case F2FS_LINE_NAT_UNREACHABLE:
+		*found = r->unreachable_nat;
+		break;
+	case F2FS_LINE_HARD_LINKS:
+		*found = r->hard_link_files;
+		break;
+	case F2FS_LINE_VALID_BLOCKS:
+		*cp = r->cp_valid_blocks;
+		*found = r->valid_blocks;
+		break;
+	case F2FS_LINE_VALID_NODES:
+		*cp = r->cp_valid_nodes;
+		*found = r->valid_nodes;
+		break;
+	case F2FS_LINE_NAT_NODES:
+		*cp = r->cp_valid_nodes;
+		*found = r->nat_valid_entries;
+		break;
+	case F2FS_LINE_VALID_INODES:
+		*cp = r->cp_valid_inodes;
+		*found = r->valid_inodes;
+		break;
+	case F2FS_LINE_FREE_SEGMENTS:
+		*cp = r->cp_free_segments;
+		*found = r->free_segments;
+		break;
+	case F2FS_LINE_SECTIONS:
+		*found = r->sections;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * One summary line as upstream prints it: the label padded to column 53,
+ * then " [Ok..]" or " [Fail]", then the value found (with the checkpoint's
+ * first when they differ, "[0x200, 0x1f2]"), or nothing.
+ */
+static void print_line(const struct summary_line *l, const struct f2fs_check_result *r)
+{
+	bool ok = f2fs_check_line_ok(r, l->line);
+	uint64_t cp, found;
+
+	line_values(r, l->line, &cp, &found);
+	printf("[FSCK] %-46s [%s]", l->label, ok ? "Ok.." : "Fail");
+	if (l->value == LINE_CP_AND_FOUND && !ok)
+		printf(" [0x%llx, 0x%llx]", (unsigned long long)cp, (unsigned long long)found);
+	else if (l->value != LINE_NO_VALUE)
+		printf(" [0x%llx]", (unsigned long long)found);
+	putchar('\n');
+}
+
+/* ---- the problems and sections, as text ---- */
 
 static void print_problem(const struct f2fs_problem *p, void *arg)
 {
 	struct fsck_opts *o = arg;
 	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
 
+	progress_clear(&o->progress);
 	/* the lines scripts grep upstream's output for */
 	if (p->code == PR_NAT_UNREACHABLE)
-		remember(&o->unreachable, &o->n_unreachable, p->nid, p->blkaddr);
+		remember(o, &o->unreachable, &o->n_unreachable, p->nid, p->blkaddr);
 	else if (p->code == PR_INODE_LINKS && p->value > p->expected)
-		remember(&o->short_links, &o->n_short_links, p->nid, p->value - p->expected);
+		remember(o, &o->short_links, &o->n_short_links, p->nid, p->value - p->expected);
 	else if (p->code == PR_DIR_LINKS)
 		printf("[ASSERT] --> ino: 0x%x i_links: %llu, real links: %llu\n", p->nid,
 		       (unsigned long long)p->value, (unsigned long long)p->expected);
@@ -294,29 +528,171 @@ static void print_problem(const struct f2fs_problem *p, void *arg)
 
 static void print_section(const struct f2fs_section_report *s, void *arg)
 {
-	(void)arg;
+	struct fsck_opts *o = arg;
+
 	if (s->sit_ckpt_valid == 0 && s->found == 0 && s->owner_log < 0)
 		return;
+	progress_clear(&o->progress);
 	printf(
 	    "[FSCK] section %u: type %d log %d valid %u ckpt_valid %u found %u bad segments %u\n",
 	    s->secno, s->type, s->owner_log, s->sit_valid, s->sit_ckpt_valid, s->found,
 	    s->bad_segments);
 }
 
-/*
- * One summary line as upstream prints it: the label padded to column 53,
- * then " [Ok..]" or " [Fail]", then the value found (with the checkpoint's
- * first when they differ, "[0x200, 0x1f2]"), or nothing.
- */
-static void print_line(const char *label, bool ok, bool has_value, uint64_t cp, uint64_t found,
-		       bool two_values)
+/* ---- the problems and sections, into the JSON document ---- */
+
+/* Where a problem is: the nid and block it names, and the block's segment and section. */
+static void json_location(struct fsck_opts *o, const struct f2fs_problem *p)
 {
-	printf("[FSCK] %-46s [%s]", label, ok ? "Ok.." : "Fail");
-	if (has_value && !ok && two_values)
-		printf(" [0x%llx, 0x%llx]", (unsigned long long)cp, (unsigned long long)found);
-	else if (has_value)
-		printf(" [0x%llx]", (unsigned long long)found);
-	putchar('\n');
+	struct json *j = &o->js;
+
+	json_object(j, "location");
+	if (p->nid)
+		json_u64(j, "nid", p->nid);
+	if (p->blkaddr) {
+		json_u64(j, "blkaddr", p->blkaddr);
+		if (f2fs_geo_in_main(o->geo, p->blkaddr)) {
+			uint32_t segno = f2fs_geo_segno(o->geo, p->blkaddr);
+
+			json_u64(j, "segno", segno);
+			json_u64(j, "secno", f2fs_geo_secno(o->geo, segno));
+		}
+	}
+	json_end(j);
+}
+
+static void json_problem(const struct f2fs_problem *p, void *arg)
+{
+	struct fsck_opts *o = arg;
+	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
+	unsigned int lines = info ? info->lines : F2FS_LINE_BIT(F2FS_LINE_OTHER);
+	struct json *j = &o->js;
+	size_t i;
+
+	json_object(j, NULL);
+	json_str(j, "code", info ? info->name : "PR_UNKNOWN");
+	json_str(j, "structure", info ? info->structure : "?");
+	json_str(j, "summary", info ? info->summary : "?");
+	json_str(j, "message", p->detail);
+	json_bool(j, "warning", info && info->warning);
+	json_location(o, p);
+	if (p->value || p->expected) {
+		json_u64(j, "value", p->value);
+		json_u64(j, "expected", p->expected);
+	}
+	json_array(j, "fails");
+	for (i = 0; i < N_SUMMARY_LINES && !(info && info->warning); i++)
+		if (lines & F2FS_LINE_BIT(summary_lines[i].line))
+			json_str(j, NULL, summary_lines[i].label);
+	json_end(j);
+	json_end(j);
+}
+
+/* Sections are kept until the problem list is closed: the check reports both in turn. */
+static void keep_section(const struct f2fs_section_report *s, void *arg)
+{
+	struct fsck_opts *o = arg;
+
+	if (!s->sit_valid && !s->sit_ckpt_valid && !s->found && s->owner_log < 0 &&
+	    !s->bad_segments)
+		return;
+	if (o->n_sections == o->sections_cap) {
+		size_t cap = o->sections_cap ? o->sections_cap * 2 : 256;
+		struct f2fs_section_report *grown = realloc(o->sections, cap * sizeof(*grown));
+
+		if (!grown)
+			fail(o, EXIT_OPERATIONAL, "out of memory");
+		o->sections = grown;
+		o->sections_cap = cap;
+	}
+	o->sections[o->n_sections++] = *s;
+}
+
+static void json_sections(struct fsck_opts *o)
+{
+	struct json *j = &o->js;
+	size_t i;
+
+	json_array(j, "sections");
+	for (i = 0; i < o->n_sections; i++) {
+		const struct f2fs_section_report *s = &o->sections[i];
+
+		json_object(j, NULL);
+		json_u64(j, "secno", s->secno);
+		if (s->type >= 0)
+			json_u64(j, "type", (uint64_t)s->type);
+		if (s->owner_log >= 0)
+			json_u64(j, "owner_log", (uint64_t)s->owner_log);
+		json_u64(j, "valid", s->sit_valid);
+		json_u64(j, "ckpt_valid", s->sit_ckpt_valid);
+		json_u64(j, "found", s->found);
+		json_u64(j, "bad_segments", s->bad_segments);
+		if (s->bad_segments)
+			json_u64(j, "first_bad_segno", s->first_bad_segno);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+static void json_summary(struct fsck_opts *o, const struct f2fs_check_result *r)
+{
+	struct json *j = &o->js;
+	uint64_t cp, found;
+	size_t i;
+
+	json_object(j, "summary");
+	json_u64(j, "max_image_size_mb", r->image_blocks >> 8);
+	json_u64(j, "free_space_mb", r->free_blocks >> 8);
+	json_array(j, "lines");
+	for (i = 0; i < N_SUMMARY_LINES; i++) {
+		const struct summary_line *l = &summary_lines[i];
+
+		line_values(r, l->line, &cp, &found);
+		json_object(j, NULL);
+		json_str(j, "name", l->label);
+		json_bool(j, "ok", f2fs_check_line_ok(r, l->line));
+		if (l->value == LINE_CP_AND_FOUND)
+			json_u64(j, "checkpoint", cp);
+		if (l->value != LINE_NO_VALUE)
+			json_u64(j, "value", found);
+		json_end(j);
+	}
+	json_end(j);
+	json_end(j);
+}
+
+static void json_counts(struct fsck_opts *o, const struct f2fs_check_result *r)
+{
+	struct json *j = &o->js;
+
+	json_object(j, "counts");
+	json_u64(j, "valid_blocks", r->valid_blocks);
+	json_u64(j, "valid_nodes", r->valid_nodes);
+	json_u64(j, "valid_inodes", r->valid_inodes);
+	json_u64(j, "nat_valid_entries", r->nat_valid_entries);
+	json_u64(j, "unreachable_nat", r->unreachable_nat);
+	json_u64(j, "hard_link_files", r->hard_link_files);
+	json_u64(j, "free_segments", r->free_segments);
+	json_u64(j, "fsynced_nodes", r->fsynced_nodes);
+	json_u64(j, "sections", r->sections);
+	json_u64(j, "sections_bad", r->sections_bad);
+	json_u64(j, "cp_valid_blocks", r->cp_valid_blocks);
+	json_u64(j, "cp_valid_nodes", r->cp_valid_nodes);
+	json_u64(j, "cp_valid_inodes", r->cp_valid_inodes);
+	json_u64(j, "cp_free_segments", r->cp_free_segments);
+	json_u64(j, "user_block_count", r->user_block_count);
+	json_u64(j, "problems", r->problems);
+	json_u64(j, "warnings", r->warnings);
+	json_end(j);
+}
+
+/* After the check: close the problem list, then the sections, summary and counts. */
+static void json_report(struct fsck_opts *o, const struct f2fs_check_result *r)
+{
+	json_end(&o->js); /* "problems" */
+	json_sections(o);
+	json_summary(o, r);
+	json_counts(o, r);
 }
 
 static void print_cp_flags(uint32_t flags)
@@ -593,35 +969,13 @@ static void print_summary(const struct fsck_opts *o, const struct f2fs_check_res
 	printf("\n[FSCK] Max image size: %llu MB, Free space: %llu MB\n",
 	       (unsigned long long)(r->image_blocks >> 8),
 	       (unsigned long long)(r->free_blocks >> 8));
-	print_line("Unreachable nat entries", f2fs_check_line_ok(r, F2FS_LINE_NAT_UNREACHABLE),
-		   true, 0, r->unreachable_nat, false);
-	print_line("SIT valid block bitmap checking", f2fs_check_line_ok(r, F2FS_LINE_SIT_BITMAP),
-		   false, 0, 0, false);
-	print_line("Hard link checking for regular file",
-		   f2fs_check_line_ok(r, F2FS_LINE_HARD_LINKS), true, 0, r->hard_link_files, false);
-	print_line("valid_block_count matching with CP",
-		   f2fs_check_line_ok(r, F2FS_LINE_VALID_BLOCKS), true, r->cp_valid_blocks,
-		   r->valid_blocks, true);
-	print_line("valid_node_count matching with CP (de lookup)",
-		   f2fs_check_line_ok(r, F2FS_LINE_VALID_NODES), true, r->cp_valid_nodes,
-		   r->valid_nodes, true);
-	print_line("valid_node_count matching with CP (nat lookup)",
-		   f2fs_check_line_ok(r, F2FS_LINE_NAT_NODES), true, r->cp_valid_nodes,
-		   r->nat_valid_entries, true);
-	print_line("valid_inode_count matched with CP",
-		   f2fs_check_line_ok(r, F2FS_LINE_VALID_INODES), true, r->cp_valid_inodes,
-		   r->valid_inodes, true);
-	print_line("free segment_count matched with CP",
-		   f2fs_check_line_ok(r, F2FS_LINE_FREE_SEGMENTS), true, r->cp_free_segments,
-		   r->free_segments, true);
-	print_line("next block offset is free", f2fs_check_line_ok(r, F2FS_LINE_CURSEG), false, 0,
-		   0, false);
-	/* upstream rewrites SIT types here; a check that never writes only names the step */
-	printf("[FSCK] fixing SIT types\n");
-	print_line("other corrupted bugs", f2fs_check_line_ok(r, F2FS_LINE_OTHER), false, 0, 0,
-		   false);
-	print_line("section ckpt_valid_blocks matched with SIT",
-		   f2fs_check_line_ok(r, F2FS_LINE_SECTIONS), true, 0, r->sections, false);
+	for (i = 0; i < N_SUMMARY_LINES; i++) {
+		/* upstream rewrites SIT types here; a check that never writes only names the step
+		 */
+		if (summary_lines[i].line == F2FS_LINE_OTHER)
+			printf("[FSCK] fixing SIT types\n");
+		print_line(&summary_lines[i], r);
+	}
 	if (r->fsynced_nodes)
 		printf("[FSCK] %u fsynced node blocks are recoverable by roll-forward at mount\n",
 		       r->fsynced_nodes);
@@ -716,6 +1070,35 @@ static double elapsed_secs(const struct timespec *start)
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
+/* What follows the check in text: upstream's lists and summary, our closing lines. */
+static void print_report(struct fsck_opts *o, const struct f2fs_check_result *r,
+			 const struct timespec *start)
+{
+	print_summary(o, r);
+	if (r->problems) {
+		if (r->problems > o->problems_shown)
+			printf("\nInfo: %u of the problems were not listed; -d 1 lists them all\n",
+			       r->problems - o->problems_shown);
+		printf("\nInfo: %u problem(s) found; not repaired: this fsck.f2fs only checks\n",
+		       r->problems);
+	}
+	printf("\nDone: %.6f secs\n", elapsed_secs(start));
+}
+
+/* Where the check's reports go: text, the JSON document, or nowhere (--quiet). */
+static void route_reports(struct fsck_opts *o, struct f2fs_check_options *co)
+{
+	co->arg = o;
+	if (o->json) {
+		co->on_problem = json_problem;
+		co->on_section = keep_section;
+		return;
+	}
+	co->on_problem = o->quiet ? NULL : print_problem;
+	co->on_section = o->debug > 0 && !o->quiet ? print_section : NULL;
+	o->problems_max = o->debug > 0 ? 0 : 200;
+}
+
 int main(int argc, char **argv)
 {
 	struct fsck_opts o = {0};
@@ -725,17 +1108,21 @@ int main(int argc, char **argv)
 	struct f2fs_fs *fs;
 	struct timespec start;
 	char why[256];
-	int ret;
+	int ret, status;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	parse_args(&o, argc, argv);
+	if (!progress_start(&o.progress, &o.progress_req, o.device, why, sizeof(why)))
+		fail(&o, EXIT_USAGE, "--progress=%d: %s", o.progress_req.fd, why);
+	if (o.json)
+		json_begin(&o);
 	ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
-		fail(EXIT_OPERATIONAL, "cannot open %s: %s", o.device, strerror(-ret));
+		fail(&o, EXIT_OPERATIONAL, "cannot open %s: %s", o.device, strerror(-ret));
 	ret = f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why));
 	if (ret) {
 		f2fs_dev_close(dev);
-		fail(EXIT_OPERATIONAL, "%s: %s", o.device, why);
+		fail(&o, EXIT_OPERATIONAL, "%s: %s", o.device, why);
 	}
 	if (o.show_layout) {
 		/* as upstream: the layout, and no check */
@@ -747,31 +1134,34 @@ int main(int argc, char **argv)
 		f2fs_dev_close(dev);
 		return EXIT_CLEAN;
 	}
-	if (!o.quiet)
+	if (!o.quiet && !o.json)
 		print_info(fs, &o);
 	if (o.show_tree && !o.quiet)
 		print_tree(fs);
-	co.on_problem = o.quiet ? NULL : print_problem;
-	co.on_section = o.debug > 0 && !o.quiet ? print_section : NULL;
-	co.arg = &o;
-	o.problems_max = o.debug > 0 ? 0 : 200;
+	route_reports(&o, &co);
+	o.geo = f2fs_fs_geo(fs);
+	f2fs_fs_set_progress(fs, progress_report, &o.progress);
+	if (o.json)
+		json_array(&o.js, "problems");
 	ret = f2fs_check(fs, &co, &r);
+	progress_finish(&o.progress);
 	f2fs_fs_close(fs);
 	f2fs_dev_close(dev);
+	o.geo = NULL;
 	if (ret)
-		fail(EXIT_OPERATIONAL, "%s: %s", o.device, r.fatal_why);
-	if (!o.quiet)
-		print_summary(&o, &r);
+		fail(&o, EXIT_OPERATIONAL, "%s: %s", o.device, r.fatal_why);
+	status = r.problems ? EXIT_UNCORRECTED : EXIT_CLEAN;
+	if (o.json) {
+		json_report(&o, &r);
+		json_u64(&o.js, "elapsed_ms", (uint64_t)(elapsed_secs(&start) * 1000));
+		json_finish(&o, status, NULL);
+	} else if (!o.quiet) {
+		print_report(&o, &r, &start);
+	}
 	free(o.unreachable);
 	free(o.short_links);
-	if (r.problems && !o.quiet) {
-		if (r.problems > o.problems_shown)
-			printf("\nInfo: %u of the problems were not listed; -d 1 lists them all\n",
-			       r.problems - o.problems_shown);
-		printf("\nInfo: %u problem(s) found; not repaired: this fsck.f2fs only checks\n",
-		       r.problems);
-	}
-	if (!o.quiet)
-		printf("\nDone: %.6f secs\n", elapsed_secs(&start));
-	return r.problems ? EXIT_UNCORRECTED : EXIT_CLEAN;
+	free(o.sections);
+	if (fflush(stdout) || ferror(stdout))
+		fail(&o, EXIT_OPERATIONAL, "writing the report failed");
+	return status;
 }

@@ -106,4 +106,35 @@ struct f2fs_fs_lock_ops {
 /* Install @ops (NULL restores the no-ops). */
 void f2fs_fs_set_lock_ops(struct f2fs_fs *fs, const struct f2fs_fs_lock_ops *ops);
 
+/*
+ * Progress of the library's long operations on a handle (the checker's
+ * passes, the main-area scan), for a tool that shows it.  A hook installed
+ * on the handle is called at the start of each pass (done 0), at its end
+ * (done == total) and at most F2FS_PROGRESS_STEPS times between, whatever
+ * the volume's size, so it may print or take the time without slowing the
+ * work.  It must not call back into the handle.  The library never prints:
+ * without a hook nothing is reported.
+ */
+#define F2FS_PROGRESS_STEPS 100
+
+struct f2fs_progress {
+	unsigned int pass;    /* 1, 2, ... within the operation */
+	unsigned int passes;  /* passes of the whole operation */
+	const char *name;     /* what the pass does, e.g. "walking the tree" */
+	uint64_t done, total; /* units of this pass (inodes, sections, segments) */
+};
+
+typedef void (*f2fs_progress_fn)(const struct f2fs_progress *p, void *arg);
+
+/* Install @fn with @arg as the handle's progress hook (NULL: none). */
+void f2fs_fs_set_progress(struct f2fs_fs *fs, f2fs_progress_fn fn, void *arg);
+
+/*
+ * Report @done of @total units of pass @pass of @passes to the handle's
+ * hook, thinned as described above (a call that falls between two steps
+ * returns at once).  A tool may report its own long loops through it too.
+ */
+void f2fs_fs_progress(struct f2fs_fs *fs, unsigned int pass, unsigned int passes, const char *name,
+		      uint64_t done, uint64_t total);
+
 #endif

@@ -55,6 +55,18 @@ void check_report_count(struct check_ctx *c, enum f2fs_problem_code code, uint32
 	va_end(ap);
 }
 
+void check_progress(struct check_ctx *c, enum check_pass pass, uint64_t done, uint64_t total)
+{
+	static const char *const names[CHECK_PASSES + 1] = {
+	    [CHECK_PASS_LOAD] = "loading the tables",
+	    [CHECK_PASS_TREE] = "walking the tree",
+	    [CHECK_PASS_SECTIONS] = "checking the sections",
+	    [CHECK_PASS_COUNTS] = "checking the NAT and the counts",
+	};
+
+	f2fs_fs_progress(c->fs, pass, CHECK_PASSES, names[pass], done, total);
+}
+
 static int fatal(struct f2fs_check_result *res, int err, const char *why)
 {
 	res->fatal = true;
@@ -191,10 +203,12 @@ int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 	c.features = f2fs_fs_features(fs);
 	c.root_ino = le32_get(c.sb->root_ino);
 	c.chksum_seed = f2fs_inode_chksum_seed(c.sb->uuid);
+	check_progress(&c, CHECK_PASS_LOAD, 0, 1);
 	ret = load_tables(&c);
 	if (!ret)
 		ret = alloc_state(&c);
 	if (!ret) {
+		check_progress(&c, CHECK_PASS_LOAD, 1, 1);
 		report_rejected_copies(&c);
 		prefetch_node_segments(&c);
 		check_tree(&c);

@@ -76,6 +76,18 @@ struct check_ctx {
 	size_t queue_len, queue_cap, queue_head;
 };
 
+/* The checker's passes, as reported to the handle's progress hook. */
+enum check_pass {
+	CHECK_PASS_LOAD = 1, /* loading the SIT, NAT and SSA (0 or 1 of 1) */
+	CHECK_PASS_TREE,     /* the tree walk (inodes, of the checkpoint's count) */
+	CHECK_PASS_SECTIONS, /* the per-section accounting (sections) */
+	CHECK_PASS_COUNTS,   /* NAT reach, links and counters (0 or 1 of 1) */
+	CHECK_PASSES = CHECK_PASS_COUNTS
+};
+
+/* Report @done of @total units of @pass (thinned by f2fs_fs_progress). */
+void check_progress(struct check_ctx *c, enum check_pass pass, uint64_t done, uint64_t total);
+
 /* Report a problem (formats the detail line). */
 void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid, uint64_t blkaddr,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));

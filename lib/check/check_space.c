@@ -318,12 +318,17 @@ void check_space(struct check_ctx *c)
 
 	report_sit_anomalies(c);
 	c->res->sections = c->geo->sections;
-	for (secno = 0; secno < c->geo->sections; secno++)
+	for (secno = 0; secno < c->geo->sections; secno++) {
+		check_progress(c, CHECK_PASS_SECTIONS, secno, c->geo->sections);
 		check_section(c, secno);
+	}
+	check_progress(c, CHECK_PASS_SECTIONS, secno, c->geo->sections);
+	check_progress(c, CHECK_PASS_COUNTS, 0, 1);
 	check_open_logs(c);
 	check_nat_reach(c);
 	check_nat_bits(c);
 	check_links(c);
 	check_counters(c);
 	count_fsynced_chain(c);
+	check_progress(c, CHECK_PASS_COUNTS, 1, 1);
 }

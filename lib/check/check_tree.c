@@ -552,7 +552,10 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 	}
 	if (!read_node(c, ino, ino, 0, n))
 		goto out;
-	c->res->valid_inodes++;
+	/* the last inode is reported by check_tree(), which knows when the walk ends */
+	if (++c->res->valid_inodes < le32_get(c->cp->valid_inode_count))
+		check_progress(c, CHECK_PASS_TREE, c->res->valid_inodes,
+			       le32_get(c->cp->valid_inode_count));
 	w.ri = &n->i;
 	mode = le16_get(n->i.i_mode);
 	w.is_dir = S_ISDIR(mode);
@@ -603,6 +606,9 @@ static void walk_system_inodes(struct check_ctx *c)
 
 int check_tree(struct check_ctx *c)
 {
+	uint64_t expected = le32_get(c->cp->valid_inode_count), walked;
+
+	check_progress(c, CHECK_PASS_TREE, 0, expected);
 	if (!nid_valid(c, c->root_ino)) {
 		check_report(c, PR_ROOT_INODE, c->root_ino, 0, "root inode %u has no NAT entry",
 			     c->root_ino);
@@ -615,5 +621,8 @@ int check_tree(struct check_ctx *c)
 		walk_inode(c, p.ino, p.parent, p.file_type, false);
 	}
 	walk_system_inodes(c);
+	/* the checkpoint's count was the estimate; a damaged volume may hold more */
+	walked = c->res->valid_inodes > expected ? c->res->valid_inodes : expected;
+	check_progress(c, CHECK_PASS_TREE, walked, walked);
 	return 0;
 }

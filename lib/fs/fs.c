@@ -262,3 +262,22 @@ void f2fs_fs_set_lock_ops(struct f2fs_fs *fs, const struct f2fs_fs_lock_ops *ops
 {
 	fs->lock_ops = ops ? *ops : no_locks;
 }
+
+void f2fs_fs_set_progress(struct f2fs_fs *fs, f2fs_progress_fn fn, void *arg)
+{
+	fs->progress_fn = fn;
+	fs->progress_arg = arg;
+}
+
+void f2fs_fs_progress(struct f2fs_fs *fs, unsigned int pass, unsigned int passes, const char *name,
+		      uint64_t done, uint64_t total)
+{
+	struct f2fs_progress p = {pass, passes, name, done, total};
+
+	if (!fs->progress_fn)
+		return;
+	/* the first and last call of a pass, and every step of it between */
+	if (done != 0 && done != total && done % (total / F2FS_PROGRESS_STEPS + 1))
+		return;
+	fs->progress_fn(&p, fs->progress_arg);
+}

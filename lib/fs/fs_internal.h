@@ -65,6 +65,8 @@ struct f2fs_fs {
 	char why[256];
 
 	struct f2fs_fs_lock_ops lock_ops;
+	f2fs_progress_fn progress_fn;
+	void *progress_arg;
 
 	/*
 	 * The write path's state (lib/write), attached on first use and freed

@@ -201,8 +201,10 @@ int f2fs_find_node_copies(struct f2fs_fs *fs, uint32_t ino, f2fs_node_copy_fn fn
 	for (segno = 0; segno < f2fs_sit_segments(sit) && !ret; segno++) {
 		const struct f2fs_seg_entry *se = f2fs_sit_seg(sit, segno);
 		uint64_t base = f2fs_geo_seg_start(g, segno);
-		int err = f2fs_dev_read(f2fs_fs_dev(fs), seg, f2fs_blk_to_bytes(base), seg_bytes);
+		int err;
 
+		f2fs_fs_progress(fs, 1, 1, "scanning the main area", segno, f2fs_sit_segments(sit));
+		err = f2fs_dev_read(f2fs_fs_dev(fs), seg, f2fs_blk_to_bytes(base), seg_bytes);
 		if (err) {
 			if (on_error)
 				on_error(segno, err, arg);
@@ -227,6 +229,8 @@ int f2fs_find_node_copies(struct f2fs_fs *fs, uint32_t ino, f2fs_node_copy_fn fn
 			ret = fn(&c, arg);
 		}
 	}
+	if (!ret)
+		f2fs_fs_progress(fs, 1, 1, "scanning the main area", segno, segno);
 	free(seg);
 	return ret;
 }

@@ -15,10 +15,12 @@
 #include <sys/utsname.h>
 
 #include "common.h"
+#include "progress.h"
 
 static void vsay(const struct tool *t, const char *image, const char *kind, const char *fmt,
 		 va_list ap)
 {
+	progress_clear(t->progress); /* the message starts on a clean line */
 	fflush(stdout);
 	fprintf(stderr, "%s: ", t->prog);
 	if (image)

@@ -19,10 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct progress;
+
 struct tool {
-	const char *prog;      /* "dump.f2fs": the first word of every message */
-	const char *image;     /* the image, once known (NULL before): for tool_fail_image */
-	unsigned int warnings; /* tool_warn() calls so far */
+	const char *prog;	   /* "dump.f2fs": the first word of every message */
+	const char *image;	   /* the image, once known (NULL before): for tool_fail_image */
+	unsigned int warnings;	   /* tool_warn() calls so far */
+	struct progress *progress; /* a progress bar to erase before a message, or NULL */
 };
 
 /*

@@ -746,6 +746,78 @@ static void test_unreadable(void)
 	f2fs_dev_close(dev);
 }
 
+/* What the progress hook saw, per pass. */
+struct progress_log {
+	unsigned int calls[5], last_pass, passes;
+	uint64_t first_done[5], last_done[5], last_total[5];
+	bool out_of_order;
+};
+
+static void on_progress(const struct f2fs_progress *p, void *arg)
+{
+	struct progress_log *g = arg;
+
+	if (p->pass < g->last_pass || p->pass > 4 || !p->name || !*p->name) {
+		g->out_of_order = true;
+		return;
+	}
+	if (!g->calls[p->pass])
+		g->first_done[p->pass] = p->done;
+	g->calls[p->pass]++;
+	g->last_done[p->pass] = p->done;
+	g->last_total[p->pass] = p->total;
+	g->last_pass = p->pass;
+	g->passes = p->passes;
+}
+
+/*
+ * The check reports its four passes in order through the handle's hook,
+ * each from 0 to its total, thinned to a bounded number of calls; without a
+ * hook nothing is called.
+ */
+static void test_progress(void)
+{
+	struct fixture fx;
+	struct f2fs_device *dev = make_image(&fx, F2FS_FEATURE_EXTRA_ATTR, 1);
+	struct progress_log g = {0};
+	struct f2fs_check_result r;
+	struct f2fs_fs *fs;
+	struct seen s;
+	char why[256];
+	unsigned int pass;
+	uint64_t i;
+
+	CHECK(dev != NULL);
+	if (!dev)
+		return;
+	CHECK_EQ_U64(f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why)), 0);
+	f2fs_fs_set_progress(fs, on_progress, &g);
+	CHECK_EQ_U64(check_fs(fs, &s, &r), 0);
+	CHECK(!g.out_of_order);
+	CHECK_EQ_U64(g.passes, 4);
+	for (pass = 1; pass <= 4; pass++) {
+		CHECK(g.calls[pass] >= 2);
+		CHECK(g.calls[pass] <= F2FS_PROGRESS_STEPS + 2);
+		CHECK_EQ_U64(g.first_done[pass], 0);
+		CHECK_EQ_U64(g.last_done[pass], g.last_total[pass]);
+	}
+	CHECK_EQ_U64(g.last_total[2], r.valid_inodes);
+	CHECK_EQ_U64(g.last_total[3], fx.l.section_count);
+	/* a long pass is thinned to the steps, its first and last call kept */
+	memset(&g, 0, sizeof(g));
+	for (i = 0; i <= 100000; i++)
+		f2fs_fs_progress(fs, 1, 1, "counting", i, 100000);
+	CHECK(g.calls[1] >= F2FS_PROGRESS_STEPS / 2 && g.calls[1] <= F2FS_PROGRESS_STEPS + 2);
+	CHECK_EQ_U64(g.first_done[1], 0);
+	CHECK_EQ_U64(g.last_done[1], 100000);
+	memset(&g, 0, sizeof(g));
+	f2fs_fs_set_progress(fs, NULL, &g);
+	CHECK_EQ_U64(check_fs(fs, &s, &r), 0);
+	CHECK_EQ_U64(g.calls[1] + g.calls[2] + g.calls[3] + g.calls[4], 0);
+	f2fs_fs_close(fs);
+	fixture_free(&fx);
+}
+
 static void test_problem_table(void)
 {
 	int code;
@@ -784,6 +856,7 @@ int main(void)
 	RUN(test_table_read_error);
 	RUN(test_tables_unloadable);
 	RUN(test_unreadable);
+	RUN(test_progress);
 	RUN(test_problem_table);
 	TEST_EXIT();
 }
