@@ -1,7 +1,7 @@
 #!/bin/bash
 # The layer check (run by make check): lib/ is layered
 #   format <- dev <- fs <- read <- check
-#   format <- dev <- fs <- read <- write <- mkfs
+#   format <- dev <- fs <- read <- write <- mkfs, load
 # and each file may include only headers of its own layer or the layers
 # below it (allowed() lists them).  Tools (mkfs/ fsck/ dump/ inject/ tools/) may include only the
 # public API (include/f2fs/) and tools/common/, never lib/'s internal
@@ -21,6 +21,7 @@ allowed() {
 	check) echo format dev fs read check ;;
 	write) echo format dev fs read write ;;
 	mkfs) echo format dev fs read write mkfs ;;
+	load) echo format dev fs read write load ;;
 	esac
 }
 
@@ -41,6 +42,7 @@ header_layer() {
 	check.h) echo check ;;
 	write.h) echo write ;;
 	mkfs.h) echo mkfs ;;
+	load.h) echo load ;;
 	*) echo unknown ;;
 	esac
 }
@@ -89,7 +91,7 @@ for f in $(find lib -name '*.[ch]' | sort); do
 	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
 done
 
-for f in $(find mkfs fsck dump inject tools -name '*.[ch]' 2>/dev/null | sort); do
+for f in $(find mkfs fsck dump inject sload tools -name '*.[ch]' 2>/dev/null | sort); do
 	while read -r inc; do
 		case $inc in
 		f2fs/* | config.h) ;;

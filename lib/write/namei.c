@@ -27,14 +27,24 @@ void f2fs_new_inode_init(struct f2fs_new_inode *a, uint16_t mode, uint64_t now)
 	a->inline_xattr = true;
 }
 
-/* Clean sections when the free ones are down to the reserve and what dirty state needs. */
+#define DIRTY_NODES_MAX 65536u /* 256 MiB of node blocks held in memory */
+
+/*
+ * Before an operation (the kernel's f2fs_balance_fs and balance_fs_bg):
+ * write dirty nodes back when too many are held -- without a checkpoint,
+ * so the last one stays the volume's state -- and clean sections when the
+ * free ones are down to the reserve plus what the dirty state will need.
+ */
 static int balance(struct f2fs_wr *w)
 {
 	uint64_t per_sec = (uint64_t)w->segs_per_sec * F2FS_DEFAULT_BLKS_PER_SEG;
 	uint64_t need = (w->nodes.ndirty + w->inodes.dirty_pages) / per_sec + 1;
+	int ret = 0;
 
-	if (w->in_gc || w->free_sections > w->reserved_sections + need + 1)
-		return 0;
+	if (w->nodes.ndirty > DIRTY_NODES_MAX)
+		ret = wr_nodes_write_all(w);
+	if (ret || w->in_gc || w->free_sections > w->reserved_sections + need + 1)
+		return ret;
 	return wr_gc(w, (uint32_t)(w->reserved_sections + need + 2));
 }
 

@@ -133,15 +133,6 @@ static void journal_put(struct f2fs_wr *w, struct f2fs_journal *j, uint32_t nid)
 	e->from_journal = 1;
 }
 
-static uint32_t dirty_not_in_journal(struct f2fs_wr *w, const struct f2fs_journal *j)
-{
-	uint32_t i, n = le16_get(j->n_nats), in = 0;
-
-	for (i = 0; i < n; i++)
-		in += f2fs_test_bit_lsb(w->nat_dirty, le32_get(j->nat_j.entries[i].nid));
-	return w->nat_dirty_count - in;
-}
-
 /* Move every journal entry to the dirty set (values are in the table already). */
 static void empty_journal(struct f2fs_wr *w, struct f2fs_journal *j)
 {
@@ -223,7 +214,13 @@ int wr_nat_flush(struct f2fs_wr *w, bool to_blocks)
 	struct dirty_block *groups;
 	int ret = 0;
 
-	if (to_blocks || dirty_not_in_journal(w, j) > JOURNAL_MAX - le16_get(j->n_nats))
+	/*
+	 * Only when every dirty entry fits beside the journal's (counting those
+	 * already in it twice, as the kernel does) may the journal stay: then
+	 * every block's set fits too, and no journal entry can go stale behind
+	 * a block written below.
+	 */
+	if (to_blocks || w->nat_dirty_count + le16_get(j->n_nats) > JOURNAL_MAX)
 		empty_journal(w, j);
 	if (!w->nat_dirty_count)
 		return 0;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -226,9 +227,156 @@ static void test_namespace(void)
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
+/*
+ * Does the volume on the device, read back by a new handle, hold the SIT
+ * and NAT the writing handle has in memory (after a checkpoint)?
+ */
+static bool same_tables(struct fixture *fx, struct f2fs_fs *fs)
+{
+	const struct f2fs_sit_table *a, *b;
+	const struct f2fs_nat_table *na, *nb;
+	struct f2fs_fs *rfs;
+	bool same = true;
+	uint32_t i;
+
+	if (!fixture_fs_open(fx, &rfs))
+		return false;
+	if (f2fs_fs_sit(rfs, &a) || f2fs_fs_sit(fs, &b) || f2fs_fs_nat(rfs, &na) ||
+	    f2fs_fs_nat(fs, &nb)) {
+		f2fs_fs_close(rfs);
+		return false;
+	}
+	for (i = 0; i < f2fs_sit_segments(a); i++) {
+		const struct f2fs_seg_entry *x = f2fs_sit_seg(a, i), *y = f2fs_sit_seg(b, i);
+
+		if (x->valid != y->valid || x->type != y->type ||
+		    memcmp(x->map, y->map, sizeof(x->map))) {
+			fprintf(stderr, "  segment %u: %u valid on disk, %u in memory\n", i,
+				x->valid, y->valid);
+			same = false;
+		}
+	}
+	for (i = 0; i < f2fs_nat_max_nid(na); i++) {
+		const struct f2fs_nat_info *x = f2fs_nat_get(na, i), *y = f2fs_nat_get(nb, i);
+
+		if (x->blkaddr != y->blkaddr || x->ino != y->ino || x->version != y->version) {
+			fprintf(stderr, "  nid %u: 0x%x on disk, 0x%x in memory\n", i, x->blkaddr,
+				y->blkaddr);
+			same = false;
+		}
+	}
+	f2fs_fs_close(rfs);
+	return same;
+}
+
+/*
+ * Churn on a small image: files created, overwritten in the middle,
+ * truncated and unlinked, with a checkpoint after every round -- after which
+ * the tables on the device must equal those in memory -- and a full check
+ * of the volume reopened every five rounds, until the cleaner has run
+ * several times.
+ */
+static void churn(uint64_t bytes, uint32_t segs_per_sec, unsigned int want_gc)
+{
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	uint8_t *buf = malloc(1 << 20);
+	uint32_t seed = 7, ino, round, files = 0;
+	uint64_t gc_runs = 0, moved = 0;
+	const struct f2fs_write_stats *st;
+	char name[32];
+	int bad = 0;
+
+	if (!buf || !format(&fx, bytes, NULL, segs_per_sec)) {
+		CHECK(0);
+		free(buf);
+		return;
+	}
+	CHECK(open_rw(&fx, &fs));
+	for (round = 0; round < 600 && !bad; round++) {
+		unsigned int k;
+
+		for (k = 0; k < 8; k++) {
+			size_t len;
+
+			seed = seed * 1103515245u + 12345u;
+			len = (seed >> 8) % (1 << 20);
+			snprintf(name, sizeof(name), "f%u", (seed >> 4) % 40);
+			if (f2fs_lookup(fs, ROOT, name, strlen(name), &ino)) {
+				if (create(fs, ROOT, name, S_IFREG | 0644, &ino))
+					continue;
+				files++;
+			}
+			fill(buf, len, seed);
+			switch (seed % 5) {
+			case 0:
+				CHECK_EQ_U64(f2fs_unlink(fs, ROOT, name, strlen(name)), 0);
+				break;
+			case 1:
+				CHECK_EQ_U64(f2fs_truncate(fs, ino, len / 3), 0);
+				break;
+			default: {
+				int ret = f2fs_pwrite(fs, ino, buf, len, (seed >> 12) % (1 << 20));
+
+				CHECK(ret == 0 || ret == -ENOSPC);
+			}
+			}
+		}
+		if (checkpoint(fs, false)) {
+			CHECK(0);
+			break;
+		}
+		bad = !same_tables(&fx, fs);
+		CHECK(!bad);
+		if (!bad && round % 5 == 4) {
+			gc_runs += f2fs_write_stats(fs)->gc_runs;
+			moved += f2fs_write_stats(fs)->gc_blocks_moved;
+			f2fs_fs_close(fs);
+			bad = problems(&fx);
+			CHECK_EQ_U64(bad, 0);
+			if (!open_rw(&fx, &fs)) {
+				CHECK(0);
+				fs = NULL;
+				break;
+			}
+		}
+		st = f2fs_write_stats(fs);
+		if (gc_runs + st->gc_runs >= want_gc && round >= 20)
+			break;
+	}
+	if (fs) {
+		st = f2fs_write_stats(fs);
+		gc_runs += st->gc_runs;
+		moved += st->gc_blocks_moved;
+		fprintf(
+		    stderr,
+		    "  churn %llu MiB -s %u: %u rounds, %u files made, gc runs %llu, moved %llu\n",
+		    (unsigned long long)(bytes >> 20), segs_per_sec, round, files,
+		    (unsigned long long)gc_runs, (unsigned long long)moved);
+		CHECK(checkpoint(fs, true) == 0);
+		f2fs_fs_close(fs);
+	}
+	CHECK(gc_runs >= want_gc);
+	CHECK_EQ_U64(problems(&fx), 0);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+	free(buf);
+}
+
+static void test_churn_cleaner(void)
+{
+	churn(96ull << 20, 1, 5);
+}
+
+static void test_churn_large_sections(void)
+{
+	churn(256ull << 20, 4, 4);
+}
+
 int main(void)
 {
 	RUN(test_create_and_checkpoint);
 	RUN(test_namespace);
+	RUN(test_churn_cleaner);
+	RUN(test_churn_large_sections);
 	TEST_EXIT();
 }
