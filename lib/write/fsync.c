@@ -35,26 +35,22 @@ static bool changed_since_cp(struct f2fs_wr *w, uint32_t nid)
 	return e && (f2fs_test_bit_lsb(w->nat_dirty, nid) || e->blkaddr == F2FS_NEW_ADDR);
 }
 
-/* The kernel's need_do_checkpoint(), for the reasons that apply offline. */
+/*
+ * The kernel's need_do_checkpoint(), for the reasons that apply offline.
+ * The parent directory counts as checkpointed while its node block is the
+ * one the last checkpoint recorded (is_checkpointed_node): a new entry
+ * only dirties it in memory, and the DENT mark recovers the entry.
+ */
 static bool need_checkpoint(struct f2fs_wr *w, struct wr_node *in)
 {
 	const struct f2fs_inode *ri = &in->blk.i;
 	struct wr_inode *wi = wr_inode_find(w, in->ino, false);
-	uint32_t pino = le32_get(ri->i_pino);
-	struct wr_node *parent;
-	bool parent_dirty = false;
 
 	if (!S_ISREG(le16_get(ri->i_mode)) || le32_get(ri->i_flags) & F2FS_COMPR_FL ||
 	    le32_get(ri->i_links) != 1 || (wi && wi->lost_pino))
 		return true;
-	/* the parent directory's inode must be the checkpointed one */
-	if (changed_since_cp(w, pino))
-		return true;
-	if (!wr_node_get(w, pino, pino, &parent)) {
-		parent_dirty = parent->dirty;
-		wr_node_put(parent);
-	}
-	return parent_dirty || !wr_has_free_blocks(w, w->nodes.ndirty + 1);
+	return changed_since_cp(w, le32_get(ri->i_pino)) ||
+	       !wr_has_free_blocks(w, w->nodes.ndirty + 1);
 }
 
 static int by_nid(const void *a, const void *b)
