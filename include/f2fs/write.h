@@ -84,7 +84,8 @@ struct f2fs_new_inode {
 	uint32_t uid, gid;
 	uint32_t rdev_major, rdev_minor;      /* character and block devices */
 	uint64_t atime, mtime, ctime, crtime; /* seconds */
-	uint32_t flags;			      /* i_flags (FS_*_FL bits), e.g. immutable */
+	uint32_t atime_nsec, mtime_nsec, ctime_nsec;
+	uint32_t flags; /* i_flags (FS_*_FL bits), e.g. immutable */
 	uint32_t projid;
 	bool inline_ok;	     /* may keep data or dentries inline (kernel default: yes) */
 	bool inline_xattr;   /* reserve inline xattr space (kernel default: yes) */
@@ -151,6 +152,7 @@ struct f2fs_setattr {
 	uint16_t mode;
 	uint32_t uid, gid, flags;
 	uint64_t atime, mtime, ctime;
+	uint32_t atime_nsec, mtime_nsec, ctime_nsec; /* with the times they go with */
 };
 int f2fs_setattr(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_setattr *s);
 

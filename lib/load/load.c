@@ -412,6 +412,9 @@ static void fill_attr(struct loader *l, struct f2fs_new_inode *a, const struct s
 	if (l->o->timestamp < 0) {
 		a->atime = (uint64_t)sb->st_atime;
 		a->ctime = (uint64_t)sb->st_ctime;
+		a->atime_nsec = (uint32_t)sb->st_atim.tv_nsec;
+		a->mtime_nsec = (uint32_t)sb->st_mtim.tv_nsec;
+		a->ctime_nsec = (uint32_t)sb->st_ctim.tv_nsec;
 	}
 	if (l->o->preserve_owner) {
 		a->uid = sb->st_uid;
@@ -436,6 +439,9 @@ static int keep_times(struct loader *l, uint32_t ino, const struct f2fs_new_inod
 	s.atime = a->atime;
 	s.mtime = a->mtime;
 	s.ctime = a->ctime;
+	s.atime_nsec = a->atime_nsec;
+	s.mtime_nsec = a->mtime_nsec;
+	s.ctime_nsec = a->ctime_nsec;
 	return f2fs_setattr(l->fs, ino, &s);
 }
 

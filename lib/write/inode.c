@@ -119,10 +119,14 @@ void wr_inode_touch(struct f2fs_wr *w, struct wr_node *in, bool ctime, bool mtim
 {
 	uint64_t now = wr_clock(w);
 
-	if (ctime)
+	if (ctime) {
 		in->blk.i.i_ctime = le64_put(now);
-	if (mtime)
+		in->blk.i.i_ctime_nsec = 0;
+	}
+	if (mtime) {
 		in->blk.i.i_mtime = le64_put(now);
+		in->blk.i.i_mtime_nsec = 0;
+	}
 	wr_node_dirty(w, in);
 }
 
@@ -181,6 +185,9 @@ int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pin
 	ri->i_atime = le64_put(a->atime);
 	ri->i_mtime = le64_put(a->mtime);
 	ri->i_ctime = le64_put(a->ctime);
+	ri->i_atime_nsec = le32_put(a->atime_nsec);
+	ri->i_mtime_nsec = le32_put(a->mtime_nsec);
+	ri->i_ctime_nsec = le32_put(a->ctime_nsec);
 	ri->i_generation = le32_put(generation(ino));
 	ri->i_flags = le32_put(a->flags);
 	ri->i_pino = le32_put(pino);

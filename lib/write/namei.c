@@ -168,6 +168,8 @@ static int fill_new(struct f2fs_wr *w, struct wr_node *dir, struct wr_node *in,
 	/* times as the caller gave them, whatever filling the inode stamped */
 	ri->i_mtime = le64_put(a->mtime);
 	ri->i_ctime = le64_put(a->ctime);
+	ri->i_mtime_nsec = le32_put(a->mtime_nsec);
+	ri->i_ctime_nsec = le32_put(a->ctime_nsec);
 	wr_node_dirty(w, in);
 	return ret;
 }
@@ -570,12 +572,18 @@ int f2fs_setattr(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_setattr *s)
 		}
 		if (s->set_flags)
 			ri->i_flags = le32_put(s->flags);
-		if (s->atime != UINT64_MAX)
+		if (s->atime != UINT64_MAX) {
 			ri->i_atime = le64_put(s->atime);
-		if (s->mtime != UINT64_MAX)
+			ri->i_atime_nsec = le32_put(s->atime_nsec);
+		}
+		if (s->mtime != UINT64_MAX) {
 			ri->i_mtime = le64_put(s->mtime);
-		if (s->ctime != UINT64_MAX)
+			ri->i_mtime_nsec = le32_put(s->mtime_nsec);
+		}
+		if (s->ctime != UINT64_MAX) {
 			ri->i_ctime = le64_put(s->ctime);
+			ri->i_ctime_nsec = le32_put(s->ctime_nsec);
+		}
 		wr_node_dirty(w, in);
 		wr_node_put(in);
 	}

@@ -2,7 +2,7 @@
 /*
  * wrtool: drive the write path from a test script.
  *
- *	wrtool [--mirror DIR] IMAGE COMMAND... 
+ *	wrtool [--mirror DIR] IMAGE COMMAND...
  *
  * Commands run in order on IMAGE opened for writing:
  *	mkdir PATH | create PATH | write PATH OFFSET LENGTH SEED |
@@ -125,8 +125,9 @@ static void make(struct ctx *c, const char *path, uint16_t mode)
 	ret = f2fs_create(c->fs, dir, name, strlen(name), &a, NULL, &ino);
 	if (ret)
 		die("create %s", path, ret);
-	if (c->mirror && (S_ISDIR(mode) ? mkdir(host(c, path), mode & 07777)
-					: close(open(host(c, path), O_CREAT | O_WRONLY, mode & 07777))))
+	if (c->mirror &&
+	    (S_ISDIR(mode) ? mkdir(host(c, path), mode & 07777)
+			   : close(open(host(c, path), O_CREAT | O_WRONLY, mode & 07777))))
 		die("mirror %s", path, errno);
 }
 
