@@ -527,7 +527,8 @@ static int check_fits(struct loader *l)
 	int ret = f2fs_space(l->fs, &s);
 
 	if (ret)
-		return fail(l, ret, "volume: %s", strerror(-ret));
+		return fail(l, ret, "%s",
+			    *f2fs_fs_why(l->fs) ? f2fs_fs_why(l->fs) : strerror(-ret));
 	free_blocks = s.user_blocks > s.valid_blocks ? s.user_blocks - s.valid_blocks : 0;
 	if (l->st->need_blocks > free_blocks)
 		return fail(l, -ENOSPC, "%s needs about %llu MiB, the volume has %llu MiB free",

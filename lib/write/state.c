@@ -16,6 +16,7 @@
 
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
+#include "f2fs/read.h"
 #include "write_internal.h"
 
 uint64_t wr_now(void)
@@ -84,7 +85,28 @@ static void take_counts(struct f2fs_wr *w, const struct f2fs_checkpoint *cp)
 	w->open_time = wr_now();
 }
 
-static int build(struct f2fs_fs *fs, struct f2fs_wr **out)
+/*
+ * Writing over a roll-forward chain would lose what was fsynced before a
+ * power cut (the next checkpoint moves the log on): the kernel replays the
+ * chain at mount first, and so must whoever writes the volume.
+ */
+static int refuse_pending_recovery(struct f2fs_fs *fs)
+{
+	uint32_t fsynced, length;
+	int ret = f2fs_roll_forward_chain(fs, &fsynced, &length);
+
+	if (ret)
+		return ret;
+	if (!fsynced)
+		return 0;
+	fs_say(fs->why, sizeof(fs->why),
+	       "%u fsynced node blocks await roll-forward recovery: mount the volume once (the "
+	       "kernel replays them) before writing to it",
+	       fsynced);
+	return -EUCLEAN;
+}
+
+static int build(struct f2fs_fs *fs, bool existing, struct f2fs_wr **out)
 {
 	struct f2fs_wr *w = calloc(1, sizeof(*w));
 	int ret;
@@ -92,6 +114,11 @@ static int build(struct f2fs_fs *fs, struct f2fs_wr **out)
 	*out = NULL;
 	if (!w)
 		return -ENOMEM;
+	ret = existing ? refuse_pending_recovery(fs) : 0;
+	if (ret) {
+		free(w);
+		return ret;
+	}
 	w->fs = fs;
 	w->clock = -1;
 	w->sb = f2fs_fs_sb(fs);
@@ -117,7 +144,8 @@ static int build(struct f2fs_fs *fs, struct f2fs_wr **out)
 	return 0;
 }
 
-int wr_get(struct f2fs_fs *fs, struct f2fs_wr **out)
+/* The state of @fs, built on first use (@existing: a volume read from the device). */
+static int get_state(struct f2fs_fs *fs, bool existing, struct f2fs_wr **out)
 {
 	struct f2fs_wr *w = fs->wr;
 	int ret;
@@ -126,7 +154,7 @@ int wr_get(struct f2fs_fs *fs, struct f2fs_wr **out)
 	if (!(fs->flags & F2FS_FS_WRITE))
 		return -EROFS;
 	if (!w) {
-		ret = build(fs, &w);
+		ret = build(fs, existing, &w);
 		if (ret)
 			return ret;
 		fs->wr = w;
@@ -137,6 +165,11 @@ int wr_get(struct f2fs_fs *fs, struct f2fs_wr **out)
 	wr_nodes_shrink(w);
 	*out = w;
 	return 0;
+}
+
+int wr_get(struct f2fs_fs *fs, struct f2fs_wr **out)
+{
+	return get_state(fs, true, out);
 }
 
 int f2fs_fs_create(struct f2fs_device *dev, const struct f2fs_super_block *sb,
@@ -150,7 +183,7 @@ int f2fs_fs_create(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	ret = f2fs_fs_new(dev, sb, cp, &fs);
 	if (ret)
 		return ret;
-	ret = wr_get(fs, &w);
+	ret = get_state(fs, false, &w);
 	if (!ret) {
 		w->fresh = true;
 		ret = wr_nat_reserve_meta_inos(w);

@@ -372,10 +372,53 @@ static void test_churn_large_sections(void)
 	churn(256ull << 20, 4, 4);
 }
 
+/*
+ * fsync without a checkpoint, then a "power cut" (close): the chain is
+ * there for the kernel to replay, the checker calls the volume clean and
+ * counts it, and the write path refuses to write over it.
+ */
+static void test_fsync_chain(void)
+{
+	struct f2fs_check_options o = {.on_problem = on_problem};
+	struct f2fs_check_result r;
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	struct f2fs_space sp;
+	uint8_t buf[10000];
+	uint32_t ino;
+	bool cp = true;
+
+	if (!format(&fx, 64ull << 20, "extra_attr,inode_checksum", 1)) {
+		CHECK(0);
+		return;
+	}
+	fill(buf, sizeof(buf), 9);
+	CHECK(open_rw(&fx, &fs));
+	CHECK_EQ_U64(create(fs, ROOT, "synced", S_IFREG | 0644, &ino), 0);
+	CHECK_EQ_U64(f2fs_pwrite(fs, ino, buf, sizeof(buf), 0), 0);
+	CHECK_EQ_U64(f2fs_fsync(fs, ino, false, &cp), 0);
+	CHECK(!cp); /* a new file in a checkpointed directory: roll-forward */
+	f2fs_fs_close(fs);
+
+	CHECK(fixture_fs_open(&fx, &fs));
+	memset(&r, 0, sizeof(r));
+	CHECK_EQ_U64(f2fs_check(fs, &o, &r), 0);
+	CHECK_EQ_U64(r.problems, 0);
+	CHECK(r.fsynced_nodes >= 1);
+	f2fs_fs_close(fs);
+
+	CHECK(open_rw(&fx, &fs));
+	CHECK_EQ_U64(f2fs_space(fs, &sp), -EUCLEAN);
+	CHECK(strstr(f2fs_fs_why(fs), "roll-forward") != NULL);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 int main(void)
 {
 	RUN(test_create_and_checkpoint);
 	RUN(test_namespace);
+	RUN(test_fsync_chain);
 	RUN(test_churn_cleaner);
 	RUN(test_churn_large_sections);
 	TEST_EXIT();
