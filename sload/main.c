@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "f2fs/device.h"
@@ -23,8 +24,13 @@
 
 #define EXIT_FAIL 1
 
+#define MAX_EXTENSIONS 64
+
 struct sload_opts {
 	struct f2fs_load_options load;
+	const char *ext[MAX_EXTENSIONS + 1];
+	unsigned int next;
+	char ext_kind; /* 'i' or 'x' once one was given */
 	const char *device;
 	struct progress_request progress;
 	int debug;
@@ -42,7 +48,12 @@ static void usage(FILE *f)
 		   "  -t mount point [prefix of target fs path, default:/]\n"
 		   "  -T timestamp\n"
 		   "  -P preserve owner: user and group\n"
-		   "  -c enable compression (not supported yet)\n"
+		   "  -c enable compression (LZ4)\n"
+		   "    -L <log-of-blocks-per-cluster>, default 2\n"
+		   "    -a <algorithm>: lz4 only\n"
+		   "    -x <ext> compress files except for these extensions\n"
+		   "    -i <ext> compress files with these extensions only\n"
+		   "    -m <num> min compressed blocks per cluster: 1 only\n"
 		   "  -d debug level [default:0]\n"
 		   "  --progress[=FD], --no-progress\n"
 		   "  -V print the version number and exit\n");
@@ -86,13 +97,40 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 			o->load.preserve_owner = true;
 			break;
 		case 'c':
+			o->load.compress = true;
+			break;
 		case 'a':
+			if (strcasecmp(optarg, "lz4"))
+				tool_fail(t, EXIT_FAIL, "-a %s: only lz4 is supported", optarg);
+			break;
 		case 'i':
 		case 'x':
+			if (o->ext_kind && o->ext_kind != c)
+				tool_fail(t, EXIT_FAIL, "-i and -x cannot be used together");
+			if (o->next == MAX_EXTENSIONS)
+				tool_fail(t, EXIT_FAIL, "-%c %s: at most %d extensions", c, optarg,
+					  MAX_EXTENSIONS);
+			o->ext_kind = (char)c;
+			o->ext[o->next++] = optarg;
+			o->load.extensions = o->ext;
+			o->load.extensions_exclude = c == 'x';
+			break;
 		case 'L':
+			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 8, &v) || v < 2)
+				tool_fail(t, EXIT_FAIL, "-L %s: the cluster size must be 2..8",
+					  optarg);
+			o->load.log_cluster_size = (uint8_t)v;
+			break;
 		case 'm':
+			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 1, &v) || v != 1)
+				tool_fail(
+				    t, EXIT_FAIL,
+				    "-m %s: only 1 (a cluster must save a block) is supported",
+				    optarg);
+			break;
 		case 'r':
-			tool_fail(t, EXIT_FAIL, "-%c: compression is not supported yet", c);
+			tool_fail(t, EXIT_FAIL,
+				  "-r: releasing compressed blocks is not supported yet");
 		case 'd':
 			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 10, &v))
 				tool_fail(t, EXIT_FAIL, "-d %s: bad debug level", optarg);
@@ -124,6 +162,8 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 	o->device = argv[optind];
 	if (!o->load.source)
 		tool_fail(t, EXIT_FAIL, "-f: no source directory given");
+	if (!o->load.compress && (o->next || o->load.log_cluster_size))
+		tool_fail(t, EXIT_FAIL, "-L, -i and -x need -c");
 	if (o->load.mount_point[0] != '/')
 		tool_fail(t, EXIT_FAIL, "-t %s: the mount point must start with /",
 			  o->load.mount_point);

@@ -23,12 +23,16 @@
 #include "f2fs/fs.h"
 
 struct f2fs_load_options {
-	const char *source;	   /* host directory (-f) */
-	const char *mount_point;   /* target path prefix for fs_config and labels (-t), "/" */
-	int64_t timestamp;	   /* -T: every inode's times; < 0 keeps the source's */
-	bool preserve_owner;	   /* -P: uid/gid from the source, else 0:0 */
-	const char *file_contexts; /* -s: SELinux labels (needs libselinux) */
-	const char *fs_config;	   /* -C: Android canned fs_config ("path uid gid mode") */
+	const char *source;	       /* host directory (-f) */
+	const char *mount_point;       /* target path prefix for fs_config and labels (-t), "/" */
+	int64_t timestamp;	       /* -T: every inode's times; < 0 keeps the source's */
+	bool preserve_owner;	       /* -P: uid/gid from the source, else 0:0 */
+	const char *file_contexts;     /* -s: SELinux labels (needs libselinux) */
+	const char *fs_config;	       /* -C: Android canned fs_config ("path uid gid mode") */
+	bool compress;		       /* -c: compress regular files with LZ4 */
+	uint8_t log_cluster_size;      /* -L: blocks per cluster, log2 (2 when 0) */
+	const char *const *extensions; /* -i or -x: NULL-terminated list, or NULL for all */
+	bool extensions_exclude;       /* -x: the list names files not to compress */
 };
 
 struct f2fs_load_stats {

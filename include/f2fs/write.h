@@ -90,6 +90,8 @@ struct f2fs_new_inode {
 	bool inline_ok;	     /* may keep data or dentries inline (kernel default: yes) */
 	bool inline_xattr;   /* reserve inline xattr space (kernel default: yes) */
 	enum f2fs_temp temp; /* F2FS_TEMP_AUTO unless the caller knows better (mkfs) */
+	bool compress; /* a regular file compressed with LZ4 (needs the compression feature) */
+	uint8_t log_cluster_size; /* blocks per cluster, log2: 2 (the kernel default) when 0 */
 };
 
 /* Defaults: @mode, owner 0:0, times @now, inline data and xattrs, automatic temperature. */

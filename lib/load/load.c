@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
@@ -402,6 +403,20 @@ static int remember_link(struct loader *l, const struct stat *sb, uint32_t ino)
 	return 0;
 }
 
+/* Does the -i/-x list let file @name be compressed? */
+static bool compress_name(const struct f2fs_load_options *o, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	bool listed = false;
+	size_t i;
+
+	if (!o->extensions)
+		return true;
+	for (i = 0; dot && o->extensions[i]; i++)
+		listed |= !strcasecmp(dot + 1, o->extensions[i]);
+	return o->extensions_exclude ? !listed : listed;
+}
+
 static void fill_attr(struct loader *l, struct f2fs_new_inode *a, const struct stat *sb,
 		      const char *target)
 {
@@ -428,6 +443,10 @@ static void fill_attr(struct loader *l, struct f2fs_new_inode *a, const struct s
 	if (S_ISCHR(sb->st_mode) || S_ISBLK(sb->st_mode)) {
 		a->rdev_major = major(sb->st_rdev);
 		a->rdev_minor = minor(sb->st_rdev);
+	}
+	if (S_ISREG(sb->st_mode) && l->o->compress && compress_name(l->o, target)) {
+		a->compress = true;
+		a->log_cluster_size = l->o->log_cluster_size;
 	}
 }
 
@@ -570,6 +589,14 @@ int f2fs_load_tree(struct f2fs_fs *fs, const struct f2fs_load_options *o,
 		return fail(&l, -errno, "%s: %s", o->source, strerror(errno));
 	if (!S_ISDIR(sb.st_mode))
 		return fail(&l, -ENOTDIR, "%s: not a directory", o->source);
+	if (o->compress && !(f2fs_fs_features(fs) & F2FS_FEATURE_COMPRESSION))
+		return fail(&l, -EOPNOTSUPP,
+			    "-c: the volume has no compression feature (mkfs.f2fs -O "
+			    "extra_attr,compression)");
+	if (o->compress && o->log_cluster_size &&
+	    (o->log_cluster_size < 2 || o->log_cluster_size > 8))
+		return fail(&l, -EINVAL, "-L %u: the cluster size must be 2..8 (log2 of blocks)",
+			    o->log_cluster_size);
 	l.buf = malloc(CHUNK);
 	if (!l.buf)
 		return fail(&l, -ENOMEM, "out of memory");

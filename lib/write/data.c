@@ -96,6 +96,13 @@ int wr_data_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, vo
 			memcpy(buf, inline_area(ri), inline_bytes(w, ri));
 		return 0;
 	}
+	if (wr_compressed(ri)) {
+		bool done;
+
+		ret = wr_compressed_read_block(w, in, index, buf, &done);
+		if (ret || done)
+			return ret;
+	}
 	ret = wr_dnode_get(w, in, index, false, &dn);
 	if (ret == -ENOENT)
 		return 0;
@@ -296,6 +303,37 @@ static int write_page(struct f2fs_wr *w, struct wr_node *in, const struct wr_pag
 	return ret;
 }
 
+bool wr_page_copy(const struct wr_inode *wi, uint64_t index, void *out)
+{
+	uint8_t *page = cached_page(wi, index);
+
+	if (page)
+		memcpy(out, page, F2FS_BLKSIZE);
+	return page != NULL;
+}
+
+int wr_write_cached_page(struct f2fs_wr *w, struct wr_node *in, struct wr_inode *wi, uint64_t index)
+{
+	bool found;
+	size_t i = find_page(wi, index, &found);
+
+	return found ? write_page(w, in, &wi->pages[i]) : 0;
+}
+
+void wr_drop_page_range(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from, uint64_t to)
+{
+	bool found;
+	size_t first = find_page(wi, from, &found), last = first, k;
+
+	while (last < wi->npages && wi->pages[last].index < to)
+		last++;
+	for (k = first; k < last; k++)
+		free(wi->pages[k].data);
+	memmove(&wi->pages[first], &wi->pages[last], (wi->npages - last) * sizeof(*wi->pages));
+	wi->npages -= last - first;
+	w->inodes.dirty_pages -= last - first;
+}
+
 int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode)
 {
 	struct wr_inode *wi = wr_inode_find(w, ino, false);
@@ -309,6 +347,11 @@ int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode)
 	ret = wr_inode_get(w, ino, &in);
 	if (ret)
 		return ret;
+	if (wr_compressed(&in->blk.i)) {
+		ret = wr_compressed_writepages(w, in, wi);
+		wr_node_put(in);
+		return ret;
+	}
 	for (i = 0; i < wi->npages; i++) {
 		ret = write_page(w, in, &wi->pages[i]);
 		if (ret)
@@ -366,6 +409,24 @@ int wr_write_all_data(struct f2fs_wr *w, bool dirs_only)
 	return ret;
 }
 
+/*
+ * Truncating a compressed file inside a cluster: the cluster's blocks below
+ * the cut are read into the page cache and the whole cluster is freed; the
+ * pages are written again (as a partial cluster) by the next writepages.
+ */
+static int keep_cluster_head(struct f2fs_wr *w, struct wr_node *in, uint64_t *keep)
+{
+	unsigned int cs = 1u << in->blk.i.i_log_cluster_size;
+	uint64_t start = *keep - *keep % cs, i;
+	uint8_t *page;
+	int ret = 0;
+
+	for (i = start; i < *keep && !ret; i++)
+		ret = wr_page_for_write(w, in, i, &page);
+	*keep = start;
+	return ret;
+}
+
 /* Is file block @index mapped to a block or cached? */
 static bool block_exists(struct f2fs_wr *w, struct wr_node *in, uint64_t index)
 {
@@ -406,9 +467,16 @@ int wr_set_size(struct f2fs_wr *w, struct wr_node *in, uint64_t size)
 		if (size < old && size < inline_bytes(w, ri))
 			memset(inline_area(ri) + size, 0, inline_bytes(w, ri) - size);
 	} else if (size < old) {
+		uint64_t from = keep;
+
 		if (wi)
 			wr_drop_pages(w, wi, keep);
-		ret = wr_truncate_blocks(w, in, keep);
+		if (wr_compressed(ri)) {
+			ret = keep_cluster_head(w, in, &from);
+			if (ret)
+				return ret;
+		}
+		ret = wr_truncate_blocks(w, in, from);
 		if (ret)
 			return ret;
 		if (size % F2FS_BLKSIZE) {

@@ -168,6 +168,11 @@ int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pin
 	int ret;
 
 	*out = NULL;
+	if (a->compress &&
+	    (!S_ISREG(a->mode) ||
+	     (w->fs->features & (F2FS_FEATURE_COMPRESSION | F2FS_FEATURE_EXTRA_ATTR)) !=
+		 (F2FS_FEATURE_COMPRESSION | F2FS_FEATURE_EXTRA_ATTR)))
+		return -EOPNOTSUPP;
 	ret = wr_nid_alloc(w, 0, &ino);
 	if (ret)
 		return ret;
@@ -200,8 +205,13 @@ int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pin
 	if (a->inline_xattr)
 		ri->i_inline |= F2FS_INLINE_XATTR;
 	fill_extra(w, ri, a);
-	if (a->inline_ok && (S_ISREG(a->mode) || S_ISLNK(a->mode)))
+	if (a->compress) {
+		ri->i_flags = le32_put(le32_get(ri->i_flags) | F2FS_COMPR_FL);
+		ri->i_compress_algorithm = 1; /* LZ4 */
+		ri->i_log_cluster_size = a->log_cluster_size ? a->log_cluster_size : 2;
+	} else if (a->inline_ok && (S_ISREG(a->mode) || S_ISLNK(a->mode))) {
 		ri->i_inline |= F2FS_INLINE_DATA;
+	}
 	if (a->inline_ok && dir)
 		ri->i_inline |= F2FS_INLINE_DENTRY;
 	w->valid_inodes++;

@@ -391,6 +391,17 @@ void wr_dnode_set_addr(struct f2fs_wr *w, struct wr_dnode *dn, uint32_t addr)
 	wr_node_dirty(w, dn->node);
 }
 
+uint32_t wr_dnode_addr_at(const struct wr_dnode *dn, unsigned int k)
+{
+	return get_addr(dn->node, dn->ofs + k);
+}
+
+void wr_dnode_set_addr_at(struct f2fs_wr *w, struct wr_dnode *dn, unsigned int k, uint32_t addr)
+{
+	set_addr(dn->node, dn->ofs + k, addr);
+	wr_node_dirty(w, dn->node);
+}
+
 void wr_dnode_put(struct wr_dnode *dn)
 {
 	wr_node_put(dn->node);
@@ -399,13 +410,26 @@ void wr_dnode_put(struct wr_dnode *dn)
 
 /* ---- truncation ---- */
 
-/* Free the block at @addr: it becomes invalid.  Returns the blocks i_blocks loses. */
-static unsigned int free_addr(struct f2fs_wr *w, uint32_t addr)
+/*
+ * Free the slot holding @addr: a block becomes invalid; a reservation (a
+ * NEW_ADDR slot, or a compressed cluster's marker while the cluster holds
+ * its reservation) is given back.  Returns the blocks i_blocks loses.
+ */
+static unsigned int free_addr(struct f2fs_wr *w, struct wr_node *inode, uint32_t addr)
 {
-	if (addr == F2FS_NULL_ADDR || addr == F2FS_COMPRESS_ADDR)
+	struct f2fs_inode *ri = &inode->blk.i;
+
+	if (addr == F2FS_NULL_ADDR)
 		return 0;
-	if (addr != F2FS_NEW_ADDR)
-		wr_invalidate(w, addr);
+	if (addr == F2FS_COMPRESS_ADDR && ri->i_inline & F2FS_COMPRESS_RELEASED)
+		return 0;
+	if (addr == F2FS_COMPRESS_ADDR || addr == F2FS_NEW_ADDR) {
+		w->valid_blocks--;
+		if (wr_compressed(ri) && le64_get(ri->i_compr_blocks))
+			ri->i_compr_blocks = le64_put(le64_get(ri->i_compr_blocks) - 1);
+		return 1;
+	}
+	wr_invalidate(w, addr);
 	return 1;
 }
 
@@ -442,7 +466,7 @@ static int trunc_node(struct trunc *t, uint32_t nid, uint32_t ofs, unsigned int 
 	if (depth == 0) {
 		for (i = 0; i < t->per_direct; i++)
 			if (first + i >= t->from) {
-				t->freed += free_addr(t->w, le32_get(n->blk.dn.addr[i]));
+				t->freed += free_addr(t->w, t->inode, le32_get(n->blk.dn.addr[i]));
 				n->blk.dn.addr[i] = 0;
 			}
 	} else {
@@ -488,7 +512,7 @@ int wr_truncate_blocks(struct f2fs_wr *w, struct wr_node *inode, uint64_t from)
 	for (i = 0; i < addrs; i++) {
 		if (i < from)
 			continue;
-		t.freed += free_addr(w, le32_get(ri->i_addr[first + i]));
+		t.freed += free_addr(w, inode, le32_get(ri->i_addr[first + i]));
 		ri->i_addr[first + i] = 0;
 	}
 	for (i = 0; i < F2FS_DEF_NIDS_PER_INODE && !ret; i++) {

@@ -221,6 +221,9 @@ struct wr_dnode {
 int wr_dnode_get(struct f2fs_wr *w, struct wr_node *inode, uint64_t index, bool create,
 		 struct wr_dnode *dn);
 uint32_t wr_dnode_addr(const struct wr_dnode *dn);
+/* Slot @k after the dnode's own (a cluster's slots lie in one node). */
+uint32_t wr_dnode_addr_at(const struct wr_dnode *dn, unsigned int k);
+void wr_dnode_set_addr_at(struct f2fs_wr *w, struct wr_dnode *dn, unsigned int k, uint32_t addr);
 void wr_dnode_set_addr(struct f2fs_wr *w, struct wr_dnode *dn, uint32_t addr);
 void wr_dnode_put(struct wr_dnode *dn);
 /* Free every data block at or past @from and the nodes that map only those. */
@@ -269,6 +272,21 @@ int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uin
 int wr_write_all_data(struct f2fs_wr *w, bool dirs_only);
 void wr_drop_pages(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from_index);
 int wr_set_size(struct f2fs_wr *w, struct wr_node *in, uint64_t size);
+
+/* data.c, for compress.c: copy page @index out (false when not cached), write one page */
+bool wr_page_copy(const struct wr_inode *wi, uint64_t index, void *out);
+int wr_write_cached_page(struct f2fs_wr *w, struct wr_node *in, struct wr_inode *wi,
+			 uint64_t index);
+void wr_drop_page_range(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from, uint64_t to);
+
+/* compress.c */
+bool wr_compressed(const struct f2fs_inode *ri);
+/* -EOPNOTSUPP for an algorithm or cluster size this build does not write */
+int wr_compress_check(const struct f2fs_inode *ri);
+/* Block @index of a compressed cluster (decompressed); *done false when not compressed. */
+int wr_compressed_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, void *buf,
+			     bool *done);
+int wr_compressed_writepages(struct f2fs_wr *w, struct wr_node *in, struct wr_inode *wi);
 
 /* xattr.c */
 int wr_xattr_free(struct f2fs_wr *w, struct wr_node *in);

@@ -8,8 +8,8 @@
 # upstream's on the image.  A case passes only if both call it clean; when
 # they disagree the reason names both exit codes and our PR_ lines.
 #
-# sload cases: upstream's sload.f2fs, then ours (on a 1 GiB image and an
-# 8 GiB -s 128 one), load a generated host tree (~2,000 names, symlinks and
+# sload cases: upstream's sload.f2fs, then ours (on a 1 GiB image, an
+# 8 GiB -s 128 one, and with LZ4 compression), load a generated host tree (~2,000 names, symlinks and
 # hard links included) into an image made by our mkfs; both fscks must call
 # it clean; the kernel mounts it and checks names, contents, link counts,
 # sizes, modes and symlink targets against a manifest made on the host
@@ -65,11 +65,12 @@ CASES=(
 	"8g-s128|8G|ours|-s 128"
 	"1g-upstream-mkfs|1G|upstream|"
 )
-# name | image size | sload (ours or upstream) | mkfs options
+# name | image size | sload (ours or upstream) | mkfs options | sload options
 SLOAD_CASES=(
-	"1g-sload|1G|upstream|"
-	"1g-our-sload|1G|ours|"
-	"8g-s128-our-sload|8G|ours|-s 128"
+	"1g-sload|1G|upstream||"
+	"1g-our-sload|1G|ours||"
+	"8g-s128-our-sload|8G|ours|-s 128|"
+	"2g-our-sload-lz4|2G|ours|-O extra_attr,compression|-c"
 )
 
 all_names() {
@@ -222,9 +223,9 @@ make_manifest() {
 	)
 }
 
-# sload_case NAME SIZE ours|upstream MKFS-OPTIONS
+# sload_case NAME SIZE ours|upstream MKFS-OPTIONS SLOAD-OPTIONS
 sload_case() {
-	local name=$1 size=$2 which=$3 opts=$4 img src out reason t0 t_sload t_guest sload
+	local name=$1 size=$2 which=$3 opts=$4 sopts=$5 img src out reason t0 t_sload t_guest sload
 	img=$work/$name.img
 	src=$work/sload-src
 	sload=$UPSTREAM_SLOAD
@@ -252,7 +253,8 @@ sload_case() {
 	fi
 	t0=$(now)
 	out=$work/$name.sload.log
-	if ! "$sload" -f "$src" "$img" </dev/null >"$out" 2>&1; then
+	# shellcheck disable=SC2086 # the case's options are words
+	if ! "$sload" $sopts -f "$src" "$img" </dev/null >"$out" 2>&1; then
 		tail -n 20 "$out" >&2
 		fail "fsck-kernel/$name" "sload.f2fs failed: $(grep -v '^$' "$out" | tail -n 1)"
 		return
@@ -282,7 +284,7 @@ sload_case() {
 }
 
 main() {
-	local c name rest size which opts t_all
+	local c name rest size which opts sopts t_all
 	t_all=$(now)
 	start_work fsck-kernel
 	need_executable "$MKFS" "$OUR_FSCK" "$UPSTREAM_MKFS" "$UPSTREAM_FSCK"
@@ -307,9 +309,11 @@ main() {
 		size=${rest%%|*}
 		rest=${rest#*|}
 		which=${rest%%|*}
-		opts=${rest#*|}
+		rest=${rest#*|}
+		opts=${rest%%|*}
+		sopts=${rest#*|}
 		if wanted "$name"; then
-			sload_case "$name" "$size" "$which" "$opts"
+			sload_case "$name" "$size" "$which" "$opts" "$sopts"
 		else
 			skip "fsck-kernel/$name" "not in FSCK_KERNEL_CASES"
 		fi
