@@ -63,7 +63,7 @@ void wr_drop_pages(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from_index)
 	size_t i = find_page(wi, from_index, &found), k;
 
 	for (k = i; k < wi->npages; k++)
-		free(wi->pages[k].data);
+		wr_page_free(&w->inodes, wi->pages[k].data);
 	w->inodes.dirty_pages -= wi->npages - i;
 	wi->npages = i;
 }
@@ -117,8 +117,39 @@ int wr_data_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, vo
 	return wr_read_block(w, addr, buf);
 }
 
-/* The dirty page @index of @in, made from what the file holds when not cached. */
-int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uint8_t **out)
+#define POOL_MAX 4096u /* free page buffers kept for reuse: 16 MiB */
+
+/* A page buffer: one freed earlier, or a new one. */
+static uint8_t *page_alloc(struct wr_inode_table *t)
+{
+	return t->npool ? t->pool[--t->npool] : malloc(F2FS_BLKSIZE);
+}
+
+void wr_page_free(struct wr_inode_table *t, uint8_t *page)
+{
+	if (!page)
+		return;
+	if (t->npool == t->pool_cap && t->pool_cap < POOL_MAX) {
+		size_t cap = t->pool_cap ? t->pool_cap * 2 : 64;
+		uint8_t **p = realloc(t->pool, cap * sizeof(*p));
+
+		if (p) {
+			t->pool = p;
+			t->pool_cap = cap;
+		}
+	}
+	if (t->npool < t->pool_cap)
+		t->pool[t->npool++] = page;
+	else
+		free(page);
+}
+
+/*
+ * The dirty page @index of @in.  A page not cached yet is made from what
+ * the file holds there, unless @whole: the caller overwrites all of it.
+ */
+static int get_page(struct f2fs_wr *w, struct wr_node *in, uint64_t index, bool whole,
+		    uint8_t **out)
 {
 	struct wr_inode *wi = wr_inode_find(w, in->ino, true);
 	struct wr_page *pages;
@@ -135,12 +166,12 @@ int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uin
 		*out = wi->pages[i].data;
 		return 0;
 	}
-	data = malloc(F2FS_BLKSIZE);
+	data = page_alloc(&w->inodes);
 	if (!data)
 		return -ENOMEM;
-	ret = wr_data_read_block(w, in, index, data);
+	ret = whole ? 0 : wr_data_read_block(w, in, index, data);
 	if (ret) {
-		free(data);
+		wr_page_free(&w->inodes, data);
 		return ret;
 	}
 	if (wi->npages == wi->cap) {
@@ -148,7 +179,7 @@ int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uin
 
 		pages = realloc(wi->pages, cap * sizeof(*pages));
 		if (!pages) {
-			free(data);
+			wr_page_free(&w->inodes, data);
 			return -ENOMEM;
 		}
 		wi->pages = pages;
@@ -161,6 +192,11 @@ int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uin
 	w->dirty = true;
 	*out = data;
 	return 0;
+}
+
+int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uint8_t **out)
+{
+	return get_page(w, in, index, false, out);
 }
 
 /* Move inline data to page 0 and make the inode a block-mapped one. */
@@ -219,7 +255,7 @@ int wr_data_write(struct f2fs_wr *w, struct wr_node *in, const void *buf, size_t
 
 		if (n > len)
 			n = len;
-		ret = wr_page_for_write(w, in, index, &page);
+		ret = get_page(w, in, index, n == F2FS_BLKSIZE, &page);
 		if (ret)
 			return ret;
 		memcpy(page + in_page, src, n);
@@ -328,7 +364,7 @@ void wr_drop_page_range(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from, u
 	while (last < wi->npages && wi->pages[last].index < to)
 		last++;
 	for (k = first; k < last; k++)
-		free(wi->pages[k].data);
+		wr_page_free(&w->inodes, wi->pages[k].data);
 	memmove(&wi->pages[first], &wi->pages[last], (wi->npages - last) * sizeof(*wi->pages));
 	wi->npages -= last - first;
 	w->inodes.dirty_pages -= last - first;
@@ -356,7 +392,7 @@ int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode)
 		ret = write_page(w, in, &wi->pages[i]);
 		if (ret)
 			break;
-		free(wi->pages[i].data);
+		wr_page_free(&w->inodes, wi->pages[i].data);
 	}
 	/* written pages leave the cache; after an error the rest stay dirty */
 	memmove(wi->pages, wi->pages + i, (wi->npages - i) * sizeof(*wi->pages));

@@ -303,7 +303,7 @@ static int punch_block(struct f2fs_wr *w, struct wr_node *dir, uint64_t b)
 		for (i = 0; i < wi->npages; i++) {
 			if (wi->pages[i].index != b)
 				continue;
-			free(wi->pages[i].data);
+			wr_page_free(&w->inodes, wi->pages[i].data);
 			memmove(&wi->pages[i], &wi->pages[i + 1],
 				(wi->npages - i - 1) * sizeof(*wi->pages));
 			wi->npages--;

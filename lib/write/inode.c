@@ -54,6 +54,9 @@ void wr_inodes_free(struct f2fs_wr *w)
 		}
 	}
 	free(w->inodes.buckets);
+	while (w->inodes.npool)
+		free(w->inodes.pool[--w->inodes.npool]);
+	free(w->inodes.pool);
 }
 
 struct wr_inode *wr_inode_find(struct f2fs_wr *w, uint32_t ino, bool create)

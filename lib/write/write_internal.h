@@ -76,6 +76,8 @@ struct wr_inode_table {
 	struct wr_inode **buckets;
 	uint32_t nbuckets, count;
 	uint64_t dirty_pages; /* over all inodes */
+	uint8_t **pool;	      /* free page buffers, for reuse */
+	size_t npool, pool_cap;
 };
 
 /* ---- the state ---- */
@@ -271,6 +273,8 @@ int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uin
 /* Write back every dirty page (only directories' with @dirs_only), in inode order. */
 int wr_write_all_data(struct f2fs_wr *w, bool dirs_only);
 void wr_drop_pages(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from_index);
+/* Give a page buffer back (kept for reuse up to a bound). */
+void wr_page_free(struct wr_inode_table *t, uint8_t *page);
 int wr_set_size(struct f2fs_wr *w, struct wr_node *in, uint64_t size);
 
 /* data.c, for compress.c: copy page @index out (false when not cached), write one page */
