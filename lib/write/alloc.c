@@ -487,6 +487,8 @@ int wr_sit_flush(struct f2fs_wr *w)
 		}
 		j->n_sits = 0;
 	}
+	if (!w->ndirty)
+		return 0;
 	qsort(w->dirty_list, w->ndirty, sizeof(*w->dirty_list), seg_cmp);
 	groups = malloc(sizeof(*groups) * (w->ndirty + 1));
 	if (!groups)
