@@ -1,7 +1,7 @@
 #!/bin/bash
 # The layer check (run by make check): lib/ is layered
 #   format <- dev <- fs <- read <- check
-#   format <- dev <- fs <- mkfs            (the write path will sit here)
+#   format <- dev <- fs <- read <- write <- mkfs, load
 # and each file may include only headers of its own layer or the layers
 # below it (allowed() lists them).  Tools (mkfs/ fsck/ dump/ inject/ tools/) may include only the
 # public API (include/f2fs/) and tools/common/, never lib/'s internal
@@ -19,7 +19,9 @@ allowed() {
 	fs) echo format dev fs ;;
 	read) echo format dev fs read ;;
 	check) echo format dev fs read check ;;
-	mkfs) echo format dev fs mkfs ;;
+	write) echo format dev fs read write ;;
+	mkfs) echo format dev fs read write mkfs ;;
+	load) echo format dev fs read write load ;;
 	esac
 }
 
@@ -38,7 +40,9 @@ header_layer() {
 	fs.h | volume.h | summary.h | sit.h | nat.h | ssa.h) echo fs ;;
 	read.h) echo read ;;
 	check.h) echo check ;;
+	write.h) echo write ;;
 	mkfs.h) echo mkfs ;;
+	load.h) echo load ;;
 	*) echo unknown ;;
 	esac
 }
@@ -87,7 +91,7 @@ for f in $(find lib -name '*.[ch]' | sort); do
 	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
 done
 
-for f in $(find mkfs fsck dump inject tools -name '*.[ch]' 2>/dev/null | sort); do
+for f in $(find mkfs fsck dump inject sload tools -name '*.[ch]' 2>/dev/null | sort); do
 	while read -r inc; do
 		case $inc in
 		f2fs/* | config.h) ;;

@@ -57,7 +57,8 @@ cli_tests() {
 	for t in "$top"/tests/cli/*.sh; do
 		[ "$(basename "$t")" = lib.sh ] && continue
 		MKFS=$dir/mkfs/mkfs.f2fs FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/dump/dump.f2fs \
-			INJECT=$dir/inject/inject.f2fs F2FS_IO=$dir/tools/f2fs_io/f2fs_io bash "$t" || rc=1
+			INJECT=$dir/inject/inject.f2fs F2FS_IO=$dir/tools/f2fs_io/f2fs_io \
+			SLOAD=$dir/sload/sload.f2fs WRTOOL=$dir/tests/cli/wrtool bash "$t" || rc=1
 	done
 	FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/dump/dump.f2fs INJECT=$dir/inject/inject.f2fs \
 		bash "$top/tests/golden/run.sh" || rc=1
@@ -69,7 +70,8 @@ kernel_tests() {
 	bash "$top/tests/kernel/setup.sh" || { echo "FAIL: setup: guest kernel"; return 1; }
 	for t in "$top"/tests/kernel/[0-9]*.sh; do
 		MKFS=$top/mkfs/mkfs.f2fs OUR_FSCK=$top/fsck/fsck.f2fs \
-			F2FS_IO=$top/tools/f2fs_io/f2fs_io bash "$t" || rc=1
+			F2FS_IO=$top/tools/f2fs_io/f2fs_io OUR_SLOAD=$top/sload/sload.f2fs \
+			WRTOOL=$top/tests/cli/wrtool bash "$t" || rc=1
 	done
 	return $rc
 }

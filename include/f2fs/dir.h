@@ -3,6 +3,7 @@
 #ifndef F2FS_DIR_H
 #define F2FS_DIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,30 @@ static inline const uint8_t *f2fs_dentry_name(const struct f2fs_dentry_area *a, 
 {
 	return a->names + (size_t)slot * F2FS_SLOT_LEN;
 }
+
+/*
+ * The multi-level hash table of a directory, as the kernel lays it out in
+ * file blocks: level L has f2fs_dir_buckets(L, i_dir_level) buckets of
+ * f2fs_dir_bucket_blocks(L) blocks each, levels one after another; a name
+ * of hash H lives in bucket H % buckets of some level below
+ * i_current_depth.  The one description, for the writer and the checker.
+ */
+#define F2FS_MAX_DIR_HASH_DEPTH 63
+uint64_t f2fs_dir_buckets(unsigned int level, unsigned int dir_level);
+unsigned int f2fs_dir_bucket_blocks(unsigned int level);
+/* First file block of bucket @bucket of level @level. */
+uint64_t f2fs_dir_block_index(unsigned int level, unsigned int dir_level, uint64_t bucket);
+/* The bucket (and the level's bucket count) file block @fblk serves; false past the last level. */
+bool f2fs_dir_block_bucket(uint64_t fblk, unsigned int dir_level, uint64_t *bucket,
+			   uint64_t *nbuckets);
+
+/* Store an entry with hash @hash at @slot of @a (-ENOSPC when it does not fit from there). */
+int f2fs_dentry_area_put(struct f2fs_dentry_area *a, unsigned int slot, const char *name,
+			 size_t len, uint32_t hash, uint32_t ino, uint8_t file_type);
+/* The first run of @slots free slots of @a, or a->nr when there is none. */
+unsigned int f2fs_dentry_area_room(const struct f2fs_dentry_area *a, unsigned int slots);
+/* Clear the bitmap bits of @slots slots from @slot (the entry's bytes stay). */
+void f2fs_dentry_area_clear(struct f2fs_dentry_area *a, unsigned int slot, unsigned int slots);
 
 /*
  * Store an entry at @slot of a dentry block: hash, inode, type, the name

@@ -15,10 +15,11 @@
  * reported as such, so callers can tell an operational error from a damaged
  * volume.
  *
- * The handle is built to carry more later without changing its readers:
- * F2FS_FS_WRITE is reserved for the write path (dirty state, the allocator);
- * lock hooks default to no-ops and are called around the operations the
- * kernel serialises once a writer exists.
+ * Opened with F2FS_FS_WRITE, the handle also carries the write path's state
+ * (include/f2fs/write.h): every table is loaded at open, and the write
+ * functions change them in memory until a checkpoint writes them out.
+ * Lock hooks default to no-ops; write.h says which lock each writing
+ * function takes.
  */
 #ifndef F2FS_FS_H
 #define F2FS_FS_H
@@ -40,19 +41,25 @@ struct f2fs_fs;
 
 enum f2fs_fs_flags {
 	F2FS_FS_READ = 0,
-	F2FS_FS_WRITE = 1u << 0, /* reserved for the write path: refused with -EROFS today */
+	F2FS_FS_WRITE = 1u << 0, /* load everything and allow the write path (write.h) */
 };
 
 /*
  * Open the volume on @dev (which the handle uses but does not own: close
  * the device after f2fs_fs_close).  Reads and validates the superblocks and
- * the checkpoint; nothing else.  Returns 0 and *out, or a negative errno
- * with @why set (see f2fs_volume_open for the cases).
+ * the checkpoint; nothing else, unless @flags has F2FS_FS_WRITE: then every
+ * table is loaded too, and a volume whose checkpoint carries the error flag
+ * is refused with -EUCLEAN.  Returns 0 and *out, or a negative errno with
+ * @why set (see f2fs_volume_open for the cases).
  */
 int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **out, char *why,
 		 size_t why_len);
 
-/* Free the handle and every table it loaded (NULL is fine). */
+/*
+ * Free the handle and every table it loaded (NULL is fine).  Nothing is
+ * written: changes made through write.h since the last f2fs_checkpoint()
+ * are dropped, as a power cut would drop them.
+ */
 void f2fs_fs_close(struct f2fs_fs *fs);
 
 struct f2fs_device *f2fs_fs_dev(const struct f2fs_fs *fs);

@@ -88,6 +88,24 @@ uint32_t f2fs_node_child_ofs(uint32_t ofs, unsigned int depth, unsigned int i);
  */
 uint64_t f2fs_node_first_block(uint32_t ofs, unsigned int inode_addrs, unsigned int per_direct);
 
+/*
+ * The way from an inode to the address of file block @index: @depth nodes
+ * below the inode (0: the address is in the inode itself), the i_nid[]
+ * slot taken, the child index in each indirect node on the way, the tree
+ * offset of every node on the path (node_ofs[0] is the inode's, 0) and the
+ * address index in the last node.  Returns 0, or -EFBIG past the largest
+ * file the tree maps.
+ */
+struct f2fs_node_path {
+	unsigned int depth;
+	unsigned int nid_slot;
+	unsigned int idx[2];
+	uint32_t node_ofs[4];
+	unsigned int ofs_in_node;
+};
+int f2fs_node_path(uint64_t index, unsigned int inode_addrs, unsigned int per_direct,
+		   struct f2fs_node_path *p);
+
 /* Is the node at tree offset @ofs a direct node (one that holds data addresses)? */
 bool f2fs_node_ofs_is_direct(uint32_t ofs);
 

@@ -232,4 +232,15 @@ int f2fs_symlink_target(struct f2fs_fs *fs, const struct f2fs_node *inode, char 
  */
 void f2fs_inode_devnum(const struct f2fs_inode *ri, uint32_t *major, uint32_t *minor);
 
+/* ---- roll-forward (lib/read/recovery.c) ---- */
+
+/*
+ * Walk the warm node log from where the checkpoint left it, as the
+ * kernel's recovery does: *length node blocks carry this checkpoint's
+ * version, *fsynced of them the FSYNC mark (what mount would replay).
+ * Returns 0, -EUCLEAN for a checkpoint
+ * whose warm node segment is outside the main area, or -ENOMEM.
+ */
+int f2fs_roll_forward_chain(struct f2fs_fs *fs, uint32_t *fsynced, uint32_t *length);
+
 #endif

@@ -19,6 +19,7 @@
 #include "f2fs/bitops.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
+#include "f2fs/read.h"
 
 static void report_sit_anomalies(struct check_ctx *c)
 {
@@ -246,36 +247,18 @@ static void check_counters(struct check_ctx *c)
 
 /*
  * After a power cut the warm node log may hold fsynced direct nodes newer
- * than the checkpoint: the chain starts at the log's next block and links
- * through next_blkaddr while the footer carries this checkpoint's version.
- * Roll-forward recovery replays them at mount, so they are not corruption.
+ * than the checkpoint (f2fs_roll_forward_chain): roll-forward recovery
+ * replays them at mount, so they are not corruption.
  */
 static void count_fsynced_chain(struct check_ctx *c)
 {
-	uint32_t flags = le32_get(c->cp->ckpt_flags);
-	uint64_t ver = le64_get(c->cp->checkpoint_ver), blk, steps = 0;
-	struct f2fs_node *n;
+	uint32_t fsynced, length;
+	int ret = f2fs_roll_forward_chain(c->fs, &fsynced, &length);
 
-	if (flags & CP_UMOUNT_FLAG)
-		return;
-	if (flags & CP_CRC_RECOVERY_FLAG)
-		ver = f2fs_nat_bits_tag(c->cp);
-	n = malloc(sizeof(*n));
-	if (!n) {
-		check_fail(c, -ENOMEM);
-		return;
-	}
-	blk = f2fs_geo_blkaddr(c->geo, c->cpd->curseg_segno[F2FS_CURSEG_WARM_NODE],
-			       c->cpd->curseg_blkoff[F2FS_CURSEG_WARM_NODE]);
-	while (in_main_area(c, blk) && steps++ < c->geo->main_blocks) {
-		if (f2fs_dev_read(c->dev, n, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE) ||
-		    le64_get(n->footer.cp_ver) != ver)
-			break;
-		if (le32_get(n->footer.flag) & (1u << F2FS_FSYNC_BIT_SHIFT))
-			c->res->fsynced_nodes++;
-		blk = le32_get(n->footer.next_blkaddr);
-	}
-	free(n);
+	if (ret == -ENOMEM)
+		check_fail(c, ret);
+	else if (!ret)
+		c->res->fsynced_nodes += fsynced;
 }
 
 /* NAT blocks whose full/empty bit disagrees with their entries. */

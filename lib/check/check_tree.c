@@ -46,41 +46,6 @@ struct inode_walk {
 	uint64_t bucket, nbuckets;
 };
 
-#define MAX_DIR_HASH_DEPTH 63
-#define MAX_DIR_BUCKETS	   (1ull << ((MAX_DIR_HASH_DEPTH / 2) - 1))
-
-/* Buckets of hash level @level, and blocks per bucket, as the kernel lays them out. */
-static uint64_t dir_buckets(unsigned int level, unsigned int dir_level)
-{
-	return level + dir_level < MAX_DIR_HASH_DEPTH / 2 ? 1ull << (level + dir_level)
-							  : MAX_DIR_BUCKETS;
-}
-
-static uint64_t bucket_blocks(unsigned int level)
-{
-	return level < MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
-}
-
-/* The level's bucket that directory block @fblk belongs to; false past the last level. */
-static bool dentry_bucket(uint64_t fblk, unsigned int dir_level, uint64_t *bucket,
-			  uint64_t *nbuckets)
-{
-	uint64_t start = 0;
-	unsigned int level;
-
-	for (level = 0; level < MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t nb = dir_buckets(level, dir_level), span = nb * bucket_blocks(level);
-
-		if (fblk < start + span) {
-			*bucket = (fblk - start) / bucket_blocks(level);
-			*nbuckets = nb;
-			return true;
-		}
-		start += span;
-	}
-	return false;
-}
-
 static bool nid_valid(const struct check_ctx *c, uint32_t nid)
 {
 	const struct f2fs_nat_info *e = f2fs_nat_get(c->nat, nid);
@@ -433,7 +398,7 @@ static void walk_dentry_block(struct check_ctx *c, struct inode_walk *w, uint32_
 		check_fail(c, -ENOMEM);
 		return;
 	}
-	if (!dentry_bucket(fblk, w->ri->i_dir_level, &w->bucket, &w->nbuckets))
+	if (!f2fs_dir_block_bucket(fblk, w->ri->i_dir_level, &w->bucket, &w->nbuckets))
 		w->nbuckets = 0;
 	ret = f2fs_dev_read(c->dev, blk, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE);
 	if (ret) {

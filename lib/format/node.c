@@ -6,8 +6,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "f2fs/crc.h"
@@ -209,4 +211,56 @@ uint64_t f2fs_node_first_block(uint32_t ofs, unsigned int inode_addrs, unsigned 
 		    2 + 2 * n + rel - rel / (n + 1) - (f2fs_node_ofs_is_direct(ofs) ? 1 : 0);
 	}
 	return inode_addrs + direct_before * per_direct;
+}
+
+int f2fs_node_path(uint64_t index, unsigned int inode_addrs, unsigned int per_direct,
+		   struct f2fs_node_path *p)
+{
+	const uint64_t n = F2FS_NIDS_PER_BLOCK;
+	uint64_t rest = index;
+	unsigned int slot;
+
+	memset(p, 0, sizeof(*p));
+	if (rest < inode_addrs) {
+		p->ofs_in_node = (unsigned int)rest;
+		return 0;
+	}
+	rest -= inode_addrs;
+	/* i_nid[0..1]: direct nodes */
+	for (slot = 0; slot < 2; slot++) {
+		if (rest < per_direct) {
+			p->depth = 1;
+			p->nid_slot = slot;
+			p->node_ofs[1] = f2fs_inode_nid_ofs(slot);
+			p->ofs_in_node = (unsigned int)rest;
+			return 0;
+		}
+		rest -= per_direct;
+	}
+	/* i_nid[2..3]: indirect nodes of n direct nodes each */
+	for (slot = 2; slot < 4; slot++) {
+		if (rest < n * per_direct) {
+			p->depth = 2;
+			p->nid_slot = slot;
+			p->idx[0] = (unsigned int)(rest / per_direct);
+			p->node_ofs[1] = f2fs_inode_nid_ofs(slot);
+			p->node_ofs[2] = f2fs_node_child_ofs(p->node_ofs[1], 1, p->idx[0]);
+			p->ofs_in_node = (unsigned int)(rest % per_direct);
+			return 0;
+		}
+		rest -= n * per_direct;
+	}
+	/* i_nid[4]: the double indirect node */
+	if (rest < n * n * per_direct) {
+		p->depth = 3;
+		p->nid_slot = 4;
+		p->idx[0] = (unsigned int)(rest / (n * per_direct));
+		p->idx[1] = (unsigned int)(rest / per_direct % n);
+		p->node_ofs[1] = F2FS_NODE_OFS_DINDIRECT;
+		p->node_ofs[2] = f2fs_node_child_ofs(p->node_ofs[1], 2, p->idx[0]);
+		p->node_ofs[3] = f2fs_node_child_ofs(p->node_ofs[2], 1, p->idx[1]);
+		p->ofs_in_node = (unsigned int)(rest % per_direct);
+		return 0;
+	}
+	return -EFBIG;
 }

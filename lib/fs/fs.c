@@ -38,6 +38,24 @@ static void no_lock(void *arg, enum f2fs_fs_lock which, uint32_t ino, bool exclu
 
 static const struct f2fs_fs_lock_ops no_locks = {.lock = no_lock, .unlock = no_lock};
 
+/*
+ * Writing needs every table, and a volume the kernel would write on: one
+ * that the kernel did not stop with an error.
+ */
+static int open_for_write(struct f2fs_fs *fs, char *why, size_t why_len)
+{
+	int ret;
+
+	if (le32_get(f2fs_fs_cp(fs)->ckpt_flags) & CP_ERROR_FLAG) {
+		snprintf(why, why_len, "checkpoint: the error flag is set; run fsck.f2fs first");
+		return -EUCLEAN;
+	}
+	ret = f2fs_fs_load_all(fs);
+	if (ret)
+		snprintf(why, why_len, "%s", fs->why);
+	return ret;
+}
+
 int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **out, char *why,
 		 size_t why_len)
 {
@@ -45,10 +63,6 @@ int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **o
 	int ret;
 
 	*out = NULL;
-	if (flags & F2FS_FS_WRITE) {
-		snprintf(why, why_len, "opening for writing is not supported yet");
-		return -EROFS;
-	}
 	fs = calloc(1, sizeof(*fs));
 	if (!fs) {
 		snprintf(why, why_len, "out of memory");
@@ -64,6 +78,46 @@ int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **o
 	fs->features = le32_get(f2fs_volume_sb(fs->vol)->feature);
 	f2fs_geometry_init(&fs->geo, f2fs_volume_sb(fs->vol));
 	fs->lock_ops = no_locks;
+	if (flags & F2FS_FS_WRITE) {
+		ret = open_for_write(fs, why, why_len);
+		if (ret) {
+			f2fs_fs_close(fs);
+			return ret;
+		}
+	}
+	*out = fs;
+	return 0;
+}
+
+int f2fs_fs_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		const struct f2fs_checkpoint *cp, struct f2fs_fs **out)
+{
+	struct f2fs_fs *fs = calloc(1, sizeof(*fs));
+	int ret;
+
+	*out = NULL;
+	if (!fs)
+		return -ENOMEM;
+	fs->dev = dev;
+	fs->flags = F2FS_FS_WRITE;
+	fs->features = le32_get(sb->feature);
+	f2fs_geometry_init(&fs->geo, sb);
+	fs->lock_ops = no_locks;
+	/* as if pack 1 were current: the first checkpoint goes to pack 0 */
+	ret = f2fs_volume_new(dev, sb, cp, 1, &fs->vol);
+	if (!ret)
+		ret = f2fs_cp_data_new(sb, cp, &fs->cpd);
+	if (!ret)
+		ret = f2fs_sit_new_empty(sb, &fs->sit);
+	if (!ret)
+		ret = f2fs_nat_new_empty(sb, &fs->nat);
+	if (!ret)
+		ret = f2fs_ssa_open(dev, sb, fs->cpd, &fs->ssa);
+	fs->cpd_slot.tried = fs->sit_slot.tried = fs->nat_slot.tried = fs->ssa_slot.tried = true;
+	if (ret) {
+		f2fs_fs_close(fs);
+		return ret;
+	}
 	*out = fs;
 	return 0;
 }
@@ -72,6 +126,8 @@ void f2fs_fs_close(struct f2fs_fs *fs)
 {
 	if (!fs)
 		return;
+	if (fs->wr_free)
+		fs->wr_free(fs->wr);
 	f2fs_ssa_free(fs->ssa);
 	f2fs_nat_free(fs->nat);
 	f2fs_sit_free(fs->sit);

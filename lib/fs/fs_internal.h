@@ -67,6 +67,13 @@ struct f2fs_fs {
 	struct f2fs_fs_lock_ops lock_ops;
 	f2fs_progress_fn progress_fn;
 	void *progress_arg;
+
+	/*
+	 * The write path's state (lib/write), attached on first use and freed
+	 * by close through @wr_free: the fs layer knows nothing of its shape.
+	 */
+	void *wr;
+	void (*wr_free)(void *wr);
 };
 
 /* Format a one-line reason into @why (nothing when @why is NULL or empty). */
@@ -97,5 +104,32 @@ void f2fs_nat_free(struct f2fs_nat_table *t);
 int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		  const struct f2fs_cp_data *cpd, struct f2fs_ssa **out);
 void f2fs_ssa_free(struct f2fs_ssa *s);
+
+/*
+ * For the write path: a handle over a volume that exists only in memory
+ * (@sb and the checkpoint block @cp, to be written by the first
+ * checkpoint), with empty tables -- every segment free, every nid free.
+ * The device is written only by the write path.
+ */
+int f2fs_fs_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		const struct f2fs_checkpoint *cp, struct f2fs_fs **out);
+
+int f2fs_volume_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		    const void *cp_block, int cp_index, struct f2fs_volume **out);
+/* After a checkpoint: pack @cp_index now holds @cp_block. */
+void f2fs_volume_set_cp(struct f2fs_volume *v, const void *cp_block, int cp_index);
+
+int f2fs_cp_data_new(const struct f2fs_super_block *sb, const struct f2fs_checkpoint *cp,
+		     struct f2fs_cp_data **out);
+int f2fs_sit_new_empty(const struct f2fs_super_block *sb, struct f2fs_sit_table **out);
+int f2fs_nat_new_empty(const struct f2fs_super_block *sb, struct f2fs_nat_table **out);
+
+/* The entry of @segno / @nid for changing it (allocated on first use); NULL past the end or on
+ * ENOMEM. */
+struct f2fs_seg_entry *f2fs_sit_seg_mut(struct f2fs_sit_table *t, uint32_t segno);
+struct f2fs_nat_info *f2fs_nat_entry_mut(struct f2fs_nat_table *t, uint32_t nid);
+
+/* Replace the cached summary of @segno (after the write path wrote it to the SSA). */
+int f2fs_ssa_put(struct f2fs_ssa *s, uint32_t segno, const struct f2fs_summary_block *blk);
 
 #endif

@@ -337,3 +337,34 @@ bool f2fs_nat_bits_exact(const struct f2fs_nat_table *t)
 	}
 	return true;
 }
+
+/* ---- for the write path (fs_internal.h) ---- */
+
+struct f2fs_nat_info *f2fs_nat_entry_mut(struct f2fs_nat_table *t, uint32_t nid)
+{
+	struct f2fs_nat_info *blk;
+
+	if (nid >= t->max_nid)
+		return NULL;
+	blk = block_for_write(t, nid / F2FS_NAT_ENTRY_PER_BLOCK);
+	return blk ? &blk[nid % F2FS_NAT_ENTRY_PER_BLOCK] : NULL;
+}
+
+int f2fs_nat_new_empty(const struct f2fs_super_block *sb, struct f2fs_nat_table **out)
+{
+	uint32_t segs = le32_get(sb->segment_count_nat);
+	struct f2fs_nat_table *t = calloc(1, sizeof(*t));
+
+	*out = NULL;
+	if (!t)
+		return -ENOMEM;
+	t->nat_blocks = segs / 2 * SEG_BLOCKS;
+	t->max_nid = t->nat_blocks * F2FS_NAT_ENTRY_PER_BLOCK;
+	t->blocks = calloc(t->nat_blocks ? t->nat_blocks : 1, sizeof(*t->blocks));
+	if (!t->blocks) {
+		f2fs_nat_free(t);
+		return -ENOMEM;
+	}
+	*out = t;
+	return 0;
+}

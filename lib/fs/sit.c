@@ -379,3 +379,37 @@ bool f2fs_sit_range_used(const struct f2fs_sit_table *t, uint32_t first, uint32_
 			return true;
 	return false;
 }
+
+/* ---- for the write path (fs_internal.h) ---- */
+
+struct f2fs_seg_entry *f2fs_sit_seg_mut(struct f2fs_sit_table *t, uint32_t segno)
+{
+	struct f2fs_seg_entry *blk;
+
+	if (segno >= t->segments)
+		return NULL;
+	blk = block_for_write(t, segno / F2FS_SIT_ENTRY_PER_BLOCK);
+	return blk ? &blk[segno % F2FS_SIT_ENTRY_PER_BLOCK] : NULL;
+}
+
+int f2fs_sit_new_empty(const struct f2fs_super_block *sb, struct f2fs_sit_table **out)
+{
+	struct f2fs_sit_table *t = calloc(1, sizeof(*t));
+
+	*out = NULL;
+	if (!t)
+		return -ENOMEM;
+	t->segments = le32_get(sb->segment_count_main);
+	t->segs_per_sec = le32_get(sb->segs_per_sec);
+	t->sections = t->segments / t->segs_per_sec;
+	t->nr_blocks = (t->segments + F2FS_SIT_ENTRY_PER_BLOCK - 1) / F2FS_SIT_ENTRY_PER_BLOCK;
+	t->blocks = calloc(t->nr_blocks ? t->nr_blocks : 1, sizeof(*t->blocks));
+	t->sec = calloc(t->sections ? t->sections : 1, sizeof(*t->sec));
+	if (!t->blocks || !t->sec) {
+		f2fs_sit_free(t);
+		return -ENOMEM;
+	}
+	t->free_segments = t->segments;
+	*out = t;
+	return 0;
+}

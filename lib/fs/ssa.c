@@ -139,3 +139,20 @@ const struct f2fs_summary_block *f2fs_ssa_get(struct f2fs_ssa *s, uint32_t segno
 	}
 	return *slot(s, segno, false);
 }
+
+int f2fs_ssa_put(struct f2fs_ssa *s, uint32_t segno, const struct f2fs_summary_block *blk)
+{
+	struct f2fs_summary_block **p;
+
+	if (segno >= s->segments)
+		return -ERANGE;
+	p = slot(s, segno, true);
+	if (!p)
+		return -ENOMEM;
+	if (!*p)
+		*p = malloc(F2FS_BLKSIZE);
+	if (!*p)
+		return -ENOMEM;
+	memcpy(*p, blk, F2FS_BLKSIZE);
+	return 0;
+}

@@ -506,3 +506,50 @@ void f2fs_cp_data_free(struct f2fs_cp_data *d)
 	free(d->head);
 	free(d);
 }
+
+/* ---- for the write path (fs_internal.h) ---- */
+
+int f2fs_cp_data_new(const struct f2fs_super_block *sb, const struct f2fs_checkpoint *cp,
+		     struct f2fs_cp_data **out)
+{
+	struct loader ld;
+	struct f2fs_cp_data *d;
+	size_t head_len, sit_ofs, nat_ofs;
+	int i;
+
+	*out = NULL;
+	memset(&ld, 0, sizeof(ld));
+	ld.sb = sb;
+	ld.cp = cp;
+	ld.flags = le32_get(cp->ckpt_flags);
+	ld.payload = le32_get(sb->cp_payload);
+	head_len = (size_t)(1 + ld.payload) * F2FS_BLKSIZE;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->head = calloc(1, head_len);
+	if (!d->head) {
+		free(d);
+		return -ENOMEM;
+	}
+	memcpy(d->head, cp, F2FS_BLKSIZE);
+	if (locate_bitmaps(&ld, head_len, &sit_ofs, &nat_ofs)) {
+		f2fs_cp_data_free(d);
+		return -EINVAL;
+	}
+	d->sit_bitmap = d->head + sit_ofs;
+	d->sit_bitmap_bytes = le32_get(cp->sit_ver_bitmap_bytesize);
+	d->nat_bitmap = d->head + nat_ofs;
+	d->nat_bitmap_bytes = le32_get(cp->nat_ver_bitmap_bytesize);
+	for (i = 0; i < 3; i++) {
+		d->curseg_segno[F2FS_CURSEG_HOT_DATA + i] = le32_get(cp->cur_data_segno[i]);
+		d->curseg_blkoff[F2FS_CURSEG_HOT_DATA + i] = le16_get(cp->cur_data_blkoff[i]);
+		d->curseg_segno[F2FS_CURSEG_HOT_NODE + i] = le32_get(cp->cur_node_segno[i]);
+		d->curseg_blkoff[F2FS_CURSEG_HOT_NODE + i] = le16_get(cp->cur_node_blkoff[i]);
+	}
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		d->curseg_sum[i].footer.entry_type =
+		    i < F2FS_CURSEG_HOT_NODE ? F2FS_SUM_TYPE_DATA : F2FS_SUM_TYPE_NODE;
+	*out = d;
+	return 0;
+}

@@ -675,3 +675,35 @@ const char *f2fs_volume_rejected_why(const struct f2fs_volume *v, unsigned int w
 		return NULL;
 	return which & F2FS_REJECTED_SB ? v->sb_rejected : v->cp_rejected;
 }
+
+/* ---- for the write path (fs_internal.h) ---- */
+
+static void take_cp(struct f2fs_volume *v, const void *cp_block, int cp_index)
+{
+	const struct f2fs_checkpoint *cp = cp_block;
+
+	memcpy(v->cp_raw, cp_block, sizeof(v->cp_raw));
+	v->cp_index = cp_index;
+	v->cp_version = le64_get(cp->checkpoint_ver);
+	v->cp_start = le32_get(v->sb.cp_blkaddr) + (uint32_t)cp_index * F2FS_DEFAULT_BLKS_PER_SEG;
+}
+
+int f2fs_volume_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		    const void *cp_block, int cp_index, struct f2fs_volume **out)
+{
+	struct f2fs_volume *v = calloc(1, sizeof(*v));
+
+	*out = NULL;
+	if (!v)
+		return -ENOMEM;
+	v->dev = dev;
+	v->sb = *sb;
+	take_cp(v, cp_block, cp_index);
+	*out = v;
+	return 0;
+}
+
+void f2fs_volume_set_cp(struct f2fs_volume *v, const void *cp_block, int cp_index)
+{
+	take_cp(v, cp_block, cp_index);
+}

@@ -8,10 +8,11 @@
 # upstream's on the image.  A case passes only if both call it clean; when
 # they disagree the reason names both exit codes and our PR_ lines.
 #
-# sload case: upstream sload.f2fs loads a generated host tree (~2,000 names,
-# symlinks and hard links included) into an image made by our mkfs; both
-# fscks must call it clean; the kernel mounts it and checks names, contents,
-# link counts and symlink targets against a manifest made on the host
+# sload cases: upstream's sload.f2fs, then ours (on a 1 GiB image, an
+# 8 GiB -s 128 one, and with LZ4 compression), load a generated host tree (~2,000 names, symlinks and
+# hard links included) into an image made by our mkfs; both fscks must call
+# it clean; the kernel mounts it and checks names, contents, link counts,
+# sizes, modes and symlink targets against a manifest made on the host
 # (jobs/remount-check.sh); then both fscks must call it clean again.
 #
 # Upstream runs as "fsck.f2fs --dry-run -f", which leaves the image
@@ -23,6 +24,7 @@
 #   UPSTREAM_MKFS  default /usr/sbin/mkfs.f2fs
 #   UPSTREAM_FSCK  default /usr/sbin/fsck.f2fs
 #   UPSTREAM_SLOAD default /usr/sbin/sload.f2fs
+#   OUR_SLOAD      our sload.f2fs (default <repo>/sload/sload.f2fs)
 #   F2FS_IO        f2fs_io for the compressed file (default /usr/sbin/f2fs_io;
 #                  the compressed file is left out when it is missing)
 #   FSCK_KERNEL_CASES  names of the cases to run (default: all)
@@ -50,6 +52,7 @@ OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
 UPSTREAM_MKFS=${UPSTREAM_MKFS:-/usr/sbin/mkfs.f2fs}
 UPSTREAM_FSCK=${UPSTREAM_FSCK:-/usr/sbin/fsck.f2fs}
 UPSTREAM_SLOAD=${UPSTREAM_SLOAD:-/usr/sbin/sload.f2fs}
+OUR_SLOAD=${OUR_SLOAD:-$repo/sload/sload.f2fs}
 F2FS_IO=${F2FS_IO:-/usr/sbin/f2fs_io}
 TREE_JOB=$here/jobs/fsck-tree.sh
 REMOUNT_JOB=$here/jobs/remount-check.sh
@@ -62,14 +65,19 @@ CASES=(
 	"8g-s128|8G|ours|-s 128"
 	"1g-upstream-mkfs|1G|upstream|"
 )
-SLOAD_CASE=1g-sload
+# name | image size | sload (ours or upstream) | mkfs options | sload options
+SLOAD_CASES=(
+	"1g-sload|1G|upstream||"
+	"1g-our-sload|1G|ours||"
+	"8g-s128-our-sload|8G|ours|-s 128|"
+	"2g-our-sload-lz4|2G|ours|-O extra_attr,compression|-c"
+)
 
 all_names() {
 	local c
-	for c in "${CASES[@]}"; do
+	for c in "${CASES[@]}" "${SLOAD_CASES[@]}"; do
 		echo "fsck-kernel/${c%%|*}"
 	done
-	echo "fsck-kernel/$SLOAD_CASE"
 }
 
 wanted() {
@@ -208,39 +216,45 @@ make_manifest() {
 		cd "$src" || exit 1
 		find . | LC_ALL=C sort >"$out.names" &&
 			find . -type f | LC_ALL=C sort | xargs sha256sum >"$out.sums" &&
-			find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %n' >"$out.links" &&
+			find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %a %n' >"$out.links" &&
 			find . -type l | LC_ALL=C sort | while read -r l; do
 				echo "$l -> $(readlink "$l")"
 			done >"$out.symlinks"
 	)
 }
 
+# sload_case NAME SIZE ours|upstream MKFS-OPTIONS SLOAD-OPTIONS
 sload_case() {
-	local name=$SLOAD_CASE img src out reason t0 t_sload t_guest
+	local name=$1 size=$2 which=$3 opts=$4 sopts=$5 img src out reason t0 t_sload t_guest sload
 	img=$work/$name.img
 	src=$work/sload-src
-	if [ ! -x "$UPSTREAM_SLOAD" ]; then
-		fail "fsck-kernel/$name" "UPSTREAM_SLOAD=$UPSTREAM_SLOAD is not executable"
+	sload=$UPSTREAM_SLOAD
+	[ "$which" = ours ] && sload=$OUR_SLOAD
+	if [ ! -x "$sload" ]; then
+		fail "fsck-kernel/$name" "$sload is not executable"
 		return
 	fi
-	if ! make_host_tree "$src" || ! make_manifest "$src" "$work/manifest"; then
+	if [ ! -f "$work/manifest.names" ] &&
+		{ ! make_host_tree "$src" || ! make_manifest "$src" "$work/manifest"; }; then
 		fail "fsck-kernel/$name" "cannot generate the host tree in $src"
 		return
 	fi
 	info "$name: host tree has $(wc -l <"$work/manifest.names") names"
 	rm -f "$img"
-	truncate -s 1G "$img" || {
-		fail "fsck-kernel/$name" "cannot create a 1G sparse image"
+	truncate -s "$size" "$img" || {
+		fail "fsck-kernel/$name" "cannot create a $size sparse image"
 		return
 	}
 	out=$work/$name.mkfs.log
-	if ! "$MKFS" -f "$img" </dev/null >"$out" 2>&1; then
+	# shellcheck disable=SC2086 # the case's options are words
+	if ! "$MKFS" -f $opts "$img" </dev/null >"$out" 2>&1; then
 		fail "fsck-kernel/$name" "$MKFS -f failed: $(grep -v '^$' "$out" | tail -n 1)"
 		return
 	fi
 	t0=$(now)
 	out=$work/$name.sload.log
-	if ! "$UPSTREAM_SLOAD" -f "$src" "$img" </dev/null >"$out" 2>&1; then
+	# shellcheck disable=SC2086 # the case's options are words
+	if ! "$sload" $sopts -f "$src" "$img" </dev/null >"$out" 2>&1; then
 		tail -n 20 "$out" >&2
 		fail "fsck-kernel/$name" "sload.f2fs failed: $(grep -v '^$' "$out" | tail -n 1)"
 		return
@@ -266,11 +280,11 @@ sload_case() {
 	fi
 	pass "fsck-kernel/$name"
 	info "$name: sload ${t_sload}s, guest ${t_guest}s"
-	rm -rf "$img" "$src"
+	rm -f "$img"
 }
 
 main() {
-	local c name rest size which opts t_all
+	local c name rest size which opts sopts t_all
 	t_all=$(now)
 	start_work fsck-kernel
 	need_executable "$MKFS" "$OUR_FSCK" "$UPSTREAM_MKFS" "$UPSTREAM_FSCK"
@@ -289,11 +303,22 @@ main() {
 		fi
 		tree_case "$name" "$size" "$which" "$opts"
 	done
-	if wanted "$SLOAD_CASE"; then
-		sload_case
-	else
-		skip "fsck-kernel/$SLOAD_CASE" "not in FSCK_KERNEL_CASES"
-	fi
+	for c in "${SLOAD_CASES[@]}"; do
+		name=${c%%|*}
+		rest=${c#*|}
+		size=${rest%%|*}
+		rest=${rest#*|}
+		which=${rest%%|*}
+		rest=${rest#*|}
+		opts=${rest%%|*}
+		sopts=${rest#*|}
+		if wanted "$name"; then
+			sload_case "$name" "$size" "$which" "$opts" "$sopts"
+		else
+			skip "fsck-kernel/$name" "not in FSCK_KERNEL_CASES"
+		fi
+	done
+	rm -rf "$work/sload-src"
 	info "total $(since "$t_all")s"
 
 	finish_work '*.img'

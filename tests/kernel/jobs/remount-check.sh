@@ -5,7 +5,7 @@
 # Environment (GUEST_JOB_ENV):
 #   MANIFEST=PREFIX  also compare the tree with PREFIX.names (sorted find
 #                    output), PREFIX.sums (sha256sum), PREFIX.links (stat -c
-#                    '%h %s %n' of the regular files) and PREFIX.symlinks
+#                    '%h %s %a %n' of the regular files) and PREFIX.symlinks
 #                    ("path -> target"), made on the host the same way
 #   EXPECT_RECOVERY=1  print whether the kernel said it recovered data (for
 #                    the host's report; never a failure either way)
@@ -37,10 +37,10 @@ if [ -n "${MANIFEST:-}" ]; then
 		sha256sum -c "$MANIFEST.sums" 2>&1 | grep -v ': OK$' | head -n 5
 		fail "checksum mismatch"
 	}
-	find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %n' >/tmp/m.links
+	find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %a %n' >/tmp/m.links
 	cmp -s "$MANIFEST.links" /tmp/m.links || {
 		diff "$MANIFEST.links" /tmp/m.links | head -n 5
-		fail "link counts or sizes differ from the manifest"
+		fail "link counts, sizes or modes differ from the manifest"
 	}
 	find . -type l | LC_ALL=C sort | while read -r l; do
 		echo "$l -> $(readlink "$l")"

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
 #include "f2fs/fs.h"
@@ -256,19 +257,38 @@ static void test_failed_pack(void)
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
-static void test_write_refused(void)
+static void test_write_open(void)
 {
 	struct fixture fx;
-	struct f2fs_fs *fs = (struct f2fs_fs *)&fx;
+	struct f2fs_fs *fs = NULL;
+	const struct f2fs_sit_table *sit;
+	struct f2fs_checkpoint *cp;
+	uint8_t blk[BLK];
 	char why[256] = "";
 
 	if (!format(&fx))
 		return;
-	CHECK_EQ_U64(f2fs_fs_open(fx.dev, F2FS_FS_WRITE, &fs, why, sizeof(why)), -EROFS);
+	CHECK_EQ_U64(f2fs_fs_open(fx.dev, F2FS_FS_WRITE, &fs, why, sizeof(why)), 0);
+	CHECK(fs != NULL);
+	if (fs) {
+		/* every table was loaded at open */
+		CHECK_EQ_U64(f2fs_fs_sit(fs, &sit), 0);
+		f2fs_fs_close(fs);
+	}
+	/* a checkpoint with the error flag is refused for writing, not for reading */
+	CHECK(fixture_read_blk(&fx, fx.l.cp_blkaddr, blk));
+	cp = (struct f2fs_checkpoint *)blk;
+	cp->ckpt_flags = le32_put(le32_get(cp->ckpt_flags) | CP_ERROR_FLAG);
+	f2fs_cp_seal(cp);
+	CHECK(fixture_write_blk(&fx, fx.l.cp_blkaddr, blk));
+	CHECK(fixture_write_blk(&fx, fx.l.cp_blkaddr + le32_get(cp->cp_pack_total_block_count) - 1,
+				blk));
+	fs = NULL;
+	CHECK_EQ_U64(f2fs_fs_open(fx.dev, F2FS_FS_WRITE, &fs, why, sizeof(why)), -EUCLEAN);
 	CHECK(fs == NULL);
-	CHECK(why[0] != 0);
-	CHECK_EQ_U64(f2fs_fs_open(fx.dev, F2FS_FS_READ | F2FS_FS_WRITE, &fs, NULL, 0), -EROFS);
-	CHECK(fs == NULL);
+	CHECK(strstr(why, "error flag") != NULL);
+	CHECK_EQ_U64(f2fs_fs_open(fx.dev, F2FS_FS_READ, &fs, why, sizeof(why)), 0);
+	f2fs_fs_close(fs);
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
@@ -379,7 +399,7 @@ int main(void)
 	RUN(test_loaded_once);
 	RUN(test_failed_load_sticks);
 	RUN(test_failed_pack);
-	RUN(test_write_refused);
+	RUN(test_write_open);
 	RUN(test_rejected_copies);
 	RUN(test_readers_take_no_locks);
 	TEST_EXIT();

@@ -52,13 +52,18 @@ static bool format(struct fs *fs, const char *features)
 		return false;
 	}
 
-	/* The checkpoint data, by hand: the compacted journal and a zero NAT bitmap. */
+	/* The checkpoint data, by hand: the compacted journal and the pack's NAT bitmap. */
 	CHECK(fixture_read_sum(&fs->fx, blk));
 	memcpy(&fs->cpd.nat_journal, blk, F2FS_SUM_JOURNAL_SIZE);
 	fs->cpd.nat_bitmap_bytes = le32_get(fs->fx.cp.nat_ver_bitmap_bytesize);
 	fs->bitmap = calloc(1, fs->cpd.nat_bitmap_bytes);
 	fs->cpd.nat_bitmap = fs->bitmap;
 	CHECK(fs->bitmap != NULL);
+	if (fs->bitmap)
+		memcpy(fs->bitmap,
+		       fs->fx.cp_blk + F2FS_CP_BITMAP_OFFSET +
+			   le32_get(fs->fx.cp.sit_ver_bitmap_bytesize),
+		       fs->cpd.nat_bitmap_bytes);
 	return fs->bitmap != NULL;
 }
 
@@ -123,12 +128,15 @@ static void check_fresh(const char *features, bool lpf)
 			CHECK_EQ_U64(e->from_journal, 0);
 		}
 	}
+	/* mkfs checkpoints at "unmount" with nat_bits: the journal is empty, NAT block 0 holds all
+	 */
+	CHECK_EQ_U64(le16_get(fs.cpd.nat_journal.n_nats), 0);
 	e = f2fs_nat_get(t, 3);
 	CHECK(e != NULL);
 	if (e) {
 		CHECK_EQ_U64(e->ino, 3);
 		CHECK_EQ_U64(e->blkaddr, hot_node(&fs, 0));
-		CHECK_EQ_U64(e->from_journal, 1);
+		CHECK_EQ_U64(e->from_journal, 0);
 	}
 	if (lpf) {
 		e = f2fs_nat_get(t, 4);
@@ -136,7 +144,7 @@ static void check_fresh(const char *features, bool lpf)
 		if (e) {
 			CHECK_EQ_U64(e->ino, 4);
 			CHECK_EQ_U64(e->blkaddr, hot_node(&fs, 1));
-			CHECK_EQ_U64(e->from_journal, 1);
+			CHECK_EQ_U64(e->from_journal, 0);
 		}
 	}
 	for (nid = 0; nid < f2fs_nat_max_nid(t); nid++) {
@@ -209,29 +217,33 @@ static void test_copy_selection(void)
 	struct f2fs_nat_block *nat = calloc(1, BLK);
 	const struct f2fs_nat_info *e;
 	uint32_t addr;
+	int cur;
 
 	CHECK(nat != NULL);
 	if (!nat || !format(&fs, NULL)) {
 		free(nat);
 		return;
 	}
+	/* plant a NAT block 0 in the copy the checkpoint does not select */
+	cur = f2fs_test_bit_msb(fs.bitmap, 0);
 	nat->entries[10].version = 7;
 	nat->entries[10].ino = le32_put(10);
 	nat->entries[10].block_addr = le32_put(0x1234);
-	addr = f2fs_nat_block_addr(&fs.fx.sb, 0, 1);
-	CHECK_EQ_U64(addr, le32_get(fs.fx.sb.nat_blkaddr) + SEG);
+	addr = f2fs_nat_block_addr(&fs.fx.sb, 0, !cur);
+	CHECK_EQ_U64(addr, le32_get(fs.fx.sb.nat_blkaddr) + (cur ? 0 : SEG));
 	CHECK(fixture_write_blk(&fs.fx, addr, nat));
 
-	/* Bitmap clear: copy 0, nid 10 free. */
+	/* The checkpoint's bit: the copy mkfs wrote, nid 10 free. */
 	t = load(&fs);
 	if (t) {
 		CHECK_EQ_U64(f2fs_nat_get(t, 10)->blkaddr, 0);
 		CHECK_EQ_U64(f2fs_nat_get(t, 1)->blkaddr, 1);
+		CHECK_EQ_U64(f2fs_nat_get(t, 3)->blkaddr, hot_node(&fs, 0));
 		f2fs_nat_free(t);
 	}
 
-	/* Bit 0, most significant bit first: copy 1 for NAT block 0. */
-	fs.bitmap[0] = 0x80;
+	/* Bit 0 flipped, most significant bit first: the planted copy of NAT block 0. */
+	fs.bitmap[0] ^= 0x80;
 	t = load(&fs);
 	if (t) {
 		e = f2fs_nat_get(t, 10);
@@ -242,14 +254,14 @@ static void test_copy_selection(void)
 			CHECK_EQ_U64(e->version, 7);
 			CHECK_EQ_U64(e->from_journal, 0);
 		}
-		CHECK_EQ_U64(f2fs_nat_get(t, 1)->blkaddr, 0); /* copy 1 has no meta entries */
-		CHECK_EQ_U64(f2fs_nat_get(t, 3)->blkaddr, hot_node(&fs, 0));
-		CHECK_EQ_U64(f2fs_nat_get(t, 3)->from_journal, 1);
+		CHECK_EQ_U64(f2fs_nat_get(t, 1)->blkaddr,
+			     0); /* the planted copy has no meta entries */
+		CHECK_EQ_U64(f2fs_nat_get(t, 3)->blkaddr, 0);
 		f2fs_nat_free(t);
 	}
 
 	/* The least significant bit is block 7, not block 0. */
-	fs.bitmap[0] = 0x01;
+	fs.bitmap[0] ^= 0x80 | 0x01;
 	t = load(&fs);
 	if (t) {
 		CHECK_EQ_U64(f2fs_nat_get(t, 10)->blkaddr, 0);
@@ -306,7 +318,12 @@ static void test_journal_bad_nid(void)
 	if (!format(&fs, NULL))
 		return;
 	n = le16_get(fs.cpd.nat_journal.n_nats);
-	CHECK(n < F2FS_NAT_JOURNAL_ENTRIES);
+	CHECK(n + 1 < F2FS_NAT_JOURNAL_ENTRIES);
+	/* a good entry (the root's) beside the bad one still applies */
+	je = &fs.cpd.nat_journal.nat_j.entries[n++];
+	je->nid = le32_put(3);
+	je->ne.ino = le32_put(3);
+	je->ne.block_addr = le32_put(hot_node(&fs, 0));
 	je = &fs.cpd.nat_journal.nat_j.entries[n];
 	je->nid = le32_put(0x7fffffff);
 	je->ne.ino = le32_put(0x7fffffff);

@@ -295,7 +295,8 @@ static void check_inode_common(struct fixture *fs, const struct f2fs_node *n, ui
 
 	CHECK_EQ_U64(le32_get(n->footer.nid), ino);
 	CHECK_EQ_U64(le32_get(n->footer.ino), ino);
-	CHECK_EQ_U64(le64_get(n->footer.cp_ver), 1);
+	/* written by the first checkpoint, with the version before it (as the kernel does) */
+	CHECK_EQ_U64(le64_get(n->footer.cp_ver), le64_get(fs->cp.checkpoint_ver) - 1);
 	CHECK_EQ_U64(le32_get(n->footer.next_blkaddr), node_addr(fs, node_ofs + 1));
 	CHECK_EQ_U64(le64_get(ri->i_atime), FIXED_TIME);
 	CHECK_EQ_U64(le64_get(ri->i_ctime), FIXED_TIME);
@@ -397,7 +398,18 @@ static void check_lost_found(struct fixture *fs, uint32_t ino, unsigned int node
 	CHECK_EQ_U64(d.dentry_bitmap[0], 0x03);
 }
 
-/* NAT block 0 of copy 0 maps the initial inodes to their node blocks. */
+/* Which copy holds NAT block 0: its bit in the checkpoint's NAT version bitmap. */
+static int nat_copy0(struct fixture *fs)
+{
+	size_t ofs =
+	    le32_get(fs->cp.ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG ? F2FS_CP_BITMAP_OFFSET + 4
+	    : fs->l.cp_payload					   ? F2FS_CP_BITMAP_OFFSET
+			       : F2FS_CP_BITMAP_OFFSET + le32_get(fs->cp.sit_ver_bitmap_bytesize);
+
+	return f2fs_test_bit_msb(fs->cp_blk + ofs, 0);
+}
+
+/* NAT block 0 maps the node and meta inodes to block 1, and nothing wrongly. */
 static void check_nat(struct fixture *fs, const uint32_t *inos, const unsigned int *node_ofs,
 		      unsigned int n)
 {
@@ -405,22 +417,18 @@ static void check_nat(struct fixture *fs, const uint32_t *inos, const unsigned i
 	uint8_t raw[BLK];
 	unsigned int i, k;
 
-	if (!read_block(fs, fs->l.nat_blkaddr, raw))
+	/* the copy of NAT block 0 the checkpoint's version bitmap selects */
+	if (!read_block(fs, f2fs_nat_block_addr(&fs->sb, 0, nat_copy0(fs)), raw))
 		return;
 	memcpy(&nat, raw, sizeof(nat));
 	CHECK_EQ_U64(le32_get(nat.entries[1].block_addr), 1);
 	CHECK_EQ_U64(le32_get(nat.entries[2].block_addr), 1);
+	/* the unmount checkpoint (with nat_bits) put every entry in the block */
 	CHECK_EQ_U64(le32_get(nat.entries[3].ino), 3);
 	CHECK_EQ_U64(le32_get(nat.entries[3].block_addr), node_addr(fs, 0));
 	for (k = 0; k < n; k++) {
 		const struct f2fs_nat_entry *e = &nat.entries[inos[k]];
 
-		/*
-		 * Upstream 1.15 leaves lost+found out of the NAT block (the
-		 * NAT journal maps it); either way is valid, a wrong entry not.
-		 */
-		if (inos[k] == fs->res.lost_found_ino && all_bytes(e, sizeof(*e), 0))
-			continue;
 		CHECK_EQ_U64(le32_get(e->ino), inos[k]);
 		CHECK_EQ_U64(le32_get(e->block_addr), node_addr(fs, node_ofs[k]));
 		CHECK_EQ_U64(e->version, 0);
@@ -437,6 +445,20 @@ static void check_nat(struct fixture *fs, const uint32_t *inos, const unsigned i
 			CHECK(0);
 		}
 	}
+}
+
+/* The SIT journal entry of segment @segno in @sit (the first one when none). */
+static const uint8_t *sit_entry_of(const uint8_t *sit, uint32_t segno)
+{
+	unsigned int i;
+
+	for (i = 0; i < get16(sit, 0) && i < F2FS_SIT_JOURNAL_ENTRIES; i++) {
+		const uint8_t *e = sit + 2 + (size_t)i * sizeof(struct f2fs_sit_journal_entry);
+
+		if (get32(e, 0) == segno)
+			return e;
+	}
+	return sit + 2;
 }
 
 /* The compacted data summary and the three node summary blocks. */
@@ -456,23 +478,13 @@ static void check_summaries(struct fixture *fs, const uint32_t *inos, const unsi
 	if (!read_block(fs, fs->l.cp_blkaddr + 1 + fs->l.cp_payload, blk))
 		return;
 	CHECK_EQ_U64(sum_blk, fs->l.cp_blkaddr + 1 + fs->l.cp_payload);
-	/* NAT journal: root first, then the others */
-	CHECK_EQ_U64(get16(blk, 0), 1 + n);
-	CHECK_EQ_U64(get32(blk, 2), 3);			       /* nid */
-	CHECK_EQ_U64(get32(blk, 2 + 4 + 1), 3);		       /* ne.ino */
-	CHECK_EQ_U64(get32(blk, 2 + 4 + 5), node_addr(fs, 0)); /* ne.block_addr */
-	for (i = 0; i < n; i++) {
-		size_t e = 2 + (size_t)(i + 1) * sizeof(struct f2fs_nat_journal_entry);
-
-		CHECK_EQ_U64(get32(blk, e), inos[i]);
-		CHECK_EQ_U64(get32(blk, e + 5), inos[i]);
-		CHECK_EQ_U64(get32(blk, e + 9), node_addr(fs, node_ofs[i]));
-	}
-	/* SIT journal: six entries, one per open log */
+	/* NAT journal: empty, as the kernel leaves it at unmount with nat_bits (check_nat) */
+	CHECK_EQ_U64(get16(blk, 0), 0);
+	/* SIT journal: six entries, one per open log, in segment order */
 	sit = blk + F2FS_SUM_JOURNAL_SIZE;
 	CHECK_EQ_U64(get16(sit, 0), 6);
 	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++) {
-		const uint8_t *e = sit + 2 + (size_t)i * sizeof(struct f2fs_sit_journal_entry);
+		const uint8_t *e = sit_entry_of(sit, fs->l.cur_seg[sit_order[i]]);
 		int log = sit_order[i];
 		unsigned int valid = log == F2FS_CURSEG_HOT_NODE   ? nodes
 				     : log == F2FS_CURSEG_HOT_DATA ? data
@@ -736,7 +748,7 @@ static void test_mkfs_no_discard(void)
 	}
 	/* the prefill really was there: the spare copies and far main blocks keep it */
 	CHECK(blocks_are(&fs, l->sit_blkaddr + (uint64_t)l->segment_count_sit / 2 * SEG, 1, 0xAA));
-	CHECK(blocks_are(&fs, l->nat_blkaddr + SEG, 1, 0xAA));
+	CHECK(blocks_are(&fs, l->nat_blkaddr + SEG + 1, 1, 0xAA)); /* block 1 of copy 1 */
 	CHECK(blocks_are(&fs, l->block_count - 1, 1, 0xAA));
 	unformat(&fs);
 }

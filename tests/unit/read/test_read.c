@@ -215,8 +215,10 @@ static void test_pack_layout_mkfs(void)
 	CHECK(fixture_read_blk(&fx, fx.l.cp_blkaddr + jblk, blk));
 	CHECK(memcmp(blk, sum, BLK) == 0);
 	CHECK_EQ_U64(jofs, 0);
-	/* the root's NAT entry is the journal's first */
-	CHECK_EQ_U64(le32_get(((struct f2fs_journal *)(blk + jofs))->nat_j.entries[0].nid), 3);
+	/* the SIT journal (after the NAT one) holds the six open logs */
+	f2fs_pack_journal_location(&l, true, &jblk, &jofs);
+	CHECK_EQ_U64(jofs, F2FS_SUM_JOURNAL_SIZE);
+	CHECK_EQ_U64(le16_get(((struct f2fs_journal *)(blk + jofs))->n_sits), 6);
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 

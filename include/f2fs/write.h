@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The write path: changing a volume the way the kernel changes it.  Every
+ * client -- mkfs, sload, fsck's repairs, the replay engine -- goes through
+ * these functions on a handle opened with F2FS_FS_WRITE (or made by
+ * f2fs_fs_create), and there is one of each mechanism behind them:
+ *
+ *  - one block allocator: six logs, each writing a current segment block
+ *    by block and moving on to the next free segment of its section, then
+ *    to a free section; per-segment AND per-section valid and
+ *    checkpointed-valid counts changed together on every allocation and
+ *    invalidation, the SSA entry of every block, dirty SIT entries;
+ *  - one nid allocator and NAT update path;
+ *  - one node cache: node blocks are read once, changed in memory and
+ *    written to a new place in their node log (log-structured: never in
+ *    place) by a checkpoint or an fsync;
+ *  - one checkpoint writer, f2fs_checkpoint(): dirty data and nodes, then
+ *    NAT and SIT (journal or blocks), then the pack in the other location,
+ *    a flush, and the pack's last block after it;
+ *  - one cleaner, which moves the valid blocks of victim sections through
+ *    the allocator when free sections run short.
+ *
+ * Nothing reaches the device's checkpointed state before f2fs_checkpoint():
+ * closing the handle without one drops the changes, like a power cut.
+ * f2fs_fsync() writes the kernel's roll-forward chain (data, then the
+ * file's direct nodes marked FSYNC in the warm node log), so a kernel
+ * mounting the volume after such a "power cut" recovers the fsynced file.
+ *
+ * Files are named by inode number; directories by inode number and a name
+ * (bytes, not NUL-terminated).  Errors are negative errnos: -ENOENT,
+ * -EEXIST, -ENOTDIR, -EISDIR, -ENOTEMPTY, -ENAMETOOLONG, -ENOSPC (no free
+ * block or nid even after cleaning), -EOPNOTSUPP (an encrypted or
+ * casefolded directory, whose names need keys or Unicode tables), -EUCLEAN
+ * (on-disk structures that do not fit: the write path validates what it
+ * reads as the read path does), -EROFS (the handle was opened read-only),
+ * -ENOMEM, or an I/O error.  After an I/O error the handle refuses further
+ * writes with -EIO: the device holds an unknown state, and only the last
+ * checkpoint is trustworthy.
+ *
+ * Locks: every function below takes the handle's lock hooks (fs.h) as
+ * noted: F2FS_LOCK_CP shared around each namespace or data operation,
+ * exclusive for a checkpoint; F2FS_LOCK_WRITEPAGES around writing a
+ * file's dirty pages when the kernel would serialise it; F2FS_LOCK_INODE
+ * around changes of one inode.  With the default no-op hooks the handle
+ * is single-threaded; the replay engine installs pthread locks.
+ */
+#ifndef F2FS_WRITE_H
+#define F2FS_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "f2fs/fs.h"
+
+/* ---- a new volume ---- */
+
+/*
+ * A handle over an empty volume with superblock @sb and first checkpoint
+ * block @cp (both built by the caller -- mkfs -- and validated by it):
+ * every segment and nid is free except what @cp's current segments and
+ * next_free_nid say.  Nothing is read from @dev; the first f2fs_checkpoint
+ * writes the pack, the SIT, NAT and SSA it needs.  The superblocks are the
+ * caller's to write, last.
+ */
+int f2fs_fs_create(struct f2fs_device *dev, const struct f2fs_super_block *sb,
+		   const struct f2fs_checkpoint *cp, struct f2fs_fs **out);
+
+/* ---- namespace (F2FS_LOCK_CP shared; F2FS_LOCK_INODE on the inodes changed) ---- */
+
+/* Where new data and nodes go, as the kernel picks a temperature. */
+enum f2fs_temp {
+	F2FS_TEMP_AUTO = 0, /* by file kind and the superblock's extension lists */
+	F2FS_TEMP_HOT,
+	F2FS_TEMP_WARM,
+	F2FS_TEMP_COLD,
+};
+
+/* Attributes of a new inode. */
+struct f2fs_new_inode {
+	uint16_t
+	    mode; /* S_IFREG, S_IFDIR, S_IFLNK, S_IFCHR, S_IFBLK, S_IFIFO or S_IFSOCK | perms */
+	uint32_t uid, gid;
+	uint32_t rdev_major, rdev_minor;      /* character and block devices */
+	uint64_t atime, mtime, ctime, crtime; /* seconds */
+	uint32_t atime_nsec, mtime_nsec, ctime_nsec;
+	uint32_t flags; /* i_flags (FS_*_FL bits), e.g. immutable */
+	uint32_t projid;
+	bool inline_ok;	     /* may keep data or dentries inline (kernel default: yes) */
+	bool inline_xattr;   /* reserve inline xattr space (kernel default: yes) */
+	enum f2fs_temp temp; /* F2FS_TEMP_AUTO unless the caller knows better (mkfs) */
+	bool compress; /* a regular file compressed with LZ4 (needs the compression feature) */
+	uint8_t log_cluster_size; /* blocks per cluster, log2: 2 (the kernel default) when 0 */
+};
+
+/* Defaults: @mode, owner 0:0, times @now, inline data and xattrs, automatic temperature. */
+void f2fs_new_inode_init(struct f2fs_new_inode *a, uint16_t mode, uint64_t now);
+
+/*
+ * For mkfs: the root directory, made as the first inode of a new volume
+ * (its ino must be the superblock's root_ino), its own parent.
+ */
+int f2fs_make_root(struct f2fs_fs *fs, const struct f2fs_new_inode *attr, uint32_t *ino);
+
+/* An inode no directory names: quota files, which the superblock refers to. */
+int f2fs_create_hidden(struct f2fs_fs *fs, const struct f2fs_new_inode *attr, uint32_t *ino);
+
+/* The inode of @name in directory @dir; -ENOENT when there is none. */
+int f2fs_lookup(struct f2fs_fs *fs, uint32_t dir, const char *name, size_t len, uint32_t *ino);
+
+/*
+ * Resolve an absolute path ("/a/b", "/" for the root) to an inode,
+ * following no symlinks.  -ENOENT, -ENOTDIR as the kernel would.
+ */
+int f2fs_path_lookup(struct f2fs_fs *fs, const char *path, uint32_t *ino);
+
+/*
+ * Create @name in @dir: a regular file, directory, symlink (@target, for
+ * S_IFLNK), device, fifo or socket node.  A directory gets "." and "..";
+ * the parent's link count grows.  Returns the new inode in *ino.
+ */
+int f2fs_create(struct f2fs_fs *fs, uint32_t dir, const char *name, size_t len,
+		const struct f2fs_new_inode *attr, const char *target, uint32_t *ino);
+
+/* A hard link @name in @dir to @ino (not a directory). */
+int f2fs_link(struct f2fs_fs *fs, uint32_t ino, uint32_t dir, const char *name, size_t len);
+
+/*
+ * Remove @name from @dir (an empty directory, or anything else).  The
+ * inode's last link frees it: its blocks, nodes and nid.
+ */
+int f2fs_unlink(struct f2fs_fs *fs, uint32_t dir, const char *name, size_t len);
+
+/* Rename, replacing an existing target as rename(2) does (RENAME_NOREPLACE when @noreplace). */
+int f2fs_rename(struct f2fs_fs *fs, uint32_t odir, const char *oname, size_t olen, uint32_t ndir,
+		const char *nname, size_t nlen, bool noreplace);
+
+/* ---- attributes ---- */
+
+struct f2fs_inode_attr {
+	uint16_t mode;
+	uint32_t uid, gid, links, flags, projid;
+	uint64_t size, blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
+	uint64_t atime, mtime, ctime;
+	bool inline_data, inline_dentry;
+};
+
+int f2fs_getattr(struct f2fs_fs *fs, uint32_t ino, struct f2fs_inode_attr *a);
+
+/* Set owner, mode bits (not the type), times (UINT64_MAX: leave) and i_flags. */
+struct f2fs_setattr {
+	bool set_mode, set_owner, set_flags;
+	uint16_t mode;
+	uint32_t uid, gid, flags;
+	uint64_t atime, mtime, ctime;
+	uint32_t atime_nsec, mtime_nsec, ctime_nsec; /* with the times they go with */
+};
+int f2fs_setattr(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_setattr *s);
+
+/*
+ * Extended attributes, stored as the kernel stores them: inline in the
+ * inode when it has room, else in the inode's xattr node.  @index is the
+ * kernel's name index (1 user, 4 trusted, 6 security, ...), @name without
+ * its prefix.  -ERANGE when the value does not fit in inline plus one
+ * block.
+ */
+int f2fs_setxattr(struct f2fs_fs *fs, uint32_t ino, uint8_t index, const char *name,
+		  const void *value, size_t len);
+int f2fs_getxattr(struct f2fs_fs *fs, uint32_t ino, uint8_t index, const char *name, void *buf,
+		  size_t len, size_t *value_len);
+
+/* ---- data (F2FS_LOCK_CP shared, F2FS_LOCK_INODE) ---- */
+
+/*
+ * Write @len bytes at @off into the file's page cache (i_size grows).
+ * Pages are written to the device by f2fs_writepages(), an fsync, a
+ * checkpoint, or when the file's dirty pages pass the write-back
+ * threshold (then in large requests).
+ */
+int f2fs_pwrite(struct f2fs_fs *fs, uint32_t ino, const void *buf, size_t len, uint64_t off);
+
+/* Read what the file holds now (page cache first), holes as zeros, up to i_size. */
+int f2fs_pread(struct f2fs_fs *fs, uint32_t ino, void *buf, size_t len, uint64_t off, size_t *done);
+
+/* Set i_size; blocks past it are freed (and the last partial block zeroed past it). */
+int f2fs_truncate(struct f2fs_fs *fs, uint32_t ino, uint64_t size);
+
+/* How f2fs_writepages was called, as the kernel's wbc->sync_mode. */
+enum f2fs_wb_mode {
+	F2FS_WB_NONE, /* background write-back */
+	F2FS_WB_ALL,  /* data integrity: fsync, sync */
+};
+
+/*
+ * Write the file's dirty pages: allocate blocks in the data log its
+ * temperature picks (overwrites go to new blocks, the old ones become
+ * invalid), update its direct nodes.  Takes F2FS_LOCK_WRITEPAGES when the
+ * kernel's __should_serialize_io() would (not F2FS_WB_ALL, or at least
+ * @min_seq_blocks dirty pages; 0 means blocks per segment).
+ */
+int f2fs_writepages(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mode,
+		    uint32_t min_seq_blocks);
+
+/*
+ * fsync(2) as the kernel does it: when need_do_checkpoint() would say so
+ * (a directory, a file with more than one link, a new file in a directory
+ * created since the last checkpoint, ...), a checkpoint; otherwise the
+ * file's data, then its direct nodes (and inode) written to the warm node
+ * log, the last one with the FSYNC mark (DENT too for a file created since
+ * the last checkpoint), then a flush.  *did_checkpoint says which.
+ */
+int f2fs_fsync(struct f2fs_fs *fs, uint32_t ino, bool datasync, bool *did_checkpoint);
+
+/* ---- checkpoint (F2FS_LOCK_CP exclusive) ---- */
+
+enum f2fs_cp_reason {
+	F2FS_CP_SYNC = 1u << 0,	   /* sync(2), fsync needing one, the cleaner */
+	F2FS_CP_UMOUNT = 1u << 1,  /* clean unmount: node summaries and nat_bits in the pack */
+	F2FS_CP_TRIMMED = 1u << 2, /* the free space was discarded (mkfs) */
+};
+
+struct f2fs_cp_request {
+	unsigned int reason; /* enum f2fs_cp_reason bits */
+	bool keep_data;	     /* leave dirty file pages in memory (the kernel's checkpoint does) */
+};
+
+/*
+ * Write a checkpoint: every dirty page (unless @keep_data) and node, NAT
+ * and SIT entries (into the journals when they fit, else whole blocks in
+ * the other copy, flipping the version bits), the pack in the location
+ * not holding the current one, a flush, then the pack's last block.  The
+ * segments freed since the last checkpoint become free after it.
+ */
+int f2fs_checkpoint(struct f2fs_fs *fs, const struct f2fs_cp_request *req);
+
+/* ---- the cleaner ---- */
+
+/*
+ * Move the valid blocks of the section with the fewest (greedy) until
+ * @want_free sections are free or no victim is left, then checkpoint to
+ * release them.  The write path calls it itself when a log needs a
+ * section and free sections are down to the reserve.
+ */
+int f2fs_gc(struct f2fs_fs *fs, uint32_t want_free);
+
+/* ---- allocation policy, clock and accounting ---- */
+
+/* The time write operations stamp (mtime of a changed directory...): @t, or now when < 0. */
+void f2fs_write_set_time(struct f2fs_fs *fs, int64_t t);
+
+/*
+ * A block the allocator is about to hand out, for a policy (repair: never
+ * reuse a block the check found in use) to veto: return false to skip it.
+ */
+typedef bool (*f2fs_alloc_policy_fn)(uint64_t blkaddr, void *arg);
+void f2fs_set_alloc_policy(struct f2fs_fs *fs, f2fs_alloc_policy_fn fn, void *arg);
+
+enum f2fs_io_kind {
+	F2FS_IO_DATA,
+	F2FS_IO_NODE,
+	F2FS_IO_META, /* SIT, NAT, SSA, checkpoint packs */
+	F2FS_IO_KINDS
+};
+
+struct f2fs_write_stats {
+	uint64_t bytes[F2FS_IO_KINDS];	  /* written to the device, by kind */
+	uint64_t requests[F2FS_IO_KINDS]; /* device write requests, by kind */
+	uint64_t flushes;
+	uint64_t checkpoints;
+	uint64_t gc_runs, gc_blocks_moved, gc_sections_freed;
+	uint64_t user_bytes; /* bytes passed to f2fs_pwrite */
+};
+
+const struct f2fs_write_stats *f2fs_write_stats(struct f2fs_fs *fs);
+
+/* Free sections and the reserve the cleaner keeps (in sections), and valid/user blocks. */
+struct f2fs_space {
+	uint32_t free_sections, reserved_sections, sections;
+	uint64_t valid_blocks, user_blocks;
+	uint32_t valid_nodes, valid_inodes;
+};
+int f2fs_space(struct f2fs_fs *fs, struct f2fs_space *s);
+
+#endif

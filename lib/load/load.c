@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading a host tree into a volume (f2fs/load.h).  Two passes over the
+ * source: the first measures it -- names, entries, blocks of data,
+ * dentries and nodes -- and refuses it before anything is written when a
+ * name is too long or the whole does not fit; the second creates every
+ * entry through the write path in name order (so the same tree gives the
+ * same image), directories before their contents and their times after
+ * them, and writes one checkpoint at the end.  Regular files are read in
+ * large chunks, data extents only (SEEK_DATA/SEEK_HOLE), so holes stay
+ * holes.  Hard links are found by host (device, inode).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#ifdef HAVE_SELINUX
+#include <selinux/label.h>
+#include <selinux/selinux.h>
+#endif
+
+#include "f2fs/endian.h"
+#include "f2fs/load.h"
+#include "f2fs/write.h"
+
+#define CHUNK		     (1u << 20)
+#define XATTR_LIST_MAX_BYTES 65536
+#define PATH_BYTES	     4096
+
+/* A source inode seen with more than one link: its volume inode. */
+struct link_entry {
+	dev_t dev;
+	ino_t ino;
+	uint32_t f2fs_ino;
+};
+
+struct fs_config_entry {
+	char *path;
+	uint32_t uid, gid, mode;
+};
+
+struct loader {
+	struct f2fs_fs *fs;
+	const struct f2fs_load_options *o;
+	struct f2fs_load_stats *st;
+	char *why;
+	size_t why_len;
+	uint8_t *buf;
+	struct link_entry *links;
+	size_t nlinks, links_cap;
+	struct fs_config_entry *cfg;
+	size_t ncfg;
+	uint64_t total_entries, done_entries;
+#ifdef HAVE_SELINUX
+	struct selabel_handle *labels;
+#endif
+};
+
+__attribute__((format(printf, 3, 4))) static int fail(struct loader *l, int err, const char *fmt,
+						      ...)
+{
+	va_list ap;
+
+	if (l->why && l->why_len) {
+		va_start(ap, fmt);
+		vsnprintf(l->why, l->why_len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+void f2fs_load_options_init(struct f2fs_load_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mount_point = "/";
+	o->timestamp = -1;
+}
+
+bool f2fs_load_has_selinux(void)
+{
+#ifdef HAVE_SELINUX
+	return true;
+#else
+	return false;
+#endif
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int skip_dots(const struct dirent *d)
+{
+	return strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
+}
+
+/* The entries of host directory @path, sorted; *n entries in *list (free both). */
+static int list_dir(struct loader *l, const char *path, struct dirent ***list, int *n)
+{
+	*n = scandir(path, list, skip_dots, by_name);
+	if (*n < 0)
+		return fail(l, -errno, "%s: cannot read the directory: %s", path, strerror(errno));
+	return 0;
+}
+
+static void free_list(struct dirent **list, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+static int join(struct loader *l, char *out, const char *dir, const char *name)
+{
+	if ((size_t)snprintf(out, PATH_BYTES, "%s/%s", dir, name) >= PATH_BYTES)
+		return fail(l, -ENAMETOOLONG, "%s/%s: path too long", dir, name);
+	return 0;
+}
+
+/* ---- pass 1: measure ---- */
+
+/* Blocks a file of @blocks data blocks needs for its direct and indirect nodes. */
+static uint64_t node_blocks(uint64_t blocks)
+{
+	uint64_t direct = blocks > 900 ? (blocks - 900 + 1017) / 1018 : 0;
+
+	return 1 + direct + (direct > 2 ? (direct - 2 + 1017) / 1018 + 1 : 0);
+}
+
+static int measure(struct loader *l, const char *path, uint64_t *entries_in_parent)
+{
+	struct dirent **list;
+	char child[PATH_BYTES];
+	int n, i, ret;
+
+	ret = list_dir(l, path, &list, &n);
+	if (ret)
+		return ret;
+	*entries_in_parent += 1;
+	for (i = 0, ret = 0; i < n && !ret; i++) {
+		struct stat sb;
+		size_t len = strlen(list[i]->d_name);
+
+		ret = join(l, child, path, list[i]->d_name);
+		if (ret)
+			break;
+		if (len > F2FS_NAME_LEN) {
+			ret = fail(l, -ENAMETOOLONG, "%s: name longer than %u bytes", child,
+				   F2FS_NAME_LEN);
+			break;
+		}
+		if (lstat(child, &sb)) {
+			ret = fail(l, -errno, "%s: %s", child, strerror(errno));
+			break;
+		}
+		l->total_entries++;
+		l->st->need_blocks += 1; /* its share of dentry blocks, generously */
+		if (S_ISDIR(sb.st_mode)) {
+			uint64_t sub = 0;
+
+			ret = measure(l, child, &sub);
+			l->st->need_blocks += 1 + sub / 48;
+		} else if (S_ISREG(sb.st_mode)) {
+			uint64_t blocks = (uint64_t)sb.st_blocks * 512 / F2FS_BLKSIZE;
+
+			if ((uint64_t)sb.st_size > 3400 && !blocks)
+				blocks = 1;
+			l->st->need_blocks += blocks + node_blocks(blocks);
+		} else {
+			l->st->need_blocks += 2;
+		}
+	}
+	free_list(list, n);
+	return ret;
+}
+
+/* ---- labels and fs_config ---- */
+
+static int load_fs_config(struct loader *l, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[PATH_BYTES + 128];
+	unsigned int lineno = 0;
+
+	if (!f)
+		return fail(l, -errno, "%s: %s", file, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char path[PATH_BYTES];
+		unsigned int uid, gid, mode;
+		struct fs_config_entry *e;
+
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%4095s %u %u %o", path, &uid, &gid, &mode) != 4) {
+			fclose(f);
+			return fail(l, -EINVAL, "%s:%u: expected \"path uid gid mode\"", file,
+				    lineno);
+		}
+		e = realloc(l->cfg, (l->ncfg + 1) * sizeof(*e));
+		if (e)
+			l->cfg = e;
+		if (!e || !(e[l->ncfg].path = strdup(path))) {
+			fclose(f);
+			return fail(l, -ENOMEM, "out of memory");
+		}
+		e[l->ncfg].uid = uid;
+		e[l->ncfg].gid = gid;
+		e[l->ncfg].mode = mode;
+		l->ncfg++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static const struct fs_config_entry *fs_config_for(struct loader *l, const char *target)
+{
+	size_t i;
+
+	while (*target == '/')
+		target++;
+	for (i = 0; i < l->ncfg; i++)
+		if (!strcmp(l->cfg[i].path, target))
+			return &l->cfg[i];
+	return NULL;
+}
+
+static int open_labels(struct loader *l)
+{
+	if (!l->o->file_contexts)
+		return 0;
+#ifdef HAVE_SELINUX
+	{
+		struct selinux_opt opt = {SELABEL_OPT_PATH, l->o->file_contexts};
+
+		l->labels = selabel_open(SELABEL_CTX_FILE, &opt, 1);
+		if (!l->labels)
+			return fail(l, -errno ? -errno : -EINVAL,
+				    "%s: cannot load the file contexts", l->o->file_contexts);
+		return 0;
+	}
+#else
+	return fail(l, -EOPNOTSUPP, "-s %s: this build has no SELinux support",
+		    l->o->file_contexts);
+#endif
+}
+
+static int label(struct loader *l, uint32_t ino, const char *target, mode_t mode)
+{
+#ifdef HAVE_SELINUX
+	char *ctx = NULL;
+	int ret;
+
+	if (!l->labels)
+		return 0;
+	if (selabel_lookup(l->labels, &ctx, target, (int)mode))
+		return 0; /* no label for this path: as upstream, leave it unlabelled */
+	ret = f2fs_setxattr(l->fs, ino, 6, "selinux", ctx, strlen(ctx) + 1);
+	freecon(ctx);
+	if (ret)
+		return fail(l, ret, "%s: cannot store its SELinux label: %s", target,
+			    strerror(-ret));
+	l->st->xattrs++;
+#else
+	(void)l;
+	(void)ino;
+	(void)target;
+	(void)mode;
+#endif
+	return 0;
+}
+
+/* ---- pass 2: load ---- */
+
+static uint8_t xattr_index(const char *name, const char **suffix)
+{
+	static const struct {
+		const char *prefix;
+		uint8_t index;
+	} map[] = {{"user.", 1}, {"trusted.", 4}, {"security.", 6}};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		size_t n = strlen(map[i].prefix);
+
+		if (!strncmp(name, map[i].prefix, n) && name[n]) {
+			*suffix = name + n;
+			return map[i].index;
+		}
+	}
+	return 0;
+}
+
+static int copy_xattrs(struct loader *l, const char *path, uint32_t ino)
+{
+	char names[XATTR_LIST_MAX_BYTES];
+	ssize_t len = llistxattr(path, names, sizeof(names)), pos;
+	uint8_t *value = l->buf;
+
+	if (len < 0)
+		return errno == ENOTSUP ? 0
+					: fail(l, -errno, "%s: xattrs: %s", path, strerror(errno));
+	for (pos = 0; pos < len; pos += (ssize_t)strlen(names + pos) + 1) {
+		const char *suffix;
+		uint8_t index = xattr_index(names + pos, &suffix);
+		ssize_t vlen;
+		int ret;
+
+		if (!index)
+			continue; /* system.* (ACLs) and unknown name spaces are not copied */
+		vlen = lgetxattr(path, names + pos, value, CHUNK);
+		if (vlen < 0)
+			return fail(l, -errno, "%s: xattr %s: %s", path, names + pos,
+				    strerror(errno));
+		ret = f2fs_setxattr(l->fs, ino, index, suffix, value, (size_t)vlen);
+		if (ret)
+			return fail(l, ret, "%s: xattr %s: %s", path, names + pos, strerror(-ret));
+		l->st->xattrs++;
+	}
+	return 0;
+}
+
+/* Copy the data extents of @path into @ino, then set its size. */
+static int copy_data(struct loader *l, const char *path, uint32_t ino, off_t size)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW);
+	off_t pos = 0;
+	int ret = 0;
+
+	if (fd < 0)
+		return fail(l, -errno, "%s: %s", path, strerror(errno));
+	while (pos < size && !ret) {
+		off_t data = lseek(fd, pos, SEEK_DATA), hole;
+
+		if (data < 0)
+			break; /* no data past @pos (or no SEEK_DATA): the rest is a hole */
+		hole = lseek(fd, data, SEEK_HOLE);
+		if (hole < 0)
+			hole = size;
+		for (pos = data; pos < hole && !ret;) {
+			size_t want =
+			    (size_t)(hole - pos < (off_t)CHUNK ? hole - pos : (off_t)CHUNK);
+			ssize_t got = pread(fd, l->buf, want, pos);
+
+			if (got <= 0) {
+				ret =
+				    fail(l, got < 0 ? -errno : -EIO, "%s: read at %lld: %s", path,
+					 (long long)pos, got < 0 ? strerror(errno) : "file shrank");
+				break;
+			}
+			ret = f2fs_pwrite(l->fs, ino, l->buf, (size_t)got, (uint64_t)pos);
+			if (ret)
+				ret = fail(l, ret, "%s: %s", path, strerror(-ret));
+			pos += got;
+			l->st->bytes += (uint64_t)got;
+		}
+	}
+	close(fd);
+	if (!ret)
+		ret = f2fs_truncate(l->fs, ino, (uint64_t)size);
+	return ret ? fail(l, ret, "%s: %s", path, strerror(-ret)) : 0;
+}
+
+static int find_link(struct loader *l, const struct stat *sb, uint32_t *ino)
+{
+	size_t i;
+
+	for (i = 0; i < l->nlinks; i++) {
+		if (l->links[i].dev == sb->st_dev && l->links[i].ino == sb->st_ino) {
+			*ino = l->links[i].f2fs_ino;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int remember_link(struct loader *l, const struct stat *sb, uint32_t ino)
+{
+	if (l->nlinks == l->links_cap) {
+		size_t cap = l->links_cap ? l->links_cap * 2 : 64;
+		struct link_entry *e = realloc(l->links, cap * sizeof(*e));
+
+		if (!e)
+			return fail(l, -ENOMEM, "out of memory");
+		l->links = e;
+		l->links_cap = cap;
+	}
+	l->links[l->nlinks++] = (struct link_entry){sb->st_dev, sb->st_ino, ino};
+	return 0;
+}
+
+/* Does the -i/-x list let file @name be compressed? */
+static bool compress_name(const struct f2fs_load_options *o, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	bool listed = false;
+	size_t i;
+
+	if (!o->extensions)
+		return true;
+	for (i = 0; dot && o->extensions[i]; i++)
+		listed |= !strcasecmp(dot + 1, o->extensions[i]);
+	return o->extensions_exclude ? !listed : listed;
+}
+
+static void fill_attr(struct loader *l, struct f2fs_new_inode *a, const struct stat *sb,
+		      const char *target)
+{
+	const struct fs_config_entry *c = fs_config_for(l, target);
+	uint64_t t = l->o->timestamp >= 0 ? (uint64_t)l->o->timestamp : (uint64_t)sb->st_mtime;
+
+	f2fs_new_inode_init(a, (uint16_t)sb->st_mode, t);
+	if (l->o->timestamp < 0) {
+		a->atime = (uint64_t)sb->st_atime;
+		a->ctime = (uint64_t)sb->st_ctime;
+		a->atime_nsec = (uint32_t)sb->st_atim.tv_nsec;
+		a->mtime_nsec = (uint32_t)sb->st_mtim.tv_nsec;
+		a->ctime_nsec = (uint32_t)sb->st_ctim.tv_nsec;
+	}
+	if (l->o->preserve_owner) {
+		a->uid = sb->st_uid;
+		a->gid = sb->st_gid;
+	}
+	if (c) {
+		a->uid = c->uid;
+		a->gid = c->gid;
+		a->mode = (uint16_t)((sb->st_mode & S_IFMT) | (c->mode & 07777));
+	}
+	if (S_ISCHR(sb->st_mode) || S_ISBLK(sb->st_mode)) {
+		a->rdev_major = major(sb->st_rdev);
+		a->rdev_minor = minor(sb->st_rdev);
+	}
+	if (S_ISREG(sb->st_mode) && l->o->compress && compress_name(l->o, target)) {
+		a->compress = true;
+		a->log_cluster_size = l->o->log_cluster_size;
+	}
+}
+
+/* Set the times the source had (the load itself stamped others). */
+static int keep_times(struct loader *l, uint32_t ino, const struct f2fs_new_inode *a)
+{
+	struct f2fs_setattr s = {0};
+
+	s.atime = a->atime;
+	s.mtime = a->mtime;
+	s.ctime = a->ctime;
+	s.atime_nsec = a->atime_nsec;
+	s.mtime_nsec = a->mtime_nsec;
+	s.ctime_nsec = a->ctime_nsec;
+	return f2fs_setattr(l->fs, ino, &s);
+}
+
+static int load_dir(struct loader *l, const char *path, const char *target, uint32_t dir);
+
+static int make_symlink(struct loader *l, const char *path, uint32_t dir, const char *name,
+			struct f2fs_new_inode *a, uint32_t *ino)
+{
+	char dest[PATH_BYTES];
+	ssize_t n = readlink(path, dest, sizeof(dest) - 1);
+
+	if (n < 0)
+		return fail(l, -errno, "%s: %s", path, strerror(errno));
+	dest[n] = 0;
+	return f2fs_create(l->fs, dir, name, strlen(name), a, dest, ino);
+}
+
+static int load_entry(struct loader *l, const char *path, const char *target, uint32_t dir,
+		      const char *name)
+{
+	struct f2fs_new_inode a;
+	struct stat sb;
+	uint32_t ino = 0;
+	int ret;
+
+	if (lstat(path, &sb))
+		return fail(l, -errno, "%s: %s", path, strerror(errno));
+	if (!S_ISDIR(sb.st_mode) && sb.st_nlink > 1 && find_link(l, &sb, &ino)) {
+		ret = f2fs_link(l->fs, ino, dir, name, strlen(name));
+		l->st->hard_links++;
+		return ret ? fail(l, ret, "%s: %s", path, strerror(-ret)) : 0;
+	}
+	fill_attr(l, &a, &sb, target);
+	if (S_ISLNK(sb.st_mode))
+		ret = make_symlink(l, path, dir, name, &a, &ino);
+	else
+		ret = f2fs_create(l->fs, dir, name, strlen(name), &a, NULL, &ino);
+	if (ret)
+		return fail(l, ret, "%s: %s", path, strerror(-ret));
+	if (S_ISREG(sb.st_mode))
+		ret = copy_data(l, path, ino, sb.st_size);
+	else if (S_ISDIR(sb.st_mode))
+		ret = load_dir(l, path, target, ino);
+	if (!ret && !S_ISLNK(sb.st_mode))
+		ret = copy_xattrs(l, path, ino);
+	if (!ret)
+		ret = label(l, ino, target, sb.st_mode);
+	if (!ret)
+		ret = keep_times(l, ino, &a);
+	if (!ret && !S_ISDIR(sb.st_mode) && sb.st_nlink > 1)
+		ret = remember_link(l, &sb, ino);
+	l->st->files += S_ISREG(sb.st_mode);
+	l->st->dirs += S_ISDIR(sb.st_mode);
+	l->st->symlinks += S_ISLNK(sb.st_mode);
+	l->st->specials += !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) && !S_ISLNK(sb.st_mode);
+	f2fs_fs_progress(l->fs, 2, 2, "loading", ++l->done_entries, l->total_entries);
+	return ret;
+}
+
+static int load_dir(struct loader *l, const char *path, const char *target, uint32_t dir)
+{
+	struct dirent **list;
+	char child[PATH_BYTES], child_target[PATH_BYTES];
+	int n, i, ret = list_dir(l, path, &list, &n);
+
+	for (i = 0; !ret && i < n; i++) {
+		ret = join(l, child, path, list[i]->d_name);
+		if (!ret)
+			ret = join(l, child_target, strcmp(target, "/") ? target : "",
+				   list[i]->d_name);
+		if (!ret)
+			ret = load_entry(l, child, child_target, dir, list[i]->d_name);
+	}
+	if (n >= 0)
+		free_list(list, n);
+	return ret;
+}
+
+static int check_fits(struct loader *l)
+{
+	struct f2fs_space s;
+	uint64_t free_blocks;
+	int ret = f2fs_space(l->fs, &s);
+
+	if (ret)
+		return fail(l, ret, "%s",
+			    *f2fs_fs_why(l->fs) ? f2fs_fs_why(l->fs) : strerror(-ret));
+	free_blocks = s.user_blocks > s.valid_blocks ? s.user_blocks - s.valid_blocks : 0;
+	if (l->st->need_blocks > free_blocks)
+		return fail(l, -ENOSPC, "%s needs about %llu MiB, the volume has %llu MiB free",
+			    l->o->source,
+			    (unsigned long long)(l->st->need_blocks * F2FS_BLKSIZE >> 20),
+			    (unsigned long long)(free_blocks * F2FS_BLKSIZE >> 20));
+	return 0;
+}
+
+static void release(struct loader *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->ncfg; i++)
+		free(l->cfg[i].path);
+	free(l->cfg);
+	free(l->links);
+	free(l->buf);
+#ifdef HAVE_SELINUX
+	if (l->labels)
+		selabel_close(l->labels);
+#endif
+}
+
+int f2fs_load_tree(struct f2fs_fs *fs, const struct f2fs_load_options *o,
+		   struct f2fs_load_stats *stats, char *why, size_t why_len)
+{
+	struct loader l = {.fs = fs, .o = o, .st = stats, .why = why, .why_len = why_len};
+	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
+	uint32_t root = le32_get(f2fs_fs_sb(fs)->root_ino);
+	uint64_t top = 0;
+	struct stat sb;
+	int ret;
+
+	memset(stats, 0, sizeof(*stats));
+	if (!o->source)
+		return fail(&l, -EINVAL, "no source directory");
+	if (stat(o->source, &sb))
+		return fail(&l, -errno, "%s: %s", o->source, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return fail(&l, -ENOTDIR, "%s: not a directory", o->source);
+	if (o->compress && !(f2fs_fs_features(fs) & F2FS_FEATURE_COMPRESSION))
+		return fail(&l, -EOPNOTSUPP,
+			    "-c: the volume has no compression feature (mkfs.f2fs -O "
+			    "extra_attr,compression)");
+	if (o->compress && o->log_cluster_size &&
+	    (o->log_cluster_size < 2 || o->log_cluster_size > 8))
+		return fail(&l, -EINVAL, "-L %u: the cluster size must be 2..8 (log2 of blocks)",
+			    o->log_cluster_size);
+	l.buf = malloc(CHUNK);
+	if (!l.buf)
+		return fail(&l, -ENOMEM, "out of memory");
+	f2fs_fs_progress(fs, 1, 2, "measuring", 0, 0);
+	ret = measure(&l, o->source, &top);
+	if (!ret)
+		ret = check_fits(&l);
+	if (!ret && o->fs_config)
+		ret = load_fs_config(&l, o->fs_config);
+	if (!ret)
+		ret = open_labels(&l);
+	f2fs_fs_progress(fs, 2, 2, "loading", 0, l.total_entries);
+	if (!ret)
+		ret = load_dir(&l, o->source, o->mount_point, root);
+	if (!ret)
+		ret = label(&l, root, o->mount_point, S_IFDIR);
+	if (!ret) {
+		ret = f2fs_checkpoint(fs, &req);
+		if (ret)
+			fail(&l, ret, "checkpoint: %s", strerror(-ret));
+	}
+	release(&l);
+	return ret;
+}

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The block allocator: six logs (hot, warm, cold data; hot, warm, cold
+ * node), each appending to its current segment.  A full segment is left
+ * for the next free segment of the same section, then for a free section
+ * found from the current one onwards -- LFS allocation, as the kernel's
+ * get_new_segment() does it, including the rule that two logs never share
+ * a zone when zones hold several sections.  The current segments and
+ * their summaries are the pack contents' (cpd->curseg_*), so the fs
+ * layer's SSA lookups and the checkpoint writer see them as they are.
+ *
+ * Every allocation and invalidation changes the segment's SIT entry
+ * (valid count, bitmap, type, mtime) and its section's counts together
+ * (seed 002: the per-section checkpointed count is kept in step, never
+ * summed over the section's segments).  A block allocated since the last
+ * checkpoint counts as checkpointed-valid, as in the kernel's
+ * update_sit_entry(): its segment cannot be reused before the next
+ * checkpoint.  A section whose last valid block goes is "prefree" until
+ * the next checkpoint, when it becomes free (set_prefree_as_free_segments).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/checkpoint.h"
+#include "f2fs/endian.h"
+#include "write_internal.h"
+
+#define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
+
+static uint32_t seg_of(struct f2fs_wr *w, uint64_t blkaddr)
+{
+	return f2fs_geo_segno(&w->fs->geo, blkaddr);
+}
+
+bool wr_is_cur_seg(struct f2fs_wr *w, uint32_t segno)
+{
+	return f2fs_cp_log_of_segment(w->fs->cpd, segno) >= 0;
+}
+
+static bool sec_has_cur(struct f2fs_wr *w, uint32_t secno)
+{
+	return f2fs_cp_log_of_section(w->fs->cpd, w->segs_per_sec, secno) >= 0;
+}
+
+static void mark_dirty(struct f2fs_wr *w, uint32_t segno)
+{
+	if (f2fs_test_bit_lsb(w->seg_dirty, segno))
+		return;
+	if (w->ndirty == w->dirty_cap) {
+		uint32_t cap = w->dirty_cap ? w->dirty_cap * 2 : 256;
+		uint32_t *l = realloc(w->dirty_list, (size_t)cap * sizeof(*l));
+
+		if (!l) {
+			/* without room to remember it, flush every segment at the checkpoint */
+			w->failed = true;
+			return;
+		}
+		w->dirty_list = l;
+		w->dirty_cap = cap;
+	}
+	f2fs_set_bit_lsb(w->seg_dirty, segno);
+	w->dirty_list[w->ndirty++] = segno;
+	w->dirty = true;
+}
+
+static void use_section(struct f2fs_wr *w, uint32_t secno)
+{
+	if (!f2fs_test_bit_lsb(w->sec_used, secno)) {
+		f2fs_set_bit_lsb(w->sec_used, secno);
+		w->free_sections--;
+	}
+}
+
+static bool seg_free(struct f2fs_wr *w, uint32_t segno)
+{
+	const struct f2fs_seg_entry *se = f2fs_sit_seg(w->fs->sit, segno);
+
+	return se && se->valid == 0 && se->ckpt_valid == 0 && !wr_is_cur_seg(w, segno);
+}
+
+int wr_alloc_init(struct f2fs_wr *w)
+{
+	struct f2fs_sit_table *sit = w->fs->sit;
+	uint32_t secno, i;
+
+	w->sec_used = calloc((w->sections + 7) / 8 + 1, 1);
+	w->sec_prefree = calloc((w->sections + 7) / 8 + 1, 1);
+	w->seg_dirty = calloc((w->segments + 7) / 8 + 1, 1);
+	if (!w->sec_used || !w->sec_prefree || !w->seg_dirty)
+		return -ENOMEM;
+	w->free_sections = w->sections;
+	for (secno = 0; secno < w->sections; secno++) {
+		const struct f2fs_sec_entry *sec = f2fs_sit_sec(sit, secno);
+
+		if (sec->valid || sec->ckpt_valid || sec_has_cur(w, secno))
+			use_section(w, secno);
+	}
+	/* a new volume: its current segments are taken, and their SIT entries typed */
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++) {
+		uint32_t segno = w->fs->cpd->curseg_segno[i];
+		struct f2fs_seg_entry *se = f2fs_sit_seg_mut(sit, segno);
+
+		if (!se)
+			return -EUCLEAN;
+		if (se->type != i && se->valid == 0) {
+			se->type = (uint8_t)i;
+			mark_dirty(w, segno);
+		}
+	}
+	sit->free_segments = 0;
+	for (i = 0; i < w->segments; i++)
+		sit->free_segments += seg_free(w, i);
+	return 0;
+}
+
+void wr_alloc_free(struct f2fs_wr *w)
+{
+	free(w->sec_used);
+	free(w->sec_prefree);
+	free(w->seg_dirty);
+	free(w->dirty_list);
+}
+
+uint32_t wr_free_segments(struct f2fs_wr *w)
+{
+	return w->fs->sit->free_segments;
+}
+
+int wr_write_summary(struct f2fs_wr *w, uint32_t segno, const struct f2fs_summary_block *sum)
+{
+	int ret =
+	    wr_write_block(w, (uint64_t)le32_get(w->sb->ssa_blkaddr) + segno, sum, F2FS_IO_META);
+
+	if (!ret)
+		ret = f2fs_ssa_put(w->fs->ssa, segno, sum);
+	return ret;
+}
+
+/* A section no block is valid in and no log writes: free after the next checkpoint. */
+static void maybe_prefree(struct f2fs_wr *w, uint32_t secno)
+{
+	if (f2fs_sit_sec(w->fs->sit, secno)->valid == 0 && !sec_has_cur(w, secno) &&
+	    f2fs_test_bit_lsb(w->sec_used, secno) && !f2fs_test_bit_lsb(w->sec_prefree, secno)) {
+		f2fs_set_bit_lsb(w->sec_prefree, secno);
+		w->prefree_sections++;
+	}
+}
+
+/*
+ * The next free section from @hint on, wrapping; with several sections per
+ * zone, one in a zone no other log writes.  UINT32_MAX when none.
+ */
+static uint32_t find_free_section(struct f2fs_wr *w, uint32_t hint, int type)
+{
+	uint32_t n, secno = hint;
+
+	for (n = 0; n < w->sections; n++, secno++) {
+		int i;
+		bool zone_taken = false;
+
+		if (secno >= w->sections)
+			secno = 0;
+		if (f2fs_test_bit_lsb(w->sec_used, secno))
+			continue;
+		for (i = 0; w->secs_per_zone > 1 && i < F2FS_NR_CURSEG_TYPE; i++)
+			zone_taken |= i != type && w->fs->cpd->curseg_segno[i] / w->segs_per_sec /
+							   w->secs_per_zone ==
+						       secno / w->secs_per_zone;
+		if (!zone_taken)
+			return secno;
+	}
+	/* every zone has a log: take any free section */
+	for (n = 0, secno = hint; n < w->sections; n++, secno++) {
+		if (secno >= w->sections)
+			secno = 0;
+		if (!f2fs_test_bit_lsb(w->sec_used, secno))
+			return secno;
+	}
+	return UINT32_MAX;
+}
+
+/* Log @type leaves its segment for @segno: the old summary goes to the SSA. */
+static int switch_segment(struct f2fs_wr *w, int type, uint32_t segno)
+{
+	struct f2fs_cp_data *d = w->fs->cpd;
+	struct f2fs_sit_table *sit = w->fs->sit;
+	uint32_t old = d->curseg_segno[type];
+	struct f2fs_seg_entry *se;
+	int ret;
+
+	ret = wr_write_summary(w, old, &d->curseg_sum[type]);
+	if (ret)
+		return ret;
+	if (seg_free(w, segno))
+		sit->free_segments--;
+	d->curseg_segno[type] = segno;
+	d->curseg_blkoff[type] = 0;
+	memset(&d->curseg_sum[type], 0, sizeof(d->curseg_sum[type]));
+	d->curseg_sum[type].footer.entry_type =
+	    type < F2FS_CURSEG_HOT_NODE ? F2FS_SUM_TYPE_DATA : F2FS_SUM_TYPE_NODE;
+	if (seg_free(w, old))
+		sit->free_segments++;
+	maybe_prefree(w, old / w->segs_per_sec);
+	use_section(w, segno / w->segs_per_sec);
+	se = f2fs_sit_seg_mut(sit, segno);
+	if (!se)
+		return -ENOMEM;
+	se->type = (uint8_t)type;
+	mark_dirty(w, segno);
+	return 0;
+}
+
+static int next_segment(struct f2fs_wr *w, int type)
+{
+	uint32_t cur = w->fs->cpd->curseg_segno[type];
+	uint32_t secno = cur / w->segs_per_sec, next = cur + 1;
+
+	if (next % w->segs_per_sec && next < w->segments && seg_free(w, next))
+		return switch_segment(w, type, next);
+	secno = find_free_section(w, secno, type);
+	if (secno == UINT32_MAX)
+		return -ENOSPC;
+	return switch_segment(w, type, secno * w->segs_per_sec);
+}
+
+uint64_t wr_log_next_addr(struct f2fs_wr *w, int type)
+{
+	const struct f2fs_cp_data *d = w->fs->cpd;
+
+	return f2fs_geo_blkaddr(&w->fs->geo, d->curseg_segno[type], d->curseg_blkoff[type]);
+}
+
+static void update_mtime(struct f2fs_wr *w, struct f2fs_seg_entry *se)
+{
+	uint64_t now = w->elapsed_base + (wr_now() - w->open_time);
+
+	if (!se->mtime || !se->valid)
+		se->mtime = now;
+	else
+		se->mtime = (se->mtime * se->valid + now) / (se->valid + 1u);
+}
+
+/* Mark block @off of the current segment of @type valid, with its summary entry. */
+static int take_block(struct f2fs_wr *w, int type, uint32_t off, uint32_t nid, uint16_t ofs,
+		      uint8_t version)
+{
+	struct f2fs_cp_data *d = w->fs->cpd;
+	uint32_t segno = d->curseg_segno[type];
+	struct f2fs_seg_entry *se = f2fs_sit_seg_mut(w->fs->sit, segno);
+	struct f2fs_sec_entry *sec = &w->fs->sit->sec[segno / w->segs_per_sec];
+	struct f2fs_summary *e = &d->curseg_sum[type].entries[off];
+
+	if (!se)
+		return -ENOMEM;
+	e->nid = le32_put(nid);
+	e->version = version;
+	e->ofs_in_node = le16_put(ofs);
+	update_mtime(w, se);
+	f2fs_set_bit_msb(se->map, off);
+	se->valid++;
+	se->ckpt_valid++;
+	se->type = (uint8_t)type;
+	sec->valid++;
+	sec->ckpt_valid++;
+	w->valid_blocks++;
+	mark_dirty(w, segno);
+	return 0;
+}
+
+int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint8_t version,
+		   uint64_t *blkaddr)
+{
+	struct f2fs_cp_data *d = w->fs->cpd;
+	int ret;
+
+	for (;;) {
+		uint64_t addr;
+
+		if (d->curseg_blkoff[type] >= BLKS_PER_SEG) {
+			ret = next_segment(w, type);
+			if (ret)
+				return ret;
+		}
+		addr = wr_log_next_addr(w, type);
+		if (w->policy && !w->policy(addr, w->policy_arg)) {
+			d->curseg_blkoff[type]++;
+			continue;
+		}
+		ret = take_block(w, type, d->curseg_blkoff[type], nid, ofs, version);
+		if (ret)
+			return ret;
+		d->curseg_blkoff[type]++;
+		*blkaddr = addr;
+		/* like the kernel, move on at once, so the next address is known */
+		if (d->curseg_blkoff[type] >= BLKS_PER_SEG)
+			return next_segment(w, type);
+		return 0;
+	}
+}
+
+bool wr_block_valid(struct f2fs_wr *w, uint64_t blkaddr)
+{
+	const struct f2fs_seg_entry *se;
+
+	if (!f2fs_geo_in_main(&w->fs->geo, blkaddr))
+		return false;
+	se = f2fs_sit_seg(w->fs->sit, seg_of(w, blkaddr));
+	return se && f2fs_test_bit_msb(se->map, f2fs_geo_blkoff(&w->fs->geo, blkaddr));
+}
+
+void wr_invalidate(struct f2fs_wr *w, uint64_t blkaddr)
+{
+	uint32_t segno, off;
+	struct f2fs_seg_entry *se;
+	struct f2fs_sec_entry *sec;
+
+	if (!wr_block_valid(w, blkaddr))
+		return;
+	segno = seg_of(w, blkaddr);
+	off = f2fs_geo_blkoff(&w->fs->geo, blkaddr);
+	se = f2fs_sit_seg_mut(w->fs->sit, segno);
+	sec = &w->fs->sit->sec[segno / w->segs_per_sec];
+	se->map[off >> 3] &= (uint8_t) ~(0x80u >> (off & 7));
+	se->valid--;
+	sec->valid--;
+	w->valid_blocks--;
+	mark_dirty(w, segno);
+	maybe_prefree(w, segno / w->segs_per_sec);
+}
+
+bool wr_has_free_blocks(struct f2fs_wr *w, uint64_t n)
+{
+	return w->valid_blocks + n <= w->user_block_count;
+}
+
+void wr_alloc_checkpointed(struct f2fs_wr *w)
+{
+	struct f2fs_sit_table *sit = w->fs->sit;
+	uint32_t i;
+
+	for (i = 0; i < w->ndirty; i++) {
+		uint32_t segno = w->dirty_list[i];
+		struct f2fs_seg_entry *se = f2fs_sit_seg_mut(sit, segno);
+		bool was_free = seg_free(w, segno);
+
+		sit->sec[segno / w->segs_per_sec].ckpt_valid -= se->ckpt_valid - se->valid;
+		se->ckpt_valid = se->valid;
+		if (!was_free && seg_free(w, segno))
+			sit->free_segments++;
+		f2fs_clear_bit_lsb(w->seg_dirty, segno);
+	}
+	w->ndirty = 0;
+	for (i = 0; w->prefree_sections && i < w->sections; i++) {
+		if (!f2fs_test_bit_lsb(w->sec_prefree, i))
+			continue;
+		f2fs_clear_bit_lsb(w->sec_prefree, i);
+		w->prefree_sections--;
+		if (sit->sec[i].valid == 0 && sit->sec[i].ckpt_valid == 0 && !sec_has_cur(w, i)) {
+			f2fs_clear_bit_lsb(w->sec_used, i);
+			w->free_sections++;
+		}
+	}
+}
+
+/* ---- the SIT at a checkpoint (f2fs_flush_sit_entries) ---- */
+
+static void raw_sit(const struct f2fs_seg_entry *se, struct f2fs_sit_entry *raw)
+{
+	raw->vblocks =
+	    le16_put((uint16_t)((unsigned int)se->type << F2FS_SIT_VBLOCKS_SHIFT | se->valid));
+	memcpy(raw->valid_map, se->map, sizeof(raw->valid_map));
+	raw->mtime = le64_put(se->mtime);
+}
+
+static uint32_t sit_journal_find(const struct f2fs_journal *j, uint32_t segno)
+{
+	uint32_t i, n = le16_get(j->n_sits);
+
+	for (i = 0; i < n; i++)
+		if (le32_get(j->sit_j.entries[i].segno) == segno)
+			return i;
+	return n;
+}
+
+static void sit_journal_put(struct f2fs_wr *w, struct f2fs_journal *j, uint32_t segno)
+{
+	struct f2fs_seg_entry *se = f2fs_sit_seg_mut(w->fs->sit, segno);
+	uint32_t i = sit_journal_find(j, segno);
+
+	if (i == le16_get(j->n_sits))
+		j->n_sits = le16_put((uint16_t)(i + 1));
+	j->sit_j.entries[i].segno = le32_put(segno);
+	raw_sit(se, &j->sit_j.entries[i].se);
+	se->from_journal = 1;
+}
+
+static int write_sit_block(struct f2fs_wr *w, uint32_t blk)
+{
+	struct f2fs_sit_table *t = w->fs->sit;
+	uint8_t *bitmap = (uint8_t *)w->fs->cpd->sit_bitmap;
+	/* the copy no checkpoint refers to (on a new volume, neither: stay in copy 0) */
+	int copy = f2fs_test_bit_msb(bitmap, blk) ^ !w->fresh;
+	uint64_t addr = le32_get(w->sb->sit_blkaddr) + blk;
+	uint8_t buf[F2FS_BLKSIZE];
+	struct f2fs_sit_block *sb = (struct f2fs_sit_block *)buf;
+	uint32_t i;
+
+	memset(buf, 0, sizeof(buf));
+	for (i = 0; t->blocks[blk] && i < F2FS_SIT_ENTRY_PER_BLOCK; i++) {
+		if (blk * F2FS_SIT_ENTRY_PER_BLOCK + i >= t->segments)
+			break;
+		raw_sit(&t->blocks[blk][i], &sb->entries[i]);
+		t->blocks[blk][i].from_journal = 0;
+	}
+	if (copy) {
+		f2fs_set_bit_msb(bitmap, blk);
+		addr += (uint64_t)le32_get(w->sb->segment_count_sit) / 2 * BLKS_PER_SEG;
+	} else {
+		bitmap[blk >> 3] &= (uint8_t) ~(0x80u >> (blk & 7));
+	}
+	return wr_write_block(w, addr, buf, F2FS_IO_META);
+}
+
+struct sit_group {
+	uint32_t blk, count;
+};
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct sit_group *x = a, *y = b;
+
+	return x->count != y->count ? (x->count < y->count ? -1 : 1)
+				    : (x->blk < y->blk ? -1 : x->blk > y->blk);
+}
+
+static int seg_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Group the (sorted) dirty segments by SIT block. */
+static uint32_t group_dirty(struct f2fs_wr *w, struct sit_group *g)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < w->ndirty; i++) {
+		uint32_t blk = w->dirty_list[i] / F2FS_SIT_ENTRY_PER_BLOCK;
+
+		if (n && g[n - 1].blk == blk)
+			g[n - 1].count++;
+		else
+			g[n++] = (struct sit_group){blk, 1};
+	}
+	return n;
+}
+
+static void put_group_in_journal(struct f2fs_wr *w, struct f2fs_journal *j, uint32_t blk)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->ndirty; i++)
+		if (w->dirty_list[i] / F2FS_SIT_ENTRY_PER_BLOCK == blk)
+			sit_journal_put(w, j, w->dirty_list[i]);
+}
+
+int wr_sit_flush(struct f2fs_wr *w)
+{
+	struct f2fs_journal *j = &w->fs->cpd->sit_journal;
+	struct sit_group *groups;
+	uint32_t n, g, i;
+	int ret = 0;
+
+	if (w->ndirty + le16_get(j->n_sits) > F2FS_SIT_JOURNAL_ENTRIES) {
+		/* not all fit beside the journal: empty it into the dirty set */
+		uint32_t nj = le16_get(j->n_sits);
+
+		for (i = 0; i < nj; i++) {
+			uint32_t segno = le32_get(j->sit_j.entries[i].segno);
+
+			if (segno < w->segments)
+				mark_dirty(w, segno);
+		}
+		j->n_sits = 0;
+	}
+	if (!w->ndirty)
+		return 0;
+	qsort(w->dirty_list, w->ndirty, sizeof(*w->dirty_list), seg_cmp);
+	groups = malloc(sizeof(*groups) * (w->ndirty + 1));
+	if (!groups)
+		return -ENOMEM;
+	n = group_dirty(w, groups);
+	qsort(groups, n, sizeof(*groups), group_cmp);
+	for (g = 0; g < n && !ret; g++) {
+		if (groups[g].count + le16_get(j->n_sits) <= F2FS_SIT_JOURNAL_ENTRIES)
+			put_group_in_journal(w, j, groups[g].blk);
+		else
+			ret = write_sit_block(w, groups[g].blk);
+	}
+	free(groups);
+	return ret;
+}

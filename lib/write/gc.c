@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The foreground cleaner (the kernel's f2fs_gc with FG_GC): pick the used
+ * section with the fewest valid blocks (greedy), not one a log writes, and
+ * move every valid block of it through the allocator: a node block is
+ * rewritten to its node log, a data block is copied to the cold data log
+ * (where the kernel sends data moved by GC) and its direct node updated.
+ * A block whose summary names an owner that no longer points at it is
+ * already dead and left.  The emptied sections become free at the
+ * checkpoint written at the end.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/checkpoint.h"
+#include "f2fs/endian.h"
+#include "f2fs/node.h"
+#include "write_internal.h"
+
+#define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
+
+static uint32_t pick_victim(struct f2fs_wr *w)
+{
+	uint32_t secno, best = UINT32_MAX, best_valid = UINT32_MAX;
+	uint32_t full = w->segs_per_sec * BLKS_PER_SEG;
+
+	for (secno = 0; secno < w->sections; secno++) {
+		uint32_t valid = w->fs->sit->sec[secno].valid;
+
+		if (!f2fs_test_bit_lsb(w->sec_used, secno) ||
+		    f2fs_test_bit_lsb(w->sec_prefree, secno) || valid >= full ||
+		    f2fs_cp_log_of_section(w->fs->cpd, w->segs_per_sec, secno) >= 0)
+			continue;
+		if (valid < best_valid) {
+			best = secno;
+			best_valid = valid;
+		}
+	}
+	return best;
+}
+
+static int move_node(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid)
+{
+	const struct f2fs_nat_info *e = wr_nat_get(w, nid);
+	struct wr_node *n;
+	int ret;
+
+	if (!e || e->blkaddr != blkaddr)
+		return 0; /* a stale copy */
+	ret = wr_node_get(w, nid, 0, &n);
+	if (ret)
+		return ret;
+	ret = wr_node_write(w, n, 0);
+	wr_node_put(n);
+	return ret;
+}
+
+static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summary *s)
+{
+	uint32_t nid = le32_get(s->nid);
+	unsigned int ofs = le16_get(s->ofs_in_node);
+	const struct f2fs_nat_info *e = wr_nat_get(w, nid);
+	uint8_t buf[F2FS_BLKSIZE];
+	struct wr_dnode dn;
+	uint64_t addr;
+	int ret;
+
+	if (!e || !f2fs_geo_in_main(&w->fs->geo, e->blkaddr) || ofs >= F2FS_ADDRS_PER_BLOCK)
+		return 0;
+	memset(&dn, 0, sizeof(dn));
+	ret = wr_node_get(w, nid, 0, &dn.node);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	dn.nid = nid;
+	dn.ofs = ofs;
+	if ((f2fs_node_ofs(&dn.node->blk) == 0 &&
+	     f2fs_inode_first_addr(&dn.node->blk.i) + ofs >= F2FS_DEF_ADDRS_PER_INODE) ||
+	    wr_dnode_addr(&dn) != blkaddr) {
+		wr_dnode_put(&dn);
+		return 0;
+	}
+	ret = wr_read_block(w, blkaddr, buf);
+	if (!ret)
+		ret =
+		    wr_alloc_block(w, F2FS_CURSEG_COLD_DATA, nid, (uint16_t)ofs, e->version, &addr);
+	if (!ret)
+		ret = wr_write_block(w, addr, buf, F2FS_IO_DATA);
+	if (!ret) {
+		wr_invalidate(w, blkaddr);
+		wr_dnode_set_addr(w, &dn, (uint32_t)addr);
+	}
+	wr_dnode_put(&dn);
+	return ret;
+}
+
+static int move_segment(struct f2fs_wr *w, uint32_t segno)
+{
+	const struct f2fs_seg_entry *se = f2fs_sit_seg(w->fs->sit, segno);
+	struct f2fs_summary_block sum;
+	const struct f2fs_summary_block *s;
+	uint32_t off;
+	int ret = 0;
+
+	if (!se || !se->valid)
+		return 0;
+	s = f2fs_ssa_get(w->fs->ssa, segno, &ret);
+	if (!s)
+		return ret;
+	sum = *s; /* moving nodes may replace the cached summary */
+	for (off = 0; off < BLKS_PER_SEG && !ret; off++) {
+		uint64_t blkaddr = f2fs_geo_blkaddr(&w->fs->geo, segno, off);
+
+		if (!f2fs_test_bit_msb(f2fs_sit_seg(w->fs->sit, segno)->map, off))
+			continue;
+		if (sum.footer.entry_type == F2FS_SUM_TYPE_NODE)
+			ret = move_node(w, blkaddr, le32_get(sum.entries[off].nid));
+		else
+			ret = move_data(w, blkaddr, &sum.entries[off]);
+		if (!ret)
+			w->stats.gc_blocks_moved++;
+	}
+	return ret;
+}
+
+int wr_gc(struct f2fs_wr *w, uint32_t want_free)
+{
+	struct f2fs_cp_request req = {.reason = F2FS_CP_SYNC, .keep_data = true};
+	uint32_t moved = 0, before = w->free_sections;
+	int ret = 0;
+
+	if (w->in_gc)
+		return 0;
+	w->in_gc = true;
+	w->stats.gc_runs++;
+	while (!ret && w->free_sections + w->prefree_sections < want_free) {
+		uint32_t victim = pick_victim(w), i;
+
+		if (victim == UINT32_MAX)
+			break;
+		for (i = 0; i < w->segs_per_sec && !ret; i++)
+			ret = move_segment(w, victim * w->segs_per_sec + i);
+		moved++;
+		if (!ret && !f2fs_test_bit_lsb(w->sec_prefree, victim))
+			break; /* could not empty it: stop rather than spin */
+	}
+	if (!ret && (moved || w->prefree_sections))
+		ret = wr_checkpoint(w, &req);
+	if (w->free_sections > before)
+		w->stats.gc_sections_freed += w->free_sections - before;
+	w->in_gc = false;
+	return ret;
+}
+
+int f2fs_gc(struct f2fs_fs *fs, uint32_t want_free)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	wr_lock(w, F2FS_LOCK_CP, 0, true);
+	ret = wr_gc(w, want_free);
+	wr_unlock(w, F2FS_LOCK_CP, 0, true);
+	return ret;
+}

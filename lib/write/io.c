@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device writes of the write path.  Blocks are queued one at a time, as the
+ * allocator hands them out, and leave as one request per run of
+ * consecutive addresses of one kind (data, node, meta), up to
+ * WR_IO_MAX_BLOCKS: a log writing a segment sends large sequential
+ * requests, never one syscall per 4 KiB block.  Every request is counted
+ * by kind.  Reads of the write path look at the pending run first, so a
+ * block queued and not yet sent reads back as written.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "write_internal.h"
+
+int wr_io_init(struct wr_io *io)
+{
+	memset(io, 0, sizeof(*io));
+	io->buf = malloc((size_t)WR_IO_MAX_BLOCKS * F2FS_BLKSIZE);
+	return io->buf ? 0 : -ENOMEM;
+}
+
+void wr_io_free(struct wr_io *io)
+{
+	free(io->buf);
+	io->buf = NULL;
+}
+
+static int send(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, uint32_t count, int kind)
+{
+	int ret = f2fs_dev_write(w->fs->dev, buf, f2fs_blk_to_bytes(blkaddr),
+				 (size_t)count * F2FS_BLKSIZE);
+
+	if (ret)
+		return wr_fail(w, ret);
+	w->stats.bytes[kind] += (uint64_t)count * F2FS_BLKSIZE;
+	w->stats.requests[kind]++;
+	return 0;
+}
+
+int wr_io_submit(struct f2fs_wr *w)
+{
+	struct wr_io *io = &w->io;
+	int ret;
+
+	if (!io->count)
+		return 0;
+	ret = send(w, io->start, io->buf, io->count, io->kind);
+	io->count = 0;
+	return ret;
+}
+
+int wr_write_block(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, int kind)
+{
+	struct wr_io *io = &w->io;
+	int ret;
+
+	if (io->count && (io->kind != kind || blkaddr != io->start + io->count ||
+			  io->count == WR_IO_MAX_BLOCKS)) {
+		ret = wr_io_submit(w);
+		if (ret)
+			return ret;
+	}
+	if (!io->count) {
+		io->start = blkaddr;
+		io->kind = kind;
+	}
+	memcpy(io->buf + (size_t)io->count * F2FS_BLKSIZE, buf, F2FS_BLKSIZE);
+	io->count++;
+	return 0;
+}
+
+int wr_write_blocks(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, uint32_t count, int kind)
+{
+	int ret = wr_io_submit(w);
+
+	return ret ? ret : send(w, blkaddr, buf, count, kind);
+}
+
+int wr_flush(struct f2fs_wr *w)
+{
+	int ret = wr_io_submit(w);
+
+	if (ret)
+		return ret;
+	ret = f2fs_dev_flush(w->fs->dev);
+	if (ret)
+		return wr_fail(w, ret);
+	w->stats.flushes++;
+	return 0;
+}
+
+int wr_read_block(struct f2fs_wr *w, uint64_t blkaddr, void *buf)
+{
+	struct wr_io *io = &w->io;
+	int ret;
+
+	if (io->count && blkaddr >= io->start && blkaddr < io->start + io->count) {
+		memcpy(buf, io->buf + (size_t)(blkaddr - io->start) * F2FS_BLKSIZE, F2FS_BLKSIZE);
+		return 0;
+	}
+	ret = f2fs_dev_read(w->fs->dev, buf, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE);
+	return ret;
+}

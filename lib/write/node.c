@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The node cache and the file tree.  A node block is read once (its NAT
+ * entry must point into the main area and its footer must name the nid and
+ * owner expected, as the read path demands), changed in memory, and written
+ * by a checkpoint or an fsync to a new block of its log: direct nodes and
+ * inodes of directories to the hot node log, of other files to the warm
+ * node log (the footer's cold bit tells them apart, as in the kernel),
+ * indirect nodes to the cold node log.  Writing moves the node: the old
+ * block becomes invalid and the NAT entry follows.  Every footer written
+ * carries the version of the last checkpoint (with its CRC when the
+ * checkpoint asks for CRC recovery) and the address the log hands out next,
+ * which is what roll-forward recovery follows.
+ *
+ * Operations pin the nodes they hold; only clean, unpinned nodes are
+ * dropped when the cache outgrows its budget.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/endian.h"
+#include "f2fs/node.h"
+#include "write_internal.h"
+
+#define CACHE_BUDGET 8192u /* clean nodes kept: 32 MiB */
+#define COLD_BIT     (1u << F2FS_COLD_BIT_SHIFT)
+#define FSYNC_BIT    (1u << F2FS_FSYNC_BIT_SHIFT)
+#define DENT_BIT     (1u << F2FS_DENT_BIT_SHIFT)
+
+static uint32_t hash_nid(const struct wr_node_cache *c, uint32_t nid)
+{
+	return (nid * 2654435761u) % c->nbuckets;
+}
+
+int wr_nodes_init(struct f2fs_wr *w)
+{
+	struct wr_node_cache *c = &w->nodes;
+
+	c->nbuckets = 8192;
+	c->buckets = calloc(c->nbuckets, sizeof(*c->buckets));
+	c->dirty.dnext = c->dirty.dprev = &c->dirty;
+	return c->buckets ? 0 : -ENOMEM;
+}
+
+static void unlink_dirty(struct wr_node_cache *c, struct wr_node *n)
+{
+	if (!n->dirty)
+		return;
+	n->dprev->dnext = n->dnext;
+	n->dnext->dprev = n->dprev;
+	n->dirty = false;
+	c->ndirty--;
+}
+
+static void drop(struct wr_node_cache *c, struct wr_node *n)
+{
+	struct wr_node **p = &c->buckets[hash_nid(c, n->nid)];
+
+	while (*p && *p != n)
+		p = &(*p)->hnext;
+	if (*p)
+		*p = n->hnext;
+	unlink_dirty(c, n);
+	c->count--;
+	free(n);
+}
+
+void wr_nodes_free(struct f2fs_wr *w)
+{
+	struct wr_node_cache *c = &w->nodes;
+	uint32_t i;
+
+	for (i = 0; c->buckets && i < c->nbuckets; i++) {
+		while (c->buckets[i]) {
+			struct wr_node *n = c->buckets[i];
+
+			c->buckets[i] = n->hnext;
+			free(n);
+		}
+	}
+	free(c->buckets);
+}
+
+static struct wr_node *find(struct wr_node_cache *c, uint32_t nid)
+{
+	struct wr_node *n;
+
+	for (n = c->buckets[hash_nid(c, nid)]; n; n = n->hnext)
+		if (n->nid == nid)
+			return n;
+	return NULL;
+}
+
+static struct wr_node *insert(struct wr_node_cache *c, uint32_t nid, uint32_t ino)
+{
+	struct wr_node *n = calloc(1, sizeof(*n));
+	uint32_t h;
+
+	if (!n)
+		return NULL;
+	n->nid = nid;
+	n->ino = ino;
+	h = hash_nid(c, nid);
+	n->hnext = c->buckets[h];
+	c->buckets[h] = n;
+	c->count++;
+	return n;
+}
+
+void wr_nodes_shrink(struct f2fs_wr *w)
+{
+	struct wr_node_cache *c = &w->nodes;
+	uint32_t i;
+
+	if (c->count - c->ndirty <= CACHE_BUDGET)
+		return;
+	for (i = 0; i < c->nbuckets && c->count - c->ndirty > CACHE_BUDGET / 2; i++) {
+		struct wr_node *n = c->buckets[i], *next;
+
+		for (; n; n = next) {
+			next = n->hnext;
+			if (!n->dirty && !n->pins)
+				drop(c, n);
+		}
+	}
+}
+
+void wr_node_dirty(struct f2fs_wr *w, struct wr_node *n)
+{
+	struct wr_node_cache *c = &w->nodes;
+
+	w->dirty = true;
+	if (n->dirty)
+		return;
+	n->dirty = true;
+	n->dnext = &c->dirty;
+	n->dprev = c->dirty.dprev;
+	c->dirty.dprev->dnext = n;
+	c->dirty.dprev = n;
+	c->ndirty++;
+}
+
+int wr_node_get(struct f2fs_wr *w, uint32_t nid, uint32_t ino, struct wr_node **out)
+{
+	const struct f2fs_nat_info *e;
+	struct wr_node *n = find(&w->nodes, nid);
+	int ret;
+
+	*out = NULL;
+	if (n) {
+		if (ino && n->ino != ino)
+			return -EUCLEAN;
+		n->pins++;
+		*out = n;
+		return 0;
+	}
+	e = wr_nat_get(w, nid);
+	if (!e || nid < F2FS_FIRST_INO_RESERVED || e->blkaddr == F2FS_NULL_ADDR)
+		return -ENOENT;
+	if (!f2fs_geo_in_main(&w->fs->geo, e->blkaddr) || (ino && e->ino != ino))
+		return -EUCLEAN;
+	n = insert(&w->nodes, nid, e->ino);
+	if (!n)
+		return -ENOMEM;
+	n->addr = e->blkaddr;
+	ret = wr_read_block(w, e->blkaddr, &n->blk);
+	if (!ret && (le32_get(n->blk.footer.nid) != nid || le32_get(n->blk.footer.ino) != e->ino))
+		ret = -EUCLEAN;
+	if (ret) {
+		drop(&w->nodes, n);
+		return ret;
+	}
+	n->pins++;
+	*out = n;
+	return 0;
+}
+
+int wr_node_new(struct f2fs_wr *w, uint32_t ino, uint32_t nid, uint32_t ofs, bool is_dir,
+		struct wr_node **out)
+{
+	struct wr_node *n = insert(&w->nodes, nid, ino);
+
+	*out = NULL;
+	if (!n)
+		return -ENOMEM;
+	n->addr = F2FS_NEW_ADDR;
+	n->blk.footer.nid = le32_put(nid);
+	n->blk.footer.ino = le32_put(ino);
+	n->blk.footer.flag = le32_put(ofs << F2FS_OFFSET_BIT_SHIFT | (is_dir ? 0 : COLD_BIT));
+	n->pins = 1;
+	w->valid_nodes++;
+	wr_node_dirty(w, n);
+	*out = n;
+	return 0;
+}
+
+void wr_node_put(struct wr_node *n)
+{
+	if (n && n->pins)
+		n->pins--;
+}
+
+int wr_node_remove(struct f2fs_wr *w, struct wr_node *n)
+{
+	int ret;
+
+	if (f2fs_geo_in_main(&w->fs->geo, n->addr))
+		wr_invalidate(w, n->addr);
+	ret = wr_nat_set(w, n->nid, n->ino, F2FS_NULL_ADDR);
+	w->valid_nodes--;
+	drop(&w->nodes, n);
+	return ret;
+}
+
+/* The node log a node goes to (the kernel's __get_segment_type_6 for nodes). */
+static int node_log(const struct wr_node *n)
+{
+	uint32_t ofs = f2fs_node_ofs(&n->blk);
+	bool dnode = ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(ofs);
+
+	if (!dnode)
+		return F2FS_CURSEG_COLD_NODE;
+	return le32_get(n->blk.footer.flag) & COLD_BIT ? F2FS_CURSEG_WARM_NODE
+						       : F2FS_CURSEG_HOT_NODE;
+}
+
+int wr_node_write(struct f2fs_wr *w, struct wr_node *n, uint32_t marks)
+{
+	const struct f2fs_nat_info *e = wr_nat_get(w, n->nid);
+	int type = node_log(n);
+	uint32_t flag;
+	uint64_t addr, old = n->addr;
+	int ret;
+
+	if (!e)
+		return -EUCLEAN;
+	if (!wr_has_free_blocks(w, f2fs_geo_in_main(&w->fs->geo, old) ? 0 : 1))
+		return -ENOSPC;
+	ret = wr_alloc_block(w, type, n->nid, 0, e->version, &addr);
+	if (ret)
+		return ret;
+	flag = le32_get(n->blk.footer.flag) & ~(FSYNC_BIT | DENT_BIT);
+	n->blk.footer.flag = le32_put(flag | marks);
+	n->blk.footer.cp_ver = le64_put(w->footer_ver);
+	n->blk.footer.next_blkaddr = le32_put((uint32_t)wr_log_next_addr(w, type));
+	if (n->nid == n->ino && f2fs_node_ofs(&n->blk) == 0)
+		f2fs_inode_seal(&n->blk, w->fs->features, f2fs_inode_chksum_seed(w->sb->uuid));
+	ret = wr_write_block(w, addr, &n->blk, F2FS_IO_NODE);
+	if (ret)
+		return ret;
+	if (f2fs_geo_in_main(&w->fs->geo, old))
+		wr_invalidate(w, old);
+	n->addr = (uint32_t)addr;
+	unlink_dirty(&w->nodes, n);
+	return wr_nat_set(w, n->nid, n->ino, (uint32_t)addr);
+}
+
+/* Indirect nodes, then directories' direct nodes, then files' (f2fs_sync_node_pages). */
+int wr_nodes_write_all(struct f2fs_wr *w)
+{
+	struct wr_node_cache *c = &w->nodes;
+	int pass, ret = 0;
+
+	for (pass = 0; pass < 3 && !ret; pass++) {
+		struct wr_node *n = c->dirty.dnext, *next;
+
+		for (; n != &c->dirty && !ret; n = next) {
+			int log = node_log(n);
+
+			next = n->dnext;
+			if ((pass == 0 && log == F2FS_CURSEG_COLD_NODE) ||
+			    (pass == 1 && log == F2FS_CURSEG_HOT_NODE) ||
+			    (pass == 2 && log == F2FS_CURSEG_WARM_NODE))
+				ret = wr_node_write(w, n, 0);
+		}
+	}
+	return ret;
+}
+
+/* ---- the file tree ---- */
+
+static unsigned int inode_addrs(struct f2fs_wr *w, const struct f2fs_inode *ri)
+{
+	return f2fs_inode_addrs(ri, w->fs->features);
+}
+
+static bool is_inode_block(const struct wr_node *n)
+{
+	return f2fs_node_ofs(&n->blk) == 0 && n->nid == n->ino;
+}
+
+static uint32_t get_addr(const struct wr_node *n, unsigned int ofs)
+{
+	if (is_inode_block(n))
+		return le32_get(n->blk.i.i_addr[f2fs_inode_first_addr(&n->blk.i) + ofs]);
+	return le32_get(n->blk.dn.addr[ofs]);
+}
+
+static void set_addr(struct wr_node *n, unsigned int ofs, uint32_t addr)
+{
+	if (is_inode_block(n))
+		n->blk.i.i_addr[f2fs_inode_first_addr(&n->blk.i) + ofs] = le32_put(addr);
+	else
+		n->blk.dn.addr[ofs] = le32_put(addr);
+}
+
+/* The nid slot @i of @parent (the inode's i_nid[] or an indirect node's nid[]). */
+static uint32_t get_nid(const struct wr_node *parent, bool is_inode, unsigned int i)
+{
+	return le32_get(is_inode ? parent->blk.i.i_nid[i] : parent->blk.in.nid[i]);
+}
+
+static void set_nid(struct wr_node *parent, bool is_inode, unsigned int i, uint32_t nid)
+{
+	if (is_inode)
+		parent->blk.i.i_nid[i] = le32_put(nid);
+	else
+		parent->blk.in.nid[i] = le32_put(nid);
+}
+
+/* The child of @parent at @slot: read, or made when @create. */
+static int child(struct f2fs_wr *w, struct wr_node *inode, struct wr_node *parent, bool is_inode,
+		 unsigned int slot, uint32_t ofs, bool create, struct wr_node **out)
+{
+	uint32_t nid = get_nid(parent, is_inode, slot);
+	int ret;
+
+	if (nid)
+		return wr_node_get(w, nid, inode->ino, out);
+	if (!create)
+		return -ENOENT;
+	ret = wr_nid_alloc(w, inode->ino, &nid);
+	if (ret)
+		return ret;
+	ret = wr_node_new(w, inode->ino, nid, ofs, wr_is_dir(inode), out);
+	if (ret)
+		return ret;
+	set_nid(parent, is_inode, slot, nid);
+	wr_node_dirty(w, parent);
+	wr_inode_add_blocks(inode, 1);
+	wr_node_dirty(w, inode);
+	return 0;
+}
+
+int wr_dnode_get(struct f2fs_wr *w, struct wr_node *inode, uint64_t index, bool create,
+		 struct wr_dnode *dn)
+{
+	const struct f2fs_inode *ri = &inode->blk.i;
+	struct f2fs_node_path path;
+	struct wr_node *cur = inode, *next;
+	unsigned int level;
+	int ret;
+
+	memset(dn, 0, sizeof(*dn));
+	if (f2fs_inode_first_addr(ri) >= F2FS_DEF_ADDRS_PER_INODE)
+		return -EUCLEAN;
+	ret = f2fs_node_path(index, inode_addrs(w, ri), f2fs_direct_addrs(ri), &path);
+	if (ret)
+		return ret;
+	inode->pins++;
+	for (level = 1; level <= path.depth; level++) {
+		unsigned int slot = level == 1 ? path.nid_slot : path.idx[level - 2];
+
+		ret = child(w, inode, cur, level == 1, slot, path.node_ofs[level], create, &next);
+		wr_node_put(cur);
+		if (ret)
+			return ret;
+		if (f2fs_node_ofs(&next->blk) != path.node_ofs[level]) {
+			wr_node_put(next);
+			return -EUCLEAN;
+		}
+		cur = next;
+	}
+	dn->node = cur;
+	dn->nid = cur->nid;
+	dn->ofs = path.ofs_in_node;
+	return 0;
+}
+
+uint32_t wr_dnode_addr(const struct wr_dnode *dn)
+{
+	return get_addr(dn->node, dn->ofs);
+}
+
+void wr_dnode_set_addr(struct f2fs_wr *w, struct wr_dnode *dn, uint32_t addr)
+{
+	set_addr(dn->node, dn->ofs, addr);
+	wr_node_dirty(w, dn->node);
+}
+
+uint32_t wr_dnode_addr_at(const struct wr_dnode *dn, unsigned int k)
+{
+	return get_addr(dn->node, dn->ofs + k);
+}
+
+void wr_dnode_set_addr_at(struct f2fs_wr *w, struct wr_dnode *dn, unsigned int k, uint32_t addr)
+{
+	set_addr(dn->node, dn->ofs + k, addr);
+	wr_node_dirty(w, dn->node);
+}
+
+void wr_dnode_put(struct wr_dnode *dn)
+{
+	wr_node_put(dn->node);
+	dn->node = NULL;
+}
+
+/* ---- truncation ---- */
+
+/*
+ * Free the slot holding @addr: a block becomes invalid; a reservation (a
+ * NEW_ADDR slot, or a compressed cluster's marker while the cluster holds
+ * its reservation) is given back.  Returns the blocks i_blocks loses.
+ */
+static unsigned int free_addr(struct f2fs_wr *w, struct wr_node *inode, uint32_t addr)
+{
+	struct f2fs_inode *ri = &inode->blk.i;
+
+	if (addr == F2FS_NULL_ADDR)
+		return 0;
+	if (addr == F2FS_COMPRESS_ADDR && ri->i_inline & F2FS_COMPRESS_RELEASED)
+		return 0;
+	if (addr == F2FS_COMPRESS_ADDR || addr == F2FS_NEW_ADDR) {
+		w->valid_blocks--;
+		if (wr_compressed(ri) && le64_get(ri->i_compr_blocks))
+			ri->i_compr_blocks = le64_put(le64_get(ri->i_compr_blocks) - 1);
+		return 1;
+	}
+	wr_invalidate(w, addr);
+	return 1;
+}
+
+struct trunc {
+	struct f2fs_wr *w;
+	struct wr_node *inode;
+	uint64_t from;
+	unsigned int per_direct;
+	int64_t freed; /* blocks i_blocks loses */
+};
+
+/*
+ * Truncate the subtree of node @nid at tree offset @ofs, @depth levels
+ * above the data (0: direct), mapping file blocks from @first.  *gone says
+ * whether the whole node went.
+ */
+static int trunc_node(struct trunc *t, uint32_t nid, uint32_t ofs, unsigned int depth,
+		      uint64_t first, bool *gone)
+{
+	const uint64_t n_per = F2FS_NIDS_PER_BLOCK;
+	uint64_t span = t->per_direct, child_span;
+	struct wr_node *n;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < depth; i++)
+		span *= n_per;
+	*gone = false;
+	if (first + span <= t->from)
+		return 0;
+	ret = wr_node_get(t->w, nid, t->inode->ino, &n);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	if (depth == 0) {
+		for (i = 0; i < t->per_direct; i++)
+			if (first + i >= t->from) {
+				t->freed += free_addr(t->w, t->inode, le32_get(n->blk.dn.addr[i]));
+				n->blk.dn.addr[i] = 0;
+			}
+	} else {
+		child_span = span / n_per;
+		for (i = 0; i < F2FS_NIDS_PER_BLOCK && !ret; i++) {
+			uint32_t c = le32_get(n->blk.in.nid[i]);
+			bool child_gone;
+
+			if (!c)
+				continue;
+			ret = trunc_node(t, c, f2fs_node_child_ofs(ofs, depth, i), depth - 1,
+					 first + i * child_span, &child_gone);
+			if (!ret && child_gone)
+				n->blk.in.nid[i] = 0;
+		}
+	}
+	if (ret) {
+		wr_node_put(n);
+		return ret;
+	}
+	if (first >= t->from) {
+		t->freed++;
+		*gone = true;
+		return wr_node_remove(t->w, n);
+	}
+	wr_node_dirty(t->w, n);
+	wr_node_put(n);
+	return 0;
+}
+
+int wr_truncate_blocks(struct f2fs_wr *w, struct wr_node *inode, uint64_t from)
+{
+	struct f2fs_inode *ri = &inode->blk.i;
+	unsigned int addrs = inode_addrs(w, ri), first = f2fs_inode_first_addr(ri), i;
+	struct trunc t = {w, inode, from, f2fs_direct_addrs(ri), 0};
+	uint64_t base = addrs;
+	int ret = 0;
+
+	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
+		return 0;
+	if (first + addrs > F2FS_DEF_ADDRS_PER_INODE)
+		return -EUCLEAN;
+	for (i = 0; i < addrs; i++) {
+		if (i < from)
+			continue;
+		t.freed += free_addr(w, inode, le32_get(ri->i_addr[first + i]));
+		ri->i_addr[first + i] = 0;
+	}
+	for (i = 0; i < F2FS_DEF_NIDS_PER_INODE && !ret; i++) {
+		unsigned int depth = f2fs_inode_nid_depth(i), k;
+		uint64_t span = t.per_direct;
+		bool gone;
+
+		for (k = 0; k < depth; k++)
+			span *= F2FS_NIDS_PER_BLOCK;
+		if (ri->i_nid[i]) {
+			ret = trunc_node(&t, le32_get(ri->i_nid[i]), f2fs_inode_nid_ofs(i), depth,
+					 base, &gone);
+			if (!ret && gone)
+				ri->i_nid[i] = 0;
+		}
+		base += span;
+	}
+	wr_inode_add_blocks(inode, -t.freed);
+	wr_node_dirty(w, inode);
+	return ret;
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sload.f2fs: load a directory tree into an existing, unmounted F2FS
+ * volume, with upstream's command line.  The work is f2fs_load_tree()'s
+ * (lib/load); this file parses options, refuses what it cannot do, opens
+ * the device and reports.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "f2fs/device.h"
+#include "f2fs/fs.h"
+#include "f2fs/load.h"
+#include "f2fs/write.h"
+#include "tools/common/common.h"
+#include "tools/common/progress.h"
+
+#define EXIT_FAIL 1
+
+#define MAX_EXTENSIONS 64
+
+struct sload_opts {
+	struct f2fs_load_options load;
+	const char *ext[MAX_EXTENSIONS + 1];
+	unsigned int next;
+	char ext_kind; /* 'i' or 'x' once one was given */
+	const char *device;
+	struct progress_request progress;
+	int debug;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "\nUsage: sload.f2fs [options] device\n"
+		   "[options]:\n"
+		   "  -C fs_config (Android canned format: path uid gid mode)\n"
+		   "  -f source directory [path of the source directory]\n"
+		   "  -p product out directory (accepted; -C takes a canned file instead)\n"
+		   "  -s file_contexts\n"
+		   "  -S sparse_mode (not supported)\n"
+		   "  -t mount point [prefix of target fs path, default:/]\n"
+		   "  -T timestamp\n"
+		   "  -P preserve owner: user and group\n"
+		   "  -c enable compression (LZ4)\n"
+		   "    -L <log-of-blocks-per-cluster>, default 2\n"
+		   "    -a <algorithm>: lz4 only\n"
+		   "    -x <ext> compress files except for these extensions\n"
+		   "    -i <ext> compress files with these extensions only\n"
+		   "    -m <num> min compressed blocks per cluster: 1 only\n"
+		   "  -d debug level [default:0]\n"
+		   "  --progress[=FD], --no-progress\n"
+		   "  -V print the version number and exit\n");
+}
+
+static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
+{
+	static const struct option longopts[] = {{"progress", optional_argument, NULL, 1},
+						 {"no-progress", no_argument, NULL, 2},
+						 {"help", no_argument, NULL, 'h'},
+						 {NULL, 0, NULL, 0}};
+	uint64_t v;
+	int c;
+
+	f2fs_load_options_init(&o->load);
+	while ((c = getopt_long(argc, argv, "C:f:p:s:St:T:Pca:i:x:L:m:rd:Vh", longopts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'C':
+			o->load.fs_config = optarg;
+			break;
+		case 'f':
+			o->load.source = optarg;
+			break;
+		case 'p':
+			break;
+		case 's':
+			o->load.file_contexts = optarg;
+			break;
+		case 'S':
+			tool_fail(t, EXIT_FAIL, "-S: sparse (Android) images are not supported");
+		case 't':
+			o->load.mount_point = optarg;
+			break;
+		case 'T':
+			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, INT64_MAX, &v))
+				tool_fail(t, EXIT_FAIL, "-T %s: bad timestamp", optarg);
+			o->load.timestamp = (int64_t)v;
+			break;
+		case 'P':
+			o->load.preserve_owner = true;
+			break;
+		case 'c':
+			o->load.compress = true;
+			break;
+		case 'a':
+			if (strcasecmp(optarg, "lz4"))
+				tool_fail(t, EXIT_FAIL, "-a %s: only lz4 is supported", optarg);
+			break;
+		case 'i':
+		case 'x':
+			if (o->ext_kind && o->ext_kind != c)
+				tool_fail(t, EXIT_FAIL, "-i and -x cannot be used together");
+			if (o->next == MAX_EXTENSIONS)
+				tool_fail(t, EXIT_FAIL, "-%c %s: at most %d extensions", c, optarg,
+					  MAX_EXTENSIONS);
+			o->ext_kind = (char)c;
+			o->ext[o->next++] = optarg;
+			o->load.extensions = o->ext;
+			o->load.extensions_exclude = c == 'x';
+			break;
+		case 'L':
+			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 8, &v) || v < 2)
+				tool_fail(t, EXIT_FAIL, "-L %s: the cluster size must be 2..8",
+					  optarg);
+			o->load.log_cluster_size = (uint8_t)v;
+			break;
+		case 'm':
+			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 1, &v) || v != 1)
+				tool_fail(
+				    t, EXIT_FAIL,
+				    "-m %s: only 1 (a cluster must save a block) is supported",
+				    optarg);
+			break;
+		case 'r':
+			tool_fail(t, EXIT_FAIL,
+				  "-r: releasing compressed blocks is not supported yet");
+		case 'd':
+			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 10, &v))
+				tool_fail(t, EXIT_FAIL, "-d %s: bad debug level", optarg);
+			o->debug = (int)v;
+			break;
+		case 1:
+			if (!progress_parse(optarg, &o->progress))
+				tool_fail(t, EXIT_FAIL, "--progress=%s: not a file descriptor",
+					  optarg);
+			break;
+		case 2:
+			o->progress.mode = PROGRESS_OFF;
+			break;
+		case 'V':
+			printf("sload.f2fs %s\n", PACKAGE_VERSION);
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(EXIT_FAIL);
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		tool_fail(t, EXIT_FAIL, optind >= argc ? "no device given" : "too many arguments");
+	}
+	o->device = argv[optind];
+	if (!o->load.source)
+		tool_fail(t, EXIT_FAIL, "-f: no source directory given");
+	if (!o->load.compress && (o->next || o->load.log_cluster_size))
+		tool_fail(t, EXIT_FAIL, "-L, -i and -x need -c");
+	if (o->load.mount_point[0] != '/')
+		tool_fail(t, EXIT_FAIL, "-t %s: the mount point must start with /",
+			  o->load.mount_point);
+}
+
+static struct f2fs_device *open_device(struct tool *t, const char *path)
+{
+	struct f2fs_device *dev;
+	char where[256];
+	int ret = f2fs_dev_is_busy(path, where, sizeof(where));
+
+	if (ret > 0)
+		tool_fail(t, EXIT_FAIL, "%s is mounted or in use (%s): not loading into it", path,
+			  where);
+	if (ret < 0 && ret != -ENOENT)
+		tool_fail(t, EXIT_FAIL, "cannot tell whether %s is mounted: %s", path,
+			  strerror(-ret));
+	ret = f2fs_dev_open(path, F2FS_DEV_EXCL, &dev);
+	if (ret)
+		tool_fail(t, EXIT_FAIL, "cannot open %s for writing: %s", path, strerror(-ret));
+	return dev;
+}
+
+int main(int argc, char **argv)
+{
+	struct tool t = {.prog = "sload.f2fs"};
+	struct sload_opts o = {0};
+	struct f2fs_load_stats st;
+	struct f2fs_device *dev;
+	struct f2fs_fs *fs;
+	struct progress p;
+	char why[512] = "";
+	int ret;
+
+	parse(&t, argc, argv, &o);
+	t.image = o.device;
+	dev = open_device(&t, o.device);
+	ret = f2fs_fs_open(dev, F2FS_FS_WRITE, &fs, why, sizeof(why));
+	if (ret) {
+		f2fs_dev_close(dev);
+		tool_fail_image(&t, EXIT_FAIL, "%s", why);
+	}
+	if (!progress_start(&p, &o.progress, o.device, why, sizeof(why)))
+		tool_fail(&t, EXIT_FAIL, "--progress: %s", why);
+	t.progress = &p;
+	f2fs_fs_set_progress(fs, progress_report, &p);
+	ret = f2fs_load_tree(fs, &o.load, &st, why, sizeof(why));
+	progress_finish(&p);
+	f2fs_fs_close(fs);
+	if (f2fs_dev_close(dev) && !ret)
+		tool_fail_image(&t, EXIT_FAIL, "closing the device failed");
+	if (ret)
+		tool_fail(&t, EXIT_FAIL, "%s (nothing was loaded)", why);
+	printf("Info: loaded %llu files, %llu directories, %llu symlinks, %llu special files, "
+	       "%llu hard links, %llu xattrs: %llu bytes\n",
+	       (unsigned long long)st.files, (unsigned long long)st.dirs,
+	       (unsigned long long)st.symlinks, (unsigned long long)st.specials,
+	       (unsigned long long)st.hard_links, (unsigned long long)st.xattrs,
+	       (unsigned long long)st.bytes);
+	return 0;
+}
