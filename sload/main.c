@@ -21,6 +21,7 @@
 #include "f2fs/write.h"
 #include "tools/common/common.h"
 #include "tools/common/progress.h"
+#include "tools/common/target.h"
 
 #define EXIT_FAIL 1
 
@@ -169,24 +170,6 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 			  o->load.mount_point);
 }
 
-static struct f2fs_device *open_device(struct tool *t, const char *path)
-{
-	struct f2fs_device *dev;
-	char where[256];
-	int ret = f2fs_dev_is_busy(path, where, sizeof(where));
-
-	if (ret > 0)
-		tool_fail(t, EXIT_FAIL, "%s is mounted or in use (%s): not loading into it", path,
-			  where);
-	if (ret < 0 && ret != -ENOENT)
-		tool_fail(t, EXIT_FAIL, "cannot tell whether %s is mounted: %s", path,
-			  strerror(-ret));
-	ret = f2fs_dev_open(path, F2FS_DEV_EXCL, &dev);
-	if (ret)
-		tool_fail(t, EXIT_FAIL, "cannot open %s for writing: %s", path, strerror(-ret));
-	return dev;
-}
-
 int main(int argc, char **argv)
 {
 	struct tool t = {.prog = "sload.f2fs"};
@@ -195,16 +178,21 @@ int main(int argc, char **argv)
 	struct f2fs_device *dev;
 	struct f2fs_fs *fs;
 	struct progress p;
-	char why[512] = "";
+	char why[400] = "";
 	int ret;
 
 	parse(&t, argc, argv, &o);
 	t.image = o.device;
-	dev = open_device(&t, o.device);
+	/* the target rules every writing tool follows: no busy device, no other format */
+	tool_check_target(&t, TOOL_WRITES, EXIT_FAIL);
+	dev = tool_open_for_writing(&t, EXIT_FAIL);
 	ret = f2fs_fs_open(dev, F2FS_FS_WRITE, &fs, why, sizeof(why));
 	if (ret) {
+		char reason[600];
+
 		f2fs_dev_close(dev);
-		tool_fail_image(&t, EXIT_FAIL, "%s", why);
+		tool_not_f2fs_reason(&t, ret, why, reason, sizeof(reason));
+		tool_fail_image(&t, EXIT_FAIL, "%s", reason);
 	}
 	if (!progress_start(&p, &o.progress, o.device, why, sizeof(why)))
 		tool_fail(&t, EXIT_FAIL, "--progress: %s", why);
