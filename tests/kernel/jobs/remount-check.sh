@@ -9,6 +9,10 @@
 #                    ("path -> target"), made on the host the same way
 #   EXPECT_RECOVERY=1  print whether the kernel said it recovered data (for
 #                    the host's report; never a failure either way)
+#   XATTRS=FILE      also compare the extended attributes with FILE, the
+#                    sorted output of /bin/xattrdump on the host's tree
+#   WRITE_MORE=1     after the comparison, write more (new files, an
+#                    overwrite, a removal) before unmounting
 
 JOB_NAME=remount-check
 # shellcheck source-path=SCRIPTDIR source=common.sh # put there by guest.sh
@@ -51,6 +55,32 @@ if [ -n "${MANIFEST:-}" ]; then
 	}
 	step "$(wc -l </tmp/m.names) names match the manifest"
 	cd / || fail "cd / failed"
+fi
+
+if [ -n "${XATTRS:-}" ]; then
+	step "compare the extended attributes"
+	/bin/xattrdump "$MNT" | LC_ALL=C sort >/tmp/m.xattrs || fail "xattrdump failed"
+	cmp -s "$XATTRS" /tmp/m.xattrs || {
+		diff "$XATTRS" /tmp/m.xattrs | head -n 5
+		fail "extended attributes differ from the source"
+	}
+	step "$(wc -l </tmp/m.xattrs) extended attributes match"
+fi
+
+if [ "${WRITE_MORE:-0}" = 1 ]; then
+	step "write more"
+	mkdir -p "$MNT/more" || fail "mkdir failed"
+	i=0
+	while [ $i -lt 20 ]; do
+		dd if=/dev/urandom of="$MNT/more/f$i" bs=64k count=$((i + 1)) 2>/dev/null ||
+			fail "writing more/f$i failed"
+		i=$((i + 1))
+	done
+	first=$(find "$MNT" -type f ! -path "$MNT/more/*" | head -n 1)
+	[ -n "$first" ] && { dd if=/dev/urandom of="$first" bs=4k count=3 conv=notrunc 2>/dev/null ||
+		fail "overwriting $first failed"; }
+	rm -f "$MNT/more/f3" || fail "rm failed"
+	sync
 fi
 
 step "umount"
