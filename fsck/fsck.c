@@ -29,6 +29,7 @@
 #include "f2fs/node.h"
 #include "f2fs/read.h"
 #include "tools/common/common.h"
+#include "tools/common/name.h"
 
 #define EXIT_CLEAN	 0
 #define EXIT_UNCORRECTED 4
@@ -639,25 +640,6 @@ struct tree_walk {
 	bool encrypted; /* the directory being listed */
 };
 
-/*
- * A name as bytes on disk, printable: control characters, DEL and the
- * backslash itself come out as \xNN, everything else (UTF-8 included) as
- * it is, so a crafted name cannot move the cursor or forge a line.
- */
-static void print_name(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)name[i];
-
-		if (ch < 0x20 || ch == 0x7f || ch == '\\')
-			printf("\\x%02x", ch);
-		else
-			putchar(ch);
-	}
-}
-
 static void print_tree_dir(struct tree_walk *t, uint32_t ino);
 
 static int print_tree_entry(const char *name, size_t len, uint32_t ino, uint8_t type, void *arg)
@@ -670,7 +652,8 @@ static int print_tree_entry(const char *name, size_t len, uint32_t ino, uint8_t 
 	for (i = 0; i < t->depth; i++)
 		fputs("|   ", stdout);
 	fputs("|-- ", stdout);
-	print_name(name, len);
+	/* the bytes on disk, valid UTF-8 as is, the rest as \xNN (tools/common/name.h) */
+	tool_put_name(stdout, name, len);
 	printf(" <ino = 0x%x>, <encrypted (%d)>\n", ino, encrypted);
 	if (type == F2FS_FT_DIR && t->depth < TREE_MAX_DEPTH && f2fs_nat_get(t->nat, ino) &&
 	    !f2fs_test_bit_lsb(t->seen, ino)) {

@@ -29,10 +29,29 @@ static void vsay(const struct tool *t, const char *image, const char *kind, cons
 	fputc('\n', stderr);
 }
 
+/* Hand the message to t->on_fail, when set. */
+static void tell_on_fail(const struct tool *t, const char *image, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	int n = 0;
+
+	if (!t->on_fail)
+		return;
+	if (image)
+		n = snprintf(msg, sizeof(msg), "%s: ", image);
+	if (n < 0 || (size_t)n >= sizeof(msg))
+		n = 0;
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	t->on_fail(t->on_fail_arg, msg);
+}
+
 void tool_fail(const struct tool *t, int status, const char *fmt, ...)
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	tell_on_fail(t, NULL, fmt, ap);
+	va_end(ap);
 	va_start(ap, fmt);
 	vsay(t, NULL, NULL, fmt, ap);
 	va_end(ap);
@@ -41,10 +60,14 @@ void tool_fail(const struct tool *t, int status, const char *fmt, ...)
 
 void tool_fail_image(const struct tool *t, int status, const char *fmt, ...)
 {
+	const char *image = t->image ? t->image : "(no image)";
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsay(t, t->image ? t->image : "(no image)", NULL, fmt, ap);
+	tell_on_fail(t, image, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	vsay(t, image, NULL, fmt, ap);
 	va_end(ap);
 	exit(status);
 }

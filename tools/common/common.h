@@ -23,6 +23,13 @@ struct tool {
 	const char *prog;      /* "dump.f2fs": the first word of every message */
 	const char *image;     /* the image, once known (NULL before): for tool_fail_image */
 	unsigned int warnings; /* tool_warn() calls so far */
+	/*
+	 * When set, tool_fail() and tool_fail_image() call it with the message
+	 * as printed after "prog: " (image included), before they print it and
+	 * exit: a tool printing JSON ends its document there (json_fail()).
+	 */
+	void (*on_fail)(void *arg, const char *message);
+	void *on_fail_arg;
 };
 
 /*
