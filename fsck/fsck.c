@@ -715,7 +715,7 @@ int main(int argc, char **argv)
 	ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
 		fail(EXIT_OPERATIONAL, "cannot open %s: %s", o.device, strerror(-ret));
-	ret = f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why));
+	ret = f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, why, sizeof(why));
 	if (ret) {
 		f2fs_dev_close(dev);
 		fail(EXIT_OPERATIONAL, "%s: %s", o.device, why);

@@ -11,11 +11,14 @@
  * The functions take the filesystem handle: the NAT is loaded on first
  * use, the main-area bounds and the feature bits (inode geometry depends
  * on them) come from the handle.  A NAT that cannot be loaded fails the call
- * with the handle's error (f2fs_fs_why()).
+ * with the handle's error (f2fs_fs_why()).  Blocks are read with
+ * f2fs_fs_read_blocks(), so on a volume cut short (F2FS_FS_SHORT_DEVICE) a
+ * block past the device's end fails its reader with -ENXIO.
  */
 #ifndef F2FS_READ_H
 #define F2FS_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,7 +67,9 @@ typedef int (*f2fs_dentry_fn)(const char *name, size_t len, uint32_t ino, uint8_
 /*
  * Walk the entries of directory @dir: its inline dentry area, or every
  * dentry block in file order.  A slot with a zero or oversized name length,
- * or a name running past the area, is -EUCLEAN.  Returns as
+ * or a name running past the area, is -EUCLEAN.  A dentry block that cannot
+ * be read (on a cut image: -ENXIO) is skipped, the walk goes on with the
+ * next one, and the first such error is returned at the end.  Returns as
  * f2fs_file_for_each_block(); -ENOTDIR when @dir is not a directory.
  */
 int f2fs_dir_for_each_entry(struct f2fs_fs *fs, const struct f2fs_node *dir, f2fs_dentry_fn fn,

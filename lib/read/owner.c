@@ -67,7 +67,7 @@ int f2fs_segment_summary(struct f2fs_fs *fs, uint32_t segno, struct f2fs_segment
 
 static int read_block(struct f2fs_fs *fs, uint64_t blkaddr, void *buf)
 {
-	return f2fs_dev_read(f2fs_fs_dev(fs), buf, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE);
+	return f2fs_fs_read_blocks(fs, blkaddr, buf, 1);
 }
 
 /*

@@ -1112,6 +1112,107 @@ static void test_dir_levels(void)
 	free(x);
 }
 
+/* ---- directories and copies on a device cut short, read errors ---- */
+
+/* A device holding the first @blocks blocks of @m's, opened as cut short into *fs. */
+static struct f2fs_device *cut_open(struct img *m, uint64_t blocks, struct f2fs_fs **fs)
+{
+	static uint8_t blk[BLK];
+	struct f2fs_device *dev;
+	char why[256] = "";
+	uint64_t b;
+
+	*fs = NULL;
+	if (f2fs_dev_open_memory(blocks * BLK, &dev)) {
+		CHECK(0);
+		return NULL;
+	}
+	for (b = 0; b < blocks; b++) {
+		CHECK(fixture_read_blk(&m->fx, b, blk));
+		CHECK_EQ_U64(f2fs_dev_write(dev, blk, b * BLK, BLK), 0);
+	}
+	if (f2fs_fs_open(dev, F2FS_FS_SHORT_DEVICE, fs, why, sizeof(why))) {
+		fprintf(stderr, "f2fs_fs_open: %s\n", why);
+		CHECK(0);
+	}
+	return dev;
+}
+
+/*
+ * A dentry block that cannot be read does not hide the others: the walk
+ * lists the entries of the readable blocks and returns the read error at
+ * the end -- a failing device (-EIO) or a block past the end of a device
+ * cut short (-ENXIO).  A file's data past the end fails its reader alike.
+ */
+static void test_dir_unreadable_block(void)
+{
+	struct img m;
+	struct f2fs_node n, f;
+	struct seen_entries *s = calloc(1, sizeof(*s));
+	struct dir_expect *x = calloc(1, sizeof(*x));
+	struct f2fs_device *cut;
+	struct f2fs_fs *fs;
+	uint32_t ino, fino, blk[3];
+	uint8_t buf[BLK];
+	size_t done;
+	int i;
+
+	if (!s || !x || !img_make(&m, 0)) {
+		free(s);
+		free(x);
+		return;
+	}
+	ino = m.next_nid++;
+	fino = m.next_nid++;
+	init_inode(&m, &n, ino, S_IFDIR | 0755);
+	for (i = 0; i < 3; i++) {
+		char prefix[16];
+
+		snprintf(prefix, sizeof(prefix), "b%d", i);
+		blk[i] = put_dentry_block(&m, x, prefix, 5, i == 0, ino, 100 + 10 * i);
+		set_iaddr(&n, (unsigned int)i, blk[i]);
+	}
+	n.i.i_size = le64_put(3 * BLK);
+	put_node(&m, &n);
+	/* a file whose one data block is the directory's first dentry block (the last of the
+	 * device) */
+	init_inode(&m, &f, fino, S_IFREG | 0644);
+	f.i.i_size = le64_put(100);
+	set_iaddr(&f, 0, blk[0]);
+	put_node(&m, &f);
+	if (!fixture_fail_reads(&m.fx) || !img_open(&m)) {
+		CHECK(0);
+		img_free(&m);
+		free(s);
+		free(x);
+		return;
+	}
+	m.fx.fault.first = blk[1];
+	m.fx.fault.count = 1;
+	CHECK_EQ_U64(list_dir(&m, ino, s, 0), -EIO);
+	CHECK_EQ_U64(s->n, 10);
+	CHECK(s->n == 10 && !strcmp(s->e[0].name, "b0-0") && !strcmp(s->e[5].name, "b2-0"));
+	m.fx.fault.count = 0;
+
+	/* cut just before blk[0], the device's last block in use */
+	CHECK(blk[0] > blk[1] && blk[1] > blk[2]);
+	cut = cut_open(&m, blk[0], &fs);
+	if (fs) {
+		CHECK_EQ_U64(f2fs_read_inode(fs, ino, &n), 0);
+		memset(s, 0, sizeof(*s));
+		CHECK_EQ_U64(f2fs_dir_for_each_entry(fs, &n, collect_entry, s), -ENXIO);
+		CHECK_EQ_U64(s->n, 10);
+		CHECK(s->n == 10 && !strcmp(s->e[0].name, "b1-0"));
+		CHECK_EQ_U64(f2fs_read_inode(fs, fino, &f), 0);
+		CHECK_EQ_U64(f2fs_file_pread(fs, &f, buf, sizeof(buf), 0, &done), -ENXIO);
+	}
+	f2fs_fs_close(fs);
+	f2fs_dev_close(cut);
+	img_free(&m);
+	free(s);
+	free(x);
+}
+
 /* ---- random damage never crashes the walks ---- */
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
@@ -1235,6 +1336,7 @@ int main(void)
 	RUN(test_dir_inline);
 	RUN(test_dir_one_block);
 	RUN(test_dir_levels);
+	RUN(test_dir_unreadable_block);
 	RUN(test_random_damage);
 	TEST_EXIT();
 }
