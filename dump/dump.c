@@ -1820,15 +1820,19 @@ static void close_table(const struct dump *d, FILE *f, const char *name)
 		tool_fail(&d->tool, 1, "writing %s failed", name);
 }
 
-/* Ask before extracting one file, as upstream does; -y/-f skip the question. */
+/* Will -i copy the file out?  -y/-f and -N say yes; else only a terminal can be asked. */
+static bool may_extract(const struct options *opt)
+{
+	return opt->yes || opt->dry_run || (!opt->json && isatty(STDIN_FILENO));
+}
+
+/* Ask before extracting one file, as upstream does; -y/-f and -N skip the question. */
 static bool confirm_extract(const struct options *opt, const char *outdir)
 {
 	char ans[16];
 
 	if (opt->yes || opt->dry_run)
 		return true;
-	if (opt->json || !isatty(STDIN_FILENO))
-		return false;
 	printf("Do you want to dump this file into %s/? [Y/N] ", outdir);
 	fflush(stdout);
 	if (!fgets(ans, sizeof(ans), stdin))
@@ -1836,45 +1840,54 @@ static bool confirm_extract(const struct options *opt, const char *outdir)
 	return ans[0] == 'y' || ans[0] == 'Y';
 }
 
+/* The inode's own name into @name, when it can name a file: not empty, no '/' or NUL, not a dot. */
+static bool usable_name(const struct f2fs_inode *ri, char name[F2FS_NAME_LEN + 1])
+{
+	uint32_t len = le32_get(ri->i_namelen);
+
+	if (len == 0 || len > F2FS_NAME_LEN || memchr(ri->i_name, '/', len) ||
+	    memchr(ri->i_name, 0, len))
+		return false;
+	memcpy(name, ri->i_name, len);
+	name[len] = '\0';
+	return strcmp(name, ".") && strcmp(name, "..");
+}
+
 /* -i on a regular file or symlink: write it under its own name into the output directory. */
-static int extract_one(struct dump *d, struct f2fs_node *n, struct out *o)
+static void extract_one(struct dump *d, struct f2fs_node *n, struct out *o)
 {
 	const struct options *opt = &d->opt;
 	const char *outdir = opt->outdir ? opt->outdir : "./lost_found";
-	uint32_t len = le32_get(n->i.i_namelen);
 	char name[F2FS_NAME_LEN + 1];
 	struct extract x;
 	char *path;
-	int ret = 0;
 
-	if (len == 0 || len > F2FS_NAME_LEN || memchr(n->i.i_name, '/', len) ||
-	    memchr(n->i.i_name, 0, len))
-		tool_fail(&d->tool, 1, "-i %u: the inode has no usable name to dump it under",
+	if (!may_extract(opt))
+		return;
+	if (!usable_name(&n->i, name)) {
+		tool_warn(&d->tool, "-i %u: the inode has no usable name to dump it under",
 			  opt->ino);
-	memcpy(name, n->i.i_name, len);
-	name[len] = '\0';
-	if (!strcmp(name, ".") || !strcmp(name, ".."))
-		tool_fail(&d->tool, 1, "-i %u: the inode has no usable name to dump it under",
-			  opt->ino);
+		note_failure(d, "inode %u: no usable name to dump it under", opt->ino);
+		return;
+	}
 	if (!confirm_extract(opt, outdir))
-		return 0;
-	path = malloc(strlen(outdir) + len + 2);
+		return;
+	if (!opt->dry_run && mkdir(outdir, 0777) && errno != EEXIST)
+		tool_fail(&d->tool, 1, "cannot create %s: %s", outdir, strerror(errno));
+	path = malloc(strlen(outdir) + strlen(name) + 2);
 	if (!path || extract_setup(&x, d))
 		tool_fail(&d->tool, 1, "out of memory");
 	sprintf(path, "%s/%s", outdir, name);
-	if (!opt->dry_run && mkdir(outdir, 0777) && errno != EEXIST)
-		tool_fail(&d->tool, 1, "cannot create %s: %s", outdir, strerror(errno));
 	extract_inode(&x, opt->ino, n, path, 0);
-	if (!o->j && !opt->dry_run && !x.errors) {
+	if (x.errors) {
+		note_failure(d, "inode %u: the file could not be extracted", opt->ino);
+	} else if (!o->j && !opt->dry_run) {
 		printf("Dumped inode %u into ", opt->ino);
 		tool_put_name(stdout, path, strlen(path));
 		putchar('\n');
 	}
-	if (x.errors)
-		ret = -EIO;
 	extract_free(&x);
 	free(path);
-	return ret;
 }
 
 static void do_inode(struct dump *d, struct out *o)
@@ -1909,8 +1922,8 @@ static void do_inode(struct dump *d, struct out *o)
 	}
 	if (o->j)
 		json_end(o->j);
-	if ((S_ISREG(mode) || S_ISLNK(mode)) && !opt->map && extract_one(d, n, o))
-		note_failure(d, "inode %u: the file could not be extracted", opt->ino);
+	if ((S_ISREG(mode) || S_ISLNK(mode)) && !opt->map)
+		extract_one(d, n, o);
 	free(n);
 }
 
