@@ -4,10 +4,14 @@
  * checkpoint fields (-d), NAT, SIT and SSA tables (-n, -s, -a, written to
  * ./dump_nat, ./dump_sit and ./dump_ssa in the line formats of upstream
  * f2fs-tools, which scripts parse), the owner of a block (-b), an inode
- * (-i), every node block of an inode found anywhere in the main area (-I), a
+ * (-i), the copies of an inode's block left in the node segments (-I), a
  * segment map (-M), a per-section view (--sections), and the extraction of
  * the whole tree into a directory (-r -o DIR).  With --json every mode
- * prints one JSON document on stdout instead.
+ * prints one JSON document on stdout instead, which a failure ends with an
+ * "error" member.  Names are bytes on disk and are shown by the escaping
+ * rule of tools/common/name.h.  An image cut short is read as far as it
+ * goes: what lies past the device's end is an error of the file it
+ * belongs to.
  *
  * What a block is, where a file's bytes are and how a label decodes is
  * libf2fs's business (f2fs/read.h, f2fs/label.h); this file parses the
@@ -17,12 +21,12 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -50,6 +54,7 @@
 #include "tools/common/common.h"
 #include "tools/common/target.h"
 #include "tools/common/json.h"
+#include "tools/common/name.h"
 #include "tools/common/progress.h"
 
 #define PROG	      "dump.f2fs"
@@ -83,7 +88,7 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: " PROG " [options] device\n"
 		   "  -d level      print superblock and checkpoint (level >= 1)\n"
 		   "  -i ino        show an inode (decimal or 0x hex) and its blocks\n"
-		   "  -I ino        scan the main area for node blocks of an inode\n"
+		   "  -I ino        the copies of an inode's block, stale ones included\n"
 		   "  -n a~b        NAT entries of nids a..b-1 into ./dump_nat (0~-1: all)\n"
 		   "  -s a~b        SIT entries of segments a..b-1 into ./dump_sit\n"
 		   "  -a a~b        SSA entries of segments a..b-1 into ./dump_ssa\n"
@@ -145,6 +150,20 @@ static void parse_range(const struct tool *t, const char *opt, const char *arg, 
 	}
 }
 
+/*
+ * Is --json among the options?  Looked for before parsing, so that a usage
+ * error found before getopt reaches it is reported as a JSON document too.
+ */
+static bool wants_json(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			return true;
+	return false;
+}
+
 static void parse_args(const struct tool *t, int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -156,6 +175,7 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct optio
 	uint64_t v;
 
 	memset(o, 0, sizeof(*o));
+	o->json = wants_json(argc, argv);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:i:I:n:s:a:b:Mo:rPLfyNSVh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -265,6 +285,8 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct optio
 struct dump {
 	struct tool tool;
 	struct options opt;
+	struct json js;	   /* the document, with --json */
+	char failure[256]; /* the first failure that did not stop the run: exit status 1 */
 	struct f2fs_device *dev;
 	struct f2fs_fs *fs;
 	const struct f2fs_super_block *sb;
@@ -276,14 +298,49 @@ struct dump {
 	uint32_t features;
 };
 
+/* What a read error of a file, directory or block means. */
+static const char *read_error(int err)
+{
+	if (err == -EUCLEAN)
+		return "corrupted node tree or address";
+	if (err == -ENXIO)
+		return "a block lies past the end of the device";
+	if (err == -ENOENT)
+		return "the inode is free in the NAT";
+	return strerror(-err);
+}
+
 /* A library error as a reason: the handle's when a load failed, else the errno's. */
 static const char *reason(const struct dump *d, int err)
 {
-	if (err != -ENOMEM && d->fs && f2fs_fs_why(d->fs)[0])
+	if (err != -ENOMEM && err != -ENXIO && d->fs && f2fs_fs_why(d->fs)[0])
 		return f2fs_fs_why(d->fs);
-	if (err == -EUCLEAN)
-		return "corrupted node tree or address";
-	return strerror(-err);
+	return read_error(err);
+}
+
+static void note_failure(struct dump *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Remember that the run fails (exit status 1) though it goes on; the first reason is kept. */
+static void note_failure(struct dump *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->failure[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->failure, sizeof(d->failure), fmt, ap);
+	va_end(ap);
+}
+
+/* tool_fail's hook: with --json, the failure ends the document as its "error" member. */
+static void end_json_on_fail(void *arg, int status, const char *message)
+{
+	struct dump *d = arg;
+
+	(void)status;
+	if (d->opt.json)
+		json_fail(&d->js, message);
 }
 
 /* Open the volume and load every table: each mode reads some, and a broken one is refused up front.
@@ -298,7 +355,7 @@ static void open_volume(struct dump *d)
 	ret = f2fs_dev_open(d->opt.device, F2FS_DEV_RDONLY, &d->dev);
 	if (ret)
 		tool_fail_image(&d->tool, 1, "cannot open: %s", strerror(-ret));
-	ret = f2fs_fs_open(d->dev, F2FS_FS_READ, &d->fs, why, sizeof(why));
+	ret = f2fs_fs_open(d->dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &d->fs, why, sizeof(why));
 	if (ret) {
 		tool_not_f2fs_reason(&d->tool, ret, why, not_f2fs, sizeof(not_f2fs));
 		tool_fail_image(&d->tool, 1, "%s", not_f2fs);
@@ -316,6 +373,16 @@ static void open_volume(struct dump *d)
 	d->cp = f2fs_fs_cp(d->fs);
 	d->geo = f2fs_fs_geo(d->fs);
 	d->features = f2fs_fs_features(d->fs);
+}
+
+/* A cut image is read as far as it goes: say so once. */
+static void warn_truncated(struct dump *d)
+{
+	if (f2fs_fs_truncated(d->fs))
+		tool_warn(&d->tool,
+			  "the device holds %" PRIu64 " of the volume's %" PRIu64
+			  " blocks (truncated?): blocks past its end cannot be read",
+			  f2fs_fs_device_blocks(d->fs), (uint64_t)le64_get(d->sb->block_count));
 }
 
 static void close_volume(struct dump *d)
@@ -713,16 +780,6 @@ static const char *file_type_name(uint16_t mode)
 	return names[f2fs_mode_file_type(mode)];
 }
 
-/* A name from disk, made printable: other bytes become '?'. */
-static void printable_name(const uint8_t *in, size_t len, char *out)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		out[i] = isprint(in[i]) ? (char)in[i] : '?';
-	out[len] = '\0';
-}
-
 struct extent_acc {
 	struct out *o;
 	uint64_t fofs; /* first file block of the run */
@@ -824,11 +881,9 @@ static void print_inode(const struct dump *d, const struct f2fs_node *n, struct 
 	const struct f2fs_inode *ri = &n->i;
 	uint32_t namelen = le32_get(ri->i_namelen);
 	unsigned int first = f2fs_inode_first_addr(ri), i;
-	char name[F2FS_NAME_LEN + 1];
 
 	if (namelen > F2FS_NAME_LEN)
 		namelen = 0;
-	printable_name(ri->i_name, namelen, name);
 	if (o->j) {
 		struct json *j = o->j;
 
@@ -851,7 +906,7 @@ static void print_inode(const struct dump *d, const struct f2fs_node *n, struct 
 		json_u64(j, "i_inline", ri->i_inline);
 		json_u64(j, "i_pino", le32_get(ri->i_pino));
 		json_u64(j, "i_dir_level", ri->i_dir_level);
-		json_strn(j, "i_name", (const char *)ri->i_name, namelen);
+		json_name(j, "i_name", ri->i_name, namelen);
 		if (ri->i_inline & F2FS_EXTRA_ATTR)
 			json_u64(j, "i_extra_isize", le16_get(ri->i_extra_isize));
 		json_array(j, "i_nid");
@@ -860,8 +915,6 @@ static void print_inode(const struct dump *d, const struct f2fs_node *n, struct 
 		json_end(j);
 		return;
 	}
-	fprintf(o->f, "Node ID [0x%x:%u] is inode\n", le32_get(n->footer.ino),
-		le32_get(n->footer.ino));
 	field_u32(o, "i_mode", le16_get(ri->i_mode));
 	field_u32(o, "i_advise", ri->i_advise);
 	field_u32(o, "i_uid", le32_get(ri->i_uid));
@@ -884,7 +937,9 @@ static void print_inode(const struct dump *d, const struct f2fs_node *n, struct 
 	field_u32(o, "i_dir_level", ri->i_dir_level);
 	if (namelen) {
 		field_u32(o, "i_namelen", namelen);
-		fprintf(o->f, "%-30s\t\t[%s]\n", "i_name", name);
+		fprintf(o->f, "%-30s\t\t[", "i_name");
+		tool_put_name(o->f, ri->i_name, namelen);
+		fputs("]\n", o->f);
 	}
 	fprintf(o->f, "i_ext: fofs:%x blkaddr:%x len:%x\n", le32_get(ri->i_ext.fofs),
 		le32_get(ri->i_ext.blk), le32_get(ri->i_ext.len));
@@ -962,13 +1017,22 @@ static int print_file_blocks(const struct dump *d, const struct f2fs_node *n, st
 
 /* ---- extraction (-r, and -i with -y) ---- */
 
+/* A file or directory that could not be extracted (kept for the JSON report). */
+struct failure {
+	char *path; /* as bytes */
+	uint32_t ino;
+	char *why;
+};
+
 struct extract {
 	struct dump *d;
 	uint8_t *dir_seen; /* one byte per nid: directory already extracted */
 	char **link_path;  /* per nid: where a multiply-linked file went */
 	uint32_t nids;	   /* entries of both */
 	uint64_t files, dirs, symlinks, specials, bytes, errors;
-	uint64_t visited; /* directory entries followed, for the progress display */
+	uint64_t visited;	/* directory entries followed, for the progress display */
+	struct failure *failed; /* with --json */
+	size_t nfailed, failed_cap;
 };
 
 struct write_ctx {
@@ -1001,6 +1065,78 @@ static int write_content(struct extract *x, const struct f2fs_node *n, int fd)
 	return 0;
 }
 
+/* @path as shown in messages (name.h's escapes), in a buffer the caller frees; NULL: no memory. */
+static char *shown_path(const char *path)
+{
+	size_t len = strlen(path), cap = 4 * len + 1;
+	char *out = malloc(cap);
+
+	return out ? tool_escape_name(out, cap, path, len) : NULL;
+}
+
+static void xwarn(struct extract *x, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A warning about @path: "PATH: MESSAGE", the path escaped. */
+static void xwarn(struct extract *x, const char *path, const char *fmt, ...)
+{
+	char msg[512], *shown = shown_path(path);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	tool_warn(&x->d->tool, "%s: %s", shown ? shown : "(out of memory)", msg);
+	free(shown);
+}
+
+/* Remember a failure for the JSON report (best effort: no memory, no entry). */
+static void record_failure(struct extract *x, const char *path, uint32_t ino, const char *why)
+{
+	struct failure *f;
+
+	if (!x->d->opt.json)
+		return;
+	if (x->nfailed == x->failed_cap) {
+		size_t cap = x->failed_cap ? 2 * x->failed_cap : 16;
+
+		f = realloc(x->failed, cap * sizeof(*f));
+		if (!f)
+			return;
+		x->failed = f;
+		x->failed_cap = cap;
+	}
+	f = &x->failed[x->nfailed];
+	f->path = strdup(path);
+	f->why = strdup(why);
+	f->ino = ino;
+	if (f->path && f->why)
+		x->nfailed++;
+	else {
+		free(f->path);
+		free(f->why);
+	}
+}
+
+static void xfail(struct extract *x, const char *path, uint32_t ino, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* @path (inode @ino) could not be extracted: one line on stderr, counted, and recorded. */
+static void xfail(struct extract *x, const char *path, uint32_t ino, const char *fmt, ...)
+{
+	char why[512], *shown;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	shown = shown_path(path);
+	tool_warn(&x->d->tool, "%s (inode %u): %s", shown ? shown : "(out of memory)", ino, why);
+	free(shown);
+	record_failure(x, path, ino, why);
+	x->errors++;
+}
+
 static void apply_attrs(struct extract *x, const char *path, const struct f2fs_inode *ri,
 			bool is_link)
 {
@@ -1009,22 +1145,15 @@ static void apply_attrs(struct extract *x, const char *path, const struct f2fs_i
 	if (!x->d->opt.preserve)
 		return;
 	if (lchown(path, le32_get(ri->i_uid), le32_get(ri->i_gid)) && errno != EPERM)
-		tool_warn(&x->d->tool, "%s: cannot set owner: %s", path, strerror(errno));
+		xwarn(x, path, "cannot set owner: %s", strerror(errno));
 	if (!is_link && chmod(path, le16_get(ri->i_mode) & 07777))
-		tool_warn(&x->d->tool, "%s: cannot set mode: %s", path, strerror(errno));
+		xwarn(x, path, "cannot set mode: %s", strerror(errno));
 	ts[0].tv_sec = (time_t)le64_get(ri->i_atime);
 	ts[0].tv_nsec = le32_get(ri->i_atime_nsec) % 1000000000u;
 	ts[1].tv_sec = (time_t)le64_get(ri->i_mtime);
 	ts[1].tv_nsec = le32_get(ri->i_mtime_nsec) % 1000000000u;
 	if (utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW))
-		tool_warn(&x->d->tool, "%s: cannot set times: %s", path, strerror(errno));
-}
-
-static void extract_error(struct extract *x, const char *path, uint32_t ino, int err)
-{
-	tool_warn(&x->d->tool, "%s (inode %u): %s", path, ino,
-		  err == -EUCLEAN ? "corrupted node tree or address" : strerror(-err));
-	x->errors++;
+		xwarn(x, path, "cannot set times: %s", strerror(errno));
 }
 
 static void extract_dir(struct extract *x, uint32_t ino, const char *path, int depth);
@@ -1037,19 +1166,23 @@ static void extract_symlink(struct extract *x, uint32_t ino, const struct f2fs_n
 
 	ret = f2fs_symlink_target(x->d->fs, n, target, sizeof(target));
 	if (ret) {
-		extract_error(x, path, ino, ret);
+		xfail(x, path, ino, "not extracted: %s", read_error(ret));
 		return;
 	}
 	unlink(path);
 	if (symlink(target, path)) {
-		tool_warn(&x->d->tool, "%s: cannot create symlink: %s", path, strerror(errno));
-		x->errors++;
+		xfail(x, path, ino, "cannot create the symlink: %s", strerror(errno));
 		return;
 	}
 	apply_attrs(x, path, &n->i, true);
 	x->symlinks++;
 }
 
+/*
+ * A regular file (or a symlink extracted as a file).  One whose contents
+ * cannot all be read is removed again: what is left in the output
+ * directory is complete.
+ */
 static void extract_file(struct extract *x, uint32_t ino, const struct f2fs_node *n,
 			 const char *path)
 {
@@ -1059,15 +1192,15 @@ static void extract_file(struct extract *x, uint32_t ino, const struct f2fs_node
 
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0) {
-		tool_warn(&x->d->tool, "%s: cannot create: %s", path, strerror(errno));
-		x->errors++;
+		xfail(x, path, ino, "cannot create: %s", strerror(errno));
 		return;
 	}
 	ret = write_content(x, n, fd);
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (ret) {
-		extract_error(x, path, ino, ret);
+		unlink(path);
+		xfail(x, path, ino, "not extracted: %s", read_error(ret));
 		return;
 	}
 	apply_attrs(x, path, ri, false);
@@ -1079,7 +1212,8 @@ static void extract_file(struct extract *x, uint32_t ino, const struct f2fs_node
 		x->link_path[ino] = strdup(path);
 }
 
-static void extract_special(struct extract *x, const struct f2fs_node *n, const char *path)
+static void extract_special(struct extract *x, uint32_t ino, const struct f2fs_node *n,
+			    const char *path)
 {
 	const struct f2fs_inode *ri = &n->i;
 	uint16_t mode = le16_get(ri->i_mode);
@@ -1092,18 +1226,36 @@ static void extract_special(struct extract *x, const struct f2fs_node *n, const 
 		rdev = makedev(major, minor);
 	}
 	if (S_ISSOCK(mode)) {
-		tool_warn(&x->d->tool, "%s: sockets are not extracted", path);
+		xwarn(x, path, "sockets are not extracted");
 		return;
 	}
 	unlink(path);
 	if (mknod(path, (mode & S_IFMT) | 0600, rdev)) {
-		tool_warn(&x->d->tool, "%s: cannot create %s: %s", path, file_type_name(mode),
-			  strerror(errno));
-		x->errors++;
+		xfail(x, path, ino, "cannot create %s: %s", file_type_name(mode), strerror(errno));
 		return;
 	}
 	apply_attrs(x, path, ri, false);
 	x->specials++;
+}
+
+/* -N: what would be written, counted as if it were. */
+static void list_inode(struct extract *x, const struct f2fs_inode *ri, const char *path)
+{
+	uint16_t mode = le16_get(ri->i_mode);
+
+	if (!x->d->opt.json) {
+		fputs("would write ", stdout);
+		tool_put_name(stdout, path, strlen(path));
+		printf(" (%s, %" PRIu64 " bytes)\n", file_type_name(mode),
+		       (uint64_t)le64_get(ri->i_size));
+	}
+	if (S_ISREG(mode))
+		x->files++;
+	else if (S_ISLNK(mode))
+		x->symlinks++;
+	else
+		x->specials++;
+	x->bytes += le64_get(ri->i_size);
 }
 
 /* Extract inode @ino (already read into @n) to @path. */
@@ -1115,8 +1267,7 @@ static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, 
 	uint16_t mode = le16_get(ri->i_mode);
 
 	if (le32_get(ri->i_flags) & F2FS_ENCRYPT_FL) {
-		tool_warn(&x->d->tool, "%s (inode %u): encrypted, skipped", path, ino);
-		x->errors++;
+		xfail(x, path, ino, "encrypted, skipped");
 		return;
 	}
 	if (S_ISDIR(mode)) {
@@ -1125,16 +1276,7 @@ static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, 
 	}
 	if (opt->dry_run) {
 		progress_clear(x->d->tool.progress);
-		if (!opt->json)
-			printf("would write %s (%s, %" PRIu64 " bytes)\n", path,
-			       file_type_name(mode), (uint64_t)le64_get(ri->i_size));
-		if (S_ISREG(mode))
-			x->files++;
-		else if (S_ISLNK(mode))
-			x->symlinks++;
-		else
-			x->specials++;
-		x->bytes += le64_get(ri->i_size);
+		list_inode(x, ri, path);
 		return;
 	}
 	if (S_ISREG(mode) && le32_get(ri->i_links) > 1 && x->link_path[ino]) {
@@ -1150,12 +1292,9 @@ static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, 
 	else if (S_ISREG(mode) || S_ISLNK(mode))
 		extract_file(x, ino, n, path);
 	else if (S_ISFIFO(mode) || S_ISCHR(mode) || S_ISBLK(mode) || S_ISSOCK(mode))
-		extract_special(x, n, path);
-	else {
-		tool_warn(&x->d->tool, "%s (inode %u): unknown file type (mode 0%o), skipped", path,
-			  ino, mode);
-		x->errors++;
-	}
+		extract_special(x, ino, n, path);
+	else
+		xfail(x, path, ino, "unknown file type (mode 0%o), skipped", mode);
 }
 
 struct dir_ctx {
@@ -1174,17 +1313,6 @@ static int extract_entry(const char *name, size_t len, uint32_t ino, uint8_t typ
 	int ret;
 
 	(void)type;
-	if (memchr(name, '/', len) || strlen(name) != len) {
-		tool_warn(&x->d->tool, "%s: entry with a '/' or NUL in its name skipped (inode %u)",
-			  dc->path, ino);
-		x->errors++;
-		return 0;
-	}
-	if (plen + 1 + len >= PATH_MAX) {
-		tool_warn(&x->d->tool, "%s/%s: path too long, skipped", dc->path, name);
-		x->errors++;
-		return 0;
-	}
 	child = malloc(plen + len + 2);
 	n = malloc(sizeof(*n));
 	if (!child || !n) {
@@ -1192,13 +1320,19 @@ static int extract_entry(const char *name, size_t len, uint32_t ino, uint8_t typ
 		free(n);
 		return -ENOMEM;
 	}
-	snprintf(child, plen + len + 2, "%s/%s", dc->path, name);
+	memcpy(child, dc->path, plen);
+	child[plen] = '/';
+	memcpy(child + plen + 1, name, len);
+	child[plen + 1 + len] = '\0';
 	if (++x->visited < le32_get(x->d->cp->valid_inode_count))
 		f2fs_fs_progress(x->d->fs, 1, 1, "extracting", x->visited,
 				 le32_get(x->d->cp->valid_inode_count));
-	ret = f2fs_read_inode(x->d->fs, ino, n);
-	if (ret)
-		extract_error(x, child, ino, ret);
+	if (memchr(name, '/', len) || strlen(name) != len)
+		xfail(x, child, ino, "a '/' or NUL in the name, skipped");
+	else if (plen + 1 + len >= PATH_MAX)
+		xfail(x, child, ino, "path too long, skipped");
+	else if ((ret = f2fs_read_inode(x->d->fs, ino, n)))
+		xfail(x, child, ino, "not extracted: %s", read_error(ret));
 	else
 		extract_inode(x, ino, n, child, dc->depth);
 	free(n);
@@ -1214,43 +1348,41 @@ static void extract_dir(struct extract *x, uint32_t ino, const char *path, int d
 	int ret;
 
 	if (depth > MAX_DIR_DEPTH) {
-		tool_warn(&x->d->tool, "%s: directories nested deeper than %d, skipped", path,
-			  MAX_DIR_DEPTH);
-		x->errors++;
+		xfail(x, path, ino, "directories nested deeper than %d, skipped", MAX_DIR_DEPTH);
 		return;
 	}
 	if (x->dir_seen[ino]) {
-		tool_warn(&x->d->tool, "%s: directory inode %u already extracted (loop), skipped",
-			  path, ino);
-		x->errors++;
+		xfail(x, path, ino, "directory already extracted (a loop), skipped");
 		return;
 	}
 	x->dir_seen[ino] = 1;
 	n = malloc(sizeof(*n));
 	if (!n) {
-		x->errors++;
+		xfail(x, path, ino, "out of memory");
 		return;
 	}
 	ret = f2fs_read_inode(x->d->fs, ino, n);
 	if (ret) {
-		extract_error(x, path, ino, ret);
+		xfail(x, path, ino, "not extracted: %s", read_error(ret));
 		free(n);
 		return;
 	}
 	if (opt->dry_run) {
 		progress_clear(x->d->tool.progress);
-		if (!opt->json)
-			printf("would create %s/\n", path);
+		if (!opt->json) {
+			fputs("would create ", stdout);
+			tool_put_name(stdout, path, strlen(path));
+			fputs("/\n", stdout);
+		}
 	} else if (mkdir(path, 0777) && errno != EEXIST) {
-		tool_warn(&x->d->tool, "%s: cannot create directory: %s", path, strerror(errno));
-		x->errors++;
+		xfail(x, path, ino, "cannot create the directory: %s", strerror(errno));
 		free(n);
 		return;
 	}
 	x->dirs++;
 	ret = f2fs_dir_for_each_entry(x->d->fs, n, extract_entry, &dc);
 	if (ret)
-		extract_error(x, path, ino, ret);
+		xfail(x, path, ino, "directory not complete: %s", read_error(ret));
 	if (!opt->dry_run)
 		apply_attrs(x, path, &n->i, false);
 	free(n);
@@ -1271,19 +1403,27 @@ static int extract_setup(struct extract *x, struct dump *d)
 static void extract_free(struct extract *x)
 {
 	uint32_t i;
+	size_t k;
 
 	if (x->link_path)
 		for (i = 0; i < x->nids; i++)
 			free(x->link_path[i]);
 	free(x->link_path);
 	free(x->dir_seen);
+	for (k = 0; k < x->nfailed; k++) {
+		free(x->failed[k].path);
+		free(x->failed[k].why);
+	}
+	free(x->failed);
 }
 
 static void extract_report(const struct extract *x, struct out *o, const char *root)
 {
+	size_t k;
+
 	if (o->j) {
 		json_object(o->j, "extract");
-		json_str(o->j, "outdir", root);
+		json_name(o->j, "outdir", root, strlen(root));
 		json_bool(o->j, "dry_run", x->d->opt.dry_run);
 		json_u64(o->j, "dirs", x->dirs);
 		json_u64(o->j, "files", x->files);
@@ -1291,12 +1431,23 @@ static void extract_report(const struct extract *x, struct out *o, const char *r
 		json_u64(o->j, "specials", x->specials);
 		json_u64(o->j, "bytes", x->bytes);
 		json_u64(o->j, "errors", x->errors);
+		json_array(o->j, "failed");
+		for (k = 0; k < x->nfailed; k++) {
+			json_object(o->j, NULL);
+			json_name(o->j, "path", x->failed[k].path, strlen(x->failed[k].path));
+			json_u64(o->j, "ino", x->failed[k].ino);
+			json_str(o->j, "error", x->failed[k].why);
+			json_end(o->j);
+		}
+		json_end(o->j);
 		json_end(o->j);
 	} else {
-		printf("Extracted into %s: %" PRIu64 " directories, %" PRIu64 " files, %" PRIu64
+		fputs("Extracted into ", stdout);
+		tool_put_name(stdout, root, strlen(root));
+		printf(": %" PRIu64 " directories, %" PRIu64 " files, %" PRIu64
 		       " symlinks, %" PRIu64 " special files, %" PRIu64 " bytes, %" PRIu64
 		       " errors\n",
-		       root, x->dirs, x->files, x->symlinks, x->specials, x->bytes, x->errors);
+		       x->dirs, x->files, x->symlinks, x->specials, x->bytes, x->errors);
 	}
 }
 /* ---- -b: one block ---- */
@@ -1305,7 +1456,6 @@ static void extract_report(const struct extract *x, struct out *o, const char *r
 static void node_file_info(const struct dump *d, uint32_t ino, struct out *o)
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
-	char name[F2FS_NAME_LEN + 1];
 
 	if (!n)
 		return;
@@ -1314,13 +1464,15 @@ static void node_file_info(const struct dump *d, uint32_t ino, struct out *o)
 
 		if (len > F2FS_NAME_LEN)
 			len = 0;
-		printable_name(n->i.i_name, len, name);
 		if (o->j) {
-			json_strn(o->j, "file_name", (const char *)n->i.i_name, len);
+			json_name(o->j, "file_name", n->i.i_name, len);
 			json_u64(o->j, "file_size", le64_get(n->i.i_size));
 		} else {
-			if (len)
-				fprintf(o->f, " - File name         : %s\n", name);
+			if (len) {
+				fputs(" - File name         : ", o->f);
+				tool_put_name(o->f, n->i.i_name, len);
+				fputc('\n', o->f);
+			}
 			fprintf(o->f, " - File size         : %" PRIu64 " (bytes)\n",
 				(uint64_t)le64_get(n->i.i_size));
 		}
@@ -1474,7 +1626,7 @@ static void dump_blkaddr(const struct dump *d, uint64_t b, struct out *o)
 		json_end(o->j);
 }
 
-/* ---- -I: scan for the node blocks of an inode ---- */
+/* ---- -I: the copies of an inode's block, stale ones included ---- */
 
 struct scan_ctx {
 	struct dump *d;
@@ -1482,38 +1634,43 @@ struct scan_ctx {
 	uint64_t found;
 };
 
-static int scan_found(const struct f2fs_node_copy *c, void *arg)
+/* One copy: upstream's lines (nid, block, footer), our SIT/NAT state, then the inode. */
+static int scan_found(const struct f2fs_inode_copy *c, void *arg)
 {
 	struct scan_ctx *s = arg;
 	struct out *o = s->o;
+	uint32_t ino = s->d->opt.scan_ino;
 
 	progress_clear(s->d->tool.progress);
 	s->found++;
 	if (o->j) {
 		json_object(o->j, NULL);
 		json_u64(o->j, "blkaddr", c->blkaddr);
-		json_u64(o->j, "nid", c->nid);
-		json_u64(o->j, "offset", c->ofs);
+		json_u64(o->j, "footer_flag", c->flag);
 		json_u64(o->j, "cp_ver", c->cp_ver);
 		json_bool(o->j, "sit_valid", c->sit_valid);
 		json_bool(o->j, "nat_current", c->nat_current);
+		json_object(o->j, "inode");
+		print_inode(s->d, c->node, o);
 		json_end(o->j);
-	} else {
-		fprintf(o->f,
-			"blkaddr:0x%" PRIx64 "\tnid:%u\toffset:%u\tcp_ver:0x%" PRIx64
-			"\tsit:%s\tnat:%s\n",
-			c->blkaddr, c->nid, c->ofs, c->cp_ver, c->sit_valid ? "valid" : "invalid",
-			c->nat_current ? "current" : "old");
+		json_end(o->j);
+		return 0;
 	}
+	fprintf(o->f, "Info: nid: %u, blkaddr: %" PRIu64 "\n", ino, c->blkaddr);
+	fprintf(o->f, "node_blk.footer.flag [0x%x]\n", c->flag);
+	fprintf(o->f, "node_blk.footer.cp_ver [%x]\n", (uint32_t)c->cp_ver);
+	fprintf(o->f, "Info: SIT: %s, NAT: %s\n", c->sit_valid ? "valid" : "invalid",
+		c->nat_current ? "current" : "stale");
+	print_inode(s->d, c->node, o);
 	return 0;
 }
 
-static void scan_unreadable(uint32_t segno, int err, void *arg)
+static void scan_unreadable(uint64_t blkaddr, int err, void *arg)
 {
 	struct scan_ctx *s = arg;
 
-	(void)err;
-	tool_warn(&s->d->tool, "segment %u could not be read", segno);
+	tool_warn(&s->d->tool, "block 0x%" PRIx64 " could not be read: %s", blkaddr,
+		  read_error(err));
 }
 
 static void scan_inode(struct dump *d, uint32_t ino, struct out *o)
@@ -1521,18 +1678,28 @@ static void scan_inode(struct dump *d, uint32_t ino, struct out *o)
 	struct scan_ctx s = {.d = d, .o = o};
 	int ret;
 
-	if (o->j)
-		json_array(o->j, "scan");
-	else
-		fprintf(o->f, "Node blocks of inode %u in the main area:\n", ino);
-	ret = f2fs_find_node_copies(d->fs, ino, scan_found, scan_unreadable, &s);
+	if (o->j) {
+		json_object(o->j, "scan");
+		json_u64(o->j, "ino", ino);
+		json_u64(o->j, "main_start", d->geo->main_blkaddr);
+		json_u64(o->j, "main_end", d->geo->main_end);
+		json_array(o->j, "copies");
+	} else {
+		fprintf(o->f, "Info: scan all nid: %u from block_addr [%u: %" PRIu64 "]\n", ino,
+			d->geo->main_blkaddr, d->geo->main_end);
+	}
+	ret = f2fs_find_inode_copies(d->fs, ino, scan_found, scan_unreadable, &s);
 	progress_clear(d->tool.progress);
 	if (ret)
 		tool_fail_image(&d->tool, 1, "main area scan: %s", reason(d, ret));
-	if (o->j)
+	if (o->j) {
 		json_end(o->j);
-	else
-		fprintf(o->f, "found %" PRIu64 " node block(s) of inode %u\n", s.found, ino);
+		json_u64(o->j, "found", s.found);
+		json_end(o->j);
+	} else {
+		fprintf(o->f, "Info: %" PRIu64 " cop%s of inode %u found\n", s.found,
+			s.found == 1 ? "y" : "ies", ino);
+	}
 }
 
 /* ---- -M: segment map ---- */
@@ -1681,15 +1848,19 @@ static void close_table(const struct dump *d, FILE *f, const char *name)
 		tool_fail(&d->tool, 1, "writing %s failed", name);
 }
 
-/* Ask before extracting one file, as upstream does; -y/-f skip the question. */
+/* Will -i copy the file out?  -y/-f and -N say yes; else only a terminal can be asked. */
+static bool may_extract(const struct options *opt)
+{
+	return opt->yes || opt->dry_run || (!opt->json && isatty(STDIN_FILENO));
+}
+
+/* Ask before extracting one file, as upstream does; -y/-f and -N skip the question. */
 static bool confirm_extract(const struct options *opt, const char *outdir)
 {
 	char ans[16];
 
 	if (opt->yes || opt->dry_run)
 		return true;
-	if (opt->json || !isatty(STDIN_FILENO))
-		return false;
 	printf("Do you want to dump this file into %s/? [Y/N] ", outdir);
 	fflush(stdout);
 	if (!fgets(ans, sizeof(ans), stdin))
@@ -1697,50 +1868,62 @@ static bool confirm_extract(const struct options *opt, const char *outdir)
 	return ans[0] == 'y' || ans[0] == 'Y';
 }
 
+/* The inode's own name into @name, when it can name a file: not empty, no '/' or NUL, not a dot. */
+static bool usable_name(const struct f2fs_inode *ri, char name[F2FS_NAME_LEN + 1])
+{
+	uint32_t len = le32_get(ri->i_namelen);
+
+	if (len == 0 || len > F2FS_NAME_LEN || memchr(ri->i_name, '/', len) ||
+	    memchr(ri->i_name, 0, len))
+		return false;
+	memcpy(name, ri->i_name, len);
+	name[len] = '\0';
+	return strcmp(name, ".") && strcmp(name, "..");
+}
+
 /* -i on a regular file or symlink: write it under its own name into the output directory. */
-static int extract_one(struct dump *d, struct f2fs_node *n, struct out *o)
+static void extract_one(struct dump *d, struct f2fs_node *n, struct out *o)
 {
 	const struct options *opt = &d->opt;
 	const char *outdir = opt->outdir ? opt->outdir : "./lost_found";
-	uint32_t len = le32_get(n->i.i_namelen);
 	char name[F2FS_NAME_LEN + 1];
 	struct extract x;
 	char *path;
-	int ret = 0;
 
-	if (len == 0 || len > F2FS_NAME_LEN || memchr(n->i.i_name, '/', len) ||
-	    memchr(n->i.i_name, 0, len))
-		tool_fail(&d->tool, 1, "-i %u: the inode has no usable name to dump it under",
+	if (!may_extract(opt))
+		return;
+	if (!usable_name(&n->i, name)) {
+		tool_warn(&d->tool, "-i %u: the inode has no usable name to dump it under",
 			  opt->ino);
-	memcpy(name, n->i.i_name, len);
-	name[len] = '\0';
-	if (!strcmp(name, ".") || !strcmp(name, ".."))
-		tool_fail(&d->tool, 1, "-i %u: the inode has no usable name to dump it under",
-			  opt->ino);
+		note_failure(d, "inode %u: no usable name to dump it under", opt->ino);
+		return;
+	}
 	if (!confirm_extract(opt, outdir))
-		return 0;
-	path = malloc(strlen(outdir) + len + 2);
+		return;
+	if (!opt->dry_run && mkdir(outdir, 0777) && errno != EEXIST)
+		tool_fail(&d->tool, 1, "cannot create %s: %s", outdir, strerror(errno));
+	path = malloc(strlen(outdir) + strlen(name) + 2);
 	if (!path || extract_setup(&x, d))
 		tool_fail(&d->tool, 1, "out of memory");
 	sprintf(path, "%s/%s", outdir, name);
-	if (!opt->dry_run && mkdir(outdir, 0777) && errno != EEXIST)
-		tool_fail(&d->tool, 1, "cannot create %s: %s", outdir, strerror(errno));
 	extract_inode(&x, opt->ino, n, path, 0);
-	if (!o->j && !opt->dry_run && !x.errors)
-		printf("Dumped inode %u into %s\n", opt->ino, path);
-	if (x.errors)
-		ret = -EIO;
+	if (x.errors) {
+		note_failure(d, "inode %u: the file could not be extracted", opt->ino);
+	} else if (!o->j && !opt->dry_run) {
+		printf("Dumped inode %u into ", opt->ino);
+		tool_put_name(stdout, path, strlen(path));
+		putchar('\n');
+	}
 	extract_free(&x);
 	free(path);
-	return ret;
 }
 
-static int do_inode(struct dump *d, struct out *o)
+static void do_inode(struct dump *d, struct out *o)
 {
 	const struct options *opt = &d->opt;
 	struct f2fs_node *n = malloc(sizeof(*n));
 	uint16_t mode;
-	int ret, walk = 0, extract = 0;
+	int ret, walk = 0;
 
 	if (!n)
 		tool_fail(&d->tool, 1, "out of memory");
@@ -1748,25 +1931,28 @@ static int do_inode(struct dump *d, struct out *o)
 	if (ret)
 		tool_fail(&d->tool, 1, "-i %u: cannot read inode: %s", opt->ino,
 			  ret == -EUCLEAN ? "node block footer or address does not match the NAT"
-					  : strerror(-ret));
+					  : read_error(ret));
 	mode = le16_get(n->i.i_mode);
 	if (o->j)
 		json_object(o->j, "inode");
+	else if (!opt->map)
+		fprintf(o->f, "Node ID [0x%x:%u] is inode\n", opt->ino, opt->ino);
 	if (!(opt->map && !o->j))
 		print_inode(d, n, o);
 	if (o->j || opt->map || !(n->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))) {
 		walk = print_file_blocks(d, n, o, opt->map);
-		if (walk)
+		if (walk) {
 			tool_warn(&d->tool, "inode %u: block walk stopped: %s", opt->ino,
-				  walk == -EUCLEAN ? "corrupted node tree or address"
-						   : strerror(-walk));
+				  read_error(walk));
+			note_failure(d, "inode %u: block walk stopped: %s", opt->ino,
+				     read_error(walk));
+		}
 	}
 	if (o->j)
 		json_end(o->j);
 	if ((S_ISREG(mode) || S_ISLNK(mode)) && !opt->map)
-		extract = extract_one(d, n, o);
+		extract_one(d, n, o);
 	free(n);
-	return walk || extract ? 1 : 0;
 }
 
 /* Everything is validated before anything is written. */
@@ -1830,17 +2016,17 @@ static void dump_tables(struct dump *d, struct out *o)
 
 int main(int argc, char **argv)
 {
-	struct dump d = {.tool = {.prog = PROG}};
+	struct dump d = {.tool = {.prog = PROG, .on_fail = end_json_on_fail}};
 	const struct options *opt = &d.opt;
 	struct progress progress;
-	struct json js;
-	struct out text = {.f = stdout}, jout = {.f = stdout, .j = &js};
+	struct json *js = &d.js;
+	struct out text = {.f = stdout}, jout = {.f = stdout, .j = js};
 	struct out *o;
 	char state[256];
 	uint32_t flags;
-	int status = 0;
 
-	json_init(&js, stdout);
+	d.tool.on_fail_arg = &d;
+	json_init(js, stdout);
 	parse_args(&d.tool, argc, argv, &d.opt);
 	o = opt->json ? &jout : &text;
 	if (opt->json && opt->progress.mode == PROGRESS_FD && opt->progress.fd == STDOUT_FILENO)
@@ -1850,15 +2036,20 @@ int main(int argc, char **argv)
 	d.tool.progress = &progress;
 	open_volume(&d);
 	f2fs_fs_set_progress(d.fs, progress_report, &progress);
+	warn_truncated(&d);
 	check_args(&d);
 
 	flags = le32_get(d.cp->ckpt_flags);
 	cp_state(flags, state, sizeof(state));
 	if (opt->json) {
-		json_object(&js, NULL);
-		json_str(&js, "device", opt->device);
-		json_u64(&js, "ckpt_flags", flags);
-		json_str(&js, "checkpoint_state", state + 1);
+		json_object(js, NULL);
+		json_name(js, "device", opt->device, strlen(opt->device));
+		json_u64(js, "ckpt_flags", flags);
+		json_str(js, "checkpoint_state", state + 1);
+		if (f2fs_fs_truncated(d.fs)) {
+			json_u64(js, "block_count", le64_get(d.sb->block_count));
+			json_u64(js, "device_blocks", f2fs_fs_device_blocks(d.fs));
+		}
 	}
 	if (opt->debug >= 1) {
 		print_super(o, d.sb);
@@ -1868,7 +2059,7 @@ int main(int argc, char **argv)
 	if (opt->have_blk)
 		dump_blkaddr(&d, opt->blkaddr, o);
 	if (opt->have_ino)
-		status |= do_inode(&d, o);
+		do_inode(&d, o);
 	if (opt->have_scan)
 		scan_inode(&d, opt->scan_ino, o);
 	if (opt->map && !opt->have_ino)
@@ -1886,12 +2077,19 @@ int main(int argc, char **argv)
 		progress_clear(&progress);
 		extract_report(&x, o, opt->outdir);
 		if (x.errors)
-			status = 1;
+			note_failure(
+			    &d, "%" PRIu64 " of the files and directories could not be extracted",
+			    x.errors);
 		extract_free(&x);
 	}
 	if (opt->json) {
-		json_u64(&js, "warnings", d.tool.warnings);
-		json_end(&js);
+		json_u64(js, "warnings", d.tool.warnings);
+		if (d.failure[0]) {
+			json_object(js, "error");
+			json_str(js, "message", d.failure);
+			json_end(js);
+		}
+		json_end(js);
 		fputc('\n', stdout);
 	} else {
 		printf("Info: checkpoint state = %x : %s\n", flags, state);
@@ -1900,5 +2098,5 @@ int main(int argc, char **argv)
 	close_volume(&d);
 	if (fflush(stdout) || ferror(stdout))
 		tool_fail(&d.tool, 1, "writing the output failed");
-	return status;
+	return d.failure[0] ? 1 : 0;
 }

@@ -34,6 +34,7 @@
 #include "f2fs/read.h"
 #include "tools/common/common.h"
 #include "tools/common/json.h"
+#include "tools/common/name.h"
 #include "tools/common/progress.h"
 #include "tools/common/target.h"
 
@@ -113,8 +114,12 @@ static void json_finish(struct fsck_opts *o, int status, const char *error)
 	json_begin(o);
 	while (o->js.depth > 1)
 		json_end(&o->js);
-	if (error)
-		json_str(&o->js, "error", error);
+	if (error) {
+		/* the shape dump.f2fs uses too (json_fail) */
+		json_object(&o->js, "error");
+		json_str(&o->js, "message", error);
+		json_end(&o->js);
+	}
 	json_str(&o->js, "verdict", verdict(status));
 	json_u64(&o->js, "exit_status", (uint64_t)status);
 	json_end(&o->js);
@@ -1008,25 +1013,6 @@ struct tree_walk {
 	bool encrypted; /* the directory being listed */
 };
 
-/*
- * A name as bytes on disk, printable: control characters, DEL and the
- * backslash itself come out as \xNN, everything else (UTF-8 included) as
- * it is, so a crafted name cannot move the cursor or forge a line.
- */
-static void print_name(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)name[i];
-
-		if (ch < 0x20 || ch == 0x7f || ch == '\\')
-			printf("\\x%02x", ch);
-		else
-			putchar(ch);
-	}
-}
-
 static void print_tree_dir(struct tree_walk *t, uint32_t ino);
 
 static int print_tree_entry(const char *name, size_t len, uint32_t ino, uint8_t type, void *arg)
@@ -1039,7 +1025,8 @@ static int print_tree_entry(const char *name, size_t len, uint32_t ino, uint8_t 
 	for (i = 0; i < t->depth; i++)
 		fputs("|   ", stdout);
 	fputs("|-- ", stdout);
-	print_name(name, len);
+	/* the bytes on disk, valid UTF-8 as is, the rest as \xNN (tools/common/name.h) */
+	tool_put_name(stdout, name, len);
 	printf(" <ino = 0x%x>, <encrypted (%d)>\n", ino, encrypted);
 	if (type == F2FS_FT_DIR && t->depth < TREE_MAX_DEPTH && f2fs_nat_get(t->nat, ino) &&
 	    !f2fs_test_bit_lsb(t->seen, ino)) {
@@ -1143,7 +1130,7 @@ int main(int argc, char **argv)
 	ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
 		fail(&o, EXIT_OPERATIONAL, "%s: cannot open: %s", o.device, strerror(-ret));
-	ret = f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why));
+	ret = f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, why, sizeof(why));
 	if (ret) {
 		f2fs_dev_close(dev);
 		tool_not_f2fs_reason(&t, ret, why, reason, sizeof(reason));

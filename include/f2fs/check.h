@@ -67,6 +67,7 @@ enum f2fs_problem_code {
 	PR_CURSEG_NEXT_USED,	 /* an open log's next block is already valid */
 	PR_ORPHAN,		 /* an orphan inode is invalid */
 	PR_IO,			 /* a block could not be read */
+	PR_DEVICE_TRUNCATED,	 /* the device ends before block_count: blocks past it unreadable */
 	PR_NODE_NID_FREE,	 /* a node pointer (i_nid[], an indirect node) names a free nid */
 	PR_ROOT_INODE,		 /* the root inode is missing from the NAT */
 	PR_QUOTA_INODE,		 /* a quota inode is missing from the NAT */

@@ -42,6 +42,15 @@ struct f2fs_fs;
 enum f2fs_fs_flags {
 	F2FS_FS_READ = 0,
 	F2FS_FS_WRITE = 1u << 0, /* load everything and allow the write path (write.h) */
+	/*
+	 * Accept a device shorter than the superblock's block_count (an image
+	 * cut short): the volume opens when a superblock and a checkpoint pack
+	 * can be read, f2fs_fs_truncated() says so, and blocks at or past the
+	 * device's end fail to read with -ENXIO (f2fs_fs_read_blocks()).
+	 * Without this flag such a device is refused (-EINVAL, "block_count
+	 * ... exceeds the device"), as tools that write must.
+	 */
+	F2FS_FS_SHORT_DEVICE = 1u << 1,
 };
 
 /*
@@ -68,6 +77,22 @@ const struct f2fs_super_block *f2fs_fs_sb(const struct f2fs_fs *fs);
 const struct f2fs_checkpoint *f2fs_fs_cp(const struct f2fs_fs *fs);
 const struct f2fs_geometry *f2fs_fs_geo(const struct f2fs_fs *fs);
 uint32_t f2fs_fs_features(const struct f2fs_fs *fs);
+
+/*
+ * The whole blocks the device holds, and whether the volume's block_count
+ * runs past them (possible only with F2FS_FS_SHORT_DEVICE).
+ */
+uint64_t f2fs_fs_device_blocks(const struct f2fs_fs *fs);
+bool f2fs_fs_truncated(const struct f2fs_fs *fs);
+
+/*
+ * Read @count blocks from block address @blkaddr into @buf.  Returns 0,
+ * -ENXIO (reading nothing) when any of them lies at or past the end of
+ * the device, or the device's error.  The reads of file and directory
+ * contents (f2fs/read.h) go through here, so that on a cut image a block
+ * past the end is an error of that block, told apart from a failing device.
+ */
+int f2fs_fs_read_blocks(struct f2fs_fs *fs, uint64_t blkaddr, void *buf, uint32_t count);
 
 /*
  * The tables, loaded on first call.  Each returns 0 and *out, or a negative

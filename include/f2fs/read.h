@@ -11,11 +11,14 @@
  * The functions take the filesystem handle: the NAT is loaded on first
  * use, the main-area bounds and the feature bits (inode geometry depends
  * on them) come from the handle.  A NAT that cannot be loaded fails the call
- * with the handle's error (f2fs_fs_why()).
+ * with the handle's error (f2fs_fs_why()).  Blocks are read with
+ * f2fs_fs_read_blocks(), so on a volume cut short (F2FS_FS_SHORT_DEVICE) a
+ * block past the device's end fails its reader with -ENXIO.
  */
 #ifndef F2FS_READ_H
 #define F2FS_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,7 +67,9 @@ typedef int (*f2fs_dentry_fn)(const char *name, size_t len, uint32_t ino, uint8_
 /*
  * Walk the entries of directory @dir: its inline dentry area, or every
  * dentry block in file order.  A slot with a zero or oversized name length,
- * or a name running past the area, is -EUCLEAN.  Returns as
+ * or a name running past the area, is -EUCLEAN.  A dentry block that cannot
+ * be read (on a cut image: -ENXIO) is skipped, the walk goes on with the
+ * next one, and the first such error is returned at the end.  Returns as
  * f2fs_file_for_each_block(); -ENOTDIR when @dir is not a directory.
  */
 int f2fs_dir_for_each_entry(struct f2fs_fs *fs, const struct f2fs_node *dir, f2fs_dentry_fn fn,
@@ -162,32 +167,37 @@ struct f2fs_block_owner {
  */
 int f2fs_block_owner(struct f2fs_fs *fs, uint64_t blkaddr, struct f2fs_block_owner *out);
 
-/* One block of the main area whose node footer names the inode looked for. */
-struct f2fs_node_copy {
+/* One copy of an inode's block found in the main area. */
+struct f2fs_inode_copy {
 	uint64_t blkaddr;
-	uint32_t nid;	  /* from the footer (never 0) */
-	uint32_t ofs;	  /* tree offset, from the footer */
-	uint64_t cp_ver;  /* from the footer */
-	bool sit_valid;	  /* the block's bit in the SIT */
-	bool nat_current; /* the NAT maps nid to this block */
+	const struct f2fs_node *node; /* the block, valid during the call only */
+	uint32_t flag;		      /* footer flag (tree offset and fsync/dentry marks) */
+	uint64_t cp_ver;	      /* footer cp_ver */
+	bool sit_valid;		      /* the block's bit in the SIT */
+	bool nat_current;	      /* the NAT maps the inode to this block */
 };
 
-typedef int (*f2fs_node_copy_fn)(const struct f2fs_node_copy *c, void *arg);
+typedef int (*f2fs_inode_copy_fn)(const struct f2fs_inode_copy *c, void *arg);
 
-/* Called for a segment that could not be read (the scan goes on). */
-typedef void (*f2fs_scan_error_fn)(uint32_t segno, int err, void *arg);
+/* Called for a block that could not be read (the search goes on). */
+typedef void (*f2fs_copy_error_fn)(uint64_t blkaddr, int err, void *arg);
 
 /*
- * Read the whole main area, segment by segment, and call @fn for every
- * block whose footer carries inode @ino and a nid inside the NAT: the
- * current node blocks of the inode and the stale copies the log left
- * behind.  Bytes that merely look like such a footer (in a data block) are
- * reported too; sit_valid and nat_current tell them apart.  A segment that
- * cannot be read is passed to @on_error when given, and skipped.  Returns
- * 0, @fn's non-zero value, -ENOMEM or a load error.
+ * Find the copies of inode @ino's block in the main area, as upstream's
+ * dump -I does: the blocks of node segments (by their SIT type) whose
+ * footer carries nid @ino and ino @ino -- the current block and the stale
+ * ones the log left behind -- in increasing address order.  Only blocks
+ * that may be such a copy are read: in a node segment, those whose summary
+ * entry names @ino, plus the block the NAT maps @ino to.  A segment whose
+ * summary cannot be read or is not a node summary, and the open node logs
+ * (whose blocks written after the checkpoint are not in the summary yet),
+ * are read whole.  Copies in a segment reused since (its summary entry
+ * rewritten) are not found.  A block or segment that cannot be read is
+ * passed to @on_error when given, and skipped.  Returns 0, @fn's non-zero
+ * value, -ENOMEM or a load error (SIT, NAT, checkpoint).
  */
-int f2fs_find_node_copies(struct f2fs_fs *fs, uint32_t ino, f2fs_node_copy_fn fn,
-			  f2fs_scan_error_fn on_error, void *arg);
+int f2fs_find_inode_copies(struct f2fs_fs *fs, uint32_t ino, f2fs_inode_copy_fn fn,
+			   f2fs_copy_error_fn on_error, void *arg);
 
 /* ---- file contents (lib/read/content.c) ---- */
 

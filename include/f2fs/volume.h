@@ -9,6 +9,7 @@
 #ifndef F2FS_VOLUME_H
 #define F2FS_VOLUME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,14 @@ uint32_t f2fs_volume_cp_start(const struct f2fs_volume *v);
 
 /* The device the volume was opened on. */
 struct f2fs_device *f2fs_volume_device(const struct f2fs_volume *v);
+
+/*
+ * The whole blocks the device holds, and whether that is fewer than the
+ * superblock's block_count: a cut image, accepted only when the volume
+ * was opened with F2FS_FS_SHORT_DEVICE (f2fs/fs.h).
+ */
+uint64_t f2fs_volume_device_blocks(const struct f2fs_volume *v);
+bool f2fs_volume_truncated(const struct f2fs_volume *v);
 
 /*
  * One line about a copy that was rejected (superblock and/or checkpoint

@@ -177,6 +177,19 @@ static void release(struct check_ctx *c)
 	free(c->queue);
 }
 
+/* A device cut short (opened with F2FS_FS_SHORT_DEVICE): what lies inside is still checked. */
+static void report_truncated(struct check_ctx *c)
+{
+	uint64_t have = f2fs_fs_device_blocks(c->fs), want = le64_get(c->sb->block_count);
+
+	if (f2fs_fs_truncated(c->fs))
+		check_report(c, PR_DEVICE_TRUNCATED, 0, have,
+			     "the device holds %llu blocks, block_count is %llu: the last %llu "
+			     "cannot be read",
+			     (unsigned long long)have, (unsigned long long)want,
+			     (unsigned long long)(want - have));
+}
+
 /* A superblock or checkpoint copy the volume rejected is a problem, not a fatal one. */
 static void report_rejected_copies(struct check_ctx *c)
 {
@@ -203,6 +216,7 @@ int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 	c.features = f2fs_fs_features(fs);
 	c.root_ino = le32_get(c.sb->root_ino);
 	c.chksum_seed = f2fs_inode_chksum_seed(c.sb->uuid);
+	report_truncated(&c);
 	check_progress(&c, CHECK_PASS_LOAD, 0, 1);
 	ret = load_tables(&c);
 	if (!ret)

@@ -156,9 +156,10 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 			     e->blkaddr);
 		return false;
 	}
-	ret = f2fs_dev_read(c->dev, n, f2fs_blk_to_bytes(e->blkaddr), F2FS_BLKSIZE);
+	ret = f2fs_fs_read_blocks(c->fs, e->blkaddr, n, 1);
 	if (ret) {
-		check_report(c, PR_IO, nid, e->blkaddr, "node block: error %d", ret);
+		check_report(c, PR_IO, nid, e->blkaddr, "node block: %s",
+			     ret == -ENXIO ? "past the end of the device" : strerror(-ret));
 		return false;
 	}
 	if (le32_get(n->footer.nid) != nid) {
@@ -400,9 +401,10 @@ static void walk_dentry_block(struct check_ctx *c, struct inode_walk *w, uint32_
 	}
 	if (!f2fs_dir_block_bucket(fblk, w->ri->i_dir_level, &w->bucket, &w->nbuckets))
 		w->nbuckets = 0;
-	ret = f2fs_dev_read(c->dev, blk, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE);
+	ret = f2fs_fs_read_blocks(c->fs, blkaddr, blk, 1);
 	if (ret) {
-		check_report(c, PR_IO, w->ino, blkaddr, "dentry block: error %d", ret);
+		check_report(c, PR_IO, w->ino, blkaddr, "dentry block: %s",
+			     ret == -ENXIO ? "past the end of the device" : strerror(-ret));
 	} else {
 		struct f2fs_dentry_area a;
 

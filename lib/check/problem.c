@@ -77,6 +77,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	LINE(CURSEG)),
     ROW_OTHER(PR_ORPHAN, "orphan", "orphan inode is invalid"),
     ROW_OTHER(PR_IO, "device", "a block could not be read"),
+    ROW_OTHER(PR_DEVICE_TRUNCATED, "device", "the device is shorter than the volume"),
     ROW_OTHER(PR_NODE_NID_FREE, "node", "a node pointer names a free nid"),
     ROW_OTHER(PR_ROOT_INODE, "superblock", "the root inode has no NAT entry"),
     ROW_OTHER(PR_QUOTA_INODE, "superblock", "a quota inode has no NAT entry"),

@@ -68,7 +68,7 @@ int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **o
 		snprintf(why, why_len, "out of memory");
 		return -ENOMEM;
 	}
-	ret = f2fs_volume_open(dev, &fs->vol, why, why_len);
+	ret = f2fs_volume_open(dev, flags & F2FS_FS_SHORT_DEVICE, &fs->vol, why, why_len);
 	if (ret) {
 		free(fs);
 		return ret;
@@ -164,6 +164,25 @@ const struct f2fs_geometry *f2fs_fs_geo(const struct f2fs_fs *fs)
 uint32_t f2fs_fs_features(const struct f2fs_fs *fs)
 {
 	return fs->features;
+}
+
+uint64_t f2fs_fs_device_blocks(const struct f2fs_fs *fs)
+{
+	return f2fs_volume_device_blocks(fs->vol);
+}
+
+bool f2fs_fs_truncated(const struct f2fs_fs *fs)
+{
+	return f2fs_volume_truncated(fs->vol);
+}
+
+int f2fs_fs_read_blocks(struct f2fs_fs *fs, uint64_t blkaddr, void *buf, uint32_t count)
+{
+	uint64_t end = f2fs_volume_device_blocks(fs->vol);
+
+	if (blkaddr >= end || count > end - blkaddr)
+		return -ENXIO;
+	return f2fs_dev_read(fs->dev, buf, blkaddr * F2FS_BLKSIZE, (size_t)count * F2FS_BLKSIZE);
 }
 
 const char *f2fs_fs_why(const struct f2fs_fs *fs)

@@ -83,7 +83,8 @@ void fs_say(char *why, size_t why_len, const char *fmt, ...) __attribute__((form
  * The loaders behind the handle.  Each returns 0, or a negative errno with
  * a one-line reason that starts with the structure's name ("SIT: ...").
  */
-int f2fs_volume_open(struct f2fs_device *dev, struct f2fs_volume **out, char *why, size_t why_len);
+int f2fs_volume_open(struct f2fs_device *dev, bool allow_short, struct f2fs_volume **out, char *why,
+		     size_t why_len);
 void f2fs_volume_close(struct f2fs_volume *v);
 
 int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, char *why,

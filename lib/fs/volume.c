@@ -37,6 +37,8 @@ struct f2fs_volume {
 	char warning[2 * REASON_LEN + 64];
 	bool has_warning;
 	unsigned int rejected; /* enum f2fs_rejected_copy bits */
+	uint64_t dev_blocks;   /* whole blocks the device holds */
+	bool allow_short;      /* a device shorter than block_count is accepted */
 	char sb_rejected[REASON_LEN + 48];
 	char cp_rejected[REASON_LEN + 48];
 };
@@ -45,9 +47,11 @@ struct f2fs_volume {
 
 /*
  * Check one superblock copy; on failure put the field and value in @r
- * (no "superblock:" prefix, the caller adds which copy it was).
+ * (no "superblock:" prefix, the caller adds which copy it was).  A
+ * block_count past the device's @dev_blocks is refused unless @allow_short.
  */
-static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, char *r, size_t rl)
+static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, bool allow_short,
+		    char *r, size_t rl)
 {
 	uint32_t v, log_sec, log_spb, segs_per_sec, secs_per_zone;
 	uint32_t seg_count, ckpt, sit, nat, ssa, main_segs, sections;
@@ -115,10 +119,9 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, char 
 	}
 
 	block_count = le64_get(sb->block_count);
-	if (block_count > dev_bytes / F2FS_BLKSIZE) {
+	if (block_count > dev_blocks && !allow_short) {
 		fs_say(r, rl, "block_count %llu exceeds the device (%llu blocks)",
-		       (unsigned long long)block_count,
-		       (unsigned long long)(dev_bytes / F2FS_BLKSIZE));
+		       (unsigned long long)block_count, (unsigned long long)dev_blocks);
 		return -EINVAL;
 	}
 	seg0 = le32_get(sb->segment0_blkaddr);
@@ -253,17 +256,17 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, char 
 	return 0;
 }
 
-static int read_sb(struct f2fs_device *dev, int index, struct f2fs_super_block *sb, char *r,
+static int read_sb(const struct f2fs_volume *v, int index, struct f2fs_super_block *sb, char *r,
 		   size_t rl)
 {
-	int ret =
-	    f2fs_dev_read(dev, sb, (uint64_t)index * F2FS_BLKSIZE + F2FS_SUPER_OFFSET, sizeof(*sb));
+	int ret = f2fs_dev_read(v->dev, sb, (uint64_t)index * F2FS_BLKSIZE + F2FS_SUPER_OFFSET,
+				sizeof(*sb));
 
 	if (ret) {
 		fs_say(r, rl, "read failed: %s", strerror(-ret));
 		return ret;
 	}
-	return check_sb(sb, f2fs_dev_get_info(dev)->size_bytes, r, rl);
+	return check_sb(sb, v->dev_blocks, v->allow_short, r, rl);
 }
 
 /* ---- checkpoint ---- */
@@ -527,16 +530,16 @@ static int pick_sb(struct f2fs_volume *v, char *why, size_t why_len)
 		fs_say(why, why_len, "superblock: out of memory");
 		return -ENOMEM;
 	}
-	ret0 = read_sb(v->dev, 0, &v->sb, r0, sizeof(r0));
+	ret0 = read_sb(v, 0, &v->sb, r0, sizeof(r0));
 	if (!ret0) {
 		v->sb_index = 0;
 		/* look at the secondary only to report it */
-		if (read_sb(v->dev, 1, other, r1, sizeof(r1)))
+		if (read_sb(v, 1, other, r1, sizeof(r1)))
 			reject(v, F2FS_REJECTED_SB1, "superblock #1 rejected (%s); using #0", r1);
 		free(other);
 		return 0;
 	}
-	ret1 = read_sb(v->dev, 1, other, r1, sizeof(r1));
+	ret1 = read_sb(v, 1, other, r1, sizeof(r1));
 	if (!ret1) {
 		v->sb = *other;
 		v->sb_index = 1;
@@ -595,7 +598,20 @@ static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
 	return 0;
 }
 
-int f2fs_volume_open(struct f2fs_device *dev, struct f2fs_volume **out, char *why, size_t why_len)
+/* Add to @why that the device ends before the volume: why its packs could not be read. */
+static void say_cut_short(const struct f2fs_volume *v, char *why, size_t why_len)
+{
+	size_t used = why ? strnlen(why, why_len) : 0;
+
+	if (why && used + 1 < why_len)
+		fs_say(why + used, why_len - used,
+		       "; the device ends at block %llu, before block_count %llu",
+		       (unsigned long long)v->dev_blocks,
+		       (unsigned long long)le64_get(v->sb.block_count));
+}
+
+int f2fs_volume_open(struct f2fs_device *dev, bool allow_short, struct f2fs_volume **out, char *why,
+		     size_t why_len)
 {
 	struct f2fs_volume *v;
 	int ret;
@@ -608,9 +624,14 @@ int f2fs_volume_open(struct f2fs_device *dev, struct f2fs_volume **out, char *wh
 		return -ENOMEM;
 	}
 	v->dev = dev;
+	v->dev_blocks = f2fs_dev_get_info(dev)->size_bytes / F2FS_BLKSIZE;
+	v->allow_short = allow_short;
 	ret = pick_sb(v, why, why_len);
-	if (!ret)
+	if (!ret) {
 		ret = pick_cp(v, why, why_len);
+		if (ret && f2fs_volume_truncated(v))
+			say_cut_short(v, why, why_len);
+	}
 	if (ret) {
 		free(v);
 		return ret;
@@ -676,6 +697,16 @@ const char *f2fs_volume_rejected_why(const struct f2fs_volume *v, unsigned int w
 	return which & F2FS_REJECTED_SB ? v->sb_rejected : v->cp_rejected;
 }
 
+uint64_t f2fs_volume_device_blocks(const struct f2fs_volume *v)
+{
+	return v->dev_blocks;
+}
+
+bool f2fs_volume_truncated(const struct f2fs_volume *v)
+{
+	return le64_get(v->sb.block_count) > v->dev_blocks;
+}
+
 /* ---- for the write path (fs_internal.h) ---- */
 
 static void take_cp(struct f2fs_volume *v, const void *cp_block, int cp_index)
@@ -698,6 +729,7 @@ int f2fs_volume_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		return -ENOMEM;
 	v->dev = dev;
 	v->sb = *sb;
+	v->dev_blocks = f2fs_dev_get_info(dev)->size_bytes / F2FS_BLKSIZE;
 	take_cp(v, cp_block, cp_index);
 	*out = v;
 	return 0;

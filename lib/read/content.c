@@ -37,7 +37,7 @@ static int visit_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 		return 0; /* past the end, or a hole */
 	if (w->size - off < len)
 		len = (size_t)(w->size - off);
-	ret = f2fs_dev_read(f2fs_fs_dev(w->fs), w->blk, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE);
+	ret = f2fs_fs_read_blocks(w->fs, blkaddr, w->blk, 1);
 	if (ret)
 		return ret;
 	return w->fn(off, w->blk, len, w->arg);

@@ -44,7 +44,7 @@ int f2fs_read_node(struct f2fs_fs *fs, uint32_t nid, uint32_t ino, struct f2fs_n
 		return -ENOENT;
 	if (!f2fs_geo_in_main(f2fs_fs_geo(fs), e->blkaddr))
 		return -EUCLEAN;
-	ret = f2fs_dev_read(f2fs_fs_dev(fs), out, f2fs_blk_to_bytes(e->blkaddr), F2FS_BLKSIZE);
+	ret = f2fs_fs_read_blocks(fs, e->blkaddr, out, 1);
 	if (ret)
 		return ret;
 	if (le32_get(out->footer.nid) != nid || le32_get(out->footer.ino) != ino)
@@ -184,6 +184,7 @@ struct dir_walk {
 	f2fs_dentry_fn fn;
 	void *arg;
 	struct f2fs_dentry_block *blk;
+	int read_err; /* of the first dentry block that could not be read */
 };
 
 static bool is_dot(const uint8_t *name, size_t len)
@@ -232,9 +233,15 @@ static int visit_dentry_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 	(void)file_block;
 	if (blkaddr == F2FS_NEW_ADDR || blkaddr == F2FS_COMPRESS_ADDR)
 		return 0; /* never written: no entries */
-	ret = f2fs_dev_read(f2fs_fs_dev(w->fs), w->blk, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE);
-	if (ret)
+	ret = f2fs_fs_read_blocks(w->fs, blkaddr, w->blk, 1);
+	if (ret == -ENOMEM)
 		return ret;
+	if (ret) {
+		/* the entries of the other blocks are still worth having */
+		if (!w->read_err)
+			w->read_err = ret;
+		return 0;
+	}
 	f2fs_dentry_block_area(w->blk, &a);
 	return visit_dentries(w, &a);
 }
@@ -260,5 +267,5 @@ int f2fs_dir_for_each_entry(struct f2fs_fs *fs, const struct f2fs_node *dir, f2f
 		return -ENOMEM;
 	ret = f2fs_file_for_each_block(fs, dir, visit_dentry_block, &w);
 	free(w.blk);
-	return ret;
+	return ret ? ret : w.read_err;
 }

@@ -6,7 +6,8 @@
  * owns it; from the inode's geometry and the node's tree offset follows the
  * block's place in its file.  None of this is trusted: an entry that leads
  * nowhere makes the block obsolete, never an error.  The other direction
- * (every block whose footer names an inode) is a scan of the main area.
+ * (every copy of an inode's block, stale ones included) asks the summaries
+ * of the node segments which of their blocks to read.
  */
 #include "config.h"
 
@@ -67,7 +68,7 @@ int f2fs_segment_summary(struct f2fs_fs *fs, uint32_t segno, struct f2fs_segment
 
 static int read_block(struct f2fs_fs *fs, uint64_t blkaddr, void *buf)
 {
-	return f2fs_dev_read(f2fs_fs_dev(fs), buf, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE);
+	return f2fs_fs_read_blocks(fs, blkaddr, buf, 1);
 }
 
 /*
@@ -179,58 +180,136 @@ int f2fs_block_owner(struct f2fs_fs *fs, uint64_t blkaddr, struct f2fs_block_own
 	return ret;
 }
 
-int f2fs_find_node_copies(struct f2fs_fs *fs, uint32_t ino, f2fs_node_copy_fn fn,
-			  f2fs_scan_error_fn on_error, void *arg)
+/* What the search for the copies of one inode's block carries. */
+struct copy_search {
+	struct f2fs_fs *fs;
+	uint32_t ino;
+	uint64_t nat_blkaddr; /* where the NAT maps the inode, or F2FS_NULL_ADDR */
+	f2fs_inode_copy_fn fn;
+	f2fs_copy_error_fn on_error;
+	void *arg;
+	uint8_t *buf; /* one segment */
+};
+
+/* Report block @blkaddr (@n, block @off of segment @se) when its footer is the inode's own. */
+static int consider(struct copy_search *s, const struct f2fs_seg_entry *se, uint64_t blkaddr,
+		    uint32_t off, const struct f2fs_node *n)
 {
-	const size_t seg_bytes = (size_t)F2FS_DEFAULT_BLKS_PER_SEG * F2FS_BLKSIZE;
-	const struct f2fs_geometry *g = f2fs_fs_geo(fs);
-	const struct f2fs_sit_table *sit;
-	const struct f2fs_nat_table *nat;
-	uint8_t *seg;
-	uint32_t segno, i;
+	struct f2fs_inode_copy c = {.blkaddr = blkaddr, .node = n};
+
+	if (le32_get(n->footer.ino) != s->ino || le32_get(n->footer.nid) != s->ino)
+		return 0;
+	c.flag = le32_get(n->footer.flag);
+	c.cp_ver = le64_get(n->footer.cp_ver);
+	c.sit_valid = f2fs_test_bit_msb(se->map, off);
+	c.nat_current = blkaddr == s->nat_blkaddr;
+	return s->fn(&c, s->arg);
+}
+
+static void read_failed(struct copy_search *s, uint64_t blkaddr, int err)
+{
+	if (s->on_error)
+		s->on_error(blkaddr, err, s->arg);
+}
+
+/* Every block of segment @segno, read at once. */
+static int search_segment(struct copy_search *s, uint32_t segno, const struct f2fs_seg_entry *se)
+{
+	uint64_t base = f2fs_geo_seg_start(f2fs_fs_geo(s->fs), segno);
+	uint32_t i;
 	int ret;
 
-	ret = f2fs_fs_sit(fs, &sit);
+	ret = f2fs_fs_read_blocks(s->fs, base, s->buf, F2FS_DEFAULT_BLKS_PER_SEG);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		read_failed(s, base, ret);
+		return 0;
+	}
+	for (i = 0; i < F2FS_DEFAULT_BLKS_PER_SEG && !ret; i++)
+		ret = consider(s, se, base + i, i,
+			       (const struct f2fs_node *)(s->buf + (size_t)i * F2FS_BLKSIZE));
+	return ret;
+}
+
+/* The blocks of segment @segno whose summary entry names the inode, and the NAT's block. */
+static int search_by_summary(struct copy_search *s, uint32_t segno, const struct f2fs_seg_entry *se,
+			     const struct f2fs_summary_block *sum)
+{
+	uint64_t base = f2fs_geo_seg_start(f2fs_fs_geo(s->fs), segno);
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < F2FS_DEFAULT_BLKS_PER_SEG && !ret; i++) {
+		if (le32_get(sum->entries[i].nid) != s->ino && base + i != s->nat_blkaddr)
+			continue;
+		ret = f2fs_fs_read_blocks(s->fs, base + i, s->buf, 1);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret) {
+			read_failed(s, base + i, ret);
+			ret = 0;
+			continue;
+		}
+		ret = consider(s, se, base + i, i, (const struct f2fs_node *)s->buf);
+	}
+	return ret;
+}
+
+/* Is @segno a node segment: an open node log, or a node type in the SIT (as upstream asks)? */
+static bool node_segment(const struct f2fs_cp_data *cpd, uint32_t segno,
+			 const struct f2fs_seg_entry *se, bool *open_log)
+{
+	*open_log = f2fs_cp_log_of_segment(cpd, segno) >= F2FS_CURSEG_HOT_NODE;
+	return *open_log || se->type >= F2FS_CURSEG_HOT_NODE;
+}
+
+int f2fs_find_inode_copies(struct f2fs_fs *fs, uint32_t ino, f2fs_inode_copy_fn fn,
+			   f2fs_copy_error_fn on_error, void *arg)
+{
+	struct copy_search s = {.fs = fs, .ino = ino, .fn = fn, .on_error = on_error, .arg = arg};
+	const struct f2fs_cp_data *cpd;
+	const struct f2fs_sit_table *sit;
+	const struct f2fs_nat_table *nat;
+	const struct f2fs_nat_info *e;
+	uint32_t segno;
+	int ret;
+
+	ret = f2fs_fs_cp_data(fs, &cpd);
+	if (!ret)
+		ret = f2fs_fs_sit(fs, &sit);
 	if (!ret)
 		ret = f2fs_fs_nat(fs, &nat);
 	if (ret)
 		return ret;
-	seg = malloc(seg_bytes);
-	if (!seg)
+	e = f2fs_nat_get(nat, ino);
+	s.nat_blkaddr = e ? e->blkaddr : F2FS_NULL_ADDR;
+	s.buf = malloc((size_t)F2FS_DEFAULT_BLKS_PER_SEG * F2FS_BLKSIZE);
+	if (!s.buf)
 		return -ENOMEM;
 	for (segno = 0; segno < f2fs_sit_segments(sit) && !ret; segno++) {
 		const struct f2fs_seg_entry *se = f2fs_sit_seg(sit, segno);
-		uint64_t base = f2fs_geo_seg_start(g, segno);
-		int err;
+		struct f2fs_segment_summary ss;
+		bool open_log;
 
 		f2fs_fs_progress(fs, 1, 1, "scanning the main area", segno, f2fs_sit_segments(sit));
-		err = f2fs_dev_read(f2fs_fs_dev(fs), seg, f2fs_blk_to_bytes(base), seg_bytes);
-		if (err) {
-			if (on_error)
-				on_error(segno, err, arg);
+		if (!node_segment(cpd, segno, se, &open_log))
+			continue;
+		/* an open log's blocks past the checkpoint are not in its summary yet */
+		if (open_log) {
+			ret = search_segment(&s, segno, se);
 			continue;
 		}
-		for (i = 0; i < F2FS_DEFAULT_BLKS_PER_SEG && !ret; i++) {
-			const struct f2fs_node *n =
-			    (const struct f2fs_node *)(seg + (size_t)i * F2FS_BLKSIZE);
-			struct f2fs_node_copy c = {.blkaddr = base + i};
-			const struct f2fs_nat_info *e;
-
-			c.nid = le32_get(n->footer.nid);
-			if (le32_get(n->footer.ino) != ino || c.nid == 0)
-				continue;
-			e = f2fs_nat_get(nat, c.nid);
-			if (!e)
-				continue;
-			c.ofs = f2fs_node_ofs(n);
-			c.cp_ver = le64_get(n->footer.cp_ver);
-			c.sit_valid = f2fs_test_bit_msb(se->map, i);
-			c.nat_current = e->blkaddr == c.blkaddr;
-			ret = fn(&c, arg);
-		}
+		ret = f2fs_segment_summary(fs, segno, &ss);
+		if (ret == -ENOMEM)
+			break;
+		if (!ret && ss.kind == F2FS_SUM_NODE)
+			ret = search_by_summary(&s, segno, se, ss.blk);
+		else
+			ret = search_segment(&s, segno, se);
 	}
 	if (!ret)
 		f2fs_fs_progress(fs, 1, 1, "scanning the main area", segno, segno);
-	free(seg);
+	free(s.buf);
 	return ret;
 }

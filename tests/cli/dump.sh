@@ -20,6 +20,14 @@ fi
 
 PY=
 command -v python3 >/dev/null 2>&1 && python3 -c 'import json' 2>/dev/null && PY=python3
+# JSON_PARSE: parses a JSON document on stdin (UTF-8 checked), failing when it does not
+JSON_PARSE=()
+if perl -MJSON::PP -e 1 2>/dev/null; then
+	JSON_PARSE=(perl -MJSON::PP -e 'local $/; JSON::PP->new->utf8->decode(<STDIN>)')
+elif [ -n "$PY" ]; then
+	JSON_PARSE=(python3 -c 'import json,sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))')
+fi
+NEWEST_DUMP=${NEWEST_DUMP:-$TOP/../upstream-f2fs-tools/fsck/dump.f2fs}
 
 # Lines of the "name [0x... : dec]" kind (and the version line).
 field_lines() {
@@ -40,6 +48,8 @@ ln -s dir/small "$SRC/link"
 ln -s ../../big "$SRC/dir/sub/uplink"
 ln "$SRC/dir/small" "$SRC/dir/hardlink"
 for i in $(seq 1 300); do echo "$i" >"$SRC/many/file_$i"; done
+# blocks whose last bytes read like a node footer of the root inode (nid 3, ino 3)
+for i in $(seq 1 4096); do printf '\003\000\000\000\003\000\000\000\003\000\000\000\003\000\000\000'; done >"$SRC/lookalike"
 chmod 0640 "$SRC/dir/small"
 chmod 0750 "$SRC/dir/sub"
 
@@ -174,6 +184,46 @@ if [ $have_tree -eq 1 ]; then
 		fi
 	fi
 
+	# --- -I: the inode's own block, once (not its direct nodes, not data) ------
+	if [ -n "$big_ino" ]; then
+		nat_blk=$(awk -F'[:\t ]+' -v n="$big_ino" '$1 == "nid" && $2 == n { print $8 }' "$WORK/ours/dump_nat")
+		start=$(date +%s%N)
+		run_cmd "$DUMP" -I "$big_ino" "$IMG"
+		ms=$((($(date +%s%N) - start) / 1000000))
+		got=$(grep -a '^Info: nid: ' "$WORK/last.out")
+		if [ "$RC" -ne 0 ]; then
+			fail scan-inode "exit status $RC: $(snippet "$WORK/last.err")"
+		elif [ "$got" != "Info: nid: $big_ino, blkaddr: $nat_blk" ] ||
+			! grep -aq '^Info: SIT: valid, NAT: current$' "$WORK/last.out" ||
+			! grep -aqP '^i_name\s+\t\t\[big\]$' "$WORK/last.out"; then
+			fail scan-inode "expected the one block $nat_blk of inode $big_ino, got: $(tr '\n' '|' <<<"$got")"
+		else
+			pass scan-inode
+			echo "# dump -I $big_ino: ${ms} ms" >&2
+		fi
+		# data blocks that look like the root's node footer are not copies of it
+		root_blk=$(awk -F'[:\t ]+' '$1 == "nid" && $2 == 3 { print $8 }' "$WORK/ours/dump_nat")
+		run_cmd "$DUMP" -I 3 "$IMG"
+		got3=$(grep -a '^Info: nid: ' "$WORK/last.out")
+		if [ "$RC" -eq 0 ] && [ "$got3" = "Info: nid: 3, blkaddr: $root_blk" ]; then
+			pass scan-ignores-lookalike-data
+		else
+			fail scan-ignores-lookalike-data "rc=$RC, expected only block $root_blk: $(head -3 <<<"$got3" | tr '\n' '|') ($(wc -l <<<"$got3") lines)"
+		fi
+		run_cmd "$DUMP" -I "$big_ino" "$IMG"
+		if [ -x "$NEWEST_DUMP" ]; then
+			a=$(grep -aE '^(Info: (scan|nid)|node_blk)' "$WORK/last.out")
+			b=$("$NEWEST_DUMP" -I "$big_ino" "$IMG" </dev/null 2>&1 | grep -aE '^(Info: (scan|nid)|node_blk)')
+			if [ -n "$a" ] && [ "$a" = "$b" ]; then
+				pass scan-vs-newest-upstream
+			else
+				fail scan-vs-newest-upstream "$(diff <(echo "$a") <(echo "$b") | head -4)"
+			fi
+		else
+			skip scan-vs-newest-upstream "newest upstream dump.f2fs ($NEWEST_DUMP) not built"
+		fi
+	fi
+
 	# --- extraction -----------------------------------------------------------
 	run_cmd "$DUMP" -r -L -o "$WORK/out" "$IMG"
 	if [ "$RC" -ne 0 ]; then
@@ -230,8 +280,8 @@ if [ $have_tree -eq 1 ]; then
 		name="json-$jn(${args%% *})"
 		if [ "$RC" -ne 0 ]; then
 			fail "$name" "exit status $RC: $(snippet "$WORK/last.err")"
-		elif [ -n "$PY" ]; then
-			if python3 -m json.tool <"$WORK/last.out" >/dev/null 2>"$WORK/json.err"; then
+		elif [ ${#JSON_PARSE[@]} -gt 0 ]; then
+			if "${JSON_PARSE[@]}" <"$WORK/last.out" >/dev/null 2>"$WORK/json.err"; then
 				pass "$name"
 			else
 				fail "$name" "does not parse: $(snippet "$WORK/json.err")"

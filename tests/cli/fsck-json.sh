@@ -218,8 +218,8 @@ fi
 frame_error() {
 	local name=$1 rc=$2 verdict=$3 regex=$4
 	frame "$name" "$rc" "$verdict" || return
-	if ! jqr .error | grep -Eiq -e "$regex"; then
-		fail "$name" "error member '$(jqr .error)' does not match /$regex/"
+	if ! jqr .error.message | grep -Eiq -e "$regex"; then
+		fail "$name" "error member '$(jqr .error.message)' does not match /$regex/"
 	elif [ "$(jqr 'has("summary") or has("counts") or has("sections")')" != false ]; then
 		fail "$name" "a failed run has report members: $(jq -c 'keys' "$OUT")"
 	elif [ "$(wc -l <"$WORK/last.err")" -ne 1 ]; then
@@ -275,7 +275,7 @@ if truncate -s 4T "$BIG" 2>/dev/null && "$MKFS" -q -f "$BIG" >/dev/null 2>&1; th
 			bad="limit ${kb}k: rc $RC, stdout not one document: $(snippet "$OUT")"
 			break
 		fi
-		[ "$RC" -eq 8 ] && [ "$(jqr '(.problems | type) == "array" and (.error | test("memory"))')" = true ] &&
+		[ "$RC" -eq 8 ] && [ "$(jqr '(.problems | type) == "array" and (.error.message | test("memory"))')" = true ] &&
 			mid=$((mid + 1))
 	done
 	if [ -n "$bad" ]; then

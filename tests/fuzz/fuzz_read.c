@@ -671,12 +671,12 @@ struct scan_check {
 	unsigned int copies;
 };
 
-static int on_copy(const struct f2fs_node_copy *c, void *arg)
+static int on_copy(const struct f2fs_inode_copy *c, void *arg)
 {
 	struct scan_check *s = arg;
 
-	if (c->nid == 0)
-		fuzz_die("scan: a copy with nid 0");
+	if (le32_get(c->node->footer.nid) != s->ino || le32_get(c->node->footer.ino) != s->ino)
+		fuzz_die("scan: a copy whose footer is not inode %u's", s->ino);
 	s->copies++;
 	return 0;
 }
@@ -718,7 +718,7 @@ static void run_fs(struct seed *s, struct f2fs_device *dev, unsigned int flags, 
 	if (flags & FL_SCAN) {
 		struct scan_check sc = {.ino = s->ino[I_FILE]};
 
-		ret = f2fs_find_node_copies(fs, sc.ino, on_copy, NULL, &sc);
+		ret = f2fs_find_inode_copies(fs, sc.ino, on_copy, NULL, &sc);
 		if (ret)
 			fuzz_die("scan for inode %u: %d", sc.ino, ret);
 	}

@@ -6,21 +6,73 @@
 #include <string.h>
 
 #include "json.h"
+#include "name.h"
 
-static void quote(FILE *f, const char *s, size_t len)
+/* JSON's escape of a quote, a backslash or a control character. */
+static void put_escaped(FILE *f, unsigned char ch)
 {
-	size_t i;
+	switch (ch) {
+	case '"':
+		fputs("\\\"", f);
+		break;
+	case '\\':
+		fputs("\\\\", f);
+		break;
+	case '\n':
+		fputs("\\n", f);
+		break;
+	case '\t':
+		fputs("\\t", f);
+		break;
+	case '\r':
+		fputs("\\r", f);
+		break;
+	default:
+		fprintf(f, "\\u%04x", ch);
+	}
+}
+
+/* Text: valid UTF-8 as is, JSON's escapes, U+FFFD for a byte that is not UTF-8. */
+static void quote_text(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, n;
 
 	fputc('"', f);
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
+	while (i < len) {
+		if (s[i] == '"' || s[i] == '\\' || s[i] < 0x20) {
+			put_escaped(f, s[i++]);
+			continue;
+		}
+		n = tool_utf8_len(s + i, len - i);
+		if (n) {
+			fwrite(s + i, 1, n, f);
+			i += n;
+		} else {
+			fputs("\\ufffd", f);
+			i++;
+		}
+	}
+	fputc('"', f);
+}
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
+/* A name: name.h's rule, whose backslashes JSON then doubles. */
+static void quote_name(FILE *f, const unsigned char *s, size_t len)
+{
+	size_t i = 0, n;
+
+	fputc('"', f);
+	while (i < len) {
+		n = tool_name_char_len(s + i, len - i);
+		if (n == 1 && s[i] == '"') {
+			fputs("\\\"", f);
+		} else if (n) {
+			fwrite(s + i, 1, n, f);
+		} else {
+			fprintf(f, "\\\\x%02x", s[i]);
+			n = 1;
+		}
+		i += n;
 	}
 	fputc('"', f);
 }
@@ -32,7 +84,7 @@ static void key(struct json *j, const char *k)
 		fputc(',', j->f);
 	j->first[j->depth] = false;
 	if (k) {
-		quote(j->f, k, strlen(k));
+		quote_text(j->f, k, strlen(k));
 		fputc(':', j->f);
 	}
 }
@@ -86,10 +138,34 @@ void json_bool(struct json *j, const char *k, bool v)
 void json_strn(struct json *j, const char *k, const char *s, size_t len)
 {
 	key(j, k);
-	quote(j->f, s, len);
+	quote_text(j->f, s, len);
 }
 
 void json_str(struct json *j, const char *k, const char *s)
 {
 	json_strn(j, k, s, strlen(s));
+}
+
+void json_name(struct json *j, const char *k, const void *s, size_t len)
+{
+	key(j, k);
+	quote_name(j->f, s, len);
+}
+
+bool json_fail(struct json *j, const char *message)
+{
+	if (j->depth == 0 && !j->first[0])
+		return false;
+	if (j->depth == 0)
+		json_object(j, NULL);
+	while (j->depth > 1)
+		json_end(j);
+	if (j->close[1] == ']')
+		json_object(j, NULL);
+	json_object(j, "error");
+	json_str(j, "message", message);
+	while (j->depth > 0)
+		json_end(j);
+	fputc('\n', j->f);
+	return true;
 }

@@ -2,11 +2,23 @@
 /*
  * A small streaming JSON writer for the tools' --json output: objects and
  * arrays are opened and closed in order, members are written as they come,
- * and commas are placed by the writer.  Strings from disk are arbitrary
- * bytes: quotes, backslashes and control bytes are escaped, and bytes from
- * 0x7f up are written as \u00XX (read as Latin-1), so that the document is
- * always valid UTF-8 whatever a name holds.  The writer keeps no state
- * outside its struct json, which the caller owns.
+ * and commas are placed by the writer.  Whatever bytes it is given, the
+ * document is valid JSON in valid UTF-8:
+ *
+ *  - json_str() is for text the tool composes (messages, type names): valid
+ *    UTF-8 is written as is, quotes, backslashes and control characters get
+ *    JSON's escapes, and a byte that is not part of valid UTF-8 becomes
+ *    U+FFFD;
+ *  - json_name() is for bytes from disk or from the command line (file
+ *    names, paths): they are shown by the rule of name.h (valid UTF-8 as
+ *    is, any other byte as the text \xNN), so the exact bytes can be
+ *    recovered from the string; in the JSON source that backslash is
+ *    written "\\", e.g. the name bytes 61 ff 0a are "a\\xff\\x0a".
+ *
+ * When a tool fails after the document started, json_fail() closes what is
+ * open and adds an "error" member, so that even a failed run prints one
+ * complete document.  The writer keeps no state outside its struct json,
+ * which the caller owns.
  */
 #ifndef TOOLS_JSON_H
 #define TOOLS_JSON_H
@@ -20,7 +32,7 @@
 
 struct json {
 	FILE *f;
-	int depth;
+	int depth;		    /* containers open; 0 at the document's level */
 	bool first[JSON_MAX_DEPTH]; /* no member written yet at this depth */
 	char close[JSON_MAX_DEPTH]; /* the bracket that closes this depth */
 };
@@ -42,5 +54,21 @@ void json_u64(struct json *j, const char *key, uint64_t v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_str(struct json *j, const char *key, const char *s);
 void json_strn(struct json *j, const char *key, const char *s, size_t len);
+
+/* A name or path of @len bytes, shown by the rule of name.h. */
+void json_name(struct json *j, const char *key, const void *s, size_t len);
+
+/*
+ * End the document after a failure: close the containers open inside the
+ * outermost object, add to it the member
+ *
+ *	"error": {"message": MESSAGE}
+ *
+ * and close it too, then end the line.  Nothing written yet gives the
+ * document {"error": {"message": MESSAGE}}; an outermost array gets the
+ * object {"error": ...} as its last element.  A document already complete
+ * is left alone: returns false then, true otherwise.
+ */
+bool json_fail(struct json *j, const char *message);
 
 #endif

@@ -733,6 +733,60 @@ static void test_tables_unloadable(void)
 	fixture_free(&fx);
 }
 
+/* Check the first @blocks blocks of @fx's image, opened as a device cut short. */
+static int check_cut(struct fixture *fx, uint64_t blocks, struct seen *s,
+		     struct f2fs_check_result *r)
+{
+	static uint8_t blk[BLK];
+	struct f2fs_device *dev;
+	struct f2fs_fs *fs = NULL;
+	char why[256] = "";
+	uint64_t b;
+	int ret = -ENOMEM;
+
+	if (f2fs_dev_open_memory(blocks * BLK, &dev))
+		return ret;
+	for (b = 0; b < blocks; b++) {
+		read_blk(fx, b, blk);
+		CHECK_EQ_U64(f2fs_dev_write(dev, blk, b * BLK, BLK), 0);
+	}
+	ret = f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, why, sizeof(why));
+	if (!ret) {
+		ret = check_fs(fs, s, r);
+		f2fs_fs_close(fs);
+	}
+	f2fs_dev_close(dev);
+	return ret;
+}
+
+/*
+ * A device cut short is one PR_DEVICE_TRUNCATED, and what lies inside is
+ * checked: cut past every block in use, nothing else is wrong; cut before
+ * the root inode's segment, the inode is unreadable (PR_IO), not fatal.
+ */
+static void test_truncated_device(void)
+{
+	struct fixture fx;
+	struct f2fs_check_result r;
+	struct seen s;
+	uint32_t last = 0;
+	int i;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		if (fx.l.cur_seg[i] > last)
+			last = fx.l.cur_seg[i];
+	CHECK_EQ_U64(check_cut(&fx, f2fs_layout_seg_blkaddr(&fx.l, last + 1), &s, &r), 0);
+	CHECK_EQ_U64(s.count[PR_DEVICE_TRUNCATED], 1);
+	CHECK_EQ_U64(r.problems, 1);
+	CHECK_EQ_U64(check_cut(&fx, root_inode_blk(&fx.l), &s, &r), 0);
+	CHECK_EQ_U64(s.count[PR_DEVICE_TRUNCATED], 1);
+	CHECK_EQ_U64(s.count[PR_IO], 1);
+	CHECK(!r.fatal);
+	fixture_free(&fx);
+}
+
 static void test_unreadable(void)
 {
 	struct f2fs_device *dev = NULL;
@@ -857,6 +911,7 @@ int main(void)
 	RUN(test_tables_unloadable);
 	RUN(test_unreadable);
 	RUN(test_progress);
+	RUN(test_truncated_device);
 	RUN(test_problem_table);
 	TEST_EXIT();
 }

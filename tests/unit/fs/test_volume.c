@@ -454,6 +454,90 @@ static void test_truncated(void)
 	}
 }
 
+/* A memory device holding the first @blocks blocks of @fs's device; NULL on failure. */
+static struct f2fs_device *cut_copy(struct fixture *fs, uint64_t blocks)
+{
+	static uint8_t chunk[64 * BLK];
+	struct f2fs_device *dev;
+	uint64_t b, n;
+
+	if (f2fs_dev_open_memory(blocks * BLK, &dev)) {
+		CHECK(0);
+		return NULL;
+	}
+	for (b = 0; b < blocks; b += n) {
+		n = blocks - b < 64 ? blocks - b : 64;
+		CHECK_EQ_U64(f2fs_dev_read(fs->dev, chunk, b * BLK, n * BLK), 0);
+		CHECK_EQ_U64(f2fs_dev_write(dev, chunk, b * BLK, n * BLK), 0);
+	}
+	return dev;
+}
+
+/*
+ * F2FS_FS_SHORT_DEVICE: an image cut inside its main area opens, says it is
+ * cut and where, loads its tables, and reads past the end fail with -ENXIO
+ * without reaching the device; without the flag it is refused.  A cut
+ * through the checkpoint still fails, and a whole image is not "truncated".
+ */
+static void test_short_device(void)
+{
+	struct fixture fs;
+	struct f2fs_device *dev;
+	struct f2fs_fs *h = NULL;
+	uint8_t buf[2 * BLK];
+	uint64_t blocks, keep;
+	char why[512] = "";
+
+	if (!format(&fs, NULL))
+		return;
+	blocks = le64_get(fs.sb.block_count);
+	keep = fs.l.main_blkaddr + 3 * SEG;
+
+	CHECK_EQ_U64(f2fs_fs_open(fs.dev, F2FS_FS_SHORT_DEVICE, &h, why, sizeof(why)), 0);
+	if (h) {
+		CHECK(!f2fs_fs_truncated(h));
+		CHECK_EQ_U64(f2fs_fs_device_blocks(h), blocks);
+		CHECK_EQ_U64(f2fs_fs_read_blocks(h, blocks - 1, buf, 1), 0);
+		CHECK_EQ_U64(f2fs_fs_read_blocks(h, blocks, buf, 1), -ENXIO);
+		f2fs_fs_close(h);
+	}
+
+	dev = cut_copy(&fs, keep);
+	if (dev) {
+		h = NULL;
+		CHECK_EQ_U64(f2fs_fs_open(dev, F2FS_FS_READ, &h, why, sizeof(why)), -EINVAL);
+		CHECK(h == NULL);
+		CHECK(strstr(why, "block_count") && strstr(why, "exceeds the device"));
+		CHECK_EQ_U64(
+		    f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &h, why, sizeof(why)),
+		    0);
+	}
+	if (h) {
+		CHECK(f2fs_fs_truncated(h));
+		CHECK(f2fs_volume_truncated(f2fs_fs_volume(h)));
+		CHECK_EQ_U64(f2fs_fs_device_blocks(h), keep);
+		CHECK_EQ_U64(le64_get(f2fs_fs_sb(h)->block_count), blocks);
+		CHECK_EQ_U64(f2fs_fs_load_all(h), 0);
+		CHECK_EQ_U64(f2fs_fs_read_blocks(h, keep - 2, buf, 2), 0);
+		CHECK_EQ_U64(f2fs_fs_read_blocks(h, keep - 1, buf, 2), -ENXIO);
+		CHECK_EQ_U64(f2fs_fs_read_blocks(h, keep, buf, 1), -ENXIO);
+		CHECK_EQ_U64(f2fs_fs_read_blocks(h, UINT64_MAX, buf, 2), -ENXIO);
+		f2fs_fs_close(h);
+	}
+	f2fs_dev_close(dev);
+
+	/* cut inside the first checkpoint pack: nothing to open even when asked */
+	dev = cut_copy(&fs, fs.l.cp_blkaddr + 1);
+	if (dev) {
+		h = NULL;
+		CHECK(f2fs_fs_open(dev, F2FS_FS_SHORT_DEVICE, &h, why, sizeof(why)) < 0);
+		CHECK(h == NULL);
+		CHECK(strstr(why, "checkpoint") != NULL);
+		f2fs_dev_close(dev);
+	}
+	unformat(&fs);
+}
+
 static void test_null_why(void)
 {
 	struct f2fs_device *dev;
@@ -590,6 +674,7 @@ int main(void)
 	RUN(test_cp_versions);
 	RUN(test_cp_fields);
 	RUN(test_truncated);
+	RUN(test_short_device);
 	RUN(test_null_why);
 	RUN(test_fuzz);
 	TEST_EXIT();

@@ -1114,6 +1114,264 @@ static void test_dir_levels(void)
 	free(x);
 }
 
+/* ---- directories and copies on a device cut short, read errors ---- */
+
+/* A device holding the first @blocks blocks of @m's, opened as cut short into *fs. */
+static struct f2fs_device *cut_open(struct img *m, uint64_t blocks, struct f2fs_fs **fs)
+{
+	static uint8_t blk[BLK];
+	struct f2fs_device *dev;
+	char why[256] = "";
+	uint64_t b;
+
+	*fs = NULL;
+	if (f2fs_dev_open_memory(blocks * BLK, &dev)) {
+		CHECK(0);
+		return NULL;
+	}
+	for (b = 0; b < blocks; b++) {
+		CHECK(fixture_read_blk(&m->fx, b, blk));
+		CHECK_EQ_U64(f2fs_dev_write(dev, blk, b * BLK, BLK), 0);
+	}
+	if (f2fs_fs_open(dev, F2FS_FS_SHORT_DEVICE, fs, why, sizeof(why))) {
+		fprintf(stderr, "f2fs_fs_open: %s\n", why);
+		CHECK(0);
+	}
+	return dev;
+}
+
+/*
+ * A dentry block that cannot be read does not hide the others: the walk
+ * lists the entries of the readable blocks and returns the read error at
+ * the end -- a failing device (-EIO) or a block past the end of a device
+ * cut short (-ENXIO).  A file's data past the end fails its reader alike.
+ */
+static void test_dir_unreadable_block(void)
+{
+	struct img m;
+	struct f2fs_node n, f;
+	struct seen_entries *s = calloc(1, sizeof(*s));
+	struct dir_expect *x = calloc(1, sizeof(*x));
+	struct f2fs_device *cut;
+	struct f2fs_fs *fs;
+	uint32_t ino, fino, blk[3];
+	uint8_t buf[BLK];
+	size_t done;
+	int i;
+
+	if (!s || !x || !img_make(&m, 0)) {
+		free(s);
+		free(x);
+		return;
+	}
+	ino = m.next_nid++;
+	fino = m.next_nid++;
+	init_inode(&m, &n, ino, S_IFDIR | 0755);
+	for (i = 0; i < 3; i++) {
+		char prefix[16];
+
+		snprintf(prefix, sizeof(prefix), "b%d", i);
+		blk[i] = put_dentry_block(&m, x, prefix, 5, i == 0, ino, 100 + 10 * i);
+		set_iaddr(&n, (unsigned int)i, blk[i]);
+	}
+	n.i.i_size = le64_put(3 * BLK);
+	put_node(&m, &n);
+	/* a file whose one data block is the directory's first dentry block (the last of the
+	 * device) */
+	init_inode(&m, &f, fino, S_IFREG | 0644);
+	f.i.i_size = le64_put(100);
+	set_iaddr(&f, 0, blk[0]);
+	put_node(&m, &f);
+	if (!fixture_fail_reads(&m.fx) || !img_open(&m)) {
+		CHECK(0);
+		img_free(&m);
+		free(s);
+		free(x);
+		return;
+	}
+	m.fx.fault.first = blk[1];
+	m.fx.fault.count = 1;
+	CHECK_EQ_U64(list_dir(&m, ino, s, 0), -EIO);
+	CHECK_EQ_U64(s->n, 10);
+	CHECK(s->n == 10 && !strcmp(s->e[0].name, "b0-0") && !strcmp(s->e[5].name, "b2-0"));
+	m.fx.fault.count = 0;
+
+	/* cut just before blk[0], the device's last block in use */
+	CHECK(blk[0] > blk[1] && blk[1] > blk[2]);
+	cut = cut_open(&m, blk[0], &fs);
+	if (fs) {
+		CHECK_EQ_U64(f2fs_read_inode(fs, ino, &n), 0);
+		memset(s, 0, sizeof(*s));
+		CHECK_EQ_U64(f2fs_dir_for_each_entry(fs, &n, collect_entry, s), -ENXIO);
+		CHECK_EQ_U64(s->n, 10);
+		CHECK(s->n == 10 && !strcmp(s->e[0].name, "b1-0"));
+		CHECK_EQ_U64(f2fs_read_inode(fs, fino, &f), 0);
+		CHECK_EQ_U64(f2fs_file_pread(fs, &f, buf, sizeof(buf), 0, &done), -ENXIO);
+	}
+	f2fs_fs_close(fs);
+	f2fs_dev_close(cut);
+	img_free(&m);
+	free(s);
+	free(x);
+}
+
+/* ---- copies of an inode's block (dump -I) ---- */
+
+#define MAX_COPIES 8
+
+struct copies {
+	unsigned int n, errors;
+	struct f2fs_inode_copy c[MAX_COPIES];
+	uint64_t error_blk;
+};
+
+static int collect_copy(const struct f2fs_inode_copy *c, void *arg)
+{
+	struct copies *s = arg;
+
+	if (s->n < MAX_COPIES)
+		s->c[s->n] = *c;
+	s->n++;
+	return 0;
+}
+
+static void copy_error(uint64_t blkaddr, int err, void *arg)
+{
+	struct copies *s = arg;
+
+	CHECK(err < 0);
+	s->errors++;
+	s->error_blk = blkaddr;
+}
+
+/* Give main-area segment @segno SIT type @type and valid bits at @offs (current copy 0). */
+static void sit_set(struct img *m, uint32_t segno, unsigned int type, const uint32_t *offs,
+		    unsigned int n)
+{
+	union {
+		struct f2fs_sit_block b; /* 26 bytes short of a block */
+		uint8_t raw[BLK];
+	} blk;
+	uint64_t addr = m->fx.l.sit_blkaddr + segno / F2FS_SIT_ENTRY_PER_BLOCK;
+	struct f2fs_sit_entry *e = &blk.b.entries[segno % F2FS_SIT_ENTRY_PER_BLOCK];
+	unsigned int i;
+
+	CHECK(fixture_read_blk(&m->fx, addr, blk.raw));
+	memset(e, 0, sizeof(*e));
+	for (i = 0; i < n; i++)
+		e->valid_map[offs[i] / 8] |= (uint8_t)(0x80 >> (offs[i] % 8));
+	e->vblocks = le16_put((uint16_t)(type << F2FS_SIT_VBLOCKS_SHIFT | n));
+	CHECK(fixture_write_blk(&m->fx, addr, blk.raw));
+}
+
+/*
+ * A node segment (by its SIT type) holding the inode's current block, a
+ * stale copy, a direct node of the inode and a block whose footer only
+ * looks like the inode's; and a data segment with such a block too.  The
+ * search reports exactly the two copies, in address order, through the
+ * segment's summary; and the same when the summary is unusable (the whole
+ * segment is read).  A copy that cannot be read is passed to on_error.
+ */
+static void test_inode_copies(void)
+{
+	static struct f2fs_summary_block sum;
+	struct img m;
+	struct f2fs_node n;
+	struct copies s;
+	uint32_t ino, dnid, nseg, dseg, offs[2];
+	uint64_t nbase, dbase, cur, stale, dnode, fake, datafake;
+	int i;
+
+	if (!img_make(&m, 0))
+		return;
+	nseg = m.fx.l.segment_count_main - 1;
+	dseg = m.fx.l.segment_count_main - 2;
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		CHECK(m.fx.l.cur_seg[i] != nseg && m.fx.l.cur_seg[i] != dseg);
+	nbase = f2fs_layout_seg_blkaddr(&m.fx.l, nseg);
+	dbase = f2fs_layout_seg_blkaddr(&m.fx.l, dseg);
+	stale = nbase + 7;
+	cur = nbase + 40;
+	dnode = nbase + 41;
+	fake = nbase + 42;
+	datafake = dbase + 3;
+	ino = m.next_nid++;
+	dnid = m.next_nid++;
+
+	init_inode(&m, &n, ino, S_IFREG | 0644);
+	n.footer.cp_ver = le64_put(5);
+	CHECK(fixture_write_blk(&m.fx, stale, &n));
+	n.footer.cp_ver = le64_put(6);
+	n.i.i_size = le64_put(1);
+	CHECK(fixture_write_blk(&m.fx, cur, &n));
+	CHECK(fixture_write_blk(&m.fx, fake, &n));
+	CHECK(fixture_write_blk(&m.fx, datafake, &n));
+	CHECK(fixture_nat_set(&m.fx, ino, ino, (uint32_t)cur));
+	init_node(&n, dnid, ino, F2FS_NODE_OFS_DIRECT1);
+	CHECK(fixture_write_blk(&m.fx, dnode, &n));
+	CHECK(fixture_nat_set(&m.fx, dnid, ino, (uint32_t)dnode));
+
+	memset(&sum, 0, sizeof(sum));
+	sum.footer.entry_type = F2FS_SUM_TYPE_NODE;
+	sum.entries[stale - nbase].nid = le32_put(ino);
+	sum.entries[cur - nbase].nid = le32_put(ino);
+	sum.entries[dnode - nbase].nid = le32_put(dnid);
+	sum.entries[fake - nbase].nid = le32_put(dnid + 1);
+	CHECK(fixture_write_blk(&m.fx, m.fx.l.ssa_blkaddr + nseg, &sum));
+	offs[0] = (uint32_t)(cur - nbase);
+	offs[1] = (uint32_t)(dnode - nbase);
+	sit_set(&m, nseg, F2FS_CURSEG_WARM_NODE, offs, 2);
+
+	if (!fixture_fail_reads(&m.fx) || !img_open(&m)) {
+		CHECK(0);
+		img_free(&m);
+		return;
+	}
+	memset(&s, 0, sizeof(s));
+	CHECK_EQ_U64(f2fs_find_inode_copies(m.fs, ino, collect_copy, copy_error, &s), 0);
+	CHECK_EQ_U64(s.n, 2);
+	CHECK_EQ_U64(s.errors, 0);
+	if (s.n == 2) {
+		CHECK_EQ_U64(s.c[0].blkaddr, stale);
+		CHECK_EQ_U64(s.c[0].cp_ver, 5);
+		CHECK(!s.c[0].sit_valid && !s.c[0].nat_current);
+		CHECK_EQ_U64(s.c[1].blkaddr, cur);
+		CHECK_EQ_U64(s.c[1].cp_ver, 6);
+		CHECK(s.c[1].sit_valid && s.c[1].nat_current);
+	}
+	/* the search reads the two summarised copies only: the fake block never */
+	m.fx.fault.first = fake;
+	m.fx.fault.count = 1;
+	memset(&s, 0, sizeof(s));
+	CHECK_EQ_U64(f2fs_find_inode_copies(m.fs, ino, collect_copy, copy_error, &s), 0);
+	CHECK_EQ_U64(s.n, 2);
+	CHECK_EQ_U64(m.fx.fault.hits, 0);
+	/* a copy that cannot be read */
+	m.fx.fault.first = stale;
+	memset(&s, 0, sizeof(s));
+	CHECK_EQ_U64(f2fs_find_inode_copies(m.fs, ino, collect_copy, copy_error, &s), 0);
+	CHECK_EQ_U64(s.n, 1);
+	CHECK_EQ_U64(s.errors, 1);
+	CHECK_EQ_U64(s.error_blk, stale);
+	m.fx.fault.count = 0;
+	/* a direct node's nid is not an inode: nothing */
+	memset(&s, 0, sizeof(s));
+	CHECK_EQ_U64(f2fs_find_inode_copies(m.fs, dnid, collect_copy, copy_error, &s), 0);
+	CHECK_EQ_U64(s.n, 0);
+
+	/* a summary that is not a node summary: the whole segment is read, fake included */
+	sum.footer.entry_type = F2FS_SUM_TYPE_DATA;
+	CHECK(fixture_write_blk(&m.fx, m.fx.l.ssa_blkaddr + nseg, &sum));
+	if (img_open(&m)) {
+		memset(&s, 0, sizeof(s));
+		CHECK_EQ_U64(f2fs_find_inode_copies(m.fs, ino, collect_copy, NULL, &s), 0);
+		CHECK_EQ_U64(s.n, 3);
+		CHECK(s.n == 3 && s.c[0].blkaddr == stale && s.c[1].blkaddr == cur &&
+		      s.c[2].blkaddr == fake);
+	}
+	img_free(&m);
+}
+
 /* ---- random damage never crashes the walks ---- */
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
@@ -1237,6 +1495,8 @@ int main(void)
 	RUN(test_dir_inline);
 	RUN(test_dir_one_block);
 	RUN(test_dir_levels);
+	RUN(test_dir_unreadable_block);
+	RUN(test_inode_copies);
 	RUN(test_random_damage);
 	TEST_EXIT();
 }
