@@ -217,10 +217,15 @@ static int apply_unlink(struct model *m, uint32_t seq, const char *args, const c
 static int apply_dirty(struct model *m, const char *args, const char *text)
 {
 	unsigned long id;
+	char what[4] = "";
+	int n = sscanf(args, "%lu %3s", &id, what);
 
-	if (sscanf(args, "%lu", &id) != 1 || id >= m->nfiles)
+	if (n < 1 || id >= m->nfiles || (n == 2 && strcmp(what, "x")))
 		return model_fail(m, "bad dirty record", text);
-	m->files[id].synced = false;
+	if (n == 2)
+		m->files[id].xsynced = false;
+	else
+		m->files[id].synced = false;
 	return 0;
 }
 
@@ -230,20 +235,24 @@ static int apply_sync(struct model *m, uint32_t seq, const char *args, const cha
 	uint64_t size;
 	uint32_t crc, xlen, xcrc;
 	int nlink; /* recorded for the reader; no rule uses it (crashlog.h) */
+	char kind[4];
 	struct model_file *f;
 
-	if (sscanf(args, "%lu %" SCNu64 " %" SCNx32 " %" SCNu32 " %" SCNx32 " %d", &id, &size, &crc,
-		   &xlen, &xcrc, &nlink) != 6 ||
-	    id >= m->nfiles)
+	if (sscanf(args, "%lu %" SCNu64 " %" SCNx32 " %" SCNu32 " %" SCNx32 " %d %3s", &id, &size,
+		   &crc, &xlen, &xcrc, &nlink, kind) != 7 ||
+	    id >= m->nfiles || (strcmp(kind, "f") && strcmp(kind, "d")))
 		return model_fail(m, "bad sync record", text);
 	f = &m->files[id];
-	f->synced = true;
+	f->synced = true; /* R1 */
 	f->size = size;
 	f->crc = crc;
-	f->xlen = xlen;
-	f->xcrc = xcrc;
-	if (f->fresh && m->names[f->home].id == (int)id)
-		m->names[f->home].durable = seq + 1; /* R2 */
+	if (kind[0] == 'f') {
+		f->xsynced = true; /* R1, fsync only */
+		f->xlen = xlen;
+		f->xcrc = xcrc;
+		if (f->fresh && m->names[f->home].id == (int)id)
+			m->names[f->home].durable = seq + 1; /* R2 */
+	}
 	m->syncs++;
 	return 0;
 }

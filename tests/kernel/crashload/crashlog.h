@@ -17,13 +17,14 @@
  * Record texts, after the operation number ("<op> <kind> <args>"):
  *   C id path        a new file id is created at path (pre)
  *   M path           a directory is created (pre)
- *   D id             file id's data, size or xattr is about to change (pre)
+ *   D id             file id's data or size is about to change (pre)
+ *   D id x           file id's xattr is about to change (pre)
  *   R from to        rename (pre); replaces the file at "to", if any
  *   L from to        hard link (pre)
  *   U path           unlink (pre)
- *   S id size crc xlen xcrc nlink
- *                    fsync or fdatasync of id returned (post): its size,
- *                    CRC32 of its data, length and CRC32 of its
+ *   S id size crc xlen xcrc nlink f|d
+ *                    fsync (f) or fdatasync (d) of id returned (post): its
+ *                    size, CRC32 of its data, length and CRC32 of its
  *                    user.crashtest xattr (0 0: none) and link count
  *   F path           fsync of a directory returned (post)
  *   Y                syncfs returned (post)
@@ -35,12 +36,16 @@
  * that make a name durable are F2FS's (kernel 6.1, fs/f2fs/file.c,
  * f2fs_do_sync_file and need_do_checkpoint), kept to what the kernel
  * promises:
- *   R1 data    fsync or fdatasync of a regular file makes its data, size and
- *              xattrs durable (roll-forward recovery, or a checkpoint).
- *   R2 new     fsync or fdatasync of a file created at P and neither renamed
- *              nor linked since makes P durable: the kernel marks the inode
- *              for dentry recovery, or checkpoints when the parent directory
- *              is not in the last checkpoint.
+ *   R1 data    fsync or fdatasync of a regular file makes its data and size
+ *              durable (roll-forward recovery, or a checkpoint); fsync makes
+ *              its xattrs durable too.
+ *   R2 new     fsync of a file created at P and neither renamed nor linked
+ *              since makes P durable: the kernel marks the inode for dentry
+ *              recovery, or checkpoints when the parent directory is not in
+ *              the last checkpoint.
+ * (F2FS takes the same path for fdatasync, "both are able to be recovered",
+ * but POSIX promises an fdatasync neither the xattrs nor the name, so the
+ * rules do not count it for them.)
  *   R3 checkpoint  fsync of a directory and syncfs write a checkpoint
  *              (a directory always takes f2fs_sync_fs): every name that
  *              exists when they return is durable.
@@ -50,7 +55,8 @@
  * tell from outside, so the rules do not lean on it.  A
  * name is checked after the crash when a rule made it durable after the
  * last record that changed it, and its file's last fsync (R1) came after
- * the file's last D record.
+ * the file's last D record; its xattr is checked too when an fsync came
+ * after the last "D id x".
  */
 #ifndef CRASHLOG_H
 #define CRASHLOG_H
@@ -88,9 +94,10 @@ struct model_name {
 
 struct model_file {
 	int nlink;
-	bool fresh;  /* created and neither renamed nor linked since (R2) */
-	bool synced; /* content as the last S record says */
-	size_t home; /* name it was created at */
+	bool fresh;   /* created and neither renamed nor linked since (R2) */
+	bool synced;  /* data and size as the last S record says */
+	bool xsynced; /* xattr as the last fsync (S ... f) says */
+	size_t home;  /* name it was created at */
 	uint64_t size;
 	uint32_t crc, xlen, xcrc;
 };
