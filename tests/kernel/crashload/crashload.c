@@ -52,14 +52,15 @@
 
 #include "crashlog.h"
 
-#define PATTERN_LEN   (2u << 20)
-#define SPARSE_BASE   (4u << 20) /* past the 923 block pointers of an inode */
-#define MAX_LIVE      120	 /* files kept at most before creates turn into unlinks */
-#define MAX_DIRS      12
-#define MAX_DEPTH     4
-#define RUN_ON_LIMIT  5000 /* run mode: operations after the cut before waiting */
-#define PLAN_SALT     0x6a09e667f3bcc909ull
-#define XATTR_MAX_LEN 1800
+#define PATTERN_LEN    (2u << 20)
+#define SPARSE_BASE    (4u << 20) /* past the 923 block pointers of an inode */
+#define MAX_LIVE       120	  /* files kept at most before creates turn into unlinks */
+#define MAX_DIRS       12
+#define MAX_DEPTH      4
+#define RUN_ON_LIMIT   5000 /* run mode: operations after the cut before waiting */
+#define PLAN_SALT      0x6a09e667f3bcc909ull
+#define XATTR_MAX_LEN  1800
+#define PIDFILE_WAIT_S 60 /* qemu writes its pid file as it starts */
 
 struct rng {
 	uint64_t s;
@@ -730,7 +731,7 @@ static pid_t read_pid(const char *pidfile)
 
 /*
  * The host side of the cut.  Exit 0 after killing qemu at the cut, 2 when
- * qemu ended first, 3 on the timeout (qemu killed too).  The times are from
+ * qemu ended first (or never started), 3 on the timeout (qemu killed too).  The times are from
  * the moment the workload wrote its log header.
  */
 static int cmd_watch(const struct args *a)
@@ -749,6 +750,11 @@ static int cmd_watch(const struct args *a)
 	for (;; sleep_ms(5)) {
 		if (!pid)
 			pid = read_pid(a->pidfile);
+		if (!pid && now_s() - start > PIDFILE_WAIT_S) {
+			printf("crashload: watch: no pid in %s after %d s\n", a->pidfile,
+			       PIDFILE_WAIT_S);
+			return 2;
+		}
 		if (pid && kill(pid, 0) && errno == ESRCH) {
 			printf("crashload: watch: qemu ended before the cut marker\n");
 			return 2;
