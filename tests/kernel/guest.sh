@@ -18,6 +18,8 @@
 #                              and no @@JOB-FAIL@@ line.  Sets guest_log (the
 #                              console log), guest_error (one-line reason,
 #                              empty on success) and guest_seconds (boot time).
+#                              With GUEST_WATCH also guest_watch_log and
+#                              guest_watch_status (see below).
 #   guest_cleanup              remove the work directory (logs included)
 #
 # Environment:
@@ -32,6 +34,13 @@
 #   GUEST_TAIL_LINES    console lines shown on failure (default 40)
 #   GUEST_WORKDIR       where initramfs and logs go (default: a new directory
 #                       under ${TMPDIR:-/tmp})
+#   GUEST_WATCH         a command (or shell function) run in the background
+#                       while the guest runs, with two more arguments: the
+#                       file qemu writes its pid to and the console log; it
+#                       may kill qemu (a power cut).  guest_run waits for it
+#                       after qemu ended; its output goes to the file
+#                       $guest_watch_log, its exit status to
+#                       $guest_watch_status.
 
 GUEST_MODULES=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev
 	virtio_pci virtio_blk crc32_generic lz4_compress lz4hc_compress
@@ -42,6 +51,8 @@ _guest_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 guest_log=
 guest_error=
 guest_seconds=
+guest_watch_log=
+guest_watch_status=
 _guest_ready=0
 _guest_base=
 _guest_seq=0
@@ -251,10 +262,13 @@ _guest_report() {
 
 guest_run() {
 	local img=$1 job=$2 name initrd jobcpio rc spec exit_line start elapsed
+	local watch_pid='' pidfile
 	local -a drives=() qemu
 	shift 2
 	guest_error=
 	guest_log=
+	guest_watch_log=
+	guest_watch_status=
 	if ! guest_init; then
 		_guest_msg "$guest_error"
 		return 1
@@ -301,6 +315,15 @@ guest_run() {
 		-append "console=ttyS0 loglevel=3 panic=-1 ${GUEST_APPEND:-}"
 		"${drives[@]}")
 
+	if [ -n "${GUEST_WATCH:-}" ]; then
+		pidfile=$GUEST_WORKDIR/$_guest_seq-$name.pid
+		guest_watch_log=$GUEST_WORKDIR/$_guest_seq-$name.watch
+		rm -f "$pidfile"
+		qemu+=(-pidfile "$pidfile")
+		# shellcheck disable=SC2086 # a command line, split on purpose
+		$GUEST_WATCH "$pidfile" "$guest_log" >"$guest_watch_log" 2>&1 &
+		watch_pid=$!
+	fi
 	start=$(date +%s.%N)
 	if [ "${GUEST_VERBOSE:-0}" = 1 ]; then
 		timeout -k 10 "${GUEST_TIMEOUT:-600}" "${qemu[@]}" </dev/null 2>&1 |
@@ -313,11 +336,17 @@ guest_run() {
 	fi
 	elapsed=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
 	rm -f "$initrd"
+	if [ -n "$watch_pid" ]; then
+		wait "$watch_pid"
+		guest_watch_status=$?
+	fi
 	# shellcheck disable=SC2034 # read by callers
 	guest_seconds=$elapsed
 
 	exit_line=$(grep -ao '@@JOB-EXIT [0-9]*@@' "$guest_log" | tail -n 1)
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	if [ -n "$watch_pid" ] && [ "$rc" = 137 ] && [ "$guest_watch_status" = 0 ]; then
+		guest_error="killed by GUEST_WATCH ($(tail -n 1 "$guest_watch_log"))"
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		guest_error="timed out after ${GUEST_TIMEOUT:-600} s"
 	elif [ -z "$exit_line" ]; then
 		guest_error="no exit marker on the console (qemu status $rc)"

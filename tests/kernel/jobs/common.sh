@@ -7,7 +7,9 @@
 #   uptime_s           seconds since boot, from /proc/uptime
 #   step TEXT...       a progress line: "JOB_NAME: TEXT (t=SECONDS)"
 #   check_dmesg WHEN   fail when the kernel complained about f2fs, or
-#                      warned or oopsed at all; WHEN ends the reason
+#                      warned or oopsed at all; WHEN ends the reason.  Lines
+#                      matching the ERE in $DMESG_ALLOW (when set) are
+#                      expected and ignored.
 #   mount_vda [WHAT]   mount /dev/vda read-write on $MNT and check dmesg;
 #                      WHAT (default "mount") names the mount in reasons
 #   umount_vda [WHAT]  unmount $MNT and check dmesg (WHAT default "umount")
@@ -30,7 +32,7 @@ step() {
 # F2FS messages that mean the kernel did not like the image.  Normal mounts
 # only say "Found nat_bits in checkpoint" and "Mounted with checkpoint ...".
 check_dmesg() {
-	bad=$(dmesg | grep -i 'f2fs' |
+	bad=$(dmesg | grep -i 'f2fs' | grep -Ev "${DMESG_ALLOW:-^\$}" |
 		grep -Ei 'error|fsck|corrupt|inconsisten|invalid|mismatch|wrong|fail|bad |unexpected|bug')
 	[ -z "$bad" ] || fail "kernel complained $1: $(echo "$bad" | head -n 1)"
 	dmesg | grep -Eq 'BUG:|WARNING:|Call Trace:' && fail "kernel warning or oops $1"
