@@ -724,6 +724,9 @@ static void print_cp_flags(uint32_t flags)
 	for (i = 0; (bit = f2fs_cp_flag_bit(i)); i++)
 		if (flags & bit)
 			printf(" %s", f2fs_cp_flag_name(bit));
+	/* upstream names the unmount flag's absence: what a crash test looks for */
+	if (!(flags & CP_UMOUNT_FLAG))
+		printf(" sudden-power-off");
 	putchar('\n');
 }
 

@@ -158,4 +158,19 @@ refuse missing-device 8 'cannot open' -- "$FSCK" "$WORK/absent.img"
 refuse not-f2fs 8 'superblock' -- "$FSCK" "$WORK/zero.img"
 head -c 4M "$img" >"$WORK/trunc.img"
 refuse truncated-image 8 'superblock|block_count|exceeds' -- "$FSCK" "$WORK/trunc.img"
+
+# The checkpoint state line names a checkpoint written without unmount, as upstream does.
+WRTOOL=${WRTOOL:-$TOP/tests/cli/wrtool}
+state=$WORK/state.img
+rm -f "$state" && truncate -s 128M "$state" && "$MKFS" -q -f "$state"
+if "$FSCK" "$state" | grep -q '^Info: checkpoint state = .* unmount$'; then
+	"$WRTOOL" "$state" create /f sync >/dev/null 2>&1
+	if "$FSCK" "$state" | grep -q '^Info: checkpoint state = .* sudden-power-off$'; then
+		pass "cp-state-sudden-power-off"
+	else
+		fail "cp-state-sudden-power-off" "no 'sudden-power-off' after a checkpoint without unmount"
+	fi
+else
+	fail "cp-state-sudden-power-off" "a fresh image's state line does not end in 'unmount'"
+fi
 finish
