@@ -35,6 +35,18 @@ int f2fs_dev_open(const char *path, unsigned int flags, struct f2fs_device **out
 int f2fs_dev_open_memory(uint64_t size, struct f2fs_device **out);
 
 /*
+ * What a write holds, as the write path tags it: for a layer that
+ * schedules or counts writes by kind (the replay engine's I/O scheduler).
+ * Plain f2fs_dev_write() writes are untagged.
+ */
+enum f2fs_dev_tag {
+	F2FS_DEV_TAG_NONE = 0,
+	F2FS_DEV_TAG_DATA,
+	F2FS_DEV_TAG_NODE,
+	F2FS_DEV_TAG_META, /* SIT, NAT, SSA, checkpoint packs */
+};
+
+/*
  * A layer stacked on a device: it sees each request before the device
  * below and decides what reaches it (record, delay, reorder, fail...).  An
  * operation left NULL passes the request straight down.  The replay
@@ -45,6 +57,9 @@ struct f2fs_dev_layer_ops {
 	int (*read)(void *priv, struct f2fs_device *lower, void *buf, uint64_t off, size_t len);
 	int (*write)(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
 		     size_t len);
+	/* when set, called instead of @write with the write's tag */
+	int (*write_tagged)(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
+			    size_t len, enum f2fs_dev_tag tag);
 	int (*zero)(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len);
 	int (*discard)(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len,
 		       bool *reads_zero);
@@ -69,6 +84,9 @@ const struct f2fs_dev_info *f2fs_dev_get_info(const struct f2fs_device *dev);
 /* Whole-buffer positional I/O; short reads/writes are retried, EOF is -EIO. */
 int f2fs_dev_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t len);
 int f2fs_dev_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len);
+/* f2fs_dev_write() with a tag for the layers above the backend (untagged: F2FS_DEV_TAG_NONE). */
+int f2fs_dev_write_tagged(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len,
+			  enum f2fs_dev_tag tag);
 
 /*
  * Make [off, off+len) read as zeros.  On files this punches a hole (sparse,

@@ -23,7 +23,8 @@
 
 struct dev_ops {
 	int (*read)(struct f2fs_device *dev, void *buf, uint64_t off, size_t len);
-	int (*write)(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len);
+	int (*write)(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len,
+		     enum f2fs_dev_tag tag);
 	int (*zero)(struct f2fs_device *dev, uint64_t off, uint64_t len);
 	int (*discard)(struct f2fs_device *dev, uint64_t off, uint64_t len, bool *reads_zero);
 	int (*flush)(struct f2fs_device *dev);

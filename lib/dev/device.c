@@ -52,7 +52,7 @@ int dev_write_zeros(struct f2fs_device *dev, uint64_t off, uint64_t len)
 	while (len > 0 && ret == 0) {
 		size_t n = len < chunk ? (size_t)len : chunk;
 
-		ret = dev->ops->write(dev, zeros, off, n);
+		ret = dev->ops->write(dev, zeros, off, n, F2FS_DEV_TAG_NONE);
 		off += n;
 		len -= n;
 	}
@@ -84,11 +84,16 @@ static int stack_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t l
 	return dev->stack.ops->read(dev->stack.priv, dev->stack.lower, buf, off, len);
 }
 
-static int stack_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len)
+static int stack_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len,
+		       enum f2fs_dev_tag tag)
 {
-	if (!dev->stack.ops->write)
-		return f2fs_dev_write(dev->stack.lower, buf, off, len);
-	return dev->stack.ops->write(dev->stack.priv, dev->stack.lower, buf, off, len);
+	const struct f2fs_dev_layer_ops *ops = dev->stack.ops;
+
+	if (ops->write_tagged)
+		return ops->write_tagged(dev->stack.priv, dev->stack.lower, buf, off, len, tag);
+	if (!ops->write)
+		return f2fs_dev_write_tagged(dev->stack.lower, buf, off, len, tag);
+	return ops->write(dev->stack.priv, dev->stack.lower, buf, off, len);
 }
 
 static int stack_zero(struct f2fs_device *dev, uint64_t off, uint64_t len)
@@ -191,7 +196,8 @@ int f2fs_dev_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t len)
 	return dev->ops->read(dev, buf, off, len);
 }
 
-int f2fs_dev_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len)
+int f2fs_dev_write_tagged(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len,
+			  enum f2fs_dev_tag tag)
 {
 	if (dev->readonly)
 		return -EBADF;
@@ -199,7 +205,12 @@ int f2fs_dev_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_
 		return -ENOSPC;
 	if (len == 0)
 		return 0;
-	return dev->ops->write(dev, buf, off, len);
+	return dev->ops->write(dev, buf, off, len, tag);
+}
+
+int f2fs_dev_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len)
+{
+	return f2fs_dev_write_tagged(dev, buf, off, len, F2FS_DEV_TAG_NONE);
 }
 
 int f2fs_dev_zero(struct f2fs_device *dev, uint64_t off, uint64_t len)

@@ -63,7 +63,8 @@ static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t le
 		if (data < 0 && errno == ENXIO)
 			data = (off_t)(off + len); /* no data after @off at all */
 		if (data > (off_t)off) {
-			size_t hole = (uint64_t)data - off < len ? (size_t)((uint64_t)data - off) : len;
+			size_t hole =
+			    (uint64_t)data - off < len ? (size_t)((uint64_t)data - off) : len;
 
 			memset(buf, 0, hole);
 			buf = (char *)buf + hole;
@@ -76,8 +77,10 @@ static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t le
 	return full_io(dev->sys.fd, buf, off, len, false);
 }
 
-static int unix_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len)
+static int unix_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len,
+		      enum f2fs_dev_tag tag)
 {
+	(void)tag; /* a backend writes every kind alike */
 	/* pwrite never writes through the pointer; the cast only lets both share a loop */
 	return full_io(dev->sys.fd, (char *)(uintptr_t)buf, off, len, true);
 }

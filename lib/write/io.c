@@ -5,8 +5,9 @@
  * consecutive addresses of one kind (data, node, meta), up to
  * WR_IO_MAX_BLOCKS: a log writing a segment sends large sequential
  * requests, never one syscall per 4 KiB block.  Every request is counted
- * by kind.  Reads of the write path look at the pending run first, so a
- * block queued and not yet sent reads back as written.
+ * by kind and carries its kind down the device stack (f2fs_dev_write_tagged),
+ * so a layer stacked on the device can schedule or account it.  Reads of the write path look at the
+ * pending run first, so a block queued and not yet sent reads back as written.
  */
 #include "config.h"
 
@@ -31,8 +32,13 @@ void wr_io_free(struct wr_io *io)
 
 static int send(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, uint32_t count, int kind)
 {
-	int ret = f2fs_dev_write(w->fs->dev, buf, f2fs_blk_to_bytes(blkaddr),
-				 (size_t)count * F2FS_BLKSIZE);
+	static const enum f2fs_dev_tag tags[F2FS_IO_KINDS] = {
+	    [F2FS_IO_DATA] = F2FS_DEV_TAG_DATA,
+	    [F2FS_IO_NODE] = F2FS_DEV_TAG_NODE,
+	    [F2FS_IO_META] = F2FS_DEV_TAG_META,
+	};
+	int ret = f2fs_dev_write_tagged(w->fs->dev, buf, f2fs_blk_to_bytes(blkaddr),
+					(size_t)count * F2FS_BLKSIZE, tags[kind]);
 
 	if (ret)
 		return wr_fail(w, ret);

@@ -504,12 +504,60 @@ static void test_compression(void)
 	free(buf);
 }
 
+struct tag_count {
+	uint64_t bytes[4];
+};
+
+static int count_tagged(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
+			size_t len, enum f2fs_dev_tag tag)
+{
+	struct tag_count *c = priv;
+
+	if (tag < 4)
+		c->bytes[tag] += len;
+	return f2fs_dev_write_tagged(lower, buf, off, len, tag);
+}
+
+/* Every write of the write path reaches a stacked layer tagged with its kind. */
+static void test_tagged_writes(void)
+{
+	static const struct f2fs_dev_layer_ops ops = {.write_tagged = count_tagged};
+	struct tag_count c = {{0}};
+	struct fixture fx;
+	struct f2fs_device *top;
+	struct f2fs_fs *fs;
+	const struct f2fs_write_stats *st;
+	uint8_t buf[20000];
+	uint32_t ino;
+
+	if (!format(&fx, 64ull << 20, NULL, 1) || f2fs_dev_stack(fx.dev, &ops, &c, &top)) {
+		CHECK(0);
+		return;
+	}
+	fx.dev = top;
+	fill(buf, sizeof(buf), 1);
+	CHECK(open_rw(&fx, &fs));
+	CHECK_EQ_U64(create(fs, ROOT, "f", S_IFREG | 0644, &ino), 0);
+	CHECK_EQ_U64(f2fs_pwrite(fs, ino, buf, sizeof(buf), 0), 0);
+	CHECK_EQ_U64(checkpoint(fs, false), 0);
+	st = f2fs_write_stats(fs);
+	CHECK_EQ_U64(c.bytes[F2FS_DEV_TAG_DATA], st->bytes[F2FS_IO_DATA]);
+	CHECK_EQ_U64(c.bytes[F2FS_DEV_TAG_NODE], st->bytes[F2FS_IO_NODE]);
+	CHECK_EQ_U64(c.bytes[F2FS_DEV_TAG_META], st->bytes[F2FS_IO_META]);
+	CHECK(c.bytes[F2FS_DEV_TAG_DATA] >= sizeof(buf));
+	CHECK(c.bytes[F2FS_DEV_TAG_NODE] > 0 && c.bytes[F2FS_DEV_TAG_META] > 0);
+	CHECK_EQ_U64(c.bytes[F2FS_DEV_TAG_NONE], 0);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 int main(void)
 {
 	RUN(test_create_and_checkpoint);
 	RUN(test_namespace);
 	RUN(test_fsync_chain);
 	RUN(test_compression);
+	RUN(test_tagged_writes);
 	RUN(test_churn_cleaner);
 	RUN(test_churn_large_sections);
 	TEST_EXIT();
