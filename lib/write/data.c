@@ -21,8 +21,8 @@
 #include "f2fs/node.h"
 #include "write_internal.h"
 
-#define WB_INODE_PAGES 8192u  /* write a file back past 32 MiB of dirty pages */
-#define WB_TOTAL_PAGES 65536u /* write everything back past 256 MiB */
+#define WB_INODE_PAGES 4096u /* write a file back past 16 MiB of dirty pages */
+#define WB_TOTAL_PAGES 8192u /* write everything back past 32 MiB */
 
 static size_t find_page(const struct wr_inode *wi, uint64_t index, bool *found)
 {

@@ -27,7 +27,7 @@ void f2fs_new_inode_init(struct f2fs_new_inode *a, uint16_t mode, uint64_t now)
 	a->inline_xattr = true;
 }
 
-#define DIRTY_NODES_MAX 16384u /* 64 MiB of node blocks held in memory */
+#define DIRTY_NODES_MAX 8192u /* 32 MiB of node blocks held in memory */
 
 /*
  * Before an operation (the kernel's f2fs_balance_fs and balance_fs_bg):

@@ -25,7 +25,7 @@
 #include "f2fs/node.h"
 #include "write_internal.h"
 
-#define CACHE_BUDGET 8192u /* clean nodes kept: 32 MiB */
+#define CACHE_BUDGET 4096u /* clean nodes kept: 16 MiB */
 #define COLD_BIT     (1u << F2FS_COLD_BIT_SHIFT)
 #define FSYNC_BIT    (1u << F2FS_FSYNC_BIT_SHIFT)
 #define DENT_BIT     (1u << F2FS_DENT_BIT_SHIFT)
