@@ -12,7 +12,8 @@
 # space (GC or SSR), the data must read back after a remount, and both
 # fscks must find the volume clean.  8 GiB -s 128 always runs (8 to 14
 # minutes under TCG on a loaded 2-core machine); 16 GiB -s 128 -z 2 rewrites
-# 18 GiB, five times as much, so it runs only with MKFS_MATRIX_LONG=1.
+# 18 GiB, five times as much (29 minutes), so it runs only with
+# MKFS_MATRIX_LONG=1.
 #
 # Environment:
 #   MKFS           mkfs.f2fs under test (default: <repo>/mkfs/mkfs.f2fs when
@@ -23,7 +24,8 @@
 #   OUR_FSCK       our fsck.f2fs; its sub-cases are skipped when unset
 #   MKFS_MATRIX_CASES  names of the cases to run, space-separated (default:
 #                  all; the others are reported as skipped)
-#   MKFS_MATRIX_LONG=1  also run the long cases (16g-s128-z2-gc)
+#   MKFS_MATRIX_LONG=1  also run the long cases (16g-s128-z2-gc), which
+#                  otherwise run only when MKFS_MATRIX_CASES names them
 #   CI=true        a harness that cannot be set up is a failure, not a skip
 #   TMPDIR         where the sparse images go (default /tmp)
 #   plus the GUEST_* variables of guest.sh
