@@ -35,7 +35,8 @@ struct mkfs_opts {
 	int quiet;
 	int debug;
 	int force;
-	int sparse; /* -S: create/extend a regular file to this size */
+	int heap_given; /* -a: accepted, but heap-based allocation is gone upstream */
+	int sparse;	/* -S: create/extend a regular file to this size */
 	uint64_t sparse_bytes;
 };
 
@@ -57,7 +58,6 @@ static void usage(FILE *out)
 {
 	fprintf(out, "\nUsage: mkfs.f2fs [options] device [sectors]\n"
 		     "[options]:\n"
-		     "  -a heap-based allocation [default:0]\n"
 		     "  -c device1[,device2,...] up to 7 additional devices (not supported yet)\n"
 		     "  -d debug level [default:0]\n"
 		     "  -e [cold file ext list] e.g. \"mp3,gif,mov\"\n"
@@ -205,7 +205,8 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 		o->quiet = 1;
 		break;
 	case 'a':
-		cfg->geometry.heap = parse_num("-a", arg, 0, 1);
+		parse_num("-a", arg, 0, 1);
+		o->heap_given = 1;
 		break;
 	case 'c':
 		die("multiple devices (-c) are not supported yet");
@@ -444,9 +445,9 @@ static void show_start(const struct mkfs_opts *o)
 {
 	const struct f2fs_mkfs_config *cfg = &o->cfg;
 
+	if (o->heap_given)
+		info(o, "Info: heap allocation is deprecated\n");
 	info(o, "\n    F2FS-tools: mkfs.f2fs Ver: %s (%s)\n\n", PACKAGE_VERSION, TOOLS_DATE);
-	if (!cfg->geometry.heap)
-		info(o, "Info: Disable heap-based policy\n");
 	info(o, "Info: Debug level = %d\n", o->debug);
 	if (cfg->cold_extensions)
 		info(o, "Info: Add new cold file extension list\n");
@@ -463,6 +464,25 @@ static void show_start(const struct mkfs_opts *o)
 		info(o, "Info: Enable Compression\n");
 }
 
+/* What -Z turned into: raised to the minimum, and -o's default with it. */
+static void show_reserve(const struct mkfs_opts *o)
+{
+	const struct f2fs_layout_params *g = &o->cfg.geometry;
+	uint32_t secs = f2fs_layout_reserved_sections(g);
+
+	if (!g->reserved_sections)
+		return;
+	if (secs != g->reserved_sections) {
+		info(o, "Info: Too small sections are reserved(%u secs)\n", g->reserved_sections);
+		info(o, "Info: It is operated as a minimum reserved sections(%u secs)\n", secs);
+	} else {
+		info(o, "Info: %u sections are reserved\n", secs);
+	}
+	if (g->overprovision == 0)
+		info(o, "Info: Overprovision ratio is set to default(%.1lf%%)\n",
+		     f2fs_layout_overprovision_given(g));
+}
+
 static void show_layout(const struct mkfs_opts *o, const struct f2fs_layout *l)
 {
 	const struct f2fs_layout_params *g = &o->cfg.geometry;
@@ -472,6 +492,7 @@ static void show_layout(const struct mkfs_opts *o, const struct f2fs_layout *l)
 	info(o, "Info: sector size = %u\n", g->sector_size);
 	info(o, "Info: total sectors = %llu (%llu MB)\n", (unsigned long long)g->total_sectors,
 	     (unsigned long long)((g->total_sectors * (g->sector_size >> 9)) >> 11));
+	show_reserve(o);
 	info(o, "Info: zone aligned segment0 blkaddr: %u\n", l->segment0_blkaddr);
 	info(o, "Info: format version with\n  \"%s\"\n", o->cfg.kernel_version);
 }

@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 fields() {
 	"$dump" -d 1 "$1" 2>/dev/null |
 		grep -E '^[a-z_]+(\[[A-Z_0-9]+\])?[[:space:]]+\[0x' |
-		grep -Ev '^(magic|major_ver|minor_ver|checkpoint_ver|crc|elapsed_time|sit_nat_version_bitmap)' |
+		grep -Ev '^(magic|major_ver|minor_ver|checkpoint_ver|crc|checksum|elapsed_time|sit_nat_version_bitmap)[[:space:]]' |
 		sed -E 's/[[:space:]]+/ /g'
 }
 

@@ -4,7 +4,8 @@
  * metadata area starts, how many segments each takes, how much of the main
  * area is reserved and overprovisioned, and where the six logs begin.  This
  * is pure arithmetic (no I/O), so it is unit-tested over a matrix of sizes.
- * The results equal those of upstream mkfs.f2fs 1.15 for the same inputs.
+ * The results equal those of newest upstream mkfs.f2fs (g-dev-test) for the
+ * same inputs; 1.15 reserved and overprovisioned more.
  */
 #ifndef F2FS_LAYOUT_H
 #define F2FS_LAYOUT_H
@@ -23,9 +24,13 @@ struct f2fs_layout_params {
 	uint32_t secs_per_zone;	    /* -z */
 	double overprovision;	    /* -o percent; 0 picks the ratio that leaves most user space */
 	bool large_nat_bitmap;	    /* -i */
-	bool heap;		    /* -a 1: node logs at the end of the main area */
 	uint32_t reserved_sections; /* -Z: GC reserve in sections, 0 for the formula */
 };
+
+/* -Z below this many sections (the six logs, a GC buffer and a node section) is raised to it. */
+#define F2FS_MIN_RESERVED_SECTIONS 8u
+/* The overprovision percentage -Z uses when -o is not given. */
+#define F2FS_RESERVED_DEFAULT_OVERPROVISION 3.0
 
 struct f2fs_layout {
 	uint32_t log_sectorsize;
@@ -51,9 +56,9 @@ struct f2fs_layout {
 	uint32_t sit_bitmap_bytes;
 	uint32_t nat_bitmap_bytes;
 	bool large_nat_bitmap;
-	double overprovision; /* percent, as chosen */
-	uint32_t reserved_segments;
-	uint32_t overprov_segments; /* includes the reserved ones */
+	double overprovision;	    /* percent, as chosen */
+	uint32_t reserved_segments; /* whole sections */
+	uint32_t overprov_segments; /* held back from users: includes the reserved ones */
 	uint32_t free_segments;	    /* main segments less the six open logs */
 	uint64_t user_block_count;
 	uint32_t cur_seg[F2FS_NR_CURSEG_TYPE]; /* first segment of each log, main-relative */
@@ -66,6 +71,12 @@ struct f2fs_layout {
  */
 int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *l, char *why,
 			size_t why_len);
+
+/* The reserve -Z asks for once raised to the minimum; 0 without -Z. */
+uint32_t f2fs_layout_reserved_sections(const struct f2fs_layout_params *p);
+
+/* The overprovision percentage the options fix (-o, or -Z's default); 0 to search for it. */
+double f2fs_layout_overprovision_given(const struct f2fs_layout_params *p);
 
 /*
  * The smallest volume, in bytes, for which f2fs_layout_compute() succeeds

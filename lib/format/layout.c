@@ -4,8 +4,13 @@
  * (checkpoint, SIT, NAT, SSA), the SSA is padded so the main area starts on a
  * zone boundary, and the reserved/overprovisioned space is derived from the
  * main area.  The arithmetic, including the floating-point search for the
- * best overprovision ratio, deliberately reproduces upstream mkfs.f2fs 1.15 so
- * that the same device and options give the same layout.
+ * best overprovision ratio, deliberately reproduces newest upstream mkfs.f2fs
+ * (g-dev-test) so that the same device and options give the same layout.
+ * Since 1.15, upstream reserves (100 / ratio + 7) whole sections for garbage
+ * collection instead of 2 * (100 / ratio + 1) + 6 segments per section, and
+ * holds back the larger of that reserve and the ratio's share of the main
+ * area plus six sections, instead of their sum: with large sections users get
+ * several times the space 1.15 left them.
  */
 #include "config.h"
 
@@ -59,20 +64,36 @@ static uint32_t max_sit_bitmap_bytes(void)
 }
 
 /*
- * Segments kept free for garbage collection: a fixed number of sections
- * with -Z, else upstream 1.15's formula in the overprovision ratio.
+ * Segments kept free for garbage collection, in whole sections: -Z's count
+ * (raised to the minimum), else (100 / ratio + 1 + 6) sections, truncated to
+ * segments and then rounded up to a section, as upstream does.  UINT32_MAX
+ * when the reserve does not fit 32 bits (a ratio of almost 0).
  */
-static double reserved_for_ratio(const struct f2fs_layout_params *p, double ratio,
-				 uint32_t segs_per_sec)
+static uint32_t reserved_for_ratio(const struct f2fs_layout_params *p, double ratio,
+				   uint32_t segs_per_sec)
 {
+	double segs;
+
 	if (p->reserved_sections)
-		return (double)p->reserved_sections * segs_per_sec;
-	return (2 * (100 / ratio + 1) + NR_OPEN_LOGS) * segs_per_sec;
+		segs = (double)f2fs_layout_reserved_sections(p) * segs_per_sec;
+	else
+		segs = (100 / ratio + 1 + NR_OPEN_LOGS) * segs_per_sec;
+	if (segs > UINT32_MAX - segs_per_sec)
+		return UINT32_MAX;
+	return (uint32_t)div_round_up((uint32_t)segs, segs_per_sec) * segs_per_sec;
+}
+
+/* The six open sections held back beyond the reserve, so GC rarely runs dry. */
+static uint32_t overprovision_buffer(uint32_t segs_per_sec)
+{
+	return NR_OPEN_LOGS * segs_per_sec;
 }
 
 /*
  * Try ratios in fixed steps and keep the one that leaves the most user
- * space once reserved and overprovisioned segments are taken out.
+ * space once the larger of the reserve and the ratio's share, and the
+ * buffer, are taken out.  The loop accumulates the step in a double and
+ * compares strictly, as upstream does, so that ties resolve the same way.
  */
 static double best_overprovision(const struct f2fs_layout_params *p, uint32_t main_segs,
 				 uint32_t segs_per_sec)
@@ -89,13 +110,14 @@ static double best_overprovision(const struct f2fs_layout_params *p, uint32_t ma
 		step = 0.01;
 	}
 	for (; ratio <= end; ratio += step) {
-		double reserved = reserved_for_ratio(p, ratio, segs_per_sec);
-		double ovp = (main_segs - reserved) * ratio / 100;
-		double space = main_segs - reserved - ovp;
+		uint32_t reserved = reserved_for_ratio(p, ratio, segs_per_sec);
+		double ovp, held, space;
 
-		/* a fixed -Z reserve still needs room for six open sections */
-		if (p->reserved_sections && ovp < NR_OPEN_LOGS * segs_per_sec)
-			continue;
+		if (reserved >= main_segs)
+			continue; /* no share left to overprovision */
+		ovp = (double)(main_segs - reserved) * ratio / 100;
+		held = (double)reserved > ovp ? (double)reserved : ovp;
+		space = (double)main_segs - held - overprovision_buffer(segs_per_sec);
 		if (max_space < space) {
 			max_space = space;
 			best = ratio;
@@ -167,7 +189,7 @@ static uint32_t place_ssa(struct f2fs_layout *l)
 	avail = (uint64_t)(l->segment_count -
 			   (l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)) *
 		BLKS_PER_SEG;
-	l->segment_count_ssa = (uint32_t)div_round_up(avail / BLKS_PER_SEG + 1, BLKS_PER_SEG);
+	l->segment_count_ssa = (uint32_t)div_round_up(avail / BLKS_PER_SEG, BLKS_PER_SEG);
 	meta = l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat +
 	       l->segment_count_ssa;
 	rem = meta % l->segs_per_zone;
@@ -181,31 +203,24 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 	return a > b ? a : b;
 }
 
-/* First segment of each log, zone-separated, as upstream places them. */
-static void place_logs(const struct f2fs_layout_params *p, struct f2fs_layout *l,
-		       uint32_t total_zones)
+/*
+ * First segment of each log, zone-separated, as upstream places them: the
+ * node logs and hot data from the start, cold data a quarter and warm data
+ * half way into the main area.
+ */
+static void place_logs(struct f2fs_layout *l, uint32_t total_zones)
 {
 	uint32_t *cur = l->cur_seg, spz = l->segs_per_zone;
 	int i, j;
 
-	if (p->heap) {
-		cur[F2FS_CURSEG_HOT_NODE] =
-		    (total_zones - 1) * spz + (l->secs_per_zone - 1) * l->segs_per_sec;
-		cur[F2FS_CURSEG_WARM_NODE] = cur[F2FS_CURSEG_HOT_NODE] - spz;
-		cur[F2FS_CURSEG_COLD_NODE] = cur[F2FS_CURSEG_WARM_NODE] - spz;
-		cur[F2FS_CURSEG_HOT_DATA] = cur[F2FS_CURSEG_COLD_NODE] - spz;
-		cur[F2FS_CURSEG_COLD_DATA] = 0;
-		cur[F2FS_CURSEG_WARM_DATA] = spz;
-	} else {
-		cur[F2FS_CURSEG_HOT_NODE] = 0;
-		cur[F2FS_CURSEG_WARM_NODE] = spz;
-		cur[F2FS_CURSEG_COLD_NODE] = 2 * spz;
-		cur[F2FS_CURSEG_HOT_DATA] = 3 * spz;
-		cur[F2FS_CURSEG_COLD_DATA] =
-		    max_u32(((total_zones >> 2) - 1) * spz, cur[F2FS_CURSEG_HOT_DATA] + spz);
-		cur[F2FS_CURSEG_WARM_DATA] =
-		    max_u32(((total_zones >> 1) - 1) * spz, cur[F2FS_CURSEG_COLD_DATA] + spz);
-	}
+	cur[F2FS_CURSEG_HOT_NODE] = 0;
+	cur[F2FS_CURSEG_WARM_NODE] = spz;
+	cur[F2FS_CURSEG_COLD_NODE] = 2 * spz;
+	cur[F2FS_CURSEG_HOT_DATA] = 3 * spz;
+	cur[F2FS_CURSEG_COLD_DATA] =
+	    max_u32(((total_zones >> 2) - 1) * spz, cur[F2FS_CURSEG_HOT_DATA] + spz);
+	cur[F2FS_CURSEG_WARM_DATA] =
+	    max_u32(((total_zones >> 1) - 1) * spz, cur[F2FS_CURSEG_COLD_DATA] + spz);
 	for (i = 0; i < NR_OPEN_LOGS; i++)
 		for (j = i + 1; j < NR_OPEN_LOGS; j++)
 			if (cur[i] == cur[j])
@@ -233,33 +248,54 @@ static int check_params(const struct f2fs_layout_params *p, char *why, size_t le
 	return 0;
 }
 
+uint32_t f2fs_layout_reserved_sections(const struct f2fs_layout_params *p)
+{
+	if (p->reserved_sections && p->reserved_sections < F2FS_MIN_RESERVED_SECTIONS)
+		return F2FS_MIN_RESERVED_SECTIONS;
+	return p->reserved_sections;
+}
+
+double f2fs_layout_overprovision_given(const struct f2fs_layout_params *p)
+{
+	if (p->overprovision == 0 && p->reserved_sections)
+		return F2FS_RESERVED_DEFAULT_OVERPROVISION;
+	return p->overprovision;
+}
+
+/*
+ * The reserve, the overprovision count (which includes it) and the user
+ * space.  With -Z the ratio's share must hold the six-section buffer and
+ * the reserve comes on top of it; otherwise the larger of reserve and share,
+ * plus the buffer, is held back.
+ */
 static int compute_overprovision(const struct f2fs_layout_params *p, struct f2fs_layout *l,
 				 char *why, size_t len)
 {
-	double reserved;
+	uint32_t main_segs = l->segment_count_main, buffer = overprovision_buffer(l->segs_per_sec);
+	uint32_t share;
 
-	l->overprovision = p->overprovision;
+	l->overprovision = f2fs_layout_overprovision_given(p);
 	if (l->overprovision == 0)
-		l->overprovision = best_overprovision(p, l->segment_count_main, l->segs_per_sec);
+		l->overprovision = best_overprovision(p, main_segs, l->segs_per_sec);
 	if (l->overprovision == 0)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
-	reserved = reserved_for_ratio(p, l->overprovision, l->segs_per_sec);
-	l->reserved_segments = (uint32_t)reserved;
-	if (l->segment_count_main < NR_OPEN_LOGS ||
-	    l->segment_count_main - NR_OPEN_LOGS < l->reserved_segments)
+	l->reserved_segments = reserved_for_ratio(p, l->overprovision, l->segs_per_sec);
+	if (main_segs < NR_OPEN_LOGS || main_segs - NR_OPEN_LOGS < l->reserved_segments)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
-	l->overprov_segments =
-	    (uint32_t)((l->segment_count_main - l->reserved_segments) * l->overprovision / 100);
-	/* A fixed reserve still needs room for six open sections besides it. */
-	if (p->reserved_sections && l->overprov_segments < NR_OPEN_LOGS * l->segs_per_sec)
-		return too_small(why, len,
-				 "not enough overprovision segments for the reserved sections");
-	l->overprov_segments += l->reserved_segments;
-	if (l->segment_count_main <= l->overprov_segments)
+	share = (uint32_t)((double)(main_segs - l->reserved_segments) * l->overprovision / 100);
+	if (p->reserved_sections) {
+		if (share < buffer)
+			return too_small(
+			    why, len,
+			    "not enough overprovision segments for the reserved sections");
+		l->overprov_segments = share + l->reserved_segments;
+	} else {
+		l->overprov_segments = max_u32(l->reserved_segments, share) + buffer;
+	}
+	if (main_segs <= l->overprov_segments)
 		return too_small(why, len, "not enough segments to create F2FS volume");
-	l->free_segments = l->segment_count_main - NR_OPEN_LOGS;
-	l->user_block_count =
-	    (uint64_t)(l->free_segments + NR_OPEN_LOGS - l->overprov_segments) * BLKS_PER_SEG;
+	l->free_segments = main_segs - NR_OPEN_LOGS;
+	l->user_block_count = (uint64_t)(main_segs - l->overprov_segments) * BLKS_PER_SEG;
 	return 0;
 }
 
@@ -293,9 +329,9 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 	l->segment0_blkaddr = (uint32_t)(offset / F2FS_BLKSIZE);
 	l->cp_blkaddr = l->segment0_blkaddr;
 	total_segs = (dev_bytes - offset) / F2FS_SEGMENT_BYTES;
-	if (total_segs < F2FS_MIN_SEGMENTS)
-		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	l->segment_count = (uint32_t)(total_segs / l->segs_per_zone * l->segs_per_zone);
+	if (l->segment_count < F2FS_MIN_SEGMENTS)
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
 
 	place_metadata(p, l, &max_nat_bitmap);
 	l->sit_bitmap_bytes = (l->segment_count_sit / 2) * BLKS_PER_SEG / 8;
@@ -317,7 +353,7 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 		return ret;
 	if (total_zones <= NR_OPEN_LOGS)
 		return too_small(why, len, "too few zones for the six logs: shrink the zone size");
-	place_logs(p, l, total_zones);
+	place_logs(l, total_zones);
 	return 0;
 }
 

@@ -25,7 +25,7 @@
 #include "fixture.h"
 #include "test.h"
 
-#define IMG_BYTES (128ull << 20)
+#define IMG_BYTES (160ull << 20) /* -s 4 needs 144 MiB */
 #define BLK	  F2FS_BLKSIZE
 
 struct seen {

@@ -233,7 +233,7 @@ static void test_fresh_sections(void)
 {
 	struct fs fs;
 
-	if (!format(&fs, 128ull << 20, 4))
+	if (!format(&fs, 160ull << 20, 4)) /* -s 4 needs 144 MiB */
 		return;
 	CHECK_EQ_U64(le32_get(fs.fx.sb.segs_per_sec), 4);
 	check_fresh(&fs);
@@ -473,7 +473,7 @@ static void section_sums(uint64_t bytes, bool straddle)
 
 static void test_section_sums(void)
 {
-	section_sums(128ull << 20, false);
+	section_sums(160ull << 20, false); /* -s 4 needs 144 MiB */
 }
 
 static void test_section_sums_straddle(void)
