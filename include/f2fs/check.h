@@ -18,58 +18,70 @@
 #include "f2fs/fs.h"
 
 enum f2fs_problem_code {
-	PR_SB_INVALID,		 /* a superblock copy is unusable */
-	PR_CP_INVALID,		 /* a checkpoint pack is unusable (a warning: see below) */
-	PR_SIT_VBLOCKS,		 /* vblocks larger than a segment */
-	PR_SIT_BITMAP_COUNT,	 /* vblocks differs from the bitmap's popcount */
-	PR_SIT_TYPE,		 /* segment type out of range */
-	PR_SIT_JOURNAL,		 /* SIT journal entry out of range */
-	PR_SIT_FREE_COUNT,	 /* free segments differ from the checkpoint */
-	PR_SIT_TYPE_MISMATCH,	 /* node block in a data segment or the reverse */
-	PR_NAT_JOURNAL,		 /* NAT journal entry out of range */
-	PR_NAT_ADDR_RANGE,	 /* NAT block address outside the main area */
-	PR_NAT_UNREACHABLE,	 /* NAT entry not reached from the root */
-	PR_NAT_BITS,		 /* nat_bits disagree with the NAT */
-	PR_NAT_INO,		 /* NAT entry's ino differs from the owning inode */
-	PR_NODE_FOOTER_NID,	 /* footer nid differs from the NAT's */
-	PR_NODE_FOOTER_INO,	 /* footer ino differs from the owner */
-	PR_NODE_OFFSET,		 /* footer offset in the node tree is wrong */
-	PR_NODE_REACHED_TWICE,	 /* one nid reached from two places */
-	PR_INODE_MODE,		 /* file type unknown */
-	PR_INODE_CHECKSUM,	 /* inode checksum does not verify */
-	PR_INODE_EXTRA_ISIZE,	 /* extra attribute size out of range */
-	PR_INODE_INLINE_XATTR,	 /* inline xattr size out of range */
-	PR_INODE_INLINE,	 /* inline flags inconsistent with the file type */
-	PR_INODE_BLOCKS,	 /* i_blocks differs from what the tree holds */
-	PR_INODE_LINKS,		 /* a file's i_links differs from the entries found */
-	PR_DIR_LINKS,		 /* a directory's i_links differs from 2 + its subdirectories */
-	PR_INODE_SIZE,		 /* i_size impossible for the file type */
-	PR_INODE_NAMELEN,	 /* i_namelen out of range */
-	PR_INODE_XATTR_NID,	 /* xattr node invalid */
-	PR_DIR_DOTS,		 /* "." or ".." missing or wrong */
-	PR_DIR_MULTIPLE_PARENTS, /* a directory reached from two entries */
-	PR_DENT_NAME_LEN,	 /* name length zero or past the block */
-	PR_DENT_HASH,		 /* stored hash differs from the name's */
-	PR_DENT_POSITION,	 /* entry in a hash bucket its hash does not select */
-	PR_DENT_INO,		 /* entry points outside the NAT or at a free nid */
-	PR_DENT_FILE_TYPE,	 /* entry type differs from the inode's mode */
-	PR_DENT_BITMAP,		 /* name slots not marked in the bitmap */
-	PR_BLK_RANGE,		 /* block address outside the main area */
-	PR_BLK_REACHED_TWICE,	 /* one block owned by two places */
-	PR_BLK_NOT_IN_SIT,	 /* reached block not valid in the SIT */
-	PR_BLK_SIT_EXTRA,	 /* SIT-valid block nothing reaches */
-	PR_SSA_MISMATCH,	 /* summary entry disagrees with the owner */
-	PR_SEC_CKPT_VALID,	 /* per-section checkpointed count differs */
-	PR_COUNT_VALID_BLOCKS,	 /* valid_block_count differs */
-	PR_COUNT_VALID_NODES,	 /* valid_node_count differs from the nodes the tree reached */
-	PR_COUNT_NAT_NODES,	 /* valid_node_count differs from the NAT's valid entries */
-	PR_COUNT_VALID_INODES,	 /* valid_inode_count differs */
-	PR_CURSEG_NEXT_USED,	 /* an open log's next block is already valid */
-	PR_ORPHAN,		 /* an orphan inode is invalid */
-	PR_IO,			 /* a block could not be read */
-	PR_NODE_NID_FREE,	 /* a node pointer (i_nid[], an indirect node) names a free nid */
-	PR_ROOT_INODE,		 /* the root inode is missing from the NAT */
-	PR_QUOTA_INODE,		 /* a quota inode is missing from the NAT */
+	PR_SB_INVALID,		  /* a superblock copy is unusable */
+	PR_CP_INVALID,		  /* a checkpoint pack is unusable (a warning: see below) */
+	PR_SIT_VBLOCKS,		  /* vblocks larger than a segment */
+	PR_SIT_BITMAP_COUNT,	  /* vblocks differs from the bitmap's popcount */
+	PR_SIT_TYPE,		  /* segment type out of range */
+	PR_SIT_JOURNAL,		  /* SIT journal entry out of range */
+	PR_SIT_FREE_COUNT,	  /* free segments differ from the checkpoint */
+	PR_SIT_TYPE_MISMATCH,	  /* node block in a data segment or the reverse */
+	PR_NAT_JOURNAL,		  /* NAT journal entry out of range */
+	PR_NAT_ADDR_RANGE,	  /* NAT block address outside the main area */
+	PR_NAT_UNREACHABLE,	  /* NAT entry not reached from the root */
+	PR_NAT_BITS,		  /* nat_bits disagree with the NAT */
+	PR_NAT_INO,		  /* NAT entry's ino differs from the owning inode */
+	PR_NODE_FOOTER_NID,	  /* footer nid differs from the NAT's */
+	PR_NODE_FOOTER_INO,	  /* footer ino differs from the owner */
+	PR_NODE_OFFSET,		  /* footer offset in the node tree is wrong */
+	PR_NODE_REACHED_TWICE,	  /* one nid reached from two places */
+	PR_INODE_MODE,		  /* file type unknown */
+	PR_INODE_CHECKSUM,	  /* inode checksum does not verify */
+	PR_INODE_EXTRA_ISIZE,	  /* extra attribute size out of range */
+	PR_INODE_INLINE_XATTR,	  /* inline xattr size out of range */
+	PR_INODE_INLINE,	  /* inline flags inconsistent with the file type */
+	PR_INODE_BLOCKS,	  /* i_blocks differs from what the tree holds */
+	PR_INODE_LINKS,		  /* a file's i_links differs from the entries found */
+	PR_DIR_LINKS,		  /* a directory's i_links differs from 2 + its subdirectories */
+	PR_INODE_SIZE,		  /* i_size impossible for the file type */
+	PR_INODE_NAMELEN,	  /* i_namelen out of range */
+	PR_INODE_XATTR_NID,	  /* xattr node invalid */
+	PR_DIR_DOTS,		  /* "." or ".." missing or wrong */
+	PR_DIR_MULTIPLE_PARENTS,  /* a directory reached from two entries */
+	PR_DENT_NAME_LEN,	  /* name length zero or past the block */
+	PR_DENT_HASH,		  /* stored hash differs from the name's */
+	PR_DENT_POSITION,	  /* entry in a hash bucket its hash does not select */
+	PR_DENT_INO,		  /* entry points outside the NAT or at a free nid */
+	PR_DENT_FILE_TYPE,	  /* entry type differs from the inode's mode */
+	PR_DENT_BITMAP,		  /* name slots not marked in the bitmap */
+	PR_BLK_RANGE,		  /* block address outside the main area */
+	PR_BLK_REACHED_TWICE,	  /* one block owned by two places */
+	PR_BLK_NOT_IN_SIT,	  /* reached block not valid in the SIT */
+	PR_BLK_SIT_EXTRA,	  /* SIT-valid block nothing reaches */
+	PR_SSA_MISMATCH,	  /* summary entry disagrees with the owner */
+	PR_SEC_CKPT_VALID,	  /* per-section checkpointed count differs */
+	PR_COUNT_VALID_BLOCKS,	  /* valid_block_count differs */
+	PR_COUNT_VALID_NODES,	  /* valid_node_count differs from the nodes the tree reached */
+	PR_COUNT_NAT_NODES,	  /* valid_node_count differs from the NAT's valid entries */
+	PR_COUNT_VALID_INODES,	  /* valid_inode_count differs */
+	PR_CURSEG_NEXT_USED,	  /* an open log's next block is already valid */
+	PR_ORPHAN,		  /* an orphan inode is invalid */
+	PR_IO,			  /* a block could not be read */
+	PR_NODE_NID_FREE,	  /* a node pointer (i_nid[], an indirect node) names a free nid */
+	PR_ROOT_INODE,		  /* the root inode is missing from the NAT */
+	PR_QUOTA_INODE,		  /* a quota inode is missing from the NAT */
+	PR_INODE_EXTENT,	  /* i_ext does not describe blocks the file has there */
+	PR_INODE_CASEFOLD,	  /* casefold flag on a non-directory or without the feature */
+	PR_INODE_COMPRESS,	  /* compression flag without the feature or with inline data */
+	PR_INODE_INLINE_SIZE,	  /* an inline-data file's i_size exceeds the inline capacity */
+	PR_INODE_INLINE_RESERVED, /* the word before inline data or dentries is not zero */
+	PR_INODE_INLINE_JUNK,	  /* inline data without the data-exist flag (a warning) */
+	PR_XATTR_ENTRY,		  /* an xattr entry runs past the end of the xattr space */
+	PR_XATTR_TRAILING,	  /* non-zero bytes after the end of the xattr list */
+	PR_SSA_TYPE,		  /* SSA footer says node for a data block, or the reverse */
+	PR_SSA_VERSION, /* a data block's summary version differs from its node's NAT entry */
+	PR_DIR_PINO,	/* a directory's i_pino differs from the directory naming it */
+	PR_DIR_LOST,	/* a directory an entry names cannot be walked: its subtree is lost */
 	PR_NR_CODES
 };
 
@@ -77,9 +89,18 @@ struct f2fs_problem {
 	enum f2fs_problem_code code;
 	uint32_t nid;	  /* node or inode involved, 0 when none */
 	uint64_t blkaddr; /* block involved, 0 when none */
-	/* for counts (links, blocks): the stored value and the one found; else 0 */
+	/*
+	 * For counts (links, blocks): the stored value and the one found.
+	 * PR_INODE_EXTENT: i_ext's fofs and len (its blk in blkaddr);
+	 * PR_INODE_INLINE_SIZE: i_size and the inline capacity;
+	 * PR_INODE_INLINE_RESERVED: the reserved word's value;
+	 * PR_XATTR_ENTRY, PR_XATTR_TRAILING: the byte offset in the xattr
+	 * space of the bad entry or byte, and the space's size;
+	 * PR_SSA_TYPE: 1 when the segment's blocks are node blocks;
+	 * PR_DIR_PINO: i_pino and the directory naming it.  Else 0.
+	 */
 	uint64_t value, expected;
-	char detail[200]; /* "field: found X, expected Y" and the like */
+	char detail[256]; /* "field: found X, expected Y" and the like */
 };
 
 /*
