@@ -774,7 +774,6 @@ static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w)
 		check_report(c, PR_DIR_DOTS, w->ino, 0, "directory has no dentry block");
 }
 
-/* Check one inode and everything it owns; queue the inodes its entries name. */
 /*
  * Directory @w, named by a directory-typed entry of @w->parent, was read:
  * it counts as a subdirectory of the parent (only now, as upstream counts
@@ -796,6 +795,7 @@ static void enter_dir(struct check_ctx *c, const struct inode_walk *w, struct ni
 				   w->parent);
 }
 
+/* Check one inode and everything it owns; queue the inodes its entries name. */
 static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type,
 		       bool system)
 {
