@@ -69,6 +69,8 @@ for b in "$FSCK" "$INJECT" "$DUMP"; do
 		finish
 	fi
 done
+# dump runs in the work directory: a relative path would not reach it there
+DUMP=$(cd "$(dirname "$DUMP")" && pwd)/$(basename "$DUMP")
 if [ ! -x "$UP_FSCK" ]; then
 	skip differential "no upstream fsck.f2fs ($UP_FSCK)"
 	finish
