@@ -272,14 +272,13 @@ m_inode_inline() {
 }
 
 m_extent() {
-	local f old len blk
+	local f old len blk names=(i_ext.fofs i_ext.blk_addr i_ext.len)
 	pick_inode
 	len=$(getv --node --nid "$INO" --mb i_ext.len)
 	blk=$(getv --node --nid "$INO" --mb i_ext.blk_addr)
 	[ -n "$len" ] || return 1
 	rnd 3
-	f=(i_ext.fofs i_ext.blk_addr i_ext.len)
-	f=${f[R]}
+	f=${names[R]}
 	old=$(getv --node --nid "$INO" --mb "$f")
 	rnd 8
 	case $R in
@@ -321,7 +320,7 @@ m_inode_addr() {
 	newval "$old" 4
 	[ "$V" = "$old" ] && return 1
 	ARGS=(--node --nid "$INO" --mb "$arr" --idx "$k" --val "$V")
-	DESC="inode $INO $arr[$k] $old->$V"
+	DESC="inode $INO ${arr}[$k] $old->$V"
 }
 
 m_xattr() {
@@ -337,7 +336,7 @@ m_xattr() {
 	newval "$old" "$bytes"
 	[ "$V" = "$old" ] && return 1
 	ARGS=(--node --nid "$INO" --mb "$f" --idx "$idx" --val "$V")
-	DESC="inode $INO $f[$idx] $old->$V"
+	DESC="inode $INO ${f}[$idx] $old->$V"
 }
 
 m_node_word() {

@@ -28,6 +28,7 @@ truncate -s 64M "$img"
 "$MKFS" -q -f -U 6a1bd1c5-0f27-4b8e-9d3c-2f00c0ffee02 -T 1700000000 \
 	-O extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime "$img"
 if ! guest_run "$img" "$here/kernel-image-job.sh" "$F2FS_IO"; then
+	# shellcheck disable=SC2154 # guest_error is set by guest.sh
 	echo "make-kernel-image: the guest failed: $guest_error" >&2
 	exit 1
 fi
