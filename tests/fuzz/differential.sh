@@ -167,7 +167,32 @@ if [ ${#INODES[@]} -lt 10 ] || [ ${#NAMED[@]} -lt 10 ] || [ ${#SPECIAL[@]} -lt 5
 	finish
 fi
 MAIN=$(getv --sb 1 --mb main_blkaddr)
-echo "# $(basename "$IMAGE"): ${#INODES[@]} inodes, ${#NODE_NID[@]} node blocks; upstream $UP_FSCK" >&2
+# Blocks whose summary is in the SSA (not an open log's, which the
+# checkpoint keeps): SSA_NODE[] node blocks, SSA_DATA[] data blocks (some
+# addresses of the larger files picked often).
+OPEN_SEGS=" "
+for i in 0 1 2; do
+	OPEN_SEGS+="$(getv --cp 0 --mb cur_node_segno --idx $i) $(getv --cp 0 --mb cur_data_segno --idx $i) "
+done
+closed() { [[ "$OPEN_SEGS" != *" $((($1 - MAIN) / 512)) "* ]]; }
+SSA_NODE=()
+SSA_DATA=()
+for addr in "${NODE_ADDR[@]}"; do
+	closed "$addr" && SSA_NODE+=("$addr")
+done
+for ino in "${SPECIAL[@]}"; do
+	size=$(getv --node --nid "$ino" --mb i_size)
+	[ "${size:-0}" -gt 65536 ] || continue
+	first=$(($(getv --node --nid "$ino" --mb i_extra_isize) / 4))
+	for k in 0 100 300 600 850; do
+		addr=$(getv --node --nid "$ino" --mb i_addr --idx $((first + k)))
+		[ -n "$addr" ] && [ "$addr" -ge "$MAIN" ] && [ "$addr" -lt 4294967294 ] &&
+			closed "$addr" && SSA_DATA+=("$addr")
+	done
+done
+echo "# $(basename "$IMAGE"): ${#INODES[@]} inodes, ${#NODE_NID[@]} node blocks" \
+	"(${#SSA_NODE[@]} in closed segments), ${#SSA_DATA[@]} data blocks in closed segments;" \
+	"upstream $UP_FSCK" >&2
 
 # --- choosing ---------------------------------------------------------------------
 
@@ -385,14 +410,14 @@ m_nat() {
 m_ssa() {
 	local blk f fields=(nid:4 version:1 ofs_in_node:2 entry_type:1) bytes old
 	rnd 2
-	if [ "$R" = 0 ]; then
-		pick_node
-		blk=$NADDR
+	if [ "$R" = 0 ] && [ ${#SSA_NODE[@]} -gt 0 ]; then
+		pick SSA_NODE
+	elif [ ${#SSA_DATA[@]} -gt 0 ]; then
+		pick SSA_DATA
 	else
-		pick_inode
-		blk=$(getv --node --nid "$INO" --mb i_addr --idx $(($(getv --node --nid "$INO" --mb i_extra_isize) / 4)))
-		[ -n "$blk" ] && [ "$blk" -ge "$MAIN" ] && [ "$blk" -lt 4294967294 ] || return 1
+		return 1
 	fi
+	blk=$P
 	rnd 4
 	f=${fields[R]%:*}
 	bytes=${fields[R]#*:}

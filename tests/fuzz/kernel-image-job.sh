@@ -5,8 +5,9 @@
 # What it makes: top-level directories with children (one nested three
 # deep), inline-data files and block files whose largest extent the kernel
 # records in i_ext, a file past the inode's direct addresses, a sparse
-# file, a directory of 300 names (dentry blocks over two hash levels),
-# short and long symlinks, a hard link, a fifo and a device node, extended
+# file, a directory of 1,200 names (dentry blocks over several hash levels;
+# its inodes fill node segments, so that some are closed and keep their
+# summaries in the SSA), short and long symlinks, a hard link, a fifo and a device node, extended
 # attributes in the inline xattr area and, when the value is large, in an
 # xattr node (on files and on a directory), and nids reused after deletions
 # (their NAT versions move past 0).  Busybox sh only; our f2fs_io (a host
@@ -39,7 +40,7 @@ awk -v t="$T" 'function put(f, n,   s) {
 			put(sprintf("%s/docs/notes/n%d", t, i), 900 + i * 1000)
 		for (i = 0; i < 4; i++)
 			put(sprintf("%s/docs/notes/old/o%d", t, i), 100 * (i + 1))
-		for (i = 0; i < 300; i++)
+		for (i = 0; i < 1200; i++)
 			put(sprintf("%s/big/entry-with-a-name-%04d", t, i), i % 37)
 		put(t "/etc/conf", 3000)
 		put(t "/media/clip-64k", 65536)
