@@ -494,6 +494,52 @@ static void line_values(const struct f2fs_check_result *r, enum f2fs_check_line 
 	}
 }
 
+/* Upstream's own line for a problem it reports as it walks, where it has one. */
+static void print_upstream_assert(const struct f2fs_problem *p)
+{
+	unsigned long long v = p->value, e = p->expected, b = p->blkaddr;
+
+	switch (p->code) {
+	case PR_DIR_LINKS:
+		printf("[ASSERT] --> ino: 0x%x i_links: %llu, real links: %llu\n", p->nid, v, e);
+		break;
+	case PR_INODE_EXTENT:
+		printf("[ASSERT] --> ino: 0x%x has wrong ext: [pgofs:%llu, blk:%llu, len:%llu]\n",
+		       p->nid, v, b, e);
+		break;
+	case PR_INODE_CASEFOLD:
+		printf("[ASSERT] --> [0x%x] unexpected casefold flag\n", p->nid);
+		break;
+	case PR_INODE_INLINE_SIZE:
+		printf("[ASSERT] --> [0x%x] wrong inline size:%llu\n", p->nid, v);
+		break;
+	case PR_INODE_INLINE_RESERVED:
+		printf("[ASSERT] --> [0x%x] wrong inline reserve blkaddr:%llu\n", p->nid, v);
+		break;
+	case PR_XATTR_ENTRY:
+		printf("[ASSERT] --> [0x%x] last xattr entry (offset: %llx) crosses the boundary\n",
+		       p->nid, v);
+		break;
+	case PR_XATTR_TRAILING:
+		printf("[ASSERT] --> [0x%x] nonzero bytes in xattr space after end of list\n",
+		       p->nid);
+		break;
+	case PR_SSA_TYPE:
+		printf("[ASSERT] --> Summary footer is not for %s segment\n", v ? "node" : "data");
+		break;
+	case PR_SSA_VERSION:
+		printf("[ASSERT] --> Invalid data seg summary\n");
+		break;
+	case PR_DIR_PINO:
+		printf("[ASSERT] --> Bad inode number[0x%llx] for '..', parent parent ino is "
+		       "[0x%llx]\n",
+		       e, v);
+		break;
+	default:
+		break;
+	}
+}
+
 /*
  * One summary line as upstream prints it: the label padded to column 53,
  * then " [Ok..]" or " [Fail]", then the value found (with the checkpoint's
@@ -526,9 +572,8 @@ static void print_problem(const struct f2fs_problem *p, void *arg)
 		remember(o, &o->unreachable, &o->n_unreachable, p->nid, p->blkaddr);
 	else if (p->code == PR_INODE_LINKS && p->value > p->expected)
 		remember(o, &o->short_links, &o->n_short_links, p->nid, p->value - p->expected);
-	else if (p->code == PR_DIR_LINKS)
-		printf("[ASSERT] --> ino: 0x%x i_links: %llu, real links: %llu\n", p->nid,
-		       (unsigned long long)p->value, (unsigned long long)p->expected);
+	else
+		print_upstream_assert(p);
 	if (info && info->warning) {
 		printf("Info: %s: %s: %s: %s\n", info->name, info->structure, info->summary,
 		       p->detail);

@@ -41,6 +41,7 @@
 #include "f2fs/summary.h"
 #include "f2fs/super.h"
 #include "f2fs/volume.h"
+#include "f2fs/xattr.h"
 #include "tools/common/common.h"
 #include "tools/common/target.h"
 
@@ -254,6 +255,14 @@ static const struct member footer_members[] = {
     MN(f2fs_node, "flag", footer.flag),
     MN(f2fs_node, "cp_ver", footer.cp_ver),
     MN(f2fs_node, "next_blkaddr", footer.next_blkaddr),
+    {NULL, 0, 0, 0},
+};
+
+/* Head fields of an entry of an inode's xattr list; --idx picks the entry. */
+static const struct member xattr_members[] = {
+    {"xattr.e_name_index", F2FS_XATTR_E_NAME_INDEX, 1, 1},
+    {"xattr.e_name_len", F2FS_XATTR_E_NAME_LEN, 1, 1},
+    {"xattr.e_value_size", F2FS_XATTR_E_VALUE_SIZE, 2, 1},
     {NULL, 0, 0, 0},
 };
 
@@ -895,6 +904,59 @@ static void write_inode_block(const struct inject *in, struct f2fs_node *n, uint
 	wr(in, n, addr, what);
 }
 
+/*
+ * Change a head field of entry --idx of inode @n's xattr list (the inline
+ * area, then the xattr node) and write the block that holds it.
+ */
+static void inject_xattr_entry(const struct inject *in, const struct member *m, struct f2fs_node *n,
+			       uint32_t addr)
+{
+	const struct opts *o = &in->o;
+	uint32_t features = f2fs_fs_features(in->fs);
+	unsigned int inline_bytes = f2fs_inline_xattr_bytes(&n->i, features);
+	uint8_t *space = calloc(1, F2FS_XATTR_SPACE_MAX), xnode[F2FS_BLKSIZE], *p;
+	uint32_t xnid = le32_get(n->i.i_xattr_nid), xaddr = 0;
+	size_t len = inline_bytes, field;
+	long off;
+	uint64_t old;
+
+	if (!space)
+		tool_fail(&in->tool, 1, "out of memory");
+	need_val(in);
+	if (!o->have_idx)
+		tool_fail(&in->tool, 1, "--mb %s needs --idx (the entry's place in the list)",
+			  m->name);
+	if (o->val > size_mask(m->size))
+		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit %s", o->val, m->name);
+	memcpy(space, f2fs_inline_xattr(&n->i, features), inline_bytes);
+	if (xnid) {
+		xaddr = node_addr(in, load_nat(in), xnid);
+		rd(in, xnode, xaddr);
+		memcpy(space + len, xnode, F2FS_XATTR_NODE_BYTES);
+		len += F2FS_XATTR_NODE_BYTES;
+	}
+	off = f2fs_xattr_entry_offset(space, len, o->idx);
+	free(space);
+	if (off < 0)
+		tool_fail_image(&in->tool, 1,
+				"nid %u: its xattr list (%zu bytes) has no entry %u (or breaks "
+				"before it)",
+				o->nid, len, o->idx);
+	/* a head field never straddles the two parts: both are whole words */
+	field = (size_t)off + m->off;
+	p = field < inline_bytes ? (uint8_t *)f2fs_inline_xattr(&n->i, features) + field
+				 : xnode + (field - inline_bytes);
+	old = get_le(p, m->size);
+	put_le(p, m->size, o->val);
+	info("inject %s of xattr entry %u (offset %ld) of nid %u: %" PRIu64 " (0x%" PRIx64
+	     ") -> %" PRIu64 " (0x%" PRIx64 ")",
+	     m->name, o->idx, off, o->nid, old, old, o->val, o->val);
+	if (field < inline_bytes)
+		write_inode_block(in, n, addr, true, "inode (inline xattrs)");
+	else
+		wr(in, xnode, xaddr, "xattr node");
+}
+
 static void inject_node(const struct inject *in)
 {
 	const struct opts *o = &in->o;
@@ -930,6 +992,9 @@ static void inject_node(const struct inject *in)
 		n->footer.flag = le32_put(flag);
 		info("inject node offset (footer flag) of %s: %u -> %u", what, old,
 		     (unsigned int)o->val);
+	} else if (is_inode && (m = find_member(xattr_members, o->mb))) {
+		inject_xattr_entry(in, m, n, addr);
+		return;
 	} else if (is_inode) {
 		m = find_member(inode_members, o->mb);
 		if (!m)
@@ -1255,6 +1320,8 @@ static void target_help(enum target target)
 	case T_NODE:
 		list_members("--node (footer)", footer_members, "ofs");
 		list_members("--node (inode)", inode_members, NULL);
+		list_members("--node (inode, --idx an entry of its xattr list)", xattr_members,
+			     NULL);
 		puts("members of --node (direct/indirect node): addr[]");
 		break;
 	case T_DENT:

@@ -71,6 +71,18 @@ enum f2fs_problem_code {
 	PR_NODE_NID_FREE,	 /* a node pointer (i_nid[], an indirect node) names a free nid */
 	PR_ROOT_INODE,		 /* the root inode is missing from the NAT */
 	PR_QUOTA_INODE,		 /* a quota inode is missing from the NAT */
+	PR_INODE_EXTENT,	 /* i_ext does not describe blocks the file has there */
+	PR_INODE_CASEFOLD,	 /* casefold flag on a non-directory or without the feature */
+	PR_INODE_COMPRESS,	 /* compression flag without the feature or with inline data */
+	PR_INODE_INLINE_SIZE,	 /* an inline-data file's i_size exceeds the inline capacity */
+	PR_INODE_INLINE_RESERVED, /* the word before inline data or dentries is not zero */
+	PR_INODE_INLINE_JUNK,	  /* inline data without the data-exist flag (a warning) */
+	PR_XATTR_ENTRY,		  /* an xattr entry runs past the end of the xattr space */
+	PR_XATTR_TRAILING,	  /* non-zero bytes after the end of the xattr list */
+	PR_SSA_TYPE,		  /* SSA footer says node for a data block, or the reverse */
+	PR_SSA_VERSION, /* a data block's summary version differs from its node's NAT entry */
+	PR_DIR_PINO,	/* a directory's i_pino differs from the directory naming it */
+	PR_DIR_LOST,	/* a directory an entry names cannot be walked: its subtree is lost */
 	PR_NR_CODES
 };
 
@@ -78,9 +90,18 @@ struct f2fs_problem {
 	enum f2fs_problem_code code;
 	uint32_t nid;	  /* node or inode involved, 0 when none */
 	uint64_t blkaddr; /* block involved, 0 when none */
-	/* for counts (links, blocks): the stored value and the one found; else 0 */
+	/*
+	 * For counts (links, blocks): the stored value and the one found.
+	 * PR_INODE_EXTENT: i_ext's fofs and len (its blk in blkaddr);
+	 * PR_INODE_INLINE_SIZE: i_size and the inline capacity;
+	 * PR_INODE_INLINE_RESERVED: the reserved word's value;
+	 * PR_XATTR_ENTRY, PR_XATTR_TRAILING: the byte offset in the xattr
+	 * space of the bad entry or byte, and the space's size;
+	 * PR_SSA_TYPE: 1 when the segment's blocks are node blocks;
+	 * PR_DIR_PINO: i_pino and the directory naming it.  Else 0.
+	 */
 	uint64_t value, expected;
-	char detail[200]; /* "field: found X, expected Y" and the like */
+	char detail[256]; /* "field: found X, expected Y" and the like */
 };
 
 /*

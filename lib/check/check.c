@@ -16,6 +16,7 @@
 #include "check_internal.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
+#include "f2fs/xattr.h"
 
 static void report(struct check_ctx *c, struct f2fs_problem *p, const char *fmt, va_list ap)
 {
@@ -65,6 +66,18 @@ void check_progress(struct check_ctx *c, enum check_pass pass, uint64_t done, ui
 	};
 
 	f2fs_fs_progress(c->fs, pass, CHECK_PASSES, names[pass], done, total);
+}
+
+void check_report_values(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
+			 uint64_t blkaddr, uint64_t value, uint64_t expected, const char *fmt, ...)
+{
+	struct f2fs_problem p = {
+	    .code = code, .nid = nid, .blkaddr = blkaddr, .value = value, .expected = expected};
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(c, &p, fmt, ap);
+	va_end(ap);
 }
 
 static int fatal(struct f2fs_check_result *res, int err, const char *why)
@@ -131,7 +144,11 @@ static int alloc_state(struct check_ctx *c)
 	c->found_per_sec = calloc(c->geo->sections + 1, sizeof(uint32_t));
 	c->nid_page_count = (uint32_t)((nids + NID_PAGE - 1) / NID_PAGE);
 	c->nid_pages = calloc(c->nid_page_count + 1, sizeof(*c->nid_pages));
-	if (!c->seen_chunks || !c->found_per_sec || !c->nid_pages)
+	c->xattr_space = malloc(F2FS_XATTR_SPACE_MAX);
+	c->xattr_node = malloc(F2FS_XATTR_NODE_BYTES);
+	c->ssa_type_bad = calloc(c->geo->main_segs / 8 + 1, 1);
+	if (!c->seen_chunks || !c->found_per_sec || !c->nid_pages || !c->xattr_space ||
+	    !c->xattr_node || !c->ssa_type_bad)
 		return fatal(c->res, -ENOMEM, "memory: cannot hold the check's tables");
 	return 0;
 }
@@ -175,6 +192,9 @@ static void release(struct check_ctx *c)
 		free(c->nid_pages[i]);
 	free(c->nid_pages);
 	free(c->queue);
+	free(c->xattr_space);
+	free(c->xattr_node);
+	free(c->ssa_type_bad);
 }
 
 /* A device cut short (opened with F2FS_FS_SHORT_DEVICE): what lies inside is still checked. */

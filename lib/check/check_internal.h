@@ -23,8 +23,9 @@ enum nid_kind {
 /* What the walk records per nid; kept in pages since most nids are unused. */
 struct nid_rec {
 	uint32_t entries;   /* directory entries naming this inode */
-	uint32_t subdirs;   /* subdirectories of this directory */
+	uint32_t subdirs;   /* subdirectories of this directory the walk entered */
 	uint32_t i_links;   /* i_links as stored */
+	uint32_t parent;    /* a directory: the one whose entry led the walk here */
 	uint8_t kind;	    /* enum nid_kind */
 	uint8_t entry_type; /* file type of the first entry naming it */
 };
@@ -71,7 +72,11 @@ struct check_ctx {
 	struct nid_rec **nid_pages; /* NID_PAGE records each, NULL until written */
 	uint32_t nid_page_count;
 
-	bool in_leaf_walk; /* checking a file named by an entry, not from the queue */
+	bool in_leaf_walk;	  /* checking a file named by an entry, not from the queue */
+	uint8_t *xattr_space;	  /* F2FS_XATTR_SPACE_MAX bytes: an inode's xattrs, assembled */
+	uint8_t *xattr_node;	  /* the xattr node of the inode being walked */
+	uint8_t *ssa_type_bad;	  /* a bit per main-area segment: PR_SSA_TYPE reported */
+	unsigned int paths_named; /* paths resolved for messages (bounded: each costs reads) */
 	struct pending_inode *queue;
 	size_t queue_len, queue_cap, queue_head;
 };
@@ -96,6 +101,25 @@ void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid
 void check_report_count(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
 			uint64_t value, uint64_t expected, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+
+/* Report a problem whose value and expected fields matter (see struct f2fs_problem). */
+void check_report_values(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
+			 uint64_t blkaddr, uint64_t value, uint64_t expected, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+/*
+ * For messages about lost subtrees (check_path.c).  The path of directory
+ * @dir, which the walk entered ("/" for the root), into @buf; and the name
+ * of the entry of directory @dir that names @ino.  Names come out with
+ * control bytes and backslashes as \xNN.  Best effort: a component that
+ * cannot be found reads "?", and after a bounded number of lookups (each
+ * reads a directory) the path is given as "(inode N)".
+ */
+void check_dir_path(struct check_ctx *c, uint32_t dir, char *buf, size_t size);
+void check_entry_name(struct check_ctx *c, uint32_t dir, uint32_t ino, char *buf, size_t size);
+
+/* Append @len bytes of @name to @buf (holding @used bytes), escaped as above; the new length. */
+size_t check_escape_name(char *buf, size_t size, size_t used, const char *name, size_t len);
 
 /* Walk the tree from the root, then orphans and quota files (check_tree.c). */
 int check_tree(struct check_ctx *c);

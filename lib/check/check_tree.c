@@ -3,19 +3,24 @@
  * The tree walk.  Starting from the root directory (then the orphan list and
  * the quota files), every inode is read through the NAT and checked:
  * footer nid/ino/offset, mode, extra attributes, inline xattr size,
- * checksum, inline data and dentries, its data blocks through the inode,
- * direct, indirect and double-indirect nodes, its xattr node, and i_blocks.
+ * checksum, flags, inline data and dentries, its data blocks through the
+ * inode, direct, indirect and double-indirect nodes (and i_ext against
+ * them), its xattr node and xattr list, and i_blocks.
  * Directory blocks are parsed entry by entry: name length and slots, hash,
  * inode number, file type, "." and "..".  Every block reached is marked
  * once (a second owner is a problem), must be valid in the SIT and agree
- * with its SSA entry.  Collected for the later passes: the bitmap of
- * reached blocks, blocks per segment, and per inode the entries naming it,
- * its subdirectories and its stored link count.  Directories are walked
- * breadth-first from a queue, so deep trees need no recursion.
+ * with its SSA entry and the SSA block's type.  Collected for the later
+ * passes: the bitmap of reached blocks, blocks per segment, and per inode
+ * the entries naming it, the subdirectories the walk entered and its
+ * stored link count.  Directories are walked breadth-first from a queue,
+ * so deep trees need no recursion; each remembers the directory that led
+ * to it, so that a subtree that cannot be walked is reported with the path
+ * of the entry naming it.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,9 +31,24 @@
 #include "f2fs/dir.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
+#include "f2fs/xattr.h"
 
 #define MAX_EXTRA_ISIZE	 (F2FS_EXTRA_ATTR_END - F2FS_EXTRA_ISIZE_OFFSET)
 #define MAX_INLINE_XATTR (F2FS_DEF_ADDRS_PER_INODE - MAX_EXTRA_ISIZE / 4 - 2)
+
+/*
+ * i_ext against the blocks found: every file block in [fofs, fofs + len)
+ * must be blk + (block - fofs), and no block outside the range may lie in
+ * [blk, blk + len) (upstream's rule; the kernel refuses an inode whose
+ * extent leaves the main area).
+ */
+struct extent_check {
+	uint32_t fofs, blk, len;
+	uint32_t covered; /* blocks of the range found where i_ext says */
+	bool bad;
+	uint64_t bad_fblk; /* the first file block that disagrees */
+	uint32_t bad_addr; /* and its address */
+};
 
 /* Per inode while its tree is walked. */
 struct inode_walk {
@@ -40,6 +60,8 @@ struct inode_walk {
 	bool special; /* character or block device, fifo or socket */
 	bool casefold;
 	bool encrypted;
+	bool xnode_ok; /* its xattr node was read into c->xattr_node */
+	struct extent_check ext;
 	uint32_t dentry_blocks; /* dentry blocks parsed so far */
 	uint64_t node_base;	/* file block of addr[0] in the node being walked */
 	/* hash bucket the dentry block being parsed serves; nbuckets 0 for inline */
@@ -54,6 +76,39 @@ static bool nid_valid(const struct check_ctx *c, uint32_t nid)
 }
 
 /* ---- blocks ---- */
+
+/* The SSA block's type must be the type of the blocks in it; reported once per segment. */
+static void check_summary_type(struct check_ctx *c, const struct f2fs_summary_block *sum,
+			       uint64_t blkaddr, uint32_t segno, uint32_t owner, bool is_node)
+{
+	uint8_t want = is_node ? F2FS_SUM_TYPE_NODE : F2FS_SUM_TYPE_DATA;
+
+	if (sum->footer.entry_type == want || f2fs_test_bit_lsb(c->ssa_type_bad, segno))
+		return;
+	f2fs_set_bit_lsb(c->ssa_type_bad, segno);
+	check_report_values(c, PR_SSA_TYPE, owner, blkaddr, is_node, 0,
+			    "segment %u holds %s blocks, its summary type is %u (%s)", segno,
+			    is_node ? "node" : "data", sum->footer.entry_type,
+			    sum->footer.entry_type == F2FS_SUM_TYPE_NODE   ? "node"
+			    : sum->footer.entry_type == F2FS_SUM_TYPE_DATA ? "data"
+									   : "neither");
+}
+
+/*
+ * The summary version of a data block is the NAT version of the node
+ * holding its address when it was written; a node freed since has a new
+ * version, so an older one marks a stale block.
+ */
+static void check_summary_version(struct check_ctx *c, const struct f2fs_summary *e,
+				  uint64_t blkaddr, uint32_t owner)
+{
+	const struct f2fs_nat_info *ni = f2fs_nat_get(c->nat, owner);
+
+	if (ni && e->version != ni->version)
+		check_report(c, PR_SSA_VERSION, owner, blkaddr,
+			     "SSA version %u, node %u has NAT version %u", e->version, owner,
+			     ni->version);
+}
 
 static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno, uint32_t off,
 			  uint32_t owner, int ofs_in_node)
@@ -72,6 +127,7 @@ static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno,
 			     err);
 		return;
 	}
+	check_summary_type(c, sum, blkaddr, segno, owner, ofs_in_node < 0);
 	e = &sum->entries[off];
 	if (le32_get(e->nid) != owner)
 		check_report(c, PR_SSA_MISMATCH, owner, blkaddr, "SSA nid %u, expected %u",
@@ -79,6 +135,8 @@ static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno,
 	else if (ofs_in_node >= 0 && le16_get(e->ofs_in_node) != (unsigned int)ofs_in_node)
 		check_report(c, PR_SSA_MISMATCH, owner, blkaddr, "SSA ofs_in_node %u, expected %d",
 			     le16_get(e->ofs_in_node), ofs_in_node);
+	else if (ofs_in_node >= 0)
+		check_summary_version(c, e, blkaddr, owner);
 }
 
 /*
@@ -237,11 +295,14 @@ static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t 
 		check_fail(c, -ENOMEM);
 		return;
 	}
-	if (!nid_valid(c, nid))
+	if (!nid_valid(c, nid)) {
 		check_report(c, PR_INODE_XATTR_NID, w->ino, 0, "i_xattr_nid %u has no NAT entry",
 			     nid);
-	else if (read_node(c, nid, w->ino, F2FS_XATTR_NODE_OFFSET, n))
+	} else if (read_node(c, nid, w->ino, F2FS_XATTR_NODE_OFFSET, n)) {
 		w->blocks++;
+		memcpy(c->xattr_node, n, F2FS_XATTR_NODE_BYTES);
+		w->xnode_ok = true;
+	}
 	free(n);
 }
 
@@ -293,11 +354,32 @@ static void check_dots(struct check_ctx *c, struct inode_walk *w, uint32_t paren
 	}
 }
 
+/*
+ * Directory @ino, named by entry @name (NULL: look it up) of directory
+ * @parent, cannot be walked: say where the subtree hangs, since what it
+ * holds comes out as unreachable nids only.
+ */
+static void report_lost_dir(struct check_ctx *c, uint32_t parent, uint32_t ino, const uint8_t *name,
+			    size_t len)
+{
+	char path[96], ename[64];
+
+	check_dir_path(c, parent, path, sizeof(path));
+	if (name)
+		check_escape_name(ename, sizeof(ename), 0, (const char *)name, len);
+	else
+		check_entry_name(c, parent, ino, ename, sizeof(ename));
+	check_report(c, PR_DIR_LOST, ino, 0,
+		     "entry \"%s\" in %s (inode %u) names directory %u, which cannot be walked: "
+		     "its subtree is unreachable",
+		     ename, path, parent, ino);
+}
+
 static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct f2fs_dir_entry *d,
 			const uint8_t *name, size_t len)
 {
 	uint32_t ino = le32_get(d->ino);
-	struct nid_rec *child, *dir;
+	struct nid_rec *child;
 
 	if (!w->casefold && !w->encrypted && le32_get(d->hash_code) != f2fs_dentry_hash(name, len))
 		check_report(c, PR_DENT_HASH, w->ino, 0, "entry \"%.*s\": hash 0x%x, expected 0x%x",
@@ -308,15 +390,14 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 	if (!nid_valid(c, ino)) {
 		check_report(c, PR_DENT_INO, w->ino, 0, "entry \"%.*s\" points at free inode %u",
 			     (int)len, name, ino);
+		if (d->file_type == F2FS_FT_DIR)
+			report_lost_dir(c, w->ino, ino, name, len);
 		return;
 	}
 	child = nid_record(c, ino);
-	dir = nid_record(c, w->ino);
-	if (!child || !dir)
+	if (!child)
 		return; /* out of memory: nid_record() noted it */
 	child->entries++;
-	if (d->file_type == F2FS_FT_DIR)
-		dir->subdirs++;
 	if (child->entries == 1) {
 		child->entry_type = d->file_type;
 		/*
@@ -428,11 +509,82 @@ static void walk_inline_dentries(struct check_ctx *c, struct inode_walk *w, uint
 
 /* ---- inodes ---- */
 
+/* File block @fblk has address @addr (not NULL): does that fit i_ext? */
+static void note_extent(struct extent_check *x, uint64_t fblk, uint32_t addr)
+{
+	uint64_t end = (uint64_t)x->fofs + x->len, blk_end = (uint64_t)x->blk + x->len;
+	bool fits;
+
+	if (!x->len || x->bad)
+		return;
+	if (fblk >= x->fofs && fblk < end)
+		fits = addr != F2FS_NEW_ADDR && addr == x->blk + (fblk - x->fofs);
+	else
+		fits = addr == F2FS_NEW_ADDR || addr < x->blk || addr >= blk_end;
+	if (!fits) {
+		x->bad = true;
+		x->bad_fblk = fblk;
+		x->bad_addr = addr;
+	} else if (fblk >= x->fofs && fblk < end) {
+		x->covered++;
+	}
+}
+
+static void check_extent(struct check_ctx *c, const struct inode_walk *w)
+{
+	const struct extent_check *x = &w->ext;
+	char why[80];
+
+	if (!x->len)
+		return;
+	if (w->ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
+		snprintf(why, sizeof(why), "the inode keeps its data inline");
+	else if (x->bad)
+		snprintf(why, sizeof(why), "file block %llu is at 0x%x",
+			 (unsigned long long)x->bad_fblk, x->bad_addr);
+	else if (x->covered != x->len)
+		snprintf(why, sizeof(why), "only %u of its blocks are there", x->covered);
+	else
+		return;
+	check_report_values(c, PR_INODE_EXTENT, w->ino, x->blk, x->fofs, x->len,
+			    "i_ext [fofs %u, blk 0x%x, len %u]: %s", x->fofs, x->blk, x->len, why);
+}
+
+/* The inline xattr area and the xattr node, read as one list. */
+static void check_xattrs(struct check_ctx *c, const struct inode_walk *w)
+{
+	unsigned int inline_bytes = f2fs_inline_xattr_bytes(w->ri, c->features);
+	const uint8_t *space = f2fs_inline_xattr(w->ri, c->features);
+	size_t len = inline_bytes;
+	struct f2fs_xattr_list l;
+
+	if (le32_get(w->ri->i_xattr_nid)) {
+		if (!w->xnode_ok)
+			return; /* the node's own problem was reported */
+		memcpy(c->xattr_space, space, inline_bytes);
+		memcpy(c->xattr_space + inline_bytes, c->xattr_node, F2FS_XATTR_NODE_BYTES);
+		space = c->xattr_space;
+		len += F2FS_XATTR_NODE_BYTES;
+	}
+	if (!len)
+		return;
+	f2fs_xattr_scan(space, len, &l);
+	if (l.overrun)
+		check_report_values(c, PR_XATTR_ENTRY, w->ino, 0, l.end, len,
+				    "entry %u at byte %zu runs past the %zu-byte xattr space",
+				    l.entries, l.end, len);
+	else if (l.trailing)
+		check_report_values(c, PR_XATTR_TRAILING, w->ino, 0, l.trailing_at, len,
+				    "byte %zu is not zero; the list of %u entries ends at %zu",
+				    l.trailing_at, l.entries, l.end);
+}
+
 static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t owner, uint32_t addr,
 			   unsigned int ofs)
 {
 	if (addr == F2FS_NULL_ADDR)
 		return;
+	note_extent(&w->ext, w->node_base + ofs, addr);
 	if (addr == F2FS_COMPRESS_ADDR) {
 		/* a cluster's marker holds its reservation until the blocks are released */
 		if (!(w->ri->i_inline & F2FS_COMPRESS_RELEASED)) {
@@ -452,6 +604,53 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 	w->blocks++;
 	if (w->is_dir)
 		walk_dentry_block(c, w, w->parent, addr, w->node_base + ofs);
+}
+
+/* i_flags bits only some inodes may carry (upstream's and the kernel's rules). */
+static void check_inode_flags(struct check_ctx *c, const struct inode_walk *w, uint8_t type)
+{
+	uint32_t flags = le32_get(w->ri->i_flags);
+
+	if ((flags & F2FS_CASEFOLD_FL) &&
+	    (type != F2FS_FT_DIR || !(c->features & F2FS_FEATURE_CASEFOLD)))
+		check_report(c, PR_INODE_CASEFOLD, w->ino, 0, "casefold flag on %s",
+			     type != F2FS_FT_DIR ? "a non-directory"
+						 : "a volume without the casefold feature");
+	if ((flags & F2FS_COMPR_FL) &&
+	    (!(c->features & F2FS_FEATURE_COMPRESSION) || (w->ri->i_inline & F2FS_INLINE_DATA)))
+		check_report(c, PR_INODE_COMPRESS, w->ino, 0, "compression flag on %s",
+			     (w->ri->i_inline & F2FS_INLINE_DATA)
+				 ? "an inode with inline data"
+				 : "a volume without the compression feature");
+}
+
+/* The inline area of an inode with inline data or dentries (i_extra_isize validated). */
+static void check_inline_area(struct check_ctx *c, const struct inode_walk *w)
+{
+	const struct f2fs_inode *ri = w->ri;
+	uint32_t reserved = le32_get(ri->i_addr[f2fs_inode_first_addr(ri)]);
+	unsigned int cap = f2fs_inline_data_bytes(ri, c->features), i;
+	const uint8_t *data = f2fs_inline_data(ri);
+
+	if (reserved)
+		check_report_values(c, PR_INODE_INLINE_RESERVED, w->ino, 0, reserved, 0,
+				    "i_addr[%u] before the inline area is 0x%x",
+				    f2fs_inode_first_addr(ri), reserved);
+	if (!(ri->i_inline & F2FS_INLINE_DATA))
+		return;
+	if (le64_get(ri->i_size) > cap)
+		check_report_values(c, PR_INODE_INLINE_SIZE, w->ino, 0, le64_get(ri->i_size), cap,
+				    "i_size %llu, the inode holds %u bytes inline",
+				    (unsigned long long)le64_get(ri->i_size), cap);
+	if (ri->i_inline & F2FS_DATA_EXIST)
+		return;
+	for (i = 0; i < cap && !data[i]; i++)
+		;
+	/* the kernel sets the flag itself when it reads such an inode */
+	if (i < cap)
+		check_report(c, PR_INODE_INLINE_JUNK, w->ino, 0,
+			     "byte %u of the inline data is not zero but F2FS_DATA_EXIST is clear",
+			     i);
 }
 
 static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const struct f2fs_node *n,
@@ -501,6 +700,9 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 			     ri->i_inline, mode);
 		return false;
 	}
+	check_inode_flags(c, w, type);
+	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
+		check_inline_area(c, w);
 	if (type == F2FS_FT_DIR && le64_get(ri->i_size) % F2FS_BLKSIZE &&
 	    !(ri->i_inline & F2FS_INLINE_DENTRY))
 		check_report(c, PR_INODE_SIZE, w->ino, 0, "directory i_size %llu",
@@ -539,12 +741,36 @@ static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w)
 		check_report(c, PR_DIR_DOTS, w->ino, 0, "directory has no dentry block");
 }
 
+/*
+ * Directory @w, named by a directory-typed entry of @w->parent, was read:
+ * it counts as a subdirectory of the parent (only now, as upstream counts
+ * it: an entry whose directory cannot be read adds no link), remembers its
+ * parent for paths, and its i_pino must name that parent (upstream reads
+ * it as what ".." should be).
+ */
+static void enter_dir(struct check_ctx *c, const struct inode_walk *w, struct nid_rec *rec)
+{
+	struct nid_rec *parent = nid_record(c, w->parent);
+
+	if (parent)
+		parent->subdirs++;
+	if (rec)
+		rec->parent = w->parent;
+	if (le32_get(w->ri->i_pino) != w->parent)
+		check_report_count(c, PR_DIR_PINO, w->ino, le32_get(w->ri->i_pino), w->parent,
+				   "i_pino %u, but directory %u names it", le32_get(w->ri->i_pino),
+				   w->parent);
+}
+
 /* Check one inode and everything it owns; queue the inodes its entries name. */
 static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type,
 		       bool system)
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
 	struct inode_walk w = {.ino = ino, .parent = parent, .blocks = 1};
+	/* reached through a directory-typed entry, not as the root or a system inode */
+	bool named_dir = !system && ino != c->root_ino && type == F2FS_FT_DIR;
+	bool unseen = check_kind(c, ino) == NID_UNSEEN;
 	struct nid_rec *rec;
 	uint16_t mode;
 
@@ -552,8 +778,12 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 		check_fail(c, -ENOMEM);
 		return;
 	}
-	if (!read_node(c, ino, ino, 0, n))
+	if (!read_node(c, ino, ino, 0, n)) {
+		/* reached before as some other node: a bad entry, no subtree behind it */
+		if (named_dir && unseen)
+			report_lost_dir(c, parent, ino, NULL, 0);
 		goto out;
+	}
 	/* the last inode is reported by check_tree(), which knows when the walk ends */
 	if (++c->res->valid_inodes < le32_get(c->cp->valid_inode_count))
 		check_progress(c, CHECK_PASS_TREE, c->res->valid_inodes,
@@ -564,14 +794,25 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 	w.special = S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) || S_ISSOCK(mode);
 	w.casefold = le32_get(n->i.i_flags) & F2FS_CASEFOLD_FL;
 	w.encrypted = le32_get(n->i.i_flags) & F2FS_ENCRYPT_FL;
+	if (!w.special) /* device, fifo and socket inodes have no extent */
+		w.ext = (struct extent_check){.fofs = le32_get(n->i.i_ext.fofs),
+					      .blk = le32_get(n->i.i_ext.blk),
+					      .len = le32_get(n->i.i_ext.len)};
 	rec = nid_record(c, ino);
 	if (rec) {
 		rec->kind = system ? NID_SYSTEM : w.is_dir ? NID_DIR : NID_FILE;
 		rec->i_links = le32_get(n->i.i_links);
 	}
-	if (!check_inode_fields(c, &w, n, type))
+	if (named_dir && w.is_dir)
+		enter_dir(c, &w, rec);
+	if (!check_inode_fields(c, &w, n, type)) {
+		if (named_dir)
+			report_lost_dir(c, parent, ino, NULL, 0);
 		goto out;
+	}
 	walk_inode_tree(c, &w);
+	check_extent(c, &w);
+	check_xattrs(c, &w);
 	if (le64_get(n->i.i_blocks) != w.blocks)
 		check_report_count(c, PR_INODE_BLOCKS, ino, le64_get(n->i.i_blocks), w.blocks,
 				   "i_blocks %llu, found %llu",

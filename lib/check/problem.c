@@ -81,6 +81,18 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_NODE_NID_FREE, "node", "a node pointer names a free nid"),
     ROW_OTHER(PR_ROOT_INODE, "superblock", "the root inode has no NAT entry"),
     ROW_OTHER(PR_QUOTA_INODE, "superblock", "a quota inode has no NAT entry"),
+    ROW_OTHER(PR_INODE_EXTENT, "inode", "i_ext does not match the file's blocks"),
+    ROW_OTHER(PR_INODE_CASEFOLD, "inode", "casefold flag on an inode that cannot carry it"),
+    ROW_OTHER(PR_INODE_COMPRESS, "inode", "compression flag on an inode that cannot carry it"),
+    ROW_OTHER(PR_INODE_INLINE_SIZE, "inode", "i_size exceeds the inline data capacity"),
+    ROW_OTHER(PR_INODE_INLINE_RESERVED, "inode", "the word reserved before inline data is used"),
+    ROW_WARN(PR_INODE_INLINE_JUNK, "inode", "inline data present without the data-exist flag"),
+    ROW_OTHER(PR_XATTR_ENTRY, "xattr", "an xattr entry runs past the end of the xattr space"),
+    ROW_OTHER(PR_XATTR_TRAILING, "xattr", "non-zero bytes follow the end of the xattr list"),
+    ROW_OTHER(PR_SSA_TYPE, "SSA", "summary block type differs from its blocks' type"),
+    ROW_OTHER(PR_SSA_VERSION, "SSA", "summary version differs from the node's NAT version"),
+    ROW_OTHER(PR_DIR_PINO, "inode", "a directory's i_pino differs from its parent"),
+    ROW_OTHER(PR_DIR_LOST, "dentry", "an entry names a directory that cannot be walked"),
 };
 
 const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code)

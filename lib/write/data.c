@@ -499,6 +499,12 @@ int wr_set_size(struct f2fs_wr *w, struct wr_node *in, uint64_t size)
 	struct wr_inode *wi = wr_inode_find(w, in->ino, false);
 	int ret;
 
+	/* an inline file grown past its inline area moves to blocks (f2fs_convert_inline_inode) */
+	if (ri->i_inline & F2FS_INLINE_DATA && size > inline_bytes(w, ri)) {
+		ret = convert_inline(w, in);
+		if (ret)
+			return ret;
+	}
 	if (ri->i_inline & F2FS_INLINE_DATA) {
 		if (size < old && size < inline_bytes(w, ri))
 			memset(inline_area(ri) + size, 0, inline_bytes(w, ri) - size);

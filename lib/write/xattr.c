@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Extended attributes, in the kernel's layout: one list -- a 24-byte header
- * (magic, refcount) then entries {index, name length, value size, name,
- * value} each padded to 4 bytes, ended by four zero bytes -- stored across
- * the inode's inline xattr area (the last words of i_addr[]) and, past it,
- * the data area of the inode's xattr node, which is made when the list
- * first outgrows the inline area.  Everything after the end marker is zero.
+ * Extended attributes, in the kernel's layout (include/f2fs/xattr.h): one
+ * list across the inode's inline xattr area and, past it, the data area of
+ * the inode's xattr node, which is made when the list first outgrows the
+ * inline area.  Setting an attribute removes its old entry, appends the new
+ * one and keeps everything after the end marker zero.
  */
 #include "config.h"
 
@@ -15,13 +14,10 @@
 
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
+#include "f2fs/xattr.h"
 #include "write_internal.h"
 
-#define XATTR_MAGIC	 0xF2F52011u
-#define XATTR_HDR_SIZE	 24
-#define XATTR_ENTRY_HDR	 4
-#define XATTR_NODE_BYTES (F2FS_BLKSIZE - sizeof(struct f2fs_node_footer))
-#define XATTR_ALIGN(n)	 (((n) + 3u) & ~3u)
+#define XATTR_ALIGN(n) (((n) + 3u) & ~3u)
 
 struct xlist {
 	uint8_t *buf;
@@ -30,12 +26,13 @@ struct xlist {
 
 static size_t inline_xattr_bytes(struct f2fs_wr *w, const struct f2fs_inode *ri)
 {
-	return (size_t)f2fs_inode_inline_xattr_addrs(ri, w->fs->features) * sizeof(uint32_t);
+	return f2fs_inline_xattr_bytes(ri, w->fs->features);
 }
 
-static uint8_t *inline_xattr_area(struct f2fs_inode *ri, size_t bytes)
+/* The inline xattr area, to change (lib/format's description of where it lies). */
+static uint8_t *inline_xattr_area(struct f2fs_wr *w, struct f2fs_inode *ri)
 {
-	return (uint8_t *)ri->i_nid - bytes;
+	return (uint8_t *)f2fs_inline_xattr(ri, w->fs->features);
 }
 
 static int load(struct f2fs_wr *w, struct wr_node *in, struct xlist *x)
@@ -45,47 +42,43 @@ static int load(struct f2fs_wr *w, struct wr_node *in, struct xlist *x)
 	int ret;
 
 	x->inline_size = inline_xattr_bytes(w, &in->blk.i);
-	x->size = x->inline_size + XATTR_NODE_BYTES;
+	x->size = x->inline_size + F2FS_XATTR_NODE_BYTES;
 	x->buf = calloc(1, x->size + 4);
 	if (!x->buf)
 		return -ENOMEM;
-	memcpy(x->buf, inline_xattr_area(&in->blk.i, x->inline_size), x->inline_size);
+	if (x->inline_size)
+		memcpy(x->buf, inline_xattr_area(w, &in->blk.i), x->inline_size);
 	if (xnid) {
 		ret = wr_node_get(w, xnid, in->ino, &xn);
 		if (ret) {
 			free(x->buf);
 			return ret;
 		}
-		memcpy(x->buf + x->inline_size, &xn->blk, XATTR_NODE_BYTES);
+		memcpy(x->buf + x->inline_size, &xn->blk, F2FS_XATTR_NODE_BYTES);
 		wr_node_put(xn);
 	}
-	if (le32_get(*(le32 *)x->buf) != XATTR_MAGIC) {
+	if (le32_get(*(le32 *)x->buf) != F2FS_XATTR_MAGIC) {
 		memset(x->buf, 0, x->size);
-		*(le32 *)x->buf = le32_put(XATTR_MAGIC);
+		*(le32 *)x->buf = le32_put(F2FS_XATTR_MAGIC);
 		*(le32 *)(x->buf + 4) = le32_put(1);
 	}
 	return 0;
 }
 
-static size_t entry_size(const uint8_t *e)
-{
-	return XATTR_ALIGN(XATTR_ENTRY_HDR + e[1] + le16_get(*(const le16 *)(e + 2)));
-}
-
 /* The entry (index, name) and the end of the list; NULL when absent. */
 static uint8_t *find(struct xlist *x, uint8_t index, const char *name, size_t nlen, size_t *end)
 {
-	size_t off = XATTR_HDR_SIZE;
+	size_t off = F2FS_XATTR_HEADER_SIZE;
 	uint8_t *hit = NULL;
 
-	while (off + XATTR_ENTRY_HDR <= x->size && le32_get(*(le32 *)(x->buf + off))) {
+	while (off + F2FS_XATTR_ENTRY_HEAD <= x->size && le32_get(*(le32 *)(x->buf + off))) {
 		uint8_t *e = x->buf + off;
 
-		if (off + entry_size(e) > x->size)
+		if (off + f2fs_xattr_entry_size(e) > x->size)
 			break; /* damaged: treat the rest as gone */
-		if (e[0] == index && e[1] == nlen && !memcmp(e + XATTR_ENTRY_HDR, name, nlen))
+		if (e[0] == index && e[1] == nlen && !memcmp(e + F2FS_XATTR_ENTRY_HEAD, name, nlen))
 			hit = e;
-		off += entry_size(e);
+		off += f2fs_xattr_entry_size(e);
 	}
 	*end = off;
 	return hit;
@@ -97,7 +90,8 @@ static int store(struct f2fs_wr *w, struct wr_node *in, struct xlist *x, size_t 
 	struct wr_node *xn;
 	int ret;
 
-	memcpy(inline_xattr_area(&in->blk.i, x->inline_size), x->buf, x->inline_size);
+	if (x->inline_size)
+		memcpy(inline_xattr_area(w, &in->blk.i), x->buf, x->inline_size);
 	wr_node_dirty(w, in);
 	if (!xnid && used <= x->inline_size)
 		return 0;
@@ -115,7 +109,7 @@ static int store(struct f2fs_wr *w, struct wr_node *in, struct xlist *x, size_t 
 	}
 	if (ret)
 		return ret;
-	memcpy(&xn->blk, x->buf + x->inline_size, XATTR_NODE_BYTES);
+	memcpy(&xn->blk, x->buf + x->inline_size, F2FS_XATTR_NODE_BYTES);
 	wr_node_dirty(w, xn);
 	wr_node_put(xn);
 	return 0;
@@ -136,13 +130,13 @@ static int set_locked(struct f2fs_wr *w, struct wr_node *in, uint8_t index, cons
 		return ret;
 	e = find(&x, index, name, nlen, &end);
 	if (e) {
-		size_t sz = entry_size(e);
+		size_t sz = f2fs_xattr_entry_size(e);
 
 		memmove(e, e + sz, end - (size_t)(e - x.buf) - sz);
 		end -= sz;
 		memset(x.buf + end, 0, x.size - end);
 	}
-	need = XATTR_ALIGN(XATTR_ENTRY_HDR + nlen + len);
+	need = XATTR_ALIGN(F2FS_XATTR_ENTRY_HEAD + nlen + len);
 	if (value && end + need + 4 > x.size) {
 		free(x.buf);
 		return -ERANGE;
@@ -152,8 +146,8 @@ static int set_locked(struct f2fs_wr *w, struct wr_node *in, uint8_t index, cons
 		e[0] = index;
 		e[1] = (uint8_t)nlen;
 		*(le16 *)(e + 2) = le16_put((uint16_t)len);
-		memcpy(e + XATTR_ENTRY_HDR, name, nlen);
-		memcpy(e + XATTR_ENTRY_HDR + nlen, value, len);
+		memcpy(e + F2FS_XATTR_ENTRY_HEAD, name, nlen);
+		memcpy(e + F2FS_XATTR_ENTRY_HEAD + nlen, value, len);
 		end += need;
 	}
 	ret = store(w, in, &x, end + 4);
@@ -208,7 +202,7 @@ int f2fs_getxattr(struct f2fs_fs *fs, uint32_t ino, uint8_t index, const char *n
 	vlen = le16_get(*(le16 *)(e + 2));
 	*value_len = vlen;
 	if (buf)
-		memcpy(buf, e + XATTR_ENTRY_HDR + e[1], vlen < len ? vlen : len);
+		memcpy(buf, e + F2FS_XATTR_ENTRY_HEAD + e[1], vlen < len ? vlen : len);
 	free(x.buf);
 	return vlen > len && buf ? -ERANGE : 0;
 }

@@ -14,7 +14,8 @@
 # sanitizer report or hang.  Every extra command must exit 0 on the
 # unmutated image first.  Then it builds the standalone drivers of
 # tests/fuzz/fuzz_parsers.c and fuzz_read.c (each with fuzz_driver.c) with
-# gcc and ASan against the ASan libf2fs.a and runs them.
+# gcc and ASan against the ASan libf2fs.a and runs them.  Last, a short
+# differential run (differential.sh) compares our verdicts with upstream's.
 #
 # Output: one PASS/FAIL/SKIP line per family and one per driver (see
 # tests/cli/lib.sh), "# ..." lines with counts; exit 1 when something failed.
@@ -34,6 +35,8 @@
 #   FUZZ_TIMEOUT       seconds per command (default 20)
 #   FUZZ_CRASH_DIR     where failures are kept (default /tmp/fuzz-crashes)
 #   FUZZ_FAMILIES      space-separated subset of the family names
+#   FUZZ_DIFF_ITERS    mutations for differential.sh (default 150, 0 skips); INJECT
+#                      (default: inject/inject.f2fs beside FSCK's tree) makes them
 set -u
 # shellcheck source=../cli/lib.sh
 . "$(dirname "$0")/../cli/lib.sh"
@@ -458,4 +461,13 @@ for fam in $FAMILIES; do
 done
 run_driver fuzz_parsers "$DRIVER_ITERS"
 run_driver fuzz_read "$READ_ITERS"
+
+# --- the differential run: every mutation upstream flags, ours must too ------------
+# (but the known, explained ones of differential-allow.txt); it prints its own
+# PASS/FAIL lines
+if [ "${FUZZ_DIFF_ITERS:-150}" -gt 0 ]; then
+	FSCK=$FSCK DUMP=$DUMP INJECT=${INJECT:-$(dirname "$FSCK")/../inject/inject.f2fs} \
+		DIFF_ITERS=${FUZZ_DIFF_ITERS:-150} DIFF_SEED=$SEED DIFF_TIMEOUT=$TMO DIFF_MAX_UP_ONLY=0 \
+		bash "$TOP/tests/fuzz/differential.sh" || N_FAIL=$((N_FAIL + 1))
+fi
 finish

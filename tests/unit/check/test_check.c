@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "f2fs/check.h"
 #include "f2fs/checkpoint.h"
@@ -22,6 +23,7 @@
 #include "f2fs/mkfs.h"
 #include "f2fs/node.h"
 #include "f2fs/super.h"
+#include "f2fs/xattr.h"
 #include "fixture.h"
 #include "test.h"
 
@@ -31,6 +33,8 @@
 struct seen {
 	unsigned int count[PR_NR_CODES];
 	unsigned int sections;
+	struct f2fs_problem lost_dir; /* the last PR_DIR_LOST report */
+	struct f2fs_problem extent;   /* the last PR_INODE_EXTENT report */
 };
 
 static void on_problem(const struct f2fs_problem *p, void *arg)
@@ -39,6 +43,10 @@ static void on_problem(const struct f2fs_problem *p, void *arg)
 
 	if (p->code < PR_NR_CODES)
 		s->count[p->code]++;
+	if (p->code == PR_DIR_LOST)
+		s->lost_dir = *p;
+	if (p->code == PR_INODE_EXTENT)
+		s->extent = *p;
 }
 
 static void on_section(const struct f2fs_section_report *r, void *arg)
@@ -402,6 +410,342 @@ static void test_section_mismatch(void)
 	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_SECTIONS));
 	CHECK(!f2fs_check_line_ok(&r, F2FS_LINE_SIT_BITMAP));
 	fixture_free(&fx);
+}
+
+/* ---- checks upstream's newest fsck makes: extents, flags, inline data, xattrs ---- */
+
+/* The block of node @nid per the NAT (0 when it has none). */
+static uint64_t node_blk(struct fixture *fx, uint32_t nid)
+{
+	const struct f2fs_nat_table *nat;
+	const struct f2fs_nat_info *e;
+	struct f2fs_fs *fs;
+	uint64_t blk = 0;
+
+	if (!fixture_fs_open(fx, &fs))
+		return 0;
+	if (!f2fs_fs_nat(fs, &nat) && (e = f2fs_nat_get(nat, nid)))
+		blk = e->blkaddr;
+	f2fs_fs_close(fs);
+	CHECK(blk != 0);
+	return blk;
+}
+
+/* Rewrite inode @nid of @fx with @edit (@arg), resealing its checksum. */
+static void edit_inode(struct fixture *fx, uint32_t nid, void (*edit)(struct f2fs_node *, void *),
+		       void *arg)
+{
+	uint64_t blk = node_blk(fx, nid);
+	struct f2fs_node n;
+
+	if (!blk)
+		return;
+	read_blk(fx, blk, &n);
+	edit(&n, arg);
+	f2fs_inode_seal(&n, fx->cfg.features, f2fs_inode_chksum_seed(fx->sb.uuid));
+	write_blk(fx, blk, &n);
+}
+
+/* Check @fx and return how often @code came (its last report in @s). */
+static unsigned int count_code(struct fixture *fx, enum f2fs_problem_code code, struct seen *s)
+{
+	struct f2fs_check_result r;
+
+	CHECK_EQ_U64(run_check(fx->dev, s, &r), 0);
+	return s->count[code];
+}
+
+static void set_extent(struct f2fs_node *n, void *arg)
+{
+	const uint32_t *x = arg;
+
+	n->i.i_ext.fofs = le32_put(x[0]);
+	n->i.i_ext.blk = le32_put(x[1]);
+	n->i.i_ext.len = le32_put(x[2]);
+}
+
+/*
+ * The root directory has one dentry block, at file block 0: an extent
+ * covering exactly that is fine; one claiming more, one at block 0 of the
+ * device, one shifted by a block, one past the largest file offset are not.
+ */
+static void test_inode_extent(void)
+{
+	uint32_t features = F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_INODE_CHKSUM;
+	struct fixture fx;
+	uint32_t root, dblk, x[3];
+	struct seen s;
+
+	if (!make_image(&fx, features, 1))
+		return;
+	root = le32_get(fx.sb.root_ino);
+	dblk = (uint32_t)root_dentry_blk(&fx.l);
+	x[0] = 0, x[1] = dblk, x[2] = 1;
+	edit_inode(&fx, root, set_extent, x);
+	CHECK_EQ_U64(count_code(&fx, PR_INODE_EXTENT, &s), 0);
+	CHECK_EQ_U64(run_check(fx.dev, &s, &(struct f2fs_check_result){0}), 0);
+
+	x[2] = 2; /* a second block the file does not have */
+	edit_inode(&fx, root, set_extent, x);
+	CHECK_EQ_U64(count_code(&fx, PR_INODE_EXTENT, &s), 1);
+	CHECK_EQ_U64(s.extent.nid, root);
+	CHECK_EQ_U64(s.extent.blkaddr, dblk);
+	CHECK_EQ_U64(s.extent.value, 0);
+	CHECK_EQ_U64(s.extent.expected, 2);
+
+	x[1] = 0, x[2] = 1; /* no block address */
+	edit_inode(&fx, root, set_extent, x);
+	CHECK_EQ_U64(count_code(&fx, PR_INODE_EXTENT, &s), 1);
+
+	x[0] = 1, x[1] = dblk; /* the block is at file block 0, not 1 */
+	edit_inode(&fx, root, set_extent, x);
+	CHECK_EQ_U64(count_code(&fx, PR_INODE_EXTENT, &s), 1);
+
+	x[0] = 0xffffff00u, x[2] = 0x200; /* past any file's last block */
+	edit_inode(&fx, root, set_extent, x);
+	CHECK_EQ_U64(count_code(&fx, PR_INODE_EXTENT, &s), 1);
+	expect_code(&fx, PR_INODE_EXTENT, 1);
+	fixture_free(&fx);
+}
+
+static void or_flags(struct f2fs_node *n, void *arg)
+{
+	n->i.i_flags = le32_put(le32_get(n->i.i_flags) | *(uint32_t *)arg);
+}
+
+/* Casefold on a volume without the feature; compression without the feature. */
+static void test_inode_flags(void)
+{
+	uint32_t features = F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_INODE_CHKSUM;
+	uint32_t casefold = F2FS_CASEFOLD_FL, compr = F2FS_COMPR_FL;
+	struct fixture fx;
+	struct seen s;
+
+	if (!make_image(&fx, features, 1))
+		return;
+	edit_inode(&fx, le32_get(fx.sb.root_ino), or_flags, &casefold);
+	expect_code(&fx, PR_INODE_CASEFOLD, 1);
+	CHECK_EQ_U64(count_code(&fx, PR_INODE_COMPRESS, &s), 0);
+	fixture_free(&fx);
+
+	if (!make_image(&fx, features, 1))
+		return;
+	edit_inode(&fx, le32_get(fx.sb.root_ino), or_flags, &compr);
+	expect_code(&fx, PR_INODE_COMPRESS, 1);
+	CHECK_EQ_U64(count_code(&fx, PR_INODE_CASEFOLD, &s), 0);
+	fixture_free(&fx);
+}
+
+/* What to do to the inline file make_inline_file() builds. */
+struct inline_edit {
+	uint64_t size;	   /* i_size */
+	uint32_t reserved; /* the word before the inline data */
+	bool data_exist;   /* F2FS_DATA_EXIST */
+	uint32_t casefold; /* i_flags bits to add */
+};
+
+/*
+ * Turn lost+found into a regular file keeping "hello" inline, as @e says.
+ * Its old dentry block then belongs to nothing and the root has one
+ * subdirectory less: those problems come too, and are not counted here.
+ */
+static void make_inline_file(struct f2fs_node *n, void *arg)
+{
+	const struct inline_edit *e = arg;
+	unsigned int first = f2fs_inode_first_addr(&n->i);
+
+	n->i.i_mode = le16_put(S_IFREG | 0644);
+	n->i.i_links = le32_put(1);
+	n->i.i_blocks = le64_put(1);
+	n->i.i_size = le64_put(e->size);
+	n->i.i_inline = (uint8_t)((n->i.i_inline & F2FS_EXTRA_ATTR) | F2FS_INLINE_DATA |
+				  (e->data_exist ? F2FS_DATA_EXIST : 0));
+	n->i.i_flags = le32_put(e->casefold);
+	memset(&n->i.i_addr[first], 0, (F2FS_DEF_ADDRS_PER_INODE - first) * 4u);
+	n->i.i_addr[first] = le32_put(e->reserved);
+	memcpy((uint8_t *)f2fs_inline_data(&n->i), "hello", 5);
+}
+
+/* Check lost+found made an inline file by @e; @s gets the counts. */
+static void check_inline_file(const struct inline_edit *e, struct seen *s,
+			      struct f2fs_check_result *r)
+{
+	uint32_t features = F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_INODE_CHKSUM |
+			    F2FS_FEATURE_LOST_FOUND | F2FS_FEATURE_CASEFOLD;
+	struct fixture fx;
+
+	memset(s, 0, sizeof(*s));
+	if (!make_image(&fx, features, 1))
+		return;
+	edit_inode(&fx, fx.res.lost_found_ino, make_inline_file, (void *)e);
+	CHECK_EQ_U64(run_check(fx.dev, s, r), 0);
+	fixture_free(&fx);
+}
+
+static void test_inline_data(void)
+{
+	struct inline_edit e = {.size = 5, .data_exist = true};
+	struct f2fs_check_result r;
+	struct seen s;
+
+	check_inline_file(&e, &s, &r); /* a good inline file */
+	CHECK_EQ_U64(s.count[PR_INODE_INLINE_SIZE] + s.count[PR_INODE_INLINE_RESERVED] +
+			 s.count[PR_INODE_INLINE_JUNK] + s.count[PR_INODE_CASEFOLD],
+		     0);
+	e.size = 4000; /* more than an inode holds */
+	check_inline_file(&e, &s, &r);
+	CHECK_EQ_U64(s.count[PR_INODE_INLINE_SIZE], 1);
+	e.size = 5, e.reserved = 0x1234;
+	check_inline_file(&e, &s, &r);
+	CHECK_EQ_U64(s.count[PR_INODE_INLINE_RESERVED], 1);
+	/* data without the flag: the kernel sets the flag itself, a warning */
+	e.reserved = 0, e.data_exist = false;
+	check_inline_file(&e, &s, &r);
+	CHECK_EQ_U64(s.count[PR_INODE_INLINE_JUNK], 1);
+	CHECK(r.warnings >= 1);
+	CHECK(f2fs_problem_info(PR_INODE_INLINE_JUNK)->warning);
+	/* casefold is for directories, even on a casefold volume */
+	e.data_exist = true, e.casefold = F2FS_CASEFOLD_FL;
+	check_inline_file(&e, &s, &r);
+	CHECK_EQ_U64(s.count[PR_INODE_CASEFOLD], 1);
+}
+
+/* An inline xattr area on the root: header, then entries of @len bytes. */
+static void put_xattrs(struct f2fs_node *n, void *arg)
+{
+	const uint8_t *list = arg;
+	uint8_t *area;
+
+	n->i.i_inline |= F2FS_INLINE_XATTR;
+	n->i.i_inline_xattr_size = le16_put(F2FS_INLINE_XATTR_ADDRS);
+	area = (uint8_t *)f2fs_inline_xattr(&n->i, F2FS_FEATURE_EXTRA_ATTR |
+						       F2FS_FEATURE_FLEXIBLE_INLINE_XATTR);
+	memset(area, 0, F2FS_INLINE_XATTR_ADDRS * 4u);
+	memcpy(area, list, 64);
+}
+
+static void test_xattrs(void)
+{
+	uint32_t features = F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_INODE_CHKSUM |
+			    F2FS_FEATURE_FLEXIBLE_INLINE_XATTR;
+	/* magic, refcount 1, then user.tag = "abcd": 4 + 3 + 4 bytes, padded to 12 */
+	uint8_t list[64] = {0x11, 0x20, 0xf5, 0xf2, 1, 0, 0, 0};
+	static const uint8_t entry[] = {1, 3, 4, 0, 't', 'a', 'g', 'a', 'b', 'c', 'd', 0};
+	struct fixture fx;
+	struct seen s;
+
+	memcpy(list + F2FS_XATTR_HEADER_SIZE, entry, sizeof(entry));
+	if (!make_image(&fx, features, 1))
+		return;
+	edit_inode(&fx, le32_get(fx.sb.root_ino), put_xattrs, list);
+	CHECK_EQ_U64(count_code(&fx, PR_XATTR_ENTRY, &s) + s.count[PR_XATTR_TRAILING], 0);
+
+	list[F2FS_XATTR_HEADER_SIZE + 2] = 0xf4, list[F2FS_XATTR_HEADER_SIZE + 3] = 1; /* 500 */
+	edit_inode(&fx, le32_get(fx.sb.root_ino), put_xattrs, list);
+	expect_code(&fx, PR_XATTR_ENTRY, 1);
+
+	list[F2FS_XATTR_HEADER_SIZE + 2] = 4, list[F2FS_XATTR_HEADER_SIZE + 3] = 0;
+	list[F2FS_XATTR_HEADER_SIZE + 20] = 0x77; /* after the terminating word */
+	edit_inode(&fx, le32_get(fx.sb.root_ino), put_xattrs, list);
+	expect_code(&fx, PR_XATTR_TRAILING, 1);
+	CHECK_EQ_U64(count_code(&fx, PR_XATTR_ENTRY, &s), 0);
+	fixture_free(&fx);
+}
+
+/*
+ * The hot data log moves to another segment, so the root's dentry block
+ * lies in a closed segment whose summary is the SSA block on disk: written
+ * right it is clean; with a node type, or a version the root's NAT entry
+ * does not have, it is not.
+ */
+static void close_hot_data_log(struct fixture *fx, uint8_t type, uint8_t version)
+{
+	uint8_t blk[BLK];
+	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)blk;
+	struct f2fs_summary_block *sum = (struct f2fs_summary_block *)blk;
+	uint32_t last = fx->l.cp_blkaddr + 6 + fx->l.cp_payload - 1;
+	uint32_t seg = fx->l.cur_seg[F2FS_CURSEG_HOT_DATA];
+
+	read_blk(fx, fx->l.cp_blkaddr, blk);
+	if (le32_get(cp->cur_data_segno[0]) == seg) {
+		/* the log's new segment counts as in use */
+		cp->cur_data_segno[0] = le32_put(fx->l.cur_seg[F2FS_CURSEG_COLD_DATA] + 8);
+		cp->free_segment_count = le32_put(le32_get(cp->free_segment_count) - 1);
+	}
+	f2fs_cp_seal(cp);
+	write_blk(fx, fx->l.cp_blkaddr, blk);
+	write_blk(fx, last, blk);
+	memset(blk, 0, BLK);
+	sum->entries[0].nid = fx->sb.root_ino;
+	sum->entries[0].version = version;
+	sum->footer.entry_type = type;
+	write_blk(fx, fx->l.ssa_blkaddr + seg, blk);
+}
+
+static void test_ssa_type_and_version(void)
+{
+	struct fixture fx;
+	struct f2fs_check_result r;
+	struct seen s;
+
+	if (!make_image(&fx, 0, 1))
+		return;
+	close_hot_data_log(&fx, F2FS_SUM_TYPE_DATA, 0);
+	CHECK_EQ_U64(run_check(fx.dev, &s, &r), 0);
+	CHECK_EQ_U64(r.problems, 0);
+	close_hot_data_log(&fx, F2FS_SUM_TYPE_NODE, 0);
+	expect_code(&fx, PR_SSA_TYPE, 1);
+	close_hot_data_log(&fx, F2FS_SUM_TYPE_DATA, 3);
+	expect_code(&fx, PR_SSA_VERSION, 1);
+	CHECK_EQ_U64(count_code(&fx, PR_SSA_TYPE, &s), 0);
+	fixture_free(&fx);
+}
+
+static void set_pino(struct f2fs_node *n, void *arg)
+{
+	n->i.i_pino = le32_put(*(uint32_t *)arg);
+}
+
+static void test_dir_pino(void)
+{
+	struct fixture fx;
+	uint32_t pino = 77;
+
+	if (!make_image(&fx, F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_LOST_FOUND, 1))
+		return;
+	edit_inode(&fx, fx.res.lost_found_ino, set_pino, &pino);
+	expect_code(&fx, PR_DIR_PINO, 1);
+	fixture_free(&fx);
+}
+
+/*
+ * lost+found's NAT entry points at the root's block (or nowhere): the entry
+ * naming it is reported with the path of its directory, and the root's
+ * link count, which counted it, no longer holds.
+ */
+static void test_lost_dir(void)
+{
+	struct fixture fx;
+	struct f2fs_check_result r;
+	struct seen s;
+	uint32_t lpf, root;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!make_image(&fx, F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_LOST_FOUND, 1))
+			return;
+		lpf = fx.res.lost_found_ino;
+		root = le32_get(fx.sb.root_ino);
+		CHECK(fixture_nat_set(&fx, lpf, lpf, i ? 0 : (uint32_t)root_inode_blk(&fx.l)));
+		CHECK_EQ_U64(run_check(fx.dev, &s, &r), 0);
+		CHECK_EQ_U64(s.count[PR_DIR_LOST], 1);
+		CHECK_EQ_U64(s.count[PR_DIR_LINKS], 1);
+		CHECK_EQ_U64(s.count[i ? PR_DENT_INO : PR_NODE_FOOTER_NID], 1);
+		CHECK_EQ_U64(s.lost_dir.nid, lpf);
+		CHECK(strstr(s.lost_dir.detail, "entry \"lost+found\" in / (inode 3)") != NULL);
+		CHECK(root == 3);
+		fixture_free(&fx);
+	}
 }
 
 /* ---- the journals, nat_bits and the orphan list ---- */
@@ -913,5 +1257,12 @@ int main(void)
 	RUN(test_progress);
 	RUN(test_truncated_device);
 	RUN(test_problem_table);
+	RUN(test_inode_extent);
+	RUN(test_inode_flags);
+	RUN(test_inline_data);
+	RUN(test_xattrs);
+	RUN(test_ssa_type_and_version);
+	RUN(test_dir_pino);
+	RUN(test_lost_dir);
 	TEST_EXIT();
 }

@@ -551,6 +551,46 @@ static void test_tagged_writes(void)
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
+/* xattrs inline, then past the inline area into an xattr node, replaced and removed. */
+static void test_xattrs(void)
+{
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	uint8_t big[3000], got[4000];
+	size_t len = 0;
+	uint32_t ino;
+	int i;
+
+	if (!format(&fx, 64ull << 20, "extra_attr,flexible_inline_xattr", 1)) {
+		CHECK(0);
+		return;
+	}
+	fill(big, sizeof(big), 8);
+	CHECK(open_rw(&fx, &fs));
+	CHECK_EQ_U64(create(fs, ROOT, "x", S_IFREG | 0644, &ino), 0);
+	CHECK_EQ_U64(f2fs_setxattr(fs, ino, 1, "small", "value", 5), 0);
+	CHECK_EQ_U64(checkpoint(fs, false), 0);
+	CHECK_EQ_U64(problems(&fx), 0);
+	CHECK_EQ_U64(f2fs_setxattr(fs, ino, 1, "big", big, sizeof(big)), 0);
+	CHECK_EQ_U64(f2fs_setxattr(fs, ino, 6, "selinux", "u:object_r:x:s0", 16), 0);
+	for (i = 0; i < 20; i++) /* replaced in place, never piling up */
+		CHECK_EQ_U64(f2fs_setxattr(fs, ino, 1, "small", "other", 5), 0);
+	CHECK_EQ_U64(checkpoint(fs, false), 0);
+	CHECK_EQ_U64(problems(&fx), 0);
+	CHECK_EQ_U64(f2fs_getxattr(fs, ino, 1, "big", got, sizeof(got), &len), 0);
+	CHECK(len == sizeof(big) && !memcmp(got, big, len));
+	CHECK_EQ_U64(f2fs_getxattr(fs, ino, 1, "small", got, sizeof(got), &len), 0);
+	CHECK(len == 5 && !memcmp(got, "other", 5));
+	CHECK_EQ_U64(f2fs_setxattr(fs, ino, 1, "big", NULL, 0), 0);
+	CHECK_EQ_U64(f2fs_getxattr(fs, ino, 1, "big", got, sizeof(got), &len), -ENODATA);
+	CHECK_EQ_U64(f2fs_setxattr(fs, ino, 1, "huge", got, 65536), -ERANGE);
+	CHECK_EQ_U64(f2fs_unlink(fs, ROOT, "x", 1), 0);
+	CHECK_EQ_U64(checkpoint(fs, true), 0);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(problems(&fx), 0);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 int main(void)
 {
 	RUN(test_create_and_checkpoint);
@@ -558,6 +598,7 @@ int main(void)
 	RUN(test_fsync_chain);
 	RUN(test_compression);
 	RUN(test_tagged_writes);
+	RUN(test_xattrs);
 	RUN(test_churn_cleaner);
 	RUN(test_churn_large_sections);
 	TEST_EXIT();
