@@ -347,16 +347,23 @@ static int area_at(struct f2fs_wr *w, struct wr_node *dir, const struct dent_pos
 	return ret;
 }
 
+/* Find @name in @dir and the area holding it, ready to change. */
+static int locate(struct f2fs_wr *w, struct wr_node *dir, const char *name, size_t len,
+		  struct dent_pos *pos, struct f2fs_dentry_area *a)
+{
+	int ret = refuse_special(dir);
+
+	if (!ret)
+		ret = find_entry(w, dir, name, len, pos);
+	return ret ? ret : area_at(w, dir, pos, a);
+}
+
 int wr_dir_remove(struct f2fs_wr *w, struct wr_node *dir, const char *name, size_t len)
 {
 	struct f2fs_dentry_area a;
 	struct dent_pos pos;
-	int ret = refuse_special(dir);
+	int ret = locate(w, dir, name, len, &pos, &a);
 
-	if (!ret)
-		ret = find_entry(w, dir, name, len, &pos);
-	if (!ret)
-		ret = area_at(w, dir, &pos, &a);
 	if (ret)
 		return ret;
 	f2fs_dentry_area_clear(&a, pos.slot, pos.slots);
@@ -370,12 +377,8 @@ int wr_dir_set(struct f2fs_wr *w, struct wr_node *dir, const char *name, size_t 
 {
 	struct f2fs_dentry_area a;
 	struct dent_pos pos;
-	int ret = refuse_special(dir);
+	int ret = locate(w, dir, name, len, &pos, &a);
 
-	if (!ret)
-		ret = find_entry(w, dir, name, len, &pos);
-	if (!ret)
-		ret = area_at(w, dir, &pos, &a);
 	if (ret)
 		return ret;
 	a.dentry[pos.slot].ino = le32_put(ino);

@@ -604,24 +604,44 @@ static int get_file(struct f2fs_wr *w, uint32_t ino, struct wr_node **in)
 	return ret;
 }
 
+/* Enter for a change of regular file @ino: its lock taken, its inode in *in. */
+static int begin_file_change(struct f2fs_fs *fs, uint32_t ino, bool may_clean, struct f2fs_wr **w,
+			     struct wr_node **in)
+{
+	int ret = enter(fs, w, may_clean);
+
+	if (ret)
+		return ret;
+	wr_lock(*w, F2FS_LOCK_INODE, ino, true);
+	ret = get_file(*w, ino, in);
+	if (ret) {
+		wr_unlock(*w, F2FS_LOCK_INODE, ino, true);
+		leave(*w, ret);
+	}
+	return ret;
+}
+
+static int end_file_change(struct f2fs_wr *w, struct wr_node *in, int ret)
+{
+	uint32_t ino = in->ino;
+
+	wr_node_put(in);
+	wr_unlock(w, F2FS_LOCK_INODE, ino, true);
+	return leave(w, ret);
+}
+
 int f2fs_pwrite(struct f2fs_fs *fs, uint32_t ino, const void *buf, size_t len, uint64_t off)
 {
 	struct f2fs_wr *w;
 	struct wr_node *in;
-	int ret = enter(fs, &w, true);
+	int ret = begin_file_change(fs, ino, true, &w, &in);
 
 	if (ret)
 		return ret;
-	wr_lock(w, F2FS_LOCK_INODE, ino, true);
-	ret = get_file(w, ino, &in);
-	if (!ret) {
-		ret = wr_data_write(w, in, buf, len, off);
-		wr_node_put(in);
-	}
+	ret = wr_data_write(w, in, buf, len, off);
 	if (!ret)
 		w->stats.user_bytes += len;
-	wr_unlock(w, F2FS_LOCK_INODE, ino, true);
-	return leave(w, ret);
+	return end_file_change(w, in, ret);
 }
 
 int f2fs_pread(struct f2fs_fs *fs, uint32_t ino, void *buf, size_t len, uint64_t off, size_t *done)
@@ -645,18 +665,9 @@ int f2fs_truncate(struct f2fs_fs *fs, uint32_t ino, uint64_t size)
 {
 	struct f2fs_wr *w;
 	struct wr_node *in;
-	int ret = enter(fs, &w, false);
+	int ret = begin_file_change(fs, ino, false, &w, &in);
 
-	if (ret)
-		return ret;
-	wr_lock(w, F2FS_LOCK_INODE, ino, true);
-	ret = get_file(w, ino, &in);
-	if (!ret) {
-		ret = wr_set_size(w, in, size);
-		wr_node_put(in);
-	}
-	wr_unlock(w, F2FS_LOCK_INODE, ino, true);
-	return leave(w, ret);
+	return ret ? ret : end_file_change(w, in, wr_set_size(w, in, size));
 }
 
 int f2fs_writepages(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mode,
