@@ -591,6 +591,54 @@ static void test_xattrs(void)
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
+/*
+ * A sparse file reaching the double indirect node (past about 4 GiB):
+ * blocks at 1 MiB, 6 MiB, 100 MiB, 5 GiB and 9 GiB, read back through the
+ * read layer; cut back to 2 MiB, the nodes that mapped only the rest go.
+ */
+static void test_deep_tree(void)
+{
+	static const uint64_t offs[] = {1ull << 20, 6ull << 20, 100ull << 20, 5ull << 30,
+					9ull << 30};
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	struct f2fs_inode_attr a0, a1;
+	uint8_t blk[4096], got[4096];
+	size_t done, i;
+	uint32_t ino;
+
+	if (!format(&fx, 64ull << 20, NULL, 1)) {
+		CHECK(0);
+		return;
+	}
+	CHECK(open_rw(&fx, &fs));
+	CHECK_EQ_U64(create(fs, ROOT, "deep", S_IFREG | 0644, &ino), 0);
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		fill(blk, sizeof(blk), (uint32_t)i + 20);
+		CHECK_EQ_U64(f2fs_pwrite(fs, ino, blk, sizeof(blk), offs[i]), 0);
+	}
+	CHECK_EQ_U64(checkpoint(fs, false), 0);
+	CHECK_EQ_U64(problems(&fx), 0);
+	CHECK_EQ_U64(f2fs_getattr(fs, ino, &a0), 0);
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		fill(blk, sizeof(blk), (uint32_t)i + 20);
+		CHECK_EQ_U64(f2fs_pread(fs, ino, got, sizeof(got), offs[i], &done), 0);
+		CHECK(done == sizeof(got) && !memcmp(got, blk, sizeof(blk)));
+	}
+	CHECK_EQ_U64(f2fs_pread(fs, ino, got, sizeof(got), 3ull << 30, &done), 0);
+	CHECK(done == sizeof(got) && got[0] == 0 && !memcmp(got, got + 1, sizeof(got) - 1));
+	CHECK_EQ_U64(f2fs_truncate(fs, ino, 2ull << 20), 0);
+	CHECK_EQ_U64(checkpoint(fs, true), 0);
+	CHECK_EQ_U64(f2fs_getattr(fs, ino, &a1), 0);
+	/* five data blocks, the direct nodes and the (double) indirect ones: all but one block go
+	 */
+	CHECK(a0.blocks >= 1 + 5 + 5);
+	CHECK_EQ_U64(a1.blocks, 2); /* the inode and the block at 1 MiB, held by the inode itself */
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(problems(&fx), 0);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 int main(void)
 {
 	RUN(test_create_and_checkpoint);
@@ -599,6 +647,7 @@ int main(void)
 	RUN(test_compression);
 	RUN(test_tagged_writes);
 	RUN(test_xattrs);
+	RUN(test_deep_tree);
 	RUN(test_churn_cleaner);
 	RUN(test_churn_large_sections);
 	TEST_EXIT();
