@@ -1484,7 +1484,7 @@ int main(int argc, char **argv)
 	else
 		open_volume(&in);
 	if (!in.o.dry_run)
-		in.wdev = tool_open_for_writing(&in.tool, 1);
+		in.wdev = tool_open_for_writing(&in.tool, 1, 0);
 	switch (in.o.target) {
 	case T_SB:
 		inject_sb(&in);

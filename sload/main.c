@@ -35,6 +35,7 @@ struct sload_opts {
 	const char *device;
 	struct progress_request progress;
 	int debug;
+	bool direct; /* --direct */
 };
 
 static void usage(FILE *f)
@@ -57,6 +58,7 @@ static void usage(FILE *f)
 		   "    -m <num> min compressed blocks per cluster: 1 only\n"
 		   "  -d debug level [default:0]\n"
 		   "  --progress[=FD], --no-progress\n"
+		   "  --direct write the device with O_DIRECT (not in upstream)\n"
 		   "  -V print the version number and exit\n");
 }
 
@@ -64,6 +66,7 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 {
 	static const struct option longopts[] = {{"progress", optional_argument, NULL, 1},
 						 {"no-progress", no_argument, NULL, 2},
+						 {"direct", no_argument, NULL, 3},
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
 	uint64_t v;
@@ -145,6 +148,9 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 		case 2:
 			o->progress.mode = PROGRESS_OFF;
 			break;
+		case 3:
+			o->direct = true;
+			break;
 		case 'V':
 			printf("sload.f2fs %s\n", PACKAGE_VERSION);
 			exit(0);
@@ -185,7 +191,7 @@ int main(int argc, char **argv)
 	t.image = o.device;
 	/* the target rules every writing tool follows: no busy device, no other format */
 	tool_check_target(&t, TOOL_WRITES, EXIT_FAIL);
-	dev = tool_open_for_writing(&t, EXIT_FAIL);
+	dev = tool_open_for_writing(&t, EXIT_FAIL, o.direct ? F2FS_DEV_DIRECT : 0);
 	ret = f2fs_fs_open(dev, F2FS_FS_WRITE, &fs, why, sizeof(why));
 	if (ret) {
 		char reason[600];

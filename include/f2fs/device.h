@@ -18,6 +18,12 @@ struct f2fs_device;
 enum f2fs_dev_open_flags {
 	F2FS_DEV_RDONLY = 1 << 0,
 	F2FS_DEV_EXCL = 1 << 1, /* O_EXCL on block devices: fail if mounted or held */
+	/*
+	 * Writes of 4 KiB-aligned buffers at 4 KiB-aligned places bypass the
+	 * page cache (O_DIRECT), where the file system under an image allows
+	 * it; other writes and all reads stay buffered.
+	 */
+	F2FS_DEV_DIRECT = 1 << 2,
 };
 
 struct f2fs_dev_info {

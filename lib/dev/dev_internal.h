@@ -40,6 +40,7 @@ struct f2fs_device {
 	union {
 		struct {
 			int fd;
+			int dfd; /* opened O_DIRECT for aligned writes, or -1 */
 			dev_t rdev;
 		} sys;
 		struct {

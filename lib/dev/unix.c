@@ -77,12 +77,19 @@ static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t le
 	return full_io(dev->sys.fd, buf, off, len, false);
 }
 
+#define DIRECT_ALIGN 4096u
+
 static int unix_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len,
 		      enum f2fs_dev_tag tag)
 {
+	int fd = dev->sys.fd;
+
 	(void)tag; /* a backend writes every kind alike */
+	if (dev->sys.dfd >= 0 && !((uintptr_t)buf % DIRECT_ALIGN) && !(off % DIRECT_ALIGN) &&
+	    !(len % DIRECT_ALIGN))
+		fd = dev->sys.dfd;
 	/* pwrite never writes through the pointer; the cast only lets both share a loop */
-	return full_io(dev->sys.fd, (char *)(uintptr_t)buf, off, len, true);
+	return full_io(fd, (char *)(uintptr_t)buf, off, len, true);
 }
 
 static int punch_hole(int fd, uint64_t off, uint64_t len)
@@ -160,7 +167,7 @@ static int unix_discard(struct f2fs_device *dev, uint64_t off, uint64_t len, boo
 
 static int unix_flush(struct f2fs_device *dev)
 {
-	if (fsync(dev->sys.fd) < 0)
+	if (fsync(dev->sys.fd) < 0 || (dev->sys.dfd >= 0 && fsync(dev->sys.dfd) < 0))
 		return dev_neg_errno();
 	return 0;
 }
@@ -172,6 +179,8 @@ static int unix_close(struct f2fs_device *dev)
 
 	if (!dev->readonly)
 		ret = unix_flush(dev);
+	if (dev->sys.dfd >= 0)
+		close(dev->sys.dfd);
 	if (close(dev->sys.fd) < 0 && ret == 0 && !dev->readonly)
 		ret = dev_neg_errno();
 	return ret;
@@ -270,7 +279,14 @@ int f2fs_dev_open(const char *path, unsigned int flags, struct f2fs_device **out
 		return -ENOMEM;
 	}
 	dev->sys.fd = fd;
+	dev->sys.dfd = -1;
 	dev->readonly = flags & F2FS_DEV_RDONLY;
+	/* a second descriptor for direct writes; where O_DIRECT is refused, writes stay buffered */
+	if ((flags & F2FS_DEV_DIRECT) && !dev->readonly) {
+		do {
+			dev->sys.dfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+		} while (dev->sys.dfd < 0 && errno == EINTR);
+	}
 	/* Re-check on the descriptor in case the path was swapped meanwhile. */
 	if (fstat(fd, &st) < 0)
 		ret = dev_neg_errno();

@@ -19,9 +19,14 @@
 
 int wr_io_init(struct wr_io *io)
 {
+	void *buf;
+
 	memset(io, 0, sizeof(*io));
-	io->buf = malloc((size_t)WR_IO_MAX_BLOCKS * F2FS_BLKSIZE);
-	return io->buf ? 0 : -ENOMEM;
+	/* block-aligned, so a device opened for direct I/O can write it as it is */
+	if (posix_memalign(&buf, F2FS_BLKSIZE, (size_t)WR_IO_MAX_BLOCKS * F2FS_BLKSIZE))
+		return -ENOMEM;
+	io->buf = buf;
+	return 0;
 }
 
 void wr_io_free(struct wr_io *io)

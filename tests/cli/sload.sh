@@ -54,15 +54,18 @@ if ! make_tree "$SRC"; then
 	finish
 fi
 
-for geo in "1G|" "8G|-s 128"; do
+for geo in "1G||" "8G|-s 128|" "1G||--direct"; do
 	size=${geo%%|*}
-	opts=${geo#*|}
-	name="load ${size}${opts:+ $opts}"
+	rest=${geo#*|}
+	opts=${rest%%|*}
+	sopts=${rest#*|}
+	name="load ${size}${opts:+ $opts}${sopts:+ $sopts}"
 	img=$WORK/img
 	rm -f "$img" && truncate -s "$size" "$img"
 	# shellcheck disable=SC2086
 	run_cmd "$MKFS" -q -f $opts "$img"
-	run_cmd "$SLOAD" -P -f "$SRC" "$img"
+	# shellcheck disable=SC2086
+	run_cmd "$SLOAD" $sopts -P -f "$SRC" "$img"
 	if [ "$RC" -ne 0 ]; then
 		fail "$name" "sload exited $RC: $(snippet "$OUT")"
 		continue

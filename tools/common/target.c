@@ -105,11 +105,11 @@ bool tool_check_target(struct tool *t, enum tool_access access, int status)
 	return judge_use(t, &tg, access, status);
 }
 
-struct f2fs_device *tool_open_for_writing(struct tool *t, int status)
+struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned int flags)
 {
 	struct f2fs_target held = {.use = F2FS_USE_HELD};
 	struct f2fs_device *dev;
-	int ret = f2fs_dev_open(t->image, F2FS_DEV_EXCL, &dev);
+	int ret = f2fs_dev_open(t->image, F2FS_DEV_EXCL | flags, &dev);
 
 	if (ret == -EBUSY) {
 		/* someone claimed it since the check: say who if it can be told */

@@ -49,8 +49,9 @@ bool tool_check_target(struct tool *t, enum tool_access access, int status);
  * device, so nothing can mount it while the handle is open.  A device that
  * was mounted or claimed since the check is refused with the same line;
  * any other failure is "cannot open for writing: REASON".  Exits @status.
+ * @flags adds f2fs_dev_open() flags (F2FS_DEV_DIRECT).
  */
-struct f2fs_device *tool_open_for_writing(struct tool *t, int status);
+struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned int flags);
 
 /*
  * Why t->image did not open as an F2FS volume (f2fs_fs_open returned @err
