@@ -11,7 +11,7 @@ set -u
 setup_workdir
 require_mkfs
 
-SLOAD=${SLOAD:-$TOP/sload/sload.f2fs}
+SLOAD=${OUR_SLOAD:-$TOP/sload/sload.f2fs}
 FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
 DUMP=${DUMP:-$TOP/dump/dump.f2fs}
 
