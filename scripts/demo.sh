@@ -1,7 +1,9 @@
 #!/bin/bash
 # The main job on a built-in default: set up, build, make an 8 GiB sparse
-# image with large sections (-s 128), check it with our fsck.f2fs and with
-# upstream's, and print its layout and per-section view with our dump.f2fs.
+# image with large sections (-s 128), load this source tree into it with our
+# sload.f2fs (through the library's write path), check it with our
+# fsck.f2fs and with upstream's, and print its layout and per-section view
+# with our dump.f2fs.
 # DEMO_IMAGE, DEMO_SIZE and DEMO_OPTS override the defaults.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +17,8 @@ truncate -s "$size" "$img"
 echo "== mkfs.f2fs -f $opts $img ($size sparse file)"
 # shellcheck disable=SC2086
 "$top/mkfs/mkfs.f2fs" -f $opts "$img"
+echo "== sload.f2fs -f $top/lib (the library's sources, through the write path)"
+"$top/sload/sload.f2fs" -f "$top/lib" "$img"
 echo "== fsck.f2fs -f (ours)"
 "$top/fsck/fsck.f2fs" -f "$img" | grep '^\[FSCK\]' || { echo "our fsck found problems"; exit 1; }
 echo "== upstream fsck.f2fs --dry-run -f"
