@@ -1,7 +1,7 @@
 #!/bin/bash
 # The layer check (run by make check): lib/ is layered
 #   format <- dev <- fs <- read <- check
-#   format <- dev <- fs <- read <- write <- mkfs, load
+#   format <- dev <- fs <- read <- write <- mkfs, load, replay
 # and each file may include only headers of its own layer or the layers
 # below it (allowed() lists them).  Tools (mkfs/ fsck/ dump/ inject/ tools/) may include only the
 # public API (include/f2fs/) and tools/common/, never lib/'s internal
@@ -22,6 +22,7 @@ allowed() {
 	write) echo format dev fs read write ;;
 	mkfs) echo format dev fs read write mkfs ;;
 	load) echo format dev fs read write load ;;
+	replay) echo format dev fs read write replay ;;
 	esac
 }
 
@@ -43,6 +44,7 @@ header_layer() {
 	write.h) echo write ;;
 	mkfs.h) echo mkfs ;;
 	load.h) echo load ;;
+	replay.h) echo replay ;;
 	*) echo unknown ;;
 	esac
 }
