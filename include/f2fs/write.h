@@ -196,8 +196,7 @@ enum f2fs_wb_mode {
  * Write the file's dirty pages: allocate blocks in the data log its
  * temperature picks (overwrites go to new blocks, the old ones become
  * invalid), update its direct nodes.  Takes F2FS_LOCK_WRITEPAGES when the
- * kernel's __should_serialize_io() would (not F2FS_WB_ALL, or at least
- * @min_seq_blocks dirty pages; 0 means blocks per segment).
+ * kernel's __should_serialize_io() would (f2fs_writepages_serialized()).
  */
 int f2fs_writepages(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mode,
 		    uint32_t min_seq_blocks);
@@ -269,7 +268,8 @@ struct f2fs_write_stats {
 	uint64_t flushes;
 	uint64_t checkpoints;
 	uint64_t gc_runs, gc_blocks_moved, gc_sections_freed;
-	uint64_t user_bytes; /* bytes passed to f2fs_pwrite */
+	uint64_t user_bytes;   /* bytes passed to f2fs_pwrite */
+	uint64_t space_checks; /* per-page checks of the current sections' room */
 };
 
 const struct f2fs_write_stats *f2fs_write_stats(struct f2fs_fs *fs);
@@ -279,7 +279,72 @@ struct f2fs_space {
 	uint32_t free_sections, reserved_sections, sections;
 	uint64_t valid_blocks, user_blocks;
 	uint32_t valid_nodes, valid_inodes;
+	uint64_t
+	    curseg_room; /* blocks left in the logs' current sections at the last page written */
 };
 int f2fs_space(struct f2fs_fs *fs, struct f2fs_space *s);
+
+/* ---- for a caller that schedules write-back itself (the replay engine) ---- */
+
+/*
+ * Send the blocks queued in the write path's I/O run now.  They otherwise
+ * leave with the next write that does not continue the run -- perhaps a
+ * later operation's, which a layer stacked on the device would then
+ * attribute to the wrong caller.
+ */
+int f2fs_write_submit(struct f2fs_fs *fs);
+
+/*
+ * The dirty-page counts at which f2fs_pwrite writes back by itself: a
+ * file's own pages, and all files' pages together; 0 turns that off (the
+ * caller writes back).  Defaults: 4096 and 8192 pages.
+ */
+void f2fs_write_set_writeback(struct f2fs_fs *fs, uint64_t inode_pages, uint64_t total_pages);
+
+/* Dirty pages of file @ino in the page cache; of all files when @ino is 0. */
+uint64_t f2fs_dirty_pages(struct f2fs_fs *fs, uint32_t ino);
+
+/*
+ * Would the kernel serialise this write-back under the writepages mutex
+ * (data.c's __should_serialize_io())?  A compressed file, background
+ * write-back (F2FS_WB_NONE), or at least @min_seq_blocks dirty pages (0:
+ * blocks per segment).
+ */
+bool f2fs_writepages_serialized(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mode,
+				uint32_t min_seq_blocks);
+
+/*
+ * Write at most @max_pages of the file's dirty pages, lowest index first
+ * (a compressed file: all of them, cluster by cluster), without taking
+ * F2FS_LOCK_WRITEPAGES: for a caller that serialises write-back itself and
+ * lets concurrent writers' pages interleave as the kernel's do.  *left:
+ * the file's pages still dirty.
+ */
+int f2fs_writepages_some(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mode,
+			 uint64_t max_pages, uint64_t *left);
+
+/*
+ * What f2fs_fsync(@ino) would do: *need is true when the kernel's
+ * need_do_checkpoint() asks for a checkpoint rather than a roll-forward
+ * chain.  A caller that issues checkpoints itself (merged by a checkpoint
+ * thread) writes the file's pages and then its checkpoint.
+ */
+int f2fs_fsync_needs_checkpoint(struct f2fs_fs *fs, uint32_t ino, bool *need);
+
+/* Has anything changed since the last checkpoint?  (The kernel skips a sync checkpoint if not.) */
+bool f2fs_write_dirty(struct f2fs_fs *fs);
+
+/*
+ * How the allocator's per-page check of the current sections' room reads
+ * a section's checkpointed valid blocks: the per-section count kept in
+ * step with the segments' (the kernel since 2025, seed 002), or the sum
+ * over the section's segments the kernel computed before (to show what
+ * that cost with large sections).
+ */
+enum f2fs_section_counts {
+	F2FS_SECTION_COUNTS_CACHED,
+	F2FS_SECTION_COUNTS_LOOP,
+};
+void f2fs_write_set_section_counts(struct f2fs_fs *fs, enum f2fs_section_counts how);
 
 #endif

@@ -331,6 +331,45 @@ void wr_invalidate(struct f2fs_wr *w, uint64_t blkaddr)
 	maybe_prefree(w, segno / w->segs_per_sec);
 }
 
+/* A section's checkpointed valid blocks, read as f2fs_write_set_section_counts() chose. */
+static uint32_t section_ckpt_valid(struct f2fs_wr *w, uint32_t secno)
+{
+	uint32_t segno, end = (secno + 1) * w->segs_per_sec, sum = 0;
+
+	if (w->section_counts == F2FS_SECTION_COUNTS_CACHED)
+		return w->fs->sit->sec[secno].ckpt_valid;
+	for (segno = secno * w->segs_per_sec; segno < end; segno++) {
+		const struct f2fs_seg_entry *se = f2fs_sit_seg(w->fs->sit, segno);
+
+		sum += se ? se->ckpt_valid : 0;
+	}
+	return sum;
+}
+
+uint64_t wr_curseg_room(struct f2fs_wr *w)
+{
+	uint64_t per_sec = (uint64_t)w->segs_per_sec * BLKS_PER_SEG, room = 0;
+	int type;
+
+	for (type = 0; type < F2FS_NR_CURSEG_TYPE; type++) {
+		uint32_t segno = w->fs->cpd->curseg_segno[type];
+		uint32_t used = section_ckpt_valid(w, segno / w->segs_per_sec);
+
+		room += used < per_sec ? per_sec - used : 0;
+	}
+	w->stats.space_checks++;
+	w->curseg_room = room;
+	return room;
+}
+
+void f2fs_write_set_section_counts(struct f2fs_fs *fs, enum f2fs_section_counts how)
+{
+	struct f2fs_wr *w;
+
+	if (!wr_get(fs, &w))
+		w->section_counts = how;
+}
+
 bool wr_has_free_blocks(struct f2fs_wr *w, uint64_t n)
 {
 	return w->valid_blocks + n <= w->user_block_count;

@@ -21,9 +21,6 @@
 #include "f2fs/node.h"
 #include "write_internal.h"
 
-#define WB_INODE_PAGES 4096u /* write a file back past 16 MiB of dirty pages */
-#define WB_TOTAL_PAGES 8192u /* write everything back past 32 MiB */
-
 static size_t find_page(const struct wr_inode *wi, uint64_t index, bool *found)
 {
 	size_t lo = 0, hi = wi->npages;
@@ -270,9 +267,9 @@ size:
 		ri->i_size = le64_put(end);
 	wr_inode_touch(w, in, true, true);
 	wi = wr_inode_find(w, in->ino, false);
-	if (wi && wi->npages >= WB_INODE_PAGES)
+	if (wi && w->wb_inode_pages && wi->npages >= w->wb_inode_pages)
 		ret = wr_writepages(w, in->ino, F2FS_WB_NONE);
-	if (!ret && w->inodes.dirty_pages >= WB_TOTAL_PAGES)
+	if (!ret && w->wb_total_pages && w->inodes.dirty_pages >= w->wb_total_pages)
 		ret = wr_write_all_data(w, false);
 	return ret;
 }
@@ -321,6 +318,8 @@ static int write_page(struct f2fs_wr *w, struct wr_node *in, const struct wr_pag
 	old = wr_dnode_addr(&dn);
 	e = wr_nat_get(w, dn.nid);
 	if (!wr_has_free_blocks(w, f2fs_geo_in_main(&w->fs->geo, old) ? 0 : 1))
+		ret = -ENOSPC;
+	else if (!wr_curseg_room(w) && !w->free_sections)
 		ret = -ENOSPC;
 	if (!ret)
 		ret = wr_alloc_block(w, wr_inode_temp(w, &in->blk.i, false), dn.nid,
@@ -372,12 +371,20 @@ void wr_drop_page_range(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from, u
 
 int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode)
 {
+	uint64_t left;
+
+	(void)mode;
+	return wr_writepages_some(w, ino, UINT64_MAX, &left);
+}
+
+int wr_writepages_some(struct f2fs_wr *w, uint32_t ino, uint64_t max, uint64_t *left)
+{
 	struct wr_inode *wi = wr_inode_find(w, ino, false);
 	struct wr_node *in;
 	size_t i;
 	int ret;
 
-	(void)mode;
+	*left = 0;
 	if (!wi || !wi->npages)
 		return 0;
 	ret = wr_inode_get(w, ino, &in);
@@ -386,9 +393,10 @@ int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode)
 	if (wr_compressed(&in->blk.i)) {
 		ret = wr_compressed_writepages(w, in, wi);
 		wr_node_put(in);
+		*left = wi->npages;
 		return ret;
 	}
-	for (i = 0; i < wi->npages; i++) {
+	for (i = 0; i < wi->npages && i < max; i++) {
 		ret = write_page(w, in, &wi->pages[i]);
 		if (ret)
 			break;
@@ -398,6 +406,7 @@ int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode)
 	memmove(wi->pages, wi->pages + i, (wi->npages - i) * sizeof(*wi->pages));
 	wi->npages -= i;
 	w->inodes.dirty_pages -= i;
+	*left = wi->npages;
 	wr_node_put(in);
 	return ret;
 }

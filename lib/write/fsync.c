@@ -123,6 +123,24 @@ static int fsync_locked(struct f2fs_wr *w, uint32_t ino, bool *did_cp)
 	return ret;
 }
 
+int f2fs_fsync_needs_checkpoint(struct f2fs_fs *fs, uint32_t ino, bool *need)
+{
+	struct f2fs_wr *w;
+	struct wr_node *in;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	wr_lock(w, F2FS_LOCK_CP, 0, false);
+	ret = wr_inode_get(w, ino, &in);
+	if (!ret) {
+		*need = need_checkpoint(w, in);
+		wr_node_put(in);
+	}
+	wr_unlock(w, F2FS_LOCK_CP, 0, false);
+	return ret;
+}
+
 int f2fs_fsync(struct f2fs_fs *fs, uint32_t ino, bool datasync, bool *did_checkpoint)
 {
 	struct f2fs_wr *w;

@@ -91,6 +91,14 @@ int wr_write_blocks(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, uint32
 	return ret ? ret : send(w, blkaddr, buf, count, kind);
 }
 
+int f2fs_write_submit(struct f2fs_fs *fs)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	return ret ? ret : wr_io_submit(w);
+}
+
 int wr_flush(struct f2fs_wr *w)
 {
 	int ret = wr_io_submit(w);

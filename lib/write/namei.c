@@ -670,21 +670,59 @@ int f2fs_truncate(struct f2fs_fs *fs, uint32_t ino, uint64_t size)
 	return ret ? ret : end_file_change(w, in, wr_set_size(w, in, size));
 }
 
+/* data.c's __should_serialize_io(): compressed, background write-back, or a big file */
+static bool should_serialize(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode,
+			     uint32_t min_seq_blocks)
+{
+	struct wr_inode *wi = wr_inode_find(w, ino, false);
+	struct wr_node *in;
+	bool compressed = false;
+
+	if (!min_seq_blocks)
+		min_seq_blocks = F2FS_DEFAULT_BLKS_PER_SEG;
+	if (mode != F2FS_WB_ALL || (wi && wi->npages >= min_seq_blocks))
+		return true;
+	if (wi && wi->npages && !wr_inode_get(w, ino, &in)) {
+		compressed = wr_compressed(&in->blk.i);
+		wr_node_put(in);
+	}
+	return compressed;
+}
+
+bool f2fs_writepages_serialized(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mode,
+				uint32_t min_seq_blocks)
+{
+	struct f2fs_wr *w;
+
+	return !wr_get(fs, &w) && should_serialize(w, ino, mode, min_seq_blocks);
+}
+
+int f2fs_writepages_some(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mode,
+			 uint64_t max_pages, uint64_t *left)
+{
+	struct f2fs_wr *w;
+	int ret = enter(fs, &w, true);
+
+	(void)mode;
+	*left = 0;
+	if (ret)
+		return ret;
+	wr_lock(w, F2FS_LOCK_INODE, ino, true);
+	ret = wr_writepages_some(w, ino, max_pages, left);
+	wr_unlock(w, F2FS_LOCK_INODE, ino, true);
+	return leave(w, ret);
+}
+
 int f2fs_writepages(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mode,
 		    uint32_t min_seq_blocks)
 {
 	struct f2fs_wr *w;
-	struct wr_inode *wi;
 	bool serialize;
 	int ret = enter(fs, &w, true);
 
 	if (ret)
 		return ret;
-	wi = wr_inode_find(w, ino, false);
-	if (!min_seq_blocks)
-		min_seq_blocks = F2FS_DEFAULT_BLKS_PER_SEG;
-	/* data.c's __should_serialize_io(): background write-back, or a big file */
-	serialize = mode != F2FS_WB_ALL || (wi && wi->npages >= min_seq_blocks);
+	serialize = should_serialize(w, ino, mode, min_seq_blocks);
 	if (serialize)
 		wr_lock(w, F2FS_LOCK_WRITEPAGES, 0, true);
 	ret = wr_writepages(w, ino, mode);

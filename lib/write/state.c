@@ -121,6 +121,8 @@ static int build(struct f2fs_fs *fs, bool existing, struct f2fs_wr **out)
 	}
 	w->fs = fs;
 	w->clock = -1;
+	w->wb_inode_pages = WR_WB_INODE_PAGES;
+	w->wb_total_pages = WR_WB_TOTAL_PAGES;
 	w->sb = f2fs_fs_sb(fs);
 	w->segs_per_sec = le32_get(w->sb->segs_per_sec);
 	w->secs_per_zone = le32_get(w->sb->secs_per_zone);
@@ -228,5 +230,36 @@ int f2fs_space(struct f2fs_fs *fs, struct f2fs_space *s)
 	s->user_blocks = w->user_block_count;
 	s->valid_nodes = w->valid_nodes;
 	s->valid_inodes = w->valid_inodes;
+	s->curseg_room = w->curseg_room;
 	return 0;
+}
+
+void f2fs_write_set_writeback(struct f2fs_fs *fs, uint64_t inode_pages, uint64_t total_pages)
+{
+	struct f2fs_wr *w;
+
+	if (wr_get(fs, &w))
+		return;
+	w->wb_inode_pages = inode_pages;
+	w->wb_total_pages = total_pages;
+}
+
+uint64_t f2fs_dirty_pages(struct f2fs_fs *fs, uint32_t ino)
+{
+	struct f2fs_wr *w;
+	struct wr_inode *wi;
+
+	if (wr_get(fs, &w))
+		return 0;
+	if (!ino)
+		return w->inodes.dirty_pages;
+	wi = wr_inode_find(w, ino, false);
+	return wi ? wi->npages : 0;
+}
+
+bool f2fs_write_dirty(struct f2fs_fs *fs)
+{
+	struct f2fs_wr *w;
+
+	return !wr_get(fs, &w) && (w->dirty || w->inodes.dirty_pages || w->nodes.ndirty);
 }

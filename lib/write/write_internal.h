@@ -80,6 +80,10 @@ struct wr_inode_table {
 	size_t npool, pool_cap;
 };
 
+/* f2fs_pwrite writes a file back past 16 MiB of its dirty pages, everything past 32 MiB */
+#define WR_WB_INODE_PAGES 4096u
+#define WR_WB_TOTAL_PAGES 8192u
+
 /* ---- the state ---- */
 
 struct f2fs_wr {
@@ -102,7 +106,10 @@ struct f2fs_wr {
 	f2fs_alloc_policy_fn policy;
 	void *policy_arg;
 	bool in_gc;
-	int64_t clock; /* f2fs_write_set_time(), -1: now */
+	enum f2fs_section_counts section_counts; /* f2fs_write_set_section_counts() */
+	uint64_t wb_inode_pages, wb_total_pages; /* f2fs_write_set_writeback(); 0: never */
+	uint64_t curseg_room; /* blocks left in the logs' current sections, at the last check */
+	int64_t clock;	      /* f2fs_write_set_time(), -1: now */
 
 	/* counts the checkpoint records */
 	uint64_t valid_blocks;
@@ -176,6 +183,12 @@ int wr_write_summary(struct f2fs_wr *w, uint32_t segno, const struct f2fs_summar
 /* Change the summary entry of a block of an open log's segment or the SSA's. */
 bool wr_is_cur_seg(struct f2fs_wr *w, uint32_t segno);
 bool wr_has_free_blocks(struct f2fs_wr *w, uint64_t n);
+/*
+ * Blocks left in the current sections of the six logs, by their
+ * checkpointed valid blocks: the kernel's has_curseg_enough_space(), which
+ * its balance check runs for every page written.
+ */
+uint64_t wr_curseg_room(struct f2fs_wr *w);
 
 /* nat.c */
 int wr_nat_init(struct f2fs_wr *w);
@@ -268,6 +281,8 @@ int wr_data_read(struct f2fs_wr *w, struct wr_node *in, void *buf, size_t len, u
 /* Read file block @index (page cache, inline, or disk) into @buf; zeros for a hole. */
 int wr_data_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, void *buf);
 int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode);
+/* At most @max pages of @ino's, lowest index first; *left: pages still dirty. */
+int wr_writepages_some(struct f2fs_wr *w, uint32_t ino, uint64_t max, uint64_t *left);
 /* The dirty page @index of @in (read from the file when not cached yet). */
 int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uint8_t **out);
 /* Write back every dirty page (only directories' with @dirs_only), in inode order. */

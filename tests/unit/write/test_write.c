@@ -639,6 +639,74 @@ static void test_deep_tree(void)
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
+/*
+ * The calls a caller that schedules write-back itself uses: automatic
+ * write-back off, chunks of a file's pages, the serialisation rule, the
+ * fsync decision, and both ways of counting a section's valid blocks.
+ */
+static void test_engine_calls(void)
+{
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	struct f2fs_space sp;
+	uint8_t *buf = malloc(600 * 4096);
+	uint32_t dir, a, b;
+	uint64_t left = 0, room_cached;
+	bool need = false;
+
+	CHECK(buf && format(&fx, 256ull << 20, NULL, 4));
+	CHECK(open_rw(&fx, &fs));
+	f2fs_write_set_writeback(fs, 0, 0);
+	fill(buf, 600 * 4096, 7);
+	CHECK(create(fs, ROOT, "d", S_IFDIR | 0755, &dir) == 0);
+	CHECK(create(fs, dir, "a", S_IFREG | 0644, &a) == 0);
+	CHECK(create(fs, dir, "b", S_IFREG | 0644, &b) == 0);
+	CHECK(f2fs_pwrite(fs, a, buf, 600 * 4096, 0) == 0);
+	CHECK(f2fs_pwrite(fs, b, buf, 8 * 4096, 0) == 0);
+	CHECK_EQ_U64(f2fs_dirty_pages(fs, a), 600);
+	CHECK_EQ_U64(f2fs_dirty_pages(fs, 0),
+		     608 + f2fs_dirty_pages(fs, dir) + f2fs_dirty_pages(fs, ROOT));
+	/* 600 dirty pages >= 512: serialised even for fsync; 8 pages only in the background */
+	CHECK(f2fs_writepages_serialized(fs, a, F2FS_WB_ALL, 0));
+	CHECK(!f2fs_writepages_serialized(fs, b, F2FS_WB_ALL, 0));
+	CHECK(f2fs_writepages_serialized(fs, b, F2FS_WB_NONE, 0));
+	CHECK(f2fs_writepages_serialized(fs, b, F2FS_WB_ALL, 8));
+	/* interleave the two files page by page */
+	CHECK(f2fs_writepages_some(fs, a, F2FS_WB_NONE, 1, &left) == 0);
+	CHECK_EQ_U64(left, 599);
+	CHECK(f2fs_writepages_some(fs, b, F2FS_WB_NONE, 1, &left) == 0);
+	CHECK_EQ_U64(left, 7);
+	CHECK(f2fs_write_submit(fs) == 0);
+	/* a file in a directory made since the checkpoint needs one; a directory always */
+	CHECK(f2fs_fsync_needs_checkpoint(fs, a, &need) == 0);
+	CHECK(need);
+	CHECK(f2fs_fsync_needs_checkpoint(fs, dir, &need) == 0);
+	CHECK(need);
+	CHECK(f2fs_write_dirty(fs));
+	CHECK(checkpoint(fs, false) == 0);
+	CHECK(!f2fs_write_dirty(fs));
+	CHECK(f2fs_fsync_needs_checkpoint(fs, a, &need) == 0);
+	CHECK(!need);
+	/* the per-page room check gives the same answer either way */
+	CHECK(f2fs_pwrite(fs, b, buf, 4096, 0) == 0);
+	CHECK(f2fs_writepages(fs, b, F2FS_WB_ALL, 0) == 0);
+	CHECK(f2fs_space(fs, &sp) == 0);
+	room_cached = sp.curseg_room;
+	CHECK(room_cached > 0);
+	f2fs_write_set_section_counts(fs, F2FS_SECTION_COUNTS_LOOP);
+	CHECK(f2fs_pwrite(fs, b, buf, 4096, 4096) == 0);
+	CHECK(f2fs_writepages(fs, b, F2FS_WB_ALL, 0) == 0);
+	CHECK(f2fs_space(fs, &sp) == 0);
+	CHECK_EQ_U64(sp.curseg_room, room_cached - 1);
+	CHECK(f2fs_write_stats(fs)->space_checks >= 602);
+	CHECK(checkpoint(fs, true) == 0);
+	f2fs_fs_close(fs);
+	CHECK(problems(&fx) == 0);
+	CHECK(same_content(&fx, "/d/a", buf, 600 * 4096));
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+	free(buf);
+}
+
 int main(void)
 {
 	RUN(test_create_and_checkpoint);
@@ -648,6 +716,7 @@ int main(void)
 	RUN(test_tagged_writes);
 	RUN(test_xattrs);
 	RUN(test_deep_tree);
+	RUN(test_engine_calls);
 	RUN(test_churn_cleaner);
 	RUN(test_churn_large_sections);
 	TEST_EXIT();
