@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct f2fs_device;
+
 enum f2fs_replay_opcode {
 	F2FS_RP_CREATE,	   /* path: a new empty regular file (existing: opened) */
 	F2FS_RP_MKDIR,	   /* path */
@@ -139,5 +141,122 @@ int f2fs_replay_import_strace(FILE *in, const char *file, const char *root,
 /* Convert a fio iolog (version 2 or 3): one thread per log, files named by their log name. */
 int f2fs_replay_import_fio_iolog(FILE *in, const char *file, struct f2fs_replay_workload *wl,
 				 struct f2fs_replay_parse_error *err);
+
+/* ---- the built-in workloads (f2fs_io(8), WORKLOADS) ---- */
+
+/* Parameters of the generators; 0 means the seed experiment's value. */
+struct f2fs_replay_gen_params {
+	uint32_t count;	     /* ckpt-storm: thread A's rounds (1000); writeback: small files (2000) */
+	uint32_t threads;    /* tiotest: threads, one file each (32) */
+	uint64_t file_size;  /* ckpt-storm: thread B's file (1 GiB); tiotest: per file (32 MiB);
+				seqwrite: 1536 MiB; writeback: the stream (1000 MiB) */
+	uint64_t io_size;    /* ckpt-storm 128 KiB; tiotest and seqwrite 512 KiB; writeback 1 MiB */
+	uint64_t small_size; /* writeback: each small file (16 KiB) */
+};
+
+/* The generators' names, NULL-terminated, for help texts. */
+extern const char *const f2fs_replay_generators[];
+
+/*
+ * Build workload @name ("ckpt-storm", "tiotest", "seqwrite", "writeback")
+ * into @wl (initialised by the caller).  -ENOENT for an unknown name,
+ * -EINVAL for parameters out of range (*why says which), -ENOMEM.
+ */
+int f2fs_replay_generate(const char *name, const struct f2fs_replay_gen_params *p,
+			 struct f2fs_replay_workload *wl, char *why, size_t why_len);
+
+/* ---- the engine ---- */
+
+enum f2fs_replay_writeback {
+	F2FS_RP_WB_EXPIRE, /* background write-back takes expired inodes first (seed 003) */
+	F2FS_RP_WB_FIFO,   /* round robin over dirty inodes in the order they were dirtied */
+};
+
+/* What the emulated kernel does; f2fs_replay_policy_default() gives the 6.x defaults. */
+struct f2fs_replay_policy {
+	bool checkpoint_merge;	  /* checkpoint_merge mount option */
+	bool ckpt_realtime;	  /* the checkpoint thread's I/O class: RT (true) or BE */
+	uint8_t ckpt_level;	  /* its I/O priority level, 0..7 (3) */
+	bool serialize_writepages; /* the sbi->writepages mutex (__should_serialize_io) */
+	uint32_t min_seq_blocks;  /* its threshold; 0: blocks per segment */
+	uint32_t wb_chunk_pages;  /* pages written per turn by a writer not serialised (1) */
+	int section_counts;	  /* enum f2fs_section_counts */
+	enum f2fs_replay_writeback writeback;
+	uint32_t dirty_expire_ms;     /* dirty_expire_interval (30000) */
+	uint32_t dirty_writeback_ms;  /* dirty_writeback_interval (5000) */
+	uint64_t dirty_background;    /* bytes dirty before the flusher starts (64 MiB) */
+	uint64_t dirty_limit;	      /* bytes dirty before writers write back (128 MiB) */
+	uint32_t weight[F2FS_RP_CLASSES]; /* I/O weights: fg 100, bg 20 */
+	double model_mbps, model_iops, model_flush_ms; /* device model; 0: the device's own speed */
+	uint64_t seed;			/* content and choices */
+	uint32_t threads_cpu;		/* emulated threads running at once (0: all) */
+};
+
+void f2fs_replay_policy_default(struct f2fs_replay_policy *p);
+
+/* One emulated thread's figures. */
+struct f2fs_replay_thread_report {
+	char name[32];
+	enum f2fs_replay_class io_class;
+	double elapsed_s;
+	uint64_t ops, errors, rounds;
+	uint64_t fsyncs;
+	double fsync_p50_ms, fsync_p99_ms, fsync_max_ms;
+	int first_error;      /* negative errno of the first failed op, 0 when none */
+	uint32_t first_error_line;
+};
+
+struct f2fs_replay_report {
+	char workload[32];
+	double elapsed_s;
+	struct f2fs_replay_thread_report *threads;
+	size_t nthreads;
+	/* checkpoints */
+	uint64_t cp_requested, cp_issued, cp_merged, cp_skipped;
+	double cp_wait_avg_ms, cp_wait_peak_ms;
+	/* bytes written to the device by kind, and what the workload wrote */
+	uint64_t bytes[3]; /* data, node, meta (enum f2fs_io_kind) */
+	uint64_t requests[3];
+	uint64_t user_bytes, flushes;
+	double write_amplification, write_mbps;
+	/* the cleaner */
+	uint64_t gc_runs, gc_blocks_moved, gc_sections_freed;
+	uint64_t space_checks;
+	/* files the workload wrote (read back after the run) */
+	uint64_t files, file_bytes, extents, read_requests; /* at 512 KiB per request */
+	uint64_t max_extents;
+	/* the read pass, when the workload has one */
+	bool read_pass;
+	uint64_t read_pass_requests, read_pass_bytes;
+	double read_pass_s, read_pass_mbps;
+	/* per I/O class: bytes, requests, average and peak queue wait */
+	uint64_t class_bytes[F2FS_RP_CLASSES + 1], class_requests[F2FS_RP_CLASSES + 1];
+	double class_wait_avg_ms[F2FS_RP_CLASSES + 1], class_wait_max_ms[F2FS_RP_CLASSES + 1];
+	/* the content check: files sampled and read back, and how many differed */
+	uint64_t verified_files, verify_failures;
+};
+
+void f2fs_replay_report_free(struct f2fs_replay_report *r);
+
+/* Called about once a second while a run goes: ops done so far, and the total of the non-looping threads. */
+typedef void (*f2fs_replay_progress_fn)(uint64_t done, uint64_t total, void *arg);
+
+/*
+ * Run @wl on the F2FS volume on @dev (unmounted; the caller checked it),
+ * through the write path, with the kernel behaviour @pol describes, and
+ * fill @rep.  The volume ends with an unmount checkpoint.  The run takes
+ * @dev and closes it before it returns.  Returns 0, or a negative errno with @why
+ * saying what failed (an op that fails is counted in its thread's report
+ * instead; -EIO, -ENOMEM and -EUCLEAN end the run).
+ */
+int f2fs_replay_run(struct f2fs_device *dev, const struct f2fs_replay_workload *wl,
+		    const struct f2fs_replay_policy *pol, f2fs_replay_progress_fn progress,
+		    void *progress_arg, struct f2fs_replay_report *rep, char *why, size_t why_len);
+
+/*
+ * The content a run writes at byte @off of file @path with seed @seed
+ * (the same for the same three), so that anyone can check a file.
+ */
+void f2fs_replay_content(uint64_t seed, const char *path, uint64_t off, void *buf, size_t len);
 
 #endif

@@ -129,6 +129,16 @@ void json_u64(struct json *j, const char *k, uint64_t v)
 	fprintf(j->f, "%" PRIu64, v);
 }
 
+void json_double(struct json *j, const char *k, double v)
+{
+	key(j, k);
+	/* JSON has no NaN or infinity */
+	if (v != v || v > 1e300 || v < -1e300)
+		fputs("null", j->f);
+	else
+		fprintf(j->f, "%.6g", v);
+}
+
 void json_bool(struct json *j, const char *k, bool v)
 {
 	key(j, k);

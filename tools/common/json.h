@@ -52,6 +52,8 @@ void json_end(struct json *j);
 /* Members (@key NULL: array elements). */
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_bool(struct json *j, const char *key, bool v);
+/* A number with 6 significant digits; null when it is not finite. */
+void json_double(struct json *j, const char *key, double v);
 void json_str(struct json *j, const char *key, const char *s);
 void json_strn(struct json *j, const char *key, const char *s, size_t len);
 

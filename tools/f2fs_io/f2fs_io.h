@@ -66,6 +66,7 @@ extern const struct f2fs_io_cmd f2fs_io_io_cmds[];	 /* io.c */
 extern const struct f2fs_io_cmd f2fs_io_attr_cmds[];	 /* attr.c */
 extern const struct f2fs_io_cmd f2fs_io_fs_cmds[];	 /* fs.c */
 extern const struct f2fs_io_cmd f2fs_io_compress_cmds[]; /* compress.c */
+extern const struct f2fs_io_cmd f2fs_io_replay_cmds[];   /* replay.c */
 
 /* Print "message: strerror(errno)" (die_errno) or "message" (die) on stderr, exit 1. */
 void die_errno(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

@@ -19,6 +19,7 @@ static const struct f2fs_io_cmd *const families[] = {
     f2fs_io_attr_cmds,
     f2fs_io_fs_cmds,
     f2fs_io_compress_cmds,
+    f2fs_io_replay_cmds,
 };
 
 #define N_FAMILIES (sizeof(families) / sizeof(families[0]))

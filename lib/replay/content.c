@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a replay writes: bytes derived from the run's seed, the file's path
+ * and the byte's offset, so that a rerun with the same seed writes the same
+ * volume and any reader (the engine's own check, the kernel guest) can tell
+ * whether a file holds what the workload wrote without keeping a copy.
+ * Each aligned 8-byte word is one splitmix64 output.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "f2fs/replay.h"
+
+static uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* FNV-1a of the path: the file's part of the key. */
+static uint64_t path_key(const char *path)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *path; path++)
+		h = (h ^ (uint8_t)*path) * 0x100000001b3ull;
+	return h;
+}
+
+static void put_word(uint8_t *dst, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		dst[i] = (uint8_t)(v >> (8 * i));
+}
+
+void f2fs_replay_content(uint64_t seed, const char *path, uint64_t off, void *buf, size_t len)
+{
+	uint64_t key = splitmix64(seed) ^ path_key(path), word = off / 8;
+	uint8_t *out = buf, tmp[8];
+	size_t skip = off % 8;
+
+	if (skip) {
+		size_t n = 8 - skip < len ? 8 - skip : len;
+
+		put_word(tmp, splitmix64(key ^ word++));
+		memcpy(out, tmp + skip, n);
+		out += n;
+		len -= n;
+	}
+	for (; len >= 8; len -= 8, out += 8)
+		put_word(out, splitmix64(key ^ word++));
+	if (len) {
+		put_word(tmp, splitmix64(key ^ word));
+		memcpy(out, tmp, len);
+	}
+}

@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The replay engine: emulated threads run a workload's ops concurrently,
+ * as real threads, through the write path, and the engine plays the parts
+ * of the kernel around it that decide how fast they go.
+ *
+ * The write path's state is single-threaded, so every call into it holds
+ * one FIFO lock (the "big lock"); what makes threads wait on each other is
+ * what the kernel makes them wait for, outside it:
+ *  - device I/O is asynchronous: the write path's requests queue in the
+ *    I/O scheduler stacked on the device (lib/replay/iosched.c), under the
+ *    calling thread's I/O class, and the thread waits for them where the
+ *    kernel would -- an fsync for its data and flush, nobody for
+ *    write-back;
+ *  - a checkpoint holds the big lock until its I/O is complete, as the
+ *    kernel's holds cp_rwsem for writing (f2fs_write_checkpoint, under
+ *    block_operations), so every operation waits for it;
+ *  - with checkpoint_merge, fsyncs that need a checkpoint queue a request
+ *    and sleep; one checkpoint thread, in its own I/O class, takes the
+ *    whole queue and serves it with one checkpoint
+ *    (checkpoint.c: __checkpoint_and_complete_reqs); without it the
+ *    caller writes the checkpoint itself in its own class
+ *    (f2fs_issue_checkpoint);
+ *  - write-back takes the writepages mutex where __should_serialize_io()
+ *    says so (data.c); writers that are not serialised write a few pages
+ *    per turn of the big lock, so their blocks interleave as concurrent
+ *    writers' do;
+ *  - the flusher writes inodes dirtied longer than dirty_expire ago, and
+ *    everything above the background threshold, eldest first
+ *    (fs-writeback.c, wb_writeback with the expire ordering of seed 003);
+ *    a writer above the dirty limit writes its own file back.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "f2fs/device.h"
+#include "f2fs/fs.h"
+#include "f2fs/read.h"
+#include "f2fs/replay.h"
+#include "f2fs/write.h"
+#include "engine_internal.h"
+#include "iosched.h"
+
+#define IO_CHUNK	 (1u << 20) /* content generated and written per call */
+#define SERIAL_CHUNK	 128u	    /* pages per turn for a serialised writer: one 512 KiB bio */
+#define FLUSHER_PAGES	 1024u	    /* the flusher's turn on one inode (MAX_WRITEBACK_PAGES) */
+#define READ_REQ_BLOCKS	 128u	    /* 512 KiB: the read metric's largest request */
+#define VERIFY_MAX_FILES 64u
+
+void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->checkpoint_merge = true;
+	p->ckpt_level = 3;
+	p->serialize_writepages = true;
+	p->wb_chunk_pages = 1;
+	p->section_counts = F2FS_SECTION_COUNTS_CACHED;
+	p->writeback = F2FS_RP_WB_EXPIRE;
+	p->dirty_expire_ms = 30000;
+	p->dirty_writeback_ms = 5000;
+	p->dirty_background = 64ull << 20;
+	p->dirty_limit = 128ull << 20;
+	p->weight[F2FS_RP_CLASS_FG] = 100;
+	p->weight[F2FS_RP_CLASS_BG] = 20;
+	p->seed = 1;
+}
+
+uint64_t rp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- the big lock: FIFO, so that waiting threads take turns ---- */
+
+static void big_lock(struct rp_engine *e)
+{
+	uint64_t ticket;
+
+	pthread_mutex_lock(&e->big_mutex);
+	ticket = e->big_next++;
+	while (e->big_serving != ticket)
+		pthread_cond_wait(&e->big_cond, &e->big_mutex);
+	pthread_mutex_unlock(&e->big_mutex);
+}
+
+static void big_unlock(struct rp_engine *e)
+{
+	pthread_mutex_lock(&e->big_mutex);
+	e->big_serving++;
+	pthread_cond_broadcast(&e->big_cond);
+	pthread_mutex_unlock(&e->big_mutex);
+}
+
+/* ---- CPU slots (--threads-cpu) ---- */
+
+static void cpu_take(struct rp_engine *e)
+{
+	if (!e->pol->threads_cpu)
+		return;
+	pthread_mutex_lock(&e->cpu_mutex);
+	while (e->cpu_busy >= e->pol->threads_cpu)
+		pthread_cond_wait(&e->cpu_cond, &e->cpu_mutex);
+	e->cpu_busy++;
+	pthread_mutex_unlock(&e->cpu_mutex);
+}
+
+static void cpu_give(struct rp_engine *e)
+{
+	if (!e->pol->threads_cpu)
+		return;
+	pthread_mutex_lock(&e->cpu_mutex);
+	e->cpu_busy--;
+	pthread_cond_signal(&e->cpu_cond);
+	pthread_mutex_unlock(&e->cpu_mutex);
+}
+
+/* Enter the write path as context @ctx; leave sends what the call queued. */
+void rp_enter(struct rp_engine *e, int ctx)
+{
+	/* a thread whose queue is full waits here, not holding the lock */
+	rp_sched_throttle(e->sched, ctx);
+	cpu_take(e);
+	big_lock(e);
+	rp_sched_set_current(e->sched, ctx);
+}
+
+int rp_leave(struct rp_engine *e, int ret)
+{
+	int sret = f2fs_write_submit(e->fs);
+
+	big_unlock(e);
+	cpu_give(e);
+	return ret ? ret : sret;
+}
+
+void rp_fail(struct rp_engine *e, int ret, const char *what)
+{
+	pthread_mutex_lock(&e->state_mutex);
+	if (!e->fatal) {
+		e->fatal = ret;
+		snprintf(e->why, sizeof(e->why), "%s: %s", what,
+			 ret == -ENOSPC ? "the volume is full" : strerror(-ret));
+	}
+	e->stopping = true;
+	pthread_mutex_unlock(&e->state_mutex);
+}
+
+bool rp_stopping(struct rp_engine *e)
+{
+	bool s;
+
+	pthread_mutex_lock(&e->state_mutex);
+	s = e->stopping;
+	pthread_mutex_unlock(&e->state_mutex);
+	return s;
+}
+
+/* ---- dirty inodes, for the flusher (under the big lock) ---- */
+
+static struct rp_dirty *dirty_find(struct rp_engine *e, uint32_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < e->ndirty; i++)
+		if (e->dirty[i].ino == ino)
+			return &e->dirty[i];
+	return NULL;
+}
+
+/* @ino got dirty pages from a thread of @cls: remember when it was first dirtied. */
+static int dirty_note(struct rp_engine *e, uint32_t ino, enum f2fs_replay_class cls)
+{
+	struct rp_dirty *d = dirty_find(e, ino);
+
+	if (d) {
+		d->io_class = cls;
+		return 0;
+	}
+	if (e->ndirty == e->dirty_cap) {
+		size_t cap = e->dirty_cap ? e->dirty_cap * 2 : 64;
+		struct rp_dirty *n = realloc(e->dirty, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		e->dirty = n;
+		e->dirty_cap = cap;
+	}
+	e->dirty[e->ndirty++] = (struct rp_dirty){
+	    .ino = ino, .dirtied_ns = rp_now_ns(), .seq = e->dirty_seq++, .io_class = cls};
+	return 0;
+}
+
+/* Drop the inodes whose pages are all written (under the big lock). */
+static void dirty_prune(struct rp_engine *e)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < e->ndirty; i++)
+		if (f2fs_dirty_pages(e->fs, e->dirty[i].ino))
+			e->dirty[k++] = e->dirty[i];
+	e->ndirty = k;
+}
+
+/* ---- write-back ---- */
+
+/*
+ * Write back up to @budget pages of @ino (UINT64_MAX: all) as context
+ * @ctx: under the writepages mutex in turns of one bio when the kernel
+ * would serialise it, else @wb_chunk_pages per turn of the big lock.
+ */
+int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode mode,
+		 uint64_t budget)
+{
+	uint64_t left = 1, done = 0, turn;
+	bool serial;
+	int ret;
+
+	rp_enter(e, ctx);
+	serial = e->pol->serialize_writepages &&
+		 f2fs_writepages_serialized(e->fs, ino, mode, e->pol->min_seq_blocks);
+	rp_leave(e, 0);
+	turn = serial ? SERIAL_CHUNK : (e->pol->wb_chunk_pages ? e->pol->wb_chunk_pages : 1);
+	if (serial)
+		pthread_mutex_lock(&e->wp_mutex);
+	for (ret = 0; !ret && left && done < budget;) {
+		uint64_t n = budget - done < turn ? budget - done : turn;
+
+		rp_enter(e, ctx);
+		ret = rp_leave(e, f2fs_writepages_some(e->fs, ino, mode, n, &left));
+		done += n;
+	}
+	if (serial)
+		pthread_mutex_unlock(&e->wp_mutex);
+	return ret;
+}
+
+/* Write back every dirty file (sync(2)'s first half), oldest first, as @ctx. */
+int rp_writeback_all(struct rp_engine *e, int ctx)
+{
+	int ret = 0;
+
+	for (;;) {
+		uint32_t ino = 0;
+
+		rp_enter(e, ctx);
+		dirty_prune(e);
+		if (e->ndirty)
+			ino = e->dirty[0].ino;
+		rp_leave(e, 0);
+		if (!ino || ret)
+			return ret;
+		ret = rp_writeback(e, ctx, ino, F2FS_WB_ALL, UINT64_MAX);
+	}
+}
+
+/* The next inode the flusher writes: expired first, then (above the background level) any. */
+static bool flusher_pick(struct rp_engine *e, uint64_t now, uint32_t *ino, int *cls)
+{
+	bool background = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE > e->pol->dirty_background;
+	uint64_t expire = (uint64_t)e->pol->dirty_expire_ms * 1000000ull;
+	struct rp_dirty *best = NULL;
+	size_t i;
+
+	dirty_prune(e);
+	for (i = 0; i < e->ndirty; i++) {
+		struct rp_dirty *d = &e->dirty[i];
+		bool expired = now - d->dirtied_ns >= expire;
+
+		if (!expired && !background)
+			continue;
+		if (e->pol->writeback == F2FS_RP_WB_FIFO) {
+			if (!best || d->seq < best->seq)
+				best = d;
+		} else if (!best || d->dirtied_ns < best->dirtied_ns) {
+			best = d;
+		}
+	}
+	if (!best)
+		return false;
+	*ino = best->ino;
+	*cls = best->io_class;
+	/* round robin: the inode goes to the back of the FIFO order after its turn */
+	best->seq = e->dirty_seq++;
+	return true;
+}
+
+static void *flusher_main(void *arg)
+{
+	struct rp_engine *e = arg;
+
+	pthread_mutex_lock(&e->wb_mutex);
+	while (!e->wb_stop) {
+		uint32_t ino = 0;
+		int cls = 0, ret;
+		struct timespec until;
+		uint64_t wake = rp_now_ns() + (uint64_t)e->pol->dirty_writeback_ms * 1000000ull;
+
+		if (!e->wb_kick) {
+			until.tv_sec = (time_t)(wake / 1000000000ull);
+			until.tv_nsec = (long)(wake % 1000000000ull);
+			pthread_cond_timedwait(&e->wb_cond, &e->wb_mutex, &until);
+		}
+		e->wb_kick = false;
+		pthread_mutex_unlock(&e->wb_mutex);
+		for (;;) {
+			rp_enter(e, e->flush_ctx[0]);
+			ino = 0;
+			if (!flusher_pick(e, rp_now_ns(), &ino, &cls))
+				ino = 0;
+			rp_leave(e, 0);
+			if (!ino || rp_stopping(e))
+				break;
+			ret = rp_writeback(e, e->flush_ctx[cls], ino, F2FS_WB_NONE, FLUSHER_PAGES);
+			if (ret) {
+				rp_fail(e, ret, "write-back");
+				break;
+			}
+		}
+		pthread_mutex_lock(&e->wb_mutex);
+	}
+	pthread_mutex_unlock(&e->wb_mutex);
+	return NULL;
+}
+
+void rp_kick_flusher(struct rp_engine *e)
+{
+	pthread_mutex_lock(&e->wb_mutex);
+	e->wb_kick = true;
+	pthread_cond_signal(&e->wb_cond);
+	pthread_mutex_unlock(&e->wb_mutex);
+}
+
+/* After a write: above the background level wake the flusher; above the limit write back. */
+int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls)
+{
+	uint64_t dirty;
+	int ret;
+
+	rp_enter(e, ctx);
+	ret = dirty_note(e, ino, cls);
+	dirty = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE;
+	rp_leave(e, 0);
+	if (ret)
+		return ret;
+	if (dirty > e->pol->dirty_background)
+		rp_kick_flusher(e);
+	if (dirty > e->pol->dirty_limit)
+		ret = rp_writeback(e, ctx, ino, F2FS_WB_NONE, UINT64_MAX);
+	return ret;
+}
+
+/* ---- checkpoints ---- */
+
+/* Write a checkpoint as @ctx, holding the big lock until its I/O is done. */
+static int write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, bool *issued)
+{
+	struct f2fs_cp_request req = {.reason = reason, .keep_data = true};
+	int ret = 0;
+
+	rp_enter(e, ctx);
+	*issued = f2fs_write_dirty(e->fs) || (reason & F2FS_CP_UMOUNT);
+	if (*issued) {
+		ret = f2fs_checkpoint(e->fs, &req);
+		ret = ret ? ret : f2fs_write_submit(e->fs);
+		ret = ret ? ret : rp_sched_wait(e->sched, ctx);
+	}
+	return rp_leave(e, ret);
+}
+
+static void cp_note_wait(struct rp_engine *e, uint64_t waited_ns)
+{
+	double ms = (double)waited_ns / 1e6;
+
+	pthread_mutex_lock(&e->state_mutex);
+	e->cp_wait_total_ms += ms;
+	if (ms > e->cp_wait_peak_ms)
+		e->cp_wait_peak_ms = ms;
+	pthread_mutex_unlock(&e->state_mutex);
+}
+
+/* One checkpoint (or none, on a clean volume) served @n requests. */
+static void cp_note_batch(struct rp_engine *e, bool issued, uint64_t n)
+{
+	pthread_mutex_lock(&e->state_mutex);
+	if (issued)
+		e->cp_issued++;
+	else
+		e->cp_skipped++;
+	e->cp_served += n;
+	pthread_mutex_unlock(&e->state_mutex);
+}
+
+static void *ckpt_main(void *arg)
+{
+	struct rp_engine *e = arg;
+
+	pthread_mutex_lock(&e->cp_mutex);
+	for (;;) {
+		struct rp_cp_req *batch, *r;
+		uint64_t n = 0, now;
+		bool issued = false;
+		int ret;
+
+		while (!e->cp_queue && !e->cp_stop)
+			pthread_cond_wait(&e->cp_cond, &e->cp_mutex);
+		if (!e->cp_queue)
+			break;
+		batch = e->cp_queue;
+		e->cp_queue = NULL;
+		pthread_mutex_unlock(&e->cp_mutex);
+		ret = write_checkpoint(e, e->ckpt_ctx, F2FS_CP_SYNC, &issued);
+		now = rp_now_ns();
+		pthread_mutex_lock(&e->cp_mutex);
+		for (r = batch; r; r = r->next, n++)
+			cp_note_wait(e, now - r->queued_ns);
+		cp_note_batch(e, issued, n);
+		for (r = batch; r; r = r->next) {
+			r->ret = ret;
+			r->done = true;
+		}
+		pthread_cond_broadcast(&e->cp_done);
+	}
+	pthread_mutex_unlock(&e->cp_mutex);
+	return NULL;
+}
+
+/* f2fs_sync_fs() from an fsync or sync: merged, or written in the caller's context. */
+int rp_request_checkpoint(struct rp_engine *e, int ctx)
+{
+	uint64_t t0 = rp_now_ns();
+	struct rp_cp_req req = {.queued_ns = t0};
+	bool issued = false;
+	int ret;
+
+	pthread_mutex_lock(&e->state_mutex);
+	e->cp_requested++;
+	pthread_mutex_unlock(&e->state_mutex);
+	if (!e->pol->checkpoint_merge) {
+		ret = write_checkpoint(e, ctx, F2FS_CP_SYNC, &issued);
+		cp_note_wait(e, rp_now_ns() - t0);
+		cp_note_batch(e, issued, 1);
+		return ret;
+	}
+	pthread_mutex_lock(&e->cp_mutex);
+	req.next = e->cp_queue;
+	e->cp_queue = &req;
+	pthread_cond_signal(&e->cp_cond);
+	while (!req.done)
+		pthread_cond_wait(&e->cp_done, &e->cp_mutex);
+	pthread_mutex_unlock(&e->cp_mutex);
+	return req.ret;
+}
+
+/* ---- setup and teardown ---- */
+
+static int make_class_contexts(struct rp_engine *e)
+{
+	int c;
+
+	for (c = 0; c < F2FS_RP_CLASSES; c++) {
+		e->flush_ctx[c] = rp_sched_context_new(e->sched, (unsigned int)c);
+		if (e->flush_ctx[c] < 0)
+			return e->flush_ctx[c];
+	}
+	e->ckpt_ctx = rp_sched_context_new(e->sched, RP_CLASS_CKPT);
+	return e->ckpt_ctx < 0 ? e->ckpt_ctx : 0;
+}
+
+static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
+{
+	struct rp_sched_config cfg;
+	const struct f2fs_replay_policy *p = e->pol;
+	int c;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nclasses = RP_CLASS_CKPT + 1;
+	for (c = 0; c < F2FS_RP_CLASSES; c++)
+		cfg.classes[c].weight = p->weight[c] ? p->weight[c] : 1;
+	/* BFQ's weight for a best-effort level: (8 - level) * 10 */
+	cfg.classes[RP_CLASS_CKPT].weight = (8u - (p->ckpt_level & 7u)) * 10u;
+	cfg.classes[RP_CLASS_CKPT].realtime = p->ckpt_realtime;
+	cfg.model.mbps = (uint32_t)p->model_mbps;
+	cfg.model.iops = (uint32_t)p->model_iops;
+	cfg.model.flush_ms = (uint32_t)p->model_flush_ms;
+	cfg.defer_flush = true;
+	return rp_sched_open(dev, &cfg, &e->sched, &e->sdev);
+}
+
+static int engine_init(struct rp_engine *e, const struct f2fs_replay_workload *wl,
+		       const struct f2fs_replay_policy *pol)
+{
+	memset(e, 0, sizeof(*e));
+	e->wl = wl;
+	e->pol = pol;
+	pthread_mutex_init(&e->big_mutex, NULL);
+	pthread_cond_init(&e->big_cond, NULL);
+	pthread_mutex_init(&e->wp_mutex, NULL);
+	pthread_mutex_init(&e->state_mutex, NULL);
+	pthread_mutex_init(&e->cpu_mutex, NULL);
+	pthread_cond_init(&e->cpu_cond, NULL);
+	pthread_mutex_init(&e->cp_mutex, NULL);
+	pthread_cond_init(&e->cp_cond, NULL);
+	pthread_cond_init(&e->cp_done, NULL);
+	pthread_mutex_init(&e->wb_mutex, NULL);
+	pthread_cond_init(&e->wb_cond, NULL);
+	return 0;
+}
+
+static void engine_destroy(struct rp_engine *e)
+{
+	pthread_mutex_destroy(&e->big_mutex);
+	pthread_cond_destroy(&e->big_cond);
+	pthread_mutex_destroy(&e->wp_mutex);
+	pthread_mutex_destroy(&e->state_mutex);
+	pthread_mutex_destroy(&e->cpu_mutex);
+	pthread_cond_destroy(&e->cpu_cond);
+	pthread_mutex_destroy(&e->cp_mutex);
+	pthread_cond_destroy(&e->cp_cond);
+	pthread_cond_destroy(&e->cp_done);
+	pthread_mutex_destroy(&e->wb_mutex);
+	pthread_cond_destroy(&e->wb_cond);
+	free(e->dirty);
+	rp_files_free(e);
+}
+
+static int start_helpers(struct rp_engine *e)
+{
+	if (pthread_create(&e->flusher, NULL, flusher_main, e))
+		return -EAGAIN;
+	e->flusher_started = true;
+	if (e->pol->checkpoint_merge) {
+		if (pthread_create(&e->ckpt_thread, NULL, ckpt_main, e))
+			return -EAGAIN;
+		e->ckpt_started = true;
+	}
+	return 0;
+}
+
+static void stop_helpers(struct rp_engine *e)
+{
+	if (e->ckpt_started) {
+		pthread_mutex_lock(&e->cp_mutex);
+		e->cp_stop = true;
+		pthread_cond_signal(&e->cp_cond);
+		pthread_mutex_unlock(&e->cp_mutex);
+		pthread_join(e->ckpt_thread, NULL);
+		e->ckpt_started = false;
+	}
+	if (e->flusher_started) {
+		pthread_mutex_lock(&e->wb_mutex);
+		e->wb_stop = true;
+		pthread_cond_signal(&e->wb_cond);
+		pthread_mutex_unlock(&e->wb_mutex);
+		pthread_join(e->flusher, NULL);
+		e->flusher_started = false;
+	}
+}
+
+/* Directories the workload needs before it starts, parents first; not timed. */
+static int make_setup_dirs(struct rp_engine *e)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < e->wl->nsetup_dirs && !ret; i++)
+		ret = rp_mkdir_p(e, e->flush_ctx[0], e->wl->setup_dirs[i]);
+	if (!ret) {
+		bool issued;
+
+		ret = write_checkpoint(e, e->flush_ctx[0], F2FS_CP_SYNC, &issued);
+	}
+	return ret;
+}
+
+/* Everything written back and an unmount checkpoint, as umount does. */
+static int finish_volume(struct rp_engine *e)
+{
+	bool issued;
+	int ret = rp_writeback_all(e, e->flush_ctx[0]);
+
+	return ret ? ret : write_checkpoint(e, e->flush_ctx[0], F2FS_CP_UMOUNT, &issued);
+}
+
+static void copy_stats(struct rp_engine *e, struct f2fs_replay_report *rep)
+{
+	const struct f2fs_write_stats *ws = f2fs_write_stats(e->fs);
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		rep->bytes[k] = ws->bytes[k] - e->base_stats.bytes[k];
+		rep->requests[k] = ws->requests[k] - e->base_stats.requests[k];
+	}
+	rep->user_bytes = ws->user_bytes - e->base_stats.user_bytes;
+	rep->flushes = ws->flushes - e->base_stats.flushes;
+	rep->gc_runs = ws->gc_runs - e->base_stats.gc_runs;
+	rep->gc_blocks_moved = ws->gc_blocks_moved - e->base_stats.gc_blocks_moved;
+	rep->gc_sections_freed = ws->gc_sections_freed - e->base_stats.gc_sections_freed;
+	rep->space_checks = ws->space_checks - e->base_stats.space_checks;
+	if (rep->user_bytes)
+		rep->write_amplification =
+		    (double)(rep->bytes[0] + rep->bytes[1] + rep->bytes[2]) / (double)rep->user_bytes;
+	rep->cp_requested = e->cp_requested;
+	rep->cp_issued = e->cp_issued;
+	rep->cp_skipped = e->cp_skipped;
+	rep->cp_merged = e->cp_served - e->cp_issued - e->cp_skipped;
+	rep->cp_wait_avg_ms = e->cp_requested ? e->cp_wait_total_ms / (double)e->cp_requested : 0;
+	rep->cp_wait_peak_ms = e->cp_wait_peak_ms;
+}
+
+static int open_volume(struct rp_engine *e, char *why, size_t why_len)
+{
+	int ret = f2fs_fs_open(e->sdev, F2FS_FS_WRITE, &e->fs, why, why_len);
+
+	if (ret)
+		return ret;
+	f2fs_write_set_writeback(e->fs, 0, 0);
+	f2fs_write_set_section_counts(e->fs, (enum f2fs_section_counts)e->pol->section_counts);
+	return 0;
+}
+
+static int run_phases(struct rp_engine *e, f2fs_replay_progress_fn progress, void *parg,
+		      struct f2fs_replay_report *rep)
+{
+	int ret = make_class_contexts(e);
+
+	ret = ret ? ret : make_setup_dirs(e);
+	if (ret) {
+		snprintf(e->why, sizeof(e->why), "setting up the workload's directories: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	e->base_stats = *f2fs_write_stats(e->fs);
+	ret = start_helpers(e);
+	if (!ret) {
+		uint64_t t0 = rp_now_ns();
+
+		ret = rp_run_threads(e, progress, parg, rep);
+		stop_helpers(e);
+		if (!ret && !e->fatal)
+			ret = finish_volume(e);
+		rep->elapsed_s = (double)(rp_now_ns() - t0) / 1e9;
+	}
+	stop_helpers(e);
+	if (e->fatal)
+		return e->fatal;
+	if (ret && !e->why[0])
+		snprintf(e->why, sizeof(e->why), "%s", strerror(-ret));
+	copy_stats(e, rep);
+	return ret;
+}
+
+/* The scheduler's figures per class: the workload's classes, then the checkpoint thread's. */
+static void sched_report(struct rp_sched *sched, struct f2fs_replay_report *rep)
+{
+	struct rp_sched_stats st;
+	unsigned int c, t;
+
+	rp_sched_get_stats(sched, &st);
+	for (c = 0; c < st.nclasses && c <= F2FS_RP_CLASSES; c++) {
+		const struct rp_sched_counters *k = &st.classes[c];
+		uint64_t n = k->reads + k->flushes;
+
+		rep->class_bytes[c] = k->read_bytes;
+		for (t = 0; t < RP_SCHED_TAGS; t++) {
+			rep->class_bytes[c] += k->write_bytes[t];
+			n += k->writes[t];
+		}
+		rep->class_requests[c] = n;
+		rep->class_wait_avg_ms[c] = n ? (double)k->wait_ns / 1e6 / (double)n : 0;
+		rep->class_wait_max_ms[c] = (double)k->max_wait_ns / 1e6;
+	}
+}
+
+int f2fs_replay_run(struct f2fs_device *dev, const struct f2fs_replay_workload *wl,
+		    const struct f2fs_replay_policy *pol, f2fs_replay_progress_fn progress,
+		    void *progress_arg, struct f2fs_replay_report *rep, char *why, size_t why_len)
+{
+	struct rp_engine *e = malloc(sizeof(*e));
+	int ret, sret;
+
+	memset(rep, 0, sizeof(*rep));
+	snprintf(rep->workload, sizeof(rep->workload), "%s", wl->name);
+	if (!e) {
+		f2fs_dev_close(dev);
+		return -ENOMEM;
+	}
+	engine_init(e, wl, pol);
+	ret = open_sched(e, dev);
+	if (ret) {
+		f2fs_dev_close(dev);
+		snprintf(why, why_len, "I/O scheduler: %s", strerror(-ret));
+		engine_destroy(e);
+		free(e);
+		return ret;
+	}
+	ret = open_volume(e, why, why_len);
+	if (!ret) {
+		ret = run_phases(e, progress, progress_arg, rep);
+		if (!ret)
+			ret = rp_files_report(e, rep);
+		f2fs_fs_close(e->fs);
+		e->fs = NULL;
+		if (!ret)
+			ret = rp_read_pass_and_verify(e, rep);
+		sched_report(e->sched, rep);
+		if (ret && e->why[0])
+			snprintf(why, why_len, "%s", e->why);
+	}
+	sret = rp_sched_drain(e->sched);
+	if (!ret && sret) {
+		ret = sret;
+		snprintf(why, why_len, "device: %s", strerror(-sret));
+	}
+	f2fs_dev_close(e->sdev);
+	engine_destroy(e);
+	free(e);
+	return ret;
+}

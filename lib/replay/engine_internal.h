@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The replay engine's state, shared by its parts: engine.c (locks,
+ * write-back, checkpoints, the run), thread.c (emulated threads and their
+ * ops) and files.c (the files a run wrote: extents, the read pass and the
+ * content check).
+ */
+#ifndef F2FS_REPLAY_ENGINE_INTERNAL_H
+#define F2FS_REPLAY_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "f2fs/replay.h"
+#include "f2fs/write.h"
+
+#define F2FS_RP_PAGE 4096ull
+
+/* The scheduler's class of the checkpoint thread, after the workload's classes. */
+#define RP_CLASS_CKPT F2FS_RP_CLASSES
+
+struct rp_sched;
+
+/* An inode with dirty pages, for the flusher. */
+struct rp_dirty {
+	uint32_t ino;
+	uint64_t dirtied_ns; /* when it went from clean to dirty */
+	uint64_t seq;	     /* its place in the round-robin order */
+	int io_class;	     /* of the thread that dirtied it last (cgroup write-back) */
+};
+
+/* A checkpoint request waiting for the checkpoint thread. */
+struct rp_cp_req {
+	struct rp_cp_req *next;
+	uint64_t queued_ns;
+	bool done;
+	int ret;
+};
+
+/* A file the run wrote, for the report and the content check. */
+struct rp_file {
+	char *path;	  /* its path now (renames followed) */
+	char *key;	  /* the path its content was written under */
+	uint32_t ino;	  /* after the run */
+	uint64_t covered; /* [0, covered) was written in one piece of writes */
+	bool mixed;	  /* truncated, or renamed over: content not checkable */
+	int reader;	  /* the workload thread that wrote it last */
+};
+
+struct rp_engine {
+	const struct f2fs_replay_workload *wl;
+	const struct f2fs_replay_policy *pol;
+	struct rp_sched *sched;
+	struct f2fs_device *sdev; /* the scheduler stacked on the caller's device */
+	struct f2fs_fs *fs;
+	struct f2fs_write_stats base_stats;
+
+	/* the big lock, FIFO */
+	pthread_mutex_t big_mutex;
+	pthread_cond_t big_cond;
+	uint64_t big_next, big_serving;
+
+	pthread_mutex_t wp_mutex; /* sbi->writepages */
+
+	pthread_mutex_t cpu_mutex; /* --threads-cpu slots */
+	pthread_cond_t cpu_cond;
+	uint32_t cpu_busy;
+
+	/* run state and counters */
+	pthread_mutex_t state_mutex;
+	bool stopping;
+	int fatal;
+	char why[256];
+	uint64_t cp_requested, cp_issued, cp_skipped, cp_served;
+	double cp_wait_total_ms, cp_wait_peak_ms;
+
+	/* checkpoint merge */
+	pthread_mutex_t cp_mutex;
+	pthread_cond_t cp_cond, cp_done;
+	struct rp_cp_req *cp_queue;
+	bool cp_stop, ckpt_started;
+	pthread_t ckpt_thread;
+	int ckpt_ctx;
+
+	/* write-back (dirty list under the big lock) */
+	struct rp_dirty *dirty;
+	size_t ndirty, dirty_cap;
+	uint64_t dirty_seq;
+	pthread_mutex_t wb_mutex;
+	pthread_cond_t wb_cond;
+	bool wb_kick, wb_stop, flusher_started;
+	pthread_t flusher;
+	int flush_ctx[F2FS_RP_CLASSES];
+
+	/* files written (under the big lock) */
+	struct rp_file *files;
+	size_t nfiles, files_cap;
+	int *thread_ctx; /* scheduler context of each workload thread */
+};
+
+uint64_t rp_now_ns(void);
+void rp_enter(struct rp_engine *e, int ctx);
+int rp_leave(struct rp_engine *e, int ret);
+void rp_fail(struct rp_engine *e, int ret, const char *what);
+bool rp_stopping(struct rp_engine *e);
+int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode mode,
+		 uint64_t budget);
+int rp_writeback_all(struct rp_engine *e, int ctx);
+int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls);
+void rp_kick_flusher(struct rp_engine *e);
+int rp_request_checkpoint(struct rp_engine *e, int ctx);
+
+/* thread.c */
+int rp_run_threads(struct rp_engine *e, f2fs_replay_progress_fn progress, void *arg,
+		   struct f2fs_replay_report *rep);
+int rp_mkdir_p(struct rp_engine *e, int ctx, const char *path);
+
+/* files.c (rp_file_* under the big lock) */
+int rp_file_written(struct rp_engine *e, const char *path, uint64_t off, uint64_t len,
+		    int thread);
+void rp_file_truncated(struct rp_engine *e, const char *path);
+int rp_file_renamed(struct rp_engine *e, const char *from, const char *to);
+void rp_file_unlinked(struct rp_engine *e, const char *path);
+int rp_files_report(struct rp_engine *e, struct f2fs_replay_report *rep);
+int rp_read_pass_and_verify(struct rp_engine *e, struct f2fs_replay_report *rep);
+void rp_files_free(struct rp_engine *e);
+
+#endif

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files a run wrote, and what the volume made of them.  While the run
+ * goes, writes, renames, truncates and unlinks are noted per path.  After
+ * it, on a read-only handle: each file's extents (runs of consecutive
+ * file blocks in consecutive device blocks) and the read requests a
+ * sequential read of it needs at 512 KiB per request (seed 004's figure);
+ * the read pass, when the workload has one, reads every file that way,
+ * its writer's I/O class doing the reading; and a sample of the files is
+ * read back and compared with the content the seed gives.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/device.h"
+#include "f2fs/endian.h"
+#include "f2fs/format.h"
+#include "f2fs/fs.h"
+#include "f2fs/read.h"
+#include "f2fs/replay.h"
+#include "f2fs/write.h"
+#include "engine_internal.h"
+#include "iosched.h"
+
+#define READ_REQ_BLOCKS	 128u /* 512 KiB */
+#define VERIFY_MAX_FILES 64u
+#define VERIFY_WINDOWS	 8u
+#define VERIFY_CHUNK	 (1u << 20)
+
+/* ---- noting what the run does (under the big lock) ---- */
+
+static struct rp_file *file_find(struct rp_engine *e, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < e->nfiles; i++)
+		if (!strcmp(e->files[i].path, path))
+			return &e->files[i];
+	return NULL;
+}
+
+static struct rp_file *file_add(struct rp_engine *e, const char *path)
+{
+	struct rp_file *f;
+
+	if (e->nfiles == e->files_cap) {
+		size_t cap = e->files_cap ? e->files_cap * 2 : 64;
+
+		f = realloc(e->files, cap * sizeof(*f));
+		if (!f)
+			return NULL;
+		e->files = f;
+		e->files_cap = cap;
+	}
+	f = &e->files[e->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	f->key = strdup(path);
+	if (!f->path || !f->key) {
+		free(f->path);
+		free(f->key);
+		return NULL;
+	}
+	e->nfiles++;
+	return f;
+}
+
+int rp_file_written(struct rp_engine *e, const char *path, uint64_t off, uint64_t len,
+		    int thread)
+{
+	struct rp_file *f = file_find(e, path);
+
+	if (!f && !(f = file_add(e, path)))
+		return -ENOMEM;
+	if (strcmp(f->key, path))
+		f->mixed = true;
+	if (off <= f->covered && off + len > f->covered)
+		f->covered = off + len;
+	f->reader = thread;
+	return 0;
+}
+
+void rp_file_truncated(struct rp_engine *e, const char *path)
+{
+	struct rp_file *f = file_find(e, path);
+
+	if (f)
+		f->mixed = true;
+}
+
+static void file_drop(struct rp_engine *e, struct rp_file *f)
+{
+	free(f->path);
+	free(f->key);
+	*f = e->files[--e->nfiles];
+}
+
+void rp_file_unlinked(struct rp_engine *e, const char *path)
+{
+	struct rp_file *f = file_find(e, path);
+
+	if (f)
+		file_drop(e, f);
+}
+
+int rp_file_renamed(struct rp_engine *e, const char *from, const char *to)
+{
+	struct rp_file *f = file_find(e, from), *over = file_find(e, to);
+	char *p;
+
+	if (over && over != f)
+		file_drop(e, over);
+	f = file_find(e, from);
+	if (!f)
+		return 0;
+	p = strdup(to);
+	if (!p)
+		return -ENOMEM;
+	free(f->path);
+	f->path = p;
+	return 0;
+}
+
+void rp_files_free(struct rp_engine *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->nfiles; i++) {
+		free(e->files[i].path);
+		free(e->files[i].key);
+	}
+	free(e->files);
+	e->files = NULL;
+	e->nfiles = 0;
+}
+
+/* After the run, on the write handle: the inode of every file still there. */
+int rp_files_report(struct rp_engine *e, struct f2fs_replay_report *rep)
+{
+	size_t i = 0;
+
+	while (i < e->nfiles) {
+		if (f2fs_path_lookup(e->fs, e->files[i].path, &e->files[i].ino))
+			file_drop(e, &e->files[i]);
+		else
+			i++;
+	}
+	rep->files = e->nfiles;
+	return 0;
+}
+
+/* ---- extents ---- */
+
+struct extent {
+	uint64_t addr, blocks;
+};
+
+struct extent_walk {
+	uint64_t last_file, last_addr;
+	uint64_t extents, requests, run;
+	struct extent *list;
+	size_t n, cap;
+	int err;
+};
+
+static int close_run(struct extent_walk *w)
+{
+	if (!w->run)
+		return 0;
+	w->requests += (w->run + READ_REQ_BLOCKS - 1) / READ_REQ_BLOCKS;
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 64;
+		struct extent *l = realloc(w->list, cap * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		w->list = l;
+		w->cap = cap;
+	}
+	w->list[w->n].addr = w->last_addr + 1 - w->run;
+	w->list[w->n++].blocks = w->run;
+	w->run = 0;
+	return 0;
+}
+
+static int on_block(uint64_t file_block, uint32_t blkaddr, void *arg)
+{
+	struct extent_walk *w = arg;
+	int ret = 0;
+
+	if (blkaddr == F2FS_NULL_ADDR || blkaddr == F2FS_NEW_ADDR ||
+	    blkaddr == F2FS_COMPRESS_ADDR)
+		return 0;
+	if (!w->run || file_block != w->last_file + 1 || blkaddr != w->last_addr + 1) {
+		ret = close_run(w);
+		w->extents++;
+	}
+	w->last_file = file_block;
+	w->last_addr = blkaddr;
+	w->run++;
+	return ret;
+}
+
+static int file_extents(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *n,
+			struct extent_walk *w)
+{
+	int ret = f2fs_read_inode(fs, ino, n);
+
+	memset(w, 0, sizeof(*w));
+	ret = ret ? ret : f2fs_file_for_each_block(fs, n, on_block, w);
+	return ret ? ret : close_run(w);
+}
+
+/* ---- the read pass ---- */
+
+static int read_extents(struct rp_engine *e, int ctx, const struct extent_walk *w, void *buf,
+			struct f2fs_replay_report *rep)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < w->n && !ret; i++) {
+		uint64_t done;
+
+		for (done = 0; done < w->list[i].blocks && !ret; done += READ_REQ_BLOCKS) {
+			uint64_t n = w->list[i].blocks - done;
+
+			if (n > READ_REQ_BLOCKS)
+				n = READ_REQ_BLOCKS;
+			rp_sched_set_current(e->sched, ctx);
+			ret = f2fs_dev_read(e->sdev, buf, (w->list[i].addr + done) * F2FS_BLKSIZE,
+					    n * F2FS_BLKSIZE);
+			rep->read_pass_requests++;
+			rep->read_pass_bytes += n * F2FS_BLKSIZE;
+		}
+	}
+	return ret;
+}
+
+/* ---- the content check ---- */
+
+static int verify_window(struct f2fs_fs *fs, const struct f2fs_node *n, const char *key,
+			 uint64_t seed, uint64_t off, uint64_t len, uint8_t *got, uint8_t *want)
+{
+	size_t done = 0;
+	int ret = f2fs_file_pread(fs, n, got, (size_t)len, off, &done);
+
+	if (ret)
+		return ret;
+	f2fs_replay_content(seed, key, off, want, (size_t)len);
+	return done == len && !memcmp(got, want, (size_t)len) ? 0 : 1;
+}
+
+/* Compare windows of the file with the seed's content: 0 same, 1 different, <0 error. */
+static int verify_file(struct rp_engine *e, struct f2fs_fs *fs, const struct rp_file *f,
+		       const struct f2fs_node *n, uint8_t *got, uint8_t *want)
+{
+	uint64_t size = le64_get(n->i.i_size), step, off;
+	int ret = 0;
+	uint32_t k;
+
+	if (f->covered < size)
+		return 0;
+	step = size / VERIFY_WINDOWS;
+	for (k = 0; k < VERIFY_WINDOWS && !ret; k++) {
+		off = k * step;
+		off -= off % F2FS_BLKSIZE;
+		if (k && step < VERIFY_CHUNK)
+			break;
+		ret = verify_window(fs, n, f->key, e->pol->seed, off,
+				    size - off < VERIFY_CHUNK ? size - off : VERIFY_CHUNK, got, want);
+	}
+	return ret;
+}
+
+static bool checkable(const struct rp_file *f)
+{
+	return !f->mixed && f->covered;
+}
+
+static int check_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node *n,
+		       struct f2fs_replay_report *rep)
+{
+	uint8_t *got = malloc(VERIFY_CHUNK), *want = malloc(VERIFY_CHUNK);
+	size_t i, candidates = 0, every, seen = 0;
+	int ret = 0;
+
+	if (!got || !want) {
+		free(got);
+		free(want);
+		return -ENOMEM;
+	}
+	for (i = 0; i < e->nfiles; i++)
+		candidates += checkable(&e->files[i]);
+	every = candidates / VERIFY_MAX_FILES + 1;
+	for (i = 0; i < e->nfiles && ret >= 0; i++) {
+		if (!checkable(&e->files[i]) || seen++ % every)
+			continue;
+		ret = f2fs_read_inode(fs, e->files[i].ino, n);
+		ret = ret ? ret : verify_file(e, fs, &e->files[i], n, got, want);
+		if (ret >= 0) {
+			rep->verified_files++;
+			rep->verify_failures += ret == 1;
+			ret = 0;
+		}
+	}
+	free(got);
+	free(want);
+	return ret;
+}
+
+static int measure_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node *n,
+			 struct f2fs_replay_report *rep, void *buf)
+{
+	uint64_t t0 = rp_now_ns();
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < e->nfiles && !ret; i++) {
+		struct extent_walk w;
+
+		ret = file_extents(fs, e->files[i].ino, n, &w);
+		if (!ret) {
+			rep->extents += w.extents;
+			rep->read_requests += w.requests;
+			rep->file_bytes += le64_get(n->i.i_size);
+			if (w.extents > rep->max_extents)
+				rep->max_extents = w.extents;
+		}
+		if (!ret && e->wl->read_pass)
+			ret = read_extents(e, e->thread_ctx[e->files[i].reader], &w, buf, rep);
+		free(w.list);
+	}
+	if (e->wl->read_pass) {
+		rep->read_pass = true;
+		rep->read_pass_s = (double)(rp_now_ns() - t0) / 1e9;
+		if (rep->read_pass_s > 0)
+			rep->read_pass_mbps = (double)rep->read_pass_bytes / 1e6 / rep->read_pass_s;
+	}
+	return ret;
+}
+
+int rp_read_pass_and_verify(struct rp_engine *e, struct f2fs_replay_report *rep)
+{
+	struct f2fs_node *n = malloc(sizeof(*n));
+	void *buf = NULL;
+	struct f2fs_fs *fs = NULL;
+	char why[256] = "";
+	int ret = n ? posix_memalign(&buf, F2FS_BLKSIZE, READ_REQ_BLOCKS * F2FS_BLKSIZE) : ENOMEM;
+
+	if (ret) {
+		free(n);
+		return -ENOMEM;
+	}
+	ret = f2fs_fs_open(e->sdev, 0, &fs, why, sizeof(why));
+	if (ret)
+		snprintf(e->why, sizeof(e->why), "reopening the volume: %s", why);
+	ret = ret ? ret : measure_files(e, fs, n, rep, buf);
+	ret = ret ? ret : check_files(e, fs, n, rep);
+	if (ret && !e->why[0])
+		snprintf(e->why, sizeof(e->why), "reading the files back: %s", strerror(-ret));
+	f2fs_fs_close(fs);
+	free(buf);
+	free(n);
+	return ret;
+}
+
+void f2fs_replay_report_free(struct f2fs_replay_report *r)
+{
+	free(r->threads);
+	r->threads = NULL;
+	r->nthreads = 0;
+}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The built-in workloads, each the experiment of one seed thread, written
+ * out as ordinary workload threads so the engine runs them exactly as it
+ * runs a trace:
+ *
+ *  - ckpt-storm (checkpoint_merge's verification): thread A touches a file
+ *    and fsyncs its directory N times; thread B streams buffered 128 KiB
+ *    writes over a file, wrapping to its start; thread C, in the
+ *    background class, touches and fsyncs another directory without end.
+ *    B and C loop until A is done.
+ *  - tiotest (the serialised writepages thread): T threads write one file
+ *    each in 512 KiB writes, then every file is read sequentially.
+ *  - seqwrite (the per-section counts thread): 512 KiB sequential writes
+ *    of 1536 MiB and an fsync at the end, as fio --end_fsync=1 does.
+ *  - writeback (the expire-ordered write-back thread): a dd-like stream of
+ *    1 MiB writes beside a tar-like tree of small files.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "f2fs/replay.h"
+
+#define KIB 1024ull
+#define MIB (1024ull * 1024)
+
+const char *const f2fs_replay_generators[] = {"ckpt-storm", "tiotest", "seqwrite", "writeback",
+					      NULL};
+
+static uint64_t or_default(uint64_t v, uint64_t def)
+{
+	return v ? v : def;
+}
+
+static int add(struct f2fs_replay_thread *t, enum f2fs_replay_opcode op, const char *path,
+	       uint64_t offset, uint64_t length)
+{
+	struct f2fs_replay_op o = {
+	    .time_ns = F2FS_RP_ASAP,
+	    .op = op,
+	    .path = (char *)path,
+	    .offset = offset,
+	    .length = length,
+	};
+
+	return f2fs_replay_thread_add(t, &o);
+}
+
+static struct f2fs_replay_thread *thread(struct f2fs_replay_workload *wl, const char *name,
+					 enum f2fs_replay_class cls, bool loop)
+{
+	struct f2fs_replay_thread *t = f2fs_replay_thread_get(wl, name);
+
+	if (t) {
+		t->io_class = cls;
+		t->loop = loop;
+	}
+	return t;
+}
+
+/* @count writes of @io bytes from offset 0, as pwrite ops (@positional) or writes. */
+static int add_stream(struct f2fs_replay_thread *t, const char *path, uint64_t size, uint64_t io,
+		      bool positional)
+{
+	uint64_t off;
+	int ret = 0;
+
+	for (off = 0; off < size && !ret; off += io) {
+		uint64_t len = size - off < io ? size - off : io;
+
+		ret = positional ? add(t, F2FS_RP_PWRITE, path, off, len)
+				 : add(t, F2FS_RP_WRITE, path, 0, len);
+	}
+	return ret;
+}
+
+static int gen_ckpt_storm(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
+{
+	uint64_t size = or_default(p->file_size, 1024 * MIB), io = or_default(p->io_size, 128 * KIB);
+	uint32_t i, n = (uint32_t)or_default(p->count, 1000);
+	struct f2fs_replay_thread *a, *b, *c;
+	int ret;
+
+	ret = f2fs_replay_add_setup_dir(wl, "/test_dir1");
+	ret = ret ? ret : f2fs_replay_add_setup_dir(wl, "/test_dir2");
+	ret = ret ? ret : f2fs_replay_add_setup_dir(wl, "/fio");
+	a = thread(wl, "A", F2FS_RP_CLASS_FG, false);
+	b = thread(wl, "B", F2FS_RP_CLASS_FG, true);
+	c = thread(wl, "C", F2FS_RP_CLASS_BG, true);
+	if (ret || !a || !b || !c)
+		return ret ? ret : -ENOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		ret = add(a, F2FS_RP_CREATE, "/test_dir1/file", 0, 0);
+		ret = ret ? ret : add(a, F2FS_RP_FSYNC, "/test_dir1", 0, 0);
+	}
+	ret = ret ? ret : add(b, F2FS_RP_CREATE, "/fio/test_img", 0, 0);
+	ret = ret ? ret : add_stream(b, "/fio/test_img", size, io, true);
+	ret = ret ? ret : add(c, F2FS_RP_CREATE, "/test_dir2/file", 0, 0);
+	return ret ? ret : add(c, F2FS_RP_FSYNC, "/test_dir2", 0, 0);
+}
+
+static int gen_tiotest(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
+{
+	uint64_t size = or_default(p->file_size, 32 * MIB), io = or_default(p->io_size, 512 * KIB);
+	uint32_t i, n = (uint32_t)or_default(p->threads, 32);
+	int ret = f2fs_replay_add_setup_dir(wl, "/tio");
+
+	for (i = 0; i < n && !ret; i++) {
+		char name[32], path[64];
+		struct f2fs_replay_thread *t;
+
+		snprintf(name, sizeof(name), "t%u", i);
+		snprintf(path, sizeof(path), "/tio/file%u", i);
+		t = thread(wl, name, F2FS_RP_CLASS_FG, false);
+		if (!t)
+			return -ENOMEM;
+		ret = add(t, F2FS_RP_CREATE, path, 0, 0);
+		ret = ret ? ret : add_stream(t, path, size, io, false);
+	}
+	wl->read_pass = true;
+	return ret;
+}
+
+static int gen_seqwrite(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
+{
+	uint64_t size = or_default(p->file_size, 1536 * MIB), io = or_default(p->io_size, 512 * KIB);
+	struct f2fs_replay_thread *t;
+	int ret = f2fs_replay_add_setup_dir(wl, "/seq");
+
+	t = ret ? NULL : thread(wl, "fio", F2FS_RP_CLASS_FG, false);
+	if (!t)
+		return ret ? ret : -ENOMEM;
+	ret = add(t, F2FS_RP_CREATE, "/seq/seq_write", 0, 0);
+	ret = ret ? ret : add_stream(t, "/seq/seq_write", size, io, false);
+	return ret ? ret : add(t, F2FS_RP_FSYNC, "/seq/seq_write", 0, 0);
+}
+
+static int gen_writeback(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
+{
+	uint64_t size = or_default(p->file_size, 1000 * MIB), io = or_default(p->io_size, MIB);
+	uint64_t small = or_default(p->small_size, 16 * KIB);
+	uint32_t i, n = (uint32_t)or_default(p->count, 2000), dirs = (n + 99) / 100;
+	struct f2fs_replay_thread *dd, *tar;
+	int ret = f2fs_replay_add_setup_dir(wl, "/wb");
+
+	for (i = 0; i < dirs && !ret; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/wb/tree/d%02u", i);
+		ret = f2fs_replay_add_setup_dir(wl, path);
+	}
+	dd = ret ? NULL : thread(wl, "dd", F2FS_RP_CLASS_FG, false);
+	tar = ret ? NULL : thread(wl, "tar", F2FS_RP_CLASS_FG, false);
+	if (!dd || !tar)
+		return ret ? ret : -ENOMEM;
+	ret = add(dd, F2FS_RP_CREATE, "/wb/stream", 0, 0);
+	ret = ret ? ret : add_stream(dd, "/wb/stream", size, io, false);
+	for (i = 0; i < n && !ret; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/wb/tree/d%02u/f%04u", i / 100, i);
+		ret = add(tar, F2FS_RP_CREATE, path, 0, 0);
+		ret = ret ? ret : add(tar, F2FS_RP_WRITE, path, 0, small);
+	}
+	return ret;
+}
+
+static int check_params(const struct f2fs_replay_gen_params *p, char *why, size_t why_len)
+{
+	if (p->io_size && (p->io_size % 4096 || p->io_size > 64 * MIB)) {
+		snprintf(why, why_len, "io size must be a multiple of 4 KiB up to 64 MiB");
+		return -EINVAL;
+	}
+	if (p->threads > 1024 || p->count > 10000000) {
+		snprintf(why, why_len, "at most 1024 threads and 10000000 rounds");
+		return -EINVAL;
+	}
+	if (p->file_size > (1ull << 42)) {
+		snprintf(why, why_len, "file size above 4 TiB");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int f2fs_replay_generate(const char *name, const struct f2fs_replay_gen_params *p,
+			 struct f2fs_replay_workload *wl, char *why, size_t why_len)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(const struct f2fs_replay_gen_params *, struct f2fs_replay_workload *);
+	} gens[] = {
+	    {"ckpt-storm", gen_ckpt_storm},
+	    {"tiotest", gen_tiotest},
+	    {"seqwrite", gen_seqwrite},
+	    {"writeback", gen_writeback},
+	};
+	size_t i;
+	int ret = check_params(p, why, why_len);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < sizeof(gens) / sizeof(gens[0]); i++) {
+		if (strcmp(name, gens[i].name))
+			continue;
+		snprintf(wl->name, sizeof(wl->name), "%s", name);
+		ret = gens[i].fn(p, wl);
+		if (ret == -ENOMEM)
+			snprintf(why, why_len, "out of memory");
+		return ret;
+	}
+	snprintf(why, why_len, "unknown workload \"%s\"", name);
+	return -ENOENT;
+}

@@ -1,0 +1,193 @@
+#!/bin/bash
+# f2fs_io replay: each built-in workload, a hand-written trace and a saved
+# trace run on images from our mkfs; after every run both fscks find the
+# volume clean and the engine's own read-back found no difference.  The
+# policies must move the figures the way the kernel's do: without
+# checkpoint_merge nothing is merged; serialised writepages gives far fewer
+# extents than interleaved writers.  Bad input -- a bad trace line, a bad
+# policy value, an unknown workload, a device without F2FS, --compare
+# without --mkfs -- gets one line, exit 1, and the image unchanged.
+set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+setup_workdir
+require_mkfs
+
+F2FS_IO=${F2FS_IO:-$TOP/tools/f2fs_io/f2fs_io}
+FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
+export F2FS_REPLAY_MKFS=$MKFS
+IMG=$WORK/replay.img
+MODEL=(--device-model 400,20000,1)
+
+# both fscks clean on the image
+both_clean() {
+	local name=$1 out
+	if ! out=$("$FSCK" -f "$IMG" 2>&1); then
+		fail "$name" "our fsck: $(echo "$out" | grep -m3 -E 'PR_|Fail|error')"
+		return 1
+	fi
+	if [ -x "$UPSTREAM_FSCK" ] && ! out=$("$UPSTREAM_FSCK" -f "$IMG" 2>&1); then
+		fail "$name" "upstream fsck: $(echo "$out" | grep -m3 -iE 'fail|error')"
+		return 1
+	fi
+	return 0
+}
+
+# value of "KEY: N" style figures in the text report
+figure() { sed -n "s/.*$1 \([0-9][0-9]*\).*/\1/p" | head -1; }
+
+rm -f "$IMG"
+truncate -s 2G "$IMG"
+
+# --- each workload, small ---
+run_workload() {
+	local name=$1 out
+	shift
+	if ! out=$("$F2FS_IO" replay --mkfs "$MKFS_ARGS" "${MODEL[@]}" "$@" "$IMG" 2>&1); then
+		fail "$name" "exit $?: $(echo "$out" | tail -2)"
+		return 1
+	fi
+	if ! echo "$out" | grep -q 'content check: [1-9][0-9]* files read back, 0 differ'; then
+		fail "$name" "no content check: $(echo "$out" | grep 'content check')"
+		return 1
+	fi
+	both_clean "$name" || return 1
+	REPORT=$out
+	return 0
+}
+
+MKFS_ARGS=""
+if run_workload seqwrite seqwrite --file-size 48M; then
+	files=$(echo "$REPORT" | figure 'files:')
+	[ "$files" = 1 ] && pass seqwrite || fail seqwrite "files: $files"
+fi
+MKFS_ARGS="-s 8"
+if run_workload seqwrite-s8-loop seqwrite --file-size 48M --section-counts loop; then
+	echo "$REPORT" | grep -q 'section counts loop' && pass seqwrite-s8-loop ||
+		fail seqwrite-s8-loop "policy line: $(echo "$REPORT" | head -1)"
+fi
+MKFS_ARGS=""
+if run_workload writeback writeback --count 150 --file-size 24M --dirty-background 4M \
+	--dirty-limit 8M; then
+	files=$(echo "$REPORT" | figure 'files:')
+	[ "$files" = 151 ] && pass writeback || fail writeback "files: $files (want 151)"
+fi
+if run_workload ckpt-storm ckpt-storm --count 40 --file-size 16M; then
+	req=$(echo "$REPORT" | figure 'requested')
+	[ "${req:-0}" -ge 40 ] && pass ckpt-storm || fail ckpt-storm "checkpoints requested: $req"
+fi
+
+# --- the policies move the figures ---
+out=$("$F2FS_IO" replay --mkfs "" "${MODEL[@]}" --count 40 --file-size 16M --json \
+	--compare "--no-checkpoint-merge" "--checkpoint-merge" ckpt-storm "$IMG" 2>&1)
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail ckpt-compare "exit $rc: $(echo "$out" | tail -1)"
+elif ! verdict=$(echo "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+a, b = d["a"]["checkpoints"], d["b"]["checkpoints"]
+assert d["a"]["policy"]["checkpoint_merge"] is False and d["b"]["policy"]["checkpoint_merge"]
+assert a["merged"] == 0, "merged without merge: %d" % a["merged"]
+assert a["requested"] >= 40 and b["requested"] >= 40, (a["requested"], b["requested"])
+assert b["issued"] + b["skipped"] + b["merged"] <= b["requested"] + 1
+assert a["issued"] + a["skipped"] == a["requested"], a
+print("A issued %d of %d; B issued %d, merged %d" % (a["issued"], a["requested"], b["issued"], b["merged"]))
+' 2>&1); then
+	fail ckpt-compare "$verdict"
+else
+	both_clean ckpt-compare && pass ckpt-compare
+	echo "  $verdict"
+fi
+
+out=$("$F2FS_IO" replay --mkfs "" --threads 4 --file-size 8M --dirty-background 1M \
+	--dirty-limit 2M --json --compare "--no-serialize-writepages" "--serialize-writepages" \
+	tiotest "$IMG" 2>&1)
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail tiotest-compare "exit $rc: $(echo "$out" | tail -1)"
+elif ! verdict=$(echo "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+a, b = d["a"]["files"], d["b"]["files"]
+assert a["count"] == 4 and b["count"] == 4
+assert d["a"]["read_pass"]["requests"] == a["read_requests_512k"]
+assert b["extents"] * 4 <= a["extents"], "extents %d -> %d" % (a["extents"], b["extents"])
+print("extents %d -> %d, read requests %d -> %d" % (a["extents"], b["extents"], a["read_requests_512k"], b["read_requests_512k"]))
+' 2>&1); then
+	fail tiotest-compare "$verdict"
+else
+	both_clean tiotest-compare && pass tiotest-compare
+	echo "  $verdict"
+fi
+
+# --- traces ---
+TRACE=$WORK/t.trace
+cat >"$TRACE" <<'EOF'
+# a small trace: two threads, every op
+0     w1 fg mkdir /d
+-     w1 fg create /d/a
+-     w1 fg pwrite /d/a 0 300K
+-     w1 fg write /d/a 8K
+-     w1 fg fsync /d/a
+0.01  w2 bg mkdir /e
+-     w2 bg create /e/b
+-     w2 bg write /e/b 64K sync
+-     w2 bg read /e/b 0 64K
+-     w2 bg rename /e/b /e/c
+-     w2 bg truncate /e/c 10K
+-     w2 bg fdatasync /e/c
+-     w2 bg create /e/gone
+-     w2 bg unlink /e/gone
+-     w2 bg sleep 0.01
+-     w2 bg sync
+EOF
+"$MKFS" -f -q "$IMG" >/dev/null 2>&1
+if out=$("$F2FS_IO" replay --trace "$TRACE" "$IMG" 2>&1) && both_clean trace; then
+	errors=$(echo "$out" | awk '$1 == "w1" || $1 == "w2" { s += $9 } END { print s + 0 }')
+	[ "$errors" = 0 ] && pass trace || fail trace "op errors: $errors"
+else
+	fail trace "$(echo "$out" | tail -2)"
+fi
+
+SAVED=$WORK/saved.trace
+if "$F2FS_IO" replay --mkfs "" --save-trace "$SAVED" --count 20 --file-size 4M ckpt-storm \
+	"$IMG" >/dev/null 2>&1 && out=$("$F2FS_IO" replay --mkfs "" --trace "$SAVED" "$IMG" 2>&1) &&
+	both_clean saved-trace; then
+	echo "$out" | grep -q '^A .* 40 ' && pass saved-trace ||
+		fail saved-trace "thread A: $(echo "$out" | grep '^A ')"
+else
+	fail saved-trace "$(echo "$out" | tail -2)"
+fi
+
+# --- bad input: one line, exit 1, nothing written ---
+"$MKFS" -f -q "$IMG" >/dev/null 2>&1
+sum=$(md5sum <"$IMG")
+refuse() {
+	local name=$1 want=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail "$name" "exit $rc (want 1): $out"
+	elif ! echo "$out" | grep -q -- "$want"; then
+		fail "$name" "message: $out"
+	elif [ "$(md5sum <"$IMG")" != "$sum" ]; then
+		fail "$name" "the image changed"
+	else
+		pass "$name"
+	fi
+}
+printf '0 t fg create /x\n- t fg wirte /x 4K\n' >"$WORK/bad.trace"
+refuse bad-trace-line "bad.trace:2:" "$F2FS_IO" replay --trace "$WORK/bad.trace" "$IMG"
+refuse bad-policy "--io-weights" "$F2FS_IO" replay --io-weights fg=0 seqwrite "$IMG"
+refuse bad-compare "not a policy option" "$F2FS_IO" replay --mkfs "" --compare "--bogus" "" \
+	seqwrite "$IMG"
+refuse compare-no-mkfs "needs --mkfs" "$F2FS_IO" replay --compare "" "" seqwrite "$IMG"
+refuse unknown-workload "unknown workload" "$F2FS_IO" replay nosuch "$IMG"
+head -c 64M /dev/zero >"$WORK/zero.img"
+sum=$(md5sum <"$IMG")
+refuse not-f2fs "zero.img" "$F2FS_IO" replay seqwrite "$WORK/zero.img"
+cmp -s "$WORK/zero.img" <(head -c 64M /dev/zero) || fail not-f2fs-unchanged "zero.img changed"
+
+finish

@@ -1,0 +1,879 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * f2fs_io replay: run a workload -- a built-in seed experiment, a trace,
+ * or an strace or fio log converted to one -- against an unmounted F2FS
+ * volume through libf2fs's write path, with the kernel policies the
+ * options choose, and report what they did (lib/replay does the work).
+ * --compare runs the workload twice, reformatting in between, under two
+ * policy sets, and prints the figures side by side with their ratios.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "f2fs/device.h"
+#include "f2fs/replay.h"
+#include "f2fs/write.h"
+#include "f2fs_io.h"
+#include "tools/common/common.h"
+#include "tools/common/json.h"
+#include "tools/common/progress.h"
+#include "tools/common/target.h"
+
+#define MAX_POLICY_WORDS 32
+
+struct replay_opts {
+	struct f2fs_replay_policy policy[2];
+	struct f2fs_replay_gen_params gen;
+	const char *workload, *trace, *strace, *strace_root, *fio_iolog, *save_trace;
+	const char *device, *mkfs_args;
+	const char *compare[2];
+	bool json, direct;
+	struct progress_request progress;
+};
+
+enum {
+	OPT_TRACE = 256,
+	OPT_STRACE,
+	OPT_STRACE_ROOT,
+	OPT_FIO,
+	OPT_SAVE_TRACE,
+	OPT_MKFS,
+	OPT_COMPARE,
+	OPT_JSON,
+	OPT_DIRECT,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS,
+	OPT_COUNT,
+	OPT_THREADS,
+	OPT_FILE_SIZE,
+	OPT_IO_SIZE,
+	OPT_SMALL_SIZE,
+	/* policies: also allowed inside --compare's strings */
+	OPT_MERGE,
+	OPT_NO_MERGE,
+	OPT_CKPT_IOPRIO,
+	OPT_SERIAL,
+	OPT_NO_SERIAL,
+	OPT_MIN_SEQ,
+	OPT_WB_CHUNK,
+	OPT_SECTION_COUNTS,
+	OPT_WRITEBACK,
+	OPT_DIRTY_EXPIRE,
+	OPT_DIRTY_BACKGROUND,
+	OPT_DIRTY_LIMIT,
+	OPT_IO_WEIGHTS,
+	OPT_DEVICE_MODEL,
+	OPT_SEED,
+	OPT_THREADS_CPU,
+};
+
+static const struct option policy_options[] = {
+    {"checkpoint-merge", no_argument, NULL, OPT_MERGE},
+    {"no-checkpoint-merge", no_argument, NULL, OPT_NO_MERGE},
+    {"ckpt-ioprio", required_argument, NULL, OPT_CKPT_IOPRIO},
+    {"serialize-writepages", no_argument, NULL, OPT_SERIAL},
+    {"no-serialize-writepages", no_argument, NULL, OPT_NO_SERIAL},
+    {"min-seq-blocks", required_argument, NULL, OPT_MIN_SEQ},
+    {"wb-chunk", required_argument, NULL, OPT_WB_CHUNK},
+    {"section-counts", required_argument, NULL, OPT_SECTION_COUNTS},
+    {"writeback", required_argument, NULL, OPT_WRITEBACK},
+    {"dirty-expire", required_argument, NULL, OPT_DIRTY_EXPIRE},
+    {"dirty-background", required_argument, NULL, OPT_DIRTY_BACKGROUND},
+    {"dirty-limit", required_argument, NULL, OPT_DIRTY_LIMIT},
+    {"io-weights", required_argument, NULL, OPT_IO_WEIGHTS},
+    {"device-model", required_argument, NULL, OPT_DEVICE_MODEL},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"threads-cpu", required_argument, NULL, OPT_THREADS_CPU},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct option run_options[] = {
+    {"trace", required_argument, NULL, OPT_TRACE},
+    {"import-strace", required_argument, NULL, OPT_STRACE},
+    {"strace-root", required_argument, NULL, OPT_STRACE_ROOT},
+    {"import-fio-iolog", required_argument, NULL, OPT_FIO},
+    {"save-trace", required_argument, NULL, OPT_SAVE_TRACE},
+    {"mkfs", required_argument, NULL, OPT_MKFS},
+    {"compare", required_argument, NULL, OPT_COMPARE},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"direct", no_argument, NULL, OPT_DIRECT},
+    {"progress", optional_argument, NULL, OPT_PROGRESS},
+    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"file-size", required_argument, NULL, OPT_FILE_SIZE},
+    {"io-size", required_argument, NULL, OPT_IO_SIZE},
+    {"small-size", required_argument, NULL, OPT_SMALL_SIZE},
+};
+
+/* ---- option values ---- */
+
+/* A size: bytes, or with a K, M, G or T suffix (powers of 1024). */
+static bool parse_size(const char *s, uint64_t *v)
+{
+	static const char units[] = "KMGT";
+	size_t len = strlen(s);
+	const char *u = len ? strchr(units, s[len - 1]) : NULL;
+	char num[32];
+	unsigned int shift;
+
+	if (!u || !s[len - 1])
+		return tool_parse_u64(s, TOOL_NUM_DEC, UINT64_MAX, v);
+	if (len >= sizeof(num))
+		return false;
+	memcpy(num, s, len - 1);
+	num[len - 1] = 0;
+	shift = 10u * (unsigned int)(u - units + 1);
+	return tool_parse_u64(num, TOOL_NUM_DEC, UINT64_MAX >> shift, v) && (*v <<= shift, true);
+}
+
+static bool parse_u32(const char *s, uint64_t max, uint32_t *v)
+{
+	uint64_t x;
+
+	if (!tool_parse_u64(s, TOOL_NUM_DEC, max, &x))
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+/* --ckpt-ioprio be,N | rt,N */
+static bool parse_ioprio(const char *s, struct f2fs_replay_policy *p)
+{
+	uint32_t level;
+
+	if (strncmp(s, "be,", 3) && strncmp(s, "rt,", 3))
+		return false;
+	if (!parse_u32(s + 3, 7, &level))
+		return false;
+	p->ckpt_realtime = s[0] == 'r';
+	p->ckpt_level = (uint8_t)level;
+	return true;
+}
+
+/* --io-weights fg=100,bg=20 (either may be left out) */
+static bool parse_weights(const char *s, struct f2fs_replay_policy *p)
+{
+	char buf[64], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf))
+		return false;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int cls = !strncmp(tok, "fg=", 3) ? F2FS_RP_CLASS_FG
+			  : !strncmp(tok, "bg=", 3) ? F2FS_RP_CLASS_BG
+						    : -1;
+
+		if (cls < 0 || !parse_u32(tok + 3, 1000, &p->weight[cls]) || !p->weight[cls])
+			return false;
+	}
+	return true;
+}
+
+/* --device-model MBPS,IOPS,FLUSH_MS (0 leaves one out) */
+static bool parse_model(const char *s, struct f2fs_replay_policy *p)
+{
+	char buf[64], *f[3], *save = NULL;
+	uint32_t v[3];
+	int i;
+
+	if (strlen(s) >= sizeof(buf))
+		return false;
+	strcpy(buf, s);
+	for (i = 0; i < 3; i++) {
+		f[i] = strtok_r(i ? NULL : buf, ",", &save);
+		if (!f[i] || !parse_u32(f[i], 10000000, &v[i]))
+			return false;
+	}
+	if (strtok_r(NULL, ",", &save))
+		return false;
+	p->model_mbps = v[0];
+	p->model_iops = v[1];
+	p->model_flush_ms = v[2];
+	return true;
+}
+
+/* Apply policy option @opt with @arg; false when @arg is not a valid value. */
+static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case OPT_MERGE:
+	case OPT_NO_MERGE:
+		p->checkpoint_merge = opt == OPT_MERGE;
+		return true;
+	case OPT_SERIAL:
+	case OPT_NO_SERIAL:
+		p->serialize_writepages = opt == OPT_SERIAL;
+		return true;
+	case OPT_CKPT_IOPRIO:
+		return parse_ioprio(arg, p);
+	case OPT_MIN_SEQ:
+		return parse_u32(arg, 1u << 30, &p->min_seq_blocks);
+	case OPT_WB_CHUNK:
+		return parse_u32(arg, 1u << 20, &p->wb_chunk_pages) && p->wb_chunk_pages;
+	case OPT_SECTION_COUNTS:
+		p->section_counts = !strcmp(arg, "loop") ? F2FS_SECTION_COUNTS_LOOP
+						       : F2FS_SECTION_COUNTS_CACHED;
+		return !strcmp(arg, "loop") || !strcmp(arg, "cached");
+	case OPT_WRITEBACK:
+		p->writeback = !strcmp(arg, "fifo") ? F2FS_RP_WB_FIFO : F2FS_RP_WB_EXPIRE;
+		return !strcmp(arg, "fifo") || !strcmp(arg, "expire");
+	case OPT_DIRTY_EXPIRE:
+		return parse_u32(arg, 3600000, &p->dirty_expire_ms);
+	case OPT_DIRTY_BACKGROUND:
+		return parse_size(arg, &p->dirty_background);
+	case OPT_DIRTY_LIMIT:
+		return parse_size(arg, &p->dirty_limit);
+	case OPT_IO_WEIGHTS:
+		return parse_weights(arg, p);
+	case OPT_DEVICE_MODEL:
+		return parse_model(arg, p);
+	case OPT_SEED:
+		return tool_parse_u64(arg, TOOL_NUM_DEC | TOOL_NUM_HEX, UINT64_MAX, &p->seed);
+	case OPT_THREADS_CPU:
+		if (!tool_parse_u64(arg, TOOL_NUM_DEC, 4096, &v))
+			return false;
+		p->threads_cpu = (uint32_t)v;
+		return true;
+	}
+	return false;
+}
+
+static const char *option_name(const struct option *table, int opt)
+{
+	for (; table->name; table++)
+		if (table->val == opt)
+			return table->name;
+	return "?";
+}
+
+/* ---- the command line ---- */
+
+static void bad_option(const struct tool *t, const char *name, const char *arg)
+{
+	tool_fail(t, 1, "--%s %s: bad value (see f2fs_io help replay)", name, arg ? arg : "");
+}
+
+static bool apply_gen(int opt, const char *arg, struct f2fs_replay_gen_params *g)
+{
+	switch (opt) {
+	case OPT_COUNT:
+		return parse_u32(arg, 10000000, &g->count) && g->count;
+	case OPT_THREADS:
+		return parse_u32(arg, 1024, &g->threads) && g->threads;
+	case OPT_FILE_SIZE:
+		return parse_size(arg, &g->file_size) && g->file_size;
+	case OPT_IO_SIZE:
+		return parse_size(arg, &g->io_size) && g->io_size;
+	case OPT_SMALL_SIZE:
+		return parse_size(arg, &g->small_size) && g->small_size;
+	}
+	return false;
+}
+
+static void all_options(struct option *out, size_t n)
+{
+	size_t k = 0, i;
+
+	for (i = 0; i < sizeof(run_options) / sizeof(run_options[0]) && k < n; i++)
+		out[k++] = run_options[i];
+	for (i = 0; policy_options[i].name && k < n; i++)
+		out[k++] = policy_options[i];
+	memset(&out[k < n ? k : n - 1], 0, sizeof(*out));
+}
+
+static void apply_run_option(const struct tool *t, int opt, const char *arg,
+			     struct replay_opts *o)
+{
+	switch (opt) {
+	case OPT_TRACE:
+		o->trace = arg;
+		break;
+	case OPT_STRACE:
+		o->strace = arg;
+		break;
+	case OPT_STRACE_ROOT:
+		o->strace_root = arg;
+		break;
+	case OPT_FIO:
+		o->fio_iolog = arg;
+		break;
+	case OPT_SAVE_TRACE:
+		o->save_trace = arg;
+		break;
+	case OPT_MKFS:
+		o->mkfs_args = arg;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_DIRECT:
+		o->direct = true;
+		break;
+	case OPT_PROGRESS:
+		if (!progress_parse(arg, &o->progress))
+			bad_option(t, "progress", arg);
+		break;
+	case OPT_NO_PROGRESS:
+		o->progress.mode = PROGRESS_OFF;
+		break;
+	default:
+		if (!apply_gen(opt, arg, &o->gen))
+			bad_option(t, option_name(run_options, opt), arg);
+	}
+}
+
+/* Each policy set of --compare: options of the policy table only, split at blanks. */
+static void parse_policy_string(const struct tool *t, const char *s, struct f2fs_replay_policy *p)
+{
+	char *copy = strdup(s), *words[MAX_POLICY_WORDS + 1], *save = NULL, *w;
+	int argc = 1, opt;
+
+	if (!copy)
+		tool_fail(t, 8, "out of memory");
+	words[0] = (char *)"compare";
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (argc == MAX_POLICY_WORDS)
+			tool_fail(t, 1, "--compare \"%s\": too many words", s);
+		words[argc++] = w;
+	}
+	words[argc] = NULL;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, words, "", policy_options, NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			tool_fail(t, 1, "--compare \"%s\": \"%s\" is not a policy option", s,
+				  words[optind - 1]);
+		if (!apply_policy(opt, optarg, p))
+			tool_fail(t, 1, "--compare \"%s\": --%s %s: bad value", s,
+				  option_name(policy_options, opt), optarg ? optarg : "");
+	}
+	if (optind < argc)
+		tool_fail(t, 1, "--compare \"%s\": \"%s\" is not a policy option", s, words[optind]);
+	free(copy);
+}
+
+static void parse_args(const struct tool *t, int argc, char **argv, struct replay_opts *o,
+		       const struct f2fs_io_cmd *cmd)
+{
+	struct option opts[64];
+	int opt, sources;
+
+	all_options(opts, sizeof(opts) / sizeof(opts[0]));
+	f2fs_replay_policy_default(&o->policy[0]);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			usage_exit(cmd);
+		if (opt == OPT_COMPARE) {
+			if (optind >= argc)
+				usage_exit(cmd);
+			o->compare[0] = optarg;
+			o->compare[1] = argv[optind++];
+		} else if (opt >= OPT_MERGE) {
+			if (!apply_policy(opt, optarg, &o->policy[0]))
+				bad_option(t, option_name(policy_options, opt), optarg);
+		} else {
+			apply_run_option(t, opt, optarg, o);
+		}
+	}
+	sources = !!o->trace + !!o->strace + !!o->fio_iolog;
+	if (sources > 1 || (sources && argc - optind != 1) || (!sources && argc - optind != 2))
+		usage_exit(cmd);
+	if (!sources)
+		o->workload = argv[optind++];
+	o->device = argv[optind];
+	if (o->compare[0]) {
+		o->policy[1] = o->policy[0];
+		parse_policy_string(t, o->compare[0], &o->policy[0]);
+		parse_policy_string(t, o->compare[1], &o->policy[1]);
+	}
+}
+
+/* ---- the workload ---- */
+
+static void load_log(const struct tool *t, const char *path, int kind, const char *root,
+		     struct f2fs_replay_workload *wl)
+{
+	struct f2fs_replay_parse_error err;
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f)
+		tool_fail(t, 1, "%s: %s", path, strerror(errno));
+	memset(&err, 0, sizeof(err));
+	if (kind == OPT_TRACE)
+		ret = f2fs_replay_trace_read(f, path, wl, &err);
+	else if (kind == OPT_STRACE)
+		ret = f2fs_replay_import_strace(f, path, root, wl, &err);
+	else
+		ret = f2fs_replay_import_fio_iolog(f, path, wl, &err);
+	fclose(f);
+	if (ret == -EINVAL)
+		tool_fail(t, 1, "%s:%u: %s", err.file[0] ? err.file : path, err.line, err.reason);
+	if (ret)
+		tool_fail(t, ret == -ENOMEM ? 8 : 1, "%s: %s", path, strerror(-ret));
+}
+
+static void load_workload(const struct tool *t, const struct replay_opts *o,
+			  struct f2fs_replay_workload *wl)
+{
+	char why[160] = "";
+	int ret;
+
+	f2fs_replay_workload_init(wl, o->workload ? o->workload : "trace");
+	if (o->trace)
+		load_log(t, o->trace, OPT_TRACE, NULL, wl);
+	else if (o->strace)
+		load_log(t, o->strace, OPT_STRACE, o->strace_root, wl);
+	else if (o->fio_iolog)
+		load_log(t, o->fio_iolog, OPT_FIO, NULL, wl);
+	else if ((ret = f2fs_replay_generate(o->workload, &o->gen, wl, why, sizeof(why))))
+		tool_fail(t, ret == -ENOMEM ? 8 : 1, "%s", why);
+	if (o->save_trace) {
+		FILE *f = fopen(o->save_trace, "w");
+
+		if (!f || f2fs_replay_trace_write(f, wl) || fclose(f))
+			tool_fail(t, 1, "%s: cannot write the trace", o->save_trace);
+	}
+}
+
+/* ---- the device ---- */
+
+/* Our mkfs.f2fs: beside this program, or in the build tree, never another one from $PATH. */
+static void find_mkfs(char *out, size_t len)
+{
+	char self[4096], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *env = getenv("F2FS_REPLAY_MKFS");
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return;
+	}
+	out[0] = 0;
+	if (n <= 0)
+		return;
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (!slash)
+		return;
+	*slash = 0;
+	snprintf(out, len, "%s/mkfs.f2fs", self);
+	if (access(out, X_OK))
+		snprintf(out, len, "%s/../../mkfs/mkfs.f2fs", self);
+	if (access(out, X_OK))
+		out[0] = 0;
+}
+
+static void run_mkfs(const struct tool *t, const char *args, const char *device)
+{
+	char mkfs[4200], *copy = strdup(args), *argv[MAX_POLICY_WORDS + 4], *save = NULL, *w;
+	int argc = 0, status;
+	pid_t pid;
+
+	find_mkfs(mkfs, sizeof(mkfs));
+	if (!mkfs[0])
+		tool_fail(t, 8, "--mkfs: our mkfs.f2fs is not beside f2fs_io (set F2FS_REPLAY_MKFS)");
+	if (!copy)
+		tool_fail(t, 8, "out of memory");
+	argv[argc++] = mkfs;
+	argv[argc++] = (char *)"-f";
+	argv[argc++] = (char *)"-q";
+	for (w = strtok_r(copy, " \t", &save); w && argc < MAX_POLICY_WORDS; w = strtok_r(NULL, " \t", &save))
+		argv[argc++] = w;
+	argv[argc++] = (char *)device;
+	argv[argc] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		execv(mkfs, argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		tool_fail(t, 1, "--mkfs \"%s\": mkfs.f2fs failed on %s", args, device);
+	free(copy);
+}
+
+/* ---- the report ---- */
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+static const char *class_name(unsigned int c)
+{
+	return c == F2FS_RP_CLASS_FG ? "fg" : c == F2FS_RP_CLASS_BG ? "bg" : "ckpt";
+}
+
+static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_t len)
+{
+	char model[64] = "the device's own speed";
+
+	if (p->model_mbps || p->model_iops || p->model_flush_ms)
+		snprintf(model, sizeof(model), "model %.0f MB/s, %.0f IOPS, flush %.0f ms",
+			 p->model_mbps, p->model_iops, p->model_flush_ms);
+	snprintf(out, len,
+		 "%s (ckpt ioprio %s,%u), %s (min_seq_blocks %u), section counts %s, writeback "
+		 "%s, weights fg=%u bg=%u, %s, seed %llu",
+		 p->checkpoint_merge ? "checkpoint_merge" : "nocheckpoint_merge",
+		 p->ckpt_realtime ? "rt" : "be", p->ckpt_level,
+		 p->serialize_writepages ? "serialized writepages" : "writepages not serialized",
+		 p->min_seq_blocks ? p->min_seq_blocks : 512,
+		 p->section_counts == F2FS_SECTION_COUNTS_LOOP ? "loop" : "cached",
+		 p->writeback == F2FS_RP_WB_FIFO ? "fifo" : "expire", p->weight[0], p->weight[1], model,
+		 (unsigned long long)p->seed);
+}
+
+static void print_threads(const struct f2fs_replay_report *r)
+{
+	size_t i;
+
+	printf("%-12s %-5s %10s %9s %7s %8s %8s %8s %7s\n", "thread", "class", "elapsed_s", "ops",
+	       "fsyncs", "p50_ms", "p99_ms", "max_ms", "errors");
+	for (i = 0; i < r->nthreads; i++) {
+		const struct f2fs_replay_thread_report *t = &r->threads[i];
+
+		printf("%-12s %-5s %10.3f %9llu %7llu %8.2f %8.2f %8.2f %7llu\n", t->name,
+		       class_name(t->io_class), t->elapsed_s, (unsigned long long)t->ops,
+		       (unsigned long long)t->fsyncs, t->fsync_p50_ms, t->fsync_p99_ms,
+		       t->fsync_max_ms, (unsigned long long)t->errors);
+		if (t->errors)
+			printf("  first error: %s%s%u\n", strerror(-t->first_error),
+			       t->first_error_line ? ", trace line " : "", t->first_error_line);
+	}
+}
+
+static void print_report(const struct f2fs_replay_report *r, const struct f2fs_replay_policy *p)
+{
+	char pol[512];
+	unsigned int c;
+
+	describe_policy(p, pol, sizeof(pol));
+	printf("workload %s: %s\n", r->workload, pol);
+	printf("elapsed %.3f s\n\n", r->elapsed_s);
+	print_threads(r);
+	printf("\ncheckpoints: requested %llu, issued %llu, merged %llu, skipped (clean) %llu; "
+	       "wait avg %.2f ms, peak %.2f ms\n",
+	       (unsigned long long)r->cp_requested, (unsigned long long)r->cp_issued,
+	       (unsigned long long)r->cp_merged, (unsigned long long)r->cp_skipped,
+	       r->cp_wait_avg_ms, r->cp_wait_peak_ms);
+	printf("written: data %.1f MiB (%llu requests), node %.1f MiB (%llu), meta %.1f MiB "
+	       "(%llu); flushes %llu\n",
+	       mib(r->bytes[0]), (unsigned long long)r->requests[0], mib(r->bytes[1]),
+	       (unsigned long long)r->requests[1], mib(r->bytes[2]),
+	       (unsigned long long)r->requests[2], (unsigned long long)r->flushes);
+	printf("workload wrote %.1f MiB: write amplification %.3f, %.1f MB/s\n", mib(r->user_bytes),
+	       r->write_amplification, r->write_mbps);
+	printf("cleaner: runs %llu, blocks moved %llu, sections freed %llu\n",
+	       (unsigned long long)r->gc_runs, (unsigned long long)r->gc_blocks_moved,
+	       (unsigned long long)r->gc_sections_freed);
+	printf("files: %llu, %.1f MiB, extents %llu (at most %llu in a file), read requests at "
+	       "512 KiB %llu\n",
+	       (unsigned long long)r->files, mib(r->file_bytes), (unsigned long long)r->extents,
+	       (unsigned long long)r->max_extents, (unsigned long long)r->read_requests);
+	if (r->read_pass)
+		printf("read pass: %llu requests, %.1f MiB in %.3f s, %.1f MB/s\n",
+		       (unsigned long long)r->read_pass_requests, mib(r->read_pass_bytes),
+		       r->read_pass_s, r->read_pass_mbps);
+	for (c = 0; c <= F2FS_RP_CLASSES; c++)
+		if (r->class_requests[c])
+			printf("I/O class %s: %.1f MiB in %llu requests, queue wait avg %.2f ms, "
+			       "max %.2f ms\n",
+			       class_name(c), mib(r->class_bytes[c]),
+			       (unsigned long long)r->class_requests[c], r->class_wait_avg_ms[c],
+			       r->class_wait_max_ms[c]);
+	printf("content check: %llu files read back, %llu differ\n",
+	       (unsigned long long)r->verified_files, (unsigned long long)r->verify_failures);
+}
+
+static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
+{
+	json_object(j, "policy");
+	json_bool(j, "checkpoint_merge", p->checkpoint_merge);
+	json_str(j, "ckpt_ioprio_class", p->ckpt_realtime ? "rt" : "be");
+	json_u64(j, "ckpt_ioprio_level", p->ckpt_level);
+	json_bool(j, "serialize_writepages", p->serialize_writepages);
+	json_u64(j, "min_seq_blocks", p->min_seq_blocks ? p->min_seq_blocks : 512);
+	json_str(j, "section_counts", p->section_counts == F2FS_SECTION_COUNTS_LOOP ? "loop" : "cached");
+	json_str(j, "writeback", p->writeback == F2FS_RP_WB_FIFO ? "fifo" : "expire");
+	json_u64(j, "weight_fg", p->weight[0]);
+	json_u64(j, "weight_bg", p->weight[1]);
+	json_double(j, "model_mbps", p->model_mbps);
+	json_double(j, "model_iops", p->model_iops);
+	json_double(j, "model_flush_ms", p->model_flush_ms);
+	json_u64(j, "seed", p->seed);
+	json_end(j);
+}
+
+static void json_threads(struct json *j, const struct f2fs_replay_report *r)
+{
+	size_t i;
+
+	json_array(j, "threads");
+	for (i = 0; i < r->nthreads; i++) {
+		const struct f2fs_replay_thread_report *t = &r->threads[i];
+
+		json_object(j, NULL);
+		json_str(j, "name", t->name);
+		json_str(j, "class", class_name(t->io_class));
+		json_double(j, "elapsed_s", t->elapsed_s);
+		json_u64(j, "ops", t->ops);
+		json_u64(j, "rounds", t->rounds);
+		json_u64(j, "fsyncs", t->fsyncs);
+		json_double(j, "fsync_p50_ms", t->fsync_p50_ms);
+		json_double(j, "fsync_p99_ms", t->fsync_p99_ms);
+		json_double(j, "fsync_max_ms", t->fsync_max_ms);
+		json_u64(j, "errors", t->errors);
+		json_end(j);
+	}
+	json_end(j);
+}
+
+static void json_report(struct json *j, const char *key, const struct f2fs_replay_report *r,
+			const struct f2fs_replay_policy *p)
+{
+	unsigned int c;
+
+	json_object(j, key);
+	json_str(j, "workload", r->workload);
+	json_policy(j, p);
+	json_double(j, "elapsed_s", r->elapsed_s);
+	json_threads(j, r);
+	json_object(j, "checkpoints");
+	json_u64(j, "requested", r->cp_requested);
+	json_u64(j, "issued", r->cp_issued);
+	json_u64(j, "merged", r->cp_merged);
+	json_u64(j, "skipped", r->cp_skipped);
+	json_double(j, "wait_avg_ms", r->cp_wait_avg_ms);
+	json_double(j, "wait_peak_ms", r->cp_wait_peak_ms);
+	json_end(j);
+	json_object(j, "written");
+	json_u64(j, "data_bytes", r->bytes[0]);
+	json_u64(j, "node_bytes", r->bytes[1]);
+	json_u64(j, "meta_bytes", r->bytes[2]);
+	json_u64(j, "data_requests", r->requests[0]);
+	json_u64(j, "node_requests", r->requests[1]);
+	json_u64(j, "meta_requests", r->requests[2]);
+	json_u64(j, "workload_bytes", r->user_bytes);
+	json_u64(j, "flushes", r->flushes);
+	json_double(j, "write_amplification", r->write_amplification);
+	json_double(j, "write_mbps", r->write_mbps);
+	json_end(j);
+	json_object(j, "cleaner");
+	json_u64(j, "runs", r->gc_runs);
+	json_u64(j, "blocks_moved", r->gc_blocks_moved);
+	json_u64(j, "sections_freed", r->gc_sections_freed);
+	json_end(j);
+	json_object(j, "files");
+	json_u64(j, "count", r->files);
+	json_u64(j, "bytes", r->file_bytes);
+	json_u64(j, "extents", r->extents);
+	json_u64(j, "max_extents", r->max_extents);
+	json_u64(j, "read_requests_512k", r->read_requests);
+	json_u64(j, "verified", r->verified_files);
+	json_u64(j, "verify_failures", r->verify_failures);
+	json_end(j);
+	if (r->read_pass) {
+		json_object(j, "read_pass");
+		json_u64(j, "requests", r->read_pass_requests);
+		json_u64(j, "bytes", r->read_pass_bytes);
+		json_double(j, "seconds", r->read_pass_s);
+		json_double(j, "mbps", r->read_pass_mbps);
+		json_end(j);
+	}
+	json_array(j, "io_classes");
+	for (c = 0; c <= F2FS_RP_CLASSES; c++) {
+		json_object(j, NULL);
+		json_str(j, "class", class_name(c));
+		json_u64(j, "bytes", r->class_bytes[c]);
+		json_u64(j, "requests", r->class_requests[c]);
+		json_double(j, "wait_avg_ms", r->class_wait_avg_ms[c]);
+		json_double(j, "wait_max_ms", r->class_wait_max_ms[c]);
+		json_end(j);
+	}
+	json_end(j);
+	json_end(j);
+}
+
+/* ---- --compare's table ---- */
+
+struct metric {
+	const char *name;
+	double a, b;
+};
+
+static void print_metric(const char *name, double a, double b)
+{
+	if (a != 0)
+		printf("%-34s %14.3f %14.3f %9.3f\n", name, a, b, b / a);
+	else
+		printf("%-34s %14.3f %14.3f %9s\n", name, a, b, "-");
+}
+
+static void print_compare(const struct f2fs_replay_report r[2],
+			  const struct f2fs_replay_policy p[2], const char *const spec[2])
+{
+	size_t i;
+	char name[64];
+
+	printf("A: %s\nB: %s\n\n", spec[0], spec[1]);
+	printf("%-34s %14s %14s %9s\n", "metric", "A", "B", "B/A");
+	print_metric("elapsed (s)", r[0].elapsed_s, r[1].elapsed_s);
+	for (i = 0; i < r[0].nthreads && i < r[1].nthreads; i++) {
+		snprintf(name, sizeof(name), "%s elapsed (s)", r[0].threads[i].name);
+		print_metric(name, r[0].threads[i].elapsed_s, r[1].threads[i].elapsed_s);
+		if (!r[0].threads[i].fsyncs && !r[1].threads[i].fsyncs)
+			continue;
+		snprintf(name, sizeof(name), "%s fsync p50 (ms)", r[0].threads[i].name);
+		print_metric(name, r[0].threads[i].fsync_p50_ms, r[1].threads[i].fsync_p50_ms);
+		snprintf(name, sizeof(name), "%s fsync p99 (ms)", r[0].threads[i].name);
+		print_metric(name, r[0].threads[i].fsync_p99_ms, r[1].threads[i].fsync_p99_ms);
+	}
+	print_metric("checkpoints requested", (double)r[0].cp_requested, (double)r[1].cp_requested);
+	print_metric("checkpoints issued", (double)r[0].cp_issued, (double)r[1].cp_issued);
+	print_metric("checkpoints merged", (double)r[0].cp_merged, (double)r[1].cp_merged);
+	print_metric("checkpoint wait avg (ms)", r[0].cp_wait_avg_ms, r[1].cp_wait_avg_ms);
+	print_metric("data written (MiB)", mib(r[0].bytes[0]), mib(r[1].bytes[0]));
+	print_metric("node written (MiB)", mib(r[0].bytes[1]), mib(r[1].bytes[1]));
+	print_metric("meta written (MiB)", mib(r[0].bytes[2]), mib(r[1].bytes[2]));
+	print_metric("write amplification", r[0].write_amplification, r[1].write_amplification);
+	print_metric("write MB/s", r[0].write_mbps, r[1].write_mbps);
+	print_metric("extents", (double)r[0].extents, (double)r[1].extents);
+	print_metric("read requests at 512 KiB", (double)r[0].read_requests,
+		     (double)r[1].read_requests);
+	if (r[0].read_pass)
+		print_metric("read pass MB/s", r[0].read_pass_mbps, r[1].read_pass_mbps);
+	print_metric("cleaner blocks moved", (double)r[0].gc_blocks_moved,
+		     (double)r[1].gc_blocks_moved);
+	(void)p;
+}
+
+/* ---- running ---- */
+
+struct progress_state {
+	struct progress *p;
+	int run, runs;
+};
+
+static void on_progress(uint64_t done, uint64_t total, void *arg)
+{
+	struct progress_state *s = arg;
+	struct f2fs_progress fp = {.pass = (unsigned int)s->run,
+				   .passes = (unsigned int)s->runs,
+				   .name = "replaying",
+				   .done = done,
+				   .total = total};
+
+	progress_report(&fp, s->p);
+}
+
+static void run_one(struct tool *t, const struct replay_opts *o,
+		    const struct f2fs_replay_workload *wl, const struct f2fs_replay_policy *p,
+		    struct progress_state *ps, struct f2fs_replay_report *rep)
+{
+	char why[300] = "";
+	struct f2fs_device *dev;
+	int ret;
+
+	if (o->mkfs_args)
+		run_mkfs(t, o->mkfs_args, o->device);
+	dev = tool_open_for_writing(t, 1, o->direct ? F2FS_DEV_DIRECT : 0);
+	ret = f2fs_replay_run(dev, wl, p, on_progress, ps, rep, why, sizeof(why));
+	progress_clear(ps->p);
+	if (ret)
+		tool_fail(t, ret == -ENOMEM ? 8 : 1, "%s: %s", o->device,
+			  why[0] ? why : strerror(-ret));
+	if (rep->verify_failures)
+		tool_fail(t, 1, "%s: %llu of %llu files read back differ from what was written",
+			  o->device, (unsigned long long)rep->verify_failures,
+			  (unsigned long long)rep->verified_files);
+	if (rep->elapsed_s > 0)
+		rep->write_mbps = (double)rep->user_bytes / 1e6 / rep->elapsed_s;
+}
+
+static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
+{
+	struct tool t = {.prog = "f2fs_io replay"};
+	struct replay_opts o;
+	struct f2fs_replay_workload wl;
+	struct f2fs_replay_report rep[2];
+	struct progress prog;
+	struct progress_state ps = {.p = &prog};
+	char why[128];
+	int runs, i;
+
+	memset(&o, 0, sizeof(o));
+	memset(rep, 0, sizeof(rep));
+	parse_args(&t, argc, argv, &o, cmd);
+	t.image = o.device;
+	runs = o.compare[0] ? 2 : 1;
+	if (runs == 2 && !o.mkfs_args)
+		tool_fail(&t, 1, "--compare needs --mkfs, to start both runs from the same volume");
+	load_workload(&t, &o, &wl);
+	tool_check_target(&t, TOOL_WRITES, 1);
+	if (!progress_start(&prog, &o.progress, o.device, why, sizeof(why)))
+		tool_fail(&t, 1, "--progress: %s", why);
+	t.progress = &prog;
+	ps.runs = runs;
+	for (i = 0; i < runs; i++) {
+		ps.run = i + 1;
+		run_one(&t, &o, &wl, &o.policy[i], &ps, &rep[i]);
+	}
+	progress_finish(&prog);
+	if (o.json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		json_object(&j, NULL);
+		json_report(&j, runs == 2 ? "a" : "run", &rep[0], &o.policy[0]);
+		if (runs == 2)
+			json_report(&j, "b", &rep[1], &o.policy[1]);
+		json_end(&j);
+		putchar('\n');
+	} else if (runs == 2) {
+		print_compare(rep, o.policy, o.compare);
+	} else {
+		print_report(&rep[0], &o.policy[0]);
+	}
+	for (i = 0; i < runs; i++)
+		f2fs_replay_report_free(&rep[i]);
+	f2fs_replay_workload_free(&wl);
+}
+
+const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
+    {"replay", "replay a workload offline through libf2fs's write path",
+     "f2fs_io replay [options] (WORKLOAD | --trace FILE | --import-strace LOG |\n"
+     "                --import-fio-iolog LOG) DEVICE\n\n"
+     "Run a workload against the unmounted F2FS on DEVICE (an image file or a block\n"
+     "device) through libf2fs, emulating the kernel's checkpoint merge, serialized\n"
+     "writepages, per-section counts and write-back, and report the effect.\n"
+     "WORKLOAD: ckpt-storm, tiotest, seqwrite or writeback.\n"
+     "  --mkfs \"ARGS\"                 format DEVICE first with our mkfs.f2fs ARGS\n"
+     "  --compare \"POLICIES\" \"POLICIES\" run twice (needs --mkfs), side by side\n"
+     "  --json                        the report as JSON\n"
+     "  --save-trace FILE             write the workload as a trace\n"
+     "  --strace-root DIR             with --import-strace: the directory mapped to /\n"
+     "  --count N --threads N --file-size SIZE --io-size SIZE --small-size SIZE\n"
+     "  --direct                      O_DIRECT writes to DEVICE\n"
+     "  --progress[=FD] --no-progress\n"
+     "policies:\n"
+     "  --checkpoint-merge | --no-checkpoint-merge   --ckpt-ioprio be,N|rt,N\n"
+     "  --serialize-writepages | --no-serialize-writepages   --min-seq-blocks N\n"
+     "  --wb-chunk PAGES   --section-counts cached|loop   --writeback expire|fifo\n"
+     "  --dirty-expire MS  --dirty-background SIZE  --dirty-limit SIZE\n"
+     "  --io-weights fg=N,bg=N   --device-model MBPS,IOPS,FLUSH_MS   --seed N\n"
+     "  --threads-cpu N\n",
+     run_replay},
+    {NULL, NULL, NULL, NULL},
+};
