@@ -1,0 +1,856 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The replay engine's I/O scheduler (iosched.h).  Per class, a FIFO of
+ * requests and a virtual time; per context, request counts and the first
+ * error; and a set of the 4 KiB blocks that pending writes cover, so that
+ * a request finds the writes it overlaps in O(its blocks) without walking
+ * the queues.  Writes wait before they are queued until no pending write
+ * shares a block with them, so each block is in the set for one write at
+ * most.  One mutex guards all of it; the dispatcher does the I/O and the
+ * model's sleep without it, then broadcasts each completion to whoever
+ * waits for one (an overlap, a cap, a read, a flush, a wait, a drain).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "iosched.h"
+
+#define NS_PER_SEC 1000000000ull
+#define BLK_SHIFT  12 /* the overlap check's granularity */
+#define CTX_ROOM   8  /* contexts before the first growth */
+#define SET_BITS   10 /* log2 of the block set's first size */
+
+enum req_kind { REQ_WRITE, REQ_READ, REQ_FLUSH };
+
+struct req {
+	struct req *next; /* in its class's FIFO */
+	enum req_kind kind;
+	enum f2fs_dev_tag tag;
+	uint64_t off;
+	size_t len;
+	void *buf; /* a write's own copy, a read's caller buffer */
+	unsigned int ctx;
+	bool waited; /* the submitter waits for it and owns it; else freed when complete */
+	bool done;
+	int ret;
+	uint64_t queued_ns, start_ns, end_ns;
+};
+
+/* Open addressing with linear probing; a slot holds block + 1, 0 when empty. */
+struct blkset {
+	uint64_t *slot;
+	unsigned int bits; /* 1 << bits slots */
+	size_t count;
+};
+
+struct sched_class {
+	struct rp_sched_class cfg;
+	struct req *head, *tail;
+	uint64_t vtime; /* in bytes * RP_SCHED_WEIGHT_MAX / weight */
+	struct rp_sched_counters st;
+};
+
+struct sched_ctx {
+	unsigned int cls;
+	/* requests ever queued and completed: one FIFO serves them, in order */
+	uint64_t queued, completed;
+	int err;
+	struct rp_sched_counters st;
+};
+
+struct rp_sched {
+	struct f2fs_device *lower;
+	struct rp_sched_model model;
+	uint64_t cap;
+	bool defer_flush;
+	unsigned int nclasses;
+	struct sched_class cls[RP_SCHED_MAX_CLASSES];
+
+	pthread_mutex_t lock;
+	pthread_cond_t work; /* to the dispatcher: a request was queued, or stop */
+	pthread_cond_t done; /* to submitters: a request completed, or a passthrough ended */
+	pthread_t dispatcher;
+
+	struct sched_ctx *ctx; /* indexed by id: realloc'd, so never hold a pointer across a wait */
+	unsigned int nctx, ctx_room;
+	unsigned int current;
+	struct blkset pending;
+	uint64_t queued, completed;
+	uint64_t vnow[2]; /* start tag of the last dispatch, weighted [0] and realtime [1] */
+	bool passthrough; /* a zero or discard holds new requests back */
+	bool stopping;
+	int err;
+	uint64_t busy_ns, open_ns;
+	uint64_t
+	    dev_free_ns; /* the dispatcher's: when the modelled device finished its last request */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / NS_PER_SEC),
+			      .tv_nsec = (long)(ns % NS_PER_SEC)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* ---- the set of blocks under pending writes ---- */
+
+static size_t blkset_mask(const struct blkset *b)
+{
+	return ((size_t)1 << b->bits) - 1;
+}
+
+static size_t blkset_home(const struct blkset *b, uint64_t blk)
+{
+	return (size_t)((blk * 0x9e3779b97f4a7c15ull) >> (64 - b->bits));
+}
+
+/* The slot holding @blk, or the empty slot where it would go. */
+static size_t blkset_find(const struct blkset *b, uint64_t blk)
+{
+	size_t i = blkset_home(b, blk);
+
+	while (b->slot[i] && b->slot[i] != blk + 1)
+		i = (i + 1) & blkset_mask(b);
+	return i;
+}
+
+static bool blkset_has(const struct blkset *b, uint64_t blk)
+{
+	return b->slot[blkset_find(b, blk)] != 0;
+}
+
+static void blkset_put(struct blkset *b, uint64_t blk)
+{
+	size_t i = blkset_find(b, blk);
+
+	if (!b->slot[i]) {
+		b->slot[i] = blk + 1;
+		b->count++;
+	}
+}
+
+static int blkset_init(struct blkset *b, unsigned int bits)
+{
+	b->slot = calloc((size_t)1 << bits, sizeof(*b->slot));
+	b->bits = bits;
+	b->count = 0;
+	return b->slot ? 0 : -ENOMEM;
+}
+
+/* Room for @more blocks, the load staying at one half at most, so puts cannot fail. */
+static int blkset_reserve(struct blkset *b, uint64_t more)
+{
+	unsigned int bits = b->bits;
+	struct blkset n;
+	size_t i;
+
+	while (((uint64_t)1 << bits) < 2 * (b->count + more))
+		bits++;
+	if (bits == b->bits)
+		return 0;
+	if (bits >= 8 * sizeof(size_t) - 4 || blkset_init(&n, bits))
+		return -ENOMEM;
+	for (i = 0; i <= blkset_mask(b); i++)
+		if (b->slot[i])
+			blkset_put(&n, b->slot[i] - 1);
+	free(b->slot);
+	*b = n;
+	return 0;
+}
+
+/* Linear probing without tombstones: later entries of the run move back into the hole. */
+static void blkset_del(struct blkset *b, uint64_t blk)
+{
+	size_t mask = blkset_mask(b);
+	size_t hole = blkset_find(b, blk), i = hole, home;
+
+	if (!b->slot[hole])
+		return;
+	for (i = (hole + 1) & mask; b->slot[i]; i = (i + 1) & mask) {
+		home = blkset_home(b, b->slot[i] - 1);
+		/* it may move when the hole lies between its home and where it is */
+		if (((i - home) & mask) >= ((i - hole) & mask)) {
+			b->slot[hole] = b->slot[i];
+			hole = i;
+		}
+	}
+	b->slot[hole] = 0;
+	b->count--;
+}
+
+static uint64_t first_blk(uint64_t off)
+{
+	return off >> BLK_SHIFT;
+}
+
+static uint64_t last_blk(uint64_t off, size_t len)
+{
+	return (off + len - 1) >> BLK_SHIFT;
+}
+
+static bool range_pending(const struct blkset *b, uint64_t off, size_t len)
+{
+	uint64_t blk;
+
+	for (blk = first_blk(off); blk <= last_blk(off, len); blk++)
+		if (blkset_has(b, blk))
+			return true;
+	return false;
+}
+
+static int range_mark(struct blkset *b, uint64_t off, size_t len)
+{
+	uint64_t blk;
+	int ret = blkset_reserve(b, last_blk(off, len) - first_blk(off) + 1);
+
+	if (ret)
+		return ret;
+	for (blk = first_blk(off); blk <= last_blk(off, len); blk++)
+		blkset_put(b, blk);
+	return 0;
+}
+
+static void range_unmark(struct blkset *b, uint64_t off, size_t len)
+{
+	uint64_t blk;
+
+	for (blk = first_blk(off); blk <= last_blk(off, len); blk++)
+		blkset_del(b, blk);
+}
+
+/* ---- queues and virtual time (the lock held) ---- */
+
+static uint64_t req_cost(const struct req *r)
+{
+	return r->kind == REQ_FLUSH ? RP_SCHED_FLUSH_COST : r->len;
+}
+
+static bool goes_before(const struct sched_class *a, const struct sched_class *b)
+{
+	if (a->cfg.realtime != b->cfg.realtime)
+		return a->cfg.realtime;
+	return a->vtime < b->vtime;
+}
+
+/* The backlogged class to serve next, or NULL when nothing is queued. */
+static struct sched_class *next_class(struct rp_sched *s)
+{
+	struct sched_class *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < s->nclasses; i++)
+		if (s->cls[i].head && (!best || goes_before(&s->cls[i], best)))
+			best = &s->cls[i];
+	return best;
+}
+
+/*
+ * Where a class that was idle starts: the smallest virtual time of the
+ * backlogged classes of its kind, or when there is none, the start of the
+ * last request of its kind served.  An idle class earns no credit.
+ */
+static uint64_t idle_floor(const struct rp_sched *s, bool realtime)
+{
+	uint64_t v = s->vnow[realtime];
+	bool any = false;
+	unsigned int i;
+
+	for (i = 0; i < s->nclasses; i++) {
+		const struct sched_class *c = &s->cls[i];
+
+		if (c->head && c->cfg.realtime == realtime && (!any || c->vtime < v)) {
+			v = c->vtime;
+			any = true;
+		}
+	}
+	return v;
+}
+
+static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
+{
+	struct sched_ctx *x = &s->ctx[id];
+	struct sched_class *c = &s->cls[x->cls];
+	uint64_t floor;
+
+	r->ctx = id;
+	r->next = NULL;
+	r->queued_ns = now_ns();
+	if (c->head) {
+		c->tail->next = r;
+	} else {
+		floor = idle_floor(s, c->cfg.realtime);
+		if (c->vtime < floor)
+			c->vtime = floor;
+		c->head = r;
+	}
+	c->tail = r;
+	x->queued++;
+	s->queued++;
+	if (r->kind == REQ_WRITE) {
+		x->st.pending_bytes += r->len;
+		c->st.pending_bytes += r->len;
+	}
+	pthread_cond_signal(&s->work);
+}
+
+/* Take the next request off its class's FIFO and charge the class for it. */
+static struct req *dispatch_next(struct rp_sched *s)
+{
+	struct sched_class *c = next_class(s);
+	struct req *r;
+
+	if (!c)
+		return NULL;
+	r = c->head;
+	c->head = r->next;
+	if (!c->head)
+		c->tail = NULL;
+	s->vnow[c->cfg.realtime] = c->vtime;
+	c->vtime += req_cost(r) * RP_SCHED_WEIGHT_MAX / c->cfg.weight;
+	return r;
+}
+
+static void account(struct rp_sched_counters *st, const struct req *r)
+{
+	uint64_t wait = r->start_ns - r->queued_ns;
+
+	switch (r->kind) {
+	case REQ_WRITE:
+		st->writes[r->tag]++;
+		st->write_bytes[r->tag] += r->len;
+		st->pending_bytes -= r->len;
+		break;
+	case REQ_READ:
+		st->reads++;
+		st->read_bytes += r->len;
+		break;
+	case REQ_FLUSH:
+		st->flushes++;
+		break;
+	}
+	st->wait_ns += wait;
+	if (wait > st->max_wait_ns)
+		st->max_wait_ns = wait;
+	st->service_ns += r->end_ns - r->start_ns;
+}
+
+static void req_free(struct req *r)
+{
+	if (r->kind == REQ_WRITE)
+		free(r->buf);
+	free(r);
+}
+
+static void complete(struct rp_sched *s, struct req *r)
+{
+	struct sched_ctx *x = &s->ctx[r->ctx];
+
+	account(&x->st, r);
+	account(&s->cls[x->cls].st, r);
+	s->busy_ns += r->end_ns - r->start_ns;
+	if (r->kind == REQ_WRITE)
+		range_unmark(&s->pending, r->off, r->len);
+	/* a read's error goes to its waiting caller; writes and flushes have nobody */
+	if (r->ret && r->kind != REQ_READ) {
+		if (!x->err)
+			x->err = r->ret;
+		if (!s->err)
+			s->err = r->ret;
+	}
+	x->completed++;
+	s->completed++;
+	if (r->waited)
+		r->done = true;
+	else
+		req_free(r);
+	pthread_cond_broadcast(&s->done);
+}
+
+/* ---- the dispatcher ---- */
+
+static uint64_t model_ns(const struct rp_sched_model *m, const struct req *r)
+{
+	uint64_t ns = 0;
+
+	if (r->kind == REQ_FLUSH)
+		return (uint64_t)m->flush_ms * 1000000u;
+	if (m->mbps) /* bytes / (mbps * 10^6 bytes/s), in ns */
+		ns = (uint64_t)r->len * 1000u / m->mbps;
+	if (m->iops && NS_PER_SEC / m->iops > ns)
+		ns = NS_PER_SEC / m->iops;
+	return ns;
+}
+
+static int do_io(struct rp_sched *s, struct req *r)
+{
+	switch (r->kind) {
+	case REQ_WRITE:
+		return f2fs_dev_write_tagged(s->lower, r->buf, r->off, r->len, r->tag);
+	case REQ_READ:
+		return f2fs_dev_read(s->lower, r->buf, r->off, r->len);
+	case REQ_FLUSH:
+		break;
+	}
+	return f2fs_dev_flush(s->lower);
+}
+
+/*
+ * Without the lock: the request is the dispatcher's until complete() runs.
+ * Modelled, a request starts when the modelled device is free and the
+ * request queued, not when the dispatcher woke up: a backlogged device
+ * works back to back on the model's clock, and the host's late wake-ups
+ * cost no throughput (the dispatcher catches up by not sleeping).
+ */
+static void serve(struct rp_sched *s, struct req *r)
+{
+	uint64_t model = model_ns(&s->model, r);
+	uint64_t io_start = now_ns();
+
+	r->ret = do_io(s, r);
+	r->end_ns = now_ns();
+	r->start_ns = io_start;
+	if (model) {
+		r->start_ns = s->dev_free_ns > r->queued_ns ? s->dev_free_ns : r->queued_ns;
+		if (r->start_ns + model > r->end_ns) {
+			r->end_ns = r->start_ns + model;
+			sleep_until(r->end_ns);
+		}
+	}
+	s->dev_free_ns = r->end_ns;
+}
+
+/* Serve until stopped with nothing left queued: closing drains. */
+static void *dispatcher(void *arg)
+{
+	struct rp_sched *s = arg;
+	struct req *r;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		r = dispatch_next(s);
+		if (!r) {
+			if (s->stopping)
+				break;
+			pthread_cond_wait(&s->work, &s->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&s->lock);
+		serve(s, r);
+		pthread_mutex_lock(&s->lock);
+		complete(s, r);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+/* ---- the layer's operations ---- */
+
+static void wait_done(struct rp_sched *s)
+{
+	pthread_cond_wait(&s->done, &s->lock);
+}
+
+static bool write_may_queue(const struct rp_sched *s, unsigned int id, uint64_t off, size_t len)
+{
+	return !s->passthrough && s->ctx[id].st.pending_bytes < s->cap &&
+	       !range_pending(&s->pending, off, len);
+}
+
+static struct req *write_req_new(const void *buf, uint64_t off, size_t len, enum f2fs_dev_tag tag)
+{
+	struct req *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	/* block-aligned, so a lower device opened for direct I/O can take it as it is */
+	if (posix_memalign(&r->buf, 1u << BLK_SHIFT, len)) {
+		free(r);
+		return NULL;
+	}
+	memcpy(r->buf, buf, len);
+	r->kind = REQ_WRITE;
+	r->tag = (unsigned int)tag < RP_SCHED_TAGS ? tag : F2FS_DEV_TAG_NONE;
+	r->off = off;
+	r->len = len;
+	return r;
+}
+
+static int sched_write(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
+		       size_t len, enum f2fs_dev_tag tag)
+{
+	struct rp_sched *s = priv;
+	struct req *r = write_req_new(buf, off, len, tag);
+	unsigned int id;
+	int ret;
+
+	(void)lower;
+	if (!r)
+		return -ENOMEM;
+	pthread_mutex_lock(&s->lock);
+	id = s->current;
+	while (!write_may_queue(s, id, off, len))
+		wait_done(s);
+	ret = range_mark(&s->pending, off, len);
+	if (!ret)
+		enqueue(s, id, r);
+	pthread_mutex_unlock(&s->lock);
+	if (ret)
+		req_free(r);
+	return ret;
+}
+
+static int sched_read(void *priv, struct f2fs_device *lower, void *buf, uint64_t off, size_t len)
+{
+	struct rp_sched *s = priv;
+	struct req r = {.kind = REQ_READ, .buf = buf, .off = off, .len = len, .waited = true};
+
+	(void)lower;
+	pthread_mutex_lock(&s->lock);
+	while (s->passthrough || range_pending(&s->pending, off, len))
+		wait_done(s);
+	enqueue(s, s->current, &r);
+	while (!r.done)
+		wait_done(s);
+	pthread_mutex_unlock(&s->lock);
+	return r.ret;
+}
+
+static int sched_flush(void *priv, struct f2fs_device *lower)
+{
+	struct rp_sched *s = priv;
+	struct req marker = {.kind = REQ_FLUSH, .waited = true};
+	struct req *r = &marker;
+	int ret = 0;
+
+	(void)lower;
+	if (s->defer_flush) {
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		r->kind = REQ_FLUSH;
+	}
+	pthread_mutex_lock(&s->lock);
+	while (s->passthrough)
+		wait_done(s);
+	enqueue(s, s->current, r);
+	if (r == &marker) {
+		while (!marker.done)
+			wait_done(s);
+		ret = marker.ret;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+/* Hold new requests back and wait for the queued ones: the lower device is the caller's. */
+static void passthrough_begin(struct rp_sched *s)
+{
+	pthread_mutex_lock(&s->lock);
+	while (s->passthrough)
+		wait_done(s);
+	s->passthrough = true;
+	while (s->completed < s->queued)
+		wait_done(s);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void passthrough_end(struct rp_sched *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->passthrough = false;
+	pthread_cond_broadcast(&s->done);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static int sched_zero(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len)
+{
+	int ret;
+
+	passthrough_begin(priv);
+	ret = f2fs_dev_zero(lower, off, len);
+	passthrough_end(priv);
+	return ret;
+}
+
+static int sched_discard(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len,
+			 bool *reads_zero)
+{
+	int ret;
+
+	passthrough_begin(priv);
+	ret = f2fs_dev_discard(lower, off, len, reads_zero);
+	passthrough_end(priv);
+	return ret;
+}
+
+static void stop_dispatcher(struct rp_sched *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->stopping = true;
+	pthread_cond_signal(&s->work);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->dispatcher, NULL);
+}
+
+static void sched_free(struct rp_sched *s)
+{
+	pthread_cond_destroy(&s->done);
+	pthread_cond_destroy(&s->work);
+	pthread_mutex_destroy(&s->lock);
+	free(s->pending.slot);
+	free(s->ctx);
+	free(s);
+}
+
+static void sched_release(void *priv)
+{
+	stop_dispatcher(priv);
+	sched_free(priv);
+}
+
+static const struct f2fs_dev_layer_ops sched_ops = {
+    .read = sched_read,
+    .write_tagged = sched_write,
+    .zero = sched_zero,
+    .discard = sched_discard,
+    .flush = sched_flush,
+    .release = sched_release,
+};
+
+/* ---- opening ---- */
+
+static int check_config(const struct rp_sched_config *c)
+{
+	unsigned int i;
+
+	if (!c->nclasses || c->nclasses > RP_SCHED_MAX_CLASSES)
+		return -EINVAL;
+	for (i = 0; i < c->nclasses; i++)
+		if (!c->classes[i].weight || c->classes[i].weight > RP_SCHED_WEIGHT_MAX)
+			return -EINVAL;
+	return 0;
+}
+
+static int sync_init(struct rp_sched *s)
+{
+	int ret = pthread_mutex_init(&s->lock, NULL);
+
+	if (ret)
+		return -ret;
+	ret = pthread_cond_init(&s->work, NULL);
+	if (!ret) {
+		ret = pthread_cond_init(&s->done, NULL);
+		if (ret)
+			pthread_cond_destroy(&s->work);
+	}
+	if (ret)
+		pthread_mutex_destroy(&s->lock);
+	return -ret;
+}
+
+static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
+			const struct rp_sched_config *c)
+{
+	unsigned int i;
+
+	s->lower = lower;
+	s->model = c->model;
+	s->cap = c->ctx_cap_bytes ? c->ctx_cap_bytes : RP_SCHED_DEFAULT_CAP;
+	s->defer_flush = c->defer_flush;
+	s->nclasses = c->nclasses;
+	for (i = 0; i < c->nclasses; i++)
+		s->cls[i].cfg = c->classes[i];
+	s->ctx_room = CTX_ROOM;
+	s->nctx = 1; /* context 0, class 0: calloc'd */
+	s->open_ns = now_ns();
+}
+
+/* A scheduler with its memory and locks, its dispatcher not started. */
+static int sched_new(struct f2fs_device *lower, const struct rp_sched_config *c,
+		     struct rp_sched **out)
+{
+	struct rp_sched *s = calloc(1, sizeof(*s));
+	int ret = -ENOMEM;
+
+	if (!s)
+		return -ENOMEM;
+	s->ctx = calloc(CTX_ROOM, sizeof(*s->ctx));
+	if (s->ctx && !blkset_init(&s->pending, SET_BITS))
+		ret = sync_init(s);
+	if (ret) {
+		free(s->pending.slot);
+		free(s->ctx);
+		free(s);
+		return ret;
+	}
+	sched_setup(s, lower, c);
+	*out = s;
+	return 0;
+}
+
+int rp_sched_open(struct f2fs_device *lower, const struct rp_sched_config *config,
+		  struct rp_sched **sched, struct f2fs_device **dev)
+{
+	struct rp_sched *s;
+	int ret;
+
+	*sched = NULL;
+	*dev = NULL;
+	if (!lower || !config)
+		return -EINVAL;
+	ret = check_config(config);
+	if (!ret)
+		ret = sched_new(lower, config, &s);
+	if (ret)
+		return ret;
+	ret = -pthread_create(&s->dispatcher, NULL, dispatcher, s);
+	if (ret) {
+		sched_free(s);
+		return ret;
+	}
+	ret = f2fs_dev_stack(lower, &sched_ops, s, dev);
+	if (ret) {
+		stop_dispatcher(s);
+		sched_free(s);
+		return ret;
+	}
+	*sched = s;
+	return 0;
+}
+
+/* ---- contexts, waits, stats ---- */
+
+static int ctx_add(struct rp_sched *s, unsigned int cls)
+{
+	struct sched_ctx *grown;
+
+	if (s->nctx == s->ctx_room) {
+		if (s->ctx_room > (1u << 20))
+			return -ENOMEM;
+		grown = realloc(s->ctx, 2 * s->ctx_room * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		s->ctx = grown;
+		s->ctx_room *= 2;
+	}
+	memset(&s->ctx[s->nctx], 0, sizeof(*s->ctx));
+	s->ctx[s->nctx].cls = cls;
+	return (int)s->nctx++;
+}
+
+int rp_sched_context_new(struct rp_sched *s, unsigned int cls)
+{
+	int ret;
+
+	if (cls >= s->nclasses)
+		return -EINVAL;
+	pthread_mutex_lock(&s->lock);
+	ret = ctx_add(s, cls);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+static bool ctx_valid(const struct rp_sched *s, int ctx)
+{
+	return ctx >= 0 && (unsigned int)ctx < s->nctx;
+}
+
+int rp_sched_set_current(struct rp_sched *s, int ctx)
+{
+	int ret = -EINVAL;
+
+	pthread_mutex_lock(&s->lock);
+	if (ctx_valid(s, ctx)) {
+		s->current = (unsigned int)ctx;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int rp_sched_wait(struct rp_sched *s, int ctx)
+{
+	uint64_t target;
+	int ret = -EINVAL;
+
+	pthread_mutex_lock(&s->lock);
+	if (ctx_valid(s, ctx)) {
+		target = s->ctx[ctx].queued;
+		while (s->ctx[ctx].completed < target)
+			wait_done(s);
+		ret = s->ctx[ctx].err;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int rp_sched_throttle(struct rp_sched *s, int ctx)
+{
+	int ret = -EINVAL;
+
+	pthread_mutex_lock(&s->lock);
+	if (ctx_valid(s, ctx)) {
+		while (s->ctx[ctx].st.pending_bytes >= s->cap)
+			wait_done(s);
+		ret = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int rp_sched_drain(struct rp_sched *s)
+{
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	while (s->completed < s->queued)
+		wait_done(s);
+	ret = s->err;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+void rp_sched_get_stats(struct rp_sched *s, struct rp_sched_stats *out)
+{
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&s->lock);
+	out->nclasses = s->nclasses;
+	out->ncontexts = s->nctx;
+	for (i = 0; i < s->nclasses; i++)
+		out->classes[i] = s->cls[i].st;
+	out->busy_ns = s->busy_ns;
+	out->elapsed_ns = now_ns() - s->open_ns;
+	out->error = s->err;
+	pthread_mutex_unlock(&s->lock);
+}
+
+int rp_sched_context_stats(struct rp_sched *s, int ctx, struct rp_sched_counters *out)
+{
+	int ret = -EINVAL;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&s->lock);
+	if (ctx_valid(s, ctx)) {
+		*out = s->ctx[ctx].st;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The replay engine's I/O scheduler: a device layer (f2fs_dev_stack) that
+ * makes the write path's device writes asynchronous and serves them in
+ * weighted-fair order, optionally paced by a device model.  It stands where
+ * the kernel's block layer and its cgroup I/O controller stand: the write
+ * path submits and goes on, fsync and checkpoints wait for completion, and
+ * the classes (the cgroups) share the device by weight.
+ *
+ * Submitters are contexts (an emulated thread, the checkpoint thread, the
+ * flusher...), each in one class.  The engine names the context of the next
+ * requests with rp_sched_set_current() before it calls into the write path;
+ * every request that reaches the stacked device belongs to that context.
+ *
+ * One dispatcher thread serves one request at a time (queue depth 1): the
+ * model is a device that works on one request after another, and the
+ * order it serves them in is the scheduler's whole decision.  Between
+ * classes it is start-time fair queueing (each class's virtual time grows
+ * by cost / weight per request it is served; the backlogged class with the
+ * smallest one goes next; realtime classes go before all others); within a
+ * class, FIFO.  A request of a context is therefore complete only when
+ * every earlier request of that context is.
+ *
+ * What each request does, through the stacked device:
+ *   write  the buffer is copied and queued; returns 0 at once.  It first
+ *          waits while a pending write overlaps it (4 KiB granularity:
+ *          two unaligned writes sharing a block are ordered too), so per
+ *          block the device sees writes in submission order, as the kernel
+ *          waits on a page under writeback before writing it again; and
+ *          while its context has config.ctx_cap_bytes or more queued (the
+ *          request queue is full; one request may go past the cap).  Its
+ *          error, if any, comes back from rp_sched_wait() and
+ *          rp_sched_drain().
+ *   read   waits for pending writes that overlap it, is queued in its
+ *          context's class like a write, and returns when it is done, with
+ *          its own error.  A write submitted while a read waits is not
+ *          ordered after it: the engine's big lock keeps them apart.
+ *   flush  a marker in the context's class: when it is dispatched, every
+ *          earlier request of the class is complete; the lower device is
+ *          flushed then.  It covers its own class only: to make another
+ *          context's writes durable, rp_sched_wait() for them first (as
+ *          f2fs waits for writeback before it commits a checkpoint).  With
+ *          config.defer_flush it returns 0 at once, else when it is done.
+ *   zero, discard  pass through synchronously once every queued request is
+ *          complete, with new requests held back meanwhile (mkfs only;
+ *          not counted in the stats).
+ *
+ * Modelled, the dispatcher does the real I/O, then sleeps until the
+ * request's start plus the model's time, so a request takes what the
+ * model says unless the real device is slower.  The start is when the
+ * modelled device was free and the request queued, not when the thread
+ * woke up: a backlogged device runs back to back on the model's clock, and
+ * the host's timer slack costs no throughput.  The stats use that clock.
+ *
+ * The scheduler's threads live only here: the rest of lib/ has none.  All
+ * functions are safe to call from any thread.  Errors are negative errnos.
+ */
+#ifndef F2FS_REPLAY_IOSCHED_H
+#define F2FS_REPLAY_IOSCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "f2fs/device.h"
+
+#define RP_SCHED_MAX_CLASSES 8
+#define RP_SCHED_WEIGHT_MAX  1000
+#define RP_SCHED_DEFAULT_CAP (16ull << 20) /* queued bytes per context */
+#define RP_SCHED_FLUSH_COST  (64u << 10)   /* a flush's share of service, in bytes */
+#define RP_SCHED_TAGS	     (F2FS_DEV_TAG_META + 1)
+
+struct rp_sched;
+
+struct rp_sched_class {
+	uint32_t weight; /* 1..RP_SCHED_WEIGHT_MAX; among realtime classes too */
+	bool realtime;	 /* served before every class that is not */
+};
+
+/* A device model: each field 0 means "not modelled". */
+struct rp_sched_model {
+	uint32_t mbps;	   /* throughput, 10^6 bytes per second */
+	uint32_t iops;	   /* requests per second (data requests) */
+	uint32_t flush_ms; /* time of a cache flush */
+};
+
+struct rp_sched_config {
+	unsigned int nclasses; /* 1..RP_SCHED_MAX_CLASSES */
+	struct rp_sched_class classes[RP_SCHED_MAX_CLASSES];
+	/*
+	 * Modelled, a request takes max(bytes / mbps, 1 / iops) (a flush:
+	 * flush_ms) from its start, or the real I/O time when that is longer.
+	 */
+	struct rp_sched_model model;
+	uint64_t ctx_cap_bytes; /* 0: RP_SCHED_DEFAULT_CAP */
+	bool defer_flush;	/* a flush returns once queued */
+};
+
+/* What was served, counted when a request completes. */
+struct rp_sched_counters {
+	uint64_t writes[RP_SCHED_TAGS]; /* write requests by enum f2fs_dev_tag */
+	uint64_t write_bytes[RP_SCHED_TAGS];
+	uint64_t reads, read_bytes;
+	uint64_t flushes;
+	uint64_t wait_ns;	/* sum of queue waits: queued to dispatched */
+	uint64_t max_wait_ns;	/* the longest queue wait */
+	uint64_t service_ns;	/* sum of service times: dispatched to complete */
+	uint64_t pending_bytes; /* now: write bytes queued or in service */
+};
+
+struct rp_sched_stats {
+	unsigned int nclasses, ncontexts;
+	struct rp_sched_counters classes[RP_SCHED_MAX_CLASSES];
+	uint64_t busy_ns;    /* the dispatcher serving requests */
+	uint64_t elapsed_ns; /* since rp_sched_open */
+	int error;	     /* the first write or flush error, 0 if none */
+};
+
+/*
+ * Stack a scheduler on @lower and start its dispatcher.  *@dev is the
+ * stacked device: it owns @lower and the scheduler, and f2fs_dev_close()
+ * on it serves every queued request, stops the dispatcher, frees the
+ * scheduler, then closes @lower.  Closing cannot report write errors (a
+ * layer's release returns nothing): call rp_sched_drain() before it.
+ * Context 0 exists from the start, in class 0: requests before any
+ * rp_sched_set_current() belong to it.  -EINVAL for a bad config; on
+ * failure @lower is left to the caller.
+ */
+int rp_sched_open(struct f2fs_device *lower, const struct rp_sched_config *config,
+		  struct rp_sched **sched, struct f2fs_device **dev);
+
+/* A new context in @cls: its id (>= 0), -EINVAL or -ENOMEM. */
+int rp_sched_context_new(struct rp_sched *sched, unsigned int cls);
+
+/* The context the next requests belong to.  -EINVAL for an unknown id. */
+int rp_sched_set_current(struct rp_sched *sched, int ctx);
+
+/*
+ * Block until every request @ctx queued before the call is complete.
+ * Returns the first error of a write or flush of @ctx, ever (errors stay:
+ * later waits report them again), else 0.  -EINVAL for an unknown id.
+ */
+int rp_sched_wait(struct rp_sched *sched, int ctx);
+
+/*
+ * Block while @ctx has the cap or more queued: what a write of @ctx would
+ * wait for.  The engine calls it before taking its big lock, so that a
+ * thread over its cap does not hold the lock while it waits.
+ */
+int rp_sched_throttle(struct rp_sched *sched, int ctx);
+
+/*
+ * Block until nothing is queued or in service.  Returns the first error of
+ * any write or flush so far, else 0.
+ */
+int rp_sched_drain(struct rp_sched *sched);
+
+/* A snapshot of the counters: per class, and overall. */
+void rp_sched_get_stats(struct rp_sched *sched, struct rp_sched_stats *out);
+
+/* A snapshot of @ctx's counters.  -EINVAL for an unknown id. */
+int rp_sched_context_stats(struct rp_sched *sched, int ctx, struct rp_sched_counters *out);
+
+#endif
