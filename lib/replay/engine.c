@@ -144,7 +144,7 @@ int rp_leave(struct rp_engine *e, int ret)
 	return ret ? ret : sret;
 }
 
-void rp_fail(struct rp_engine *e, int ret, const char *what)
+void rp_abort(struct rp_engine *e, int ret, const char *what)
 {
 	pthread_mutex_lock(&e->state_mutex);
 	if (!e->fatal) {
@@ -323,7 +323,7 @@ static void *flusher_main(void *arg)
 				break;
 			ret = rp_writeback(e, e->flush_ctx[cls], ino, F2FS_WB_NONE, FLUSHER_PAGES);
 			if (ret) {
-				rp_fail(e, ret, "write-back");
+				rp_abort(e, ret, "write-back");
 				break;
 			}
 		}
@@ -608,8 +608,8 @@ static void copy_stats(struct rp_engine *e, struct f2fs_replay_report *rep)
 	rep->gc_sections_freed = ws->gc_sections_freed - e->base_stats.gc_sections_freed;
 	rep->space_checks = ws->space_checks - e->base_stats.space_checks;
 	if (rep->user_bytes)
-		rep->write_amplification =
-		    (double)(rep->bytes[0] + rep->bytes[1] + rep->bytes[2]) / (double)rep->user_bytes;
+		rep->write_amplification = (double)(rep->bytes[0] + rep->bytes[1] + rep->bytes[2]) /
+					   (double)rep->user_bytes;
 	rep->cp_requested = e->cp_requested;
 	rep->cp_issued = e->cp_issued;
 	rep->cp_skipped = e->cp_skipped;
@@ -711,9 +711,11 @@ int f2fs_replay_run(struct f2fs_device *dev, const struct f2fs_replay_workload *
 			ret = rp_files_report(e, rep);
 		f2fs_fs_close(e->fs);
 		e->fs = NULL;
+		/* the classes' figures are the workload's: before the files are read back */
+		rp_sched_drain(e->sched);
+		sched_report(e->sched, rep);
 		if (!ret)
 			ret = rp_read_pass_and_verify(e, rep);
-		sched_report(e->sched, rep);
 		if (ret && e->why[0])
 			snprintf(why, why_len, "%s", e->why);
 	}

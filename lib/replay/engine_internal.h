@@ -102,7 +102,7 @@ struct rp_engine {
 uint64_t rp_now_ns(void);
 void rp_enter(struct rp_engine *e, int ctx);
 int rp_leave(struct rp_engine *e, int ret);
-void rp_fail(struct rp_engine *e, int ret, const char *what);
+void rp_abort(struct rp_engine *e, int ret, const char *what);
 bool rp_stopping(struct rp_engine *e);
 int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode mode,
 		 uint64_t budget);
@@ -117,8 +117,7 @@ int rp_run_threads(struct rp_engine *e, f2fs_replay_progress_fn progress, void *
 int rp_mkdir_p(struct rp_engine *e, int ctx, const char *path);
 
 /* files.c (rp_file_* under the big lock) */
-int rp_file_written(struct rp_engine *e, const char *path, uint64_t off, uint64_t len,
-		    int thread);
+int rp_file_written(struct rp_engine *e, const char *path, uint64_t off, uint64_t len, int thread);
 void rp_file_truncated(struct rp_engine *e, const char *path);
 int rp_file_renamed(struct rp_engine *e, const char *from, const char *to);
 void rp_file_unlinked(struct rp_engine *e, const char *path);

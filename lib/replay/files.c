@@ -27,7 +27,7 @@
 
 #define READ_REQ_BLOCKS	 128u /* 512 KiB */
 #define VERIFY_MAX_FILES 64u
-#define VERIFY_WINDOWS	 8u
+#define VERIFY_MAX_BYTES (64ull << 20) /* per file */
 #define VERIFY_CHUNK	 (1u << 20)
 
 /* ---- noting what the run does (under the big lock) ---- */
@@ -68,8 +68,7 @@ static struct rp_file *file_add(struct rp_engine *e, const char *path)
 	return f;
 }
 
-int rp_file_written(struct rp_engine *e, const char *path, uint64_t off, uint64_t len,
-		    int thread)
+int rp_file_written(struct rp_engine *e, const char *path, uint64_t off, uint64_t len, int thread)
 {
 	struct rp_file *f = file_find(e, path);
 
@@ -155,7 +154,7 @@ int rp_files_report(struct rp_engine *e, struct f2fs_replay_report *rep)
 /* ---- extents ---- */
 
 struct extent {
-	uint64_t addr, blocks;
+	uint64_t file_block, addr, blocks;
 };
 
 struct extent_walk {
@@ -180,6 +179,7 @@ static int close_run(struct extent_walk *w)
 		w->list = l;
 		w->cap = cap;
 	}
+	w->list[w->n].file_block = w->last_file + 1 - w->run;
 	w->list[w->n].addr = w->last_addr + 1 - w->run;
 	w->list[w->n++].blocks = w->run;
 	w->run = 0;
@@ -191,8 +191,7 @@ static int on_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 	struct extent_walk *w = arg;
 	int ret = 0;
 
-	if (blkaddr == F2FS_NULL_ADDR || blkaddr == F2FS_NEW_ADDR ||
-	    blkaddr == F2FS_COMPRESS_ADDR)
+	if (blkaddr == F2FS_NULL_ADDR || blkaddr == F2FS_NEW_ADDR || blkaddr == F2FS_COMPRESS_ADDR)
 		return 0;
 	if (!w->run || file_block != w->last_file + 1 || blkaddr != w->last_addr + 1) {
 		ret = close_run(w);
@@ -242,36 +241,65 @@ static int read_extents(struct rp_engine *e, int ctx, const struct extent_walk *
 
 /* ---- the content check ---- */
 
-static int verify_window(struct f2fs_fs *fs, const struct f2fs_node *n, const char *key,
-			 uint64_t seed, uint64_t off, uint64_t len, uint8_t *got, uint8_t *want)
+/* Small files (inline ones among them) through the read path: 0 same, 1 different. */
+static int verify_small(struct rp_engine *e, struct f2fs_fs *fs, const struct rp_file *f,
+			const struct f2fs_node *n, uint64_t size, uint8_t *got, uint8_t *want)
 {
 	size_t done = 0;
-	int ret = f2fs_file_pread(fs, n, got, (size_t)len, off, &done);
+	int ret = f2fs_file_pread(fs, n, got, (size_t)size, 0, &done);
 
 	if (ret)
 		return ret;
-	f2fs_replay_content(seed, key, off, want, (size_t)len);
-	return done == len && !memcmp(got, want, (size_t)len) ? 0 : 1;
+	f2fs_replay_content(e->pol->seed, f->key, 0, want, (size_t)size);
+	return done == size && !memcmp(got, want, (size_t)size) ? 0 : 1;
 }
 
-/* Compare windows of the file with the seed's content: 0 same, 1 different, <0 error. */
-static int verify_file(struct rp_engine *e, struct f2fs_fs *fs, const struct rp_file *f,
-		       const struct f2fs_node *n, uint8_t *got, uint8_t *want)
+/* One request of an extent, compared up to the file's size. */
+static int verify_request(struct rp_engine *e, const struct rp_file *f, uint64_t file_block,
+			  uint64_t addr, uint64_t blocks, uint64_t size, uint8_t *got,
+			  uint8_t *want)
 {
-	uint64_t size = le64_get(n->i.i_size), step, off;
-	int ret = 0;
-	uint32_t k;
+	uint64_t off = file_block * F2FS_BLKSIZE, len = blocks * F2FS_BLKSIZE;
+	int ret = f2fs_dev_read(e->sdev, got, addr * F2FS_BLKSIZE, (size_t)len);
 
-	if (f->covered < size)
-		return 0;
-	step = size / VERIFY_WINDOWS;
-	for (k = 0; k < VERIFY_WINDOWS && !ret; k++) {
-		off = k * step;
-		off -= off % F2FS_BLKSIZE;
-		if (k && step < VERIFY_CHUNK)
-			break;
-		ret = verify_window(fs, n, f->key, e->pol->seed, off,
-				    size - off < VERIFY_CHUNK ? size - off : VERIFY_CHUNK, got, want);
+	if (ret)
+		return ret;
+	if (off >= size)
+		return 1;
+	if (len > size - off)
+		len = size - off;
+	f2fs_replay_content(e->pol->seed, f->key, off, want, (size_t)len);
+	return memcmp(got, want, (size_t)len) ? 1 : 0;
+}
+
+/* Compare the file's extents with the seed's content, at most VERIFY_MAX_BYTES spread over it. */
+static int verify_file(struct rp_engine *e, struct f2fs_fs *fs, const struct rp_file *f,
+		       const struct f2fs_node *n, const struct extent_walk *w, uint8_t *got,
+		       uint8_t *want)
+{
+	uint64_t size = le64_get(n->i.i_size), every, seen = 0, mapped = 0;
+	size_t i;
+	int ret = 0;
+
+	if (size <= VERIFY_CHUNK)
+		return verify_small(e, fs, f, n, size, got, want);
+	for (i = 0; i < w->n; i++)
+		mapped += w->list[i].blocks;
+	if (mapped * F2FS_BLKSIZE < size)
+		return 1; /* a hole where the workload wrote */
+	every = size / VERIFY_MAX_BYTES + 1;
+	for (i = 0; i < w->n && !ret; i++) {
+		uint64_t k;
+
+		for (k = 0; k < w->list[i].blocks && !ret; k += READ_REQ_BLOCKS, seen++) {
+			uint64_t cnt = w->list[i].blocks - k;
+
+			if (seen % every)
+				continue;
+			ret = verify_request(e, f, w->list[i].file_block + k, w->list[i].addr + k,
+					     cnt < READ_REQ_BLOCKS ? cnt : READ_REQ_BLOCKS, size,
+					     got, want);
+		}
 	}
 	return ret;
 }
@@ -281,37 +309,7 @@ static bool checkable(const struct rp_file *f)
 	return !f->mixed && f->covered;
 }
 
-static int check_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node *n,
-		       struct f2fs_replay_report *rep)
-{
-	uint8_t *got = malloc(VERIFY_CHUNK), *want = malloc(VERIFY_CHUNK);
-	size_t i, candidates = 0, every, seen = 0;
-	int ret = 0;
-
-	if (!got || !want) {
-		free(got);
-		free(want);
-		return -ENOMEM;
-	}
-	for (i = 0; i < e->nfiles; i++)
-		candidates += checkable(&e->files[i]);
-	every = candidates / VERIFY_MAX_FILES + 1;
-	for (i = 0; i < e->nfiles && ret >= 0; i++) {
-		if (!checkable(&e->files[i]) || seen++ % every)
-			continue;
-		ret = f2fs_read_inode(fs, e->files[i].ino, n);
-		ret = ret ? ret : verify_file(e, fs, &e->files[i], n, got, want);
-		if (ret >= 0) {
-			rep->verified_files++;
-			rep->verify_failures += ret == 1;
-			ret = 0;
-		}
-	}
-	free(got);
-	free(want);
-	return ret;
-}
-
+/* Extents of every file and, with a read pass, the timed sequential read of each. */
 static int measure_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node *n,
 			 struct f2fs_replay_report *rep, void *buf)
 {
@@ -340,6 +338,41 @@ static int measure_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_no
 		if (rep->read_pass_s > 0)
 			rep->read_pass_mbps = (double)rep->read_pass_bytes / 1e6 / rep->read_pass_s;
 	}
+	return ret;
+}
+
+/* Read a sample of the files back and compare them with what the seed gives. */
+static int check_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node *n,
+		       struct f2fs_replay_report *rep)
+{
+	uint8_t *got = NULL, *want = malloc(VERIFY_CHUNK);
+	size_t i, candidates = 0, every, seen = 0;
+	int ret = posix_memalign((void **)&got, F2FS_BLKSIZE, VERIFY_CHUNK);
+
+	if (ret || !want) {
+		free(got);
+		free(want);
+		return -ENOMEM;
+	}
+	for (i = 0; i < e->nfiles; i++)
+		candidates += checkable(&e->files[i]);
+	every = candidates / VERIFY_MAX_FILES + 1;
+	for (i = 0; i < e->nfiles && ret >= 0; i++) {
+		struct extent_walk w;
+
+		if (!checkable(&e->files[i]) || seen++ % every)
+			continue;
+		ret = file_extents(fs, e->files[i].ino, n, &w);
+		if (!ret && e->files[i].covered >= le64_get(n->i.i_size)) {
+			ret = verify_file(e, fs, &e->files[i], n, &w, got, want);
+			rep->verified_files += ret >= 0;
+			rep->verify_failures += ret == 1;
+		}
+		free(w.list);
+		ret = ret > 0 ? 0 : ret;
+	}
+	free(got);
+	free(want);
 	return ret;
 }
 

@@ -79,7 +79,8 @@ static int add_stream(struct f2fs_replay_thread *t, const char *path, uint64_t s
 
 static int gen_ckpt_storm(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
 {
-	uint64_t size = or_default(p->file_size, 1024 * MIB), io = or_default(p->io_size, 128 * KIB);
+	uint64_t size = or_default(p->file_size, 1024 * MIB),
+		 io = or_default(p->io_size, 128 * KIB);
 	uint32_t i, n = (uint32_t)or_default(p->count, 1000);
 	struct f2fs_replay_thread *a, *b, *c;
 	int ret;
@@ -126,7 +127,8 @@ static int gen_tiotest(const struct f2fs_replay_gen_params *p, struct f2fs_repla
 
 static int gen_seqwrite(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
 {
-	uint64_t size = or_default(p->file_size, 1536 * MIB), io = or_default(p->io_size, 512 * KIB);
+	uint64_t size = or_default(p->file_size, 1536 * MIB),
+		 io = or_default(p->io_size, 512 * KIB);
 	struct f2fs_replay_thread *t;
 	int ret = f2fs_replay_add_setup_dir(wl, "/seq");
 

@@ -47,7 +47,7 @@ struct rp_thread {
 	struct {
 		uint32_t ino;
 		uint64_t pos;
-	} *pos;
+	} * pos;
 	size_t npos, pos_cap;
 	double *lat;
 	size_t nlat, lat_cap;
@@ -395,7 +395,7 @@ static bool run_op(struct rp_thread *t, const struct f2fs_replay_op *op, uint64_
 
 		snprintf(what, sizeof(what), "thread %s, %s", t->spec->name,
 			 f2fs_replay_opcode_name(op->op));
-		rp_fail(t->run->e, ret, what);
+		rp_abort(t->run->e, ret, what);
 		return false;
 	}
 	if (!t->rep->errors++) {
@@ -563,7 +563,7 @@ int rp_run_threads(struct rp_engine *e, f2fs_replay_progress_fn progress, void *
 			run.nonloop_left -= !ts[i].spec->loop;
 			pthread_mutex_unlock(&run.mutex);
 			ret = -EAGAIN;
-			rp_fail(e, ret, "starting the threads");
+			rp_abort(e, ret, "starting the threads");
 		} else {
 			started++;
 		}

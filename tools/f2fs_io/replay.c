@@ -167,7 +167,7 @@ static bool parse_weights(const char *s, struct f2fs_replay_policy *p)
 		return false;
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int cls = !strncmp(tok, "fg=", 3) ? F2FS_RP_CLASS_FG
+		int cls = !strncmp(tok, "fg=", 3)   ? F2FS_RP_CLASS_FG
 			  : !strncmp(tok, "bg=", 3) ? F2FS_RP_CLASS_BG
 						    : -1;
 
@@ -221,8 +221,8 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 	case OPT_WB_CHUNK:
 		return parse_u32(arg, 1u << 20, &p->wb_chunk_pages) && p->wb_chunk_pages;
 	case OPT_SECTION_COUNTS:
-		p->section_counts = !strcmp(arg, "loop") ? F2FS_SECTION_COUNTS_LOOP
-						       : F2FS_SECTION_COUNTS_CACHED;
+		p->section_counts =
+		    !strcmp(arg, "loop") ? F2FS_SECTION_COUNTS_LOOP : F2FS_SECTION_COUNTS_CACHED;
 		return !strcmp(arg, "loop") || !strcmp(arg, "cached");
 	case OPT_WRITEBACK:
 		p->writeback = !strcmp(arg, "fifo") ? F2FS_RP_WB_FIFO : F2FS_RP_WB_EXPIRE;
@@ -291,8 +291,7 @@ static void all_options(struct option *out, size_t n)
 	memset(&out[k < n ? k : n - 1], 0, sizeof(*out));
 }
 
-static void apply_run_option(const struct tool *t, int opt, const char *arg,
-			     struct replay_opts *o)
+static void apply_run_option(const struct tool *t, int opt, const char *arg, struct replay_opts *o)
 {
 	switch (opt) {
 	case OPT_TRACE:
@@ -358,7 +357,8 @@ static void parse_policy_string(const struct tool *t, const char *s, struct f2fs
 				  option_name(policy_options, opt), optarg ? optarg : "");
 	}
 	if (optind < argc)
-		tool_fail(t, 1, "--compare \"%s\": \"%s\" is not a policy option", s, words[optind]);
+		tool_fail(t, 1, "--compare \"%s\": \"%s\" is not a policy option", s,
+			  words[optind]);
 	free(copy);
 }
 
@@ -483,13 +483,15 @@ static void run_mkfs(const struct tool *t, const char *args, const char *device)
 
 	find_mkfs(mkfs, sizeof(mkfs));
 	if (!mkfs[0])
-		tool_fail(t, 8, "--mkfs: our mkfs.f2fs is not beside f2fs_io (set F2FS_REPLAY_MKFS)");
+		tool_fail(t, 8,
+			  "--mkfs: our mkfs.f2fs is not beside f2fs_io (set F2FS_REPLAY_MKFS)");
 	if (!copy)
 		tool_fail(t, 8, "out of memory");
 	argv[argc++] = mkfs;
 	argv[argc++] = (char *)"-f";
 	argv[argc++] = (char *)"-q";
-	for (w = strtok_r(copy, " \t", &save); w && argc < MAX_POLICY_WORDS; w = strtok_r(NULL, " \t", &save))
+	for (w = strtok_r(copy, " \t", &save); w && argc < MAX_POLICY_WORDS;
+	     w = strtok_r(NULL, " \t", &save))
 		argv[argc++] = w;
 	argv[argc++] = (char *)device;
 	argv[argc] = NULL;
@@ -531,8 +533,8 @@ static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_
 		 p->serialize_writepages ? "serialized writepages" : "writepages not serialized",
 		 p->min_seq_blocks ? p->min_seq_blocks : 512,
 		 p->section_counts == F2FS_SECTION_COUNTS_LOOP ? "loop" : "cached",
-		 p->writeback == F2FS_RP_WB_FIFO ? "fifo" : "expire", p->weight[0], p->weight[1], model,
-		 (unsigned long long)p->seed);
+		 p->writeback == F2FS_RP_WB_FIFO ? "fifo" : "expire", p->weight[0], p->weight[1],
+		 model, (unsigned long long)p->seed);
 }
 
 static void print_threads(const struct f2fs_replay_report *r)
@@ -605,7 +607,8 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_u64(j, "ckpt_ioprio_level", p->ckpt_level);
 	json_bool(j, "serialize_writepages", p->serialize_writepages);
 	json_u64(j, "min_seq_blocks", p->min_seq_blocks ? p->min_seq_blocks : 512);
-	json_str(j, "section_counts", p->section_counts == F2FS_SECTION_COUNTS_LOOP ? "loop" : "cached");
+	json_str(j, "section_counts",
+		 p->section_counts == F2FS_SECTION_COUNTS_LOOP ? "loop" : "cached");
 	json_str(j, "writeback", p->writeback == F2FS_RP_WB_FIFO ? "fifo" : "expire");
 	json_u64(j, "weight_fg", p->weight[0]);
 	json_u64(j, "weight_bg", p->weight[1]);
