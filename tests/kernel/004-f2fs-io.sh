@@ -1,5 +1,6 @@
 #!/bin/bash
-# Our f2fs_io against upstream's (Debian 1.15) on Debian's 6.1 kernel.
+# Our f2fs_io against upstream's (Debian 1.15, and newest upstream's for the
+# flag commands) on Debian's 6.1 kernel.
 #
 # Two images made by our mkfs: 8 GiB "-s 128 -O extra_attr,compression"
 # (mounted with compress_algorithm=lz4,compress_mode=user) and 1 GiB plain.
@@ -16,6 +17,12 @@
 #   OUR_FSCK         our fsck.f2fs (default <repo>/fsck/fsck.f2fs)
 #   F2FS_IO          our f2fs_io (default <repo>/tools/f2fs_io/f2fs_io)
 #   UPSTREAM_F2FS_IO default /usr/sbin/f2fs_io
+#   UPSTREAM_NEWEST_F2FS_IO
+#                    newest upstream's (g-dev-test) f2fs_io, for getflags,
+#                    setflags and clearflags (default the build beside the
+#                    repository, ../upstream-f2fs-tools; without it those
+#                    are checked against the job's expectations only)
+#   LSATTR, CHATTR   e2fsprogs' (default from PATH), run in the guest
 #   UPSTREAM_FSCK    default /usr/sbin/fsck.f2fs
 #   F2FS_IO_CASES    image names to run (default: all)
 #   CI=true          a harness that cannot be set up is a failure
@@ -39,6 +46,9 @@ OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
 F2FS_IO=${F2FS_IO:-$repo/tools/f2fs_io/f2fs_io}
 UPSTREAM_F2FS_IO=${UPSTREAM_F2FS_IO:-/usr/sbin/f2fs_io}
 UPSTREAM_FSCK=${UPSTREAM_FSCK:-/usr/sbin/fsck.f2fs}
+UPSTREAM_NEWEST_F2FS_IO=${UPSTREAM_NEWEST_F2FS_IO:-$(dirname "$repo")/upstream-f2fs-tools/tools/f2fs_io/f2fs_io}
+LSATTR=${LSATTR:-$(command -v lsattr)}
+CHATTR=${CHATTR:-$(command -v chattr)}
 JOB=$here/jobs/f2fs-io.sh
 
 # name | size | mkfs options | job environment
@@ -123,7 +133,7 @@ image_case() {
 	GUEST_JOB_ENV=$env
 	GUEST_EXTRA_DRIVES="file=$work/scratch.img,format=raw,if=virtio"
 	t0=$(now)
-	if guest_run "$img" "$JOB" "$work/bin/f2fs_io" "$work/bin/f2fs_io_up"; then
+	if guest_run "$img" "$JOB" "${guest_bins[@]}"; then
 		pass "$prefix/job"
 	elif grep -aq '^@@CASE-END@@' "$guest_log"; then
 		# The job got to the end: its failures are the case lines.
@@ -156,11 +166,18 @@ main() {
 	local i name rest size opts env t_all
 	t_all=$(now)
 	start_work f2fs-io
-	need_executable "$MKFS" "$OUR_FSCK" "$F2FS_IO" "$UPSTREAM_F2FS_IO" "$UPSTREAM_FSCK"
+	need_executable "$MKFS" "$OUR_FSCK" "$F2FS_IO" "$UPSTREAM_F2FS_IO" "$UPSTREAM_FSCK" "$LSATTR" "$CHATTR"
 	# guest_run puts host files in /bin by their base name.
 	mkdir -p "$work/bin" && cp "$F2FS_IO" "$work/bin/f2fs_io" &&
 		cp "$UPSTREAM_F2FS_IO" "$work/bin/f2fs_io_up" || abandon "cannot copy the f2fs_io binaries to $work/bin"
-	info "ours: $F2FS_IO; upstream: $UPSTREAM_F2FS_IO; kernel: $GUEST_KPKG $GUEST_KPKG_VERSION"
+	guest_bins=("$work/bin/f2fs_io" "$work/bin/f2fs_io_up" "$LSATTR" "$CHATTR")
+	if [ -x "$UPSTREAM_NEWEST_F2FS_IO" ]; then
+		cp "$UPSTREAM_NEWEST_F2FS_IO" "$work/bin/f2fs_io_new" || abandon "cannot copy $UPSTREAM_NEWEST_F2FS_IO"
+		guest_bins+=("$work/bin/f2fs_io_new")
+	else
+		info "no newest upstream f2fs_io ($UPSTREAM_NEWEST_F2FS_IO): flag commands against expectations only"
+	fi
+	info "ours: $F2FS_IO; upstream: $UPSTREAM_F2FS_IO, newest $UPSTREAM_NEWEST_F2FS_IO; kernel: $GUEST_KPKG $GUEST_KPKG_VERSION"
 	for i in "${IMAGES[@]}"; do
 		name=${i%%|*}
 		rest=${i#*|}

@@ -53,6 +53,12 @@ static const struct flag_name shown_flags[] = {
     {NULL, 0},
 };
 
+/*
+ * The names setflags and clearflags act on.  Like upstream, they take any
+ * other name too: it changes no bit, so the flags are written back as read
+ * and the command reports what the kernel says to that (scripts that pass
+ * a name upstream does not know, "noatime" say, see exit 0 from both).
+ */
 static const struct flag_name settable_flags[] = {
     {"casefold", F2FS_IO_CASEFOLD_FL},
     {"compression", F2FS_IO_COMPR_FL},
@@ -62,7 +68,7 @@ static const struct flag_name settable_flags[] = {
     {NULL, 0},
 };
 
-/* clearflags takes the same names as setflags, except casefold. */
+/* Upstream's clearflags has no casefold: clearing it is a no-op there too. */
 static const struct flag_name clearable_flags[] = {
     {"compression", F2FS_IO_COMPR_FL},
     {"nocompression", F2FS_IO_NOCOMP_FL},
@@ -71,13 +77,13 @@ static const struct flag_name clearable_flags[] = {
     {NULL, 0},
 };
 
-static unsigned int lookup_flag(const struct f2fs_io_cmd *cmd, const struct flag_name *tbl,
-				const char *name)
+/* The bit @name stands for in @tbl; 0 for a name @tbl does not know. */
+static unsigned int flag_bit(const struct flag_name *tbl, const char *name)
 {
 	for (; tbl->name; tbl++)
 		if (!strcmp(tbl->name, name))
 			return tbl->bit;
-	bad_value(cmd, "flag", name);
+	return 0;
 }
 
 static void need_args(const struct f2fs_io_cmd *cmd, int argc, int want)
@@ -111,9 +117,10 @@ static void run_getflags(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 }
 
 /*
- * setflags and clearflags: read the flags, report them, change one bit and
- * write them back.  Upstream's first line names the flag, not the file;
- * scripts see exactly that.
+ * setflags and clearflags: read the flags, report them, change the named
+ * bit (if @tbl knows the name) and write them back, whatever changed.
+ * Upstream's first line names the flag, not the file; scripts see exactly
+ * that.
  */
 static void change_flag(int argc, char **argv, const struct f2fs_io_cmd *cmd,
 			const struct flag_name *tbl, int set)
@@ -122,7 +129,7 @@ static void change_flag(int argc, char **argv, const struct f2fs_io_cmd *cmd,
 	int fd, ret;
 
 	need_args(cmd, argc, 3);
-	bit = lookup_flag(cmd, tbl, argv[1]);
+	bit = flag_bit(tbl, argv[1]);
 	fd = xopen(argv[2], O_RDONLY, 0);
 	ret = ioctl(fd, FS_IOC_GETFLAGS, &flags);
 	printf("get a flag on %s ret=%d, flags=%x\n", argv[1], ret, flags);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Guest job: run every f2fs_io subcommand the kernel supports on /dev/vda,
-# ours (/bin/f2fs_io) against upstream's (/bin/f2fs_io_up, Debian 1.15).
+# ours (/bin/f2fs_io) against upstream's (/bin/f2fs_io_up, Debian 1.15, and
+# for the flag commands /bin/f2fs_io_new, newest upstream, when present).
 #
 # A compared case runs both tools with the same arguments (in each tool's
 # own syntax where 1.15's differs) on the same file, or on two identically
@@ -12,6 +13,13 @@
 # "@@CASE name SKIP reason@@", a diff after a mismatch, and "@@NOTE name
 # ...@@" when only stderr differs.  The last step is "f2fs_io shutdown 1";
 # then "@@CASE-END@@", and @@JOB-FAIL@@ if any case failed.
+#
+# setflags and clearflags run for every name newest upstream acts on, and
+# for names it takes without acting on them (noatime, bogus, the empty
+# name), ours and newest upstream's each on a freshly prepared file, with
+# exit status, stdout, stderr and the flags before and after (lsattr,
+# getflags) compared, and what the 6.1 kernel does with each checked
+# (flag_case).  Without /bin/f2fs_io_new only that last check runs.
 #
 # Environment (GUEST_JOB_ENV):
 #   COMPRESS=1   the image has the compression feature: mount with
@@ -27,6 +35,7 @@ JOB_NAME=f2fs-io
 
 O=/bin/f2fs_io
 U=/bin/f2fs_io_up
+N=/bin/f2fs_io_new
 T=$MNT/t
 SCRATCH=${SCRATCH:-/dev/vdb}
 nfail=0
@@ -45,6 +54,9 @@ if [ "${MODE:-}" = remount ]; then
 fi
 [ -x "$O" ] || fail "$O missing"
 [ -x "$U" ] || fail "$U missing"
+for t in lsattr chattr; do
+	command -v $t >/dev/null || fail "$t missing"
+done
 mkdir -p "$T" || fail "mkdir $T failed"
 
 res() {
@@ -71,6 +83,7 @@ show() {
 # cmp_case NAME "OURS ARGS" "UPSTREAM ARGS" [PREP]
 # With PREP (a shell function) each tool gets a freshly prepared target;
 # with STATE set (a command line) its output after each run is compared too.
+# REF (a path) runs that upstream tool instead of 1.15's.
 # UPFIX (a sed script) rewrites upstream 1.15's stdout into the format
 # upstream adopted later and ours prints (fsync, write, read, pinfile set):
 # the values still come from 1.15's run.
@@ -88,7 +101,7 @@ cmp_case() {
 		res "$n" FAIL "preparing the target again failed: $(head -n 1 /tmp/prep.log)"
 		return
 	fi
-	eval "$U $3" >/tmp/u.out 2>/tmp/u.err
+	eval "${REF:-$U} $3" >/tmp/u.out 2>/tmp/u.err
 	urc=$?
 	: >/tmp/u.state
 	[ -n "${STATE:-}" ] && eval "$STATE" >/tmp/u.state 2>&1
@@ -160,41 +173,146 @@ dd if=/dev/urandom of="$T/data" bs=4k count=16 2>/dev/null || fail "dd data fail
 sync "$T/data"
 
 # --- flags ----------------------------------------------------------------
+# Against newest upstream ($N) when 004 could hand it over, else 1.15 for
+# getflags and our own expectations alone for setflags/clearflags.  Newest
+# upstream takes any flag name: one it does not act on (noatime, bogus, the
+# empty name, casefold for clearflags) leaves the flags as they were.
+G=$O
+[ -x "$N" ] && G=$N
+FL=$T/fl
+FL_DIR=0
+# fl_reset: an empty file (a directory with FL_DIR=1) at $FL, lifting
+# immutable first so that the old one can go.
+fl_reset() {
+	if [ -e "$FL" ]; then
+		$G clearflags immutable "$FL" >/dev/null 2>&1
+		rm -rf "$FL" || return 1
+	fi
+	if [ "$FL_DIR" = 1 ]; then mkdir "$FL"; else : >"$FL"; fi
+}
+# fl_with NAME...: fl_reset, then set each flag (where the kernel lets it)
+fl_with() {
+	fl_reset || return 1
+	for fw in "$@"; do
+		$G setflags "$fw" "$FL" >/dev/null 2>&1
+	done
+	return 0
+}
+fl_pinned() { fl_reset && $G pinfile set "$FL" >/dev/null; }
+fl_noatime() { fl_reset && chattr +A "$FL"; }
+fl_many() {
+	fl_reset || return 1
+	[ "${COMPRESS:-0}" = 1 ] && $G setflags nocompression "$FL" >/dev/null
+	$G pinfile set "$FL" >/dev/null && $G setflags immutable "$FL" >/dev/null
+}
+fl_comp_immutable() { fl_with compression immutable; }
+# The flags word as lsattr shows it (every bit, noatime's too), then getflags.
+fl_state() {
+	lsattr -d "$FL" | cut -d' ' -f1
+	$G getflags "$FL"
+}
+# shown WHICH NAME: getflags in /tmp/o.WHICH lists NAME
+shown() {
+	sed -n '2s/.*flags=//p' "/tmp/o.$1" | tr ',' '\n' | grep -qx "$2"
+}
+
+# flag_case CMD NAME PREP EXPECT: run CMD (setflags or clearflags) with
+# NAME on $FL, prepared by PREP before each tool, ours and newest
+# upstream's; both must give the same exit status, stdout, stderr and
+# flags.  EXPECT is what ours must do: "set" (exit 0, getflags lists NAME
+# after and not before), "cleared" (the reverse), "same" (exit 0, every bit
+# as before) or "refused" (exit 1 with EOPNOTSUPP's message, every bit as
+# before).
+flag_case() {
+	fn=$1-${2:-empty-name}
+	[ "$FL_DIR" = 1 ] && fn=$fn-dir
+	why=
+	for t in o n; do
+		tool=$O
+		if [ $t = n ]; then
+			[ -x "$N" ] || break
+			tool=$N
+		fi
+		$3 >/tmp/prep.log 2>&1 || why="$why preparing ($3) failed: $(head -n 1 /tmp/prep.log);"
+		fl_state >"/tmp/$t.before" 2>&1
+		$tool "$1" "$2" "$FL" >"/tmp/$t.out" 2>"/tmp/$t.err"
+		echo $? >"/tmp/$t.rc"
+		fl_state >"/tmp/$t.state" 2>&1
+	done
+	if [ -x "$N" ]; then
+		for f in rc out err before state; do
+			cmp -s "/tmp/o.$f" "/tmp/n.$f" || why="$why $f differs from upstream's;"
+		done
+	fi
+	orc=$(cat /tmp/o.rc)
+	ok=0
+	case $4 in
+	set) [ "$orc" = 0 ] && ! shown before "$2" && shown state "$2" && ok=1 ;;
+	cleared) [ "$orc" = 0 ] && shown before "$2" && ! shown state "$2" && ok=1 ;;
+	same) [ "$orc" = 0 ] && cmp -s /tmp/o.before /tmp/o.state && ok=1 ;;
+	refused)
+		[ "$orc" = 1 ] && [ "$(cat /tmp/o.err)" = "F2FS_IOC_SETFLAGS failed: Operation not supported" ] &&
+			cmp -s /tmp/o.before /tmp/o.state && ok=1
+		;;
+	esac
+	[ "$ok" = 1 ] || why="$why not $4 (exit $orc);"
+	if [ -z "$why" ]; then
+		res "$fn" PASS
+		return
+	fi
+	why=${why# }
+	res "$fn" FAIL "${why%;}"
+	for f in before out err state; do
+		show "/tmp/o.$f" "$fn ours $f"
+		[ -x "$N" ] && show "/tmp/n.$f" "$fn upstream $f"
+	done
+	echo "| $fn: exit ours $orc, upstream $(cat /tmp/n.rc 2>/dev/null)"
+}
+
 STATE=
+REF=$N
+[ -x "$N" ] || REF=
 cmp_case getflags-file "getflags $T/small" "getflags $T/small"
 cmp_case getflags-dir "getflags $T" "getflags $T"
-STATE="$U getflags $P"
-if [ "${COMPRESS:-0}" = 1 ]; then
-	cmp_case setflags-nocompression "setflags nocompression $P" "setflags nocompression $P" prep_empty
-	cmp_case setflags-compression "setflags compression $P" "setflags compression $P" prep_empty
-else
-	# Refused by the kernel: 1.15 then exits 0, newer upstream (and ours) 1.
-	prep_empty
-	ours setflags "setflags nocompression $P"
-	ok=0
-	[ "$orc" = 1 ] && grep -q 'F2FS_IOC_SETFLAGS failed: Operation not supported' /tmp/o.err && ok=1
-	judge setflags-nocompression "refused without the compression feature"
-	res setflags-compression SKIP "no compression feature"
+cmp_case getflags-many "getflags $FL" "getflags $FL" fl_many
+cmp_case getflags-compression-immutable "getflags $FL" "getflags $FL" fl_comp_immutable
+REF=
+if [ ! -x "$N" ]; then
+	echo "@@NOTE flags: no newest upstream f2fs_io; setflags/clearflags checked against expectations only@@"
 fi
-STATE=
-prep_empty
-$U setflags nocompression "$P" >/dev/null
 if [ "${COMPRESS:-0}" = 1 ]; then
-	ours clearflags "clearflags nocompression $P"
-	ok=0
-	[ "$orc" = 0 ] && ! $U getflags "$P" | grep -q 'nocompression' && ok=1
-	judge clearflags-nocompression "clearflags did not clear nocompression"
+	c_set="set"
+	c_clear="cleared"
 else
-	res clearflags-nocompression SKIP "no compression feature"
+	# refused without the compression feature; nothing to clear then
+	c_set="refused"
+	c_clear="same"
 fi
-ours setflags "setflags immutable $P"
-ok=0
-[ "$orc" = 0 ] && $U getflags "$P" | grep -q 'immutable' && ok=1
-judge setflags-immutable "immutable not set"
-ours clearflags "clearflags immutable $P"
-ok=0
-[ "$orc" = 0 ] && ! $U getflags "$P" | grep -q 'immutable' && ok=1
-judge clearflags-immutable "immutable not cleared"
+for n in compression nocompression; do
+	flag_case setflags $n fl_reset $c_set
+	flag_case clearflags $n "fl_with $n" $c_clear
+done
+flag_case setflags casefold fl_reset refused # a regular file, and no casefold feature
+flag_case setflags immutable fl_reset set
+flag_case clearflags immutable "fl_with immutable" cleared
+# 6.1 takes nocow through setflags but pins and unpins only through
+# F2FS_IOC_SET_PIN_FILE.
+flag_case setflags nocow fl_reset same
+flag_case clearflags nocow fl_pinned same
+# Names upstream does not act on: every bit stays, immutable and noatime too.
+for n in noatime bogus ""; do
+	flag_case setflags "$n" fl_reset same
+done
+flag_case clearflags noatime fl_noatime same
+for n in casefold bogus ""; do
+	flag_case clearflags "$n" "fl_with immutable" same
+done
+FL_DIR=1
+flag_case setflags casefold fl_reset refused # no casefold feature
+flag_case setflags compression fl_reset $c_set
+flag_case clearflags compression "fl_with compression" $c_clear
+FL_DIR=0
+fl_reset && rm -f "$FL"
 
 # --- pinfile --------------------------------------------------------------
 STATE="$U pinfile get $P"
