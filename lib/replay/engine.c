@@ -102,6 +102,36 @@ static void big_unlock(struct rp_engine *e)
 	pthread_mutex_unlock(&e->big_mutex);
 }
 
+/* ---- cp_rwsem ---- */
+
+/* Writers first, as the kernel's rwsem: operations arriving behind a waiting checkpoint wait. */
+static void init_cp_rwsem(pthread_rwlock_t *l)
+{
+	pthread_rwlockattr_t a;
+
+	pthread_rwlockattr_init(&a);
+#ifdef PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
+	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+	pthread_rwlock_init(l, &a);
+	pthread_rwlockattr_destroy(&a);
+}
+
+void rp_lock_op(struct rp_engine *e)
+{
+	pthread_rwlock_rdlock(&e->cp_rwsem);
+}
+
+bool rp_trylock_op(struct rp_engine *e)
+{
+	return pthread_rwlock_tryrdlock(&e->cp_rwsem) == 0;
+}
+
+void rp_unlock_op(struct rp_engine *e)
+{
+	pthread_rwlock_unlock(&e->cp_rwsem);
+}
+
 /* ---- CPU slots (--threads-cpu) ---- */
 
 static void cpu_take(struct rp_engine *e)
@@ -218,6 +248,8 @@ static void dirty_prune(struct rp_engine *e)
  * Write back up to @budget pages of @ino (UINT64_MAX: all) as context
  * @ctx: under the writepages mutex in turns of one bio when the kernel
  * would serialise it, else @wb_chunk_pages per turn of the big lock.
+ * Background write-back (F2FS_WB_NONE) gives up with -EAGAIN while a
+ * checkpoint runs.
  */
 int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode mode,
 		 uint64_t budget)
@@ -236,8 +268,17 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 	for (ret = 0; !ret && left && done < budget;) {
 		uint64_t n = budget - done < turn ? budget - done : turn;
 
+		/* background write-back skips its pages while a checkpoint runs (f2fs_trylock_op)
+		 */
+		if (mode == F2FS_WB_NONE && !rp_trylock_op(e)) {
+			ret = -EAGAIN;
+			break;
+		}
+		if (mode != F2FS_WB_NONE)
+			rp_lock_op(e);
 		rp_enter(e, ctx);
 		ret = rp_leave(e, f2fs_writepages_some(e->fs, ino, mode, n, &left));
+		rp_unlock_op(e);
 		done += n;
 	}
 	if (serial)
@@ -322,6 +363,12 @@ static void *flusher_main(void *arg)
 			if (!ino || rp_stopping(e))
 				break;
 			ret = rp_writeback(e, e->flush_ctx[cls], ino, F2FS_WB_NONE, FLUSHER_PAGES);
+			if (ret == -EAGAIN) {
+				/* a checkpoint runs: come back after it */
+				rp_lock_op(e);
+				rp_unlock_op(e);
+				continue;
+			}
 			if (ret) {
 				rp_abort(e, ret, "write-back");
 				break;
@@ -355,27 +402,41 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 		return ret;
 	if (dirty > e->pol->dirty_background)
 		rp_kick_flusher(e);
-	if (dirty > e->pol->dirty_limit)
+	while (dirty > e->pol->dirty_limit) {
 		ret = rp_writeback(e, ctx, ino, F2FS_WB_NONE, UINT64_MAX);
+		if (ret != -EAGAIN)
+			break;
+		/* balance_dirty_pages sleeps while the checkpoint blocks write-back */
+		rp_lock_op(e);
+		rp_unlock_op(e);
+		ret = 0;
+	}
 	return ret;
 }
 
 /* ---- checkpoints ---- */
 
-/* Write a checkpoint as @ctx, holding the big lock until its I/O is done. */
+/*
+ * Write a checkpoint as @ctx: operations are blocked (cp_rwsem held for
+ * writing) from before it starts until its I/O is complete, as in
+ * f2fs_write_checkpoint (block_operations .. unblock_operations); the big
+ * lock only while the write path builds and queues it.
+ */
 static int write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, bool *issued)
 {
 	struct f2fs_cp_request req = {.reason = reason, .keep_data = true};
 	int ret = 0;
 
+	pthread_rwlock_wrlock(&e->cp_rwsem);
 	rp_enter(e, ctx);
 	*issued = f2fs_write_dirty(e->fs) || (reason & F2FS_CP_UMOUNT);
-	if (*issued) {
+	if (*issued)
 		ret = f2fs_checkpoint(e->fs, &req);
-		ret = ret ? ret : f2fs_write_submit(e->fs);
-		ret = ret ? ret : rp_sched_wait(e->sched, ctx);
-	}
-	return rp_leave(e, ret);
+	ret = rp_leave(e, ret);
+	if (*issued && !ret)
+		ret = rp_sched_wait(e->sched, ctx);
+	pthread_rwlock_unlock(&e->cp_rwsem);
+	return ret;
 }
 
 static void cp_note_wait(struct rp_engine *e, uint64_t waited_ns)
@@ -506,6 +567,7 @@ static int engine_init(struct rp_engine *e, const struct f2fs_replay_workload *w
 	pthread_mutex_init(&e->big_mutex, NULL);
 	pthread_cond_init(&e->big_cond, NULL);
 	pthread_mutex_init(&e->wp_mutex, NULL);
+	init_cp_rwsem(&e->cp_rwsem);
 	pthread_mutex_init(&e->state_mutex, NULL);
 	pthread_mutex_init(&e->cpu_mutex, NULL);
 	pthread_cond_init(&e->cpu_cond, NULL);
@@ -522,6 +584,7 @@ static void engine_destroy(struct rp_engine *e)
 	pthread_mutex_destroy(&e->big_mutex);
 	pthread_cond_destroy(&e->big_cond);
 	pthread_mutex_destroy(&e->wp_mutex);
+	pthread_rwlock_destroy(&e->cp_rwsem);
 	pthread_mutex_destroy(&e->state_mutex);
 	pthread_mutex_destroy(&e->cpu_mutex);
 	pthread_cond_destroy(&e->cpu_cond);

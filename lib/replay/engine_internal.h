@@ -61,7 +61,8 @@ struct rp_engine {
 	pthread_cond_t big_cond;
 	uint64_t big_next, big_serving;
 
-	pthread_mutex_t wp_mutex; /* sbi->writepages */
+	pthread_mutex_t wp_mutex;  /* sbi->writepages */
+	pthread_rwlock_t cp_rwsem; /* f2fs_lock_op (shared) against a checkpoint (exclusive) */
 
 	pthread_mutex_t cpu_mutex; /* --threads-cpu slots */
 	pthread_cond_t cpu_cond;
@@ -100,6 +101,14 @@ struct rp_engine {
 };
 
 uint64_t rp_now_ns(void);
+/*
+ * f2fs_lock_op()/f2fs_unlock_op(): operations that allocate blocks or
+ * change the namespace hold it shared; a checkpoint holds it exclusive
+ * until its I/O is complete.  Always taken before the big lock.
+ */
+void rp_lock_op(struct rp_engine *e);
+bool rp_trylock_op(struct rp_engine *e);
+void rp_unlock_op(struct rp_engine *e);
 void rp_enter(struct rp_engine *e, int ctx);
 int rp_leave(struct rp_engine *e, int ret);
 void rp_abort(struct rp_engine *e, int ret, const char *what);

@@ -134,9 +134,11 @@ int rp_mkdir_p(struct rp_engine *e, int ctx, const char *path)
 			continue;
 		memcpy(part, path, i);
 		part[i] = 0;
+		rp_lock_op(e);
 		rp_enter(e, ctx);
 		ret = make_node(e, part, S_IFDIR | 0755, false);
 		ret = rp_leave(e, ret == -EEXIST ? 0 : ret);
+		rp_unlock_op(e);
 	}
 	return ret;
 }
@@ -185,11 +187,13 @@ static int op_write(struct rp_thread *t, const struct f2fs_replay_op *op)
 {
 	struct rp_engine *e = t->run->e;
 	uint64_t off = op->offset, left = op->length, *pos = NULL;
+	struct f2fs_inode_attr a;
 	uint32_t ino = 0;
 	int ret = 0;
 
 	while (left && !ret) {
 		size_t n = left < IO_CHUNK ? (size_t)left : IO_CHUNK;
+		bool append;
 
 		rp_enter(e, t->ctx);
 		ret = f2fs_path_lookup(e->fs, t->path, &ino);
@@ -198,14 +202,22 @@ static int op_write(struct rp_thread *t, const struct f2fs_replay_op *op)
 			ret = pos ? 0 : -ENOMEM;
 			off = pos ? *pos : 0;
 		}
+		ret = ret ? ret : f2fs_getattr(e->fs, ino, &a);
 		rp_leave(e, 0);
 		if (ret)
 			break;
 		f2fs_replay_content(e->pol->seed, t->path, off, t->buf, n);
+		/* past i_size the write reserves blocks under f2fs_lock_op; an overwrite does not
+		 */
+		append = off + n > a.size;
+		if (append)
+			rp_lock_op(e);
 		rp_enter(e, t->ctx);
 		ret = f2fs_pwrite(e->fs, ino, t->buf, n, off);
 		ret = ret ? ret : rp_file_written(e, t->path, off, n, t->idx);
 		ret = rp_leave(e, ret);
+		if (append)
+			rp_unlock_op(e);
 		off += n;
 		left -= n;
 		if (pos)
@@ -278,6 +290,7 @@ static int op_namespace(struct rp_thread *t, const struct f2fs_replay_op *op)
 	size_t len, len2;
 	int ret;
 
+	rp_lock_op(e);
 	rp_enter(e, t->ctx);
 	switch (op->op) {
 	case F2FS_RP_CREATE:
@@ -307,7 +320,9 @@ static int op_namespace(struct rp_thread *t, const struct f2fs_replay_op *op)
 	default:
 		ret = -EINVAL;
 	}
-	return rp_leave(e, ret);
+	ret = rp_leave(e, ret);
+	rp_unlock_op(e);
+	return ret;
 }
 
 static int op_sleep(uint64_t ns)
