@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The replay engine's I/O scheduler (iosched.h).  Per class, a FIFO of
- * requests and a virtual time; per context, request counts and the first
- * error; and a set of the 4 KiB blocks that pending writes cover, so that
+ * The replay engine's I/O scheduler (iosched.h).  Per context, a FIFO of
+ * requests, a virtual time within its class, request counts and the first
+ * error; per class, a virtual time and the list of its backlogged contexts
+ * (by id: the context array moves when it grows), so that a dispatch looks
+ * at the classes and at one class's backlogged contexts, never at the idle
+ * ones; and a set of the 4 KiB blocks that pending writes cover, so that
  * a request finds the writes it overlaps in O(its blocks) without walking
  * the queues.  Writes wait before they are queued until no pending write
  * shares a block with them, so each block is in the set for one write at
@@ -13,6 +16,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +25,15 @@
 #include "iosched.h"
 
 #define NS_PER_SEC 1000000000ull
-#define BLK_SHIFT  12 /* the overlap check's granularity */
-#define CTX_ROOM   8  /* contexts before the first growth */
-#define SET_BITS   10 /* log2 of the block set's first size */
+#define BLK_SHIFT  12	    /* the overlap check's granularity */
+#define CTX_ROOM   8	    /* contexts before the first growth */
+#define SET_BITS   10	    /* log2 of the block set's first size */
+#define NO_CTX	   UINT_MAX /* the end of a class's list of backlogged contexts */
 
 enum req_kind { REQ_WRITE, REQ_READ, REQ_FLUSH };
 
 struct req {
-	struct req *next; /* in its class's FIFO */
+	struct req *next; /* in its context's FIFO */
 	enum req_kind kind;
 	enum f2fs_dev_tag tag;
 	uint64_t off;
@@ -48,16 +53,23 @@ struct blkset {
 	size_t count;
 };
 
+/* Virtual times are in bytes * RP_SCHED_WEIGHT_MAX / weight. */
 struct sched_class {
 	struct rp_sched_class cfg;
-	struct req *head, *tail;
-	uint64_t vtime; /* in bytes * RP_SCHED_WEIGHT_MAX / weight */
+	/* its backlogged contexts, in the order they became so: ties go to the earliest */
+	unsigned int busy_head, busy_tail;
+	uint64_t vtime;
+	uint64_t vnow; /* among its contexts: start tag of the last request dispatched */
 	struct rp_sched_counters st;
 };
 
 struct sched_ctx {
 	unsigned int cls;
-	/* requests ever queued and completed: one FIFO serves them, in order */
+	uint32_t weight;
+	struct req *head, *tail;
+	unsigned int busy_next; /* in its class's list, while backlogged */
+	uint64_t vtime;
+	/* requests ever queued and completed: its FIFO serves them in order */
 	uint64_t queued, completed;
 	int err;
 	struct rp_sched_counters st;
@@ -247,6 +259,11 @@ static bool goes_before(const struct sched_class *a, const struct sched_class *b
 	return a->vtime < b->vtime;
 }
 
+static bool class_busy(const struct sched_class *c)
+{
+	return c->busy_head != NO_CTX;
+}
+
 /* The backlogged class to serve next, or NULL when nothing is queued. */
 static struct sched_class *next_class(struct rp_sched *s)
 {
@@ -254,7 +271,7 @@ static struct sched_class *next_class(struct rp_sched *s)
 	unsigned int i;
 
 	for (i = 0; i < s->nclasses; i++)
-		if (s->cls[i].head && (!best || goes_before(&s->cls[i], best)))
+		if (class_busy(&s->cls[i]) && (!best || goes_before(&s->cls[i], best)))
 			best = &s->cls[i];
 	return best;
 }
@@ -273,7 +290,7 @@ static uint64_t idle_floor(const struct rp_sched *s, bool realtime)
 	for (i = 0; i < s->nclasses; i++) {
 		const struct sched_class *c = &s->cls[i];
 
-		if (c->head && c->cfg.realtime == realtime && (!any || c->vtime < v)) {
+		if (class_busy(c) && c->cfg.realtime == realtime && (!any || c->vtime < v)) {
 			v = c->vtime;
 			any = true;
 		}
@@ -281,24 +298,60 @@ static uint64_t idle_floor(const struct rp_sched *s, bool realtime)
 	return v;
 }
 
+/* The same rule one level down: where an idle context of @c starts. */
+static uint64_t ctx_floor(const struct rp_sched *s, const struct sched_class *c)
+{
+	uint64_t v = c->vnow;
+	bool any = false;
+	unsigned int id;
+
+	for (id = c->busy_head; id != NO_CTX; id = s->ctx[id].busy_next)
+		if (!any || s->ctx[id].vtime < v) {
+			v = s->ctx[id].vtime;
+			any = true;
+		}
+	return v;
+}
+
+static void lift(uint64_t *vtime, uint64_t floor)
+{
+	if (*vtime < floor)
+		*vtime = floor;
+}
+
+/* @id's queue was empty: it and, if it was idle, its class start at their floors. */
+static void ctx_wake(struct rp_sched *s, unsigned int id)
+{
+	struct sched_ctx *x = &s->ctx[id];
+	struct sched_class *c = &s->cls[x->cls];
+
+	/* the floors before @id joins the list: they are of the others */
+	lift(&x->vtime, ctx_floor(s, c));
+	if (class_busy(c)) {
+		s->ctx[c->busy_tail].busy_next = id;
+	} else {
+		lift(&c->vtime, idle_floor(s, c->cfg.realtime));
+		c->busy_head = id;
+	}
+	c->busy_tail = id;
+	x->busy_next = NO_CTX;
+}
+
 static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
 {
 	struct sched_ctx *x = &s->ctx[id];
 	struct sched_class *c = &s->cls[x->cls];
-	uint64_t floor;
 
 	r->ctx = id;
 	r->next = NULL;
 	r->queued_ns = now_ns();
-	if (c->head) {
-		c->tail->next = r;
+	if (x->head) {
+		x->tail->next = r;
 	} else {
-		floor = idle_floor(s, c->cfg.realtime);
-		if (c->vtime < floor)
-			c->vtime = floor;
-		c->head = r;
+		ctx_wake(s, id);
+		x->head = r;
 	}
-	c->tail = r;
+	x->tail = r;
 	x->queued++;
 	s->queued++;
 	if (r->kind == REQ_WRITE) {
@@ -308,20 +361,61 @@ static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
 	pthread_cond_signal(&s->work);
 }
 
-/* Take the next request off its class's FIFO and charge the class for it. */
+/* @c's backlogged context with the smallest virtual time; *@before: the one before it. */
+static unsigned int next_ctx(const struct rp_sched *s, const struct sched_class *c,
+			     unsigned int *before)
+{
+	unsigned int id, prev = NO_CTX, best = c->busy_head;
+
+	*before = NO_CTX;
+	for (id = c->busy_head; id != NO_CTX; prev = id, id = s->ctx[id].busy_next)
+		if (s->ctx[id].vtime < s->ctx[best].vtime) {
+			best = id;
+			*before = prev;
+		}
+	return best;
+}
+
+static void busy_unlink(struct rp_sched *s, struct sched_class *c, unsigned int id,
+			unsigned int before)
+{
+	unsigned int next = s->ctx[id].busy_next;
+
+	if (before == NO_CTX)
+		c->busy_head = next;
+	else
+		s->ctx[before].busy_next = next;
+	if (c->busy_tail == id)
+		c->busy_tail = before;
+}
+
+/*
+ * Take the next request: the class, then the context within it.  Each is
+ * charged at its own level, cost / its own weight.
+ */
 static struct req *dispatch_next(struct rp_sched *s)
 {
 	struct sched_class *c = next_class(s);
+	struct sched_ctx *x;
+	unsigned int id, before;
 	struct req *r;
+	uint64_t cost;
 
 	if (!c)
 		return NULL;
-	r = c->head;
-	c->head = r->next;
-	if (!c->head)
-		c->tail = NULL;
+	id = next_ctx(s, c, &before);
+	x = &s->ctx[id];
+	r = x->head;
+	x->head = r->next;
+	if (!x->head) {
+		x->tail = NULL;
+		busy_unlink(s, c, id, before);
+	}
+	cost = req_cost(r) * RP_SCHED_WEIGHT_MAX;
 	s->vnow[c->cfg.realtime] = c->vtime;
-	c->vtime += req_cost(r) * RP_SCHED_WEIGHT_MAX / c->cfg.weight;
+	c->vtime += cost / c->cfg.weight;
+	c->vnow = x->vtime;
+	x->vtime += cost / x->weight;
 	return r;
 }
 
@@ -673,10 +767,14 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->cap = c->ctx_cap_bytes ? c->ctx_cap_bytes : RP_SCHED_DEFAULT_CAP;
 	s->defer_flush = c->defer_flush;
 	s->nclasses = c->nclasses;
-	for (i = 0; i < c->nclasses; i++)
+	for (i = 0; i < c->nclasses; i++) {
 		s->cls[i].cfg = c->classes[i];
+		s->cls[i].busy_head = NO_CTX;
+		s->cls[i].busy_tail = NO_CTX;
+	}
 	s->ctx_room = CTX_ROOM;
 	s->nctx = 1; /* context 0, class 0: calloc'd */
+	s->ctx[0].weight = RP_SCHED_DEFAULT_WEIGHT;
 	s->open_ns = now_ns();
 }
 
@@ -750,6 +848,7 @@ static int ctx_add(struct rp_sched *s, unsigned int cls)
 	}
 	memset(&s->ctx[s->nctx], 0, sizeof(*s->ctx));
 	s->ctx[s->nctx].cls = cls;
+	s->ctx[s->nctx].weight = RP_SCHED_DEFAULT_WEIGHT;
 	return (int)s->nctx++;
 }
 
@@ -777,6 +876,21 @@ int rp_sched_set_current(struct rp_sched *s, int ctx)
 	pthread_mutex_lock(&s->lock);
 	if (ctx_valid(s, ctx)) {
 		s->current = (unsigned int)ctx;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int rp_sched_context_set_weight(struct rp_sched *s, int ctx, uint32_t weight)
+{
+	int ret = -EINVAL;
+
+	if (!weight || weight > RP_SCHED_WEIGHT_MAX)
+		return -EINVAL;
+	pthread_mutex_lock(&s->lock);
+	if (ctx_valid(s, ctx)) {
+		s->ctx[ctx].weight = weight;
 		ret = 0;
 	}
 	pthread_mutex_unlock(&s->lock);

@@ -3,23 +3,35 @@
  * The replay engine's I/O scheduler: a device layer (f2fs_dev_stack) that
  * makes the write path's device writes asynchronous and serves them in
  * weighted-fair order, optionally paced by a device model.  It stands where
- * the kernel's block layer and its cgroup I/O controller stand: the write
- * path submits and goes on, fsync and checkpoints wait for completion, and
- * the classes (the cgroups) share the device by weight.
+ * the kernel's block layer and BFQ with cgroups stand: the write path
+ * submits and goes on, fsync and checkpoints wait for completion, the
+ * classes (the cgroups) share the device by weight, and within a class its
+ * contexts (the processes) share the class's part by their own weights.
  *
  * Submitters are contexts (an emulated thread, the checkpoint thread, the
- * flusher...), each in one class.  The engine names the context of the next
+ * flusher...), each in one class, each with a weight (default
+ * RP_SCHED_DEFAULT_WEIGHT).  The engine names the context of the next
  * requests with rp_sched_set_current() before it calls into the write path;
  * every request that reaches the stacked device belongs to that context.
  *
  * One dispatcher thread serves one request at a time (queue depth 1): the
  * model is a device that works on one request after another, and the
- * order it serves them in is the scheduler's whole decision.  Between
- * classes it is start-time fair queueing (each class's virtual time grows
- * by cost / weight per request it is served; the backlogged class with the
- * smallest one goes next; realtime classes go before all others); within a
- * class, FIFO.  A request of a context is therefore complete only when
- * every earlier request of that context is.
+ * order it serves them in is the scheduler's whole decision.  It is
+ * start-time fair queueing on two levels.  Between classes: each class's
+ * virtual time grows by cost / class weight per request of it served; the
+ * backlogged class with the smallest one goes next; realtime classes go
+ * before all others.  Within the class chosen, the same among its
+ * backlogged contexts, by context weight (ties: the context backlogged
+ * longest).  At both levels, a class or context that was idle starts at
+ * the smallest virtual time of the backlogged ones of its level, or when
+ * there is none, at the start of the last request served there: being
+ * idle earns no credit.  Each context's requests are served in the order
+ * it queued them (a FIFO per context), so a small write of one context
+ * waits for a request or two of a busy context of its class, not for that
+ * context's whole backlog.  A request of a context is therefore complete
+ * only when every earlier request of that context is; requests of
+ * different contexts, even of one class, have no order (but see the
+ * per-block order of writes below).
  *
  * What each request does, through the stacked device:
  *   write  the buffer is copied and queued; returns 0 at once.  It first
@@ -32,15 +44,16 @@
  *          error, if any, comes back from rp_sched_wait() and
  *          rp_sched_drain().
  *   read   waits for pending writes that overlap it, is queued in its
- *          context's class like a write, and returns when it is done, with
+ *          context's FIFO like a write, and returns when it is done, with
  *          its own error.  A write submitted while a read waits is not
  *          ordered after it: the engine's big lock keeps them apart.
- *   flush  a marker in the context's class: when it is dispatched, every
- *          earlier request of the class is complete; the lower device is
- *          flushed then.  It covers its own class only: to make another
- *          context's writes durable, rp_sched_wait() for them first (as
- *          f2fs waits for writeback before it commits a checkpoint).  With
- *          config.defer_flush it returns 0 at once, else when it is done.
+ *   flush  a marker in the context's FIFO: when it is dispatched, every
+ *          earlier request of that context is complete; the lower device
+ *          is flushed then.  It covers its own context only, not the rest
+ *          of its class: to make another context's writes durable,
+ *          rp_sched_wait() for them first (as f2fs waits for writeback
+ *          before it commits a checkpoint).  With config.defer_flush it
+ *          returns 0 at once, else when it is done.
  *   zero, discard  pass through synchronously once every queued request is
  *          complete, with new requests held back meanwhile (mkfs only;
  *          not counted in the stats).
@@ -63,11 +76,12 @@
 
 #include "f2fs/device.h"
 
-#define RP_SCHED_MAX_CLASSES 8
-#define RP_SCHED_WEIGHT_MAX  1000
-#define RP_SCHED_DEFAULT_CAP (16ull << 20) /* queued bytes per context */
-#define RP_SCHED_FLUSH_COST  (64u << 10)   /* a flush's share of service, in bytes */
-#define RP_SCHED_TAGS	     (F2FS_DEV_TAG_META + 1)
+#define RP_SCHED_MAX_CLASSES	8
+#define RP_SCHED_WEIGHT_MAX	1000
+#define RP_SCHED_DEFAULT_WEIGHT 100	      /* a new context's */
+#define RP_SCHED_DEFAULT_CAP	(16ull << 20) /* queued bytes per context */
+#define RP_SCHED_FLUSH_COST	(64u << 10)   /* a flush's share of service, in bytes */
+#define RP_SCHED_TAGS		(F2FS_DEV_TAG_META + 1)
 
 struct rp_sched;
 
@@ -128,8 +142,17 @@ struct rp_sched_stats {
 int rp_sched_open(struct f2fs_device *lower, const struct rp_sched_config *config,
 		  struct rp_sched **sched, struct f2fs_device **dev);
 
-/* A new context in @cls: its id (>= 0), -EINVAL or -ENOMEM. */
+/* A new context in @cls, of weight RP_SCHED_DEFAULT_WEIGHT: its id (>= 0), -EINVAL or -ENOMEM. */
 int rp_sched_context_new(struct rp_sched *sched, unsigned int cls);
+
+/*
+ * @ctx's weight within its class, 1..RP_SCHED_WEIGHT_MAX: among the
+ * class's backlogged contexts, each gets a part of the class's service in
+ * proportion to it.  It counts from the next request dispatched; what the
+ * context was charged before stays.  -EINVAL for an unknown id or a weight
+ * out of range.
+ */
+int rp_sched_context_set_weight(struct rp_sched *sched, int ctx, uint32_t weight);
 
 /* The context the next requests belong to.  -EINVAL for an unknown id. */
 int rp_sched_set_current(struct rp_sched *sched, int ctx);

@@ -284,7 +284,7 @@ static void test_read_while_queued_model(void)
 	for (i = 0; i < 16; i++)
 		CHECK_EQ_U64(put(&g, 0, i * 16, 16, (uint8_t)(0x40 + i), F2FS_DEV_TAG_DATA), 0);
 	CHECK(holds(g.dev, 15 * 64 * KIB, 64 * KIB, 0x4f));
-	/* the read was queued behind the 16 writes, in the same FIFO */
+	/* the read was queued behind the 16 writes, in its context's FIFO */
 	CHECK_EQ_U64(rp_sched_context_stats(g.s, 0, &st), 0);
 	CHECK_EQ_U64(st.writes[F2FS_DEV_TAG_DATA], 16);
 	CHECK_EQ_U64(st.reads, 1);
@@ -344,30 +344,38 @@ static void test_overlap_order(void)
 	rig_close(&g);
 }
 
-/* A deferred flush returns at once and reaches the device after its class's earlier writes. */
+/*
+ * A deferred flush returns at once and reaches the device after its own
+ * context's earlier writes, but not after another context's: the other
+ * context of its class queued a backlog first, and the flush does not wait
+ * for it (with one FIFO per class it would be last).
+ */
 static void test_flush_deferred(void)
 {
-	struct rp_sched_config c = two_classes(100, 100, false);
-	unsigned int flush;
+	struct rp_sched_config c = one_class;
+	unsigned int flush, i;
 	struct rig g;
 	int other;
 
 	c.defer_flush = true;
 	rig_open(&g, 1 * MIB, &c, true);
-	other = rp_sched_context_new(g.s, 1);
-	CHECK_EQ_U64(put(&g, 0, 1, 1, 0x01, F2FS_DEV_TAG_DATA), 0);
+	other = rp_sched_context_new(g.s, 0);
+	CHECK_EQ_U64(put(&g, other, 100, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
 	rec_wait_held(&g.rec);
+	for (i = 1; i < 8; i++)
+		CHECK_EQ_U64(put(&g, other, 100 + i, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, 0, 1, 1, 0x01, F2FS_DEV_TAG_DATA), 0);
 	CHECK_EQ_U64(put(&g, 0, 2, 1, 0x02, F2FS_DEV_TAG_DATA), 0);
 	CHECK_EQ_U64(f2fs_dev_flush(g.dev), 0);
 	CHECK_EQ_U64(rec_count(&g.rec), 0); /* nothing got past the gate: it did not wait */
-	CHECK_EQ_U64(put(&g, other, 3, 1, 0x03, F2FS_DEV_TAG_DATA), 0);
 	rec_open_gate(&g.rec);
 	CHECK_EQ_U64(rp_sched_wait(g.s, 0), 0);
 	CHECK_EQ_U64(rp_sched_wait(g.s, other), 0);
-	CHECK_EQ_U64(g.rec.n, 4);
+	CHECK_EQ_U64(g.rec.n, 11);
 	flush = rec_find(&g.rec, REC_FLUSH, 0, 0);
 	CHECK(rec_find(&g.rec, REC_WRITE, 1, 0x01) < flush);
 	CHECK(rec_find(&g.rec, REC_WRITE, 2, 0x02) < flush);
+	CHECK(flush < rec_find(&g.rec, REC_WRITE, 107, 0x10));
 	rig_close(&g);
 }
 
@@ -450,6 +458,110 @@ static void test_no_credit_hoarding(void)
 	rig_close(&g);
 }
 
+/*
+ * Two contexts of one class: one has 4 MiB of 256 KiB writes queued, then
+ * the other writes a block and flushes, as a thread commits a checkpoint
+ * behind another's streaming writes.  Each context has its own queue, so
+ * the small write and its flush are served after a request or two of the
+ * backlog, not after all of it.
+ */
+static void test_small_write_not_behind_backlog(void)
+{
+	struct rp_sched_config c = one_class;
+	unsigned int i, small, flush;
+	struct rig g;
+	int ckpt;
+
+	c.defer_flush = true;
+	rig_open(&g, 8 * MIB, &c, true);
+	ckpt = rp_sched_context_new(g.s, 0);
+	CHECK_EQ_U64(put(&g, 0, 0, 64, 0x10, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	for (i = 1; i < 16; i++)
+		CHECK_EQ_U64(put(&g, 0, i * 64, 64, 0x10, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, ckpt, 2000, 1, 0xcc, F2FS_DEV_TAG_META), 0);
+	CHECK_EQ_U64(f2fs_dev_flush(g.dev), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_wait(g.s, ckpt), 0);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 18);
+	small = rec_find(&g.rec, REC_WRITE, 2000, 0xcc);
+	flush = rec_find(&g.rec, REC_FLUSH, 0, 0);
+	printf("behind 16 x 256 KiB of another context: the small write was request %u of 18, "
+	       "its flush %u\n",
+	       small + 1, flush + 1);
+	CHECK(small <= 2);
+	CHECK(flush == small + 1);
+	rig_close(&g);
+}
+
+/*
+ * Inside a class, backlogged contexts of weights 100 and 50 with equal
+ * requests are served two to one.
+ */
+static void test_context_weights_order(void)
+{
+	unsigned int i, from_light = 0;
+	struct rig g;
+	int light;
+
+	rig_open(&g, 1 * MIB, &one_class, true);
+	light = rp_sched_context_new(g.s, 0);
+	CHECK_EQ_U64(rp_sched_context_set_weight(g.s, light, 50), 0);
+	CHECK_EQ_U64(put(&g, 0, 0, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	/* submitted in turns: one FIFO for both would serve them in turns too */
+	for (i = 0; i < 6; i++) {
+		CHECK_EQ_U64(put(&g, 0, 1 + i, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
+		CHECK_EQ_U64(put(&g, light, 20 + i, 1, 0x20, F2FS_DEV_TAG_DATA), 0);
+	}
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 13);
+	/* while both were backlogged: the 9 after the one held at the gate */
+	for (i = 1; i < 10; i++)
+		from_light += g.rec.log[i].first == 0x20;
+	CHECK_EQ_U64(from_light, 3);
+	rig_close(&g);
+}
+
+/*
+ * A context idle while another of its class was served earns no credit:
+ * once both are backlogged, with equal weights, neither gets more than one
+ * request ahead of the other.
+ */
+static void test_context_no_credit_hoarding(void)
+{
+	unsigned int i;
+	int lead = 0;
+	struct rig g;
+	int idle;
+
+	rig_open(&g, 1 * MIB, &one_class, false);
+	idle = rp_sched_context_new(g.s, 0);
+	for (i = 0; i < 8; i++)
+		CHECK_EQ_U64(put(&g, 0, i, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(rp_sched_wait(g.s, 0), 0);
+	pthread_mutex_lock(&g.rec.lock);
+	g.rec.gate_closed = true;
+	g.rec.n = 0;
+	pthread_mutex_unlock(&g.rec.lock);
+	CHECK_EQ_U64(put(&g, 0, 8, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ_U64(put(&g, idle, 20 + i, 1, 0x20, F2FS_DEV_TAG_DATA), 0);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ_U64(put(&g, 0, 10 + i, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 9);
+	for (i = 0; i < g.rec.n; i++) {
+		lead += g.rec.log[i].first == 0x20 ? 1 : -1;
+		CHECK(lead <= 1 && lead >= -1);
+	}
+	rig_close(&g);
+}
+
 /* An emulated thread keeping its context's queue full, under the engine's big lock. */
 struct writer {
 	struct rig *g;
@@ -499,58 +611,150 @@ static uint64_t ctx_written(struct rp_sched *s, int ctx)
 	return sum;
 }
 
-/* Two contexts keep the queue full: bytes served in a window go by the weights, 100:20. */
-static void test_weights(void)
-{
-	struct rp_sched_config c = two_classes(100, 20, false);
-	pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
-	uint64_t fg0, bg0, fg, bg, t0, t;
-	atomic_bool stop = false;
-	struct writer w[2];
-	struct rig g;
-	double ratio, rate;
-	int i;
+#define WINDOW_MBPS 200 /* the model of the weight tests */
+#define MAX_WRITERS 3
 
-	c.model.mbps = 200;
-	c.ctx_cap_bytes = 1 * MIB;
-	rig_open(&g, 8 * MIB, &c, false);
-	for (i = 0; i < 2; i++) {
-		w[i] = (struct writer){.g = &g, .big = &big, .stop = &stop, .base = i * 4ull * MIB};
-		w[i].ctx = i ? rp_sched_context_new(g.s, 1) : 0;
+/*
+ * Run a writer on each context of @ctx (4 MiB of @g each) with the queues
+ * full, and count the bytes each context is served in a window of 250 ms,
+ * after 30 ms to fill the queues.  Returns the rate served, in MB/s.
+ */
+static double serve_window(struct rig *g, const int *ctx, unsigned int n, uint64_t *bytes)
+{
+	pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
+	atomic_bool stop = false;
+	struct writer w[MAX_WRITERS];
+	uint64_t t0, t, sum = 0;
+	unsigned int i;
+
+	CHECK(n <= MAX_WRITERS);
+	if (n > MAX_WRITERS)
+		return 0;
+	for (i = 0; i < n; i++) {
+		w[i] = (struct writer){
+		    .g = g, .big = &big, .stop = &stop, .ctx = ctx[i], .base = i * 4ull * MIB};
 		CHECK_EQ_U64(pthread_create(&w[i].thread, NULL, writer_run, &w[i]), 0);
 	}
 	sleep_ms(30);
-	fg0 = ctx_written(g.s, w[0].ctx);
-	bg0 = ctx_written(g.s, w[1].ctx);
+	for (i = 0; i < n; i++)
+		bytes[i] = ctx_written(g->s, ctx[i]);
 	t0 = now_ns();
 	sleep_ms(250);
-	fg = ctx_written(g.s, w[0].ctx) - fg0;
-	bg = ctx_written(g.s, w[1].ctx) - bg0;
+	for (i = 0; i < n; i++)
+		bytes[i] = ctx_written(g->s, ctx[i]) - bytes[i];
 	t = now_ns() - t0;
 	atomic_store(&stop, true);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < n; i++) {
 		pthread_join(w[i].thread, NULL);
 		CHECK_EQ_U64(w[i].ret, 0);
+		sum += bytes[i];
 	}
-	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
-	ratio = bg ? (double)fg / (double)bg : 0;
-	printf("weights 100:20: %.1f MB and %.1f MB served in %.0f ms (%.0f MB/s), ratio %.2f\n",
-	       fg / 1e6, bg / 1e6, t / 1e6, (fg + bg) * 1e3 / t, ratio);
-	rate = (fg + bg) * 1e3 / t;
-	/* the model caps the rate; a window read between two completions may gain one request */
-	CHECK(rate <= 200 * 1.05);
-	/*
-	 * Far below the model, the host could not keep both queues full (an
-	 * instrumented build, a busy machine): fair queueing then rightly
-	 * serves whoever is backlogged, and the ratio says nothing.
-	 */
-	if (rate >= 200 * 0.7)
-		CHECK(ratio >= 5 * 0.7 && ratio <= 5 * 1.3);
-	else
-		printf(
-		    "weights: the host was too slow to keep the queues full: ratio not checked\n");
-	rig_close(&g);
+	CHECK_EQ_U64(rp_sched_drain(g->s), 0);
 	pthread_mutex_destroy(&big);
+	/* the model caps the rate; a window read between two completions may gain one request */
+	CHECK(sum * 1e3 / t <= WINDOW_MBPS * 1.05);
+	return sum * 1e3 / t;
+}
+
+/*
+ * Far below the model, the host could not keep the queues full (an
+ * instrumented build, a busy machine): fair queueing then rightly serves
+ * whoever is backlogged, and a ratio says nothing.
+ */
+static bool rate_enough(const char *what, double rate)
+{
+	if (rate >= WINDOW_MBPS * 0.7)
+		return true;
+	printf("%s: the host was too slow to keep the queues full: ratio not checked\n", what);
+	return false;
+}
+
+static bool near(double ratio, double want)
+{
+	return ratio >= want * 0.7 && ratio <= want * 1.3;
+}
+
+static double ratio_of(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
+/* Two classes keep the queue full: bytes served in a window go by the weights, 100:20. */
+static void test_weights(void)
+{
+	struct rp_sched_config c = two_classes(100, 20, false);
+	uint64_t bytes[2];
+	struct rig g;
+	double rate;
+	int ctx[2];
+
+	c.model.mbps = WINDOW_MBPS;
+	c.ctx_cap_bytes = 1 * MIB;
+	rig_open(&g, 8 * MIB, &c, false);
+	ctx[0] = 0;
+	ctx[1] = rp_sched_context_new(g.s, 1);
+	rate = serve_window(&g, ctx, 2, bytes);
+	printf("weights 100:20: %.1f MB and %.1f MB served (%.0f MB/s), ratio %.2f\n",
+	       bytes[0] / 1e6, bytes[1] / 1e6, rate, ratio_of(bytes[0], bytes[1]));
+	if (rate_enough("weights", rate))
+		CHECK(near(ratio_of(bytes[0], bytes[1]), 5));
+	rig_close(&g);
+}
+
+/* Inside one class, contexts of weights 100 and 50 share its service 2:1. */
+static void test_context_weights(void)
+{
+	struct rp_sched_config c = one_class;
+	uint64_t bytes[2];
+	struct rig g;
+	double rate;
+	int ctx[2];
+
+	c.model.mbps = WINDOW_MBPS;
+	c.ctx_cap_bytes = 1 * MIB;
+	rig_open(&g, 8 * MIB, &c, false);
+	ctx[0] = 0;
+	ctx[1] = rp_sched_context_new(g.s, 0);
+	CHECK_EQ_U64(rp_sched_context_set_weight(g.s, ctx[1], 50), 0);
+	rate = serve_window(&g, ctx, 2, bytes);
+	printf("context weights 100:50 in one class: %.1f MB and %.1f MB served (%.0f MB/s), "
+	       "ratio %.2f\n",
+	       bytes[0] / 1e6, bytes[1] / 1e6, rate, ratio_of(bytes[0], bytes[1]));
+	if (rate_enough("context weights", rate))
+		CHECK(near(ratio_of(bytes[0], bytes[1]), 2));
+	rig_close(&g);
+}
+
+/*
+ * Classes of weights 100 and 100, the first with two backlogged contexts,
+ * the second with one: the classes still split the device by their
+ * weights, half each, and the first class's half goes half to each of its
+ * contexts.
+ */
+static void test_class_split_two_contexts(void)
+{
+	struct rp_sched_config c = two_classes(100, 100, false);
+	uint64_t bytes[3];
+	struct rig g;
+	double rate;
+	int ctx[3];
+
+	c.model.mbps = WINDOW_MBPS;
+	c.ctx_cap_bytes = 1 * MIB;
+	rig_open(&g, 12 * MIB, &c, false);
+	ctx[0] = 0;
+	ctx[1] = rp_sched_context_new(g.s, 0);
+	ctx[2] = rp_sched_context_new(g.s, 1);
+	rate = serve_window(&g, ctx, 3, bytes);
+	printf("classes 100:100, two contexts against one: %.1f + %.1f MB against %.1f MB "
+	       "(%.0f MB/s), classes %.2f, contexts %.2f\n",
+	       bytes[0] / 1e6, bytes[1] / 1e6, bytes[2] / 1e6, rate,
+	       ratio_of(bytes[0] + bytes[1], bytes[2]), ratio_of(bytes[0], bytes[1]));
+	if (rate_enough("class split", rate)) {
+		CHECK(near(ratio_of(bytes[0] + bytes[1], bytes[2]), 1));
+		CHECK(near(ratio_of(bytes[0], bytes[1]), 1));
+	}
+	rig_close(&g);
 }
 
 static uint64_t ms_since(uint64_t t0)
@@ -783,8 +987,13 @@ static void test_bad_arguments(void)
 	CHECK_EQ_U64(rp_sched_set_current(s, 1), -EINVAL);
 	CHECK_EQ_U64(rp_sched_wait(s, -1), -EINVAL);
 	CHECK_EQ_U64(rp_sched_throttle(s, 7), -EINVAL);
+	CHECK_EQ_U64(rp_sched_context_set_weight(s, 1, 100), -EINVAL);
 	CHECK_EQ_U64(rp_sched_context_new(s, 1), 1);
 	CHECK_EQ_U64(rp_sched_set_current(s, 1), 0);
+	CHECK_EQ_U64(rp_sched_context_set_weight(s, 1, 0), -EINVAL);
+	CHECK_EQ_U64(rp_sched_context_set_weight(s, 1, RP_SCHED_WEIGHT_MAX + 1), -EINVAL);
+	CHECK_EQ_U64(rp_sched_context_set_weight(s, 1, RP_SCHED_WEIGHT_MAX), 0);
+	CHECK_EQ_U64(rp_sched_context_set_weight(s, 0, 1), 0);
 	CHECK_EQ_U64(f2fs_dev_close(dev), 0);
 }
 
@@ -798,7 +1007,12 @@ int main(void)
 	RUN(test_flush_waits);
 	RUN(test_realtime);
 	RUN(test_no_credit_hoarding);
+	RUN(test_small_write_not_behind_backlog);
+	RUN(test_context_weights_order);
+	RUN(test_context_no_credit_hoarding);
 	RUN(test_weights);
+	RUN(test_context_weights);
+	RUN(test_class_split_two_contexts);
 	RUN(test_model_pacing);
 	RUN(test_context_cap);
 	RUN(test_io_error);
