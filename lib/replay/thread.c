@@ -248,6 +248,19 @@ static int op_read(struct rp_thread *t, const struct f2fs_replay_op *op)
 	return ret;
 }
 
+/*
+ * What an fsync waits for: its own requests, and the pages of its class
+ * the flusher has under write-back (filemap_fdatawait waits for the
+ * file's pages whoever submitted them; the flusher's context stands in).
+ */
+static int wait_file_writeback(struct rp_thread *t)
+{
+	struct rp_engine *e = t->run->e;
+	int ret = rp_sched_wait(e->sched, e->flush_ctx[t->spec->io_class]);
+
+	return ret ? ret : rp_sched_wait(e->sched, t->ctx);
+}
+
 /* f2fs_do_sync_file(): the pages, then the roll-forward chain or a checkpoint. */
 static int op_fsync(struct rp_thread *t, bool datasync)
 {
@@ -264,12 +277,12 @@ static int op_fsync(struct rp_thread *t, bool datasync)
 	if (ret)
 		return ret;
 	if (need) {
-		ret = rp_sched_wait(e->sched, t->ctx);
+		ret = wait_file_writeback(t);
 		return ret ? ret : rp_request_checkpoint(e, t->ctx);
 	}
 	rp_enter(e, t->ctx);
 	ret = rp_leave(e, f2fs_fsync(e->fs, ino, datasync, &did));
-	return ret ? ret : rp_sched_wait(e->sched, t->ctx);
+	return ret ? ret : wait_file_writeback(t);
 }
 
 /* sync(2): every dirty file written back, then a checkpoint (sync_filesystem). */
