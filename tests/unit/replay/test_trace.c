@@ -3,7 +3,10 @@
  * The replay workload model and its text forms (lib/replay): every op of
  * the trace format read back with its fields, a workload written and read
  * back equal, each kind of bad line refused with its line number and
- * reason and the workload left as it was, \xNN paths.
+ * reason and the workload left as it was, \xNN paths, and the two
+ * importers on hand-written logs: an strace -f log with unfinished and
+ * resumed calls, dup, chdir, failed calls and paths outside the root, and
+ * fio iologs of versions 2 and 3.
  */
 #include "config.h"
 
@@ -35,6 +38,32 @@ static int read_str(const char *text, struct f2fs_replay_workload *wl,
 		    struct f2fs_replay_parse_error *err)
 {
 	return read_trace(text, strlen(text), wl, err);
+}
+
+static int import_strace(const char *text, const char *root, struct f2fs_replay_workload *wl,
+			 struct f2fs_replay_parse_error *err)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	if (!in)
+		return -errno;
+	ret = f2fs_replay_import_strace(in, "s.log", root, wl, err);
+	fclose(in);
+	return ret;
+}
+
+static int import_fio(const char *text, struct f2fs_replay_workload *wl,
+		      struct f2fs_replay_parse_error *err)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	if (!in)
+		return -errno;
+	ret = f2fs_replay_import_fio_iolog(in, "fio.log", wl, err);
+	fclose(in);
+	return ret;
 }
 
 /* @wl written as a trace, in a new string (free it). */
@@ -120,6 +149,17 @@ static void check_op(const struct f2fs_replay_thread *t, size_t i, uint64_t time
 			(unsigned long long)offset, (unsigned long long)length, flags);
 		test_case_failed = 1;
 	}
+}
+
+static const struct f2fs_replay_thread *thread_named(const struct f2fs_replay_workload *wl,
+						     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < wl->nthreads; i++)
+		if (!strcmp(wl->threads[i].name, name))
+			return &wl->threads[i];
+	return NULL;
 }
 
 static void test_model(void)
@@ -448,6 +488,286 @@ static void test_limits(void)
 	check_bad(text, 20, 2, "NUL byte in line");
 }
 
+/*
+ * strace -f -ttt: two processes, an open split in unfinished/resumed, dup
+ * sharing the position, lseek, a relative path after chdir, failed calls,
+ * paths outside the root, a rename with the file open, writes after unlink.
+ */
+static const char strace_log[] =
+    "1000  1700000000.000000 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n"
+    "1000  1700000000.000100 close(3)                = 0\n"
+    "1000  1700000000.100000 chdir(\"/data/app\") = 0\n"
+    "1000  1700000000.200000 openat(AT_FDCWD, \"db/main.db\", O_RDWR|O_CREAT, 0644) = 3\n"
+    "1000  1700000000.300000 write(3, \"hello\", 5) = 5\n"
+    "1001  1700000000.300500 openat(AT_FDCWD, \"/data/app/log/x.log\", "
+    "O_WRONLY|O_CREAT|O_APPEND, 0644 <unfinished ...>\n"
+    "1000  1700000000.400000 pwrite64(3, \"abc\"..., 3, 4096) = 3\n"
+    "1001  1700000000.400100 <... openat resumed>) = 4</data/app/log/x.log>\n"
+    "1001  1700000000.400200 write(4</data/app/log/x.log>, \"line, \\\"q\\\"\\n\", 10) = 10\n"
+    "1000  1700000000.500000 dup(3)                  = 5\n"
+    "1000  1700000000.500100 lseek(5, 0, SEEK_SET)   = 0\n"
+    "1000  1700000000.500200 read(3, \"hello\", 4096) = 5\n"
+    "1000  1700000000.600000 fsync(5)                = 0\n"
+    "1000  1700000000.700000 openat(AT_FDCWD, \"/data/app/missing\", O_RDONLY) = -1 ENOENT "
+    "(No such file or directory)\n"
+    "1000  1700000000.800000 unlink(\"/tmp/outside\") = 0\n"
+    "1000  1700000000.900000 rename(\"db/main.db\", \"db/main.old\") = 0\n"
+    "1001  1700000001.000000 fdatasync(4)            = 0\n"
+    "1000  1700000001.100000 write(3, \"x\", 1)        = 1\n"
+    "1001  1700000001.200000 +++ exited with 0 +++\n"
+    "1000  1700000001.300000 mkdir(\"/data/app/new\", 0755) = 0\n"
+    "1000  1700000001.400000 openat(AT_FDCWD, \"new/f\\303\\251\", O_WRONLY|O_CREAT|O_TRUNC, "
+    "0600) = 6\n"
+    "1000  1700000001.500000 ftruncate(6, 8192)      = 0\n"
+    "1000  1700000001.600000 unlinkat(AT_FDCWD, \"/data/app/new/f\\xc3\\xa9\", 0) = 0\n"
+    "1000  1700000001.700000 write(6, \"zz\", 2)       = 2\n"
+    "1000  1700000001.800000 sync()                  = 0\n"
+    "1000  1700000001.900000 write(1, \"done\\n\", 5)  = 5\n"
+    "1000  1700000002.000000 openat(AT_FDCWD, \"old/data\", O_RDONLY) = 7\n"
+    "1000  1700000002.100000 read(7, \"...\", 100) = 100\n"
+    "1000  1700000002.200000 unlink(\"gone\") = -1 ENOENT (No such file or directory)\n"
+    "1000  1700000002.300000 --- SIGCHLD {si_signo=SIGCHLD} ---\n"
+    "1000  1700000002.400000 exit_group(0)           = ?\n"
+    "1000  1700000002.500000 +++ exited with 0 +++\n";
+
+static void test_strace(void)
+{
+	struct f2fs_replay_parse_error err;
+	struct f2fs_replay_workload wl;
+	const struct f2fs_replay_thread *a, *b;
+	int ret;
+
+	f2fs_replay_workload_init(&wl, "strace");
+	ret = import_strace(strace_log, "/data/app/", &wl, &err);
+	CHECK(ret == 0);
+	if (ret) {
+		fprintf(stderr, "  %s:%u: %s\n", err.file, err.line, err.reason);
+		return;
+	}
+	CHECK_EQ_U64(wl.nthreads, 2);
+	a = thread_named(&wl, "pid1000");
+	b = thread_named(&wl, "pid1001");
+	CHECK(a == &wl.threads[0] && b == &wl.threads[1]);
+	if (!a || !b)
+		return;
+	check_op(a, 0, 200 * MS, F2FS_RP_CREATE, "/db/main.db", NULL, 0, 0, 0);
+	check_op(a, 1, 300 * MS, F2FS_RP_WRITE, "/db/main.db", NULL, 0, 5, 0);
+	check_op(a, 2, 400 * MS, F2FS_RP_PWRITE, "/db/main.db", NULL, 4096, 3, 0);
+	check_op(a, 3, 500 * MS + 200000, F2FS_RP_READ, "/db/main.db", NULL, 0, 5, 0);
+	check_op(a, 4, 600 * MS, F2FS_RP_FSYNC, "/db/main.db", NULL, 0, 0, 0);
+	check_op(a, 5, 900 * MS, F2FS_RP_RENAME, "/db/main.db", "/db/main.old", 0, 0, 0);
+	/* moved by the lseek through the dup: at the position the read left */
+	check_op(a, 6, 1100 * MS, F2FS_RP_PWRITE, "/db/main.old", NULL, 5, 1, 0);
+	check_op(a, 7, 1300 * MS, F2FS_RP_MKDIR, "/new", NULL, 0, 0, 0);
+	check_op(a, 8, 1400 * MS, F2FS_RP_CREATE, "/new/f\xc3\xa9", NULL, 0, 0, 0);
+	check_op(a, 9, 1400 * MS, F2FS_RP_TRUNCATE, "/new/f\xc3\xa9", NULL, 0, 0, 0);
+	check_op(a, 10, 1500 * MS, F2FS_RP_TRUNCATE, "/new/f\xc3\xa9", NULL, 0, 8192, 0);
+	check_op(a, 11, 1600 * MS, F2FS_RP_UNLINK, "/new/f\xc3\xa9", NULL, 0, 0, 0);
+	check_op(a, 12, 1800 * MS, F2FS_RP_SYNC, NULL, NULL, 0, 0, 0);
+	/* a file the log read without making it: created first */
+	check_op(a, 13, 2100 * MS, F2FS_RP_CREATE, "/old/data", NULL, 0, 0, 0);
+	check_op(a, 14, 2100 * MS, F2FS_RP_READ, "/old/data", NULL, 0, 100, 0);
+	CHECK_EQ_U64(a->nops, 15);
+	CHECK_EQ_U64(a->ops[0].line, 4);
+	/* the split open takes the time and line where it started */
+	check_op(b, 0, 300 * MS + 500000, F2FS_RP_CREATE, "/log/x.log", NULL, 0, 0, 0);
+	CHECK_EQ_U64(b->ops[0].line, 6);
+	check_op(b, 1, 400 * MS + 200000, F2FS_RP_WRITE, "/log/x.log", NULL, 0, 10, 0);
+	check_op(b, 2, 1000 * MS, F2FS_RP_FDATASYNC, "/log/x.log", NULL, 0, 0, 0);
+	CHECK_EQ_U64(b->nops, 3);
+	/* directories used before they were made, in the order the log needed them */
+	CHECK_EQ_U64(wl.nsetup_dirs, 3);
+	if (wl.nsetup_dirs == 3)
+		CHECK(!strcmp(wl.setup_dirs[0], "/db") && !strcmp(wl.setup_dirs[1], "/log") &&
+		      !strcmp(wl.setup_dirs[2], "/old"));
+	f2fs_replay_workload_free(&wl);
+}
+
+/*
+ * strace -f to a terminal: no pid column while one process is traced, then
+ * "[pid N]"; a thread made by clone shares the descriptors; no root.
+ */
+static const char strace_threads[] =
+    "strace: Process 2000 attached\n"
+    "1700000000.000000 openat(AT_FDCWD, \"/a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+    "1700000000.000010 clone(child_stack=0x7f00, flags=CLONE_VM|CLONE_FS|CLONE_FILES|"
+    "CLONE_THREAD <unfinished ...>\n"
+    "[pid  2001] 1700000000.000020 write(3, \"x\", 1) = 1\n"
+    "[pid  2000] 1700000000.000030 <... clone resumed>, parent_tid=[2001]) = 2001\n"
+    "[pid  2001] 1700000000.000040 write(3, \"y\", 1) = 1\n"
+    "[pid  2000] 1700000000.000050 close(3) = 0\n"
+    "[pid  2001] 1700000000.000060 fsync(3) = -1 EBADF (Bad file descriptor)\n"
+    "[pid  2001] 1700000000.000070 mkdirat(AT_FDCWD, \"rel\", 0777) = 0\n";
+
+static void test_strace_threads(void)
+{
+	struct f2fs_replay_parse_error err;
+	struct f2fs_replay_workload wl;
+	int ret;
+
+	f2fs_replay_workload_init(&wl, "strace");
+	ret = import_strace(strace_threads, NULL, &wl, &err);
+	CHECK(ret == 0);
+	if (ret) {
+		fprintf(stderr, "  %s:%u: %s\n", err.file, err.line, err.reason);
+		return;
+	}
+	CHECK_EQ_U64(wl.nthreads, 2);
+	if (wl.nthreads != 2)
+		return;
+	CHECK(!strcmp(wl.threads[0].name, "pid2000") && !strcmp(wl.threads[1].name, "pid2001"));
+	check_op(&wl.threads[0], 0, 0, F2FS_RP_CREATE, "/a", NULL, 0, 0, 0);
+	CHECK_EQ_U64(wl.threads[0].nops, 1);
+	/* the write before the clone returned is lost; the one after is not */
+	check_op(&wl.threads[1], 0, 40000, F2FS_RP_WRITE, "/a", NULL, 0, 1, 0);
+	/* without a root, a relative path has no known base */
+	CHECK_EQ_U64(wl.threads[1].nops, 1);
+	CHECK_EQ_U64(wl.nsetup_dirs, 0);
+	f2fs_replay_workload_free(&wl);
+
+	/* strace without -f: one process, "main" */
+	f2fs_replay_workload_init(&wl, "strace");
+	ret = import_strace("1.5 creat(\"/r/x\", 0600) = 3\n"
+			    "2.5 write(3, \"\\x00\\1\\02\\003\", 4) = 4\n",
+			    "/r", &wl, &err);
+	CHECK(ret == 0 && wl.nthreads == 1);
+	if (!ret && wl.nthreads == 1) {
+		CHECK(!strcmp(wl.threads[0].name, "main"));
+		check_op(&wl.threads[0], 0, 0, F2FS_RP_CREATE, "/x", NULL, 0, 0, 0);
+		check_op(&wl.threads[0], 1, 0, F2FS_RP_TRUNCATE, "/x", NULL, 0, 0, 0);
+		check_op(&wl.threads[0], 2, S, F2FS_RP_WRITE, "/x", NULL, 0, 4, 0);
+	}
+	f2fs_replay_workload_free(&wl);
+}
+
+static void check_import_bad(bool fio, const char *text, const char *root, uint32_t line,
+			     const char *reason)
+{
+	struct f2fs_replay_workload wl, orig;
+	struct f2fs_replay_parse_error err;
+	int ret;
+
+	make_busy(&wl);
+	make_busy(&orig);
+	memset(&err, 0, sizeof(err));
+	ret = fio ? import_fio(text, &wl, &err) : import_strace(text, root, &wl, &err);
+	if (ret != -EINVAL || err.line != line || !strstr(err.reason, reason)) {
+		fprintf(stderr, "  %s: got %d %s:%u: \"%s\", expected line %u \"%s\"\n", text, ret,
+			err.file, err.line, err.reason, line, reason);
+		test_case_failed = 1;
+	}
+	CHECK(workloads_equal(&wl, &orig));
+	f2fs_replay_workload_free(&wl);
+	f2fs_replay_workload_free(&orig);
+}
+
+static void test_strace_errors(void)
+{
+	check_import_bad(false, "1.0 sync() = 0\nopenat(AT_FDCWD, \"/a\", O_RDONLY) = 3\n", NULL, 2,
+			 "no timestamp: record the log with strace -ttt");
+	check_import_bad(false, "1.0 openat(AT_FDCWD, \"/a\\q\", O_RDONLY) = 3\n", NULL, 1,
+			 "bad escape in string");
+	check_import_bad(false, "1.0 openat(AT_FDCWD, \"/a\", O_RDONLY\n", NULL, 1,
+			 "cannot read the openat call");
+	check_import_bad(false, "1.0 write(3, \"a\", 1)\n", NULL, 1, "cannot read the write call");
+	check_import_bad(false, "1.0 ???\n", NULL, 1, "not a call");
+	check_import_bad(false, "1.0 sync() = 0\n", "data", 0, "root \"data\" is not absolute");
+}
+
+static const char fio_v2[] = "fio version 2 iolog\n"
+			     "/dev/sdb add\n"
+			     "/dev/sdb open\n"
+			     "/dev/sdb write 0 4096\n"
+			     "/dev/sdb wait 250 0\n"
+			     "/dev/sdb read 4096 4096\n"
+			     "/dev/sdb sync 0 0\n"
+			     "\n"
+			     "/dev/sdb datasync 0 0\n"
+			     "/dev/sdb trim 0 4096\n"
+			     "/dev/sdb wait 100 0\n"
+			     "/dev/sdb write 8192 512\n"
+			     "/dev/sdb close\n";
+
+static const char fio_v3[] = "fio version 3 iolog\n"
+			     "0 /tmp/f1 add\n"
+			     "2 /tmp/other/f2 add\n"
+			     "5 /tmp/f1 open\n"
+			     "10 /tmp/f1 write 0 512\n"
+			     "20 /tmp/other/f2 read 0 512\n"
+			     "15 /tmp/f1 sync 0 0\n"
+			     "30 /tmp/f1 wait 0 0\n"
+			     "40 /tmp/f1 close\n";
+
+static void test_fio(void)
+{
+	struct f2fs_replay_parse_error err;
+	struct f2fs_replay_workload wl;
+	const struct f2fs_replay_thread *t;
+	int ret;
+
+	f2fs_replay_workload_init(&wl, "fio");
+	ret = import_fio(fio_v2, &wl, &err);
+	CHECK(ret == 0 && wl.nthreads == 1);
+	if (ret)
+		fprintf(stderr, "  %s:%u: %s\n", err.file, err.line, err.reason);
+	if (!ret && wl.nthreads == 1) {
+		t = &wl.threads[0];
+		CHECK(!strcmp(t->name, "fio") && t->io_class == F2FS_RP_CLASS_FG);
+		check_op(t, 0, F2FS_RP_ASAP, F2FS_RP_CREATE, "/sdb", NULL, 0, 0, 0);
+		check_op(t, 1, F2FS_RP_ASAP, F2FS_RP_PWRITE, "/sdb", NULL, 0, 4096, 0);
+		check_op(t, 2, 250 * MS, F2FS_RP_READ, "/sdb", NULL, 4096, 4096, 0);
+		check_op(t, 3, F2FS_RP_ASAP, F2FS_RP_FSYNC, "/sdb", NULL, 0, 0, 0);
+		check_op(t, 4, F2FS_RP_ASAP, F2FS_RP_FDATASYNC, "/sdb", NULL, 0, 0, 0);
+		/* a wait for a moment already past changes nothing */
+		check_op(t, 5, F2FS_RP_ASAP, F2FS_RP_PWRITE, "/sdb", NULL, 8192, 512, 0);
+		CHECK_EQ_U64(t->nops, 6);
+		CHECK_EQ_U64(t->ops[2].line, 6);
+	}
+	f2fs_replay_workload_free(&wl);
+
+	f2fs_replay_workload_init(&wl, "fio");
+	ret = import_fio(fio_v3, &wl, &err);
+	CHECK(ret == 0 && wl.nthreads == 1);
+	if (ret)
+		fprintf(stderr, "  %s:%u: %s\n", err.file, err.line, err.reason);
+	if (!ret && wl.nthreads == 1) {
+		t = &wl.threads[0];
+		check_op(t, 0, 0, F2FS_RP_CREATE, "/f1", NULL, 0, 0, 0);
+		check_op(t, 1, 2000, F2FS_RP_CREATE, "/f2", NULL, 0, 0, 0);
+		check_op(t, 2, 10000, F2FS_RP_PWRITE, "/f1", NULL, 0, 512, 0);
+		check_op(t, 3, 20000, F2FS_RP_READ, "/f2", NULL, 0, 512, 0);
+		/* a timestamp going back is held at the latest */
+		check_op(t, 4, 20000, F2FS_RP_FSYNC, "/f1", NULL, 0, 0, 0);
+		CHECK_EQ_U64(t->nops, 5);
+	}
+	f2fs_replay_workload_free(&wl);
+}
+
+static void test_fio_errors(void)
+{
+	check_import_bad(true, "# not fio\n", NULL, 1, "not a fio iolog");
+	check_import_bad(true, "fio version 1 iolog\n", NULL, 1, "only versions 2 and 3");
+	check_import_bad(true, "fio version 2 iolog\n/a add\n/a frob 0 1\n", NULL, 3,
+			 "unknown action \"frob\"");
+	check_import_bad(true, "fio version 2 iolog\n/a add\n/a write 0\n", NULL, 3,
+			 "write needs OFFSET LENGTH");
+	check_import_bad(true, "fio version 2 iolog\n/a add 0 1\n", NULL, 2,
+			 "add takes no OFFSET LENGTH");
+	check_import_bad(true, "fio version 2 iolog\n/a add\n/a read x 1\n", NULL, 3,
+			 "offset \"x\" is not a number");
+	check_import_bad(true, "fio version 2 iolog\n/a add\n/a read 0 -1\n", NULL, 3,
+			 "length \"-1\" is not a number");
+	check_import_bad(true, "fio version 2 iolog\n/b write 0 1\n", NULL, 2,
+			 "file \"/b\" was not added");
+	check_import_bad(true, "fio version 2 iolog\n/x/a add\n/y/a add\n", NULL, 3,
+			 "files \"/x/a\" and \"/y/a\" both map to /a");
+	check_import_bad(true, "fio version 2 iolog\n/x/ add\n", NULL, 2, "is the root");
+	check_import_bad(true, "fio version 3 iolog\n0 /a add\nsoon /a open\n", NULL, 3,
+			 "timestamp \"soon\" is not a number of microseconds");
+	check_import_bad(true, "fio version 3 iolog\n0 /a\n", NULL, 2,
+			 "a line needs TIMESTAMP FILE ACTION");
+}
+
 int main(void)
 {
 	RUN(test_model);
@@ -456,5 +776,10 @@ int main(void)
 	RUN(test_escapes);
 	RUN(test_bad_lines);
 	RUN(test_limits);
+	RUN(test_strace);
+	RUN(test_strace_threads);
+	RUN(test_strace_errors);
+	RUN(test_fio);
+	RUN(test_fio_errors);
 	TEST_EXIT();
 }
