@@ -2023,6 +2023,15 @@ static bool fio_number(const char *s, uint64_t *v)
 	return *s == '\0';
 }
 
+static int fio_arg(struct fio *f, const char *what, const char *s, uint64_t *v)
+{
+	char q[RP_QUOTE_SIZE];
+
+	if (fio_number(s, v))
+		return 0;
+	return ffail(f, "%s %s is not a number", what, rp_quote(q, sizeof(q), s, strlen(s)));
+}
+
 static int fio_header(struct fio *f, const char *line)
 {
 	char q[RP_QUOTE_SIZE];
@@ -2178,14 +2187,11 @@ static int fio_action(struct fio *f, size_t first, uint64_t ns)
 		return ffail(f, "%s takes no OFFSET LENGTH", act);
 	if (io && nargs != 2)
 		return ffail(f, "%s needs OFFSET LENGTH", act);
-	if (io && !fio_number(f->field[first + 2], &off))
-		return ffail(
-		    f, "offset %s is not a number",
-		    rp_quote(q, sizeof(q), f->field[first + 2], strlen(f->field[first + 2])));
-	if (io && !fio_number(f->field[first + 3], &len))
-		return ffail(
-		    f, "length %s is not a number",
-		    rp_quote(q, sizeof(q), f->field[first + 3], strlen(f->field[first + 3])));
+	ret = io ? fio_arg(f, "offset", f->field[first + 2], &off) : 0;
+	if (!ret && io)
+		ret = fio_arg(f, "length", f->field[first + 3], &len);
+	if (ret)
+		return ret;
 	if (io && !strcmp(act, "wait")) {
 		/* fio waits until OFFSET milliseconds after the job started; v3 ignores waits */
 		if (f->version == 2)
