@@ -104,7 +104,7 @@ int f2fs_replay_add_setup_dir(struct f2fs_replay_workload *wl, const char *path)
 const char *f2fs_replay_opcode_name(enum f2fs_replay_opcode op);
 int f2fs_replay_opcode_parse(const char *name);
 
-/* ---- the trace format (f2fs_io(8), TRACE FORMAT) ---- */
+/* ---- the trace format (f2fs_io(8), REPLAY TRACE FORMAT) ---- */
 
 /*
  * Where a trace or log was refused: the file, the line (1-based) and the
