@@ -51,12 +51,12 @@ enum f2fs_replay_op_flags {
 struct f2fs_replay_op {
 	uint64_t time_ns; /* earliest start, from the run's start, or F2FS_RP_ASAP */
 	enum f2fs_replay_opcode op;
-	uint32_t flags;	  /* enum f2fs_replay_op_flags */
-	char *path;	  /* absolute, inside the volume (NULL for sync and sleep) */
-	char *path2;	  /* rename's target */
-	uint64_t offset;  /* pwrite, read */
-	uint64_t length;  /* bytes (write, pwrite, read), new size (truncate), ns (sleep) */
-	uint32_t line;	  /* the trace line it came from, 0 for generated ops */
+	uint32_t flags;	 /* enum f2fs_replay_op_flags */
+	char *path;	 /* absolute, inside the volume (NULL for sync and sleep) */
+	char *path2;	 /* rename's target */
+	uint64_t offset; /* pwrite, read */
+	uint64_t length; /* bytes (write, pwrite, read), new size (truncate), ns (sleep) */
+	uint32_t line;	 /* the trace line it came from, 0 for generated ops */
 };
 
 /* The I/O class a thread's requests are scheduled in (f2fs_io replay --io-weights). */
@@ -81,6 +81,12 @@ struct f2fs_replay_workload {
 	/* paths (directories) made before the run, not timed: the generators' setup */
 	char **setup_dirs;
 	size_t nsetup_dirs;
+	/* files written in full before the run, not timed (fio lays its files out first) */
+	struct f2fs_replay_setup_file {
+		char *path;
+		uint64_t size;
+	} * setup_files;
+	size_t nsetup_files;
 	/* after the ops: every file written is read back sequentially and the read timed */
 	bool read_pass;
 };
@@ -90,7 +96,8 @@ struct f2fs_replay_workload {
 void f2fs_replay_workload_init(struct f2fs_replay_workload *wl, const char *name);
 void f2fs_replay_workload_free(struct f2fs_replay_workload *wl);
 
-/* The thread named @name, added (class FG, not looping) when it is not there yet; NULL on ENOMEM. */
+/* The thread named @name, added (class FG, not looping) when it is not there yet; NULL on ENOMEM.
+ */
 struct f2fs_replay_thread *f2fs_replay_thread_get(struct f2fs_replay_workload *wl,
 						  const char *name);
 
@@ -99,6 +106,9 @@ int f2fs_replay_thread_add(struct f2fs_replay_thread *t, const struct f2fs_repla
 
 /* A directory to make before the run (its parents first).  0 or -ENOMEM. */
 int f2fs_replay_add_setup_dir(struct f2fs_replay_workload *wl, const char *path);
+
+/* A file of @size bytes to write before the run (its directory a setup dir).  0 or -ENOMEM. */
+int f2fs_replay_add_setup_file(struct f2fs_replay_workload *wl, const char *path, uint64_t size);
 
 /* The opcode's name in the trace format ("pwrite"), and back (-1 when unknown). */
 const char *f2fs_replay_opcode_name(enum f2fs_replay_opcode op);
@@ -146,8 +156,8 @@ int f2fs_replay_import_fio_iolog(FILE *in, const char *file, struct f2fs_replay_
 
 /* Parameters of the generators; 0 means the seed experiment's value. */
 struct f2fs_replay_gen_params {
-	uint32_t count;	     /* ckpt-storm: thread A's rounds (1000); writeback: small files (2000) */
-	uint32_t threads;    /* tiotest: threads, one file each (32) */
+	uint32_t count;	  /* ckpt-storm: thread A's rounds (1000); writeback: small files (2000) */
+	uint32_t threads; /* tiotest: threads, one file each (32) */
 	uint64_t file_size;  /* ckpt-storm: thread B's file (1 GiB); tiotest: per file (32 MiB);
 				seqwrite: 1536 MiB; writeback: the stream (1000 MiB) */
 	uint64_t io_size;    /* ckpt-storm 128 KiB; tiotest and seqwrite 512 KiB; writeback 1 MiB */
@@ -174,22 +184,28 @@ enum f2fs_replay_writeback {
 
 /* What the emulated kernel does; f2fs_replay_policy_default() gives the 6.x defaults. */
 struct f2fs_replay_policy {
-	bool checkpoint_merge;	  /* checkpoint_merge mount option */
-	bool ckpt_realtime;	  /* the checkpoint thread's I/O class: RT (true) or BE */
-	uint8_t ckpt_level;	  /* its I/O priority level, 0..7 (3) */
+	bool checkpoint_merge;	   /* checkpoint_merge mount option */
+	bool ckpt_realtime;	   /* the checkpoint thread's I/O class: RT (true) or BE */
+	uint8_t ckpt_level;	   /* its I/O priority level, 0..7 (3) */
 	bool serialize_writepages; /* the sbi->writepages mutex (__should_serialize_io) */
-	uint32_t min_seq_blocks;  /* its threshold; 0: blocks per segment */
-	uint32_t wb_chunk_pages;  /* pages written per turn by a writer not serialised (1) */
-	int section_counts;	  /* enum f2fs_section_counts */
+	uint32_t min_seq_blocks;   /* its threshold; 0: blocks per segment */
+	uint32_t wb_chunk_pages;   /* pages written per turn by a writer not serialised (1) */
+	int section_counts;	   /* enum f2fs_section_counts */
 	enum f2fs_replay_writeback writeback;
-	uint32_t dirty_expire_ms;     /* dirty_expire_interval (30000) */
-	uint32_t dirty_writeback_ms;  /* dirty_writeback_interval (5000) */
-	uint64_t dirty_background;    /* bytes dirty before the flusher starts (64 MiB) */
-	uint64_t dirty_limit;	      /* bytes dirty before writers write back (128 MiB) */
+	uint32_t dirty_expire_ms;	  /* dirty_expire_interval (30000) */
+	uint32_t dirty_writeback_ms;	  /* dirty_writeback_interval (5000) */
+	uint64_t dirty_background;	  /* bytes dirty before the flusher starts (64 MiB) */
+	uint64_t dirty_limit;		  /* bytes dirty before writers write back (128 MiB) */
 	uint32_t weight[F2FS_RP_CLASSES]; /* I/O weights: fg 100, bg 20 */
+	/*
+	 * BFQ's low_latency weight raising (on by default): queues that issue
+	 * small synchronous bursts -- the checkpoint thread, threads that
+	 * fsync -- are served with their weight times 30 (bfq_wr_coeff).
+	 */
+	bool low_latency;
 	double model_mbps, model_iops, model_flush_ms; /* device model; 0: the device's own speed */
-	uint64_t seed;			/* content and choices */
-	uint32_t threads_cpu;		/* emulated threads running at once (0: all) */
+	uint64_t seed;				       /* content and choices */
+	uint32_t threads_cpu; /* emulated threads running at once (0: all) */
 };
 
 void f2fs_replay_policy_default(struct f2fs_replay_policy *p);
@@ -202,7 +218,7 @@ struct f2fs_replay_thread_report {
 	uint64_t ops, errors, rounds;
 	uint64_t fsyncs;
 	double fsync_p50_ms, fsync_p99_ms, fsync_max_ms;
-	int first_error;      /* negative errno of the first failed op, 0 when none */
+	int first_error; /* negative errno of the first failed op, 0 when none */
 	uint32_t first_error_line;
 };
 
@@ -238,7 +254,8 @@ struct f2fs_replay_report {
 
 void f2fs_replay_report_free(struct f2fs_replay_report *r);
 
-/* Called about once a second while a run goes: ops done so far, and the total of the non-looping threads. */
+/* Called about once a second while a run goes: ops done so far, and the total of the non-looping
+ * threads. */
 typedef void (*f2fs_replay_progress_fn)(uint64_t done, uint64_t total, void *arg);
 
 /*

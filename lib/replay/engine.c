@@ -49,11 +49,10 @@
 #include "engine_internal.h"
 #include "iosched.h"
 
-#define IO_CHUNK	 (1u << 20) /* content generated and written per call */
-#define SERIAL_CHUNK	 128u	    /* pages per turn for a serialised writer: one 512 KiB bio */
-#define FLUSHER_PAGES	 1024u	    /* the flusher's turn on one inode (MAX_WRITEBACK_PAGES) */
-#define READ_REQ_BLOCKS	 128u	    /* 512 KiB: the read metric's largest request */
-#define VERIFY_MAX_FILES 64u
+#define SERIAL_CHUNK  128u  /* pages per turn for a serialised writer: one 512 KiB bio */
+#define FLUSHER_PAGES 1024u /* the flusher's turn on one inode (MAX_WRITEBACK_PAGES) */
+#define SETUP_CHUNK   (1u << 20)
+#define SETUP_DIRTY   (32ull << 20) /* a setup file's pages held before they are written */
 
 void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
 {
@@ -70,6 +69,7 @@ void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
 	p->dirty_limit = 128ull << 20;
 	p->weight[F2FS_RP_CLASS_FG] = 100;
 	p->weight[F2FS_RP_CLASS_BG] = 20;
+	p->low_latency = true;
 	p->seed = 1;
 }
 
@@ -79,6 +79,13 @@ uint64_t rp_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight)
+{
+	uint32_t w = p->low_latency ? weight * RP_WR_COEFF : weight;
+
+	return w > RP_SCHED_WEIGHT_MAX ? RP_SCHED_WEIGHT_MAX : w;
 }
 
 /* ---- the big lock: FIFO, so that waiting threads take turns ---- */
@@ -102,34 +109,50 @@ static void big_unlock(struct rp_engine *e)
 	pthread_mutex_unlock(&e->big_mutex);
 }
 
-/* ---- cp_rwsem ---- */
-
-/* Writers first, as the kernel's rwsem: operations arriving behind a waiting checkpoint wait. */
-static void init_cp_rwsem(pthread_rwlock_t *l)
-{
-	pthread_rwlockattr_t a;
-
-	pthread_rwlockattr_init(&a);
-#ifdef PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
-	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-#endif
-	pthread_rwlock_init(l, &a);
-	pthread_rwlockattr_destroy(&a);
-}
+/* ---- cp_rwsem: FIFO, as the kernel's rwsem hands over in queue order ---- */
 
 void rp_lock_op(struct rp_engine *e)
 {
-	pthread_rwlock_rdlock(&e->cp_rwsem);
-}
+	uint64_t ticket;
 
-bool rp_trylock_op(struct rp_engine *e)
-{
-	return pthread_rwlock_tryrdlock(&e->cp_rwsem) == 0;
+	pthread_mutex_lock(&e->cp_mutex_rw);
+	ticket = e->cp_next++;
+	while (ticket != e->cp_serving || e->cp_writer)
+		pthread_cond_wait(&e->cp_cond_rw, &e->cp_mutex_rw);
+	e->cp_readers++;
+	e->cp_serving++;
+	pthread_cond_broadcast(&e->cp_cond_rw);
+	pthread_mutex_unlock(&e->cp_mutex_rw);
 }
 
 void rp_unlock_op(struct rp_engine *e)
 {
-	pthread_rwlock_unlock(&e->cp_rwsem);
+	pthread_mutex_lock(&e->cp_mutex_rw);
+	if (!--e->cp_readers)
+		pthread_cond_broadcast(&e->cp_cond_rw);
+	pthread_mutex_unlock(&e->cp_mutex_rw);
+}
+
+/* block_operations(): wait for the operations ahead, then keep every later one out. */
+static void lock_all(struct rp_engine *e)
+{
+	uint64_t ticket;
+
+	pthread_mutex_lock(&e->cp_mutex_rw);
+	ticket = e->cp_next++;
+	while (ticket != e->cp_serving || e->cp_writer || e->cp_readers)
+		pthread_cond_wait(&e->cp_cond_rw, &e->cp_mutex_rw);
+	e->cp_writer = true;
+	e->cp_serving++;
+	pthread_mutex_unlock(&e->cp_mutex_rw);
+}
+
+static void unlock_all(struct rp_engine *e)
+{
+	pthread_mutex_lock(&e->cp_mutex_rw);
+	e->cp_writer = false;
+	pthread_cond_broadcast(&e->cp_cond_rw);
+	pthread_mutex_unlock(&e->cp_mutex_rw);
 }
 
 /* ---- CPU slots (--threads-cpu) ---- */
@@ -248,8 +271,6 @@ static void dirty_prune(struct rp_engine *e)
  * Write back up to @budget pages of @ino (UINT64_MAX: all) as context
  * @ctx: under the writepages mutex in turns of one bio when the kernel
  * would serialise it, else @wb_chunk_pages per turn of the big lock.
- * Background write-back (F2FS_WB_NONE) gives up with -EAGAIN while a
- * checkpoint runs.
  */
 int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode mode,
 		 uint64_t budget)
@@ -268,14 +289,12 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 	for (ret = 0; !ret && left && done < budget;) {
 		uint64_t n = budget - done < turn ? budget - done : turn;
 
-		/* background write-back skips its pages while a checkpoint runs (f2fs_trylock_op)
+		/*
+		 * f2fs_do_write_data_page: a trylock, then (LOCK_REQ) the
+		 * lock, so write-back waits out a checkpoint; one bio's
+		 * pages per turn here
 		 */
-		if (mode == F2FS_WB_NONE && !rp_trylock_op(e)) {
-			ret = -EAGAIN;
-			break;
-		}
-		if (mode != F2FS_WB_NONE)
-			rp_lock_op(e);
+		rp_lock_op(e);
 		rp_enter(e, ctx);
 		ret = rp_leave(e, f2fs_writepages_some(e->fs, ino, mode, n, &left));
 		rp_unlock_op(e);
@@ -363,12 +382,6 @@ static void *flusher_main(void *arg)
 			if (!ino || rp_stopping(e))
 				break;
 			ret = rp_writeback(e, e->flush_ctx[cls], ino, F2FS_WB_NONE, FLUSHER_PAGES);
-			if (ret == -EAGAIN) {
-				/* a checkpoint runs: come back after it */
-				rp_lock_op(e);
-				rp_unlock_op(e);
-				continue;
-			}
 			if (ret) {
 				rp_abort(e, ret, "write-back");
 				break;
@@ -402,15 +415,8 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 		return ret;
 	if (dirty > e->pol->dirty_background)
 		rp_kick_flusher(e);
-	while (dirty > e->pol->dirty_limit) {
+	if (dirty > e->pol->dirty_limit)
 		ret = rp_writeback(e, ctx, ino, F2FS_WB_NONE, UINT64_MAX);
-		if (ret != -EAGAIN)
-			break;
-		/* balance_dirty_pages sleeps while the checkpoint blocks write-back */
-		rp_lock_op(e);
-		rp_unlock_op(e);
-		ret = 0;
-	}
 	return ret;
 }
 
@@ -427,7 +433,7 @@ static int write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, b
 	struct f2fs_cp_request req = {.reason = reason, .keep_data = true};
 	int ret = 0;
 
-	pthread_rwlock_wrlock(&e->cp_rwsem);
+	lock_all(e);
 	rp_enter(e, ctx);
 	*issued = f2fs_write_dirty(e->fs) || (reason & F2FS_CP_UMOUNT);
 	if (*issued)
@@ -435,7 +441,7 @@ static int write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, b
 	ret = rp_leave(e, ret);
 	if (*issued && !ret)
 		ret = rp_sched_wait(e->sched, ctx);
-	pthread_rwlock_unlock(&e->cp_rwsem);
+	unlock_all(e);
 	return ret;
 }
 
@@ -549,7 +555,7 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	for (c = 0; c < F2FS_RP_CLASSES; c++)
 		cfg.classes[c].weight = p->weight[c] ? p->weight[c] : 1;
 	/* BFQ's weight for a best-effort level: (8 - level) * 10 */
-	cfg.classes[RP_CLASS_CKPT].weight = (8u - (p->ckpt_level & 7u)) * 10u;
+	cfg.classes[RP_CLASS_CKPT].weight = rp_raised_weight(p, (8u - (p->ckpt_level & 7u)) * 10u);
 	cfg.classes[RP_CLASS_CKPT].realtime = p->ckpt_realtime;
 	cfg.model.mbps = (uint32_t)p->model_mbps;
 	cfg.model.iops = (uint32_t)p->model_iops;
@@ -567,7 +573,8 @@ static int engine_init(struct rp_engine *e, const struct f2fs_replay_workload *w
 	pthread_mutex_init(&e->big_mutex, NULL);
 	pthread_cond_init(&e->big_cond, NULL);
 	pthread_mutex_init(&e->wp_mutex, NULL);
-	init_cp_rwsem(&e->cp_rwsem);
+	pthread_mutex_init(&e->cp_mutex_rw, NULL);
+	pthread_cond_init(&e->cp_cond_rw, NULL);
 	pthread_mutex_init(&e->state_mutex, NULL);
 	pthread_mutex_init(&e->cpu_mutex, NULL);
 	pthread_cond_init(&e->cpu_cond, NULL);
@@ -584,7 +591,8 @@ static void engine_destroy(struct rp_engine *e)
 	pthread_mutex_destroy(&e->big_mutex);
 	pthread_cond_destroy(&e->big_cond);
 	pthread_mutex_destroy(&e->wp_mutex);
-	pthread_rwlock_destroy(&e->cp_rwsem);
+	pthread_mutex_destroy(&e->cp_mutex_rw);
+	pthread_cond_destroy(&e->cp_cond_rw);
 	pthread_mutex_destroy(&e->state_mutex);
 	pthread_mutex_destroy(&e->cpu_mutex);
 	pthread_cond_destroy(&e->cpu_cond);
@@ -630,14 +638,42 @@ static void stop_helpers(struct rp_engine *e)
 	}
 }
 
-/* Directories the workload needs before it starts, parents first; not timed. */
+/* One setup file written in full with its content, written back as it goes. */
+static int write_setup_file(struct rp_engine *e, const struct f2fs_replay_setup_file *sf,
+			    uint8_t *buf)
+{
+	uint64_t off;
+	uint32_t ino;
+	int ret = rp_create_file(e, e->flush_ctx[0], sf->path, &ino);
+
+	for (off = 0; !ret && off < sf->size; off += SETUP_CHUNK) {
+		size_t n = sf->size - off < SETUP_CHUNK ? (size_t)(sf->size - off) : SETUP_CHUNK;
+
+		f2fs_replay_content(e->pol->seed, sf->path, off, buf, n);
+		rp_enter(e, e->flush_ctx[0]);
+		ret = f2fs_pwrite(e->fs, ino, buf, n, off);
+		ret = ret ? ret : rp_file_written(e, sf->path, off, n, 0);
+		if (!ret && f2fs_dirty_pages(e->fs, ino) * F2FS_RP_PAGE >= SETUP_DIRTY)
+			ret = f2fs_writepages(e->fs, ino, F2FS_WB_NONE, 0);
+		ret = rp_leave(e, ret);
+	}
+	return ret ? ret : rp_writeback(e, e->flush_ctx[0], ino, F2FS_WB_ALL, UINT64_MAX);
+}
+
+/* Directories and files the workload needs before it starts, parents first; not timed. */
 static int make_setup_dirs(struct rp_engine *e)
 {
+	uint8_t *buf = NULL;
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; i < e->wl->nsetup_dirs && !ret; i++)
 		ret = rp_mkdir_p(e, e->flush_ctx[0], e->wl->setup_dirs[i]);
+	if (!ret && e->wl->nsetup_files && !(buf = malloc(SETUP_CHUNK)))
+		ret = -ENOMEM;
+	for (i = 0; i < e->wl->nsetup_files && !ret; i++)
+		ret = write_setup_file(e, &e->wl->setup_files[i], buf);
+	free(buf);
 	if (!ret) {
 		bool issued;
 

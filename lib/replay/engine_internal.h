@@ -61,8 +61,13 @@ struct rp_engine {
 	pthread_cond_t big_cond;
 	uint64_t big_next, big_serving;
 
-	pthread_mutex_t wp_mutex;  /* sbi->writepages */
-	pthread_rwlock_t cp_rwsem; /* f2fs_lock_op (shared) against a checkpoint (exclusive) */
+	pthread_mutex_t wp_mutex; /* sbi->writepages */
+	/* cp_rwsem: f2fs_lock_op (shared) against a checkpoint (exclusive), FIFO */
+	pthread_mutex_t cp_mutex_rw;
+	pthread_cond_t cp_cond_rw;
+	uint64_t cp_next, cp_serving;
+	uint32_t cp_readers;
+	bool cp_writer;
 
 	pthread_mutex_t cpu_mutex; /* --threads-cpu slots */
 	pthread_cond_t cpu_cond;
@@ -100,14 +105,18 @@ struct rp_engine {
 	int *thread_ctx; /* scheduler context of each workload thread */
 };
 
+/* BFQ's weight-raising factor (bfq_wr_coeff) */
+#define RP_WR_COEFF 30u
+
 uint64_t rp_now_ns(void);
+/* @weight as BFQ serves a queue it raises (low_latency), within the scheduler's range. */
+uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight);
 /*
  * f2fs_lock_op()/f2fs_unlock_op(): operations that allocate blocks or
  * change the namespace hold it shared; a checkpoint holds it exclusive
  * until its I/O is complete.  Always taken before the big lock.
  */
 void rp_lock_op(struct rp_engine *e);
-bool rp_trylock_op(struct rp_engine *e);
 void rp_unlock_op(struct rp_engine *e);
 void rp_enter(struct rp_engine *e, int ctx);
 int rp_leave(struct rp_engine *e, int ret);
@@ -124,6 +133,8 @@ int rp_request_checkpoint(struct rp_engine *e, int ctx);
 int rp_run_threads(struct rp_engine *e, f2fs_replay_progress_fn progress, void *arg,
 		   struct f2fs_replay_report *rep);
 int rp_mkdir_p(struct rp_engine *e, int ctx, const char *path);
+/* Create the regular file @path (its directory exists), or find it: *ino. */
+int rp_create_file(struct rp_engine *e, int ctx, const char *path, uint32_t *ino);
 
 /* files.c (rp_file_* under the big lock) */
 int rp_file_written(struct rp_engine *e, const char *path, uint64_t off, uint64_t len, int thread);

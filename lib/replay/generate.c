@@ -97,7 +97,8 @@ static int gen_ckpt_storm(const struct f2fs_replay_gen_params *p, struct f2fs_re
 		ret = add(a, F2FS_RP_CREATE, "/test_dir1/file", 0, 0);
 		ret = ret ? ret : add(a, F2FS_RP_FSYNC, "/test_dir1", 0, 0);
 	}
-	ret = ret ? ret : add(b, F2FS_RP_CREATE, "/fio/test_img", 0, 0);
+	/* fio lays the file out before a time-based job starts: B only overwrites */
+	ret = ret ? ret : f2fs_replay_add_setup_file(wl, "/fio/test_img", size);
 	ret = ret ? ret : add_stream(b, "/fio/test_img", size, io, true);
 	ret = ret ? ret : add(c, F2FS_RP_CREATE, "/test_dir2/file", 0, 0);
 	return ret ? ret : add(c, F2FS_RP_FSYNC, "/test_dir2", 0, 0);

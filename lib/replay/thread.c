@@ -143,6 +143,20 @@ int rp_mkdir_p(struct rp_engine *e, int ctx, const char *path)
 	return ret;
 }
 
+int rp_create_file(struct rp_engine *e, int ctx, const char *path, uint32_t *ino)
+{
+	int ret;
+
+	rp_lock_op(e);
+	rp_enter(e, ctx);
+	ret = make_node(e, path, S_IFREG | 0644, false);
+	if (ret == -EEXIST || !ret)
+		ret = f2fs_path_lookup(e->fs, path, ino);
+	ret = rp_leave(e, ret);
+	rp_unlock_op(e);
+	return ret;
+}
+
 /* ---- per-thread state ---- */
 
 static uint64_t *file_pos(struct rp_thread *t, uint32_t ino)
@@ -499,6 +513,17 @@ static void finish_report(struct rp_thread *t)
 
 /* ---- the run ---- */
 
+/* Does the thread fsync (a queue BFQ's low_latency heuristics raise)? */
+static bool syncs(const struct f2fs_replay_thread *spec)
+{
+	size_t i;
+
+	for (i = 0; i < spec->nops; i++)
+		if (is_fsync_like(spec->ops[i].op) || spec->ops[i].flags & F2FS_RP_F_SYNC)
+			return true;
+	return false;
+}
+
 static int setup_threads(struct rp_run *run, struct rp_thread *ts, struct f2fs_replay_report *rep)
 {
 	struct rp_engine *e = run->e;
@@ -516,6 +541,9 @@ static int setup_threads(struct rp_run *run, struct rp_thread *ts, struct f2fs_r
 		t->rep->io_class = spec->io_class;
 		t->ctx = rp_sched_context_new(e->sched, (unsigned int)spec->io_class);
 		e->thread_ctx[i] = t->ctx;
+		if (t->ctx >= 0 && syncs(spec))
+			rp_sched_context_set_weight(
+			    e->sched, t->ctx, rp_raised_weight(e->pol, RP_SCHED_DEFAULT_WEIGHT));
 		t->buf = malloc(IO_CHUNK);
 		if (t->ctx < 0 || !t->buf)
 			return t->ctx < 0 ? t->ctx : -ENOMEM;

@@ -703,6 +703,25 @@ static int directive_setup_dir(struct parser *p)
 	return ret;
 }
 
+static int directive_setup_file(struct parser *p)
+{
+	uint64_t size;
+	char *path;
+	int ret;
+
+	if (p->nfields != 3)
+		return pfail(p, "!setup-file needs PATH SIZE");
+	ret = field_size(p, "size", p->field[2], &size);
+	if (ret)
+		return ret;
+	ret = field_path(p, p->field[1], false, "is the root, not a file", &path);
+	if (ret)
+		return ret;
+	ret = f2fs_replay_add_setup_file(p->wl, path, size);
+	free(path);
+	return ret;
+}
+
 static int parse_directive(struct parser *p)
 {
 	const char *d = p->field[0];
@@ -714,6 +733,8 @@ static int parse_directive(struct parser *p)
 		return directive_thread(p);
 	if (!strcmp(d, "!setup-dir"))
 		return directive_setup_dir(p);
+	if (!strcmp(d, "!setup-file"))
+		return directive_setup_file(p);
 	if (!strcmp(d, "!read-pass")) {
 		if (p->nfields != 1)
 			return pfail(p, "!read-pass takes no arguments");
@@ -842,6 +863,9 @@ static bool workload_writable(const struct f2fs_replay_workload *wl)
 	for (i = 0; i < wl->nsetup_dirs; i++)
 		if (!path_writable(wl->setup_dirs[i], false))
 			return false;
+	for (i = 0; i < wl->nsetup_files; i++)
+		if (!path_writable(wl->setup_files[i].path, false))
+			return false;
 	return true;
 }
 
@@ -928,6 +952,11 @@ int f2fs_replay_trace_write(FILE *out, const struct f2fs_replay_workload *wl)
 		fputs("!setup-dir", out);
 		write_path(out, wl->setup_dirs[i], true);
 		putc('\n', out);
+	}
+	for (i = 0; i < wl->nsetup_files; i++) {
+		fputs("!setup-file", out);
+		write_path(out, wl->setup_files[i].path, true);
+		fprintf(out, " %llu\n", (unsigned long long)wl->setup_files[i].size);
 	}
 	for (i = 0; i < wl->nthreads; i++)
 		fprintf(out, "!thread %s %s\n", wl->threads[i].name,

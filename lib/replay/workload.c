@@ -62,6 +62,9 @@ void f2fs_replay_workload_free(struct f2fs_replay_workload *wl)
 	for (i = 0; i < wl->nsetup_dirs; i++)
 		free(wl->setup_dirs[i]);
 	free(wl->setup_dirs);
+	for (i = 0; i < wl->nsetup_files; i++)
+		free(wl->setup_files[i].path);
+	free(wl->setup_files);
 	memset(wl, 0, sizeof(*wl));
 }
 
@@ -157,6 +160,24 @@ static int setup_dir_push(struct f2fs_replay_workload *wl, const char *path, siz
 	return 0;
 }
 
+int f2fs_replay_add_setup_file(struct f2fs_replay_workload *wl, const char *path, uint64_t size)
+{
+	struct f2fs_replay_setup_file *files;
+	char *copy = strdup(path);
+
+	if (!copy)
+		return -ENOMEM;
+	files = realloc(wl->setup_files, (wl->nsetup_files + 1) * sizeof(*files));
+	if (!files) {
+		free(copy);
+		return -ENOMEM;
+	}
+	wl->setup_files = files;
+	wl->setup_files[wl->nsetup_files].path = copy;
+	wl->setup_files[wl->nsetup_files++].size = size;
+	return 0;
+}
+
 int f2fs_replay_add_setup_dir(struct f2fs_replay_workload *wl, const char *path)
 {
 	size_t len = strlen(path), i;
@@ -225,6 +246,9 @@ int rp_workload_copy(struct f2fs_replay_workload *dst, const struct f2fs_replay_
 		ret = copy_thread(dst, &src->threads[i]);
 	for (i = 0; i < src->nsetup_dirs && !ret; i++)
 		ret = setup_dir_push(dst, src->setup_dirs[i], strlen(src->setup_dirs[i]));
+	for (i = 0; i < src->nsetup_files && !ret; i++)
+		ret = f2fs_replay_add_setup_file(dst, src->setup_files[i].path,
+						 src->setup_files[i].size);
 	if (ret)
 		f2fs_replay_workload_free(dst);
 	return ret;

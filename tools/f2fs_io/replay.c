@@ -72,6 +72,8 @@ enum {
 	OPT_DEVICE_MODEL,
 	OPT_SEED,
 	OPT_THREADS_CPU,
+	OPT_LOW_LATENCY,
+	OPT_NO_LOW_LATENCY,
 };
 
 static const struct option policy_options[] = {
@@ -91,6 +93,8 @@ static const struct option policy_options[] = {
     {"device-model", required_argument, NULL, OPT_DEVICE_MODEL},
     {"seed", required_argument, NULL, OPT_SEED},
     {"threads-cpu", required_argument, NULL, OPT_THREADS_CPU},
+    {"bfq-low-latency", no_argument, NULL, OPT_LOW_LATENCY},
+    {"no-bfq-low-latency", no_argument, NULL, OPT_NO_LOW_LATENCY},
     {NULL, 0, NULL, 0},
 };
 
@@ -209,6 +213,10 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 	case OPT_MERGE:
 	case OPT_NO_MERGE:
 		p->checkpoint_merge = opt == OPT_MERGE;
+		return true;
+	case OPT_LOW_LATENCY:
+	case OPT_NO_LOW_LATENCY:
+		p->low_latency = opt == OPT_LOW_LATENCY;
 		return true;
 	case OPT_SERIAL:
 	case OPT_NO_SERIAL:
@@ -527,14 +535,14 @@ static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_
 			 p->model_mbps, p->model_iops, p->model_flush_ms);
 	snprintf(out, len,
 		 "%s (ckpt ioprio %s,%u), %s (min_seq_blocks %u), section counts %s, writeback "
-		 "%s, weights fg=%u bg=%u, %s, seed %llu",
+		 "%s, weights fg=%u bg=%u%s, %s, seed %llu",
 		 p->checkpoint_merge ? "checkpoint_merge" : "nocheckpoint_merge",
 		 p->ckpt_realtime ? "rt" : "be", p->ckpt_level,
 		 p->serialize_writepages ? "serialized writepages" : "writepages not serialized",
 		 p->min_seq_blocks ? p->min_seq_blocks : 512,
 		 p->section_counts == F2FS_SECTION_COUNTS_LOOP ? "loop" : "cached",
 		 p->writeback == F2FS_RP_WB_FIFO ? "fifo" : "expire", p->weight[0], p->weight[1],
-		 model, (unsigned long long)p->seed);
+		 p->low_latency ? " (bfq low_latency)" : "", model, (unsigned long long)p->seed);
 }
 
 static void print_threads(const struct f2fs_replay_report *r)
@@ -612,6 +620,7 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_str(j, "writeback", p->writeback == F2FS_RP_WB_FIFO ? "fifo" : "expire");
 	json_u64(j, "weight_fg", p->weight[0]);
 	json_u64(j, "weight_bg", p->weight[1]);
+	json_bool(j, "bfq_low_latency", p->low_latency);
 	json_double(j, "model_mbps", p->model_mbps);
 	json_double(j, "model_iops", p->model_iops);
 	json_double(j, "model_flush_ms", p->model_flush_ms);
@@ -876,7 +885,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --wb-chunk PAGES   --section-counts cached|loop   --writeback expire|fifo\n"
      "  --dirty-expire MS  --dirty-background SIZE  --dirty-limit SIZE\n"
      "  --io-weights fg=N,bg=N   --device-model MBPS,IOPS,FLUSH_MS   --seed N\n"
-     "  --threads-cpu N\n",
+     "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };
