@@ -602,6 +602,7 @@ static void engine_destroy(struct rp_engine *e)
 	pthread_mutex_destroy(&e->wb_mutex);
 	pthread_cond_destroy(&e->wb_cond);
 	free(e->dirty);
+	free(e->thread_ctx);
 	rp_files_free(e);
 }
 

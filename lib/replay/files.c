@@ -381,7 +381,7 @@ int rp_read_pass_and_verify(struct rp_engine *e, struct f2fs_replay_report *rep)
 	struct f2fs_node *n = malloc(sizeof(*n));
 	void *buf = NULL;
 	struct f2fs_fs *fs = NULL;
-	char why[256] = "";
+	char why[200] = "";
 	int ret = n ? posix_memalign(&buf, F2FS_BLKSIZE, READ_REQ_BLOCKS * F2FS_BLKSIZE) : ENOMEM;
 
 	if (ret) {

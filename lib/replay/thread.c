@@ -505,7 +505,8 @@ static double percentile(const double *v, size_t n, double p)
 
 static void finish_report(struct rp_thread *t)
 {
-	qsort(t->lat, t->nlat, sizeof(*t->lat), by_value);
+	if (t->nlat)
+		qsort(t->lat, t->nlat, sizeof(*t->lat), by_value);
 	t->rep->fsync_p50_ms = percentile(t->lat, t->nlat, 0.50);
 	t->rep->fsync_p99_ms = percentile(t->lat, t->nlat, 0.99);
 	t->rep->fsync_max_ms = t->nlat ? t->lat[t->nlat - 1] : 0;
