@@ -3,7 +3,10 @@
 # image with large sections (-s 128), load this source tree into it with our
 # sload.f2fs (through the library's write path), check it with our
 # fsck.f2fs and with upstream's, and print its layout and per-section view
-# with our dump.f2fs.
+# with our dump.f2fs.  Then f2fs_io replay: the checkpoint-merge experiment
+# (seed 001) replayed offline through the write path on the same image,
+# merge off against on on a phone-like device model, side by side; the
+# replayed volume is checked by both fscks too.
 # DEMO_IMAGE, DEMO_SIZE and DEMO_OPTS override the defaults.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,3 +37,10 @@ echo "== layout (our dump.f2fs -d 1)"
 echo "== sections (our dump.f2fs --sections)"
 "$top/dump/dump.f2fs" --sections "$img"
 echo "== allocated on disk: $(du -h "$img" | cut -f1) of $size"
+echo "== f2fs_io replay --compare: checkpoint_merge off vs on (ckpt-storm, 300 rounds)"
+F2FS_REPLAY_MKFS=$top/mkfs/mkfs.f2fs "$top/tools/f2fs_io/f2fs_io" replay --no-progress \
+	--mkfs "$opts" --device-model 400,40000,2 --count 300 --file-size 256M \
+	--compare "--no-checkpoint-merge" "--checkpoint-merge" ckpt-storm "$img"
+"$top/fsck/fsck.f2fs" -f "$img" >/dev/null || { echo "our fsck found problems after the replay"; exit 1; }
+/usr/sbin/fsck.f2fs --dry-run -f "$img" >/dev/null 2>&1 || { echo "upstream fsck failed after the replay"; exit 1; }
+echo "both fscks: clean after the replay"

@@ -1,0 +1,135 @@
+#!/bin/bash
+# Benchmark what f2fs_io replay measures, on this machine, with the
+# commands printed beside each figure:
+#
+#   ckpt-storm  checkpoint_merge off vs on, on a UFS-like device model
+#               (BENCH_MODEL, default 400 MB/s, 40,000 IOPS, 2 ms flush):
+#               thread A's elapsed time, checkpoints requested/issued/
+#               merged (seed 001: A 68 s -> 48 s, -29%); with the
+#               checkpoint thread at be,3 (the seed's) and rt,3 (6.15+)
+#   tiotest     writepages not serialised vs serialised, 32 threads x
+#               32 MiB: extents and 512 KiB read requests (seed 004:
+#               85,177 -> 2,417 requests), the read pass on the model
+#   seqwrite    1536 MiB in 512 KiB writes: -s 1 vs -s 128 with cached
+#               section counts, and -s 128 with the per-segment loop
+#               (seed 002), no device model
+#   fio         seqwrite without a model against "fio --rw=write
+#               --bs=512k --size=1536M --end_fsync=1" on a file beside the
+#               image, in the same run: our share of fio's bandwidth
+#
+# Every case runs BENCH_RUNS times (default 3); the median is printed.
+# The images are BENCH_IMAGE_GB (default 16) GiB sparse files in BENCH_DIR.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+io=${F2FS_IO:-$top/tools/f2fs_io/f2fs_io}
+export F2FS_REPLAY_MKFS=${MKFS:-$top/mkfs/mkfs.f2fs}
+runs=${BENCH_RUNS:-3}
+model=${BENCH_MODEL:-400,40000,2}
+size_gb=${BENCH_IMAGE_GB:-16}
+dir=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/bench-replay.XXXXXX") || exit 2
+trap 'rm -rf "$dir"' EXIT
+img=$dir/replay.img
+
+for bin in "$io" "$F2FS_REPLAY_MKFS"; do
+	[ -x "$bin" ] || { echo "bench: $bin is not executable" >&2; exit 2; }
+done
+command -v fio >/dev/null || { [ "$(id -u)" -eq 0 ] &&
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fio >/dev/null 2>&1; }
+
+# median of the numbers on stdin
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+
+# run one replay --json with the given arguments and print the fields
+# named by the python expression list in $1 (d = the document)
+replay_fields() {
+	local expr=$1 out
+	shift
+	rm -f "$img" && truncate -s "${size_gb}G" "$img"
+	out=$("$io" replay --no-progress --json "$@" "$img") || {
+		echo "bench: f2fs_io replay $* failed" >&2
+		return 1
+	}
+	echo "$out" | python3 -c "import json,sys; d=json.load(sys.stdin); print(*($expr))"
+}
+
+# median of each of the N fields over the runs: prints N numbers
+median_fields() {
+	local n=$1 expr=$2 i k file=$dir/fields
+	shift 2
+	: >"$file"
+	for i in $(seq 1 "$runs"); do
+		replay_fields "$expr" "$@" >>"$file" || return 1
+	done
+	for k in $(seq 1 "$n"); do
+		awk -v k="$k" '{ print $k }' "$file" | median
+	done | tr '\n' ' '
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print "-" }'; }
+
+echo "bench/replay.sh: $(date -u '+%F %T') UTC, $(nproc) CPUs, runs $runs, model $model"
+echo
+
+# ---- ckpt-storm ----
+echo "## ckpt-storm: checkpoint_merge off vs on (model $model)"
+echo "| ckpt thread | A off (s) | A on (s) | on/off | cp requested on | issued on | merged on |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+for prio in be,3 rt,3; do
+	cmd=(--mkfs "-s 128" --device-model "$model" --ckpt-ioprio "$prio"
+		--compare "--no-checkpoint-merge" "--checkpoint-merge" ckpt-storm)
+	read -r aoff aon req iss mer < <(median_fields 5 \
+		'[t["elapsed_s"] for t in d["a"]["threads"] if t["name"] == "A"] + [t["elapsed_s"] for t in d["b"]["threads"] if t["name"] == "A"] + [d["b"]["checkpoints"][k] for k in ("requested", "issued", "merged")]' \
+		"${cmd[@]}")
+	echo "| $prio | $aoff | $aon | $(ratio "$aoff" "$aon") | $req | $iss | $mer |"
+done
+echo "command: f2fs_io replay --mkfs \"-s 128\" --device-model $model --ckpt-ioprio PRIO --compare \"--no-checkpoint-merge\" \"--checkpoint-merge\" ckpt-storm IMG"
+echo
+
+# ---- tiotest ----
+echo "## tiotest: writepages not serialised vs serialised (32 threads x 32 MiB, model $model)"
+read -r ext0 ext1 req0 req1 rd0 rd1 < <(median_fields 6 \
+	'[d[k]["files"]["extents"] for k in ("a", "b")] + [d[k]["files"]["read_requests_512k"] for k in ("a", "b")] + [d[k]["read_pass"]["mbps"] for k in ("a", "b")]' \
+	--mkfs "-s 128" --device-model "$model" \
+	--compare "--no-serialize-writepages" "--serialize-writepages" tiotest)
+echo "| metric | not serialised | serialised | ratio |"
+echo "| --- | --- | --- | --- |"
+echo "| extents | $ext0 | $ext1 | $(ratio "$ext1" "$ext0")x fewer |"
+echo "| read requests at 512 KiB | $req0 | $req1 | $(ratio "$req1" "$req0")x fewer |"
+echo "| read pass MB/s | $rd0 | $rd1 | $(ratio "$rd0" "$rd1") |"
+echo "command: f2fs_io replay --mkfs \"-s 128\" --device-model $model --compare \"--no-serialize-writepages\" \"--serialize-writepages\" tiotest IMG"
+echo
+
+# ---- seqwrite ----
+echo "## seqwrite: 1536 MiB in 512 KiB writes, no device model"
+s1=$(median_fields 1 '[d["run"]["written"]["write_mbps"]]' --mkfs "-s 1" seqwrite)
+s128=$(median_fields 1 '[d["run"]["written"]["write_mbps"]]' --mkfs "-s 128" seqwrite)
+loop=$(median_fields 1 '[d["run"]["written"]["write_mbps"]]' --mkfs "-s 128" \
+	--section-counts loop seqwrite)
+echo "| case | MB/s | vs -s 1 |"
+echo "| --- | --- | --- |"
+echo "| -s 1, cached | $s1 | 1.000 |"
+echo "| -s 128, cached | $s128 | $(ratio "$s1" "$s128") |"
+echo "| -s 128, loop | $loop | $(ratio "$s1" "$loop") |"
+echo "command: f2fs_io replay --mkfs \"-s N\" [--section-counts loop] seqwrite IMG"
+echo
+
+# ---- against fio ----
+echo "## seqwrite against fio on the same file system"
+if command -v fio >/dev/null; then
+	: >"$dir/fio"
+	for i in $(seq 1 "$runs"); do
+		rm -f "$dir/fio.img"
+		fio --name=seq --filename="$dir/fio.img" --rw=write --bs=512k --size=1536M \
+			--end_fsync=1 --output-format=json 2>/dev/null |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["write"]["bw_bytes"] / 1e6)' \
+				>>"$dir/fio"
+	done
+	rm -f "$dir/fio.img"
+	fiobw=$(median <"$dir/fio")
+	echo "| ours MB/s | fio MB/s | ours/fio |"
+	echo "| --- | --- | --- |"
+	echo "| $s128 | $fiobw | $(ratio "$fiobw" "$s128") |"
+	echo "command: fio --name=seq --filename=DIR/fio.img --rw=write --bs=512k --size=1536M --end_fsync=1"
+else
+	echo "fio is not installed: skipped"
+fi
