@@ -454,6 +454,38 @@ run_driver() {
 	fail "$test" "exit $rc: $(grep -m1 -E "ERROR: |runtime error|$name: " "$WORK/drv.err"); last input kept as $saved"
 }
 
+# run_text_driver NAME ITERS: the replay engine's text inputs (tests/fuzz/NAME.c,
+# its own mutator), built against the ASan library of FSCK's tree.
+run_text_driver() {
+	local name=$1 iters=$2 test=${1//_/-} src lib drv=$WORK/$1 libs t0 rc
+	src=$(cd "$(dirname "$FSCK")/.." && pwd)
+	lib=$src/lib/libf2fs.a
+	if [ ! -f "$lib" ] || [ ! -f "$src/config.h" ]; then
+		skip "$test" "no $lib or $src/config.h next to FSCK"
+		return
+	fi
+	libs=$(sed -n -E 's/^(UUID|BLKID|ZLIB|LZ4|PTHREAD)_LIBS = //p' "$src/Makefile" 2>/dev/null | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	if ! ${CC:-gcc} -std=gnu11 -O1 -g -Wall -Wextra -pthread -fsanitize=address,undefined \
+		-fno-omit-frame-pointer -fno-sanitize-recover=undefined -I"$src" -I"$src/include" \
+		"$TOP/tests/fuzz/$name.c" "$lib" $libs -o "$drv" >"$WORK/cc.log" 2>&1; then
+		fail "$test" "cannot build the driver: $(snippet "$WORK/cc.log" 300)"
+		return
+	fi
+	t0=$SECONDS
+	timeout -k 5 $((TMO * 30)) "$drv" -q -n "$iters" -s "$SEED" -S "$WORK/input.txt" \
+		>"$WORK/drv.out" 2>"$WORK/drv.err"
+	rc=$?
+	echo "# $test: $iters inputs in $((SECONDS - t0))s (seed $SEED)"
+	if [ "$rc" -eq 0 ] && ! grep -qE 'ERROR: |runtime error|LeakSanitizer' "$WORK/drv.err"; then
+		pass "$test"
+		return
+	fi
+	mkdir -p "$CRASH_DIR"
+	cp "$WORK/input.txt" "$CRASH_DIR/$name-seed$SEED.txt"
+	fail "$test" "exit $rc: $(grep -m1 -E "ERROR: |runtime error|$name: " "$WORK/drv.err"); input kept as $CRASH_DIR/$name-seed$SEED.txt"
+}
+
 k=0
 for fam in $FAMILIES; do
 	run_family "$fam" $((SEED * 100 + k))
@@ -461,6 +493,7 @@ for fam in $FAMILIES; do
 done
 run_driver fuzz_parsers "$DRIVER_ITERS"
 run_driver fuzz_read "$READ_ITERS"
+run_text_driver fuzz_trace "${FUZZ_TRACE_ITERS:-20000}"
 
 # --- the differential run: every mutation upstream flags, ours must too ------------
 # (but the known, explained ones of differential-allow.txt); it prints its own
