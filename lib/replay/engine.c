@@ -73,6 +73,17 @@ void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
 	p->seed = 1;
 }
 
+void rp_cond_init_monotonic(pthread_cond_t *c)
+{
+	pthread_condattr_t a;
+
+	/* timed waits take deadlines from rp_now_ns(), which is CLOCK_MONOTONIC */
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(c, &a);
+	pthread_condattr_destroy(&a);
+}
+
 uint64_t rp_now_ns(void)
 {
 	struct timespec ts;
@@ -582,7 +593,7 @@ static int engine_init(struct rp_engine *e, const struct f2fs_replay_workload *w
 	pthread_cond_init(&e->cp_cond, NULL);
 	pthread_cond_init(&e->cp_done, NULL);
 	pthread_mutex_init(&e->wb_mutex, NULL);
-	pthread_cond_init(&e->wb_cond, NULL);
+	rp_cond_init_monotonic(&e->wb_cond);
 	return 0;
 }
 

@@ -109,6 +109,8 @@ struct rp_engine {
 #define RP_WR_COEFF 30u
 
 uint64_t rp_now_ns(void);
+/* A condition variable whose timed waits take rp_now_ns() deadlines. */
+void rp_cond_init_monotonic(pthread_cond_t *c);
 /* @weight as BFQ serves a queue it raises (low_latency), within the scheduler's range. */
 uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight);
 /*

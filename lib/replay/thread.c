@@ -606,7 +606,7 @@ int rp_run_threads(struct rp_engine *e, f2fs_replay_progress_fn progress, void *
 	}
 	rep->nthreads = n;
 	pthread_mutex_init(&run.mutex, NULL);
-	pthread_cond_init(&run.cond, NULL);
+	rp_cond_init_monotonic(&run.cond);
 	ret = setup_threads(&run, ts, rep);
 	if (ret == -EINVAL)
 		snprintf(e->why, sizeof(e->why), "the workload has no thread that ends (all loop)");
