@@ -1061,8 +1061,12 @@ static int h_write(struct strace *st, struct call *c)
 	return write_at_position(st, c, f, (uint64_t)c->ret);
 }
 
-/* pwrite64, pwritev, pwritev2: the offset is argument 3 (-1 for pwritev2 at the position). */
-static int h_pwrite(struct strace *st, struct call *c)
+/*
+ * A positional call: the offset is argument 3 (-1 for pwritev2/preadv2:
+ * at the position, as @at_position does it); @op at that offset else.
+ */
+static int positional(struct strace *st, struct call *c, enum f2fs_replay_opcode op,
+		      int (*at_position)(struct strace *, struct call *))
 {
 	struct ofile *f;
 	long long off;
@@ -1070,10 +1074,15 @@ static int h_pwrite(struct strace *st, struct call *c)
 	if (c->failed || c->ret <= 0 || !arg_number(c, 3, &off))
 		return 0;
 	if (off < 0)
-		return h_write(st, c);
+		return at_position(st, c);
 	f = call_file(st, c, 0);
-	return f ? emit(st, c, F2FS_RP_PWRITE, f->vol, NULL, (uint64_t)off, (uint64_t)c->ret, false)
-		 : 0;
+	return f ? emit(st, c, op, f->vol, NULL, (uint64_t)off, (uint64_t)c->ret, false) : 0;
+}
+
+/* pwrite64, pwritev, pwritev2 */
+static int h_pwrite(struct strace *st, struct call *c)
+{
+	return positional(st, c, F2FS_RP_PWRITE, h_write);
 }
 
 /* read, readv */
@@ -1086,18 +1095,10 @@ static int h_read(struct strace *st, struct call *c)
 	return read_at_position(st, c, f, (uint64_t)c->ret);
 }
 
+/* pread64, preadv, preadv2 */
 static int h_pread(struct strace *st, struct call *c)
 {
-	struct ofile *f;
-	long long off;
-
-	if (c->failed || c->ret <= 0 || !arg_number(c, 3, &off))
-		return 0;
-	if (off < 0)
-		return h_read(st, c);
-	f = call_file(st, c, 0);
-	return f ? emit(st, c, F2FS_RP_READ, f->vol, NULL, (uint64_t)off, (uint64_t)c->ret, false)
-		 : 0;
+	return positional(st, c, F2FS_RP_READ, h_read);
 }
 
 /*
@@ -1927,24 +1928,17 @@ static int set_root(struct strace *st, const char *root)
 	return 0;
 }
 
+static int strace_numbered_line(void *arg, uint32_t no, char *line)
+{
+	struct strace *st = arg;
+
+	st->line = no;
+	return strace_line(st, line);
+}
+
 static int read_strace(struct strace *st, FILE *in)
 {
-	struct rp_lines r;
-	int ret;
-
-	ret = rp_lines_open(&r, in, STRACE_LINE_MAX);
-	if (ret)
-		return ret;
-	while ((ret = rp_lines_next(&r)) > 0) {
-		st->line = r.no;
-		ret = strace_line(st, r.buf);
-		if (ret)
-			break;
-	}
-	if (ret < 0 && ret != -EINVAL)
-		ret = rp_line_error(&r, ret, st->file, st->err);
-	rp_lines_close(&r);
-	return ret;
+	return rp_lines_each(in, STRACE_LINE_MAX, strace_numbered_line, st, st->file, st->err);
 }
 
 int f2fs_replay_import_strace(FILE *in, const char *file, const char *root,
@@ -2245,25 +2239,20 @@ static int fio_line(struct fio *f, char *line)
 	return fio_action(f, first, us * 1000);
 }
 
+static int fio_numbered_line(void *arg, uint32_t no, char *line)
+{
+	struct fio *f = arg;
+
+	f->line = no;
+	return f->version ? fio_line(f, line) : fio_header(f, line);
+}
+
 static int read_fio(struct fio *f, FILE *in)
 {
-	struct rp_lines r;
-	int ret;
+	int ret = rp_lines_each(in, RP_TRACE_LINE_MAX, fio_numbered_line, f, f->file, f->err);
 
-	ret = rp_lines_open(&r, in, RP_TRACE_LINE_MAX);
-	if (ret)
-		return ret;
-	while ((ret = rp_lines_next(&r)) > 0) {
-		f->line = r.no;
-		ret = f->version ? fio_line(f, r.buf) : fio_header(f, r.buf);
-		if (ret)
-			break;
-	}
 	if (!ret && !f->version)
 		ret = ffail(f, "empty: no \"fio version 2 iolog\" line");
-	if (ret < 0 && ret != -EINVAL)
-		ret = rp_line_error(&r, ret, f->file, f->err);
-	rp_lines_close(&r);
 	return ret;
 }
 

@@ -139,6 +139,25 @@ int rp_line_error(const struct rp_lines *r, int ret, const char *file,
 	return ret;
 }
 
+int rp_lines_each(FILE *in, size_t max, rp_line_fn fn, void *arg, const char *file,
+		  struct f2fs_replay_parse_error *err)
+{
+	struct rp_lines r;
+	int ret = rp_lines_open(&r, in, max);
+
+	if (ret)
+		return ret;
+	while ((ret = rp_lines_next(&r)) > 0) {
+		ret = fn(arg, r.no, r.buf);
+		if (ret)
+			break;
+	}
+	if (ret < 0 && ret != -EINVAL)
+		ret = rp_line_error(&r, ret, file, err);
+	rp_lines_close(&r);
+	return ret;
+}
+
 /* ---- paths ---- */
 
 static const char *component_problem(const char *c, size_t n)
@@ -755,24 +774,17 @@ static int parse_line(struct parser *p, char *line)
 	return parse_op_line(p);
 }
 
+static int parse_numbered_line(void *arg, uint32_t no, char *line)
+{
+	struct parser *p = arg;
+
+	p->line = no;
+	return parse_line(p, line);
+}
+
 static int parse_all(struct parser *p, FILE *in)
 {
-	struct rp_lines r;
-	int ret;
-
-	ret = rp_lines_open(&r, in, RP_TRACE_LINE_MAX);
-	if (ret)
-		return ret;
-	while ((ret = rp_lines_next(&r)) > 0) {
-		p->line = r.no;
-		ret = parse_line(p, r.buf);
-		if (ret)
-			break;
-	}
-	if (ret < 0 && ret != -EINVAL)
-		ret = rp_line_error(&r, ret, p->file, p->err);
-	rp_lines_close(&r);
-	return ret;
+	return rp_lines_each(in, RP_TRACE_LINE_MAX, parse_numbered_line, p, p->file, p->err);
 }
 
 int f2fs_replay_trace_read(FILE *in, const char *file, struct f2fs_replay_workload *wl,

@@ -92,6 +92,15 @@ const char *rp_quote(char *out, size_t size, const char *s, size_t len);
 int rp_line_error(const struct rp_lines *r, int ret, const char *file,
 		  struct f2fs_replay_parse_error *err);
 
+/*
+ * Every line of @in (at most @max bytes) to @fn with its number, until @fn
+ * returns non-zero (its value is returned); a line too long or holding a
+ * NUL byte is a parse error of @file.  0 at the end.
+ */
+typedef int (*rp_line_fn)(void *arg, uint32_t no, char *line);
+int rp_lines_each(FILE *in, size_t max, rp_line_fn fn, void *arg, const char *file,
+		  struct f2fs_replay_parse_error *err);
+
 /* ---- paths (trace.c) ---- */
 
 /*
