@@ -19,6 +19,9 @@
 #
 # Every case runs BENCH_RUNS times (default 3); the median is printed.
 # The images are BENCH_IMAGE_GB (default 16) GiB sparse files in BENCH_DIR.
+# BENCH_ARGS adds options to every replay (e.g. "--count 50 --file-size 16M
+# --threads 4" for a quick check of the script; the figures are then not
+# the seeds').
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 io=${F2FS_IO:-$top/tools/f2fs_io/f2fs_io}
@@ -45,7 +48,8 @@ replay_fields() {
 	local expr=$1 out
 	shift
 	rm -f "$img" && truncate -s "${size_gb}G" "$img"
-	out=$("$io" replay --no-progress --json "$@" "$img") || {
+	# shellcheck disable=SC2086
+	out=$("$io" replay --no-progress --json ${BENCH_ARGS:-} "$@" "$img") || {
 		echo "bench: f2fs_io replay $* failed" >&2
 		return 1
 	}
