@@ -204,8 +204,9 @@ struct f2fs_replay_policy {
 	 */
 	bool low_latency;
 	double model_mbps, model_iops, model_flush_ms; /* device model; 0: the device's own speed */
-	uint64_t seed;				       /* content and choices */
-	uint32_t threads_cpu; /* emulated threads running at once (0: all) */
+	uint32_t device_queue; /* requests the device holds, served in order (1) */
+	uint64_t seed;	       /* content and choices */
+	uint32_t threads_cpu;  /* emulated threads running at once (0: all) */
 };
 
 void f2fs_replay_policy_default(struct f2fs_replay_policy *p);

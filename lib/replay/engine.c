@@ -70,6 +70,7 @@ void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
 	p->weight[F2FS_RP_CLASS_FG] = 100;
 	p->weight[F2FS_RP_CLASS_BG] = 20;
 	p->low_latency = true;
+	p->device_queue = 1;
 	p->seed = 1;
 }
 
@@ -572,6 +573,7 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	cfg.model.iops = (uint32_t)p->model_iops;
 	cfg.model.flush_ms = (uint32_t)p->model_flush_ms;
 	cfg.defer_flush = true;
+	cfg.queue_depth = p->device_queue;
 	return rp_sched_open(dev, &cfg, &e->sched, &e->sdev);
 }
 

@@ -80,6 +80,7 @@ struct rp_sched {
 	struct rp_sched_model model;
 	uint64_t cap;
 	bool defer_flush;
+	unsigned int depth; /* requests the device holds, served in order */
 	unsigned int nclasses;
 	struct sched_class cls[RP_SCHED_MAX_CLASSES];
 
@@ -93,6 +94,9 @@ struct rp_sched {
 	unsigned int current;
 	struct blkset pending;
 	uint64_t queued, completed;
+	struct req *devq_head, *devq_tail; /* taken from the classes, not yet served */
+	unsigned int devq_len;
+	bool in_service;  /* the dispatcher is serving a request (it counts in the depth) */
 	uint64_t vnow[2]; /* start tag of the last dispatch, weighted [0] and realtime [1] */
 	bool passthrough; /* a zero or discard holds new requests back */
 	bool stopping;
@@ -337,6 +341,8 @@ static void ctx_wake(struct rp_sched *s, unsigned int id)
 	x->busy_next = NO_CTX;
 }
 
+static void devq_fill(struct rp_sched *s);
+
 static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
 {
 	struct sched_ctx *x = &s->ctx[id];
@@ -358,6 +364,8 @@ static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
 		x->st.pending_bytes += r->len;
 		c->st.pending_bytes += r->len;
 	}
+	/* a device with free slots takes the request at once, as the block layer dispatches */
+	devq_fill(s);
 	pthread_cond_signal(&s->work);
 }
 
@@ -529,6 +537,39 @@ static void serve(struct rp_sched *s, struct req *r)
 }
 
 /* Serve until stopped with nothing left queued: closing drains. */
+/*
+ * The device's own queue: the scheduler decides the order requests enter
+ * it, and the device serves what it holds in that order, so a request
+ * that arrives behind a full queue waits for all of it.
+ */
+static void devq_fill(struct rp_sched *s)
+{
+	struct req *r;
+
+	while (s->devq_len + s->in_service < s->depth && (r = dispatch_next(s))) {
+		r->next = NULL;
+		if (s->devq_tail)
+			s->devq_tail->next = r;
+		else
+			s->devq_head = r;
+		s->devq_tail = r;
+		s->devq_len++;
+	}
+}
+
+static struct req *devq_pop(struct rp_sched *s)
+{
+	struct req *r = s->devq_head;
+
+	if (r) {
+		s->devq_head = r->next;
+		if (!s->devq_head)
+			s->devq_tail = NULL;
+		s->devq_len--;
+	}
+	return r;
+}
+
 static void *dispatcher(void *arg)
 {
 	struct rp_sched *s = arg;
@@ -536,16 +577,19 @@ static void *dispatcher(void *arg)
 
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
-		r = dispatch_next(s);
+		devq_fill(s);
+		r = devq_pop(s);
 		if (!r) {
 			if (s->stopping)
 				break;
 			pthread_cond_wait(&s->work, &s->lock);
 			continue;
 		}
+		s->in_service = true;
 		pthread_mutex_unlock(&s->lock);
 		serve(s, r);
 		pthread_mutex_lock(&s->lock);
+		s->in_service = false;
 		complete(s, r);
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -732,7 +776,8 @@ static int check_config(const struct rp_sched_config *c)
 {
 	unsigned int i;
 
-	if (!c->nclasses || c->nclasses > RP_SCHED_MAX_CLASSES)
+	if (!c->nclasses || c->nclasses > RP_SCHED_MAX_CLASSES ||
+	    c->queue_depth > RP_SCHED_MAX_DEPTH)
 		return -EINVAL;
 	for (i = 0; i < c->nclasses; i++)
 		if (!c->classes[i].weight || c->classes[i].weight > RP_SCHED_WEIGHT_MAX)
@@ -766,6 +811,7 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->model = c->model;
 	s->cap = c->ctx_cap_bytes ? c->ctx_cap_bytes : RP_SCHED_DEFAULT_CAP;
 	s->defer_flush = c->defer_flush;
+	s->depth = c->queue_depth > 1 ? c->queue_depth : 1;
 	s->nclasses = c->nclasses;
 	for (i = 0; i < c->nclasses; i++) {
 		s->cls[i].cfg = c->classes[i];

@@ -81,6 +81,7 @@
 #define RP_SCHED_DEFAULT_WEIGHT 100	      /* a new context's */
 #define RP_SCHED_DEFAULT_CAP	(16ull << 20) /* queued bytes per context */
 #define RP_SCHED_FLUSH_COST	(64u << 10)   /* a flush's share of service, in bytes */
+#define RP_SCHED_MAX_DEPTH	1024	      /* the longest device queue */
 #define RP_SCHED_TAGS		(F2FS_DEV_TAG_META + 1)
 
 struct rp_sched;
@@ -107,6 +108,12 @@ struct rp_sched_config {
 	struct rp_sched_model model;
 	uint64_t ctx_cap_bytes; /* 0: RP_SCHED_DEFAULT_CAP */
 	bool defer_flush;	/* a flush returns once queued */
+	/*
+	 * Requests the device holds (its queue depth; 0 or 1: one at a time).
+	 * The scheduler's order decides only when a request enters the
+	 * device's queue; the device serves its queue in order.
+	 */
+	unsigned int queue_depth;
 };
 
 /* What was served, counted when a request completes. */

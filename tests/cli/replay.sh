@@ -57,9 +57,15 @@ run_workload() {
 }
 
 MKFS_ARGS=""
-if run_workload seqwrite seqwrite --file-size 48M; then
+if run_workload seqwrite seqwrite --file-size 48M --device-queue 8; then
 	files=$(echo "$REPORT" | figure 'files:')
-	[ "$files" = 1 ] && pass seqwrite || fail seqwrite "files: $files"
+	if [ "$files" != 1 ]; then
+		fail seqwrite "files: $files"
+	elif ! echo "$REPORT" | grep -q 'flush 1 ms, queue 8'; then
+		fail seqwrite "device queue not in the policy line: $(echo "$REPORT" | head -1)"
+	else
+		pass seqwrite
+	fi
 fi
 MKFS_ARGS="-s 8"
 if run_workload seqwrite-s8-loop seqwrite --file-size 48M --section-counts loop; then

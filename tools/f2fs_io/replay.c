@@ -74,6 +74,7 @@ enum {
 	OPT_THREADS_CPU,
 	OPT_LOW_LATENCY,
 	OPT_NO_LOW_LATENCY,
+	OPT_DEVICE_QUEUE,
 };
 
 static const struct option policy_options[] = {
@@ -95,6 +96,7 @@ static const struct option policy_options[] = {
     {"threads-cpu", required_argument, NULL, OPT_THREADS_CPU},
     {"bfq-low-latency", no_argument, NULL, OPT_LOW_LATENCY},
     {"no-bfq-low-latency", no_argument, NULL, OPT_NO_LOW_LATENCY},
+    {"device-queue", required_argument, NULL, OPT_DEVICE_QUEUE},
     {NULL, 0, NULL, 0},
 };
 
@@ -214,6 +216,8 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 	case OPT_NO_MERGE:
 		p->checkpoint_merge = opt == OPT_MERGE;
 		return true;
+	case OPT_DEVICE_QUEUE:
+		return parse_u32(arg, 1024, &p->device_queue) && p->device_queue;
 	case OPT_LOW_LATENCY:
 	case OPT_NO_LOW_LATENCY:
 		p->low_latency = opt == OPT_LOW_LATENCY;
@@ -531,8 +535,8 @@ static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_
 	char model[64] = "the device's own speed";
 
 	if (p->model_mbps || p->model_iops || p->model_flush_ms)
-		snprintf(model, sizeof(model), "model %.0f MB/s, %.0f IOPS, flush %.0f ms",
-			 p->model_mbps, p->model_iops, p->model_flush_ms);
+		snprintf(model, sizeof(model), "model %.0f MB/s, %.0f IOPS, flush %.0f ms, queue %u",
+			 p->model_mbps, p->model_iops, p->model_flush_ms, p->device_queue);
 	snprintf(out, len,
 		 "%s (ckpt ioprio %s,%u), %s (min_seq_blocks %u), section counts %s, writeback "
 		 "%s, weights fg=%u bg=%u%s, %s, seed %llu",
@@ -621,6 +625,7 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_u64(j, "weight_fg", p->weight[0]);
 	json_u64(j, "weight_bg", p->weight[1]);
 	json_bool(j, "bfq_low_latency", p->low_latency);
+	json_u64(j, "device_queue", p->device_queue);
 	json_double(j, "model_mbps", p->model_mbps);
 	json_double(j, "model_iops", p->model_iops);
 	json_double(j, "model_flush_ms", p->model_flush_ms);
@@ -885,7 +890,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --wb-chunk PAGES   --section-counts cached|loop   --writeback expire|fifo\n"
      "  --dirty-expire MS  --dirty-background SIZE  --dirty-limit SIZE\n"
      "  --io-weights fg=N,bg=N   --device-model MBPS,IOPS,FLUSH_MS   --seed N\n"
-     "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency\n",
+     "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };

@@ -423,6 +423,36 @@ static void test_realtime(void)
 }
 
 /*
+ * A device queue of 4: the requests that entered it while the first was
+ * served go before a realtime request that came later; the scheduler's
+ * order applies to what waits outside it.
+ */
+static void test_device_queue(void)
+{
+	struct rp_sched_config c = two_classes(RP_SCHED_WEIGHT_MAX, 1, true);
+	static const uint8_t want[] = {0x10, 0x11, 0x12, 0x13, 0x20, 0x21, 0x14, 0x15};
+	struct rig g;
+	unsigned int i;
+	int rt;
+
+	c.queue_depth = 4;
+	rig_open(&g, 1 * MIB, &c, true);
+	rt = rp_sched_context_new(g.s, 1);
+	CHECK_EQ_U64(put(&g, 0, 0, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	for (i = 1; i < 6; i++)
+		CHECK_EQ_U64(put(&g, 0, i, 1, (uint8_t)(0x10 + i), F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, rt, 10, 1, 0x20, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, rt, 11, 1, 0x21, F2FS_DEV_TAG_DATA), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 8);
+	for (i = 0; i < 8; i++)
+		CHECK_EQ_U64(g.rec.log[i].first, want[i]);
+	rig_close(&g);
+}
+
+/*
  * A class idle while another was served earns no credit: when both are
  * backlogged again with equal weights, they alternate, the idle one does
  * not get the device until it has caught up.
@@ -1006,6 +1036,7 @@ int main(void)
 	RUN(test_flush_deferred);
 	RUN(test_flush_waits);
 	RUN(test_realtime);
+	RUN(test_device_queue);
 	RUN(test_no_credit_hoarding);
 	RUN(test_small_write_not_behind_backlog);
 	RUN(test_context_weights_order);
