@@ -39,7 +39,7 @@ CMDS=(
 	"precache_extents|1" "move_range|5" "gc_range|4" "listxattr|1"
 	"setxattr|3" "removexattr|2" "lseek|3" "get_advise|1" "get_fadvise|1"
 	"ftruncate|2" "test_create_perf|3" "test_lookup_perf|2" "freeze|1"
-	"thaw|1"
+	"thaw|1" "replay|1 2"
 )
 
 # Subcommands whose usage text upstream changed after 1.15 (checked against
