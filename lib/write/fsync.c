@@ -53,6 +53,19 @@ static bool need_checkpoint(struct f2fs_wr *w, struct wr_node *in)
 	       !wr_has_free_blocks(w, w->nodes.ndirty + 1);
 }
 
+/* need_checkpoint() for inode @ino: *need. */
+static int inode_needs_checkpoint(struct f2fs_wr *w, uint32_t ino, bool *need)
+{
+	struct wr_node *in;
+	int ret = wr_inode_get(w, ino, &in);
+
+	if (!ret) {
+		*need = need_checkpoint(w, in);
+		wr_node_put(in);
+	}
+	return ret;
+}
+
 static int by_nid(const void *a, const void *b)
 {
 	const struct wr_node *x = *(struct wr_node *const *)a, *y = *(struct wr_node *const *)b;
@@ -94,15 +107,12 @@ static int write_chain(struct f2fs_wr *w, uint32_t ino, bool dent)
 
 static int fsync_locked(struct f2fs_wr *w, uint32_t ino, bool *did_cp)
 {
-	struct wr_node *in;
 	struct wr_inode *wi;
-	bool need_cp;
-	int ret = wr_inode_get(w, ino, &in);
+	bool need_cp = false;
+	int ret = inode_needs_checkpoint(w, ino, &need_cp);
 
 	if (ret)
 		return ret;
-	need_cp = need_checkpoint(w, in);
-	wr_node_put(in);
 	*did_cp = need_cp;
 	if (need_cp) {
 		struct f2fs_cp_request req = {.reason = F2FS_CP_SYNC, .keep_data = true};
@@ -126,17 +136,12 @@ static int fsync_locked(struct f2fs_wr *w, uint32_t ino, bool *did_cp)
 int f2fs_fsync_needs_checkpoint(struct f2fs_fs *fs, uint32_t ino, bool *need)
 {
 	struct f2fs_wr *w;
-	struct wr_node *in;
 	int ret = wr_get(fs, &w);
 
 	if (ret)
 		return ret;
 	wr_lock(w, F2FS_LOCK_CP, 0, false);
-	ret = wr_inode_get(w, ino, &in);
-	if (!ret) {
-		*need = need_checkpoint(w, in);
-		wr_node_put(in);
-	}
+	ret = inode_needs_checkpoint(w, ino, need);
 	wr_unlock(w, F2FS_LOCK_CP, 0, false);
 	return ret;
 }
