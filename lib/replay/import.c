@@ -300,13 +300,13 @@ struct call {
 
 __attribute__((format(printf, 2, 3))) static int sfail(struct strace *st, const char *fmt, ...)
 {
-	char reason[RP_REASON_SIZE];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	ret = rp_vfail(st->err, st->file, st->line, fmt, ap);
 	va_end(ap);
-	return rp_fail(st->err, st->file, st->line, "%s", reason);
+	return ret;
 }
 
 static struct ofile *ofile_new(struct strace *st)
@@ -1992,13 +1992,13 @@ struct fio {
 
 __attribute__((format(printf, 2, 3))) static int ffail(struct fio *f, const char *fmt, ...)
 {
-	char reason[RP_REASON_SIZE];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	ret = rp_vfail(f->err, f->file, f->line, fmt, ap);
 	va_end(ap);
-	return rp_fail(f->err, f->file, f->line, "%s", reason);
+	return ret;
 }
 
 /* fio's numbers: plain decimal. */

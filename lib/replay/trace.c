@@ -79,20 +79,28 @@ int rp_lines_next(struct rp_lines *r)
 
 /* ---- errors ---- */
 
-int rp_fail(struct f2fs_replay_parse_error *err, const char *file, uint32_t line, const char *fmt,
-	    ...)
+int rp_vfail(struct f2fs_replay_parse_error *err, const char *file, uint32_t line, const char *fmt,
+	     va_list ap)
 {
-	va_list ap;
-
 	if (!err)
 		return -EINVAL;
 	memset(err, 0, sizeof(*err));
 	snprintf(err->file, sizeof(err->file), "%s", file ? file : "-");
 	err->line = line;
-	va_start(ap, fmt);
 	vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
-	va_end(ap);
 	return -EINVAL;
+}
+
+int rp_fail(struct f2fs_replay_parse_error *err, const char *file, uint32_t line, const char *fmt,
+	    ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = rp_vfail(err, file, line, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 static bool printable(unsigned char c)
@@ -374,13 +382,13 @@ struct parser {
 
 __attribute__((format(printf, 2, 3))) static int pfail(struct parser *p, const char *fmt, ...)
 {
-	char reason[RP_REASON_SIZE];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
+	ret = rp_vfail(p->err, p->file, p->line, fmt, ap);
 	va_end(ap);
-	return rp_fail(p->err, p->file, p->line, "%s", reason);
+	return ret;
 }
 
 /* @s quoted for a reason (a buffer per argument: pass a fresh one each time). */

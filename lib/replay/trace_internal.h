@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -23,7 +24,6 @@
 #define RP_NAME_MAX	  255u	/* bytes of one component */
 #define RP_TRACE_LINE_MAX 8192u
 #define RP_NS_PER_SEC	  1000000000ull
-#define RP_REASON_SIZE	  sizeof(((struct f2fs_replay_parse_error *)0)->reason)
 
 static inline bool rp_is_digit(char c)
 {
@@ -80,6 +80,9 @@ int rp_lines_next(struct rp_lines *r);
 /* Fill *@err (when not NULL) with @file, @line and the formatted reason; returns -EINVAL. */
 int rp_fail(struct f2fs_replay_parse_error *err, const char *file, uint32_t line, const char *fmt,
 	    ...) __attribute__((format(printf, 4, 5)));
+/* rp_fail() with the arguments as a va_list, for the readers' own wrappers. */
+int rp_vfail(struct f2fs_replay_parse_error *err, const char *file, uint32_t line, const char *fmt,
+	     va_list ap) __attribute__((format(printf, 4, 0)));
 
 /*
  * @s (@len bytes) in double quotes for a reason: bytes that are not
