@@ -405,7 +405,7 @@ static void *flusher_main(void *arg)
 	return NULL;
 }
 
-void rp_kick_flusher(struct rp_engine *e)
+static void kick_flusher(struct rp_engine *e)
 {
 	pthread_mutex_lock(&e->wb_mutex);
 	e->wb_kick = true;
@@ -426,7 +426,7 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 	if (ret)
 		return ret;
 	if (dirty > e->pol->dirty_background)
-		rp_kick_flusher(e);
+		kick_flusher(e);
 	if (dirty > e->pol->dirty_limit)
 		ret = rp_writeback(e, ctx, ino, F2FS_WB_NONE, UINT64_MAX);
 	return ret;
@@ -577,8 +577,8 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	return rp_sched_open(dev, &cfg, &e->sched, &e->sdev);
 }
 
-static int engine_init(struct rp_engine *e, const struct f2fs_replay_workload *wl,
-		       const struct f2fs_replay_policy *pol)
+static void engine_init(struct rp_engine *e, const struct f2fs_replay_workload *wl,
+			const struct f2fs_replay_policy *pol)
 {
 	memset(e, 0, sizeof(*e));
 	e->wl = wl;
@@ -596,7 +596,6 @@ static int engine_init(struct rp_engine *e, const struct f2fs_replay_workload *w
 	pthread_cond_init(&e->cp_done, NULL);
 	pthread_mutex_init(&e->wb_mutex, NULL);
 	rp_cond_init_monotonic(&e->wb_cond);
-	return 0;
 }
 
 static void engine_destroy(struct rp_engine *e)

@@ -128,7 +128,6 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 		 uint64_t budget);
 int rp_writeback_all(struct rp_engine *e, int ctx);
 int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls);
-void rp_kick_flusher(struct rp_engine *e);
 int rp_request_checkpoint(struct rp_engine *e, int ctx);
 
 /* thread.c */

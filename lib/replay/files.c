@@ -159,7 +159,7 @@ struct extent {
 
 struct extent_walk {
 	uint64_t last_file, last_addr;
-	uint64_t extents, requests, run;
+	uint64_t requests, run;
 	struct extent *list;
 	size_t n, cap;
 	int err;
@@ -193,10 +193,8 @@ static int on_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 
 	if (blkaddr == F2FS_NULL_ADDR || blkaddr == F2FS_NEW_ADDR || blkaddr == F2FS_COMPRESS_ADDR)
 		return 0;
-	if (!w->run || file_block != w->last_file + 1 || blkaddr != w->last_addr + 1) {
+	if (!w->run || file_block != w->last_file + 1 || blkaddr != w->last_addr + 1)
 		ret = close_run(w);
-		w->extents++;
-	}
 	w->last_file = file_block;
 	w->last_addr = blkaddr;
 	w->run++;
@@ -322,11 +320,11 @@ static int measure_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_no
 
 		ret = file_extents(fs, e->files[i].ino, n, &w);
 		if (!ret) {
-			rep->extents += w.extents;
+			rep->extents += w.n; /* one list entry per extent */
 			rep->read_requests += w.requests;
 			rep->file_bytes += le64_get(n->i.i_size);
-			if (w.extents > rep->max_extents)
-				rep->max_extents = w.extents;
+			if (w.n > rep->max_extents)
+				rep->max_extents = w.n;
 		}
 		if (!ret && e->wl->read_pass)
 			ret = read_extents(e, e->thread_ctx[e->files[i].reader], &w, buf, rep);

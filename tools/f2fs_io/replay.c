@@ -535,8 +535,9 @@ static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_
 	char model[64] = "the device's own speed";
 
 	if (p->model_mbps || p->model_iops || p->model_flush_ms)
-		snprintf(model, sizeof(model), "model %.0f MB/s, %.0f IOPS, flush %.0f ms, queue %u",
-			 p->model_mbps, p->model_iops, p->model_flush_ms, p->device_queue);
+		snprintf(model, sizeof(model),
+			 "model %.0f MB/s, %.0f IOPS, flush %.0f ms, queue %u", p->model_mbps,
+			 p->model_iops, p->model_flush_ms, p->device_queue);
 	snprintf(out, len,
 		 "%s (ckpt ioprio %s,%u), %s (min_seq_blocks %u), section counts %s, writeback "
 		 "%s, weights fg=%u bg=%u%s, %s, seed %llu",
@@ -725,11 +726,6 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 
 /* ---- --compare's table ---- */
 
-struct metric {
-	const char *name;
-	double a, b;
-};
-
 static void print_metric(const char *name, double a, double b)
 {
 	if (a != 0)
@@ -738,8 +734,7 @@ static void print_metric(const char *name, double a, double b)
 		printf("%-34s %14.3f %14.3f %9s\n", name, a, b, "-");
 }
 
-static void print_compare(const struct f2fs_replay_report r[2],
-			  const struct f2fs_replay_policy p[2], const char *const spec[2])
+static void print_compare(const struct f2fs_replay_report r[2], const char *const spec[2])
 {
 	size_t i;
 	char name[64];
@@ -773,7 +768,6 @@ static void print_compare(const struct f2fs_replay_report r[2],
 		print_metric("read pass MB/s", r[0].read_pass_mbps, r[1].read_pass_mbps);
 	print_metric("cleaner blocks moved", (double)r[0].gc_blocks_moved,
 		     (double)r[1].gc_blocks_moved);
-	(void)p;
 }
 
 /* ---- running ---- */
@@ -859,7 +853,7 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 		json_end(&j);
 		putchar('\n');
 	} else if (runs == 2) {
-		print_compare(rep, o.policy, o.compare);
+		print_compare(rep, o.compare);
 	} else {
 		print_report(&rep[0], &o.policy[0]);
 	}
