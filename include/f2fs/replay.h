@@ -66,6 +66,9 @@ enum f2fs_replay_class {
 	F2FS_RP_CLASSES
 };
 
+/* The report's I/O classes: the workload's, then the checkpoint thread's and the flusher's. */
+#define F2FS_RP_IO_CLASSES (F2FS_RP_CLASSES + 2)
+
 struct f2fs_replay_thread {
 	char name[32];
 	enum f2fs_replay_class io_class;
@@ -198,6 +201,12 @@ struct f2fs_replay_policy {
 	uint64_t dirty_limit;		  /* bytes dirty before writers write back (128 MiB) */
 	uint32_t weight[F2FS_RP_CLASSES]; /* I/O weights: fg 100, bg 20 */
 	/*
+	 * The flusher's weight. F2FS has no cgroup write-back, so background
+	 * write-back is the root group's async I/O whoever dirtied the pages:
+	 * BFQ's best-effort level 4 (40) charged three times (bfq_async_charge_factor): 13.
+	 */
+	uint32_t flusher_weight;
+	/*
 	 * BFQ's low_latency weight raising (on by default): queues that issue
 	 * small synchronous bursts -- the checkpoint thread, threads that
 	 * fsync -- are served with their weight times 30 (bfq_wr_coeff).
@@ -247,8 +256,8 @@ struct f2fs_replay_report {
 	uint64_t read_pass_requests, read_pass_bytes;
 	double read_pass_s, read_pass_mbps;
 	/* per I/O class: bytes, requests, average and peak queue wait */
-	uint64_t class_bytes[F2FS_RP_CLASSES + 1], class_requests[F2FS_RP_CLASSES + 1];
-	double class_wait_avg_ms[F2FS_RP_CLASSES + 1], class_wait_max_ms[F2FS_RP_CLASSES + 1];
+	uint64_t class_bytes[F2FS_RP_IO_CLASSES], class_requests[F2FS_RP_IO_CLASSES];
+	double class_wait_avg_ms[F2FS_RP_IO_CLASSES], class_wait_max_ms[F2FS_RP_IO_CLASSES];
 	/* the content check: files sampled and read back, and how many differed */
 	uint64_t verified_files, verify_failures;
 };

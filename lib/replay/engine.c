@@ -69,6 +69,7 @@ void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
 	p->dirty_limit = 128ull << 20;
 	p->weight[F2FS_RP_CLASS_FG] = 100;
 	p->weight[F2FS_RP_CLASS_BG] = 20;
+	p->flusher_weight = 13;
 	p->low_latency = true;
 	p->device_queue = 1;
 	p->seed = 1;
@@ -288,13 +289,22 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 		 uint64_t budget)
 {
 	uint64_t left = 1, done = 0, turn;
-	bool serial;
+	struct f2fs_inode_attr a;
+	bool serial, dentries;
 	int ret;
 
 	rp_enter(e, ctx);
 	serial = e->pol->serialize_writepages &&
 		 f2fs_writepages_serialized(e->fs, ino, mode, e->pol->min_seq_blocks);
-	rp_leave(e, 0);
+	ret = rp_leave(e, f2fs_getattr(e->fs, ino, &a));
+	if (ret)
+		return ret;
+	/*
+	 * f2fs_write_single_data_page(): a directory's pages are written
+	 * without f2fs_lock_op (LOCK_DONE, the checkpoint orders them), so a
+	 * directory fsync is not held up by a running checkpoint
+	 */
+	dentries = S_ISDIR(a.mode);
 	turn = serial ? SERIAL_CHUNK : (e->pol->wb_chunk_pages ? e->pol->wb_chunk_pages : 1);
 	if (serial)
 		pthread_mutex_lock(&e->wp_mutex);
@@ -306,10 +316,12 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 		 * lock, so write-back waits out a checkpoint; one bio's
 		 * pages per turn here
 		 */
-		rp_lock_op(e);
+		if (!dentries)
+			rp_lock_op(e);
 		rp_enter(e, ctx);
 		ret = rp_leave(e, f2fs_writepages_some(e->fs, ino, mode, n, &left));
-		rp_unlock_op(e);
+		if (!dentries)
+			rp_unlock_op(e);
 		done += n;
 	}
 	if (serial)
@@ -548,7 +560,7 @@ static int make_class_contexts(struct rp_engine *e)
 	int c;
 
 	for (c = 0; c < F2FS_RP_CLASSES; c++) {
-		e->flush_ctx[c] = rp_sched_context_new(e->sched, (unsigned int)c);
+		e->flush_ctx[c] = rp_sched_context_new(e->sched, RP_CLASS_FLUSH);
 		if (e->flush_ctx[c] < 0)
 			return e->flush_ctx[c];
 	}
@@ -563,12 +575,13 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	int c;
 
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.nclasses = RP_CLASS_CKPT + 1;
+	cfg.nclasses = RP_CLASS_FLUSH + 1;
 	for (c = 0; c < F2FS_RP_CLASSES; c++)
 		cfg.classes[c].weight = p->weight[c] ? p->weight[c] : 1;
 	/* BFQ's weight for a best-effort level: (8 - level) * 10 */
 	cfg.classes[RP_CLASS_CKPT].weight = rp_raised_weight(p, (8u - (p->ckpt_level & 7u)) * 10u);
 	cfg.classes[RP_CLASS_CKPT].realtime = p->ckpt_realtime;
+	cfg.classes[RP_CLASS_FLUSH].weight = p->flusher_weight ? p->flusher_weight : 1;
 	cfg.model.mbps = (uint32_t)p->model_mbps;
 	cfg.model.iops = (uint32_t)p->model_iops;
 	cfg.model.flush_ms = (uint32_t)p->model_flush_ms;
@@ -772,14 +785,14 @@ static int run_phases(struct rp_engine *e, f2fs_replay_progress_fn progress, voi
 	return ret;
 }
 
-/* The scheduler's figures per class: the workload's classes, then the checkpoint thread's. */
+/* The scheduler's figures per class: the workload's, the checkpoint thread's, the flusher's. */
 static void sched_report(struct rp_sched *sched, struct f2fs_replay_report *rep)
 {
 	struct rp_sched_stats st;
 	unsigned int c, t;
 
 	rp_sched_get_stats(sched, &st);
-	for (c = 0; c < st.nclasses && c <= F2FS_RP_CLASSES; c++) {
+	for (c = 0; c < st.nclasses && c < F2FS_RP_IO_CLASSES; c++) {
 		const struct rp_sched_counters *k = &st.classes[c];
 		uint64_t n = k->reads + k->flushes;
 

@@ -17,8 +17,9 @@
 
 #define F2FS_RP_PAGE 4096ull
 
-/* The scheduler's class of the checkpoint thread, after the workload's classes. */
-#define RP_CLASS_CKPT F2FS_RP_CLASSES
+/* The scheduler's classes of the checkpoint thread and the flusher, after the workload's. */
+#define RP_CLASS_CKPT  F2FS_RP_CLASSES
+#define RP_CLASS_FLUSH (F2FS_RP_CLASSES + 1)
 
 struct rp_sched;
 
@@ -27,7 +28,7 @@ struct rp_dirty {
 	uint32_t ino;
 	uint64_t dirtied_ns; /* when it went from clean to dirty */
 	uint64_t seq;	     /* its place in the round-robin order */
-	int io_class;	     /* of the thread that dirtied it last (cgroup write-back) */
+	int io_class;	     /* of the thread that dirtied it last: whose fsyncs wait for it */
 };
 
 /* A checkpoint request waiting for the checkpoint thread. */
@@ -97,7 +98,8 @@ struct rp_engine {
 	pthread_cond_t wb_cond;
 	bool wb_kick, wb_stop, flusher_started;
 	pthread_t flusher;
-	int flush_ctx[F2FS_RP_CLASSES];
+	int flush_ctx[F2FS_RP_CLASSES]; /* all in RP_CLASS_FLUSH; one per dirtier's class for
+					   fsync's wait */
 
 	/* files written (under the big lock) */
 	struct rp_file *files;

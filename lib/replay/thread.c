@@ -97,6 +97,15 @@ static int parent_of(struct rp_engine *e, const char *path, uint32_t *dir, const
 	return f2fs_path_lookup(e->fs, plen ? parent : "/", dir);
 }
 
+/* utimes() on @ino: f2fs_setattr() changing times only, which takes no f2fs_lock_op. */
+static int touch_times(struct rp_engine *e, uint32_t ino)
+{
+	struct f2fs_setattr s = {.atime = UINT64_MAX};
+
+	s.mtime = s.ctime = (uint64_t)time(NULL);
+	return f2fs_setattr(e->fs, ino, &s);
+}
+
 static int make_node(struct rp_engine *e, const char *path, uint16_t mode, bool touch_existing)
 {
 	struct f2fs_new_inode a;
@@ -112,13 +121,7 @@ static int make_node(struct rp_engine *e, const char *path, uint16_t mode, bool 
 		f2fs_new_inode_init(&a, mode, (uint64_t)time(NULL));
 		return f2fs_create(e->fs, dir, name, len, &a, NULL, &ino);
 	}
-	if (!ret && touch_existing) {
-		struct f2fs_setattr s = {.atime = UINT64_MAX};
-
-		s.mtime = s.ctime = (uint64_t)time(NULL);
-		ret = f2fs_setattr(e->fs, ino, &s);
-	}
-	return ret;
+	return !ret && touch_existing ? touch_times(e, ino) : ret;
 }
 
 int rp_mkdir_p(struct rp_engine *e, int ctx, const char *path)
@@ -267,10 +270,11 @@ static int op_read(struct rp_thread *t, const struct f2fs_replay_op *op)
  * the flusher has under write-back (filemap_fdatawait waits for the
  * file's pages whoever submitted them; the flusher's context stands in).
  */
-static int wait_file_writeback(struct rp_thread *t)
+static int wait_file_writeback(struct rp_thread *t, bool dir)
 {
 	struct rp_engine *e = t->run->e;
-	int ret = rp_sched_wait(e->sched, e->flush_ctx[t->spec->io_class]);
+	/* the flusher writes regular files' pages; a directory's its fsync writes itself */
+	int ret = dir ? 0 : rp_sched_wait(e->sched, e->flush_ctx[t->spec->io_class]);
 
 	return ret ? ret : rp_sched_wait(e->sched, t->ctx);
 }
@@ -280,23 +284,25 @@ static int op_fsync(struct rp_thread *t, bool datasync)
 {
 	struct rp_engine *e = t->run->e;
 	bool need = false, did = false;
+	struct f2fs_inode_attr a;
 	uint32_t ino;
 	int ret;
 
 	rp_enter(e, t->ctx);
 	ret = f2fs_path_lookup(e->fs, t->path, &ino);
+	ret = ret ? ret : f2fs_getattr(e->fs, ino, &a);
 	ret = ret ? ret : f2fs_fsync_needs_checkpoint(e->fs, ino, &need);
 	ret = rp_leave(e, ret);
 	ret = ret ? ret : rp_writeback(e, t->ctx, ino, F2FS_WB_ALL, UINT64_MAX);
 	if (ret)
 		return ret;
 	if (need) {
-		ret = wait_file_writeback(t);
+		ret = wait_file_writeback(t, S_ISDIR(a.mode));
 		return ret ? ret : rp_request_checkpoint(e, t->ctx);
 	}
 	rp_enter(e, t->ctx);
 	ret = rp_leave(e, f2fs_fsync(e->fs, ino, datasync, &did));
-	return ret ? ret : wait_file_writeback(t);
+	return ret ? ret : wait_file_writeback(t, S_ISDIR(a.mode));
 }
 
 /* sync(2): every dirty file written back, then a checkpoint (sync_filesystem). */
@@ -317,6 +323,14 @@ static int op_namespace(struct rp_thread *t, const struct f2fs_replay_op *op)
 	size_t len, len2;
 	int ret;
 
+	if (op->op == F2FS_RP_CREATE) {
+		/* open(O_CREAT) of an existing file and the touch's utimes: no f2fs_lock_op */
+		rp_enter(e, t->ctx);
+		ret = f2fs_path_lookup(e->fs, t->path, &ino);
+		ret = rp_leave(e, ret ? ret : touch_times(e, ino));
+		if (ret != -ENOENT)
+			return ret;
+	}
 	rp_lock_op(e);
 	rp_enter(e, t->ctx);
 	switch (op->op) {

@@ -85,6 +85,7 @@ fi
 
 # --- the policies move the figures ---
 out=$("$F2FS_IO" replay --mkfs "" "${MODEL[@]}" --count 40 --file-size 16M --json \
+	--io-weights fg=100,bg=20,flusher=7 \
 	--compare "--no-checkpoint-merge" "--checkpoint-merge" ckpt-storm "$IMG" 2>&1)
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -98,6 +99,10 @@ assert a["merged"] == 0, "merged without merge: %d" % a["merged"]
 assert a["requested"] >= 40 and b["requested"] >= 40, (a["requested"], b["requested"])
 assert b["issued"] + b["skipped"] + b["merged"] <= b["requested"] + 1
 assert a["issued"] + a["skipped"] == a["requested"], a
+assert d["a"]["policy"]["weight_flusher"] == 7, d["a"]["policy"]
+# the laid-out file is written back by the flusher, in its own class
+fl = [c for c in d["a"]["io_classes"] if c["class"] == "flusher"]
+assert fl and fl[0]["bytes"] >= 16 << 20, fl
 print("A issued %d of %d; B issued %d, merged %d" % (a["issued"], a["requested"], b["issued"], b["merged"]))
 ' 2>&1); then
 	fail ckpt-compare "$verdict"
@@ -187,6 +192,7 @@ refuse() {
 printf '0 t fg create /x\n- t fg wirte /x 4K\n' >"$WORK/bad.trace"
 refuse bad-trace-line "bad.trace:2:" "$F2FS_IO" replay --trace "$WORK/bad.trace" "$IMG"
 refuse bad-policy "--io-weights" "$F2FS_IO" replay --io-weights fg=0 seqwrite "$IMG"
+refuse bad-weight "--io-weights" "$F2FS_IO" replay --io-weights flusher=x seqwrite "$IMG"
 refuse bad-compare "not a policy option" "$F2FS_IO" replay --mkfs "" --compare "--bogus" "" \
 	seqwrite "$IMG"
 refuse compare-no-mkfs "needs --mkfs" "$F2FS_IO" replay --compare "" "" seqwrite "$IMG"

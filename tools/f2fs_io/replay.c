@@ -164,7 +164,7 @@ static bool parse_ioprio(const char *s, struct f2fs_replay_policy *p)
 	return true;
 }
 
-/* --io-weights fg=100,bg=20 (either may be left out) */
+/* --io-weights fg=100,bg=20,flusher=13 (any may be left out) */
 static bool parse_weights(const char *s, struct f2fs_replay_policy *p)
 {
 	char buf[64], *tok, *save = NULL;
@@ -173,11 +173,12 @@ static bool parse_weights(const char *s, struct f2fs_replay_policy *p)
 		return false;
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int cls = !strncmp(tok, "fg=", 3)   ? F2FS_RP_CLASS_FG
-			  : !strncmp(tok, "bg=", 3) ? F2FS_RP_CLASS_BG
-						    : -1;
+		uint32_t *w = !strncmp(tok, "fg=", 3)	     ? &p->weight[F2FS_RP_CLASS_FG]
+			      : !strncmp(tok, "bg=", 3)	     ? &p->weight[F2FS_RP_CLASS_BG]
+			      : !strncmp(tok, "flusher=", 8) ? &p->flusher_weight
+							     : NULL;
 
-		if (cls < 0 || !parse_u32(tok + 3, 1000, &p->weight[cls]) || !p->weight[cls])
+		if (!w || !parse_u32(strchr(tok, '=') + 1, 1000, w) || !*w)
 			return false;
 	}
 	return true;
@@ -527,7 +528,9 @@ static double mib(uint64_t bytes)
 
 static const char *class_name(unsigned int c)
 {
-	return c == F2FS_RP_CLASS_FG ? "fg" : c == F2FS_RP_CLASS_BG ? "bg" : "ckpt";
+	static const char *const names[F2FS_RP_IO_CLASSES] = {"fg", "bg", "ckpt", "flusher"};
+
+	return c < F2FS_RP_IO_CLASSES ? names[c] : "?";
 }
 
 static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_t len)
@@ -540,14 +543,15 @@ static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_
 			 p->model_iops, p->model_flush_ms, p->device_queue);
 	snprintf(out, len,
 		 "%s (ckpt ioprio %s,%u), %s (min_seq_blocks %u), section counts %s, writeback "
-		 "%s, weights fg=%u bg=%u%s, %s, seed %llu",
+		 "%s, weights fg=%u bg=%u flusher=%u%s, %s, seed %llu",
 		 p->checkpoint_merge ? "checkpoint_merge" : "nocheckpoint_merge",
 		 p->ckpt_realtime ? "rt" : "be", p->ckpt_level,
 		 p->serialize_writepages ? "serialized writepages" : "writepages not serialized",
 		 p->min_seq_blocks ? p->min_seq_blocks : 512,
 		 p->section_counts == F2FS_SECTION_COUNTS_LOOP ? "loop" : "cached",
 		 p->writeback == F2FS_RP_WB_FIFO ? "fifo" : "expire", p->weight[0], p->weight[1],
-		 p->low_latency ? " (bfq low_latency)" : "", model, (unsigned long long)p->seed);
+		 p->flusher_weight, p->low_latency ? " (bfq low_latency)" : "", model,
+		 (unsigned long long)p->seed);
 }
 
 static void print_threads(const struct f2fs_replay_report *r)
@@ -601,7 +605,7 @@ static void print_report(const struct f2fs_replay_report *r, const struct f2fs_r
 		printf("read pass: %llu requests, %.1f MiB in %.3f s, %.1f MB/s\n",
 		       (unsigned long long)r->read_pass_requests, mib(r->read_pass_bytes),
 		       r->read_pass_s, r->read_pass_mbps);
-	for (c = 0; c <= F2FS_RP_CLASSES; c++)
+	for (c = 0; c < F2FS_RP_IO_CLASSES; c++)
 		if (r->class_requests[c])
 			printf("I/O class %s: %.1f MiB in %llu requests, queue wait avg %.2f ms, "
 			       "max %.2f ms\n",
@@ -625,6 +629,7 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_str(j, "writeback", p->writeback == F2FS_RP_WB_FIFO ? "fifo" : "expire");
 	json_u64(j, "weight_fg", p->weight[0]);
 	json_u64(j, "weight_bg", p->weight[1]);
+	json_u64(j, "weight_flusher", p->flusher_weight);
 	json_bool(j, "bfq_low_latency", p->low_latency);
 	json_u64(j, "device_queue", p->device_queue);
 	json_double(j, "model_mbps", p->model_mbps);
@@ -711,7 +716,7 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 		json_end(j);
 	}
 	json_array(j, "io_classes");
-	for (c = 0; c <= F2FS_RP_CLASSES; c++) {
+	for (c = 0; c < F2FS_RP_IO_CLASSES; c++) {
 		json_object(j, NULL);
 		json_str(j, "class", class_name(c));
 		json_u64(j, "bytes", r->class_bytes[c]);
@@ -883,7 +888,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --serialize-writepages | --no-serialize-writepages   --min-seq-blocks N\n"
      "  --wb-chunk PAGES   --section-counts cached|loop   --writeback expire|fifo\n"
      "  --dirty-expire MS  --dirty-background SIZE  --dirty-limit SIZE\n"
-     "  --io-weights fg=N,bg=N   --device-model MBPS,IOPS,FLUSH_MS   --seed N\n"
+     "  --io-weights fg=N,bg=N,flusher=N   --device-model MBPS,IOPS,FLUSH_MS   --seed N\n"
      "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
