@@ -185,6 +185,12 @@ enum f2fs_replay_writeback {
 	F2FS_RP_WB_FIFO,   /* round robin over dirty inodes in the order they were dirtied */
 };
 
+/* What a writer above the dirty limit does (balance_dirty_pages()). */
+enum f2fs_replay_throttle {
+	F2FS_RP_THROTTLE_SLEEP,	    /* sleeps while the flusher writes back (kernels since 3.2) */
+	F2FS_RP_THROTTLE_WRITEBACK, /* writes its own pages back: a writepages caller per writer */
+};
+
 /* What the emulated kernel does; f2fs_replay_policy_default() gives the 6.x defaults. */
 struct f2fs_replay_policy {
 	bool checkpoint_merge;	   /* checkpoint_merge mount option */
@@ -195,15 +201,17 @@ struct f2fs_replay_policy {
 	uint32_t wb_chunk_pages;   /* pages written per turn by a writer not serialised (1) */
 	int section_counts;	   /* enum f2fs_section_counts */
 	enum f2fs_replay_writeback writeback;
-	uint32_t dirty_expire_ms;	  /* dirty_expire_interval (30000) */
-	uint32_t dirty_writeback_ms;	  /* dirty_writeback_interval (5000) */
-	uint64_t dirty_background;	  /* bytes dirty before the flusher starts (64 MiB) */
-	uint64_t dirty_limit;		  /* bytes dirty before writers write back (128 MiB) */
+	uint32_t dirty_expire_ms;    /* dirty_expire_interval (30000) */
+	uint32_t dirty_writeback_ms; /* dirty_writeback_interval (5000) */
+	uint64_t dirty_background;   /* bytes dirty before the flusher starts (64 MiB) */
+	uint64_t dirty_limit;	     /* bytes dirty before writers are throttled (128 MiB) */
+	enum f2fs_replay_throttle dirty_throttle;
 	uint32_t weight[F2FS_RP_CLASSES]; /* I/O weights: fg 100, bg 20 */
 	/*
-	 * The flusher's weight. F2FS has no cgroup write-back, so background
+	 * The flusher's weight (40). F2FS has no cgroup write-back, so
 	 * write-back is the root group's async I/O whoever dirtied the pages:
-	 * BFQ's best-effort level 4 (40) charged three times (bfq_async_charge_factor): 13.
+	 * BFQ's best-effort level 4, its service charged three times
+	 * (bfq_async_charge_factor).
 	 */
 	uint32_t flusher_weight;
 	/*
@@ -214,8 +222,14 @@ struct f2fs_replay_policy {
 	bool low_latency;
 	double model_mbps, model_iops, model_flush_ms; /* device model; 0: the device's own speed */
 	uint32_t device_queue; /* requests the device holds, served in order (1) */
-	uint64_t seed;	       /* content and choices */
-	uint32_t threads_cpu;  /* emulated threads running at once (0: all) */
+	/*
+	 * BFQ's service budget: a queue picked keeps the device for this many
+	 * bytes or 125 ms (bfq_timeout) unless a heavier one preempts it
+	 * (8 MiB, bfq_default_max_budget; 0: request by request).
+	 */
+	uint64_t bfq_budget;
+	uint64_t seed;	      /* content and choices */
+	uint32_t threads_cpu; /* emulated threads running at once (0: all) */
 };
 
 void f2fs_replay_policy_default(struct f2fs_replay_policy *p);

@@ -69,9 +69,10 @@ void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
 	p->dirty_limit = 128ull << 20;
 	p->weight[F2FS_RP_CLASS_FG] = 100;
 	p->weight[F2FS_RP_CLASS_BG] = 20;
-	p->flusher_weight = 13;
+	p->flusher_weight = 40;
 	p->low_latency = true;
 	p->device_queue = 1;
+	p->bfq_budget = 8ull << 20;
 	p->seed = 1;
 }
 
@@ -406,6 +407,9 @@ static void *flusher_main(void *arg)
 			if (!ino || rp_stopping(e))
 				break;
 			ret = rp_writeback(e, e->flush_ctx[cls], ino, F2FS_WB_NONE, FLUSHER_PAGES);
+			pthread_mutex_lock(&e->wb_mutex);
+			pthread_cond_broadcast(&e->wb_progress);
+			pthread_mutex_unlock(&e->wb_mutex);
 			if (ret) {
 				rp_abort(e, ret, "write-back");
 				break;
@@ -425,7 +429,35 @@ static void kick_flusher(struct rp_engine *e)
 	pthread_mutex_unlock(&e->wb_mutex);
 }
 
-/* After a write: above the background level wake the flusher; above the limit write back. */
+static uint64_t dirty_bytes(struct rp_engine *e, int ctx)
+{
+	uint64_t dirty;
+
+	rp_enter(e, ctx);
+	dirty = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE;
+	rp_leave(e, 0);
+	return dirty;
+}
+
+/* Wait for the flusher's next turn, or 10 ms. */
+static void wait_flusher_turn(struct rp_engine *e)
+{
+	uint64_t until = rp_now_ns() + 10000000ull;
+	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000ull),
+			      .tv_nsec = (long)(until % 1000000000ull)};
+
+	pthread_mutex_lock(&e->wb_mutex);
+	pthread_cond_timedwait(&e->wb_progress, &e->wb_mutex, &ts);
+	pthread_mutex_unlock(&e->wb_mutex);
+}
+
+/*
+ * After a write (balance_dirty_pages()): above the background level wake
+ * the flusher; above the limit the writer sleeps while the flusher writes
+ * back (since 3.2 writers never write back themselves, so their pages go
+ * out as the flusher's I/O), or with --dirty-throttle writeback writes its
+ * own file back, one writepages caller per writer.
+ */
 int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls)
 {
 	uint64_t dirty;
@@ -439,9 +471,14 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 		return ret;
 	if (dirty > e->pol->dirty_background)
 		kick_flusher(e);
-	if (dirty > e->pol->dirty_limit)
-		ret = rp_writeback(e, ctx, ino, F2FS_WB_NONE, UINT64_MAX);
-	return ret;
+	if (dirty > e->pol->dirty_limit && e->pol->dirty_throttle == F2FS_RP_THROTTLE_WRITEBACK)
+		return rp_writeback(e, ctx, ino, F2FS_WB_NONE, UINT64_MAX);
+	while (dirty > e->pol->dirty_limit && !rp_stopping(e)) {
+		kick_flusher(e);
+		wait_flusher_turn(e);
+		dirty = dirty_bytes(e, ctx);
+	}
+	return 0;
 }
 
 /* ---- checkpoints ---- */
@@ -581,12 +618,17 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	/* BFQ's weight for a best-effort level: (8 - level) * 10 */
 	cfg.classes[RP_CLASS_CKPT].weight = rp_raised_weight(p, (8u - (p->ckpt_level & 7u)) * 10u);
 	cfg.classes[RP_CLASS_CKPT].realtime = p->ckpt_realtime;
+	/* the root group's async queue: best-effort level 4, charged bfq_async_charge_factor times
+	 */
 	cfg.classes[RP_CLASS_FLUSH].weight = p->flusher_weight ? p->flusher_weight : 1;
+	cfg.classes[RP_CLASS_FLUSH].charge = 3;
 	cfg.model.mbps = (uint32_t)p->model_mbps;
 	cfg.model.iops = (uint32_t)p->model_iops;
 	cfg.model.flush_ms = (uint32_t)p->model_flush_ms;
 	cfg.defer_flush = true;
 	cfg.queue_depth = p->device_queue;
+	cfg.budget_bytes = p->bfq_budget;
+	cfg.slice_ns = 125000000ull; /* bfq_timeout */
 	return rp_sched_open(dev, &cfg, &e->sched, &e->sdev);
 }
 
@@ -609,6 +651,7 @@ static void engine_init(struct rp_engine *e, const struct f2fs_replay_workload *
 	pthread_cond_init(&e->cp_done, NULL);
 	pthread_mutex_init(&e->wb_mutex, NULL);
 	rp_cond_init_monotonic(&e->wb_cond);
+	rp_cond_init_monotonic(&e->wb_progress);
 }
 
 static void engine_destroy(struct rp_engine *e)
@@ -626,6 +669,7 @@ static void engine_destroy(struct rp_engine *e)
 	pthread_cond_destroy(&e->cp_done);
 	pthread_mutex_destroy(&e->wb_mutex);
 	pthread_cond_destroy(&e->wb_cond);
+	pthread_cond_destroy(&e->wb_progress);
 	free(e->dirty);
 	free(e->thread_ctx);
 	rp_files_free(e);

@@ -96,6 +96,7 @@ struct rp_engine {
 	uint64_t dirty_seq;
 	pthread_mutex_t wb_mutex;
 	pthread_cond_t wb_cond;
+	pthread_cond_t wb_progress; /* the flusher wrote a turn: throttled writers look again */
 	bool wb_kick, wb_stop, flusher_started;
 	pthread_t flusher;
 	int flush_ctx[F2FS_RP_CLASSES]; /* all in RP_CLASS_FLUSH; one per dirtier's class for

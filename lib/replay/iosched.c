@@ -104,6 +104,10 @@ struct rp_sched {
 	uint64_t busy_ns, open_ns;
 	uint64_t
 	    dev_free_ns; /* the dispatcher's: when the modelled device finished its last request */
+	/* budgets: the context in service (NO_CTX: none), what it was served, since when */
+	uint64_t budget, slice_ns;
+	unsigned int svc;
+	uint64_t svc_bytes, svc_start_ns;
 };
 
 static uint64_t now_ns(void)
@@ -323,11 +327,26 @@ static void lift(uint64_t *vtime, uint64_t floor)
 		*vtime = floor;
 }
 
+/* Whether context @y, getting requests, takes the device from @x in service. */
+static bool preempts(const struct rp_sched *s, unsigned int y, unsigned int x)
+{
+	const struct sched_class *cy = &s->cls[s->ctx[y].cls], *cx = &s->cls[s->ctx[x].cls];
+
+	if (cy->cfg.realtime != cx->cfg.realtime)
+		return cy->cfg.realtime;
+	if (cy == cx)
+		return s->ctx[y].weight > s->ctx[x].weight;
+	return cy->cfg.weight > cx->cfg.weight;
+}
+
 /* @id's queue was empty: it and, if it was idle, its class start at their floors. */
 static void ctx_wake(struct rp_sched *s, unsigned int id)
 {
 	struct sched_ctx *x = &s->ctx[id];
 	struct sched_class *c = &s->cls[x->cls];
+
+	if (s->svc != NO_CTX && s->svc != id && preempts(s, id, s->svc))
+		s->svc = NO_CTX;
 
 	/* the floors before @id joins the list: they are of the others */
 	lift(&x->vtime, ctx_floor(s, c));
@@ -397,21 +416,50 @@ static void busy_unlink(struct rp_sched *s, struct sched_class *c, unsigned int 
 		c->busy_tail = before;
 }
 
+/* The context in service may go on: it has requests and budget and time left. */
+static bool svc_goes_on(const struct rp_sched *s)
+{
+	return s->svc != NO_CTX && s->ctx[s->svc].head && s->svc_bytes < s->budget &&
+	       now_ns() - s->svc_start_ns < s->slice_ns;
+}
+
+/* The backlogged context of @c that comes before @id in its list, or NO_CTX. */
+static unsigned int busy_before(const struct rp_sched *s, const struct sched_class *c,
+				unsigned int id)
+{
+	unsigned int k, prev = NO_CTX;
+
+	for (k = c->busy_head; k != NO_CTX && k != id; k = s->ctx[k].busy_next)
+		prev = k;
+	return prev;
+}
+
 /*
- * Take the next request: the class, then the context within it.  Each is
- * charged at its own level, cost / its own weight.
+ * Take the next request: the class, then the context within it (or, with
+ * budgets, the context in service while it may go on).  Each is charged at
+ * its own level, cost / its own weight.
  */
 static struct req *dispatch_next(struct rp_sched *s)
 {
-	struct sched_class *c = next_class(s);
+	struct sched_class *c;
 	struct sched_ctx *x;
 	unsigned int id, before;
 	struct req *r;
 	uint64_t cost;
 
-	if (!c)
-		return NULL;
-	id = next_ctx(s, c, &before);
+	if (s->budget && svc_goes_on(s)) {
+		id = s->svc;
+		c = &s->cls[s->ctx[id].cls];
+		before = busy_before(s, c, id);
+	} else {
+		c = next_class(s);
+		if (!c)
+			return NULL;
+		id = next_ctx(s, c, &before);
+		s->svc = id;
+		s->svc_bytes = 0;
+		s->svc_start_ns = now_ns();
+	}
 	x = &s->ctx[id];
 	r = x->head;
 	x->head = r->next;
@@ -419,9 +467,10 @@ static struct req *dispatch_next(struct rp_sched *s)
 		x->tail = NULL;
 		busy_unlink(s, c, id, before);
 	}
+	s->svc_bytes += req_cost(r);
 	cost = req_cost(r) * RP_SCHED_WEIGHT_MAX;
 	s->vnow[c->cfg.realtime] = c->vtime;
-	c->vtime += cost / c->cfg.weight;
+	c->vtime += cost * (c->cfg.charge ? c->cfg.charge : 1) / c->cfg.weight;
 	c->vnow = x->vtime;
 	x->vtime += cost / x->weight;
 	return r;
@@ -812,6 +861,9 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->cap = c->ctx_cap_bytes ? c->ctx_cap_bytes : RP_SCHED_DEFAULT_CAP;
 	s->defer_flush = c->defer_flush;
 	s->depth = c->queue_depth > 1 ? c->queue_depth : 1;
+	s->budget = c->budget_bytes;
+	s->slice_ns = c->slice_ns ? c->slice_ns : UINT64_MAX;
+	s->svc = NO_CTX;
 	s->nclasses = c->nclasses;
 	for (i = 0; i < c->nclasses; i++) {
 		s->cls[i].cfg = c->classes[i];

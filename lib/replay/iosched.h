@@ -89,6 +89,7 @@ struct rp_sched;
 struct rp_sched_class {
 	uint32_t weight; /* 1..RP_SCHED_WEIGHT_MAX; among realtime classes too */
 	bool realtime;	 /* served before every class that is not */
+	uint32_t charge; /* its service counts this many times (BFQ's async I/O: 3); 0 as 1 */
 };
 
 /* A device model: each field 0 means "not modelled". */
@@ -114,6 +115,18 @@ struct rp_sched_config {
 	 * device's queue; the device serves its queue in order.
 	 */
 	unsigned int queue_depth;
+	/*
+	 * BFQ's service budgets (0: off, the next request is always picked by
+	 * virtual time). On, the context picked keeps the device until it has
+	 * been served budget_bytes or slice_ns, or its queue empties, or a
+	 * context that may preempt it gets requests (bfq_bfqq_expire(),
+	 * bfq_bfqq_higher_class_or_weight()): a realtime one, a heavier one of
+	 * its class, one of a heavier class.  Virtual times are charged per
+	 * request as without budgets, so shares hold over time; what budgets
+	 * change is how long a light context's few requests wait.
+	 */
+	uint64_t budget_bytes;
+	uint64_t slice_ns;
 };
 
 /* What was served, counted when a request completes. */

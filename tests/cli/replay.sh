@@ -112,7 +112,7 @@ else
 fi
 
 out=$("$F2FS_IO" replay --mkfs "" --threads 4 --file-size 8M --dirty-background 1M \
-	--dirty-limit 2M --json --compare "--no-serialize-writepages" "--serialize-writepages" \
+	--dirty-limit 2M --dirty-throttle writeback --json --compare "--no-serialize-writepages" "--serialize-writepages" \
 	tiotest "$IMG" 2>&1)
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -131,6 +131,29 @@ else
 	both_clean tiotest-compare && pass tiotest-compare
 	echo "  $verdict"
 fi
+
+# writers above the dirty limit sleep while the flusher writes (default): the
+# flusher's class carries the files' data; or they write their own files back
+for mode in sleep writeback; do
+	out=$("$F2FS_IO" replay --mkfs "" --threads 2 --file-size 8M --dirty-background 1M \
+		--dirty-limit 2M --dirty-throttle $mode --json tiotest "$IMG" 2>&1)
+	if ! verdict=$(echo "$out" | python3 -c '
+import json, sys
+mode = sys.argv[1]
+d = json.load(sys.stdin)["run"]
+assert d["policy"]["dirty_throttle"] == mode, d["policy"]
+fl = [c["bytes"] for c in d["io_classes"] if c["class"] == "flusher"][0]
+files = d["files"]["bytes"]
+assert files == 16 << 20 and d["files"]["verify_failures"] == 0, d["files"]
+if mode == "sleep":
+    assert fl >= files, "the flusher wrote %d bytes of %d" % (fl, files)
+print("flusher class %d bytes, files %d" % (fl, files))
+' $mode 2>&1); then
+		fail "dirty-throttle-$mode" "$verdict"
+	else
+		both_clean "dirty-throttle-$mode" && pass "dirty-throttle-$mode"
+	fi
+done
 
 # --- traces ---
 TRACE=$WORK/t.trace

@@ -75,6 +75,8 @@ enum {
 	OPT_LOW_LATENCY,
 	OPT_NO_LOW_LATENCY,
 	OPT_DEVICE_QUEUE,
+	OPT_BFQ_BUDGET,
+	OPT_DIRTY_THROTTLE,
 };
 
 static const struct option policy_options[] = {
@@ -97,6 +99,8 @@ static const struct option policy_options[] = {
     {"bfq-low-latency", no_argument, NULL, OPT_LOW_LATENCY},
     {"no-bfq-low-latency", no_argument, NULL, OPT_NO_LOW_LATENCY},
     {"device-queue", required_argument, NULL, OPT_DEVICE_QUEUE},
+    {"bfq-budget", required_argument, NULL, OPT_BFQ_BUDGET},
+    {"dirty-throttle", required_argument, NULL, OPT_DIRTY_THROTTLE},
     {NULL, 0, NULL, 0},
 };
 
@@ -246,6 +250,12 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 		return parse_size(arg, &p->dirty_background);
 	case OPT_DIRTY_LIMIT:
 		return parse_size(arg, &p->dirty_limit);
+	case OPT_DIRTY_THROTTLE:
+		p->dirty_throttle =
+		    !strcmp(arg, "writeback") ? F2FS_RP_THROTTLE_WRITEBACK : F2FS_RP_THROTTLE_SLEEP;
+		return !strcmp(arg, "writeback") || !strcmp(arg, "sleep");
+	case OPT_BFQ_BUDGET:
+		return parse_size(arg, &p->bfq_budget);
 	case OPT_IO_WEIGHTS:
 		return parse_weights(arg, p);
 	case OPT_DEVICE_MODEL:
@@ -632,6 +642,9 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_u64(j, "weight_flusher", p->flusher_weight);
 	json_bool(j, "bfq_low_latency", p->low_latency);
 	json_u64(j, "device_queue", p->device_queue);
+	json_u64(j, "bfq_budget", p->bfq_budget);
+	json_str(j, "dirty_throttle",
+		 p->dirty_throttle == F2FS_RP_THROTTLE_WRITEBACK ? "writeback" : "sleep");
 	json_double(j, "model_mbps", p->model_mbps);
 	json_double(j, "model_iops", p->model_iops);
 	json_double(j, "model_flush_ms", p->model_flush_ms);
@@ -889,7 +902,8 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --wb-chunk PAGES   --section-counts cached|loop   --writeback expire|fifo\n"
      "  --dirty-expire MS  --dirty-background SIZE  --dirty-limit SIZE\n"
      "  --io-weights fg=N,bg=N,flusher=N   --device-model MBPS,IOPS,FLUSH_MS   --seed N\n"
-     "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n",
+     "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n"
+     "  --bfq-budget SIZE   --dirty-throttle sleep|writeback\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };
