@@ -264,7 +264,10 @@ static bool goes_before(const struct sched_class *a, const struct sched_class *b
 {
 	if (a->cfg.realtime != b->cfg.realtime)
 		return a->cfg.realtime;
-	return a->vtime < b->vtime;
+	/* at equal start the heavier finishes a turn first, as BFQ orders by finish time */
+	if (a->vtime != b->vtime)
+		return a->vtime < b->vtime;
+	return a->cfg.weight > b->cfg.weight;
 }
 
 static bool class_busy(const struct sched_class *c)

@@ -423,6 +423,80 @@ static void test_realtime(void)
 }
 
 /*
+ * Budgets: a heavy class's context in service keeps the device for its
+ * budget (1 MiB: four 256 KiB writes) while a light class's small write
+ * waits, where without budgets it goes next; a heavier class's write
+ * preempts the turn and goes next; the async charge makes a class's
+ * requests count three times.
+ */
+static unsigned int budget_case(uint64_t budget, bool preemptor)
+{
+	struct rp_sched_config c = {.nclasses = 3, .budget_bytes = budget, .slice_ns = UINT64_MAX};
+	unsigned int i, at;
+	struct rig g;
+	int heavy, light, pre;
+
+	c.classes[0].weight = 100;
+	c.classes[1].weight = 20;
+	c.classes[2].weight = 200;
+	rig_open(&g, 8 * MIB, &c, true);
+	heavy = rp_sched_context_new(g.s, 0);
+	light = rp_sched_context_new(g.s, 1);
+	pre = rp_sched_context_new(g.s, 2);
+	CHECK_EQ_U64(put(&g, heavy, 0, 64, 0x10, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	for (i = 1; i < 8; i++)
+		CHECK_EQ_U64(put(&g, heavy, i * 64, 64, 0x10, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, preemptor ? pre : light, 1000, 1, 0xcc, F2FS_DEV_TAG_META), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 9);
+	at = rec_find(&g.rec, REC_WRITE, 1000, 0xcc);
+	rig_close(&g);
+	return at;
+}
+
+static void test_budget(void)
+{
+	unsigned int none = budget_case(0, false), light = budget_case(MIB, false),
+		     pre = budget_case(MIB, true);
+
+	printf("behind a 100-weight context's 256 KiB writes, a 20-weight class's small write "
+	       "is request %u without budgets, %u with 1 MiB budgets; a 200-weight class's %u\n",
+	       none + 1, light + 1, pre + 1);
+	CHECK(none <= 2);
+	CHECK_EQ_U64(light, 4);
+	CHECK_EQ_U64(pre, 1);
+}
+
+static void test_async_charge(void)
+{
+	struct rp_sched_config c = two_classes(100, 100, false);
+	unsigned int i, first_b = 0, served_a = 0;
+	struct rig g;
+
+	c.classes[1].charge = 3;
+	rig_open(&g, 8 * MIB, &c, true);
+	CHECK_EQ_U64(put(&g, 0, 0, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	for (i = 1; i < 40; i++)
+		CHECK_EQ_U64(put(&g, 0, i, 1, 0x10, F2FS_DEV_TAG_DATA), 0);
+	for (i = 0; i < 40; i++)
+		CHECK_EQ_U64(
+		    put(&g, rp_sched_context_new(g.s, 1), 100 + i, 1, 0x20, F2FS_DEV_TAG_DATA), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	/* of the first 40 served, equal weights give class 0 three in four */
+	for (i = 0; i < 40 && i < g.rec.n; i++) {
+		served_a += g.rec.log[i].first == 0x10;
+		first_b += g.rec.log[i].first == 0x20;
+	}
+	printf("equal weights, class 1 charged 3x: %u and %u of the first 40\n", served_a, first_b);
+	CHECK(served_a >= 28 && served_a <= 32);
+	rig_close(&g);
+}
+
+/*
  * A device queue of 4: the requests that entered it while the first was
  * served go before a realtime request that came later; the scheduler's
  * order applies to what waits outside it.
@@ -1037,6 +1111,8 @@ int main(void)
 	RUN(test_flush_waits);
 	RUN(test_realtime);
 	RUN(test_device_queue);
+	RUN(test_budget);
+	RUN(test_async_charge);
 	RUN(test_no_credit_hoarding);
 	RUN(test_small_write_not_behind_backlog);
 	RUN(test_context_weights_order);
