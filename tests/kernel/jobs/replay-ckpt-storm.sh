@@ -10,7 +10,7 @@
 # figures and the counters' differences (rp_deltas), and the debugfs status
 # lines after each repetition.
 #
-# Environment: MOUNT_OPT, REPS (3), ROUNDS (50), FILE_SIZE (64M), and
+# Environment: MOUNT_OPT, REPS (3), ROUNDS (100), FILE_SIZE (64M), and
 # rp_setup_io's WEIGHT_FG, WEIGHT_BG, DIRTY_BG, DIRTY_LIMIT.
 # Host files: replayload, replay-common.sh.
 
@@ -40,7 +40,7 @@ while [ "$rep" -le "${REPS:-3}" ]; do
 	replayload layout $MNT/r$rep "${FILE_SIZE:-64M}" || fail "layout failed (rep $rep)"
 	step "rep $rep: laid out"
 	rp_counters /tmp/before
-	replayload ckpt-storm $MNT/r$rep "${ROUNDS:-50}" "${FILE_SIZE:-64M}" >/tmp/out ||
+	replayload ckpt-storm $MNT/r$rep "${ROUNDS:-100}" "${FILE_SIZE:-64M}" >/tmp/out ||
 		fail "replayload ckpt-storm failed (rep $rep)"
 	rp_counters /tmp/after
 	sed "s/^@@M /@@M rep=$rep /" /tmp/out

@@ -12,8 +12,10 @@
 #                        thresholds $DIRTY_BG and $DIRTY_LIMIT (bytes, when
 #                        set), debugfs; fails the job when any is missing
 #   rp_counters FILE     the kernel's counters now, "name value" per line:
-#                        debugfs status ("CP calls", "CP merge (...)") and
-#                        /sys/block/vda/stat
+#                        debugfs status ("CP calls", "CP merge (...)"),
+#                        /sys/block/vda/stat, and the bytes and I/Os
+#                        written on behalf of cgroups fg and bg (io.stat;
+#                        the rest was charged to the root: kernel threads)
 #   rp_deltas REP BEFORE AFTER
 #                        "@@M rep=REP name=value" for each counter: the
 #                        difference, or the value after for gauges
@@ -71,6 +73,9 @@ rp_counters() {
 	{
 		cat /sys/kernel/debug/f2fs/status
 		echo "@@BLOCKSTAT $(cat /sys/block/vda/stat)"
+		for g in fg bg; do
+			sed "s/^/@@IOSTAT $g /" /sys/fs/cgroup/$g/io.stat
+		done
 	} | awk '
 	/^CP calls:/ {
 		v = $3; bg = $0; sub(/.*BG: */, "", bg); sub(/\).*/, "", bg)
@@ -88,6 +93,16 @@ rp_counters() {
 		print "dev_read_ios", $2; print "dev_read_sectors", $4
 		print "dev_write_ios", $6; print "dev_write_sectors", $8
 		if (NF >= 17) print "dev_flushes", $17
+	}
+	/^@@IOSTAT/ {
+		for (i = 4; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "wbytes" || kv[1] == "wios") io[$2 "_" kv[1]] += kv[2]
+		}
+	}
+	END {
+		print "fg_wbytes", io["fg_wbytes"] + 0; print "fg_wios", io["fg_wios"] + 0
+		print "bg_wbytes", io["bg_wbytes"] + 0; print "bg_wios", io["bg_wios"] + 0
 	}' >"$1"
 	grep -q '^cp_calls ' "$1" || fail "no 'CP calls' in /sys/kernel/debug/f2fs/status"
 	grep -q '^cp_merge_issued ' "$1" || fail "no 'CP merge' in /sys/kernel/debug/f2fs/status"
