@@ -52,7 +52,8 @@
 # Environment:
 #   MKFS, OUR_FSCK, F2FS_IO  this build's (default <repo>/...)
 #   UPSTREAM_FSCK            default /usr/sbin/fsck.f2fs
-#   CC                       builds tools/replayload.c (default cc)
+#   CC, LIBF2FS              build tools/replayload.c (default cc and
+#                            <repo>/lib/libf2fs.a)
 #   XCHECK_CASES             among "ckpt-storm tiotest verify" (default all)
 #   XCHECK_RUNS              runs per setting, kernel and engine (default 3)
 #   XCHECK_KERNEL_RESULTS    a file of kernel figures: when it exists and was
@@ -88,6 +89,7 @@ MKFS=${MKFS:-$repo/mkfs/mkfs.f2fs}
 OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
 F2FS_IO=${F2FS_IO:-$repo/tools/f2fs_io/f2fs_io}
 UPSTREAM_FSCK=${UPSTREAM_FSCK:-/usr/sbin/fsck.f2fs}
+LIBF2FS=${LIBF2FS:-$repo/lib/libf2fs.a}
 CASES=${XCHECK_CASES:-ckpt-storm tiotest verify}
 RUNS=${XCHECK_RUNS:-3}
 OUT=${XCHECK_OUT:-${TMPDIR:-/tmp}/replay-xcheck}
@@ -190,10 +192,10 @@ engine_common() {
 # Lines "params WORKLOAD TEXT" and "kernel WORKLOAD SETTING RUN FIGURE VALUE"
 # (tab-separated); the engine's figures go to $OUT/engine-results.tsv alike.
 
-# kernel_cached WORKLOAD: the file has this workload's figures, measured
-# with the parameters of this run.
+# kernel_cached WORKLOAD: XCHECK_KERNEL_RESULTS names a file with this
+# workload's figures, measured with the parameters of this run.
 kernel_cached() {
-	[ -f "$KRES" ] || return 1
+	[ -n "${XCHECK_KERNEL_RESULTS:-}" ] && [ -f "$KRES" ] || return 1
 	if ! grep -q "^kernel	$1	" "$KRES"; then
 		return 1
 	fi
@@ -609,7 +611,7 @@ VDB_PATHS=/fio/test_img"
 build_replayload() {
 	replayload=$work/replayload
 	"${CC:-cc}" -O2 -Wall -Wextra -Werror -I"$repo/include" -I"$repo" -o "$replayload" \
-		"$here/tools/replayload.c" "$repo/lib/libf2fs.a" -lz -luuid -lblkid -llz4 -lpthread \
+		"$here/tools/replayload.c" "$LIBF2FS" -lz -luuid -lblkid -llz4 -lpthread \
 		2>"$work/replayload.build.log"
 }
 
@@ -621,7 +623,7 @@ main() {
 	command -v jq >/dev/null || CI=true abandon "jq not found (scripts/setup.sh installs it)"
 	command -v numfmt >/dev/null || CI=true abandon "numfmt not found"
 	[ "$RUNS" -ge 2 ] 2>/dev/null || CI=true abandon "XCHECK_RUNS must be at least 2 (a spread needs two runs)"
-	[ -f "$repo/lib/libf2fs.a" ] || CI=true abandon "$repo/lib/libf2fs.a not built"
+	[ -f "$LIBF2FS" ] || CI=true abandon "$LIBF2FS not built"
 	build_replayload || CI=true abandon "cannot build replayload: $(head -n 3 "$work/replayload.build.log")"
 	mkdir -p "$OUT" || abandon "cannot make $OUT"
 	rm -f "$OUT"/engine-* "$OUT/table.txt"
