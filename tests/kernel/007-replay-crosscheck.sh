@@ -414,7 +414,7 @@ engine_figures() {
 
 # ---- comparing ----
 
-# stats ROWS...: "source setting figure n mean spread" per group.
+# stats ROWS...: "source setting figure n mean spread min max" per group.
 stats() {
 	cat "$@" | awk -F'\t' '
 	{
@@ -427,15 +427,16 @@ stats() {
 	END {
 		for (i = 1; i <= k; i++) {
 			g = order[i]
-			printf "%s\t%d\t%.6g\t%.6g\n", g, n[g], sum[g] / n[g], hi[g] - lo[g]
+			printf "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\n", g, n[g], sum[g] / n[g], hi[g] - lo[g],
+				lo[g], hi[g]
 		}
 	}'
 }
 
-# stat_of STATS SOURCE SETTING FIGURE: "n mean spread", or nothing.
+# stat_of STATS SOURCE SETTING FIGURE: "n mean spread min max", or nothing.
 stat_of() {
 	awk -F'\t' -v s="$2" -v t="$3" -v f="$4" \
-		'$1 == s && $2 == t && $3 == f { print $4, $5, $6 }' "$1"
+		'$1 == s && $2 == t && $3 == f { print $4, $5, $6, $7, $8 }' "$1"
 }
 
 fmt() { # fmt "n mean spread": mean±spread
@@ -473,7 +474,8 @@ storm_compare() {
 			split(eon, c, " "); split(eoff, d, " ")
 			eeff = c[2] - d[2]
 			edir = eeff > 0 ? "up" : (eeff < 0 ? "down" : "none")
-			why = sprintf("kernel %+.3g (spread %.3g), engine %+.3g", keff, spread, eeff)
+			why = sprintf("kernel %+.3g (spread %.3g; runs off %.3g..%.3g, on %.3g..%.3g), engine %+.3g",
+				keff, spread, b[4], b[5], a[4], a[5], eeff)
 			if (keff * keff <= spread * spread) { print "SKIP kernel effect within its spread: " why; exit }
 			print (kdir == edir ? "PASS " : "FAIL ") why
 		}')
