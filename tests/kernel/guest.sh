@@ -28,6 +28,12 @@
 #   GUEST_MEM           guest memory in MiB (default 1024)
 #   GUEST_EXTRA_DRIVES  extra -drive specs separated by spaces, e.g.
 #                       "file=b.img,format=raw,if=virtio" (becomes /dev/vdb)
+#   GUEST_DRIVE_OPTS    extra comma-separated options appended to IMG's own
+#                       -drive spec, e.g. qemu's throttling
+#                       "throttling.bps-total=20971520,throttling.iops-total=1000"
+#   GUEST_EXTRA_MODULES kernel modules (space-separated names, e.g. "bfq")
+#                       inserted after the standard list; they travel with
+#                       the job, so each boot may ask for different ones
 #   GUEST_JOB_ENV       lines of NAME=value exported to the job
 #   GUEST_APPEND        extra kernel command line
 #   GUEST_VERBOSE=1     copy the console to stderr while the guest runs
@@ -158,7 +164,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 mkdir -p /mnt
-for m in $(cat /etc/guest-modules); do
+for m in $(cat /etc/guest-modules /etc/guest-extra-modules 2>/dev/null); do
 	insmod "/lib/modules/$m.ko" || echo "@@GUEST-WARN@@ insmod $m failed"
 done
 i=0
@@ -218,14 +224,20 @@ _guest_build_base() {
 	_guest_base=$GUEST_WORKDIR/base.cpio.gz
 }
 
-# The per-boot part: the job, its environment and the host files.
+# The per-boot part: the job, its environment, its extra modules and the
+# host files.
 _guest_build_job() {
-	local root=$1 job=$2 out=$3 f
+	local root=$1 job=$2 out=$3 f m mods=()
 	shift 3
 	rm -rf "$root"
-	mkdir -p "$root/bin" "$root/etc" || return 1
+	mkdir -p "$root/bin" "$root/etc" "$root/lib/modules" || return 1
 	cp "$job" "$root/job.sh" && chmod 0755 "$root/job.sh" || return 1
 	[ -n "${GUEST_JOB_ENV:-}" ] && printf '%s\n' "$GUEST_JOB_ENV" >"$root/etc/job.env"
+	for m in ${GUEST_EXTRA_MODULES:-}; do
+		m=$(_guest_module "$m" "$root/lib/modules") || return 1
+		[ -n "$m" ] && mods+=("$m")
+	done
+	[ ${#mods[@]} = 0 ] || printf '%s\n' "${mods[@]}" >"$root/etc/guest-extra-modules"
 	for f in "$@"; do
 		if [ ! -f "$f" ]; then
 			_guest_msg "host file $f not found"
@@ -305,7 +317,7 @@ guest_run() {
 	# The kernel unpacks concatenated cpio archives in order.
 	cat "$_guest_base" "$jobcpio" >"$initrd" && rm -f "$jobcpio"
 
-	drives=(-drive "file=$img,format=raw,if=virtio")
+	drives=(-drive "file=$img,format=raw,if=virtio${GUEST_DRIVE_OPTS:+,$GUEST_DRIVE_OPTS}")
 	for spec in ${GUEST_EXTRA_DRIVES:-}; do
 		drives+=(-drive "$spec")
 	done
