@@ -307,6 +307,12 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 	 */
 	dentries = S_ISDIR(a.mode);
 	turn = serial ? SERIAL_CHUNK : (e->pol->wb_chunk_pages ? e->pol->wb_chunk_pages : 1);
+	/*
+	 * Background write-back submits its whole turn in one gap between
+	 * checkpoints: its per-page trylocks take microseconds
+	 */
+	if (serial && mode == F2FS_WB_NONE && budget != UINT64_MAX)
+		turn = budget;
 	if (serial)
 		pthread_mutex_lock(&e->wp_mutex);
 	for (ret = 0; !ret && left && done < budget;) {
