@@ -300,4 +300,11 @@ int f2fs_replay_run(struct f2fs_device *dev, const struct f2fs_replay_workload *
  */
 void f2fs_replay_content(uint64_t seed, const char *path, uint64_t off, void *buf, size_t len);
 
+/*
+ * Sort @n latencies in place and return the @q quantile (0..1) of them,
+ * as the report's fsync p50 and p99 are taken, so that a run measured
+ * elsewhere (the kernel cross-check) is summed up the same way.
+ */
+double f2fs_replay_quantile(double *v, size_t n, double q);
+
 #endif

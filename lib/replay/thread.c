@@ -507,22 +507,21 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double percentile(const double *v, size_t n, double p)
+double f2fs_replay_quantile(double *v, size_t n, double q)
 {
 	size_t i;
 
 	if (!n)
 		return 0;
-	i = (size_t)(p * (double)(n - 1) + 0.5);
+	qsort(v, n, sizeof(*v), by_value);
+	i = (size_t)(q * (double)(n - 1) + 0.5);
 	return v[i < n ? i : n - 1];
 }
 
 static void finish_report(struct rp_thread *t)
 {
-	if (t->nlat)
-		qsort(t->lat, t->nlat, sizeof(*t->lat), by_value);
-	t->rep->fsync_p50_ms = percentile(t->lat, t->nlat, 0.50);
-	t->rep->fsync_p99_ms = percentile(t->lat, t->nlat, 0.99);
+	t->rep->fsync_p50_ms = f2fs_replay_quantile(t->lat, t->nlat, 0.50);
+	t->rep->fsync_p99_ms = f2fs_replay_quantile(t->lat, t->nlat, 0.99);
 	t->rep->fsync_max_ms = t->nlat ? t->lat[t->nlat - 1] : 0;
 }
 
