@@ -216,6 +216,8 @@ printf '0 t fg create /x\n- t fg wirte /x 4K\n' >"$WORK/bad.trace"
 refuse bad-trace-line "bad.trace:2:" "$F2FS_IO" replay --trace "$WORK/bad.trace" "$IMG"
 refuse bad-policy "--io-weights" "$F2FS_IO" replay --io-weights fg=0 seqwrite "$IMG"
 refuse bad-weight "--io-weights" "$F2FS_IO" replay --io-weights flusher=x seqwrite "$IMG"
+refuse bad-throttle "--dirty-throttle" "$F2FS_IO" replay --dirty-throttle nap seqwrite "$IMG"
+refuse bad-budget "--bfq-budget" "$F2FS_IO" replay --bfq-budget 8Q seqwrite "$IMG"
 refuse bad-compare "not a policy option" "$F2FS_IO" replay --mkfs "" --compare "--bogus" "" \
 	seqwrite "$IMG"
 refuse compare-no-mkfs "needs --mkfs" "$F2FS_IO" replay --compare "" "" seqwrite "$IMG"
