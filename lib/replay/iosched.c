@@ -9,9 +9,12 @@
  * a request finds the writes it overlaps in O(its blocks) without walking
  * the queues.  Writes wait before they are queued until no pending write
  * shares a block with them, so each block is in the set for one write at
- * most.  One mutex guards all of it; the dispatcher does the I/O and the
- * model's sleep without it, then broadcasts each completion to whoever
- * waits for one (an overlap, a cap, a read, a flush, a wait, a drain).
+ * most.  Before a request reaches its context's FIFO it needs a request
+ * slot; without one it waits in a second FIFO of its context, and the
+ * contexts that wait are a list the slots go round.  One mutex guards all
+ * of it; the dispatcher does the I/O and the model's sleep without it,
+ * then broadcasts each completion to whoever waits for one (an overlap, a
+ * cap, a slot, a read, a flush, a wait, a drain).
  */
 #include "config.h"
 
@@ -41,6 +44,8 @@ struct req {
 	void *buf; /* a write's own copy, a read's caller buffer */
 	unsigned int ctx;
 	bool waited; /* the submitter waits for it and owns it; else freed when complete */
+	bool tagged; /* holds one of the block layer's request slots */
+	uint64_t after_flushes; /* its context's flushes before it: it waits for them */
 	bool done;
 	int ret;
 	uint64_t queued_ns, start_ns, end_ns;
@@ -71,6 +76,11 @@ struct sched_ctx {
 	uint64_t vtime;
 	/* requests ever queued and completed: its FIFO serves them in order */
 	uint64_t queued, completed;
+	/* submitted, waiting for a request slot, in order; the next waiting context */
+	struct req *slot_head, *slot_tail;
+	unsigned int slot_next;
+	bool slot_waiting; /* in the scheduler's list of contexts waiting for a slot */
+	uint64_t flushes_queued, flushes_done;
 	int err;
 	struct rp_sched_counters st;
 };
@@ -104,6 +114,17 @@ struct rp_sched {
 	uint64_t busy_ns, open_ns;
 	uint64_t
 	    dev_free_ns; /* the dispatcher's: when the modelled device finished its last request */
+	/* the model's buckets: ns of work in each at lvl_at (the dispatcher's) */
+	uint64_t lvl_bytes, lvl_reqs, lvl_at;
+	uint64_t max_write; /* split longer writes (0: never) */
+	/* request slots: in use; contexts waiting for one, FIFO */
+	unsigned int slots, async_slots, slots_used;
+	unsigned int slot_wait_head, slot_wait_tail;
+	/* the page cache of single blocks: direct-mapped, tag block + 1 (0: empty) */
+	uint64_t *cache_tag;
+	uint8_t *cache_data;
+	uint64_t cache_hits;
+	uint64_t cache_gen; /* writes seen: a read that saw none meanwhile may be cached */
 	/* budgets: the context in service (NO_CTX: none), what it was served, since when */
 	uint64_t budget, slice_ns;
 	unsigned int svc;
@@ -365,14 +386,12 @@ static void ctx_wake(struct rp_sched *s, unsigned int id)
 
 static void devq_fill(struct rp_sched *s);
 
+/* A request with its slot joins its context's queue in the scheduler. */
 static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
 {
 	struct sched_ctx *x = &s->ctx[id];
-	struct sched_class *c = &s->cls[x->cls];
 
-	r->ctx = id;
 	r->next = NULL;
-	r->queued_ns = now_ns();
 	if (x->head) {
 		x->tail->next = r;
 	} else {
@@ -380,15 +399,135 @@ static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
 		x->head = r;
 	}
 	x->tail = r;
+	/* a device with free slots takes the request at once, as the block layer dispatches */
+	devq_fill(s);
+	pthread_cond_signal(&s->work);
+}
+
+/* ---- request slots (the block layer's tags) ---- */
+
+static bool ctx_async(const struct rp_sched *s, unsigned int id)
+{
+	return s->cls[s->ctx[id].cls].cfg.async;
+}
+
+/*
+ * Async write-back takes a slot while fewer than async_slots are in use;
+ * the others always find one: in the kernel sync requests got their tags
+ * at once beside a write-back that kept the queue full (BFQ keeps async
+ * I/O to part of the tags, bfq_limit_depth).
+ */
+static bool slot_free(const struct rp_sched *s, unsigned int id)
+{
+	return !s->slots || !ctx_async(s, id) || s->slots_used < s->async_slots;
+}
+
+static void slot_take(struct rp_sched *s, struct req *r)
+{
+	r->tagged = true;
+	s->slots_used++;
+}
+
+static void slot_give_back(struct rp_sched *s, struct req *r)
+{
+	if (!r->tagged)
+		return;
+	r->tagged = false;
+	s->slots_used--;
+}
+
+/*
+ * A request after a flush of its context goes only once the flush is
+ * done: the kernel's submitter waits for the flush (and what it covers)
+ * before it writes the next block, as a checkpoint waits for its pack
+ * before the block that commits it.
+ */
+static bool may_go(const struct rp_sched *s, unsigned int id, const struct req *r)
+{
+	return s->ctx[id].flushes_done >= r->after_flushes && slot_free(s, id);
+}
+
+static void slot_wait_push(struct rp_sched *s, unsigned int id)
+{
+	s->ctx[id].slot_next = NO_CTX;
+	s->ctx[id].slot_waiting = true;
+	if (s->slot_wait_head == NO_CTX)
+		s->slot_wait_head = id;
+	else
+		s->ctx[s->slot_wait_tail].slot_next = id;
+	s->slot_wait_tail = id;
+}
+
+/*
+ * Hand free slots to the waiting contexts in the order they started to
+ * wait, one request each per round: a submitter sleeps for the slot of
+ * its next request only, so a thread behind a long write-back waits for
+ * one slot, not for all of it.  A context that may not take one (async
+ * slots used up) keeps its place.
+ */
+static void slots_grant(struct rp_sched *s)
+{
+	unsigned int id = s->slot_wait_head, prev = NO_CTX, next;
+
+	while (id != NO_CTX) {
+		struct sched_ctx *x = &s->ctx[id];
+		struct req *r;
+
+		next = x->slot_next;
+		if (!may_go(s, id, x->slot_head)) {
+			prev = id;
+			id = next;
+			continue;
+		}
+		r = x->slot_head;
+		x->slot_head = r->next;
+		if (!x->slot_head)
+			x->slot_tail = NULL;
+		/* out of the list; back at its tail while it has more waiting */
+		if (prev == NO_CTX)
+			s->slot_wait_head = next;
+		else
+			s->ctx[prev].slot_next = next;
+		if (s->slot_wait_tail == id)
+			s->slot_wait_tail = prev;
+		x->slot_waiting = false;
+		slot_take(s, r);
+		enqueue(s, id, r);
+		if (x->slot_head)
+			slot_wait_push(s, id);
+		id = next;
+	}
+}
+
+/* A new request of @id: counted, then into the scheduler or to wait for a slot. */
+static void submit(struct rp_sched *s, unsigned int id, struct req *r)
+{
+	struct sched_ctx *x = &s->ctx[id];
+
+	r->ctx = id;
+	r->next = NULL;
+	r->queued_ns = now_ns();
 	x->queued++;
 	s->queued++;
 	if (r->kind == REQ_WRITE) {
 		x->st.pending_bytes += r->len;
-		c->st.pending_bytes += r->len;
+		s->cls[x->cls].st.pending_bytes += r->len;
 	}
-	/* a device with free slots takes the request at once, as the block layer dispatches */
-	devq_fill(s);
-	pthread_cond_signal(&s->work);
+	r->after_flushes = x->flushes_queued;
+	if (r->kind == REQ_FLUSH)
+		x->flushes_queued++;
+	if (!x->slot_head && may_go(s, id, r)) {
+		slot_take(s, r);
+		enqueue(s, id, r);
+		return;
+	}
+	if (x->slot_tail)
+		x->slot_tail->next = r;
+	else
+		x->slot_head = r;
+	x->slot_tail = r;
+	if (!x->slot_waiting)
+		slot_wait_push(s, id);
 }
 
 /* @c's backlogged context with the smallest virtual time; *@before: the one before it. */
@@ -528,6 +667,10 @@ static void complete(struct rp_sched *s, struct req *r)
 	}
 	x->completed++;
 	s->completed++;
+	if (r->kind == REQ_FLUSH)
+		x->flushes_done++;
+	slot_give_back(s, r);
+	slots_grant(s);
 	if (r->waited)
 		r->done = true;
 	else
@@ -537,17 +680,51 @@ static void complete(struct rp_sched *s, struct req *r)
 
 /* ---- the dispatcher ---- */
 
-static uint64_t model_ns(const struct rp_sched_model *m, const struct req *r)
+/* Work a request puts in the byte and the request bucket, in ns. */
+static void model_cost(const struct rp_sched_model *m, const struct req *r, uint64_t *bytes_ns,
+		       uint64_t *req_ns)
 {
-	uint64_t ns = 0;
+	*bytes_ns = m->mbps ? (uint64_t)r->len * 1000u / m->mbps : 0; /* len / (mbps * 10^6) s */
+	*req_ns = m->iops ? NS_PER_SEC / m->iops : 0;
+}
 
-	if (r->kind == REQ_FLUSH)
-		return (uint64_t)m->flush_ms * 1000000u;
-	if (m->mbps) /* bytes / (mbps * 10^6 bytes/s), in ns */
-		ns = (uint64_t)r->len * 1000u / m->mbps;
-	if (m->iops && NS_PER_SEC / m->iops > ns)
-		ns = NS_PER_SEC / m->iops;
-	return ns;
+static uint64_t leak(uint64_t level, uint64_t elapsed)
+{
+	return level > elapsed ? level - elapsed : 0;
+}
+
+/*
+ * When the modelled device is done with @r, which reached the head of
+ * its queue at @at (struct rp_sched_model); *@start: when it went.
+ */
+static uint64_t model_done(struct rp_sched *s, const struct req *r, uint64_t at, uint64_t *start)
+{
+	const struct rp_sched_model *m = &s->model;
+	uint64_t burst = (uint64_t)m->burst_ms * 1000000u, lb, lr, cb, cr, over;
+
+	if (at < s->lvl_at)
+		at = s->lvl_at;
+	lb = leak(s->lvl_bytes, at - s->lvl_at);
+	lr = leak(s->lvl_reqs, at - s->lvl_at);
+	if (r->kind == REQ_FLUSH) {
+		/* a serial device finishes what it holds first; a throttle lets flushes by */
+		*start = burst ? at : at + (lb > lr ? lb : lr);
+		return *start + (uint64_t)m->flush_ms * 1000000u;
+	}
+	over = lb > lr ? lb : lr;
+	*start = at + (over > burst ? over - burst : 0);
+	model_cost(m, r, &cb, &cr);
+	s->lvl_bytes = leak(lb, *start - at) + cb;
+	s->lvl_reqs = leak(lr, *start - at) + cr;
+	s->lvl_at = *start;
+	if (burst)
+		return *start;
+	return *start + (cb > cr ? cb : cr);
+}
+
+static bool modelled(const struct rp_sched_model *m)
+{
+	return m->mbps || m->iops || m->flush_ms;
 }
 
 static int do_io(struct rp_sched *s, struct req *r)
@@ -572,17 +749,18 @@ static int do_io(struct rp_sched *s, struct req *r)
  */
 static void serve(struct rp_sched *s, struct req *r)
 {
-	uint64_t model = model_ns(&s->model, r);
-	uint64_t io_start = now_ns();
+	uint64_t io_start = now_ns(), done;
 
 	r->ret = do_io(s, r);
 	r->end_ns = now_ns();
 	r->start_ns = io_start;
-	if (model) {
-		r->start_ns = s->dev_free_ns > r->queued_ns ? s->dev_free_ns : r->queued_ns;
-		if (r->start_ns + model > r->end_ns) {
-			r->end_ns = r->start_ns + model;
-			sleep_until(r->end_ns);
+	if (modelled(&s->model)) {
+		done =
+		    model_done(s, r, s->dev_free_ns > r->queued_ns ? s->dev_free_ns : r->queued_ns,
+			       &r->start_ns);
+		if (done > r->end_ns) {
+			r->end_ns = done;
+			sleep_until(done);
 		}
 	}
 	s->dev_free_ns = r->end_ns;
@@ -648,6 +826,81 @@ static void *dispatcher(void *arg)
 	return NULL;
 }
 
+/* ---- the page cache of single blocks ---- */
+
+/*
+ * The kernel serves a lookup's dentry block, a node or a NAT block from
+ * its page cache; the write path keeps only dirty pages, so it reads them
+ * again from the device, and each of those reads would wait behind the
+ * device's queue.  Single-block reads and writes therefore pass through a
+ * small cache here: a read it holds costs no I/O.  Every write updates or
+ * drops the blocks it covers, so the cache never holds stale data.
+ */
+#define CACHE_SLOTS 4096u /* 16 MiB */
+
+static size_t cache_slot(uint64_t blk)
+{
+	return (size_t)((blk * 0x9e3779b97f4a7c15ull) >> 52) % CACHE_SLOTS;
+}
+
+static bool cache_on(struct rp_sched *s)
+{
+	if (!s->cache_tag) {
+		s->cache_tag = calloc(CACHE_SLOTS, sizeof(*s->cache_tag));
+		s->cache_data = malloc((size_t)CACHE_SLOTS << BLK_SHIFT);
+		if (!s->cache_tag || !s->cache_data) {
+			free(s->cache_tag);
+			free(s->cache_data);
+			s->cache_tag = NULL;
+			s->cache_data = NULL;
+		}
+	}
+	return s->cache_tag != NULL;
+}
+
+static bool single_block(uint64_t off, size_t len)
+{
+	return len == 1u << BLK_SHIFT && !(off & ((1u << BLK_SHIFT) - 1));
+}
+
+static void cache_put(struct rp_sched *s, uint64_t blk, const void *data)
+{
+	size_t i = cache_slot(blk);
+
+	if (!cache_on(s))
+		return;
+	s->cache_tag[i] = blk + 1;
+	memcpy(s->cache_data + (i << BLK_SHIFT), data, 1u << BLK_SHIFT);
+}
+
+static bool cache_get(struct rp_sched *s, uint64_t off, size_t len, void *buf)
+{
+	size_t i = cache_slot(off >> BLK_SHIFT);
+
+	if (!single_block(off, len) || !s->cache_tag || s->cache_tag[i] != (off >> BLK_SHIFT) + 1)
+		return false;
+	memcpy(buf, s->cache_data + (i << BLK_SHIFT), len);
+	s->cache_hits++;
+	return true;
+}
+
+/* A write of @len bytes at @off: a single block is cached, longer ones drop what they cover. */
+static void cache_write(struct rp_sched *s, uint64_t off, size_t len, const void *data)
+{
+	uint64_t b;
+
+	s->cache_gen++;
+	if (single_block(off, len)) {
+		cache_put(s, off >> BLK_SHIFT, data);
+		return;
+	}
+	if (!s->cache_tag)
+		return;
+	for (b = first_blk(off); b <= last_blk(off, len); b++)
+		if (s->cache_tag[cache_slot(b)] == b + 1)
+			s->cache_tag[cache_slot(b)] = 0;
+}
+
 /* ---- the layer's operations ---- */
 
 static void wait_done(struct rp_sched *s)
@@ -655,10 +908,15 @@ static void wait_done(struct rp_sched *s)
 	pthread_cond_wait(&s->done, &s->lock);
 }
 
-static bool write_may_queue(const struct rp_sched *s, unsigned int id, uint64_t off, size_t len)
+/* @id has the cap or more queued. */
+static bool over_cap(const struct rp_sched *s, unsigned int id)
 {
-	return !s->passthrough && s->ctx[id].st.pending_bytes < s->cap &&
-	       !range_pending(&s->pending, off, len);
+	return s->ctx[id].st.pending_bytes >= s->cap;
+}
+
+static bool write_may_queue(const struct rp_sched *s, uint64_t off, size_t len)
+{
+	return !s->passthrough && !range_pending(&s->pending, off, len);
 }
 
 static struct req *write_req_new(const void *buf, uint64_t off, size_t len, enum f2fs_dev_tag tag)
@@ -680,27 +938,48 @@ static struct req *write_req_new(const void *buf, uint64_t off, size_t len, enum
 	return r;
 }
 
-static int sched_write(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
-		       size_t len, enum f2fs_dev_tag tag)
+static int queue_write(struct rp_sched *s, const void *buf, uint64_t off, size_t len,
+		       enum f2fs_dev_tag tag)
 {
-	struct rp_sched *s = priv;
 	struct req *r = write_req_new(buf, off, len, tag);
 	unsigned int id;
 	int ret;
 
-	(void)lower;
 	if (!r)
 		return -ENOMEM;
 	pthread_mutex_lock(&s->lock);
 	id = s->current;
-	while (!write_may_queue(s, id, off, len))
+	while (!write_may_queue(s, off, len))
 		wait_done(s);
 	ret = range_mark(&s->pending, off, len);
-	if (!ret)
-		enqueue(s, id, r);
+	if (!ret) {
+		cache_write(s, off, len, r->buf);
+		submit(s, id, r);
+	}
 	pthread_mutex_unlock(&s->lock);
 	if (ret)
 		req_free(r);
+	return ret;
+}
+
+/* A write longer than the device takes goes as several requests, as the block layer splits a bio.
+ */
+static int sched_write(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
+		       size_t len, enum f2fs_dev_tag tag)
+{
+	struct rp_sched *s = priv;
+	const char *p = buf;
+	int ret = 0;
+
+	(void)lower;
+	while (!ret && len) {
+		size_t n = s->max_write && len > s->max_write ? (size_t)s->max_write : len;
+
+		ret = queue_write(s, p, off, n, tag);
+		p += n;
+		off += n;
+		len -= n;
+	}
 	return ret;
 }
 
@@ -708,14 +987,25 @@ static int sched_read(void *priv, struct f2fs_device *lower, void *buf, uint64_t
 {
 	struct rp_sched *s = priv;
 	struct req r = {.kind = REQ_READ, .buf = buf, .off = off, .len = len, .waited = true};
+	uint64_t gen;
 
 	(void)lower;
 	pthread_mutex_lock(&s->lock);
-	while (s->passthrough || range_pending(&s->pending, off, len))
+	while (s->passthrough)
 		wait_done(s);
-	enqueue(s, s->current, &r);
+	if (cache_get(s, off, len, buf)) {
+		pthread_mutex_unlock(&s->lock);
+		return 0;
+	}
+	while (range_pending(&s->pending, off, len))
+		wait_done(s);
+	gen = s->cache_gen;
+	submit(s, s->current, &r);
 	while (!r.done)
 		wait_done(s);
+	/* a write queued meanwhile may be newer than what was read */
+	if (!r.ret && single_block(off, len) && s->cache_gen == gen)
+		cache_put(s, off >> BLK_SHIFT, buf);
 	pthread_mutex_unlock(&s->lock);
 	return r.ret;
 }
@@ -737,7 +1027,7 @@ static int sched_flush(void *priv, struct f2fs_device *lower)
 	pthread_mutex_lock(&s->lock);
 	while (s->passthrough)
 		wait_done(s);
-	enqueue(s, s->current, r);
+	submit(s, s->current, r);
 	if (r == &marker) {
 		while (!marker.done)
 			wait_done(s);
@@ -756,6 +1046,8 @@ static void passthrough_begin(struct rp_sched *s)
 	s->passthrough = true;
 	while (s->completed < s->queued)
 		wait_done(s);
+	if (s->cache_tag) /* zeroing or discarding changes blocks under it */
+		memset(s->cache_tag, 0, CACHE_SLOTS * sizeof(*s->cache_tag));
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -799,6 +1091,8 @@ static void stop_dispatcher(struct rp_sched *s)
 
 static void sched_free(struct rp_sched *s)
 {
+	free(s->cache_tag);
+	free(s->cache_data);
 	pthread_cond_destroy(&s->done);
 	pthread_cond_destroy(&s->work);
 	pthread_mutex_destroy(&s->lock);
@@ -864,6 +1158,11 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->cap = c->ctx_cap_bytes ? c->ctx_cap_bytes : RP_SCHED_DEFAULT_CAP;
 	s->defer_flush = c->defer_flush;
 	s->depth = c->queue_depth > 1 ? c->queue_depth : 1;
+	s->max_write = c->max_write_bytes;
+	s->slots = c->slots;
+	s->async_slots = c->async_slots && c->async_slots < c->slots ? c->async_slots : c->slots;
+	s->slot_wait_head = NO_CTX;
+	s->slot_wait_tail = NO_CTX;
 	s->budget = c->budget_bytes;
 	s->slice_ns = c->slice_ns ? c->slice_ns : UINT64_MAX;
 	s->svc = NO_CTX;
@@ -1014,13 +1313,27 @@ int rp_sched_wait(struct rp_sched *s, int ctx)
 	return ret;
 }
 
+int rp_sched_wait_slots(struct rp_sched *s, int ctx)
+{
+	int ret = -EINVAL;
+
+	pthread_mutex_lock(&s->lock);
+	if (ctx_valid(s, ctx)) {
+		while (s->ctx[ctx].slot_head)
+			wait_done(s);
+		ret = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
 int rp_sched_throttle(struct rp_sched *s, int ctx)
 {
 	int ret = -EINVAL;
 
 	pthread_mutex_lock(&s->lock);
 	if (ctx_valid(s, ctx)) {
-		while (s->ctx[ctx].st.pending_bytes >= s->cap)
+		while (over_cap(s, ctx))
 			wait_done(s);
 		ret = 0;
 	}

@@ -38,9 +38,11 @@
  *          waits while a pending write overlaps it (4 KiB granularity:
  *          two unaligned writes sharing a block are ordered too), so per
  *          block the device sees writes in submission order, as the kernel
- *          waits on a page under writeback before writing it again; and
- *          while its context has config.ctx_cap_bytes or more queued (the
- *          request queue is full; one request may go past the cap).  Its
+ *          waits on a page under writeback before writing it again; then,
+ *          queued, for a request slot (config.slots) if none is free.  It never
+ *          waits for its context's cap (config.ctx_cap_bytes): a caller
+ *          that holds locks would keep others waiting meanwhile, so the
+ *          engine calls rp_sched_throttle() where it holds none.  Its
  *          error, if any, comes back from rp_sched_wait() and
  *          rp_sched_drain().
  *   read   waits for pending writes that overlap it, is queued in its
@@ -59,8 +61,8 @@
  *          not counted in the stats).
  *
  * Modelled, the dispatcher does the real I/O, then sleeps until the
- * request's start plus the model's time, so a request takes what the
- * model says unless the real device is slower.  The start is when the
+ * model says the request is done (struct rp_sched_model), so a request
+ * takes what the model says unless the real device is slower.  The start is when the
  * modelled device was free and the request queued, not when the thread
  * woke up: a backlogged device runs back to back on the model's clock, and
  * the host's timer slack costs no throughput.  The stats use that clock.
@@ -90,13 +92,27 @@ struct rp_sched_class {
 	uint32_t weight; /* 1..RP_SCHED_WEIGHT_MAX; among realtime classes too */
 	bool realtime;	 /* served before every class that is not */
 	uint32_t charge; /* its service counts this many times (BFQ's async I/O: 3); 0 as 1 */
+	bool async;	 /* background write-back: takes from config.async_slots */
 };
 
-/* A device model: each field 0 means "not modelled". */
+/*
+ * A device model: each field 0 means "not modelled".  Bytes and requests
+ * are two separate budgets, each worked off at its own rate (a byte
+ * bucket at mbps, a request bucket at iops): a request goes when both
+ * hold at most burst_ms of work, and is then charged to both.
+ *   burst_ms 0   a device working on one request after another: a request
+ *                takes max(bytes / mbps, 1 / iops) from its start.
+ *   burst_ms > 0 a throttle in front of a fast device, as qemu's drive
+ *                throttling (its buckets hold 100 ms of work unless told
+ *                otherwise, throttle_fix_bucket): a request is done when
+ *                it goes, and small requests behind big ones cost only
+ *                the request budget that the big ones left unused.
+ */
 struct rp_sched_model {
 	uint32_t mbps;	   /* throughput, 10^6 bytes per second */
 	uint32_t iops;	   /* requests per second (data requests) */
-	uint32_t flush_ms; /* time of a cache flush */
+	uint32_t flush_ms; /* time of a cache flush (never throttled) */
+	uint32_t burst_ms; /* work either bucket may hold before a request waits */
 };
 
 struct rp_sched_config {
@@ -108,7 +124,25 @@ struct rp_sched_config {
 	 */
 	struct rp_sched_model model;
 	uint64_t ctx_cap_bytes; /* 0: RP_SCHED_DEFAULT_CAP */
-	bool defer_flush;	/* a flush returns once queued */
+	/* the largest write request (max_sectors_kb); longer writes are split (0: never) */
+	uint64_t max_write_bytes;
+	/*
+	 * Request slots (the block layer's tags, nr_requests; 0: no limit).
+	 * Every request holds one from submission to completion; a request
+	 * of an async class takes one only while fewer than async_slots
+	 * (0: slots) are in use, and waits for it otherwise, after the
+	 * requests of its context before it.  Free slots go round the
+	 * waiting contexts in the order they began to wait, one request
+	 * each, as a submitter sleeps for the tag of its next request only.
+	 * Other requests always find one: BFQ keeps async I/O to part of the
+	 * tags (bfq_limit_depth), and in the kernel the sync requests of a
+	 * checkpoint got theirs at once beside a write-back that kept the
+	 * queue full.  Independently, a request queued after a flush of its
+	 * context waits until the flush is done, as the kernel's submitter
+	 * waits for a flush before it writes the next block.
+	 */
+	unsigned int slots, async_slots;
+	bool defer_flush; /* a flush returns once queued */
 	/*
 	 * Requests the device holds (its queue depth; 0 or 1: one at a time).
 	 * The scheduler's order decides only when a request enters the
@@ -185,11 +219,17 @@ int rp_sched_set_current(struct rp_sched *sched, int ctx);
 int rp_sched_wait(struct rp_sched *sched, int ctx);
 
 /*
- * Block while @ctx has the cap or more queued: what a write of @ctx would
- * wait for.  The engine calls it before taking its big lock, so that a
- * thread over its cap does not hold the lock while it waits.
+ * Block while @ctx has the cap or more queued.  The engine calls it before
+ * taking its big lock, so that a thread over its cap does not hold the
+ * lock while it waits.
  */
 int rp_sched_throttle(struct rp_sched *sched, int ctx);
+
+/*
+ * Block while a request of @ctx waits for a request slot: where the
+ * kernel's submitter would still be asleep in its submission.
+ */
+int rp_sched_wait_slots(struct rp_sched *sched, int ctx);
 
 /*
  * Block until nothing is queued or in service.  Returns the first error of

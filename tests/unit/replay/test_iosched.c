@@ -291,7 +291,7 @@ static void test_read_while_queued_model(void)
 	rig_close(&g);
 }
 
-/* The same, held at the gate: the written block is certainly queued when it is read. */
+/* The same, held at the gate: the written blocks are certainly queued when they are read. */
 static void test_read_while_queued_gate(void)
 {
 	struct opener o;
@@ -300,9 +300,9 @@ static void test_read_while_queued_gate(void)
 	rig_open(&g, 1 * MIB, &one_class, true);
 	CHECK_EQ_U64(put(&g, 0, 0, 1, 0xa0, F2FS_DEV_TAG_DATA), 0);
 	rec_wait_held(&g.rec);
-	CHECK_EQ_U64(put(&g, 0, 5, 1, 0xb5, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, 0, 5, 2, 0xb5, F2FS_DEV_TAG_DATA), 0);
 	open_later(&o, &g.rec, 20);
-	CHECK(holds(g.dev, 5 * BLK, BLK, 0xb5));
+	CHECK(holds(g.dev, 5 * BLK, 2 * BLK, 0xb5)); /* two blocks: not from the cache */
 	pthread_join(o.thread, NULL);
 	CHECK_EQ_U64(g.rec.n, 3);
 	CHECK_EQ_U64(g.rec.log[1].first, 0xb5);
@@ -902,50 +902,229 @@ static void test_model_pacing(void)
 	rig_close(&g);
 }
 
-/* A submitter over its context's cap blocks until a request of the context completes. */
-struct capped {
-	struct rig *g;
+/* Time to write 16 x 256 KiB and 16 x 4 KiB, interleaved, under model @m. */
+static uint64_t mixed_ms(const struct rp_sched_model *m)
+{
+	struct rp_sched_config c = one_class;
+	uint64_t t0;
+	struct rig g;
+	unsigned int i;
+
+	c.model = *m;
+	rig_open(&g, 8 * MIB, &c, false);
+	t0 = now_ns();
+	for (i = 0; i < 16; i++) {
+		CHECK_EQ_U64(put(&g, 0, i * 64, 64, 0x5a, F2FS_DEV_TAG_DATA), 0);
+		CHECK_EQ_U64(put(&g, 0, 1024 + i, 1, 0x5b, F2FS_DEV_TAG_META), 0);
+	}
+	CHECK_EQ_U64(rp_sched_wait(g.s, 0), 0);
+	t0 = ms_since(t0);
+	rig_close(&g);
+	return t0;
+}
+
+/*
+ * A throttle (burst_ms > 0) keeps bytes and requests in separate budgets:
+ * small requests between big ones ride on the request budget the big
+ * ones leave, where a serial device adds 1 / iops for each.
+ */
+static void test_model_throttle(void)
+{
+	struct rp_sched_model serial = {.mbps = 100, .iops = 1000};
+	struct rp_sched_model throttle = {.mbps = 100, .iops = 1000, .burst_ms = 1};
+	uint64_t ser = mixed_ms(&serial), thr = mixed_ms(&throttle);
+
+	printf("model: 16 x 256 KiB + 16 x 4 KiB at 100 MB/s, 1000 IOPS: serial %" PRIu64
+	       " ms (42 + 16 expected), throttle %" PRIu64 " ms (42 - 1 expected)\n",
+	       ser, thr);
+	CHECK(ser >= 57);
+	CHECK(thr >= 40);
+	CHECK(thr + 8 <= ser);
+}
+
+/* Writes longer than max_write_bytes reach the device as several requests. */
+static void test_split_writes(void)
+{
+	struct rp_sched_config c = one_class;
+	struct rp_sched_counters st;
+	struct rig g;
+
+	c.max_write_bytes = 128 * KIB;
+	rig_open(&g, 4 * MIB, &c, false);
+	CHECK_EQ_U64(put(&g, 0, 0, 128, 0x11, F2FS_DEV_TAG_DATA), 0);  /* 512 KiB: 4 */
+	CHECK_EQ_U64(put(&g, 0, 256, 33, 0x22, F2FS_DEV_TAG_DATA), 0); /* 132 KiB: 2 */
+	CHECK_EQ_U64(rp_sched_wait(g.s, 0), 0);
+	CHECK_EQ_U64(rp_sched_context_stats(g.s, 0, &st), 0);
+	CHECK_EQ_U64(st.writes[F2FS_DEV_TAG_DATA], 6);
+	CHECK_EQ_U64(st.write_bytes[F2FS_DEV_TAG_DATA], 644 * KIB);
+	CHECK(holds(g.mem, 0, 64 * KIB, 0x11) && holds(g.mem, 448 * KIB, 64 * KIB, 0x11));
+	CHECK(holds(g.mem, 256 * BLK, 64 * KIB, 0x22) &&
+	      holds(g.mem, 256 * BLK + 68 * KIB, 64 * KIB, 0x22));
+	rig_close(&g);
+}
+
+/*
+ * A context over its cap: its writes still queue (a caller may hold locks),
+ * and rp_sched_throttle() blocks until a request of it completes.
+ */
+struct waiter {
+	struct rp_sched *s;
+	int ctx;
+	int (*wait)(struct rp_sched *, int);
 	atomic_bool returned;
-	uint64_t written_then; /* write bytes complete when the write returned */
 	int ret;
 };
 
-static void *capped_run(void *arg)
+static void *waiter_run(void *arg)
 {
-	struct capped *k = arg;
+	struct waiter *w = arg;
 
-	k->ret = put(k->g, 0, 16, 16, 0x02, F2FS_DEV_TAG_DATA);
-	k->written_then = ctx_written(k->g->s, 0);
-	atomic_store(&k->returned, true);
+	w->ret = w->wait(w->s, w->ctx);
+	atomic_store(&w->returned, true);
 	return NULL;
+}
+
+/* Start @wait(@ctx) in a thread; after 20 ms it must still be blocked. */
+static void start_blocked(struct waiter *w, pthread_t *t, struct rp_sched *s, int ctx,
+			  int (*wait)(struct rp_sched *, int))
+{
+	*w = (struct waiter){.s = s, .ctx = ctx, .wait = wait};
+	CHECK_EQ_U64(pthread_create(t, NULL, waiter_run, w), 0);
+	sleep_ms(20);
+	CHECK(!atomic_load(&w->returned));
 }
 
 static void test_context_cap(void)
 {
 	struct rp_sched_config c = one_class;
 	struct rp_sched_counters st;
-	struct capped k;
+	struct waiter w;
 	pthread_t t;
 	struct rig g;
 
 	c.ctx_cap_bytes = 64 * KIB;
 	rig_open(&g, 1 * MIB, &c, true);
-	k = (struct capped){.g = &g};
 	CHECK_EQ_U64(put(&g, 0, 0, 16, 0x01, F2FS_DEV_TAG_DATA), 0);
 	rec_wait_held(&g.rec);
+	CHECK_EQ_U64(put(&g, 0, 16, 16, 0x02, F2FS_DEV_TAG_DATA), 0); /* past the cap, at once */
 	CHECK_EQ_U64(rp_sched_context_stats(g.s, 0, &st), 0);
-	CHECK_EQ_U64(st.pending_bytes, 64 * KIB);
-	CHECK_EQ_U64(pthread_create(&t, NULL, capped_run, &k), 0);
-	sleep_ms(20);
-	CHECK(!atomic_load(&k.returned));
+	CHECK_EQ_U64(st.pending_bytes, 128 * KIB);
+	start_blocked(&w, &t, g.s, 0, rp_sched_throttle);
 	rec_open_gate(&g.rec);
 	pthread_join(t, NULL);
-	CHECK(atomic_load(&k.returned));
-	CHECK_EQ_U64(k.ret, 0);
-	CHECK(k.written_then >= 64 * KIB);
+	CHECK_EQ_U64(w.ret, 0);
+	CHECK(ctx_written(g.s, 0) >= 64 * KIB);
 	CHECK_EQ_U64(rp_sched_wait(g.s, 0), 0);
-	CHECK_EQ_U64(rp_sched_throttle(g.s, 0), 0);
 	CHECK(holds(g.mem, 16 * BLK, 64 * KIB, 0x02));
+	rig_close(&g);
+}
+
+/* Async writes beyond async_slots wait for a slot; others never do. */
+static void test_slots_async(void)
+{
+	struct rp_sched_config c = two_classes(100, 100, false);
+	struct waiter w;
+	pthread_t t;
+	struct rig g;
+	unsigned int i;
+
+	c.classes[1].async = true;
+	c.slots = 4;
+	c.async_slots = 1;
+	rig_open(&g, 1 * MIB, &c, true);
+	CHECK_EQ_U64(rp_sched_context_new(g.s, 1), 1);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ_U64(put(&g, 1, i, 1, (uint8_t)(0x10 + i), F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	for (i = 0; i < 6; i++) /* more than the slots: sync requests take one anyway */
+		CHECK_EQ_U64(put(&g, 0, 16 + i, 1, (uint8_t)(0x20 + i), F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(rp_sched_wait_slots(g.s, 0), 0);
+	start_blocked(&w, &t, g.s, 1, rp_sched_wait_slots);
+	rec_open_gate(&g.rec);
+	pthread_join(t, NULL);
+	CHECK_EQ_U64(w.ret, 0);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK(holds(g.mem, 2 * BLK, BLK, 0x12));
+	CHECK_EQ_U64(rp_sched_wait_slots(g.s, 77), -EINVAL);
+	rig_close(&g);
+}
+
+/* Free slots go round the waiting contexts, one request each, in the order they began to wait. */
+static void test_slots_round_robin(void)
+{
+	struct rp_sched_config c = one_class;
+	static const uint8_t want[] = {0xa1, 0xa2, 0xb1, 0xa3, 0xb2};
+	struct rig g;
+	unsigned int i;
+
+	c.classes[0].async = true;
+	c.slots = 1;
+	rig_open(&g, 1 * MIB, &c, true);
+	CHECK_EQ_U64(rp_sched_context_new(g.s, 0), 1);
+	CHECK_EQ_U64(put(&g, 0, 0, 1, 0xa1, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	CHECK_EQ_U64(put(&g, 0, 1, 1, 0xa2, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, 0, 2, 1, 0xa3, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, 1, 8, 1, 0xb1, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, 1, 9, 1, 0xb2, F2FS_DEV_TAG_DATA), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 5);
+	for (i = 0; i < 5 && i < g.rec.n; i++)
+		CHECK_EQ_U64(g.rec.log[i].first, want[i]);
+	rig_close(&g);
+}
+
+/*
+ * A write after a flush of its context waits until the flush is done, so
+ * a request of another context goes between them even when the first
+ * context's class would go first.
+ */
+static void test_flush_barrier(void)
+{
+	struct rp_sched_config c = two_classes(1000, 1, false);
+	static const enum rec_kind kind[] = {REC_WRITE, REC_FLUSH, REC_WRITE, REC_WRITE};
+	static const uint8_t first[] = {0xc1, 0, 0xd1, 0xc2};
+	struct rig g;
+	unsigned int i;
+
+	c.queue_depth = 2;
+	c.defer_flush = true;
+	rig_open(&g, 1 * MIB, &c, true);
+	CHECK_EQ_U64(rp_sched_context_new(g.s, 1), 1);
+	CHECK_EQ_U64(put(&g, 0, 0, 1, 0xc1, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	CHECK_EQ_U64(rp_sched_set_current(g.s, 0), 0);
+	CHECK_EQ_U64(f2fs_dev_flush(g.dev), 0);
+	CHECK_EQ_U64(put(&g, 0, 1, 1, 0xc2, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, 1, 8, 1, 0xd1, F2FS_DEV_TAG_DATA), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 4);
+	for (i = 0; i < 4 && i < g.rec.n; i++) {
+		CHECK_EQ_U64(g.rec.log[i].kind, kind[i]);
+		if (kind[i] == REC_WRITE)
+			CHECK_EQ_U64(g.rec.log[i].first, first[i]);
+	}
+	rig_close(&g);
+}
+
+/* A single-block read of a block written or read before comes from the cache, with no I/O. */
+static void test_block_cache(void)
+{
+	struct rp_sched_counters st;
+	struct rig g;
+
+	rig_open(&g, 1 * MIB, &one_class, true);
+	CHECK_EQ_U64(put(&g, 0, 3, 1, 0xe3, F2FS_DEV_TAG_META), 0);
+	rec_wait_held(&g.rec);
+	CHECK(holds(g.dev, 3 * BLK, BLK, 0xe3)); /* the write is still held at the gate */
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(put(&g, 0, 2, 3, 0xe4, F2FS_DEV_TAG_DATA), 0); /* drops block 3 */
+	CHECK(holds(g.dev, 3 * BLK, BLK, 0xe4));
+	CHECK(holds(g.dev, 3 * BLK, BLK, 0xe4)); /* read once, then cached */
+	CHECK_EQ_U64(rp_sched_context_stats(g.s, 0, &st), 0);
+	CHECK_EQ_U64(st.reads, 1);
 	rig_close(&g);
 }
 
@@ -1121,7 +1300,13 @@ int main(void)
 	RUN(test_context_weights);
 	RUN(test_class_split_two_contexts);
 	RUN(test_model_pacing);
+	RUN(test_model_throttle);
+	RUN(test_split_writes);
 	RUN(test_context_cap);
+	RUN(test_slots_async);
+	RUN(test_slots_round_robin);
+	RUN(test_flush_barrier);
+	RUN(test_block_cache);
 	RUN(test_io_error);
 	RUN(test_close_drains);
 	RUN(test_stats);
