@@ -221,7 +221,20 @@ struct f2fs_replay_policy {
 	 */
 	bool low_latency;
 	double model_mbps, model_iops, model_flush_ms; /* device model; 0: the device's own speed */
+	/*
+	 * 0: the model is a device serving one request after another; > 0: a
+	 * throttle in front of a fast device, whose byte and request budgets
+	 * may each run this far ahead (qemu's drive throttling: 100)
+	 */
+	double model_burst_ms;
 	uint32_t device_queue; /* requests the device holds, served in order (1) */
+	uint64_t max_request;  /* bytes: longer writes are split (max_sectors_kb, 512 KiB) */
+	/*
+	 * The block layer's request slots (nr_requests, 64): BFQ lets async
+	 * write-back take half of them and sync writes three quarters
+	 * (bfq_update_depths); a thread that finds none free sleeps.
+	 */
+	uint32_t nr_requests;
 	/*
 	 * BFQ's service budget: a queue picked keeps the device for this many
 	 * bytes or 125 ms (bfq_timeout) unless a heavier one preempts it

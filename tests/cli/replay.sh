@@ -194,6 +194,31 @@ else
 	fail saved-trace "$(echo "$out" | tail -2)"
 fi
 
+# a throttled device (qemu's kind: a burst, separate byte and request budgets),
+# requests split at --max-request and few request slots: the run still ends
+# clean, the policy is recorded, and no write request is longer than the limit
+out=$("$F2FS_IO" replay --mkfs "" --device-model 100,2000,0,100 --device-queue 4 \
+	--nr-requests 4 --max-request 128K --file-size 8M --json seqwrite "$IMG" 2>&1)
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail throttle-model "exit $rc: $(echo "$out" | tail -1)"
+elif ! verdict=$(echo "$out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["run"]
+p, w = r["policy"], r["written"]
+assert p["model_burst_ms"] == 100 and p["max_request"] == 128 << 10 and p["nr_requests"] == 4, p
+assert w["data_bytes"] >= 8 << 20, w
+sent = sum(c["requests"] for c in r["io_classes"])
+written = w["data_bytes"] + w["node_bytes"] + w["meta_bytes"]
+assert sent * (128 << 10) >= written, (sent, written)
+print("%d requests for %d bytes" % (sent, written))
+' 2>&1); then
+	fail throttle-model "$verdict"
+else
+	both_clean throttle-model && pass throttle-model
+	echo "  $verdict"
+fi
+
 # --- bad input: one line, exit 1, nothing written ---
 "$MKFS" -f -q "$IMG" >/dev/null 2>&1
 sum=$(md5sum <"$IMG")
@@ -218,6 +243,9 @@ refuse bad-policy "--io-weights" "$F2FS_IO" replay --io-weights fg=0 seqwrite "$
 refuse bad-weight "--io-weights" "$F2FS_IO" replay --io-weights flusher=x seqwrite "$IMG"
 refuse bad-throttle "--dirty-throttle" "$F2FS_IO" replay --dirty-throttle nap seqwrite "$IMG"
 refuse bad-budget "--bfq-budget" "$F2FS_IO" replay --bfq-budget 8Q seqwrite "$IMG"
+refuse bad-max-request "--max-request" "$F2FS_IO" replay --max-request 1000 seqwrite "$IMG"
+refuse bad-nr-requests "--nr-requests" "$F2FS_IO" replay --nr-requests 0 seqwrite "$IMG"
+refuse bad-model "--device-model" "$F2FS_IO" replay --device-model 1,2,3,4,5 seqwrite "$IMG"
 refuse bad-compare "not a policy option" "$F2FS_IO" replay --mkfs "" --compare "--bogus" "" \
 	seqwrite "$IMG"
 refuse compare-no-mkfs "needs --mkfs" "$F2FS_IO" replay --compare "" "" seqwrite "$IMG"

@@ -75,6 +75,8 @@ enum {
 	OPT_LOW_LATENCY,
 	OPT_NO_LOW_LATENCY,
 	OPT_DEVICE_QUEUE,
+	OPT_MAX_REQUEST,
+	OPT_NR_REQUESTS,
 	OPT_BFQ_BUDGET,
 	OPT_DIRTY_THROTTLE,
 };
@@ -99,6 +101,8 @@ static const struct option policy_options[] = {
     {"bfq-low-latency", no_argument, NULL, OPT_LOW_LATENCY},
     {"no-bfq-low-latency", no_argument, NULL, OPT_NO_LOW_LATENCY},
     {"device-queue", required_argument, NULL, OPT_DEVICE_QUEUE},
+    {"max-request", required_argument, NULL, OPT_MAX_REQUEST},
+    {"nr-requests", required_argument, NULL, OPT_NR_REQUESTS},
     {"bfq-budget", required_argument, NULL, OPT_BFQ_BUDGET},
     {"dirty-throttle", required_argument, NULL, OPT_DIRTY_THROTTLE},
     {NULL, 0, NULL, 0},
@@ -188,19 +192,21 @@ static bool parse_weights(const char *s, struct f2fs_replay_policy *p)
 	return true;
 }
 
-/* --device-model MBPS,IOPS,FLUSH_MS (0 leaves one out) */
+/* --device-model MBPS,IOPS,FLUSH_MS[,BURST_MS] (0 leaves one out) */
 static bool parse_model(const char *s, struct f2fs_replay_policy *p)
 {
-	char buf[64], *f[3], *save = NULL;
-	uint32_t v[3];
+	char buf[64], *f, *save = NULL;
+	uint32_t v[4] = {0};
 	int i;
 
 	if (strlen(s) >= sizeof(buf))
 		return false;
 	strcpy(buf, s);
-	for (i = 0; i < 3; i++) {
-		f[i] = strtok_r(i ? NULL : buf, ",", &save);
-		if (!f[i] || !parse_u32(f[i], 10000000, &v[i]))
+	for (i = 0; i < 4; i++) {
+		f = strtok_r(i ? NULL : buf, ",", &save);
+		if (!f && i == 3)
+			break;
+		if (!f || !parse_u32(f, 10000000, &v[i]))
 			return false;
 	}
 	if (strtok_r(NULL, ",", &save))
@@ -208,6 +214,7 @@ static bool parse_model(const char *s, struct f2fs_replay_policy *p)
 	p->model_mbps = v[0];
 	p->model_iops = v[1];
 	p->model_flush_ms = v[2];
+	p->model_burst_ms = v[3];
 	return true;
 }
 
@@ -256,6 +263,10 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 		return !strcmp(arg, "writeback") || !strcmp(arg, "sleep");
 	case OPT_BFQ_BUDGET:
 		return parse_size(arg, &p->bfq_budget);
+	case OPT_NR_REQUESTS:
+		return parse_u32(arg, 4096, &p->nr_requests) && p->nr_requests;
+	case OPT_MAX_REQUEST:
+		return parse_size(arg, &p->max_request) && p->max_request % 4096 == 0;
 	case OPT_IO_WEIGHTS:
 		return parse_weights(arg, p);
 	case OPT_DEVICE_MODEL:
@@ -545,12 +556,14 @@ static const char *class_name(unsigned int c)
 
 static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_t len)
 {
-	char model[64] = "the device's own speed";
+	char model[96] = "the device's own speed", burst[32] = "";
 
+	if (p->model_burst_ms)
+		snprintf(burst, sizeof(burst), ", throttle burst %.0f ms", p->model_burst_ms);
 	if (p->model_mbps || p->model_iops || p->model_flush_ms)
 		snprintf(model, sizeof(model),
-			 "model %.0f MB/s, %.0f IOPS, flush %.0f ms, queue %u", p->model_mbps,
-			 p->model_iops, p->model_flush_ms, p->device_queue);
+			 "model %.0f MB/s, %.0f IOPS, flush %.0f ms%s, queue %u", p->model_mbps,
+			 p->model_iops, p->model_flush_ms, burst, p->device_queue);
 	snprintf(out, len,
 		 "%s (ckpt ioprio %s,%u), %s (min_seq_blocks %u), section counts %s, writeback "
 		 "%s, weights fg=%u bg=%u flusher=%u%s, %s, seed %llu",
@@ -648,6 +661,9 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_double(j, "model_mbps", p->model_mbps);
 	json_double(j, "model_iops", p->model_iops);
 	json_double(j, "model_flush_ms", p->model_flush_ms);
+	json_double(j, "model_burst_ms", p->model_burst_ms);
+	json_u64(j, "max_request", p->max_request);
+	json_u64(j, "nr_requests", p->nr_requests);
 	json_u64(j, "seed", p->seed);
 	json_end(j);
 }
@@ -901,7 +917,8 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --serialize-writepages | --no-serialize-writepages   --min-seq-blocks N\n"
      "  --wb-chunk PAGES   --section-counts cached|loop   --writeback expire|fifo\n"
      "  --dirty-expire MS  --dirty-background SIZE  --dirty-limit SIZE\n"
-     "  --io-weights fg=N,bg=N,flusher=N   --device-model MBPS,IOPS,FLUSH_MS   --seed N\n"
+     "  --io-weights fg=N,bg=N,flusher=N   --device-model MBPS,IOPS,FLUSH_MS[,BURST_MS]\n"
+     "  --seed N   --max-request SIZE   --nr-requests N\n"
      "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n"
      "  --bfq-budget SIZE   --dirty-throttle sleep|writeback\n",
      run_replay},
