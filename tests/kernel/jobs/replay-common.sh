@@ -92,7 +92,9 @@ rp_counters() {
 	/^@@BLOCKSTAT/ {
 		print "dev_read_ios", $2; print "dev_read_sectors", $4
 		print "dev_write_ios", $6; print "dev_write_sectors", $8
+		print "dev_write_ticks_ms", $9; print "dev_io_ticks_ms", $11
 		if (NF >= 17) print "dev_flushes", $17
+		if (NF >= 18) print "dev_flush_ticks_ms", $18
 	}
 	/^@@IOSTAT/ {
 		for (i = 4; i <= NF; i++) {
