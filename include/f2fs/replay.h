@@ -247,6 +247,11 @@ struct f2fs_replay_policy {
 
 void f2fs_replay_policy_default(struct f2fs_replay_policy *p);
 
+/* One fsync-like op: when it started (s after the threads started) and how long it took. */
+struct f2fs_replay_sample {
+	double at_s, ms;
+};
+
 /* One emulated thread's figures. */
 struct f2fs_replay_thread_report {
 	char name[32];
@@ -257,6 +262,8 @@ struct f2fs_replay_thread_report {
 	double fsync_p50_ms, fsync_p99_ms, fsync_max_ms;
 	int first_error; /* negative errno of the first failed op, 0 when none */
 	uint32_t first_error_line;
+	struct f2fs_replay_sample *fsync_samples; /* each fsync-like op, in order */
+	size_t nfsync_samples;
 };
 
 struct f2fs_replay_report {
@@ -267,6 +274,8 @@ struct f2fs_replay_report {
 	/* checkpoints */
 	uint64_t cp_requested, cp_issued, cp_merged, cp_skipped;
 	double cp_wait_avg_ms, cp_wait_peak_ms;
+	double *cp_times_s; /* when each checkpoint of the threads' run was issued */
+	size_t ncp_times;
 	/* bytes written to the device by kind, and what the workload wrote */
 	uint64_t bytes[3]; /* data, node, meta (enum f2fs_io_kind) */
 	uint64_t requests[3];

@@ -552,13 +552,38 @@ static void cp_note_wait(struct rp_engine *e, uint64_t waited_ns)
 	pthread_mutex_unlock(&e->state_mutex);
 }
 
+void rp_note_run_start(struct rp_engine *e, uint64_t t0)
+{
+	pthread_mutex_lock(&e->state_mutex);
+	e->run_t0 = t0;
+	pthread_mutex_unlock(&e->state_mutex);
+}
+
+/* Under the state mutex: an issued checkpoint's time, for the plot (dropped without memory). */
+static void cp_note_time(struct rp_engine *e)
+{
+	if (!e->run_t0)
+		return;
+	if (e->ncp_times == e->cp_times_cap) {
+		size_t cap = e->cp_times_cap ? e->cp_times_cap * 2 : 256;
+		double *n = realloc(e->cp_times_s, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		e->cp_times_s = n;
+		e->cp_times_cap = cap;
+	}
+	e->cp_times_s[e->ncp_times++] = (double)(rp_now_ns() - e->run_t0) / 1e9;
+}
+
 /* One checkpoint (or none, on a clean volume) served @n requests. */
 static void cp_note_batch(struct rp_engine *e, bool issued, uint64_t n)
 {
 	pthread_mutex_lock(&e->state_mutex);
-	if (issued)
+	if (issued) {
+		cp_note_time(e);
 		e->cp_issued++;
-	else
+	} else
 		e->cp_skipped++;
 	e->cp_served += n;
 	pthread_mutex_unlock(&e->state_mutex);
@@ -716,6 +741,7 @@ static void engine_init(struct rp_engine *e, const struct f2fs_replay_workload *
 
 static void engine_destroy(struct rp_engine *e)
 {
+	free(e->cp_times_s);
 	pthread_mutex_destroy(&e->big_mutex);
 	pthread_cond_destroy(&e->big_cond);
 	pthread_mutex_destroy(&e->wp_mutex);
@@ -842,6 +868,10 @@ static void copy_stats(struct rp_engine *e, struct f2fs_replay_report *rep)
 					   (double)rep->user_bytes;
 	rep->cp_requested = e->cp_requested;
 	rep->cp_issued = e->cp_issued;
+	rep->cp_times_s = e->cp_times_s; /* the report's now */
+	rep->ncp_times = e->ncp_times;
+	e->cp_times_s = NULL;
+	e->ncp_times = e->cp_times_cap = 0;
 	rep->cp_skipped = e->cp_skipped;
 	rep->cp_merged = e->cp_served - e->cp_issued - e->cp_skipped;
 	rep->cp_wait_avg_ms = e->cp_requested ? e->cp_wait_total_ms / (double)e->cp_requested : 0;

@@ -81,6 +81,9 @@ struct rp_engine {
 	int fatal;
 	char why[256];
 	uint64_t cp_requested, cp_issued, cp_skipped, cp_served;
+	uint64_t run_t0;    /* when the threads started (0: not yet) */
+	double *cp_times_s; /* when each checkpoint after that was issued */
+	size_t ncp_times, cp_times_cap;
 	double cp_wait_total_ms, cp_wait_peak_ms;
 
 	/* checkpoint merge */
@@ -123,6 +126,8 @@ uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight);
  * until its I/O is complete.  Always taken before the big lock.
  */
 void rp_lock_op(struct rp_engine *e);
+/* The threads start now: checkpoints from here on are timed for the report. */
+void rp_note_run_start(struct rp_engine *e, uint64_t t0);
 void rp_unlock_op(struct rp_engine *e);
 void rp_enter(struct rp_engine *e, int ctx);
 int rp_leave(struct rp_engine *e, int ret);

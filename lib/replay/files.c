@@ -401,6 +401,13 @@ int rp_read_pass_and_verify(struct rp_engine *e, struct f2fs_replay_report *rep)
 
 void f2fs_replay_report_free(struct f2fs_replay_report *r)
 {
+	size_t i;
+
+	for (i = 0; r->threads && i < r->nthreads; i++)
+		free(r->threads[i].fsync_samples);
+	free(r->cp_times_s);
+	r->cp_times_s = NULL;
+	r->ncp_times = 0;
 	free(r->threads);
 	r->threads = NULL;
 	r->nthreads = 0;

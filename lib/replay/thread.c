@@ -183,18 +183,28 @@ static uint64_t *file_pos(struct rp_thread *t, uint32_t ino)
 	return &t->pos[t->npos++].pos;
 }
 
-static int note_latency(struct rp_thread *t, uint64_t ns)
+/* An fsync-like op that started at @start and took @ns: for the quantiles and the report's samples.
+ */
+static int note_latency(struct rp_thread *t, uint64_t start, uint64_t ns)
 {
+	struct f2fs_replay_thread_report *r = t->rep;
+
 	if (t->nlat == t->lat_cap) {
 		size_t cap = t->lat_cap ? t->lat_cap * 2 : 256;
 		double *n = realloc(t->lat, cap * sizeof(*n));
+		struct f2fs_replay_sample *s = realloc(r->fsync_samples, cap * sizeof(*s));
 
-		if (!n)
+		if (n)
+			t->lat = n;
+		if (s)
+			r->fsync_samples = s;
+		if (!n || !s)
 			return -ENOMEM;
-		t->lat = n;
 		t->lat_cap = cap;
 	}
 	t->lat[t->nlat++] = (double)ns / 1e6;
+	r->fsync_samples[r->nfsync_samples++] =
+	    (struct f2fs_replay_sample){(double)(start - t->run->t0) / 1e9, (double)ns / 1e6};
 	return 0;
 }
 
@@ -440,7 +450,7 @@ static bool run_op(struct rp_thread *t, const struct f2fs_replay_op *op, uint64_
 		ret = do_op(t, op);
 	if (!ret && is_fsync_like(op->op)) {
 		t->rep->fsyncs++;
-		ret = note_latency(t, rp_now_ns() - start);
+		ret = note_latency(t, start, rp_now_ns() - start);
 	}
 	t->rep->ops++;
 	__atomic_add_fetch(&t->run->ops_done, 1, __ATOMIC_RELAXED);
@@ -624,6 +634,7 @@ int rp_run_threads(struct rp_engine *e, f2fs_replay_progress_fn progress, void *
 	if (ret == -EINVAL)
 		snprintf(e->why, sizeof(e->why), "the workload has no thread that ends (all loop)");
 	run.t0 = rp_now_ns();
+	rp_note_run_start(e, run.t0);
 	for (i = 0; i < n && !ret; i++) {
 		pthread_mutex_lock(&run.mutex);
 		run.nonloop_left += !ts[i].spec->loop;

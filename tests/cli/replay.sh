@@ -219,6 +219,34 @@ else
 	echo "  $verdict"
 fi
 
+# --plot: one SVG with a column per run, a dot per fsync, a bar per thread
+out=$("$F2FS_IO" replay --mkfs "" --count 20 --file-size 8M --json --plot "$WORK/plot.svg" \
+	--compare "--no-checkpoint-merge" "--checkpoint-merge" ckpt-storm "$IMG" 2>&1)
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail plot "exit $rc: $(echo "$out" | tail -1)"
+elif ! verdict=$(echo "$out" | python3 -c '
+import json, sys, xml.etree.ElementTree as ET
+d = json.load(sys.stdin)
+ns = "{http://www.w3.org/2000/svg}"
+runs = [g for g in ET.parse(sys.argv[1]).getroot().iter(ns + "g") if g.get("class") == "run"]
+assert len(runs) == 2, len(runs)
+for g, k in zip(runs, "ab"):
+    dots = sum(1 for _ in g.iter(ns + "circle"))
+    fsyncs = sum(t["fsyncs"] for t in d[k]["threads"])
+    bars = [r for r in g.iter(ns + "rect") if r.get("class") == "elapsed"]
+    steps = [p for p in g.iter(ns + "polyline") if p.get("class") == "checkpoints"]
+    assert dots == fsyncs and fsyncs > 0, (k, dots, fsyncs)
+    assert len(bars) == len(d[k]["threads"]), (k, len(bars))
+    assert len(steps) == 1 and len(steps[0].get("points").split()) == 2 * d[k]["checkpoints"]["issued"] + 2, k
+print("%d and %d dots" % tuple(sum(t["fsyncs"] for t in d[k]["threads"]) for k in "ab"))
+' "$WORK/plot.svg" 2>&1); then
+	fail plot "$verdict"
+else
+	both_clean plot && pass plot
+	echo "  $verdict"
+fi
+
 # --- bad input: one line, exit 1, nothing written ---
 "$MKFS" -f -q "$IMG" >/dev/null 2>&1
 sum=$(md5sum <"$IMG")
@@ -246,6 +274,8 @@ refuse bad-budget "--bfq-budget" "$F2FS_IO" replay --bfq-budget 8Q seqwrite "$IM
 refuse bad-max-request "--max-request" "$F2FS_IO" replay --max-request 1000 seqwrite "$IMG"
 refuse bad-nr-requests "--nr-requests" "$F2FS_IO" replay --nr-requests 0 seqwrite "$IMG"
 refuse bad-model "--device-model" "$F2FS_IO" replay --device-model 1,2,3,4,5 seqwrite "$IMG"
+refuse bad-plot "--plot $WORK/no/such/dir/p.svg" "$F2FS_IO" replay --plot "$WORK/no/such/dir/p.svg" \
+	seqwrite "$IMG"
 refuse bad-compare "not a policy option" "$F2FS_IO" replay --mkfs "" --compare "--bogus" "" \
 	seqwrite "$IMG"
 refuse compare-no-mkfs "needs --mkfs" "$F2FS_IO" replay --compare "" "" seqwrite "$IMG"

@@ -21,6 +21,7 @@
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
 #include "f2fs_io.h"
+#include "replay_plot.h"
 #include "tools/common/common.h"
 #include "tools/common/json.h"
 #include "tools/common/progress.h"
@@ -31,7 +32,7 @@
 struct replay_opts {
 	struct f2fs_replay_policy policy[2];
 	struct f2fs_replay_gen_params gen;
-	const char *workload, *trace, *strace, *strace_root, *fio_iolog, *save_trace;
+	const char *workload, *trace, *strace, *strace_root, *fio_iolog, *save_trace, *plot;
 	const char *device, *mkfs_args;
 	const char *compare[2];
 	bool json, direct;
@@ -44,6 +45,7 @@ enum {
 	OPT_STRACE_ROOT,
 	OPT_FIO,
 	OPT_SAVE_TRACE,
+	OPT_PLOT,
 	OPT_MKFS,
 	OPT_COMPARE,
 	OPT_JSON,
@@ -114,6 +116,7 @@ static const struct option run_options[] = {
     {"strace-root", required_argument, NULL, OPT_STRACE_ROOT},
     {"import-fio-iolog", required_argument, NULL, OPT_FIO},
     {"save-trace", required_argument, NULL, OPT_SAVE_TRACE},
+    {"plot", required_argument, NULL, OPT_PLOT},
     {"mkfs", required_argument, NULL, OPT_MKFS},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"json", no_argument, NULL, OPT_JSON},
@@ -339,6 +342,9 @@ static void apply_run_option(const struct tool *t, int opt, const char *arg, str
 		break;
 	case OPT_FIO:
 		o->fio_iolog = arg;
+		break;
+	case OPT_PLOT:
+		o->plot = arg;
 		break;
 	case OPT_SAVE_TRACE:
 		o->save_trace = arg;
@@ -855,6 +861,7 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	struct f2fs_replay_report rep[2];
 	struct progress prog;
 	struct progress_state ps = {.p = &prog};
+	FILE *plot = NULL;
 	char why[128];
 	int runs, i;
 
@@ -865,6 +872,9 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	runs = o.compare[0] ? 2 : 1;
 	if (runs == 2 && !o.mkfs_args)
 		tool_fail(&t, 1, "--compare needs --mkfs, to start both runs from the same volume");
+	/* a plot that cannot be written is refused before the device is touched */
+	if (o.plot && !(plot = fopen(o.plot, "w")))
+		tool_fail(&t, 1, "--plot %s: %s", o.plot, strerror(errno));
 	load_workload(&t, &o, &wl);
 	tool_check_target(&t, TOOL_WRITES, 1);
 	if (!progress_start(&prog, &o.progress, o.device, why, sizeof(why)))
@@ -891,6 +901,19 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	} else {
 		print_report(&rep[0], &o.policy[0]);
 	}
+	if (plot) {
+		const char *labels[2] = {o.workload ? o.workload : "replay", NULL};
+		char a[160], b[160];
+
+		if (runs == 2) {
+			snprintf(a, sizeof(a), "A: %s", o.compare[0]);
+			snprintf(b, sizeof(b), "B: %s", o.compare[1]);
+			labels[0] = a;
+			labels[1] = b;
+		}
+		if (replay_plot_svg(plot, rep, labels, (size_t)runs) || fclose(plot))
+			tool_fail(&t, 1, "--plot %s: cannot write it", o.plot);
+	}
 	for (i = 0; i < runs; i++)
 		f2fs_replay_report_free(&rep[i]);
 	f2fs_replay_workload_free(&wl);
@@ -908,6 +931,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --compare \"POLICIES\" \"POLICIES\" run twice (needs --mkfs), side by side\n"
      "  --json                        the report as JSON\n"
      "  --save-trace FILE             write the workload as a trace\n"
+     "  --plot FILE.svg               fsync latency, elapsed and checkpoints over time\n"
      "  --strace-root DIR             with --import-strace: the directory mapped to /\n"
      "  --count N --threads N --file-size SIZE --io-size SIZE --small-size SIZE\n"
      "  --direct                      O_DIRECT writes to DEVICE\n"
