@@ -40,7 +40,8 @@ echo "== allocated on disk: $(du -h "$img" | cut -f1) of $size"
 echo "== f2fs_io replay --compare: checkpoint_merge off vs on (ckpt-storm, 300 rounds)"
 F2FS_REPLAY_MKFS=$top/mkfs/mkfs.f2fs "$top/tools/f2fs_io/f2fs_io" replay --no-progress \
 	--mkfs "$opts" --device-model 400,40000,2 --count 300 --file-size 256M \
+	--plot "${img%.img}-replay.svg" \
 	--compare "--no-checkpoint-merge" "--checkpoint-merge" ckpt-storm "$img"
 "$top/fsck/fsck.f2fs" -f "$img" >/dev/null || { echo "our fsck found problems after the replay"; exit 1; }
 /usr/sbin/fsck.f2fs --dry-run -f "$img" >/dev/null 2>&1 || { echo "upstream fsck failed after the replay"; exit 1; }
-echo "both fscks: clean after the replay"
+echo "both fscks: clean after the replay; the runs drawn in ${img%.img}-replay.svg"
