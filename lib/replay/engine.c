@@ -583,8 +583,9 @@ static void cp_note_batch(struct rp_engine *e, bool issued, uint64_t n)
 	if (issued) {
 		cp_note_time(e);
 		e->cp_issued++;
-	} else
+	} else {
 		e->cp_skipped++;
+	}
 	e->cp_served += n;
 	pthread_mutex_unlock(&e->state_mutex);
 }

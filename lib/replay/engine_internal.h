@@ -126,9 +126,9 @@ uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight);
  * until its I/O is complete.  Always taken before the big lock.
  */
 void rp_lock_op(struct rp_engine *e);
+void rp_unlock_op(struct rp_engine *e);
 /* The threads start now: checkpoints from here on are timed for the report. */
 void rp_note_run_start(struct rp_engine *e, uint64_t t0);
-void rp_unlock_op(struct rp_engine *e);
 void rp_enter(struct rp_engine *e, int ctx);
 int rp_leave(struct rp_engine *e, int ret);
 void rp_abort(struct rp_engine *e, int ret, const char *what);

@@ -78,8 +78,7 @@ struct sched_ctx {
 	uint64_t queued, completed;
 	/* submitted, waiting for a request slot, in order; the next waiting context */
 	struct req *slot_head, *slot_tail;
-	unsigned int slot_next;
-	bool slot_waiting; /* in the scheduler's list of contexts waiting for a slot */
+	unsigned int slot_next; /* while slot_head: it is in the scheduler's list of them */
 	uint64_t flushes_queued, flushes_done;
 	int err;
 	struct rp_sched_counters st;
@@ -123,7 +122,6 @@ struct rp_sched {
 	/* the page cache of single blocks: direct-mapped, tag block + 1 (0: empty) */
 	uint64_t *cache_tag;
 	uint8_t *cache_data;
-	uint64_t cache_hits;
 	uint64_t cache_gen; /* writes seen: a read that saw none meanwhile may be cached */
 	/* budgets: the context in service (NO_CTX: none), what it was served, since when */
 	uint64_t budget, slice_ns;
@@ -450,7 +448,6 @@ static bool may_go(const struct rp_sched *s, unsigned int id, const struct req *
 static void slot_wait_push(struct rp_sched *s, unsigned int id)
 {
 	s->ctx[id].slot_next = NO_CTX;
-	s->ctx[id].slot_waiting = true;
 	if (s->slot_wait_head == NO_CTX)
 		s->slot_wait_head = id;
 	else
@@ -490,7 +487,6 @@ static void slots_grant(struct rp_sched *s)
 			s->ctx[prev].slot_next = next;
 		if (s->slot_wait_tail == id)
 			s->slot_wait_tail = prev;
-		x->slot_waiting = false;
 		slot_take(s, r);
 		enqueue(s, id, r);
 		if (x->slot_head)
@@ -521,13 +517,13 @@ static void submit(struct rp_sched *s, unsigned int id, struct req *r)
 		enqueue(s, id, r);
 		return;
 	}
-	if (x->slot_tail)
+	if (x->slot_tail) {
 		x->slot_tail->next = r;
-	else
+	} else {
 		x->slot_head = r;
+		slot_wait_push(s, id); /* it had none waiting: not in the list yet */
+	}
 	x->slot_tail = r;
-	if (!x->slot_waiting)
-		slot_wait_push(s, id);
 }
 
 /* @c's backlogged context with the smallest virtual time; *@before: the one before it. */
@@ -880,7 +876,6 @@ static bool cache_get(struct rp_sched *s, uint64_t off, size_t len, void *buf)
 	if (!single_block(off, len) || !s->cache_tag || s->cache_tag[i] != (off >> BLK_SHIFT) + 1)
 		return false;
 	memcpy(buf, s->cache_data + (i << BLK_SHIFT), len);
-	s->cache_hits++;
 	return true;
 }
 

@@ -49,8 +49,7 @@ struct rp_thread {
 		uint64_t pos;
 	} * pos;
 	size_t npos, pos_cap;
-	double *lat;
-	size_t nlat, lat_cap;
+	size_t samples_cap; /* of t->rep->fsync_samples */
 };
 
 /* ---- paths ---- */
@@ -183,26 +182,20 @@ static uint64_t *file_pos(struct rp_thread *t, uint32_t ino)
 	return &t->pos[t->npos++].pos;
 }
 
-/* An fsync-like op that started at @start and took @ns: for the quantiles and the report's samples.
- */
+/* An fsync-like op that started at @start and took @ns, for the report. */
 static int note_latency(struct rp_thread *t, uint64_t start, uint64_t ns)
 {
 	struct f2fs_replay_thread_report *r = t->rep;
 
-	if (t->nlat == t->lat_cap) {
-		size_t cap = t->lat_cap ? t->lat_cap * 2 : 256;
-		double *n = realloc(t->lat, cap * sizeof(*n));
+	if (r->nfsync_samples == t->samples_cap) {
+		size_t cap = t->samples_cap ? t->samples_cap * 2 : 256;
 		struct f2fs_replay_sample *s = realloc(r->fsync_samples, cap * sizeof(*s));
 
-		if (n)
-			t->lat = n;
-		if (s)
-			r->fsync_samples = s;
-		if (!n || !s)
+		if (!s)
 			return -ENOMEM;
-		t->lat_cap = cap;
+		r->fsync_samples = s;
+		t->samples_cap = cap;
 	}
-	t->lat[t->nlat++] = (double)ns / 1e6;
 	r->fsync_samples[r->nfsync_samples++] =
 	    (struct f2fs_replay_sample){(double)(start - t->run->t0) / 1e9, (double)ns / 1e6};
 	return 0;
@@ -528,11 +521,25 @@ double f2fs_replay_quantile(double *v, size_t n, double q)
 	return v[i < n ? i : n - 1];
 }
 
-static void finish_report(struct rp_thread *t)
+/* The fsync latency quantiles, from the samples (in time order: sorted in a copy). */
+static int finish_report(struct rp_thread *t)
 {
-	t->rep->fsync_p50_ms = f2fs_replay_quantile(t->lat, t->nlat, 0.50);
-	t->rep->fsync_p99_ms = f2fs_replay_quantile(t->lat, t->nlat, 0.99);
-	t->rep->fsync_max_ms = t->nlat ? t->lat[t->nlat - 1] : 0;
+	struct f2fs_replay_thread_report *r = t->rep;
+	size_t n = r->nfsync_samples, i;
+	double *ms;
+
+	if (!n)
+		return 0;
+	ms = malloc(n * sizeof(*ms));
+	if (!ms)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		ms[i] = r->fsync_samples[i].ms;
+	r->fsync_p50_ms = f2fs_replay_quantile(ms, n, 0.50);
+	r->fsync_p99_ms = f2fs_replay_quantile(ms, n, 0.99);
+	r->fsync_max_ms = ms[n - 1];
+	free(ms);
+	return 0;
 }
 
 /* ---- the run ---- */
@@ -606,7 +613,6 @@ static void free_threads(struct rp_thread *ts, size_t n)
 	for (i = 0; i < n; i++) {
 		free(ts[i].buf);
 		free(ts[i].pos);
-		free(ts[i].lat);
 	}
 	free(ts);
 }
@@ -655,7 +661,8 @@ int rp_run_threads(struct rp_engine *e, f2fs_replay_progress_fn progress, void *
 	if (progress && !ret)
 		progress(run.ops_done, run.ops_total, arg);
 	for (i = 0; i < started; i++)
-		finish_report(&ts[i]);
+		if (finish_report(&ts[i]) && !ret)
+			ret = -ENOMEM;
 	free_threads(ts, n);
 	free(tids);
 	pthread_mutex_destroy(&run.mutex);

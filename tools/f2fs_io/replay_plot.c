@@ -200,7 +200,7 @@ static void plot_checkpoints(FILE *f, const struct f2fs_replay_report *r, const 
 int replay_plot_svg(FILE *f, const struct f2fs_replay_report *reps, const char *const labels[],
 		    size_t n)
 {
-	double bars = BAR_H * 1, height;
+	double bars, height;
 	struct axes a;
 	size_t i;
 
