@@ -241,6 +241,12 @@ struct f2fs_replay_policy {
 	 * (8 MiB, bfq_default_max_budget; 0: request by request).
 	 */
 	uint64_t bfq_budget;
+	/*
+	 * BFQ's slice_idle (8 ms; 0: off): a queue in service that empties
+	 * keeps the device for this long, waiting for its next request, as
+	 * BFQ idles whenever the busy queues' weights differ.
+	 */
+	uint32_t slice_idle_ms;
 	uint64_t seed;	      /* content and choices */
 	uint32_t threads_cpu; /* emulated threads running at once (0: all) */
 };

@@ -76,6 +76,7 @@ struct sched_ctx {
 	uint64_t vtime;
 	/* requests ever queued and completed: its FIFO serves them in order */
 	uint64_t queued, completed;
+	uint64_t dispatched; /* requests ever taken into the device's queue */
 	/* submitted, waiting for a request slot, in order; the next waiting context */
 	struct req *slot_head, *slot_tail;
 	unsigned int slot_next; /* while slot_head: it is in the scheduler's list of them */
@@ -127,6 +128,8 @@ struct rp_sched {
 	uint64_t budget, slice_ns;
 	unsigned int svc;
 	uint64_t svc_bytes, svc_start_ns;
+	/* idling: how long, and until when the context in service may send its next request */
+	uint64_t slice_idle_ns, idle_until_ns;
 };
 
 static uint64_t now_ns(void)
@@ -554,11 +557,43 @@ static void busy_unlink(struct rp_sched *s, struct sched_class *c, unsigned int 
 		c->busy_tail = before;
 }
 
+static bool svc_has_time(const struct rp_sched *s)
+{
+	return s->svc_bytes < s->budget && now_ns() - s->svc_start_ns < s->slice_ns;
+}
+
 /* The context in service may go on: it has requests and budget and time left. */
 static bool svc_goes_on(const struct rp_sched *s)
 {
-	return s->svc != NO_CTX && s->ctx[s->svc].head && s->svc_bytes < s->budget &&
-	       now_ns() - s->svc_start_ns < s->slice_ns;
+	return s->svc != NO_CTX && s->ctx[s->svc].head && svc_has_time(s);
+}
+
+static uint64_t in_flight(const struct sched_ctx *x)
+{
+	return x->dispatched - x->completed;
+}
+
+/*
+ * The context in service has nothing queued, yet keeps the device: BFQ
+ * plugs dispatch for a sync queue that emptied, while its requests are in
+ * the device and for slice_idle after the last one completes, so that its
+ * next request finds the device free (bfq_select_queue() keeping the
+ * queue, bfq_arm_slice_timer()).  It does so whenever the weights of the
+ * busy queues differ (bfq_asymmetric_scenario(), idling for service
+ * guarantees, think time or not), which the engine's classes always do.
+ * Async write-back never idles; nothing else is let in meanwhile (no
+ * injection).
+ */
+static bool svc_idles(const struct rp_sched *s)
+{
+	const struct sched_ctx *x;
+
+	if (!s->slice_idle_ns || s->svc == NO_CTX || s->stopping || !svc_has_time(s))
+		return false;
+	x = &s->ctx[s->svc];
+	if (x->head || ctx_async(s, s->svc))
+		return false;
+	return in_flight(x) || now_ns() < s->idle_until_ns;
 }
 
 /* The backlogged context of @c that comes before @id in its list, or NO_CTX. */
@@ -589,6 +624,8 @@ static struct req *dispatch_next(struct rp_sched *s)
 		id = s->svc;
 		c = &s->cls[s->ctx[id].cls];
 		before = busy_before(s, c, id);
+	} else if (s->budget && svc_idles(s)) {
+		return NULL;
 	} else {
 		c = next_class(s);
 		if (!c)
@@ -597,10 +634,12 @@ static struct req *dispatch_next(struct rp_sched *s)
 		s->svc = id;
 		s->svc_bytes = 0;
 		s->svc_start_ns = now_ns();
+		s->idle_until_ns = 0;
 	}
 	x = &s->ctx[id];
 	r = x->head;
 	x->head = r->next;
+	x->dispatched++;
 	if (!x->head) {
 		x->tail = NULL;
 		busy_unlink(s, c, id, before);
@@ -663,6 +702,8 @@ static void complete(struct rp_sched *s, struct req *r)
 	}
 	x->completed++;
 	s->completed++;
+	if (r->ctx == s->svc && !x->head && !in_flight(x))
+		s->idle_until_ns = now_ns() + s->slice_idle_ns;
 	if (r->kind == REQ_FLUSH)
 		x->flushes_done++;
 	slot_give_back(s, r);
@@ -796,6 +837,20 @@ static struct req *devq_pop(struct rp_sched *s)
 	return r;
 }
 
+/* Nothing to dispatch: sleep until work comes, or until an idling context's time is up. */
+static void wait_for_work(struct rp_sched *s)
+{
+	struct timespec ts;
+
+	if (!s->budget || !svc_idles(s)) {
+		pthread_cond_wait(&s->work, &s->lock);
+		return;
+	}
+	ts.tv_sec = (time_t)(s->idle_until_ns / NS_PER_SEC);
+	ts.tv_nsec = (long)(s->idle_until_ns % NS_PER_SEC);
+	pthread_cond_timedwait(&s->work, &s->lock, &ts);
+}
+
 static void *dispatcher(void *arg)
 {
 	struct rp_sched *s = arg;
@@ -808,7 +863,7 @@ static void *dispatcher(void *arg)
 		if (!r) {
 			if (s->stopping)
 				break;
-			pthread_cond_wait(&s->work, &s->lock);
+			wait_for_work(s);
 			continue;
 		}
 		s->in_service = true;
@@ -1126,13 +1181,28 @@ static int check_config(const struct rp_sched_config *c)
 	return 0;
 }
 
+/* Timed waits take deadlines from now_ns(): CLOCK_MONOTONIC. */
+static int cond_init_monotonic(pthread_cond_t *c)
+{
+	pthread_condattr_t a;
+	int ret = pthread_condattr_init(&a);
+
+	if (ret)
+		return ret;
+	ret = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	if (!ret)
+		ret = pthread_cond_init(c, &a);
+	pthread_condattr_destroy(&a);
+	return ret;
+}
+
 static int sync_init(struct rp_sched *s)
 {
 	int ret = pthread_mutex_init(&s->lock, NULL);
 
 	if (ret)
 		return -ret;
-	ret = pthread_cond_init(&s->work, NULL);
+	ret = cond_init_monotonic(&s->work);
 	if (!ret) {
 		ret = pthread_cond_init(&s->done, NULL);
 		if (ret)
@@ -1160,6 +1230,7 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->slot_wait_tail = NO_CTX;
 	s->budget = c->budget_bytes;
 	s->slice_ns = c->slice_ns ? c->slice_ns : UINT64_MAX;
+	s->slice_idle_ns = c->slice_idle_ns;
 	s->svc = NO_CTX;
 	s->nclasses = c->nclasses;
 	for (i = 0; i < c->nclasses; i++) {

@@ -161,6 +161,14 @@ struct rp_sched_config {
 	 */
 	uint64_t budget_bytes;
 	uint64_t slice_ns;
+	/*
+	 * With budgets, BFQ's slice_idle (0: off): a context in service that
+	 * is not async keeps the device while its requests are in it and for
+	 * slice_idle_ns after the last completes, waiting for its next one;
+	 * nothing else enters the device meanwhile.  A context that may
+	 * preempt it ends the wait, as does the budget or slice running out.
+	 */
+	uint64_t slice_idle_ns;
 };
 
 /* What was served, counted when a request completes. */

@@ -271,6 +271,7 @@ refuse bad-policy "--io-weights" "$F2FS_IO" replay --io-weights fg=0 seqwrite "$
 refuse bad-weight "--io-weights" "$F2FS_IO" replay --io-weights flusher=x seqwrite "$IMG"
 refuse bad-throttle "--dirty-throttle" "$F2FS_IO" replay --dirty-throttle nap seqwrite "$IMG"
 refuse bad-budget "--bfq-budget" "$F2FS_IO" replay --bfq-budget 8Q seqwrite "$IMG"
+refuse bad-slice-idle "--bfq-slice-idle" "$F2FS_IO" replay --bfq-slice-idle 5000 seqwrite "$IMG"
 refuse bad-max-request "--max-request" "$F2FS_IO" replay --max-request 1000 seqwrite "$IMG"
 refuse bad-nr-requests "--nr-requests" "$F2FS_IO" replay --nr-requests 0 seqwrite "$IMG"
 refuse bad-model "--device-model" "$F2FS_IO" replay --device-model 1,2,3,4,5 seqwrite "$IMG"

@@ -80,6 +80,7 @@ enum {
 	OPT_MAX_REQUEST,
 	OPT_NR_REQUESTS,
 	OPT_BFQ_BUDGET,
+	OPT_SLICE_IDLE,
 	OPT_DIRTY_THROTTLE,
 };
 
@@ -106,6 +107,7 @@ static const struct option policy_options[] = {
     {"max-request", required_argument, NULL, OPT_MAX_REQUEST},
     {"nr-requests", required_argument, NULL, OPT_NR_REQUESTS},
     {"bfq-budget", required_argument, NULL, OPT_BFQ_BUDGET},
+    {"bfq-slice-idle", required_argument, NULL, OPT_SLICE_IDLE},
     {"dirty-throttle", required_argument, NULL, OPT_DIRTY_THROTTLE},
     {NULL, 0, NULL, 0},
 };
@@ -266,6 +268,8 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 		return !strcmp(arg, "writeback") || !strcmp(arg, "sleep");
 	case OPT_BFQ_BUDGET:
 		return parse_size(arg, &p->bfq_budget);
+	case OPT_SLICE_IDLE:
+		return parse_u32(arg, 1000, &p->slice_idle_ms);
 	case OPT_NR_REQUESTS:
 		return parse_u32(arg, 4096, &p->nr_requests) && p->nr_requests;
 	case OPT_MAX_REQUEST:
@@ -662,6 +666,7 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_bool(j, "bfq_low_latency", p->low_latency);
 	json_u64(j, "device_queue", p->device_queue);
 	json_u64(j, "bfq_budget", p->bfq_budget);
+	json_u64(j, "bfq_slice_idle_ms", p->slice_idle_ms);
 	json_str(j, "dirty_throttle",
 		 p->dirty_throttle == F2FS_RP_THROTTLE_WRITEBACK ? "writeback" : "sleep");
 	json_double(j, "model_mbps", p->model_mbps);
@@ -944,7 +949,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --io-weights fg=N,bg=N,flusher=N   --device-model MBPS,IOPS,FLUSH_MS[,BURST_MS]\n"
      "  --seed N   --max-request SIZE   --nr-requests N\n"
      "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n"
-     "  --bfq-budget SIZE   --dirty-throttle sleep|writeback\n",
+     "  --bfq-budget SIZE   --bfq-slice-idle MS   --dirty-throttle sleep|writeback\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };

@@ -469,6 +469,62 @@ static void test_budget(void)
 	CHECK_EQ_U64(pre, 1);
 }
 
+/*
+ * Idling: a sync context in service whose queue emptied keeps the device
+ * for slice_idle, so its next request, sent at once, goes before the
+ * write-back queued meanwhile; sent after the idle time, or with idling
+ * off, it comes after.  Returns where the sync context's second write went.
+ */
+static unsigned int idle_case(uint64_t slice_idle, unsigned int think_ms)
+{
+	struct rp_sched_config c = {.nclasses = 2, .budget_bytes = 8 * MIB, .slice_ns = UINT64_MAX};
+	unsigned int i, at;
+	struct rig g;
+	int sync, wb;
+
+	/* write-back lighter than the sync class: a heavier one would preempt it */
+	c.classes[0].weight = 100;
+	c.classes[1].weight = 40;
+	c.classes[1].async = true;
+	c.slice_idle_ns = slice_idle;
+	rig_open(&g, 1 * MIB, &c, true);
+	sync = rp_sched_context_new(g.s, 0);
+	wb = rp_sched_context_new(g.s, 1);
+	CHECK_EQ_U64(put(&g, sync, 0, 1, 0x10, F2FS_DEV_TAG_NODE), 0);
+	rec_wait_held(&g.rec);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ_U64(put(&g, wb, 10 + i, 1, (uint8_t)(0x20 + i), F2FS_DEV_TAG_DATA), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_wait(g.s, sync), 0);
+	sleep_ms(think_ms);
+	CHECK_EQ_U64(put(&g, sync, 1, 1, 0x11, F2FS_DEV_TAG_META), 0);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 6);
+	at = rec_find(&g.rec, REC_WRITE, 1, 0x11);
+	rig_close(&g);
+	return at;
+}
+
+static void test_slice_idle(void)
+{
+	uint64_t t0 = now_ns(), idled_ns;
+	unsigned int idling = idle_case(300 * MS, 0), off, late;
+
+	idled_ns = now_ns() - t0;
+	off = idle_case(0, 0);
+	late = idle_case(20 * MS, 200);
+
+	printf("a sync context's next write, sent at once after its first: request %u with "
+	       "idling, %u without; sent 200 ms later with a 20 ms idle: %u (the idle run took "
+	       "%llu ms)\n",
+	       idling + 1, off + 1, late + 1, (unsigned long long)(idled_ns / MS));
+	CHECK_EQ_U64(idling, 1);
+	CHECK(off > 1 && off < MAX_LOG);
+	CHECK(late > 1 && late < MAX_LOG);
+	/* the write-back waited out the idle time after the second write */
+	CHECK(idled_ns >= 300 * MS);
+}
+
 static void test_async_charge(void)
 {
 	struct rp_sched_config c = two_classes(100, 100, false);
@@ -1291,6 +1347,7 @@ int main(void)
 	RUN(test_realtime);
 	RUN(test_device_queue);
 	RUN(test_budget);
+	RUN(test_slice_idle);
 	RUN(test_async_charge);
 	RUN(test_no_credit_hoarding);
 	RUN(test_small_write_not_behind_backlog);
