@@ -81,25 +81,6 @@ void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
 	p->seed = 1;
 }
 
-void rp_cond_init_monotonic(pthread_cond_t *c)
-{
-	pthread_condattr_t a;
-
-	/* timed waits take deadlines from rp_now_ns(), which is CLOCK_MONOTONIC */
-	pthread_condattr_init(&a);
-	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(c, &a);
-	pthread_condattr_destroy(&a);
-}
-
-uint64_t rp_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight)
 {
 	uint32_t w = p->low_latency ? weight * RP_WR_COEFF : weight;

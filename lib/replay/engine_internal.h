@@ -14,6 +14,7 @@
 
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
+#include "clock.h"
 
 #define F2FS_RP_PAGE 4096ull
 
@@ -115,9 +116,6 @@ struct rp_engine {
 /* BFQ's weight-raising factor (bfq_wr_coeff) */
 #define RP_WR_COEFF 30u
 
-uint64_t rp_now_ns(void);
-/* A condition variable whose timed waits take rp_now_ns() deadlines. */
-void rp_cond_init_monotonic(pthread_cond_t *c);
 /* @weight as BFQ serves a queue it raises (low_latency), within the scheduler's range. */
 uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight);
 /*

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "iosched.h"
 
 #define NS_PER_SEC 1000000000ull
@@ -131,14 +132,6 @@ struct rp_sched {
 	/* idling: how long, and until when the context in service may send its next request */
 	uint64_t slice_idle_ns, idle_until_ns;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_SEC + (uint64_t)ts.tv_nsec;
-}
 
 static void sleep_until(uint64_t ns)
 {
@@ -505,7 +498,7 @@ static void submit(struct rp_sched *s, unsigned int id, struct req *r)
 
 	r->ctx = id;
 	r->next = NULL;
-	r->queued_ns = now_ns();
+	r->queued_ns = rp_now_ns();
 	x->queued++;
 	s->queued++;
 	if (r->kind == REQ_WRITE) {
@@ -559,7 +552,7 @@ static void busy_unlink(struct rp_sched *s, struct sched_class *c, unsigned int 
 
 static bool svc_has_time(const struct rp_sched *s)
 {
-	return s->svc_bytes < s->budget && now_ns() - s->svc_start_ns < s->slice_ns;
+	return s->svc_bytes < s->budget && rp_now_ns() - s->svc_start_ns < s->slice_ns;
 }
 
 /* The context in service may go on: it has requests and budget and time left. */
@@ -593,7 +586,7 @@ static bool svc_idles(const struct rp_sched *s)
 	x = &s->ctx[s->svc];
 	if (x->head || ctx_async(s, s->svc))
 		return false;
-	return in_flight(x) || now_ns() < s->idle_until_ns;
+	return in_flight(x) || rp_now_ns() < s->idle_until_ns;
 }
 
 /* The backlogged context of @c that comes before @id in its list, or NO_CTX. */
@@ -633,7 +626,7 @@ static struct req *dispatch_next(struct rp_sched *s)
 		id = next_ctx(s, c, &before);
 		s->svc = id;
 		s->svc_bytes = 0;
-		s->svc_start_ns = now_ns();
+		s->svc_start_ns = rp_now_ns();
 		s->idle_until_ns = 0;
 	}
 	x = &s->ctx[id];
@@ -703,7 +696,7 @@ static void complete(struct rp_sched *s, struct req *r)
 	x->completed++;
 	s->completed++;
 	if (r->ctx == s->svc && !x->head && !in_flight(x))
-		s->idle_until_ns = now_ns() + s->slice_idle_ns;
+		s->idle_until_ns = rp_now_ns() + s->slice_idle_ns;
 	if (r->kind == REQ_FLUSH)
 		x->flushes_done++;
 	slot_give_back(s, r);
@@ -786,10 +779,10 @@ static int do_io(struct rp_sched *s, struct req *r)
  */
 static void serve(struct rp_sched *s, struct req *r)
 {
-	uint64_t io_start = now_ns(), done;
+	uint64_t io_start = rp_now_ns(), done;
 
 	r->ret = do_io(s, r);
-	r->end_ns = now_ns();
+	r->end_ns = rp_now_ns();
 	r->start_ns = io_start;
 	if (modelled(&s->model)) {
 		done =
@@ -1181,28 +1174,13 @@ static int check_config(const struct rp_sched_config *c)
 	return 0;
 }
 
-/* Timed waits take deadlines from now_ns(): CLOCK_MONOTONIC. */
-static int cond_init_monotonic(pthread_cond_t *c)
-{
-	pthread_condattr_t a;
-	int ret = pthread_condattr_init(&a);
-
-	if (ret)
-		return ret;
-	ret = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	if (!ret)
-		ret = pthread_cond_init(c, &a);
-	pthread_condattr_destroy(&a);
-	return ret;
-}
-
 static int sync_init(struct rp_sched *s)
 {
 	int ret = pthread_mutex_init(&s->lock, NULL);
 
 	if (ret)
 		return -ret;
-	ret = cond_init_monotonic(&s->work);
+	ret = rp_cond_init_monotonic(&s->work);
 	if (!ret) {
 		ret = pthread_cond_init(&s->done, NULL);
 		if (ret)
@@ -1241,7 +1219,7 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->ctx_room = CTX_ROOM;
 	s->nctx = 1; /* context 0, class 0: calloc'd */
 	s->ctx[0].weight = RP_SCHED_DEFAULT_WEIGHT;
-	s->open_ns = now_ns();
+	s->open_ns = rp_now_ns();
 }
 
 /* A scheduler with its memory and locks, its dispatcher not started. */
@@ -1430,7 +1408,7 @@ void rp_sched_get_stats(struct rp_sched *s, struct rp_sched_stats *out)
 	for (i = 0; i < s->nclasses; i++)
 		out->classes[i] = s->cls[i].st;
 	out->busy_ns = s->busy_ns;
-	out->elapsed_ns = now_ns() - s->open_ns;
+	out->elapsed_ns = rp_now_ns() - s->open_ns;
 	out->error = s->err;
 	pthread_mutex_unlock(&s->lock);
 }
