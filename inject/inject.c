@@ -59,7 +59,8 @@ struct opts {
 	uint32_t idx, nid, blk;
 	int dots; /* 0, 1 ".", 2 ".." */
 	bool dry_run;
-	bool force; /* --sb: write even when the volume does not open */
+	const char *undo; /* --undo / -z: the journal that makes the change undoable */
+	bool force;	  /* --sb: write even when the volume does not open */
 	int debug;
 	const char *device;
 };
@@ -122,6 +123,8 @@ static void usage(FILE *out)
 	      "                --nid, or slot --idx of directory --nid\n"
 	      "  --dots <1|2>  with --dent: \".\" or \"..\" of directory --nid\n"
 	      "  --dry-run     report the change, write nothing\n"
+	      "  -z, --undo <file>  save what the change overwrites to an undo journal\n"
+	      "                (f2fs_undo <file> device takes it back)\n"
 	      "  --force       with --sb: write even when the volume does not open as F2FS\n",
 	      out);
 }
@@ -1353,6 +1356,7 @@ static void parse_args(struct inject *in, int argc, char **argv)
 						 {"dent", no_argument, NULL, 14},
 						 {"dots", required_argument, NULL, 15},
 						 {"force", no_argument, NULL, 16},
+						 {"undo", required_argument, NULL, 'z'},
 						 {"help", no_argument, NULL, 'h'},
 						 {NULL, 0, NULL, 0}};
 	/* clang-format on */
@@ -1362,7 +1366,7 @@ static void parse_args(struct inject *in, int argc, char **argv)
 	int opt;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":d:Vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":d:Vhz:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 1:
 			o->dry_run = true;
@@ -1421,6 +1425,9 @@ static void parse_args(struct inject *in, int argc, char **argv)
 			break;
 		case 16:
 			o->force = true;
+			break;
+		case 'z':
+			o->undo = optarg;
 			break;
 		case 'd':
 			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 9, &v))
@@ -1484,7 +1491,8 @@ int main(int argc, char **argv)
 	else
 		open_volume(&in);
 	if (!in.o.dry_run)
-		in.wdev = tool_open_for_writing(&in.tool, 1, 0);
+		in.wdev =
+		    tool_undo_stack(&in.tool, tool_open_for_writing(&in.tool, 1, 0), in.o.undo, 1);
 	switch (in.o.target) {
 	case T_SB:
 		inject_sb(&in);

@@ -22,10 +22,12 @@
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/super.h"
+#include "f2fs/undo.h"
 #include "tools/common/common.h"
 
 #define TOOLS_DATE	"2026-12-01"
 #define MAX_LABEL_BYTES 4096
+#define OPT_UNDO	256 /* --undo: past every short option */
 
 struct mkfs_opts {
 	struct f2fs_mkfs_config cfg;
@@ -38,6 +40,7 @@ struct mkfs_opts {
 	int heap_given; /* -a: accepted, but heap-based allocation is gone upstream */
 	int sparse;	/* -S: create/extend a regular file to this size */
 	uint64_t sparse_bytes;
+	const char *undo; /* --undo: the journal that makes the format undoable */
 };
 
 static void info(const struct mkfs_opts *o, const char *fmt, ...)
@@ -82,6 +85,8 @@ static void usage(FILE *out)
 		     "  -z # of sections per zone [default:1]\n"
 		     "  -V print the version number and exit\n"
 		     "  -Z # of reserved sections [default:auto]\n"
+		     "  --undo FILE save what the format overwrites to an undo journal\n"
+		     "    (f2fs_undo FILE device takes it back; implies -t 0; not in upstream)\n"
 		     "sectors: number of sectors [default: determined by device size]\n");
 }
 
@@ -259,6 +264,9 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 		    (uint64_t)parse_num("-S", arg, 1, (long long)F2FS_MAX_VOLUME_BYTES) &
 		    ~(uint64_t)(F2FS_BLKSIZE - 1);
 		break;
+	case OPT_UNDO:
+		o->undo = arg;
+		break;
 	case 'z':
 		cfg->geometry.secs_per_zone = (uint32_t)parse_num("-z", arg, 1, 4096);
 		break;
@@ -305,6 +313,7 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'},
+						 {"undo", required_argument, NULL, OPT_UNDO},
 						 {NULL, 0, NULL, 0}};
 	char why[128];
 	int opt;
@@ -319,6 +328,9 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 		parse_option(o, opt, optarg, argv[optind - 1]);
 	if (f2fs_feature_check(o->cfg.features, why, sizeof(why)))
 		die("%s", why);
+	/* as mke2fs with an undo file: journaling a discard would read the whole device */
+	if (o->undo)
+		o->cfg.discard = false;
 	if (optind >= argc)
 		die("no device specified (usage: mkfs.f2fs [options] device [sectors]; -h for "
 		    "help)");
@@ -497,6 +509,21 @@ static void show_layout(const struct mkfs_opts *o, const struct f2fs_layout *l)
 	info(o, "Info: format version with\n  \"%s\"\n", o->cfg.kernel_version);
 }
 
+/* --undo: journal what the format overwrites (parse_args turned the discard off). */
+static struct f2fs_device *stack_undo(const struct mkfs_opts *o, struct f2fs_device *dev)
+{
+	struct f2fs_device *top;
+	int ret;
+
+	if (!o->undo)
+		return dev;
+	ret = f2fs_undo_stack(dev, o->undo, &top);
+	if (ret)
+		die_closing(dev, "--undo %s: %s", o->undo,
+			    ret == -EEXIST ? "that is the device itself" : strerror(-ret));
+	return top;
+}
+
 int main(int argc, char **argv)
 {
 	struct mkfs_opts o;
@@ -514,6 +541,7 @@ int main(int argc, char **argv)
 	size_volume(&o, dev);
 	compute_layout(&o, dev, &l);
 	show_layout(&o, &l);
+	dev = stack_undo(&o, dev);
 	if (o.cfg.discard)
 		info(&o, "Info: [%s] Discarding device\n", o.device);
 	ret = f2fs_mkfs_format(dev, &o.cfg, &l, &res);

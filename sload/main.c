@@ -35,7 +35,8 @@ struct sload_opts {
 	const char *device;
 	struct progress_request progress;
 	int debug;
-	bool direct; /* --direct */
+	bool direct;	  /* --direct */
+	const char *undo; /* -z, --undo: the journal that makes the load undoable */
 };
 
 static void usage(FILE *f)
@@ -59,21 +60,22 @@ static void usage(FILE *f)
 		   "  -d debug level [default:0]\n"
 		   "  --progress[=FD], --no-progress\n"
 		   "  --direct write the device with O_DIRECT (not in upstream)\n"
+		   "  -z, --undo FILE save what the load overwrites to an undo journal\n"
+		   "     (f2fs_undo FILE device takes it back; not in upstream)\n"
 		   "  -V print the version number and exit\n");
 }
 
 static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 {
-	static const struct option longopts[] = {{"progress", optional_argument, NULL, 1},
-						 {"no-progress", no_argument, NULL, 2},
-						 {"direct", no_argument, NULL, 3},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {
+	    {"progress", optional_argument, NULL, 1}, {"no-progress", no_argument, NULL, 2},
+	    {"direct", no_argument, NULL, 3},	      {"undo", required_argument, NULL, 'z'},
+	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0}};
 	uint64_t v;
 	int c;
 
 	f2fs_load_options_init(&o->load);
-	while ((c = getopt_long(argc, argv, "C:f:p:s:St:T:Pca:i:x:L:m:rd:Vh", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "C:f:p:s:St:T:Pca:i:x:L:m:rd:Vhz:", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'C':
@@ -151,6 +153,9 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 		case 3:
 			o->direct = true;
 			break;
+		case 'z':
+			o->undo = optarg;
+			break;
 		case 'V':
 			printf("sload.f2fs %s\n", PACKAGE_VERSION);
 			exit(0);
@@ -192,6 +197,7 @@ int main(int argc, char **argv)
 	/* the target rules every writing tool follows: no busy device, no other format */
 	tool_check_target(&t, TOOL_WRITES, EXIT_FAIL);
 	dev = tool_open_for_writing(&t, EXIT_FAIL, o.direct ? F2FS_DEV_DIRECT : 0);
+	dev = tool_undo_stack(&t, dev, o.undo, EXIT_FAIL);
 	ret = f2fs_fs_open(dev, F2FS_FS_WRITE, &fs, why, sizeof(why));
 	if (ret) {
 		char reason[600];

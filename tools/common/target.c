@@ -12,6 +12,7 @@
 
 #include "f2fs/device.h"
 #include "f2fs/format.h"
+#include "f2fs/undo.h"
 #include "tools/common/target.h"
 
 /* The second superblock copy sits in block 1: a smaller target holds no F2FS. */
@@ -119,6 +120,22 @@ struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned i
 	if (ret)
 		tool_fail_image(t, status, "cannot open for writing: %s", strerror(-ret));
 	return dev;
+}
+
+struct f2fs_device *tool_undo_stack(const struct tool *t, struct f2fs_device *dev,
+				    const char *journal, int status)
+{
+	struct f2fs_device *top;
+	int ret;
+
+	if (!journal)
+		return dev;
+	ret = f2fs_undo_stack(dev, journal, &top);
+	if (!ret)
+		return top;
+	f2fs_dev_close(dev);
+	tool_fail(t, status, "--undo %s: %s", journal,
+		  ret == -EEXIST ? "that is the device itself" : strerror(-ret));
 }
 
 /* "an ext4", "a btrfs": the article by the name's first letter, as it is spelled. */

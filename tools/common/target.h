@@ -54,6 +54,15 @@ bool tool_check_target(struct tool *t, enum tool_access access, int status);
 struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned int flags);
 
 /*
+ * With @journal set (the tool's --undo or -z), stack an undo journal on
+ * @dev before anything is written (f2fs_undo_stack), so that f2fs_undo can
+ * take the run back; returns the device to write through.  On failure
+ * @dev is closed and the tool exits @status with "--undo FILE: REASON".
+ */
+struct f2fs_device *tool_undo_stack(const struct tool *t, struct f2fs_device *dev,
+				    const char *journal, int status);
+
+/*
  * Why t->image did not open as an F2FS volume (f2fs_fs_open returned @err
  * with the reason @why), in one phrase for tool_fail_image(): what libblkid
  * finds there instead ("holds an ext4 filesystem, not F2FS", "holds a gpt
