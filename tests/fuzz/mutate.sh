@@ -31,6 +31,8 @@
 #   FUZZ_EXTRA         fsck -t / dump commands per mutation (default 2, 0: fsck -f only)
 #   FUZZ_DRIVER_ITERS  inputs for the parser driver (default 2000, 0 skips)
 #   FUZZ_READ_ITERS    inputs for the read-layer driver (default 2000, 0 skips)
+#   FUZZ_TRACE_ITERS   inputs for the trace-parser driver (default 20000)
+#   FUZZ_UNDO_ITERS    damaged undo journals for the journal reader (default 3000)
 #   FUZZ_SEED          seed (default 1); the same seed gives the same images
 #   FUZZ_TIMEOUT       seconds per command (default 20)
 #   FUZZ_CRASH_DIR     where failures are kept (default /tmp/fuzz-crashes)
@@ -494,6 +496,7 @@ done
 run_driver fuzz_parsers "$DRIVER_ITERS"
 run_driver fuzz_read "$READ_ITERS"
 run_text_driver fuzz_trace "${FUZZ_TRACE_ITERS:-20000}"
+run_text_driver fuzz_undo "${FUZZ_UNDO_ITERS:-3000}"
 
 # --- the differential run: every mutation upstream flags, ours must too ------------
 # (but the known, explained ones of differential-allow.txt); it prints its own
