@@ -65,11 +65,13 @@
 #                            queue, --bfq-slice-idle) is always in the fast
 #                            one, and every asserted direction agrees with
 #                            saved kernel figures; but the kernel merges ~20%
-#                            of requests (A's or C's create slips into
-#                            block_operations' unlocked dentry flush, so two
-#                            requests wait for the next checkpoint), which
-#                            the engine does not model (0-2 merged), so
-#                            cp_merged could fail on the engine's side
+#                            of requests and the engine 0-2 of 200, so
+#                            cp_merged could fail on the engine's side.  The
+#                            trace shows the kernel's merges come in lockstep
+#                            runs: A and C leave one checkpoint together and
+#                            both queue again before the checkpoint thread,
+#                            woken late on the busy vCPUs, takes its next
+#                            batch; the engine's thread takes it at once
 #   XCHECK_RUNS              runs per setting, kernel and engine (default 3)
 #   XCHECK_KERNEL_RESULTS    a file of kernel figures: when it exists and was
 #                            made with the same parameters, its figures are
