@@ -493,6 +493,32 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 /* ---- checkpoints ---- */
 
 /*
+ * cp_global_sem, taken in arrival order: a caller that finishes a
+ * checkpoint and comes back for the next finds the one that waited
+ * meanwhile ahead of it, as the kernel's rwsem wakes its first waiting
+ * writer, which takes the lock while the caller is still on its way back
+ * through user space.  A pthread mutex would let it barge in again.
+ */
+static void cp_global_lock(struct rp_engine *e)
+{
+	uint64_t ticket;
+
+	pthread_mutex_lock(&e->cp_global);
+	ticket = e->cp_global_next++;
+	while (ticket != e->cp_global_serving)
+		pthread_cond_wait(&e->cp_global_cond, &e->cp_global);
+	pthread_mutex_unlock(&e->cp_global);
+}
+
+static void cp_global_unlock(struct rp_engine *e)
+{
+	pthread_mutex_lock(&e->cp_global);
+	e->cp_global_serving++;
+	pthread_cond_broadcast(&e->cp_global_cond);
+	pthread_mutex_unlock(&e->cp_global);
+}
+
+/*
  * Write a checkpoint as @ctx: operations are blocked (cp_rwsem held for
  * writing) from before it starts until its I/O is complete, as in
  * f2fs_write_checkpoint (block_operations .. unblock_operations); the big
@@ -508,7 +534,7 @@ static int write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, b
 	 * waits there, not on cp_rwsem, and operations queued on cp_rwsem go
 	 * in between two checkpoints
 	 */
-	pthread_mutex_lock(&e->cp_global);
+	cp_global_lock(e);
 	lock_all(e);
 	rp_enter(e, ctx);
 	*issued = f2fs_write_dirty(e->fs) || (reason & F2FS_CP_UMOUNT);
@@ -518,7 +544,7 @@ static int write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, b
 	if (*issued && !ret)
 		ret = rp_sched_wait(e->sched, ctx);
 	unlock_all(e);
-	pthread_mutex_unlock(&e->cp_global);
+	cp_global_unlock(e);
 	return ret;
 }
 
@@ -709,6 +735,7 @@ static void engine_init(struct rp_engine *e, const struct f2fs_replay_workload *
 	pthread_cond_init(&e->big_cond, NULL);
 	pthread_mutex_init(&e->wp_mutex, NULL);
 	pthread_mutex_init(&e->cp_global, NULL);
+	pthread_cond_init(&e->cp_global_cond, NULL);
 	pthread_mutex_init(&e->cp_mutex_rw, NULL);
 	pthread_cond_init(&e->cp_cond_rw, NULL);
 	pthread_mutex_init(&e->state_mutex, NULL);
@@ -729,6 +756,7 @@ static void engine_destroy(struct rp_engine *e)
 	pthread_cond_destroy(&e->big_cond);
 	pthread_mutex_destroy(&e->wp_mutex);
 	pthread_mutex_destroy(&e->cp_global);
+	pthread_cond_destroy(&e->cp_global_cond);
 	pthread_mutex_destroy(&e->cp_mutex_rw);
 	pthread_cond_destroy(&e->cp_cond_rw);
 	pthread_mutex_destroy(&e->state_mutex);

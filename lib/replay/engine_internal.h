@@ -63,8 +63,11 @@ struct rp_engine {
 	pthread_cond_t big_cond;
 	uint64_t big_next, big_serving;
 
-	pthread_mutex_t wp_mutex;  /* sbi->writepages */
-	pthread_mutex_t cp_global; /* sbi->cp_global_sem: one checkpoint at a time */
+	pthread_mutex_t wp_mutex; /* sbi->writepages */
+	/* sbi->cp_global_sem: one checkpoint at a time, by ticket */
+	pthread_mutex_t cp_global;
+	pthread_cond_t cp_global_cond;
+	uint64_t cp_global_next, cp_global_serving;
 	/* cp_rwsem: f2fs_lock_op (shared) against a checkpoint (exclusive), FIFO */
 	pthread_mutex_t cp_mutex_rw;
 	pthread_cond_t cp_cond_rw;

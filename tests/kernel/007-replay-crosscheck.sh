@@ -64,7 +64,9 @@
 #                            engine (BFQ idling on the checkpoint thread's
 #                            queue, --bfq-slice-idle) is always in the fast
 #                            one, and every asserted direction agrees with
-#                            saved kernel figures; but the kernel merges ~20%
+#                            three sets of kernel figures (without merge the
+#                            magnitudes too: A's fsync p50 186 ms against
+#                            183-192); but the kernel merges ~20%
 #                            of requests and the engine 0-2 of 200, so
 #                            cp_merged could fail on the engine's side.  The
 #                            trace shows the kernel's merges come in lockstep
