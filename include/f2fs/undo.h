@@ -23,6 +23,11 @@
  * changed; only its last record can be incomplete, and applying skips it.
  * A journal whose header, or any record but the last, fails its CRC is
  * refused as a whole, before the device is touched.
+ *
+ * A device whose size is not a multiple of 4 KiB has a partial last block:
+ * the part on the device is saved and restored.  The layer serves one
+ * request at a time (it keeps no lock): stack it where requests come from
+ * one thread.
  */
 #ifndef F2FS_UNDO_H
 #define F2FS_UNDO_H

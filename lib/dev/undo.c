@@ -193,10 +193,22 @@ static int append_record(struct undo *u, uint32_t kind, uint64_t blk, uint32_t n
 }
 
 /* Journal @n unsaved blocks from @blk, read from the device: zero runs without data. */
+/* The bytes of [off, off + len) that lie on a device of @size: its last block may be partial. */
+static size_t on_device(uint64_t size, uint64_t off, uint64_t len)
+{
+	if (off >= size)
+		return 0;
+	return (size_t)(size - off < len ? size - off : len);
+}
+
 static int save_chunk(struct undo *u, uint64_t blk, uint32_t n)
 {
+	size_t len = (size_t)n * F2FS_BLKSIZE;
+	size_t have = on_device(u->device_bytes, blk * F2FS_BLKSIZE, len);
 	uint32_t i = 0;
-	int ret = f2fs_dev_read(u->lower, u->buf, blk * F2FS_BLKSIZE, (size_t)n * F2FS_BLKSIZE);
+	int ret = f2fs_dev_read(u->lower, u->buf, blk * F2FS_BLKSIZE, have);
+
+	memset(u->buf + have, 0, len - have);
 
 	while (!ret && i < n) {
 		bool zero = all_zero(u->buf + (size_t)i * F2FS_BLKSIZE, F2FS_BLKSIZE);
@@ -608,11 +620,14 @@ static int restore_record(void *arg, const struct undo_disk_record *r, const uin
 {
 	struct f2fs_device *dev = arg;
 	uint64_t off = le64_get(r->blkaddr) * F2FS_BLKSIZE;
-	uint64_t len = (uint64_t)le32_get(r->nblocks) * F2FS_BLKSIZE;
+	size_t len = on_device(f2fs_dev_get_info(dev)->size_bytes, off,
+			       (uint64_t)le32_get(r->nblocks) * F2FS_BLKSIZE);
 
+	if (!len)
+		return 0;
 	if (le32_get(r->kind) == REC_ZERO)
 		return f2fs_dev_zero(dev, off, len);
-	return f2fs_dev_write(dev, data, off, (size_t)len);
+	return f2fs_dev_write(dev, data, off, len);
 }
 
 int f2fs_undo_apply(const char *journal, struct f2fs_device *dev, struct f2fs_undo_summary *s)

@@ -339,6 +339,37 @@ static void test_wrong_size_and_self(void)
 	paths_remove(&p);
 }
 
+/* A device whose last block is partial: its bytes there are saved and restored. */
+static void test_partial_last_block(void)
+{
+	const size_t size = DEV_BYTES + 1000;
+	struct f2fs_device *lower, *dev;
+	uint8_t *orig = malloc(size), *now = malloc(size), junk[700];
+	struct f2fs_undo_summary s;
+	struct paths p;
+	size_t i;
+
+	CHECK(orig && now);
+	paths_make(&p);
+	for (i = 0; i < size; i++)
+		orig[i] = (uint8_t)(i * 7 + 1);
+	write_file(p.dev, orig, size);
+	memset(junk, 0xee, sizeof(junk));
+	CHECK_EQ_U64(f2fs_dev_open(p.dev, 0, &lower), 0);
+	CHECK_EQ_U64(f2fs_undo_stack(lower, p.journal, &dev), 0);
+	CHECK_EQ_U64(f2fs_dev_write(dev, junk, size - sizeof(junk), sizeof(junk)), 0);
+	CHECK_EQ_U64(f2fs_dev_close(dev), 0);
+	CHECK_EQ_U64(file_size(p.dev), size);
+	CHECK_EQ_U64(apply(p.journal, p.dev, &s), 0);
+	CHECK_EQ_U64(s.blocks, 1); /* the partial last block: 1000 bytes on the device */
+	CHECK_EQ_U64(file_size(p.dev), size);
+	read_file(p.dev, now, size);
+	CHECK(!memcmp(now, orig, size));
+	free(orig);
+	free(now);
+	paths_remove(&p);
+}
+
 int main(void)
 {
 	RUN(test_round_trip);
@@ -346,5 +377,6 @@ int main(void)
 	RUN(test_damaged);
 	RUN(test_unfinished);
 	RUN(test_wrong_size_and_self);
+	RUN(test_partial_last_block);
 	TEST_EXIT();
 }
