@@ -22,8 +22,8 @@
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/super.h"
-#include "f2fs/undo.h"
 #include "tools/common/common.h"
+#include "tools/common/target.h"
 
 #define TOOLS_DATE	"2026-12-01"
 #define MAX_LABEL_BYTES 4096
@@ -509,21 +509,6 @@ static void show_layout(const struct mkfs_opts *o, const struct f2fs_layout *l)
 	info(o, "Info: format version with\n  \"%s\"\n", o->cfg.kernel_version);
 }
 
-/* --undo: journal what the format overwrites (parse_args turned the discard off). */
-static struct f2fs_device *stack_undo(const struct mkfs_opts *o, struct f2fs_device *dev)
-{
-	struct f2fs_device *top;
-	int ret;
-
-	if (!o->undo)
-		return dev;
-	ret = f2fs_undo_stack(dev, o->undo, &top);
-	if (ret)
-		die_closing(dev, "--undo %s: %s", o->undo,
-			    ret == -EEXIST ? "that is the device itself" : strerror(-ret));
-	return top;
-}
-
 int main(int argc, char **argv)
 {
 	struct mkfs_opts o;
@@ -541,7 +526,8 @@ int main(int argc, char **argv)
 	size_volume(&o, dev);
 	compute_layout(&o, dev, &l);
 	show_layout(&o, &l);
-	dev = stack_undo(&o, dev);
+	/* --undo: journal what the format overwrites (parse_args turned the discard off) */
+	dev = tool_undo_stack(&(struct tool){.prog = "mkfs.f2fs"}, dev, o.undo, 1);
 	if (o.cfg.discard)
 		info(&o, "Info: [%s] Discarding device\n", o.device);
 	ret = f2fs_mkfs_format(dev, &o.cfg, &l, &res);
