@@ -88,25 +88,38 @@ uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight)
 	return w > RP_SCHED_WEIGHT_MAX ? RP_SCHED_WEIGHT_MAX : w;
 }
 
-/* ---- the big lock: FIFO, so that waiting threads take turns ---- */
+/* ---- FIFO locks: the big lock, cp_global_sem ---- */
 
-static void big_lock(struct rp_engine *e)
+static void fifo_init(struct rp_fifo_lock *l)
+{
+	pthread_mutex_init(&l->mutex, NULL);
+	pthread_cond_init(&l->cond, NULL);
+	l->next = l->serving = 0;
+}
+
+static void fifo_destroy(struct rp_fifo_lock *l)
+{
+	pthread_mutex_destroy(&l->mutex);
+	pthread_cond_destroy(&l->cond);
+}
+
+static void fifo_take(struct rp_fifo_lock *l)
 {
 	uint64_t ticket;
 
-	pthread_mutex_lock(&e->big_mutex);
-	ticket = e->big_next++;
-	while (e->big_serving != ticket)
-		pthread_cond_wait(&e->big_cond, &e->big_mutex);
-	pthread_mutex_unlock(&e->big_mutex);
+	pthread_mutex_lock(&l->mutex);
+	ticket = l->next++;
+	while (l->serving != ticket)
+		pthread_cond_wait(&l->cond, &l->mutex);
+	pthread_mutex_unlock(&l->mutex);
 }
 
-static void big_unlock(struct rp_engine *e)
+static void fifo_give(struct rp_fifo_lock *l)
 {
-	pthread_mutex_lock(&e->big_mutex);
-	e->big_serving++;
-	pthread_cond_broadcast(&e->big_cond);
-	pthread_mutex_unlock(&e->big_mutex);
+	pthread_mutex_lock(&l->mutex);
+	l->serving++;
+	pthread_cond_broadcast(&l->cond);
+	pthread_mutex_unlock(&l->mutex);
 }
 
 /* ---- cp_rwsem: FIFO, as the kernel's rwsem hands over in queue order ---- */
@@ -184,7 +197,7 @@ void rp_enter(struct rp_engine *e, int ctx)
 	/* a thread whose queue is full waits here, not holding the lock */
 	rp_sched_throttle(e->sched, ctx);
 	cpu_take(e);
-	big_lock(e);
+	fifo_take(&e->big);
 	rp_sched_set_current(e->sched, ctx);
 }
 
@@ -192,7 +205,7 @@ int rp_leave(struct rp_engine *e, int ret)
 {
 	int sret = f2fs_write_submit(e->fs);
 
-	big_unlock(e);
+	fifo_give(&e->big);
 	cpu_give(e);
 	return ret ? ret : sret;
 }
@@ -493,32 +506,6 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 /* ---- checkpoints ---- */
 
 /*
- * cp_global_sem, taken in arrival order: a caller that finishes a
- * checkpoint and comes back for the next finds the one that waited
- * meanwhile ahead of it, as the kernel's rwsem wakes its first waiting
- * writer, which takes the lock while the caller is still on its way back
- * through user space.  A pthread mutex would let it barge in again.
- */
-static void cp_global_lock(struct rp_engine *e)
-{
-	uint64_t ticket;
-
-	pthread_mutex_lock(&e->cp_global);
-	ticket = e->cp_global_next++;
-	while (ticket != e->cp_global_serving)
-		pthread_cond_wait(&e->cp_global_cond, &e->cp_global);
-	pthread_mutex_unlock(&e->cp_global);
-}
-
-static void cp_global_unlock(struct rp_engine *e)
-{
-	pthread_mutex_lock(&e->cp_global);
-	e->cp_global_serving++;
-	pthread_cond_broadcast(&e->cp_global_cond);
-	pthread_mutex_unlock(&e->cp_global);
-}
-
-/*
  * Write a checkpoint as @ctx: operations are blocked (cp_rwsem held for
  * writing) from before it starts until its I/O is complete, as in
  * f2fs_write_checkpoint (block_operations .. unblock_operations); the big
@@ -532,9 +519,12 @@ static int write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, b
 	/*
 	 * f2fs_write_checkpoint: cp_global_sem first, so the next checkpoint
 	 * waits there, not on cp_rwsem, and operations queued on cp_rwsem go
-	 * in between two checkpoints
+	 * in between two checkpoints.  In arrival order: a caller back for its
+	 * next checkpoint finds the one that waited meanwhile ahead of it, as
+	 * the kernel's rwsem wakes its first waiting writer, which takes the
+	 * lock while the caller is still on its way back through user space
 	 */
-	cp_global_lock(e);
+	fifo_take(&e->cp_global);
 	lock_all(e);
 	rp_enter(e, ctx);
 	*issued = f2fs_write_dirty(e->fs) || (reason & F2FS_CP_UMOUNT);
@@ -544,7 +534,7 @@ static int write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, b
 	if (*issued && !ret)
 		ret = rp_sched_wait(e->sched, ctx);
 	unlock_all(e);
-	cp_global_unlock(e);
+	fifo_give(&e->cp_global);
 	return ret;
 }
 
@@ -731,11 +721,9 @@ static void engine_init(struct rp_engine *e, const struct f2fs_replay_workload *
 	memset(e, 0, sizeof(*e));
 	e->wl = wl;
 	e->pol = pol;
-	pthread_mutex_init(&e->big_mutex, NULL);
-	pthread_cond_init(&e->big_cond, NULL);
+	fifo_init(&e->big);
 	pthread_mutex_init(&e->wp_mutex, NULL);
-	pthread_mutex_init(&e->cp_global, NULL);
-	pthread_cond_init(&e->cp_global_cond, NULL);
+	fifo_init(&e->cp_global);
 	pthread_mutex_init(&e->cp_mutex_rw, NULL);
 	pthread_cond_init(&e->cp_cond_rw, NULL);
 	pthread_mutex_init(&e->state_mutex, NULL);
@@ -752,11 +740,9 @@ static void engine_init(struct rp_engine *e, const struct f2fs_replay_workload *
 static void engine_destroy(struct rp_engine *e)
 {
 	free(e->cp_times_s);
-	pthread_mutex_destroy(&e->big_mutex);
-	pthread_cond_destroy(&e->big_cond);
+	fifo_destroy(&e->big);
 	pthread_mutex_destroy(&e->wp_mutex);
-	pthread_mutex_destroy(&e->cp_global);
-	pthread_cond_destroy(&e->cp_global_cond);
+	fifo_destroy(&e->cp_global);
 	pthread_mutex_destroy(&e->cp_mutex_rw);
 	pthread_cond_destroy(&e->cp_cond_rw);
 	pthread_mutex_destroy(&e->state_mutex);

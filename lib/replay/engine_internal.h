@@ -18,6 +18,13 @@
 
 #define F2FS_RP_PAGE 4096ull
 
+/* A lock handed over in arrival order (a ticket lock): waiting threads take turns. */
+struct rp_fifo_lock {
+	pthread_mutex_t mutex;
+	pthread_cond_t cond;
+	uint64_t next, serving;
+};
+
 /* The scheduler's classes of the checkpoint thread and the flusher, after the workload's. */
 #define RP_CLASS_CKPT  F2FS_RP_CLASSES
 #define RP_CLASS_FLUSH (F2FS_RP_CLASSES + 1)
@@ -58,16 +65,10 @@ struct rp_engine {
 	struct f2fs_fs *fs;
 	struct f2fs_write_stats base_stats;
 
-	/* the big lock, FIFO */
-	pthread_mutex_t big_mutex;
-	pthread_cond_t big_cond;
-	uint64_t big_next, big_serving;
+	struct rp_fifo_lock big; /* the big lock */
 
-	pthread_mutex_t wp_mutex; /* sbi->writepages */
-	/* sbi->cp_global_sem: one checkpoint at a time, by ticket */
-	pthread_mutex_t cp_global;
-	pthread_cond_t cp_global_cond;
-	uint64_t cp_global_next, cp_global_serving;
+	pthread_mutex_t wp_mutex;      /* sbi->writepages */
+	struct rp_fifo_lock cp_global; /* sbi->cp_global_sem: one checkpoint at a time */
 	/* cp_rwsem: f2fs_lock_op (shared) against a checkpoint (exclusive), FIFO */
 	pthread_mutex_t cp_mutex_rw;
 	pthread_cond_t cp_cond_rw;
