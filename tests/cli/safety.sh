@@ -1,11 +1,11 @@
 #!/bin/bash
-# fsck.f2fs, dump.f2fs and inject.f2fs on targets that hold no usable F2FS
+# fsck.f2fs, dump.f2fs, inject.f2fs and f2fs_undo on targets that hold no usable F2FS
 # or that something else uses.  Every bad target gets one line naming what
 # it is, the documented exit status (fsck 8, dump and inject 1) and no
 # write.  inject writes to a volume that does not open only with --force
 # (and only for --sb), never to a mounted or held device.  On a busy device
 # the read-only modes (fsck -n, dump) warn on one line and work; fsck's
-# repairing modes and inject refuse.  The busy cases need root, loop
+# repairing modes, inject and f2fs_undo refuse.  The busy cases need root, loop
 # devices, mkfs.ext4 and a C compiler; without them they are skipped.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -15,7 +15,8 @@ require_mkfs
 FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
 DUMP=${DUMP:-$TOP/dump/dump.f2fs}
 INJECT=${INJECT:-$TOP/inject/inject.f2fs}
-for bin in "$FSCK" "$DUMP" "$INJECT"; do
+UNDO=${F2FS_UNDO:-$TOP/undo/f2fs_undo}
+for bin in "$FSCK" "$DUMP" "$INJECT" "$UNDO"; do
 	if [ ! -x "$bin" ]; then
 		fail setup "$bin is not executable (build with make first)"
 		finish
@@ -26,6 +27,13 @@ img=$WORK/f2fs.img
 truncate -s 64M "$img"
 if ! "$MKFS" -q -f "$img" >"$WORK/mkfs.out" 2>&1; then
 	fail setup "mkfs failed: $(snippet "$WORK/mkfs.out")"
+	finish
+fi
+# a sound undo journal, for f2fs_undo's refusals of busy devices
+cp "$img" "$WORK/journaled.img"
+if ! "$INJECT" -z "$WORK/any.undo" --node --nid 3 --mb i_links --val 1 "$WORK/journaled.img" \
+	>"$WORK/inject.out" 2>&1; then
+	fail setup "inject -z failed: $(snippet "$WORK/inject.out")"
 	finish
 fi
 
@@ -200,6 +208,8 @@ refuse_writers() {
 		"$INJECT" --force --sb 1 --mb magic --val 0 "$dev"
 	REFUSE_IMAGE=$dev refuse "$group/inject-dry-run" 1 "^inject.f2fs: $dev: $desc: refusing to write to it\$" -- \
 		"$INJECT" --dry-run --node --nid 3 --mb i_links --val 1 "$dev"
+	REFUSE_IMAGE=$dev refuse "$group/f2fs_undo" 1 "^f2fs_undo: $dev: $desc: refusing to write to it\$" -- \
+		"$UNDO" "$WORK/any.undo" "$dev"
 }
 
 # settled_sum DEV: the checksum of DEV once the kernel has stopped writing to
