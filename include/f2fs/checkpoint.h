@@ -71,6 +71,18 @@ static inline int f2fs_test_bit_msb(const uint8_t *map, unsigned int nr)
 	return (map[nr >> 3] >> (7 - (nr & 7))) & 1;
 }
 
+/* alloc_type[] of a log: appending to a clean segment, or filling a dirty one's holes */
+#define F2FS_ALLOC_LFS 0
+#define F2FS_ALLOC_SSR 1
+
+/*
+ * The first valid block of a log's current segment (SIT bitmap @map) that
+ * the log would write over from its next offset @off: @off itself, or,
+ * appending (not @ssr), any block after it.  F2FS_DEFAULT_BLKS_PER_SEG
+ * when there is none.
+ */
+uint32_t f2fs_log_first_used(const uint8_t *map, uint32_t off, bool ssr);
+
 /* ... dentry bitmaps and nat_bits from the least significant one. */
 static inline void f2fs_set_bit_lsb(uint8_t *map, unsigned int nr)
 {

@@ -347,4 +347,56 @@ enum f2fs_section_counts {
 };
 void f2fs_write_set_section_counts(struct f2fs_fs *fs, enum f2fs_section_counts how);
 
+/* ---- setting state a checker computed (fsck's repairs) ---- */
+
+/*
+ * These set on-disk state to values found by walking the volume, where the
+ * operations above derive it from what they change.  They go through the
+ * same state, so the next f2fs_checkpoint() writes the result the way it
+ * writes any change.  Single-threaded: they take no lock hooks.
+ */
+
+/*
+ * Segment @segno holds exactly the blocks of @map (SIT order: the most
+ * significant bit of byte 0 is block 0; F2FS_SIT_VBLOCK_MAP_SIZE bytes),
+ * with type @type (enum f2fs_curseg_type).  Valid and checkpointed-valid
+ * counts of the segment and its section follow.  -EINVAL for a segment or
+ * type out of range.  Call f2fs_fix_recount() after the last one.
+ */
+int f2fs_fix_segment(struct f2fs_fs *fs, uint32_t segno, const uint8_t *map, int type);
+
+/*
+ * Derive the section counts, free segments and sections and the valid
+ * block count from the segments' SIT entries again, and set the valid
+ * node and inode counts the next checkpoint records.
+ */
+int f2fs_fix_recount(struct f2fs_fs *fs, uint32_t valid_nodes, uint32_t valid_inodes);
+
+/*
+ * Move every log whose current segment has a valid block at or after its
+ * next offset to a free segment (the kernel would write over that block).
+ * *moved: how many moved.
+ */
+int f2fs_fix_logs(struct f2fs_fs *fs, unsigned int *moved);
+
+/*
+ * The summary entry of main-area block @blkaddr := owner @nid, with
+ * @ofs_in_node for a data block, the owner's NAT version, and the segment
+ * summary's type node or data (@node).  In an open log's summary in the
+ * pack, or the SSA block written at once.
+ */
+int f2fs_fix_summary(struct f2fs_fs *fs, uint64_t blkaddr, uint32_t nid, uint16_t ofs_in_node,
+		     bool node);
+
+/* Free the NAT entry of @nid (its block's SIT bit is the caller's). */
+int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);
+
+/* Fields of an inode to set; the inode is written again (checksum recomputed) in any case. */
+struct f2fs_inode_fix {
+	bool set_links, set_blocks;
+	uint32_t links;
+	uint64_t blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
+};
+int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix);
+
 #endif

@@ -132,3 +132,13 @@ void f2fs_pack_journal_location(const struct f2fs_pack_layout *l, bool sit, uint
 		*offset = offsetof(struct f2fs_summary_block, journal);
 	}
 }
+
+uint32_t f2fs_log_first_used(const uint8_t *map, uint32_t off, bool ssr)
+{
+	uint32_t end = ssr ? off + 1 : F2FS_DEFAULT_BLKS_PER_SEG;
+
+	for (; off < end && off < F2FS_DEFAULT_BLKS_PER_SEG; off++)
+		if (f2fs_test_bit_msb(map, off))
+			return off;
+	return F2FS_DEFAULT_BLKS_PER_SEG;
+}

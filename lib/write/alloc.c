@@ -45,7 +45,7 @@ static bool sec_has_cur(struct f2fs_wr *w, uint32_t secno)
 	return f2fs_cp_log_of_section(w->fs->cpd, w->segs_per_sec, secno) >= 0;
 }
 
-static void mark_dirty(struct f2fs_wr *w, uint32_t segno)
+void wr_seg_dirty(struct f2fs_wr *w, uint32_t segno)
 {
 	if (f2fs_test_bit_lsb(w->seg_dirty, segno))
 		return;
@@ -81,16 +81,15 @@ static bool seg_free(struct f2fs_wr *w, uint32_t segno)
 	return se && se->valid == 0 && se->ckpt_valid == 0 && !wr_is_cur_seg(w, segno);
 }
 
-int wr_alloc_init(struct f2fs_wr *w)
+/* Free sections and segments, derived from the SIT and the logs' segments. */
+void wr_alloc_recount(struct f2fs_wr *w)
 {
 	struct f2fs_sit_table *sit = w->fs->sit;
 	uint32_t secno, i;
 
-	w->sec_used = calloc((w->sections + 7) / 8 + 1, 1);
-	w->sec_prefree = calloc((w->sections + 7) / 8 + 1, 1);
-	w->seg_dirty = calloc((w->segments + 7) / 8 + 1, 1);
-	if (!w->sec_used || !w->sec_prefree || !w->seg_dirty)
-		return -ENOMEM;
+	memset(w->sec_used, 0, (w->sections + 7) / 8 + 1);
+	memset(w->sec_prefree, 0, (w->sections + 7) / 8 + 1);
+	w->prefree_sections = 0;
 	w->free_sections = w->sections;
 	for (secno = 0; secno < w->sections; secno++) {
 		const struct f2fs_sec_entry *sec = f2fs_sit_sec(sit, secno);
@@ -98,6 +97,21 @@ int wr_alloc_init(struct f2fs_wr *w)
 		if (sec->valid || sec->ckpt_valid || sec_has_cur(w, secno))
 			use_section(w, secno);
 	}
+	sit->free_segments = 0;
+	for (i = 0; i < w->segments; i++)
+		sit->free_segments += seg_free(w, i);
+}
+
+int wr_alloc_init(struct f2fs_wr *w)
+{
+	struct f2fs_sit_table *sit = w->fs->sit;
+	uint32_t i;
+
+	w->sec_used = calloc((w->sections + 7) / 8 + 1, 1);
+	w->sec_prefree = calloc((w->sections + 7) / 8 + 1, 1);
+	w->seg_dirty = calloc((w->segments + 7) / 8 + 1, 1);
+	if (!w->sec_used || !w->sec_prefree || !w->seg_dirty)
+		return -ENOMEM;
 	/* a new volume: its current segments are taken, and their SIT entries typed */
 	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++) {
 		uint32_t segno = w->fs->cpd->curseg_segno[i];
@@ -107,12 +121,10 @@ int wr_alloc_init(struct f2fs_wr *w)
 			return -EUCLEAN;
 		if (se->type != i && se->valid == 0) {
 			se->type = (uint8_t)i;
-			mark_dirty(w, segno);
+			wr_seg_dirty(w, segno);
 		}
 	}
-	sit->free_segments = 0;
-	for (i = 0; i < w->segments; i++)
-		sit->free_segments += seg_free(w, i);
+	wr_alloc_recount(w);
 	return 0;
 }
 
@@ -209,11 +221,11 @@ static int switch_segment(struct f2fs_wr *w, int type, uint32_t segno)
 	if (!se)
 		return -ENOMEM;
 	se->type = (uint8_t)type;
-	mark_dirty(w, segno);
+	wr_seg_dirty(w, segno);
 	return 0;
 }
 
-static int next_segment(struct f2fs_wr *w, int type)
+int wr_log_new_segment(struct f2fs_wr *w, int type)
 {
 	uint32_t cur = w->fs->cpd->curseg_segno[type];
 	uint32_t secno = cur / w->segs_per_sec, next = cur + 1;
@@ -266,7 +278,7 @@ static int take_block(struct f2fs_wr *w, int type, uint32_t off, uint32_t nid, u
 	sec->valid++;
 	sec->ckpt_valid++;
 	w->valid_blocks++;
-	mark_dirty(w, segno);
+	wr_seg_dirty(w, segno);
 	return 0;
 }
 
@@ -280,7 +292,7 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 		uint64_t addr;
 
 		if (d->curseg_blkoff[type] >= BLKS_PER_SEG) {
-			ret = next_segment(w, type);
+			ret = wr_log_new_segment(w, type);
 			if (ret)
 				return ret;
 		}
@@ -296,7 +308,7 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 		*blkaddr = addr;
 		/* like the kernel, move on at once, so the next address is known */
 		if (d->curseg_blkoff[type] >= BLKS_PER_SEG)
-			return next_segment(w, type);
+			return wr_log_new_segment(w, type);
 		return 0;
 	}
 }
@@ -327,7 +339,7 @@ void wr_invalidate(struct f2fs_wr *w, uint64_t blkaddr)
 	se->valid--;
 	sec->valid--;
 	w->valid_blocks--;
-	mark_dirty(w, segno);
+	wr_seg_dirty(w, segno);
 	maybe_prefree(w, segno / w->segs_per_sec);
 }
 
@@ -514,7 +526,7 @@ int wr_sit_flush(struct f2fs_wr *w)
 	uint32_t n, g, i;
 	int ret = 0;
 
-	if (w->ndirty + le16_get(j->n_sits) > F2FS_SIT_JOURNAL_ENTRIES) {
+	if (w->sit_to_blocks || w->ndirty + le16_get(j->n_sits) > F2FS_SIT_JOURNAL_ENTRIES) {
 		/* not all fit beside the journal: empty it into the dirty set */
 		uint32_t nj = le16_get(j->n_sits);
 
@@ -522,7 +534,7 @@ int wr_sit_flush(struct f2fs_wr *w)
 			uint32_t segno = le32_get(j->sit_j.entries[i].segno);
 
 			if (segno < w->segments)
-				mark_dirty(w, segno);
+				wr_seg_dirty(w, segno);
 		}
 		j->n_sits = 0;
 	}
@@ -535,11 +547,14 @@ int wr_sit_flush(struct f2fs_wr *w)
 	n = group_dirty(w, groups);
 	qsort(groups, n, sizeof(*groups), group_cmp);
 	for (g = 0; g < n && !ret; g++) {
-		if (groups[g].count + le16_get(j->n_sits) <= F2FS_SIT_JOURNAL_ENTRIES)
+		if (!w->sit_to_blocks &&
+		    groups[g].count + le16_get(j->n_sits) <= F2FS_SIT_JOURNAL_ENTRIES)
 			put_group_in_journal(w, j, groups[g].blk);
 		else
 			ret = write_sit_block(w, groups[g].blk);
 	}
 	free(groups);
+	if (!ret)
+		w->sit_to_blocks = false;
 	return ret;
 }

@@ -262,6 +262,9 @@ int wr_checkpoint(struct f2fs_wr *w, const struct f2fs_cp_request *req)
 	struct pack p = {0};
 	int ret;
 
+	/* a pack the kernel would reject (sanity_check_ckpt) must never be written */
+	if (w->valid_blocks > w->user_block_count)
+		return wr_fail(w, -EUCLEAN);
 	/* dentry pages always go with a checkpoint; file pages unless asked to keep them */
 	ret = wr_write_all_data(w, req->keep_data);
 	if (!ret)

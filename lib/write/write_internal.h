@@ -97,6 +97,7 @@ struct f2fs_wr {
 	uint8_t *sec_used; /* bit per section: in use (not free) */
 	uint32_t free_sections;
 	uint8_t *seg_dirty;   /* bit per segment: SIT entry changed since the checkpoint */
+	bool sit_to_blocks;   /* the next SIT flush writes blocks, not the journal (repairs) */
 	uint32_t *dirty_list; /* the dirty segments, in the order they became dirty */
 	uint32_t ndirty, dirty_cap;
 	uint8_t *sec_prefree; /* bit per section: emptied since the checkpoint, free after it */
@@ -167,6 +168,12 @@ void wr_alloc_free(struct f2fs_wr *w);
  */
 int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint8_t version,
 		   uint64_t *blkaddr);
+/* Log @type leaves its segment for the next free one of its section, or a free section. */
+int wr_log_new_segment(struct f2fs_wr *w, int type);
+/* Remember @segno's SIT entry as changed: the next checkpoint writes it. */
+void wr_seg_dirty(struct f2fs_wr *w, uint32_t segno);
+/* Derive the free sections and segments again from the SIT (after fsck set entries). */
+void wr_alloc_recount(struct f2fs_wr *w);
 /* The block the log will hand out next (a node footer's next_blkaddr). */
 uint64_t wr_log_next_addr(struct f2fs_wr *w, int type);
 /* Mark a main-area block invalid (NULL and NEW addresses are ignored). */

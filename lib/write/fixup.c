@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Setting state to what a checker found, for fsck's repairs.  The checker
+ * walks the tree and knows which blocks and nids are really in use; these
+ * functions make the SIT, the counters, the logs, NAT entries and inodes
+ * say so, inside the write path's state, so that the repair ends with an
+ * ordinary f2fs_checkpoint().  A segment set here is both valid and
+ * checkpointed-valid: the checkpoint being replaced was wrong, so there is
+ * no older state whose blocks must be kept until the next one.  Segments
+ * set here go to SIT blocks at the checkpoint, never to the journal.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "f2fs/bitops.h"
+#include "f2fs/checkpoint.h"
+#include "f2fs/endian.h"
+#include "f2fs/ssa.h"
+#include "f2fs/summary.h"
+#include "write_internal.h"
+
+static uint16_t map_count(const uint8_t *map)
+{
+	uint16_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < F2FS_SIT_VBLOCK_MAP_SIZE; i++)
+		n += (uint16_t)__builtin_popcount(map[i]);
+	return n;
+}
+
+int f2fs_fix_segment(struct f2fs_fs *fs, uint32_t segno, const uint8_t *map, int type)
+{
+	struct f2fs_seg_entry *se;
+	struct f2fs_sec_entry *sec;
+	struct f2fs_wr *w;
+	uint16_t count = map_count(map);
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	if (segno >= w->segments || type < 0 || type >= F2FS_NR_CURSEG_TYPE)
+		return -EINVAL;
+	se = f2fs_sit_seg_mut(fs->sit, segno);
+	if (!se)
+		return -ENOMEM;
+	if (se->valid == count && se->ckpt_valid == count && se->type == type &&
+	    !memcmp(se->map, map, F2FS_SIT_VBLOCK_MAP_SIZE))
+		return 0;
+	sec = &fs->sit->sec[segno / w->segs_per_sec];
+	sec->valid = sec->valid - se->valid + count;
+	sec->ckpt_valid = sec->ckpt_valid - se->ckpt_valid + count;
+	memcpy(se->map, map, F2FS_SIT_VBLOCK_MAP_SIZE);
+	se->valid = se->ckpt_valid = count;
+	se->type = (uint8_t)type;
+	wr_seg_dirty(w, segno);
+	/*
+	 * The kernel checks every entry of the SIT blocks at mount, also one a
+	 * journal entry overrides: a bad entry must be rewritten in its block.
+	 */
+	w->sit_to_blocks = true;
+	return 0;
+}
+
+/* Each section's counts := the sums over its segments (a loaded count may be off). */
+static uint64_t recount_sections(struct f2fs_wr *w)
+{
+	struct f2fs_sit_table *sit = w->fs->sit;
+	uint64_t blocks = 0;
+	uint32_t secno, segno;
+
+	for (secno = 0; secno < w->sections; secno++) {
+		struct f2fs_sec_entry *sec = &sit->sec[secno];
+
+		sec->valid = sec->ckpt_valid = 0;
+		for (segno = secno * w->segs_per_sec; segno < (secno + 1) * w->segs_per_sec;
+		     segno++) {
+			const struct f2fs_seg_entry *se = f2fs_sit_seg(sit, segno);
+
+			sec->valid += se ? se->valid : 0;
+			sec->ckpt_valid += se ? se->ckpt_valid : 0;
+		}
+		blocks += sec->valid;
+	}
+	return blocks;
+}
+
+int f2fs_fix_recount(struct f2fs_fs *fs, uint32_t valid_nodes, uint32_t valid_inodes)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	w->valid_blocks = recount_sections(w);
+	wr_alloc_recount(w);
+	w->valid_nodes = valid_nodes;
+	w->valid_inodes = valid_inodes;
+	w->dirty = true;
+	return 0;
+}
+
+/* Would the log write over a valid block of its current segment? */
+static bool log_blocked(struct f2fs_wr *w, int type)
+{
+	const struct f2fs_cp_data *d = w->fs->cpd;
+	const struct f2fs_seg_entry *se = f2fs_sit_seg(w->fs->sit, d->curseg_segno[type]);
+	bool ssr = f2fs_fs_cp(w->fs)->alloc_type[type] == F2FS_ALLOC_SSR;
+
+	return se && f2fs_log_first_used(se->map, d->curseg_blkoff[type], ssr) <
+			 F2FS_DEFAULT_BLKS_PER_SEG;
+}
+
+int f2fs_fix_logs(struct f2fs_fs *fs, unsigned int *moved)
+{
+	struct f2fs_wr *w;
+	int type, ret = wr_get(fs, &w);
+
+	*moved = 0;
+	for (type = 0; !ret && type < F2FS_NR_CURSEG_TYPE; type++) {
+		if (!log_blocked(w, type))
+			continue;
+		ret = wr_log_new_segment(w, type);
+		if (!ret)
+			(*moved)++;
+	}
+	return ret;
+}
+
+static void set_entry(struct f2fs_summary_block *sum, uint32_t off, uint32_t nid,
+		      uint16_t ofs_in_node, uint8_t version, bool node)
+{
+	sum->entries[off].nid = le32_put(nid);
+	sum->entries[off].ofs_in_node = le16_put(node ? 0 : ofs_in_node);
+	sum->entries[off].version = version;
+	sum->footer.entry_type = node ? F2FS_SUM_TYPE_NODE : F2FS_SUM_TYPE_DATA;
+}
+
+int f2fs_fix_summary(struct f2fs_fs *fs, uint64_t blkaddr, uint32_t nid, uint16_t ofs_in_node,
+		     bool node)
+{
+	const struct f2fs_summary_block *cur;
+	const struct f2fs_nat_info *e;
+	struct f2fs_summary_block sum;
+	struct f2fs_wr *w;
+	uint32_t segno, off;
+	int log, ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	e = wr_nat_get(w, nid);
+	if (!f2fs_geo_in_main(&fs->geo, blkaddr) || !e)
+		return -EINVAL;
+	segno = f2fs_geo_segno(&fs->geo, blkaddr);
+	off = f2fs_geo_blkoff(&fs->geo, blkaddr);
+	log = f2fs_cp_log_of_segment(fs->cpd, segno);
+	if (log >= 0) {
+		set_entry(&fs->cpd->curseg_sum[log], off, nid, ofs_in_node, e->version, node);
+		w->dirty = true;
+		return 0;
+	}
+	cur = f2fs_ssa_get(fs->ssa, segno, &ret);
+	if (!cur)
+		return ret;
+	sum = *cur;
+	set_entry(&sum, off, nid, ofs_in_node, e->version, node);
+	return wr_write_summary(w, segno, &sum);
+}
+
+int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	if (nid < F2FS_FIRST_INO_RESERVED || nid >= w->max_nid)
+		return -EINVAL;
+	return wr_nat_set(w, nid, 0, F2FS_NULL_ADDR);
+}
+
+int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix)
+{
+	struct f2fs_wr *w;
+	struct wr_node *in;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	ret = wr_inode_get(w, ino, &in);
+	if (ret)
+		return ret;
+	if (fix->set_links)
+		in->blk.i.i_links = le32_put(fix->links);
+	if (fix->set_blocks)
+		in->blk.i.i_blocks = le64_put(fix->blocks);
+	wr_node_dirty(w, in);
+	wr_node_put(in);
+	return 0;
+}
