@@ -97,7 +97,8 @@ struct f2fs_problem {
 	 * PR_INODE_INLINE_RESERVED: the reserved word's value;
 	 * PR_XATTR_ENTRY, PR_XATTR_TRAILING: the byte offset in the xattr
 	 * space of the bad entry or byte, and the space's size;
-	 * PR_SSA_TYPE: 1 when the segment's blocks are node blocks;
+	 * PR_SSA_TYPE, PR_SSA_MISMATCH, PR_SSA_VERSION: 1 when the block is
+	 * a node block, and the ofs_in_node its owner gives a data block;
 	 * PR_DIR_PINO: i_pino and the directory naming it.  Else 0.
 	 */
 	uint64_t value, expected;
@@ -126,8 +127,39 @@ enum f2fs_check_line {
 #define F2FS_LINE_BIT(l) (1u << (l))
 
 /*
+ * How a problem is repaired (lib/repair/ runs it): each kind runs once
+ * however many problems ask for it.
+ */
+enum f2fs_fix {
+	F2FS_FIX_NONE = 0,   /* no repair for this problem yet */
+	F2FS_FIX_SPACE,	     /* SIT, section counts, checkpoint counts and logs from the walk */
+	F2FS_FIX_NAT_FREE,   /* free a NAT entry nothing reaches */
+	F2FS_FIX_LINKS,	     /* set i_links to the entries (subdirectories) found */
+	F2FS_FIX_BLOCKS,     /* set i_blocks to the blocks found */
+	F2FS_FIX_SSA,	     /* rewrite a block's summary entry from its owner */
+	F2FS_FIX_REWRITE,    /* write the inode again: its checksum is recomputed */
+	F2FS_FIX_CHECKPOINT, /* a new checkpoint: fresh nat_bits, both packs valid again */
+	F2FS_NR_FIXES
+};
+
+/* A fix kind's prompt (e2fsck's "Fix", "Clear", ...) and what it does. */
+struct f2fs_fix_info {
+	const char *name;   /* stable: "space", "nat_free", ... (--json) */
+	const char *prompt; /* the question's verb */
+	const char *action; /* what it does, for the line saying it was done */
+};
+const struct f2fs_fix_info *f2fs_fix_info(enum f2fs_fix fix);
+
+/* Row flags. */
+#define F2FS_PR_PREEN_OK   (1u << 0) /* fixed in preen mode (-p, -a): expected after a crash */
+#define F2FS_PR_KEEPS_WALK (1u << 1) /* the walk went on past it: what it reached is complete */
+
+/*
  * The table row of a code: stable name (e.g. "PR_INODE_LINKS"), structure,
- * summary, and the summary lines it fails (F2FS_LINE_BIT mask).  A warning
+ * summary, and the summary lines it fails (F2FS_LINE_BIT mask); its fix and
+ * F2FS_PR_* flags.  Fixes that rebuild from the walk (F2FS_FIX_SPACE,
+ * F2FS_FIX_NAT_FREE) run only when every problem found keeps the walk
+ * complete: otherwise blocks past a problem would be freed.  A warning
  * is reported like a problem but is not one: it fails no line and is not
  * counted in f2fs_check_result.problems.  A rejected checkpoint pack is
  * one: a power cut mid-checkpoint leaves the pack being written torn, the
@@ -139,6 +171,8 @@ struct f2fs_problem_info {
 	const char *summary;
 	unsigned int lines;
 	bool warning;
+	enum f2fs_fix fix;
+	unsigned int flags;
 };
 const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code);
 
@@ -181,12 +215,37 @@ struct f2fs_check_result {
 typedef void (*f2fs_problem_fn)(const struct f2fs_problem *p, void *arg);
 typedef void (*f2fs_section_fn)(const struct f2fs_section_report *s, void *arg);
 
+struct f2fs_findings;
+
 struct f2fs_check_options {
 	f2fs_problem_fn on_problem;
 	f2fs_section_fn on_section; /* called for every section when set */
 	void *arg;
 	unsigned int max_problems; /* stop reporting (not checking) after this many; 0 = all */
+	/* when set, a check that ran hands what it found here (for repairs); else NULL */
+	struct f2fs_findings **findings;
 };
+
+/*
+ * What a check found, for fsck's repairs: the blocks the walk reached, and
+ * the nids.  Kind bits of a segment: what the reached blocks were.
+ */
+#define F2FS_FOUND_DATA 1u
+#define F2FS_FOUND_NODE 2u
+
+/*
+ * The blocks of main-area segment @segno the walk reached, as a SIT bitmap
+ * (F2FS_SIT_VBLOCK_MAP_SIZE bytes, most significant bit of byte 0 first)
+ * into @map, and F2FS_FOUND_* bits into *kinds.  false for a segment out of
+ * range.
+ */
+bool f2fs_findings_segment(const struct f2fs_findings *f, uint32_t segno, uint8_t *map,
+			   unsigned int *kinds);
+
+/* Did the walk reach @nid (as an inode or a node of one)? */
+bool f2fs_findings_nid_reached(const struct f2fs_findings *f, uint32_t nid);
+
+void f2fs_findings_free(struct f2fs_findings *f);
 
 /* Does the summary line @line pass? */
 static inline bool f2fs_check_line_ok(const struct f2fs_check_result *r, enum f2fs_check_line line)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check_internal.h"
+#include "f2fs/bitops.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
 #include "f2fs/xattr.h"
@@ -142,13 +143,14 @@ static int alloc_state(struct check_ctx *c)
 	    (uint32_t)((c->geo->main_segs + SEEN_CHUNK_SEGS - 1) / SEEN_CHUNK_SEGS);
 	c->seen_chunks = calloc(c->seen_chunk_count + 1, sizeof(*c->seen_chunks));
 	c->found_per_sec = calloc(c->geo->sections + 1, sizeof(uint32_t));
+	c->seg_kinds = calloc(c->geo->main_segs + 1, 1);
 	c->nid_page_count = (uint32_t)((nids + NID_PAGE - 1) / NID_PAGE);
 	c->nid_pages = calloc(c->nid_page_count + 1, sizeof(*c->nid_pages));
 	c->xattr_space = malloc(F2FS_XATTR_SPACE_MAX);
 	c->xattr_node = malloc(F2FS_XATTR_NODE_BYTES);
 	c->ssa_type_bad = calloc(c->geo->main_segs / 8 + 1, 1);
-	if (!c->seen_chunks || !c->found_per_sec || !c->nid_pages || !c->xattr_space ||
-	    !c->xattr_node || !c->ssa_type_bad)
+	if (!c->seen_chunks || !c->found_per_sec || !c->seg_kinds || !c->nid_pages ||
+	    !c->xattr_space || !c->xattr_node || !c->ssa_type_bad)
 		return fatal(c->res, -ENOMEM, "memory: cannot hold the check's tables");
 	return 0;
 }
@@ -180,17 +182,94 @@ static void prefetch_node_segments(struct check_ctx *c)
 	}
 }
 
-static void release(struct check_ctx *c)
+/* ---- findings kept for repairs ---- */
+
+struct f2fs_findings {
+	uint64_t **seen_chunks;
+	uint32_t seen_chunk_count, main_segs;
+	uint8_t *seg_kinds;
+	struct nid_rec **nid_pages;
+	uint32_t nid_page_count;
+};
+
+/* Hand the walk's tables to the caller's findings (the context no longer owns them). */
+static int keep_findings(struct check_ctx *c)
+{
+	struct f2fs_findings *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return fatal(c->res, -ENOMEM, "memory: cannot keep the check's findings");
+	f->seen_chunks = c->seen_chunks;
+	f->seen_chunk_count = c->seen_chunk_count;
+	f->main_segs = c->geo->main_segs;
+	f->seg_kinds = c->seg_kinds;
+	f->nid_pages = c->nid_pages;
+	f->nid_page_count = c->nid_page_count;
+	c->seen_chunks = NULL;
+	c->seg_kinds = NULL;
+	c->nid_pages = NULL;
+	*c->o->findings = f;
+	return 0;
+}
+
+bool f2fs_findings_segment(const struct f2fs_findings *f, uint32_t segno, uint8_t *map,
+			   unsigned int *kinds)
+{
+	const uint64_t *chunk, *words;
+	unsigned int i, k;
+
+	if (segno >= f->main_segs)
+		return false;
+	*kinds = f->seg_kinds[segno];
+	memset(map, 0, F2FS_SIT_VBLOCK_MAP_SIZE);
+	chunk = f->seen_chunks[segno / SEEN_CHUNK_SEGS];
+	if (!chunk)
+		return true;
+	words = chunk + (size_t)(segno % SEEN_CHUNK_SEGS) * SEG_WORDS;
+	/* the walk numbers blocks from bit 0 of each word, the SIT from bit 7 of each byte */
+	for (i = 0; i < SEG_WORDS; i++)
+		for (k = 0; k < 8; k++)
+			map[i * 8 + k] = f2fs_bit_reverse8((uint8_t)(words[i] >> (8 * k)));
+	return true;
+}
+
+bool f2fs_findings_nid_reached(const struct f2fs_findings *f, uint32_t nid)
+{
+	const struct nid_rec *page;
+
+	if (nid / NID_PAGE >= f->nid_page_count)
+		return false;
+	page = f->nid_pages[nid / NID_PAGE];
+	return page && page[nid % NID_PAGE].kind != NID_UNSEEN;
+}
+
+static void free_tables(uint64_t **chunks, uint32_t nchunks, struct nid_rec **pages,
+			uint32_t npages)
 {
 	uint32_t i;
 
-	for (i = 0; c->seen_chunks && i < c->seen_chunk_count; i++)
-		free(c->seen_chunks[i]);
-	free(c->seen_chunks);
+	for (i = 0; chunks && i < nchunks; i++)
+		free(chunks[i]);
+	free(chunks);
+	for (i = 0; pages && i < npages; i++)
+		free(pages[i]);
+	free(pages);
+}
+
+void f2fs_findings_free(struct f2fs_findings *f)
+{
+	if (!f)
+		return;
+	free_tables(f->seen_chunks, f->seen_chunk_count, f->nid_pages, f->nid_page_count);
+	free(f->seg_kinds);
+	free(f);
+}
+
+static void release(struct check_ctx *c)
+{
+	free_tables(c->seen_chunks, c->seen_chunk_count, c->nid_pages, c->nid_page_count);
 	free(c->found_per_sec);
-	for (i = 0; c->nid_pages && i < c->nid_page_count; i++)
-		free(c->nid_pages[i]);
-	free(c->nid_pages);
+	free(c->seg_kinds);
 	free(c->queue);
 	free(c->xattr_space);
 	free(c->xattr_node);
@@ -253,6 +332,10 @@ int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 		ret = fatal(res, c.err,
 			    c.err == -ENOMEM ? "memory: out of memory during the check"
 					     : "device: the check could not go on");
+	if (o->findings)
+		*o->findings = NULL;
+	if (!ret && o->findings)
+		ret = keep_findings(&c);
 	release(&c);
 	return ret;
 }

@@ -68,6 +68,7 @@ struct check_ctx {
 	 */
 	uint64_t **seen_chunks;
 	uint32_t seen_chunk_count;
+	uint8_t *seg_kinds;	    /* per main-area segment: F2FS_FOUND_* bits of what was reached */
 	uint32_t *found_per_sec;    /* blocks reached per section */
 	struct nid_rec **nid_pages; /* NID_PAGE records each, NULL until written */
 	uint32_t nid_page_count;

@@ -126,19 +126,28 @@ static void check_section(struct check_ctx *c, uint32_t secno)
 		c->o->on_section(&r, c->o->arg);
 }
 
+/*
+ * An open log writes its next block, and, appending, every block after it
+ * to the segment's end: those must be free (upstream's check_curseg_offset).
+ */
 static void check_open_logs(struct check_ctx *c)
 {
 	int i;
 
 	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++) {
 		uint32_t segno = c->cpd->curseg_segno[i], off = c->cpd->curseg_blkoff[i];
+		const struct f2fs_seg_entry *se;
 
-		if (segno >= c->geo->main_segs || off >= F2FS_DEFAULT_BLKS_PER_SEG)
+		if (segno >= c->geo->main_segs)
 			continue;
-		if (f2fs_test_bit_msb(f2fs_sit_seg(c->sit, segno)->map, off))
+		se = f2fs_sit_seg(c->sit, segno);
+		off = f2fs_log_first_used(se->map, off, c->cp->alloc_type[i] == F2FS_ALLOC_SSR);
+		if (off < F2FS_DEFAULT_BLKS_PER_SEG)
 			check_report(c, PR_CURSEG_NEXT_USED, 0,
 				     f2fs_geo_blkaddr(c->geo, segno, off),
-				     "log %d: segment %u next block %u is valid", i, segno, off);
+				     "log %d: segment %u block %u, at or after its next block %u, "
+				     "is valid",
+				     i, segno, off, c->cpd->curseg_blkoff[i]);
 	}
 }
 

@@ -79,14 +79,16 @@ static bool nid_valid(const struct check_ctx *c, uint32_t nid)
 
 /* The SSA block's type must be the type of the blocks in it; reported once per segment. */
 static void check_summary_type(struct check_ctx *c, const struct f2fs_summary_block *sum,
-			       uint64_t blkaddr, uint32_t segno, uint32_t owner, bool is_node)
+			       uint64_t blkaddr, uint32_t segno, uint32_t owner, int ofs_in_node)
 {
+	bool is_node = ofs_in_node < 0;
 	uint8_t want = is_node ? F2FS_SUM_TYPE_NODE : F2FS_SUM_TYPE_DATA;
 
 	if (sum->footer.entry_type == want || f2fs_test_bit_lsb(c->ssa_type_bad, segno))
 		return;
 	f2fs_set_bit_lsb(c->ssa_type_bad, segno);
-	check_report_values(c, PR_SSA_TYPE, owner, blkaddr, is_node, 0,
+	check_report_values(c, PR_SSA_TYPE, owner, blkaddr, is_node,
+			    is_node ? 0 : (uint64_t)ofs_in_node,
 			    "segment %u holds %s blocks, its summary type is %u (%s)", segno,
 			    is_node ? "node" : "data", sum->footer.entry_type,
 			    sum->footer.entry_type == F2FS_SUM_TYPE_NODE   ? "node"
@@ -100,14 +102,14 @@ static void check_summary_type(struct check_ctx *c, const struct f2fs_summary_bl
  * version, so an older one marks a stale block.
  */
 static void check_summary_version(struct check_ctx *c, const struct f2fs_summary *e,
-				  uint64_t blkaddr, uint32_t owner)
+				  uint64_t blkaddr, uint32_t owner, uint32_t ofs_in_node)
 {
 	const struct f2fs_nat_info *ni = f2fs_nat_get(c->nat, owner);
 
 	if (ni && e->version != ni->version)
-		check_report(c, PR_SSA_VERSION, owner, blkaddr,
-			     "SSA version %u, node %u has NAT version %u", e->version, owner,
-			     ni->version);
+		check_report_values(c, PR_SSA_VERSION, owner, blkaddr, 0, ofs_in_node,
+				    "SSA version %u, node %u has NAT version %u", e->version, owner,
+				    ni->version);
 }
 
 static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno, uint32_t off,
@@ -127,16 +129,18 @@ static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno,
 			     err);
 		return;
 	}
-	check_summary_type(c, sum, blkaddr, segno, owner, ofs_in_node < 0);
+	check_summary_type(c, sum, blkaddr, segno, owner, ofs_in_node);
 	e = &sum->entries[off];
 	if (le32_get(e->nid) != owner)
-		check_report(c, PR_SSA_MISMATCH, owner, blkaddr, "SSA nid %u, expected %u",
-			     le32_get(e->nid), owner);
+		check_report_values(c, PR_SSA_MISMATCH, owner, blkaddr, ofs_in_node < 0,
+				    ofs_in_node < 0 ? 0 : (uint64_t)ofs_in_node,
+				    "SSA nid %u, expected %u", le32_get(e->nid), owner);
 	else if (ofs_in_node >= 0 && le16_get(e->ofs_in_node) != (unsigned int)ofs_in_node)
-		check_report(c, PR_SSA_MISMATCH, owner, blkaddr, "SSA ofs_in_node %u, expected %d",
-			     le16_get(e->ofs_in_node), ofs_in_node);
+		check_report_values(c, PR_SSA_MISMATCH, owner, blkaddr, 0, (uint64_t)ofs_in_node,
+				    "SSA ofs_in_node %u, expected %d", le16_get(e->ofs_in_node),
+				    ofs_in_node);
 	else if (ofs_in_node >= 0)
-		check_summary_version(c, e, blkaddr, owner);
+		check_summary_version(c, e, blkaddr, owner, (uint32_t)ofs_in_node);
 }
 
 /*
@@ -167,6 +171,7 @@ static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t owner, i
 		return false;
 	}
 	c->found_per_sec[f2fs_geo_secno(c->geo, segno)]++;
+	c->seg_kinds[segno] |= is_node ? F2FS_FOUND_NODE : F2FS_FOUND_DATA;
 	c->res->valid_blocks++;
 	se = f2fs_sit_seg(c->sit, segno);
 	if (!f2fs_test_bit_msb(se->map, off))

@@ -2,8 +2,11 @@
 /*
  * The problem table: one row per inconsistency the checker can report, with
  * a stable name (what tests and --json use), the on-disk structure it is
- * about, and a one-line summary.  Detection code only picks the code and
- * fills in the particulars.
+ * about, a one-line summary, the summary lines it fails, and its repair
+ * policy: the fix that repairs it, whether preen mode may run that fix,
+ * and whether the walk went on past it.  Detection code only picks the
+ * code and fills in the particulars; fsck's policy and lib/repair/ read
+ * the rest from here.
  */
 #include "config.h"
 
@@ -11,89 +14,134 @@
 
 #include "f2fs/check.h"
 
-#define LINE(l)				     F2FS_LINE_BIT(F2FS_LINE_##l)
-#define ROW(code, structure, summary, lines) [code] = {#code, structure, summary, lines, false}
-#define ROW_WARN(code, structure, summary)   [code] = {#code, structure, summary, 0, true}
+#define LINE(l) F2FS_LINE_BIT(F2FS_LINE_##l)
+#define PREEN	F2FS_PR_PREEN_OK
+#define KEEPS	F2FS_PR_KEEPS_WALK
+#define ROW(code, structure, summary, lines, fix, flags)                                           \
+	[code] = {#code, structure, summary, lines, false, F2FS_FIX_##fix, flags}
+#define ROW_WARN(code, structure, summary, fix, flags)                                             \
+	[code] = {#code, structure, summary, 0, true, F2FS_FIX_##fix, flags}
 /* most problems fail the "other corrupted bugs" line */
-#define ROW_OTHER(code, structure, summary) ROW(code, structure, summary, LINE(OTHER))
+#define ROW_OTHER(code, structure, summary, fix, flags)                                            \
+	ROW(code, structure, summary, LINE(OTHER), fix, flags)
 
 static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
-    ROW_OTHER(PR_SB_INVALID, "superblock", "a superblock copy is invalid"),
-    ROW_WARN(PR_CP_INVALID, "checkpoint", "a checkpoint pack is invalid"),
-    ROW_OTHER(PR_SIT_VBLOCKS, "SIT", "segment valid-block count exceeds the segment size"),
+    ROW_OTHER(PR_SB_INVALID, "superblock", "a superblock copy is invalid", NONE, KEEPS),
+    ROW_WARN(PR_CP_INVALID, "checkpoint", "a checkpoint pack is invalid", CHECKPOINT,
+	     PREEN | KEEPS),
+    ROW_OTHER(PR_SIT_VBLOCKS, "SIT", "segment valid-block count exceeds the segment size", SPACE,
+	      PREEN | KEEPS),
     ROW(PR_SIT_BITMAP_COUNT, "SIT", "segment valid-block count differs from its bitmap",
-	LINE(SIT_BITMAP)),
-    ROW_OTHER(PR_SIT_TYPE, "SIT", "segment type is out of range"),
-    ROW_OTHER(PR_SIT_JOURNAL, "SIT journal", "SIT journal entry is out of range"),
+	LINE(SIT_BITMAP), SPACE, PREEN | KEEPS),
+    ROW_OTHER(PR_SIT_TYPE, "SIT", "segment type is out of range", SPACE, PREEN | KEEPS),
+    ROW_OTHER(PR_SIT_JOURNAL, "SIT journal", "SIT journal entry is out of range", NONE, 0),
     ROW(PR_SIT_FREE_COUNT, "checkpoint", "free segment count differs from the SIT",
-	LINE(FREE_SEGMENTS)),
-    ROW_OTHER(PR_SIT_TYPE_MISMATCH, "SIT", "block type differs from its segment's type"),
-    ROW_OTHER(PR_NAT_JOURNAL, "NAT journal", "NAT journal entry is out of range"),
-    ROW_OTHER(PR_NAT_ADDR_RANGE, "NAT", "node address is outside the main area"),
+	LINE(FREE_SEGMENTS), SPACE, PREEN | KEEPS),
+    ROW_OTHER(PR_SIT_TYPE_MISMATCH, "SIT", "block type differs from its segment's type", SPACE,
+	      PREEN | KEEPS),
+    ROW_OTHER(PR_NAT_JOURNAL, "NAT journal", "NAT journal entry is out of range", NONE, 0),
+    ROW_OTHER(PR_NAT_ADDR_RANGE, "NAT", "node address is outside the main area", NONE, 0),
     ROW(PR_NAT_UNREACHABLE, "NAT", "NAT entry is not reachable from the root",
-	LINE(NAT_UNREACHABLE)),
-    ROW_OTHER(PR_NAT_BITS, "nat_bits", "nat_bits disagree with the NAT"),
-    ROW_OTHER(PR_NAT_INO, "NAT", "NAT entry's ino differs from the owning inode"),
-    ROW_OTHER(PR_NODE_FOOTER_NID, "node footer", "footer nid differs from the NAT entry"),
-    ROW_OTHER(PR_NODE_FOOTER_INO, "node footer", "footer ino differs from the owning inode"),
-    ROW_OTHER(PR_NODE_OFFSET, "node footer", "node offset in the file's tree is wrong"),
-    ROW_OTHER(PR_NODE_REACHED_TWICE, "node", "node is referenced more than once"),
-    ROW_OTHER(PR_INODE_MODE, "inode", "file type is unknown"),
-    ROW_OTHER(PR_INODE_CHECKSUM, "inode", "inode checksum does not verify"),
-    ROW_OTHER(PR_INODE_EXTRA_ISIZE, "inode", "extra attribute size is out of range"),
-    ROW_OTHER(PR_INODE_INLINE_XATTR, "inode", "inline xattr size is out of range"),
-    ROW_OTHER(PR_INODE_INLINE, "inode", "inline flags do not fit the file type"),
-    ROW_OTHER(PR_INODE_BLOCKS, "inode", "i_blocks differs from the blocks the inode owns"),
-    ROW_OTHER(PR_DIR_LINKS, "inode", "a directory's i_links differs from its subdirectories"),
+	LINE(NAT_UNREACHABLE), NAT_FREE, KEEPS),
+    ROW_OTHER(PR_NAT_BITS, "nat_bits", "nat_bits disagree with the NAT", CHECKPOINT, PREEN | KEEPS),
+    ROW_OTHER(PR_NAT_INO, "NAT", "NAT entry's ino differs from the owning inode", NONE, 0),
+    ROW_OTHER(PR_NODE_FOOTER_NID, "node footer", "footer nid differs from the NAT entry", NONE, 0),
+    ROW_OTHER(PR_NODE_FOOTER_INO, "node footer", "footer ino differs from the owning inode", NONE,
+	      0),
+    ROW_OTHER(PR_NODE_OFFSET, "node footer", "node offset in the file's tree is wrong", NONE, 0),
+    ROW_OTHER(PR_NODE_REACHED_TWICE, "node", "node is referenced more than once", NONE, 0),
+    ROW_OTHER(PR_INODE_MODE, "inode", "file type is unknown", NONE, 0),
+    ROW_OTHER(PR_INODE_CHECKSUM, "inode", "inode checksum does not verify", REWRITE, PREEN | KEEPS),
+    ROW_OTHER(PR_INODE_EXTRA_ISIZE, "inode", "extra attribute size is out of range", NONE, 0),
+    ROW_OTHER(PR_INODE_INLINE_XATTR, "inode", "inline xattr size is out of range", NONE, 0),
+    ROW_OTHER(PR_INODE_INLINE, "inode", "inline flags do not fit the file type", NONE, 0),
+    ROW_OTHER(PR_INODE_BLOCKS, "inode", "i_blocks differs from the blocks the inode owns", BLOCKS,
+	      PREEN | KEEPS),
+    ROW_OTHER(PR_DIR_LINKS, "inode", "a directory's i_links differs from its subdirectories", LINKS,
+	      PREEN | KEEPS),
     ROW(PR_INODE_LINKS, "inode", "i_links differs from the directory entries found",
-	LINE(HARD_LINKS)),
-    ROW_OTHER(PR_INODE_SIZE, "inode", "i_size is impossible for the file type"),
-    ROW_OTHER(PR_INODE_NAMELEN, "inode", "i_namelen is out of range"),
-    ROW_OTHER(PR_INODE_XATTR_NID, "inode", "xattr node is invalid"),
-    ROW_OTHER(PR_DIR_DOTS, "dentry", "\".\" or \"..\" is missing or wrong"),
-    ROW_OTHER(PR_DIR_MULTIPLE_PARENTS, "dentry", "directory is linked from more than one entry"),
-    ROW_OTHER(PR_DENT_NAME_LEN, "dentry", "name length is zero or runs past the block"),
-    ROW_OTHER(PR_DENT_HASH, "dentry", "stored hash differs from the name's hash"),
-    ROW_OTHER(PR_DENT_POSITION, "dentry", "entry is in a hash bucket its hash does not select"),
-    ROW_OTHER(PR_DENT_INO, "dentry", "entry points at an invalid inode"),
-    ROW_OTHER(PR_DENT_FILE_TYPE, "dentry", "entry file type differs from the inode's mode"),
-    ROW_OTHER(PR_DENT_BITMAP, "dentry", "name slots are not marked in the bitmap"),
-    ROW_OTHER(PR_BLK_RANGE, "block address", "block address is outside the main area"),
-    ROW_OTHER(PR_BLK_REACHED_TWICE, "block address", "block is owned by more than one place"),
-    ROW(PR_BLK_NOT_IN_SIT, "SIT", "reached block is not valid in the SIT", LINE(SIT_BITMAP)),
-    ROW(PR_BLK_SIT_EXTRA, "SIT", "SIT marks a block valid that nothing owns", LINE(SIT_BITMAP)),
-    ROW_OTHER(PR_SSA_MISMATCH, "SSA", "summary entry disagrees with the block's owner"),
+	LINE(HARD_LINKS), LINKS, PREEN | KEEPS),
+    ROW_OTHER(PR_INODE_SIZE, "inode", "i_size is impossible for the file type", NONE, 0),
+    ROW_OTHER(PR_INODE_NAMELEN, "inode", "i_namelen is out of range", NONE, KEEPS),
+    ROW_OTHER(PR_INODE_XATTR_NID, "inode", "xattr node is invalid", NONE, 0),
+    ROW_OTHER(PR_DIR_DOTS, "dentry", "\".\" or \"..\" is missing or wrong", NONE, 0),
+    ROW_OTHER(PR_DIR_MULTIPLE_PARENTS, "dentry", "directory is linked from more than one entry",
+	      NONE, 0),
+    ROW_OTHER(PR_DENT_NAME_LEN, "dentry", "name length is zero or runs past the block", NONE, 0),
+    ROW_OTHER(PR_DENT_HASH, "dentry", "stored hash differs from the name's hash", NONE, 0),
+    ROW_OTHER(PR_DENT_POSITION, "dentry", "entry is in a hash bucket its hash does not select",
+	      NONE, 0),
+    ROW_OTHER(PR_DENT_INO, "dentry", "entry points at an invalid inode", NONE, 0),
+    ROW_OTHER(PR_DENT_FILE_TYPE, "dentry", "entry file type differs from the inode's mode", NONE,
+	      0),
+    ROW_OTHER(PR_DENT_BITMAP, "dentry", "name slots are not marked in the bitmap", NONE, 0),
+    ROW_OTHER(PR_BLK_RANGE, "block address", "block address is outside the main area", NONE, 0),
+    ROW_OTHER(PR_BLK_REACHED_TWICE, "block address", "block is owned by more than one place", NONE,
+	      0),
+    ROW(PR_BLK_NOT_IN_SIT, "SIT", "reached block is not valid in the SIT", LINE(SIT_BITMAP), SPACE,
+	PREEN | KEEPS),
+    ROW(PR_BLK_SIT_EXTRA, "SIT", "SIT marks a block valid that nothing owns", LINE(SIT_BITMAP),
+	SPACE, PREEN | KEEPS),
+    ROW_OTHER(PR_SSA_MISMATCH, "SSA", "summary entry disagrees with the block's owner", SSA,
+	      PREEN | KEEPS),
     ROW(PR_SEC_CKPT_VALID, "section", "checkpointed valid blocks differ from those found",
-	LINE(SECTIONS) | LINE(SIT_BITMAP)),
+	LINE(SECTIONS) | LINE(SIT_BITMAP), SPACE, PREEN | KEEPS),
     ROW(PR_COUNT_VALID_BLOCKS, "checkpoint", "valid_block_count differs from the blocks found",
-	LINE(VALID_BLOCKS)),
+	LINE(VALID_BLOCKS), SPACE, PREEN | KEEPS),
     ROW(PR_COUNT_VALID_NODES, "checkpoint", "valid_node_count differs from the nodes found",
-	LINE(VALID_NODES)),
+	LINE(VALID_NODES), SPACE, PREEN | KEEPS),
     ROW(PR_COUNT_NAT_NODES, "checkpoint", "valid_node_count differs from the NAT's valid entries",
-	LINE(NAT_NODES)),
+	LINE(NAT_NODES), SPACE, PREEN | KEEPS),
     ROW(PR_COUNT_VALID_INODES, "checkpoint", "valid_inode_count differs from the inodes found",
-	LINE(VALID_INODES)),
+	LINE(VALID_INODES), SPACE, PREEN | KEEPS),
     ROW(PR_CURSEG_NEXT_USED, "checkpoint", "an open log's next block is already in use",
-	LINE(CURSEG)),
-    ROW_OTHER(PR_ORPHAN, "orphan", "orphan inode is invalid"),
-    ROW_OTHER(PR_IO, "device", "a block could not be read"),
-    ROW_OTHER(PR_DEVICE_TRUNCATED, "device", "the device is shorter than the volume"),
-    ROW_OTHER(PR_NODE_NID_FREE, "node", "a node pointer names a free nid"),
-    ROW_OTHER(PR_ROOT_INODE, "superblock", "the root inode has no NAT entry"),
-    ROW_OTHER(PR_QUOTA_INODE, "superblock", "a quota inode has no NAT entry"),
-    ROW_OTHER(PR_INODE_EXTENT, "inode", "i_ext does not match the file's blocks"),
-    ROW_OTHER(PR_INODE_CASEFOLD, "inode", "casefold flag on an inode that cannot carry it"),
-    ROW_OTHER(PR_INODE_COMPRESS, "inode", "compression flag on an inode that cannot carry it"),
-    ROW_OTHER(PR_INODE_INLINE_SIZE, "inode", "i_size exceeds the inline data capacity"),
-    ROW_OTHER(PR_INODE_INLINE_RESERVED, "inode", "the word reserved before inline data is used"),
-    ROW_WARN(PR_INODE_INLINE_JUNK, "inode", "inline data present without the data-exist flag"),
-    ROW_OTHER(PR_XATTR_ENTRY, "xattr", "an xattr entry runs past the end of the xattr space"),
-    ROW_OTHER(PR_XATTR_TRAILING, "xattr", "non-zero bytes follow the end of the xattr list"),
-    ROW_OTHER(PR_SSA_TYPE, "SSA", "summary block type differs from its blocks' type"),
-    ROW_OTHER(PR_SSA_VERSION, "SSA", "summary version differs from the node's NAT version"),
-    ROW_OTHER(PR_DIR_PINO, "inode", "a directory's i_pino differs from its parent"),
-    ROW_OTHER(PR_DIR_LOST, "dentry", "an entry names a directory that cannot be walked"),
+	LINE(CURSEG), SPACE, PREEN | KEEPS),
+    ROW_OTHER(PR_ORPHAN, "orphan", "orphan inode is invalid", NONE, 0),
+    ROW_OTHER(PR_IO, "device", "a block could not be read", NONE, 0),
+    ROW_OTHER(PR_DEVICE_TRUNCATED, "device", "the device is shorter than the volume", NONE, 0),
+    ROW_OTHER(PR_NODE_NID_FREE, "node", "a node pointer names a free nid", NONE, 0),
+    ROW_OTHER(PR_ROOT_INODE, "superblock", "the root inode has no NAT entry", NONE, 0),
+    ROW_OTHER(PR_QUOTA_INODE, "superblock", "a quota inode has no NAT entry", NONE, 0),
+    ROW_OTHER(PR_INODE_EXTENT, "inode", "i_ext does not match the file's blocks", NONE, KEEPS),
+    ROW_OTHER(PR_INODE_CASEFOLD, "inode", "casefold flag on an inode that cannot carry it", NONE,
+	      0),
+    ROW_OTHER(PR_INODE_COMPRESS, "inode", "compression flag on an inode that cannot carry it", NONE,
+	      0),
+    ROW_OTHER(PR_INODE_INLINE_SIZE, "inode", "i_size exceeds the inline data capacity", NONE, 0),
+    ROW_OTHER(PR_INODE_INLINE_RESERVED, "inode", "the word reserved before inline data is used",
+	      NONE, 0),
+    ROW_WARN(PR_INODE_INLINE_JUNK, "inode", "inline data present without the data-exist flag", NONE,
+	     KEEPS),
+    ROW_OTHER(PR_XATTR_ENTRY, "xattr", "an xattr entry runs past the end of the xattr space", NONE,
+	      0),
+    ROW_OTHER(PR_XATTR_TRAILING, "xattr", "non-zero bytes follow the end of the xattr list", NONE,
+	      0),
+    ROW_OTHER(PR_SSA_TYPE, "SSA", "summary block type differs from its blocks' type", SSA,
+	      PREEN | KEEPS),
+    ROW_OTHER(PR_SSA_VERSION, "SSA", "summary version differs from the node's NAT version", SSA,
+	      PREEN | KEEPS),
+    ROW_OTHER(PR_DIR_PINO, "inode", "a directory's i_pino differs from its parent", NONE, KEEPS),
+    ROW_OTHER(PR_DIR_LOST, "dentry", "an entry names a directory that cannot be walked", NONE, 0),
 };
+
+static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
+    [F2FS_FIX_SPACE] = {"space", "Rebuild",
+			"SIT, section and checkpoint counts rebuilt from the blocks reached"},
+    [F2FS_FIX_NAT_FREE] = {"nat_free", "Clear", "NAT entries nothing reaches freed"},
+    [F2FS_FIX_LINKS] = {"links", "Fix", "i_links set to the entries found"},
+    [F2FS_FIX_BLOCKS] = {"blocks", "Fix", "i_blocks set to the blocks found"},
+    [F2FS_FIX_SSA] = {"ssa", "Fix", "summary entries rewritten from the blocks' owners"},
+    [F2FS_FIX_REWRITE] = {"rewrite", "Fix", "inodes written again with their checksums"},
+    [F2FS_FIX_CHECKPOINT] = {"checkpoint", "Fix",
+			     "a new checkpoint written (nat_bits, the rejected pack replaced)"},
+};
+
+const struct f2fs_fix_info *f2fs_fix_info(enum f2fs_fix fix)
+{
+	if ((unsigned int)fix >= F2FS_NR_FIXES || !fix_table[fix].name)
+		return NULL;
+	return &fix_table[fix];
+}
 
 const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code)
 {
