@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsck.f2fs in check mode: parse upstream's options, run libf2fs's checker
- * and print upstream-style "[FSCK]" lines plus one line per problem.  It
- * never writes; when problems exist it says they were not repaired.
- * Exit status follows e2fsck: 0 clean, 4 errors left uncorrected,
- * 8 operational error, 16 usage error.  With --json, standard output holds
+ * fsck.f2fs: parse upstream's options, run libf2fs's checker on a read-only
+ * handle and print upstream-style "[FSCK]" lines plus one line per problem;
+ * when problems exist and the mode allows (fix.h: -y, -p, a terminal's
+ * answers), repair them through lib/repair/ and check again.  A clean
+ * volume is never opened for writing.  Exit status follows e2fsck: 0 clean,
+ * 1 errors corrected, 4 errors left uncorrected, 8 operational error,
+ * 16 usage error.  With --json, standard output holds
  * one JSON document and nothing else, whatever happens (a failure becomes
  * its "error" member); progress goes to standard error or the descriptor
  * the user names (tools/common/progress.h).
@@ -32,6 +34,7 @@
 #include "f2fs/label.h"
 #include "f2fs/node.h"
 #include "f2fs/read.h"
+#include "fix.h"
 #include "tools/common/common.h"
 #include "tools/common/json.h"
 #include "tools/common/name.h"
@@ -39,6 +42,7 @@
 #include "tools/common/target.h"
 
 #define EXIT_CLEAN	 0
+#define EXIT_CORRECTED	 1
 #define EXIT_UNCORRECTED 4
 #define EXIT_OPERATIONAL 8
 #define EXIT_USAGE	 16
@@ -51,9 +55,12 @@ struct fsck_opts {
 	int show_layout;			   /* -l */
 	int show_tree;				   /* -t */
 	int quiet;				   /* --quiet */
-	int force;				   /* -f, -y: upstream would fix */
+	int force;				   /* -f, -y: fix everything */
 	bool json;				   /* --json */
 	int read_only;				   /* -n, -N, --dry-run, -l: may never write */
+	const char *undo;			   /* -z: the undo journal of the repairs */
+	struct fix_plan plan;			   /* what the mode may fix, counted by the check */
+	f2fs_problem_fn show_problem;		   /* how the first check's problems are shown */
 	unsigned int problems_shown, problems_max; /* 0: no limit */
 	/* what upstream lists after the check, from the problems reported */
 	struct upstream_line *unreachable, *short_links;
@@ -96,6 +103,8 @@ static const char *verdict(int status)
 	switch (status) {
 	case EXIT_CLEAN:
 		return "clean";
+	case EXIT_CORRECTED:
+		return "corrected";
 	case EXIT_UNCORRECTED:
 		return "uncorrected";
 	case EXIT_OPERATIONAL:
@@ -170,25 +179,26 @@ static void usage(FILE *out)
 {
 	fprintf(out, "\nUsage: fsck.f2fs [options] device\n"
 		     "[options]:\n"
-		     "  -a check/fix potential corruption, reported by f2fs (check only here)\n"
+		     "  -a check/fix potential corruption, reported by f2fs (as -p)\n"
 		     "  -c <num-cache-entry>  set number of cache entries (accepted, no effect)\n"
 		     "  -m <max-hash-collision>  set max cache hash collision (accepted, no "
 		     "effect)\n"
 		     "  -C encoding[:flag1,flag2] Set options for enabling casefolding\n"
 		     "  -d debug level [default:0]\n"
-		     "  -f check/fix entire partition\n"
+		     "  -f check/fix entire partition (as -y)\n"
 		     "  -g add default options\n"
 		     "  -H support write hint (accepted, no effect: nothing is written)\n"
 		     "  -l show superblock/checkpoint\n"
 		     "  -M show a file map (accepted, no effect)\n"
 		     "  -O feature1[feature2,feature3,...] e.g. \"encrypt\"\n"
-		     "  -p preen mode [default:0 the same as -a [0|1|2]]\n"
+		     "  -p preen mode [default:0 the same as -a [0|1|2]]: fix what is safe\n"
 		     "  -S sparse_mode\n"
 		     "  -t show directory tree\n"
 		     "  -q preserve quota limits\n"
 		     "  -y fix all the time\n"
 		     "  -N answer \"No\" for all questions\n"
 		     "  -V print the version number and exit\n"
+		     "  -z undo_file  record what the repairs overwrite (f2fs_undo restores it)\n"
 		     "  --dry-run do not really fix corruptions\n"
 		     "  --no-kernel-check skips detecting kernel change\n"
 		     "  --kernel-check checks kernel change\n"
@@ -275,6 +285,11 @@ static void check_combinations(struct fsck_opts *o)
 		fail(o, EXIT_USAGE, "--progress=1 would mix progress into the JSON on stdout");
 	if (o->quiet && o->progress_req.mode == PROGRESS_AUTO)
 		o->progress_req.mode = PROGRESS_OFF;
+	if (o->read_only)
+		o->plan.mode = FIX_NO;
+	if (o->undo && o->read_only)
+		fail(o, EXIT_USAGE,
+		     "-z records repairs: it does not go with -n, -N, --dry-run or -l");
 }
 
 static void parse_args(struct fsck_opts *o, int argc, char **argv)
@@ -298,7 +313,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 
 	o->json = json_requested(argc, argv);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":aC:c:m:Md:fg:HhlnNO:p:q:StyV", longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, ":aC:c:m:Md:fg:HhlnNO:p:q:StyVz:", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case OPT_DRY_RUN:
@@ -341,6 +356,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			break;
 		case 'a':
 			info(o, "Info: Automatic fix mode enabled.\n");
+			o->plan.mode = FIX_PREEN;
 			break;
 		case 'c':
 			number_arg(o, 'c', optarg, INT32_MAX);
@@ -359,6 +375,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case 'f':
 		case 'y':
 			o->force = 1;
+			o->plan.mode = FIX_YES;
 			info(o, "Info: Force to fix corruption\n");
 			break;
 		case 'g':
@@ -371,6 +388,10 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			break;
 		case 'p':
 			preen_arg(o, argc);
+			o->plan.mode = FIX_PREEN;
+			break;
+		case 'z':
+			o->undo = optarg;
 			break;
 		case 'q':
 			info(o, "Info: Preserve quota limits = %ld\n",
@@ -392,6 +413,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case ':':
 			if (optopt == 'p') { /* -p as the last option before nothing */
 				info(o, "Info: Use default preen mode\n");
+				o->plan.mode = FIX_PREEN;
 				break;
 			}
 			fail(o, EXIT_USAGE, "option -%c requires a value (-h for help)", optopt);
@@ -1120,33 +1142,188 @@ static double elapsed_secs(const struct timespec *start)
 	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-/* What follows the check in text: upstream's lists and summary, our closing lines. */
-static void print_report(struct fsck_opts *o, const struct f2fs_check_result *r,
-			 const struct timespec *start)
+/* What follows the check in text: upstream's lists and summary. */
+static void print_report(struct fsck_opts *o, const struct f2fs_check_result *r)
 {
 	print_summary(o, r);
-	if (r->problems) {
-		if (r->problems > o->problems_shown)
-			printf("\nInfo: %u of the problems were not listed; -d 1 lists them all\n",
-			       r->problems - o->problems_shown);
-		printf("\nInfo: %u problem(s) found; not repaired: this fsck.f2fs only checks\n",
-		       r->problems);
-	}
-	printf("\nDone: %.6f secs\n", elapsed_secs(start));
+	if (r->problems > o->problems_shown)
+		printf("\nInfo: %u of the problems were not listed; -d 1 lists them all\n",
+		       r->problems - o->problems_shown);
+}
+
+/* Every problem of the first check is counted for the repair plan, then shown. */
+static void count_problem(const struct f2fs_problem *p, void *arg)
+{
+	struct fsck_opts *o = arg;
+
+	fix_plan_count(&o->plan, p);
+	if (o->show_problem)
+		o->show_problem(p, arg);
 }
 
 /* Where the check's reports go: text, the JSON document, or nowhere (--quiet). */
 static void route_reports(struct fsck_opts *o, struct f2fs_check_options *co)
 {
 	co->arg = o;
+	co->on_problem = count_problem;
 	if (o->json) {
-		co->on_problem = json_problem;
+		o->show_problem = json_problem;
 		co->on_section = keep_section;
 		return;
 	}
-	co->on_problem = o->quiet ? NULL : print_problem;
+	o->show_problem = o->quiet ? NULL : print_problem;
 	co->on_section = o->debug > 0 && !o->quiet ? print_section : NULL;
 	o->problems_max = o->debug > 0 ? 0 : 200;
+}
+
+/* ---- repairs ---- */
+
+static void print_fix(const struct f2fs_fix_report *rep, void *arg)
+{
+	struct fsck_opts *o = arg;
+	const struct f2fs_fix_info *fi = f2fs_fix_info(rep->fix);
+	const char *result = rep->withheld ? "withheld" : rep->result ? "failed" : "done";
+
+	if (o->json) {
+		json_object(&o->js, NULL);
+		json_str(&o->js, "fix", fi->name);
+		json_str(&o->js, "action", fi->action);
+		json_u64(&o->js, "problems", rep->problems);
+		json_u64(&o->js, "changed", rep->changed);
+		json_str(&o->js, "result", result);
+		if (rep->withheld)
+			json_str(&o->js, "why", rep->why);
+		json_end(&o->js);
+		return;
+	}
+	if (o->quiet)
+		return;
+	printf("[FIX] %s: %s: %u problem(s), %u changed: %s%s%s\n", fi->prompt, fi->action,
+	       rep->problems, rep->changed, result, rep->withheld ? ": " : "",
+	       rep->withheld ? rep->why : "");
+}
+
+static void print_left(const struct f2fs_problem *p, void *arg)
+{
+	struct fsck_opts *o = arg;
+	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
+
+	if (info && info->warning)
+		return;
+	if (o->json) {
+		json_problem(p, arg);
+		return;
+	}
+	if (o->quiet || (o->problems_max && o->problems_shown++ >= o->problems_max))
+		return;
+	printf("[FSCK] left: %s: %s: %s\n", info ? info->name : "PR_UNKNOWN",
+	       info ? info->summary : "?", p->detail);
+}
+
+/* Check again, read-only, after the repairs: the problems left. */
+static unsigned int recheck(struct fsck_opts *o)
+{
+	struct f2fs_check_options co = {.on_problem = print_left, .arg = o};
+	struct f2fs_check_result r;
+	struct f2fs_device *dev;
+	struct f2fs_fs *fs;
+	char why[256];
+	int ret;
+
+	if (!o->quiet && !o->json)
+		printf("\nInfo: checking again after the repairs\n");
+	o->problems_shown = 0;
+	ret = f2fs_dev_open(o->device, F2FS_DEV_RDONLY, &dev);
+	if (ret)
+		fail(o, EXIT_OPERATIONAL, "%s: cannot open after the repairs: %s", o->device,
+		     strerror(-ret));
+	ret = f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, why, sizeof(why));
+	if (ret) {
+		f2fs_dev_close(dev);
+		fail(o, EXIT_OPERATIONAL, "%s: does not open after the repairs: %s", o->device,
+		     why);
+	}
+	if (o->json)
+		json_array(&o->js, "remaining");
+	ret = f2fs_check(fs, &co, &r);
+	if (o->json)
+		json_end(&o->js);
+	f2fs_fs_close(fs);
+	f2fs_dev_close(dev);
+	if (ret)
+		fail(o, EXIT_OPERATIONAL, "%s: after the repairs: %s", o->device, r.fatal_why);
+	return r.problems;
+}
+
+/* Why the problems of the first check are not repaired, or NULL when they may be. */
+static const char *why_not_repaired(const struct fsck_opts *o, bool may_write)
+{
+	unsigned int fixable = 0;
+	int k;
+
+	for (k = 0; k < F2FS_NR_FIXES; k++)
+		fixable += o->plan.fixable[k];
+	if (o->plan.mode == FIX_NO)
+		return "checked without writing (-n)";
+	if (!may_write)
+		return "the device is mounted read-only";
+	if (!fixable)
+		return o->plan.mode == FIX_PREEN
+			   ? "none is safe to fix in preen mode (-y fixes more)"
+			   : "this version has no fix for them yet";
+	if (o->plan.mode == FIX_ASK && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
+		return "no terminal to ask on (-y repairs them, -p what is safe)";
+	return NULL;
+}
+
+static void __attribute__((format(printf, 2, 3)))
+say(const struct fsck_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->quiet || o->json)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* After a check that found @r->problems: repair what the plan allows; the exit status. */
+static int repair_phase(struct fsck_opts *o, struct tool *t, bool may_write,
+			const struct f2fs_check_result *r)
+{
+	const char *why_not = why_not_repaired(o, may_write);
+	struct fix_outcome out;
+	unsigned int left;
+	char why[256];
+	int ret;
+
+	if (!why_not && !fix_plan_decide(&o->plan, stdin, stdout))
+		why_not = "every fix was declined";
+	if (why_not) {
+		say(o, "\nInfo: %u problem(s) found; not repaired: %s\n", r->problems, why_not);
+		return EXIT_UNCORRECTED;
+	}
+	if (o->json)
+		json_array(&o->js, "repairs");
+	else if (!o->quiet)
+		putchar('\n');
+	ret = fix_run(t, o->undo, &o->plan, print_fix, o, &out, why, sizeof(why), EXIT_OPERATIONAL);
+	if (o->json)
+		json_end(&o->js);
+	if (ret == -ENOMEM || ret == -EIO)
+		fail(o, EXIT_OPERATIONAL, "%s: repairing: %s", o->device, why);
+	if (ret) {
+		say(o, "\nInfo: %u problem(s) found; not repaired: %s\n", r->problems, why);
+		return EXIT_UNCORRECTED;
+	}
+	left = out.checkpointed ? recheck(o) : r->problems;
+	say(o, "\nInfo: %u problem(s) found; %u left after the repairs\n", r->problems, left);
+	if (left && o->plan.mode == FIX_PREEN)
+		say(o, "UNEXPECTED INCONSISTENCY; RUN fsck.f2fs MANUALLY (without -a or -p)\n");
+	if (o->json)
+		json_u64(&o->js, "remaining_problems", left);
+	return left ? EXIT_UNCORRECTED : EXIT_CORRECTED;
 }
 
 int main(int argc, char **argv)
@@ -1159,6 +1336,7 @@ int main(int argc, char **argv)
 	struct f2fs_fs *fs;
 	struct timespec start;
 	char why[256], reason[400];
+	bool may_write;
 	int ret, status;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -1174,7 +1352,8 @@ int main(int argc, char **argv)
 		t.on_fail_arg = &o;
 	}
 	/* a run that may repair (all but -n, -N, --dry-run, -l) refuses a busy device */
-	tool_check_target(&t, o.read_only ? TOOL_READS : TOOL_REPAIRS, EXIT_OPERATIONAL);
+	may_write =
+	    tool_check_target(&t, o.read_only ? TOOL_READS : TOOL_REPAIRS, EXIT_OPERATIONAL);
 	ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
 		fail(&o, EXIT_OPERATIONAL, "%s: cannot open: %s", o.device, strerror(-ret));
@@ -1210,13 +1389,16 @@ int main(int argc, char **argv)
 	o.geo = NULL;
 	if (ret)
 		fail(&o, EXIT_OPERATIONAL, "%s: %s", o.device, r.fatal_why);
-	status = r.problems ? EXIT_UNCORRECTED : EXIT_CLEAN;
-	if (o.json) {
+	if (o.json)
 		json_report(&o, &r);
+	else if (!o.quiet)
+		print_report(&o, &r);
+	status = r.problems ? repair_phase(&o, &t, may_write, &r) : EXIT_CLEAN;
+	if (o.json) {
 		json_u64(&o.js, "elapsed_ms", (uint64_t)(elapsed_secs(&start) * 1000));
 		json_finish(&o, status, NULL);
 	} else if (!o.quiet) {
-		print_report(&o, &r, &start);
+		printf("\nDone: %.6f secs\n", elapsed_secs(&start));
 	}
 	free(o.unreachable);
 	free(o.short_links);

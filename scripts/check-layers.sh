@@ -2,6 +2,7 @@
 # The layer check (run by make check): lib/ is layered
 #   format <- dev <- fs <- read <- check
 #   format <- dev <- fs <- read <- write <- mkfs, load, replay
+#   check and write <- repair
 # and each file may include only headers of its own layer or the layers
 # below it (allowed() lists them).  Tools (mkfs/ fsck/ dump/ inject/ tools/) may include only the
 # public API (include/f2fs/) and tools/common/, never lib/'s internal
@@ -23,6 +24,7 @@ allowed() {
 	mkfs) echo format dev fs read write mkfs ;;
 	load) echo format dev fs read write load ;;
 	replay) echo format dev fs read write replay ;;
+	repair) echo format dev fs read check write repair ;;
 	esac
 }
 
@@ -45,6 +47,7 @@ header_layer() {
 	mkfs.h) echo mkfs ;;
 	load.h) echo load ;;
 	replay.h) echo replay ;;
+	repair.h) echo repair ;;
 	*) echo unknown ;;
 	esac
 }

@@ -6,10 +6,11 @@
 # makes the image once, then FUZZ_ITERS times: copies it (sparse), writes
 # random bytes or small integers into its metadata (superblocks, checkpoint
 # packs, SIT/NAT first blocks, the SSA blocks of the open logs, the node and
-# first data blocks of the open logs), and runs fsck.f2fs -f under timeout,
-# then FUZZ_EXTRA more commands on the same image, taken in turn from
-# fsck.f2fs -t and dump.f2fs's modes (-d 3, -i, -n, -s, -a, -b, -M,
-# --sections, --json -i, -r -N).  fsck must exit 0, 4 or 8, dump 0 or 1
+# first data blocks of the open logs), and runs fsck.f2fs -f (which repairs,
+# as upstream's -f does; every third run -n, which only checks) under
+# timeout, then FUZZ_EXTRA more commands on the same image, taken in turn
+# from fsck.f2fs -t and dump.f2fs's modes (-d 3, -i, -n, -s, -a, -b, -M,
+# --sections, --json -i, -r -N).  fsck must exit 0, 1, 4 or 8, dump 0 or 1
 # (and print valid JSON when it exits 0 with --json); nothing may print a
 # sanitizer report or hang.  Every extra command must exit 0 on the
 # unmutated image first.  Then it builds the standalone drivers of
@@ -273,7 +274,7 @@ extra_cmd() {
 	local mode=$1 img=$2 i=$3 blk=$4 ino=$((3 + $3 % 40))
 	OK='0 1'
 	case $mode in
-	fsck-t) CMD=("$FSCK" -f -t "$img") OK='0 4 8' ;;
+	fsck-t) CMD=("$FSCK" -f -t "$img") OK='0 1 4 8' ;;
 	dump-d3) CMD=("$DUMP" -d 3 "$img") ;;
 	dump-i) CMD=("$DUMP" -i "$ino" "$img") ;;
 	dump-n) CMD=("$DUMP" -n 0~-1 "$img") ;;
@@ -329,7 +330,7 @@ keep_failure() {
 # run_family NAME FAMILY_SEED
 run_family() {
 	local name=$1 fseed=$2 base=$WORK/$1.img img=$WORK/cur.img i k rc what args mode
-	local n0=0 n4=0 n8=0 d0=0 d1=0 bad='' t0 nmodes=${#EXTRA_MODES[@]}
+	local n0=0 n1=0 n4=0 n8=0 d0=0 d1=0 bad='' t0 nmodes=${#EXTRA_MODES[@]}
 	REASON=''
 	IMG_CUR=$img
 	make_family "$name" "$base"
@@ -373,12 +374,24 @@ run_family() {
 		cp --sparse=always "$base" "$img"
 		mutate "$img"
 		what=$WHAT
+		# -f repairs (as upstream's -f does), -n only checks
 		args=(-f)
-		[ $((i % 3)) -eq 1 ] && args=(-f -d 1)
+		[ $((i % 3)) -eq 1 ] && args=(-n -d 1)
 		[ $((i % 7)) -eq 5 ] && args=(-f -l)
-		run_tool '0 4 8' "$FSCK" "${args[@]}" "$img"
+		cp --sparse=always "$img" "$img.pre"
+		run_tool '0 1 4 8' "$FSCK" "${args[@]}" "$img"
+		# a run that says it corrected everything must leave a clean volume
+		if [ "$RC" = 1 ] && [ -z "$BAD" ]; then
+			run_tool '0' "$FSCK" -n "$img"
+			if [ -n "$BAD" ]; then
+				BAD="exit 1 (corrected), then fsck -n exits $RC: $(grep -m2 -o 'PR_[A-Z_]*' "$WORK/out" | tr '\n' ' ')"
+				cp --sparse=always "$img.pre" "$img" # keep the image as it was before the repair
+			fi
+			RC=1
+		fi
 		case $RC in
 		0) n0=$((n0 + 1)) ;;
+		1) n1=$((n1 + 1)) ;;
 		4) n4=$((n4 + 1)) ;;
 		8) n8=$((n8 + 1)) ;;
 		esac
@@ -402,7 +415,7 @@ run_family() {
 			fi
 		done
 	done
-	echo "# mutate-$name: $i/$ITERS iterations in $((SECONDS - t0))s, fsck -f exit 0 x$n0, 4 x$n4, 8 x$n8; dump exit 0 x$d0, 1 x$d1 (seed $fseed)"
+	echo "# mutate-$name: $i/$ITERS iterations in $((SECONDS - t0))s, fsck exit 0 x$n0, 1 x$n1, 4 x$n4, 8 x$n8; dump exit 0 x$d0, 1 x$d1 (seed $fseed)"
 	if [ -n "$bad" ]; then
 		fail "mutate-$name" "iteration $i: $bad; image kept as $SAVED"
 	else

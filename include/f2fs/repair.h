@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Repairs (fsck's fix mode).  The checker reports problems and keeps what
+ * its walk found (f2fs_check_options.findings); the caller decides which
+ * problems to fix -- its policy: -y, -p, -n, a prompt -- and adds those
+ * here.  Each problem's table row names its fix (f2fs_problem_info()->fix);
+ * a fix kind runs once however many problems asked for it (the SIT is
+ * rebuilt once for all of its problems).  Everything goes through the
+ * write path of a handle opened with F2FS_FS_WRITE and ends with one
+ * checkpoint, written as the kernel writes an unmount checkpoint.
+ *
+ * The fixes that rebuild state from the walk (F2FS_FIX_SPACE,
+ * F2FS_FIX_NAT_FREE) are withheld when a problem found cut the walk short
+ * (its row lacks F2FS_PR_KEEPS_WALK), whether or not that problem is being
+ * fixed: blocks and nodes past it would look unused and be freed.
+ */
+#ifndef F2FS_REPAIR_H
+#define F2FS_REPAIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "f2fs/check.h"
+#include "f2fs/fs.h"
+
+struct f2fs_repair;
+
+/* What became of one fix kind. */
+struct f2fs_fix_report {
+	enum f2fs_fix fix;
+	unsigned int problems; /* the problems it was asked to fix */
+	unsigned int changed;  /* segments, entries or inodes it changed */
+	int result;	       /* 0, or a negative errno: nothing of it was kept */
+	bool withheld;	       /* not run: the walk was cut short (why says by what) */
+	char why[200];
+};
+
+/* Start a repair of @fs (opened with F2FS_FS_WRITE), before its check. */
+int f2fs_repair_begin(struct f2fs_fs *fs, struct f2fs_repair **out);
+
+/*
+ * Note that the check reported @p (every problem, fixed or not: the walk
+ * rule needs them all).  With @fix, queue its fix.  Returns -ENOMEM, else 0.
+ */
+int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool fix);
+
+/*
+ * After the check of @fs that kept @findings with result @res: run the
+ * queued fixes in a fixed order (the space first, inodes last), then one
+ * checkpoint.  @on_fix hears each fix kind that was queued, run or
+ * withheld.  Returns how many fix kinds ran (0: nothing was written), or a
+ * negative errno: a fix or the checkpoint failed, and nothing reached the
+ * device's checkpointed state.
+ */
+int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
+		    const struct f2fs_check_result *res,
+		    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg);
+
+void f2fs_repair_free(struct f2fs_repair *r);
+
+#endif

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running the fixes fsck approved.  Problems arrive one by one with the
+ * caller's verdict; each table row names its fix kind, and the kinds run
+ * once each, in an order where every fix sees a consistent volume: the
+ * space accounting first (SIT from the blocks the walk reached, NAT
+ * entries nothing reaches freed, the counts, the logs moved past used
+ * blocks), then the inodes (written through the node cache, so their new
+ * blocks come from the rebuilt allocator), then one checkpoint.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/checkpoint.h"
+#include "f2fs/fs.h"
+#include "f2fs/geometry.h"
+#include "f2fs/repair.h"
+#include "f2fs/sit.h"
+#include "f2fs/summary.h"
+#include "f2fs/write.h"
+
+/* A problem whose fix needs its particulars (struct f2fs_problem's). */
+struct fix_item {
+	uint32_t nid;
+	uint64_t blkaddr, value, expected;
+};
+
+struct fix_queue {
+	unsigned int problems;
+	struct fix_item *items;
+	size_t n, cap;
+};
+
+struct f2fs_repair {
+	struct f2fs_fs *fs;
+	const struct f2fs_findings *findings;
+	const struct f2fs_check_result *res;
+	struct fix_queue q[F2FS_NR_FIXES];
+	const char *cut_by;    /* the first problem that cut the walk short */
+	unsigned int nat_kept; /* unreachable NAT entries not being freed */
+};
+
+int f2fs_repair_begin(struct f2fs_fs *fs, struct f2fs_repair **out)
+{
+	struct f2fs_repair *r = calloc(1, sizeof(*r));
+
+	*out = NULL;
+	if (!r)
+		return -ENOMEM;
+	r->fs = fs;
+	*out = r;
+	return 0;
+}
+
+static int push(struct fix_queue *q, const struct f2fs_problem *p)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 16;
+		struct fix_item *grown = realloc(q->items, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		q->items = grown;
+		q->cap = cap;
+	}
+	q->items[q->n++] = (struct fix_item){
+	    .nid = p->nid, .blkaddr = p->blkaddr, .value = p->value, .expected = p->expected};
+	return 0;
+}
+
+int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool fix)
+{
+	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
+
+	if (!info)
+		return 0;
+	if (!info->warning && !(info->flags & F2FS_PR_KEEPS_WALK) && !r->cut_by)
+		r->cut_by = info->name;
+	if (p->code == PR_NAT_UNREACHABLE && !fix)
+		r->nat_kept++;
+	if (!fix || info->fix == F2FS_FIX_NONE)
+		return 0;
+	r->q[info->fix].problems++;
+	switch (info->fix) {
+	case F2FS_FIX_NAT_FREE:
+	case F2FS_FIX_LINKS:
+	case F2FS_FIX_BLOCKS:
+	case F2FS_FIX_REWRITE:
+	case F2FS_FIX_SSA:
+		return push(&r->q[info->fix], p);
+	default:
+		return 0;
+	}
+}
+
+/* The type a rebuilt segment gets: its log's, else the stored one if it fits what was found. */
+static int segment_type(const struct f2fs_cp_data *cpd, uint32_t segno, uint8_t stored,
+			unsigned int kinds)
+{
+	int log = f2fs_cp_log_of_segment(cpd, segno);
+	bool stored_ok = stored < F2FS_NR_CURSEG_TYPE;
+	bool stored_node = stored >= F2FS_CURSEG_HOT_NODE;
+
+	if (log >= 0)
+		return log;
+	if (kinds == F2FS_FOUND_NODE)
+		return stored_ok && stored_node ? stored : F2FS_CURSEG_WARM_NODE;
+	if (kinds == F2FS_FOUND_DATA)
+		return stored_ok && !stored_node ? stored : F2FS_CURSEG_WARM_DATA;
+	return stored_ok ? stored : F2FS_CURSEG_HOT_DATA;
+}
+
+/* Every main-area segment's SIT entry := the blocks the walk reached there. */
+static int rebuild_sit(struct f2fs_repair *r, struct f2fs_fix_report *rep)
+{
+	const struct f2fs_geometry *geo = f2fs_fs_geo(r->fs);
+	const struct f2fs_sit_table *sit;
+	const struct f2fs_cp_data *cpd;
+	uint8_t map[F2FS_SIT_VBLOCK_MAP_SIZE];
+	unsigned int kinds;
+	uint32_t segno;
+	int ret = f2fs_fs_sit(r->fs, &sit);
+
+	if (!ret)
+		ret = f2fs_fs_cp_data(r->fs, &cpd);
+	for (segno = 0; !ret && segno < geo->main_segs; segno++) {
+		const struct f2fs_seg_entry *se = f2fs_sit_seg(sit, segno);
+		int type;
+
+		if (!se || !f2fs_findings_segment(r->findings, segno, map, &kinds))
+			return -EUCLEAN;
+		type = segment_type(cpd, segno, se->type, kinds);
+		if (se->valid == se->ckpt_valid && se->type == type &&
+		    !memcmp(se->map, map, sizeof(map)))
+			continue;
+		ret = f2fs_fix_segment(r->fs, segno, map, type);
+		rep->changed++;
+	}
+	return ret;
+}
+
+static int fix_space(struct f2fs_repair *r, struct f2fs_fix_report *rep)
+{
+	unsigned int moved = 0;
+	int ret = rebuild_sit(r, rep);
+
+	if (!ret)
+		ret = f2fs_fix_recount(r->fs, (uint32_t)r->res->valid_nodes,
+				       (uint32_t)r->res->valid_inodes);
+	if (!ret)
+		ret = f2fs_fix_logs(r->fs, &moved);
+	rep->changed += moved;
+	return ret;
+}
+
+static int fix_nat_free(struct f2fs_repair *r, struct f2fs_fix_report *rep)
+{
+	const struct fix_queue *q = &r->q[F2FS_FIX_NAT_FREE];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < q->n; i++) {
+		ret = f2fs_fix_free_nid(r->fs, q->items[i].nid);
+		rep->changed += !ret;
+	}
+	if (!ret)
+		ret = f2fs_fix_recount(r->fs, (uint32_t)r->res->valid_nodes,
+				       (uint32_t)r->res->valid_inodes);
+	return ret;
+}
+
+static int fix_inodes(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_report *rep)
+{
+	const struct fix_queue *q = &r->q[kind];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < q->n; i++) {
+		struct f2fs_inode_fix fix = {0};
+
+		if (kind == F2FS_FIX_LINKS) {
+			fix.set_links = true;
+			fix.links = (uint32_t)q->items[i].expected;
+		} else if (kind == F2FS_FIX_BLOCKS) {
+			fix.set_blocks = true;
+			fix.blocks = q->items[i].expected;
+		}
+		ret = f2fs_fix_inode(r->fs, q->items[i].nid, &fix);
+		rep->changed += !ret;
+	}
+	return ret;
+}
+
+static int fix_summaries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
+{
+	const struct fix_queue *q = &r->q[F2FS_FIX_SSA];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < q->n; i++) {
+		const struct fix_item *it = &q->items[i];
+
+		ret = f2fs_fix_summary(r->fs, it->blkaddr, it->nid, (uint16_t)it->expected,
+				       it->value != 0);
+		rep->changed += !ret;
+	}
+	return ret;
+}
+
+/* Why a fix that rebuilds from the walk must not run now, or NULL. */
+static const char *withheld_because(struct f2fs_repair *r, enum f2fs_fix kind, char *buf,
+				    size_t size)
+{
+	if (kind != F2FS_FIX_SPACE && kind != F2FS_FIX_NAT_FREE)
+		return NULL;
+	if (r->cut_by) {
+		snprintf(buf, size,
+			 "the walk stopped at a problem (%s): it did not reach everything",
+			 r->cut_by);
+		return buf;
+	}
+	if (kind == F2FS_FIX_SPACE && r->nat_kept) {
+		snprintf(buf, size, "%u NAT entries nothing reaches are kept: their blocks stay",
+			 r->nat_kept);
+		return buf;
+	}
+	return NULL;
+}
+
+static int run_one(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_report *rep)
+{
+	switch (kind) {
+	case F2FS_FIX_SPACE:
+		return fix_space(r, rep);
+	case F2FS_FIX_NAT_FREE:
+		return fix_nat_free(r, rep);
+	case F2FS_FIX_SSA:
+		return fix_summaries(r, rep);
+	case F2FS_FIX_LINKS:
+	case F2FS_FIX_BLOCKS:
+	case F2FS_FIX_REWRITE:
+		return fix_inodes(r, kind, rep);
+	default:
+		return 0; /* F2FS_FIX_CHECKPOINT: the checkpoint below */
+	}
+}
+
+int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
+		    const struct f2fs_check_result *res,
+		    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg)
+{
+	/* the space first: inode fixes allocate their new blocks from it */
+	static const enum f2fs_fix order[] = {F2FS_FIX_NAT_FREE,  F2FS_FIX_SPACE,  F2FS_FIX_SSA,
+					      F2FS_FIX_LINKS,	  F2FS_FIX_BLOCKS, F2FS_FIX_REWRITE,
+					      F2FS_FIX_CHECKPOINT};
+	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
+	size_t i;
+	int ran = 0, ret;
+
+	r->findings = findings;
+	r->res = res;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		struct f2fs_fix_report rep = {.fix = order[i]};
+
+		rep.problems = r->q[order[i]].problems;
+		if (!rep.problems)
+			continue;
+		if (withheld_because(r, order[i], rep.why, sizeof(rep.why))) {
+			rep.withheld = true;
+		} else {
+			rep.result = run_one(r, order[i], &rep);
+			if (rep.result)
+				return rep
+				    .result; /* the handle's state is unknown: write nothing */
+			ran++;
+		}
+		if (on_fix)
+			on_fix(&rep, arg);
+	}
+	if (!ran)
+		return 0;
+	ret = f2fs_checkpoint(r->fs, &req);
+	return ret ? ret : ran;
+}
+
+void f2fs_repair_free(struct f2fs_repair *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < F2FS_NR_FIXES; i++)
+		free(r->q[i].items);
+	free(r);
+}
