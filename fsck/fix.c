@@ -112,10 +112,13 @@ static int check_and_repair(struct f2fs_fs *fs, struct note_ctx *n,
 	if (ret < 0)
 		snprintf(why, why_len, "%s", f2fs_fs_why(fs)[0] ? f2fs_fs_why(fs) : strerror(-ret));
 	else
-		n->out->checkpointed = ret > 0;
+		n->out->checkpointed |= ret > 0;
 	f2fs_findings_free(findings);
 	return ret < 0 ? ret : 0;
 }
+
+/* Rounds of check and repair: reconnected inodes need a new check (f2fs_repair_again). */
+#define FIX_ROUNDS 4
 
 int fix_run(struct tool *t, const char *undo, const struct fix_plan *plan,
 	    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg,
@@ -124,23 +127,26 @@ int fix_run(struct tool *t, const char *undo, const struct fix_plan *plan,
 	struct note_ctx n = {.plan = plan, .out = out};
 	struct f2fs_device *dev;
 	struct f2fs_fs *fs;
-	int ret, closed;
+	bool again = true;
+	int ret = 0, closed, round;
 
 	memset(out, 0, sizeof(*out));
 	dev = tool_open_for_writing(t, status, 0);
 	dev = tool_undo_stack(t, dev, undo, status);
-	ret = f2fs_fs_open(dev, F2FS_FS_WRITE, &fs, why, why_len);
-	if (ret) {
-		f2fs_dev_close(dev);
-		return ret;
+	for (round = 0; !ret && again && round < FIX_ROUNDS; round++) {
+		ret = f2fs_fs_open(dev, F2FS_FS_WRITE, &fs, why, why_len);
+		if (ret)
+			break;
+		n.repair = NULL;
+		ret = f2fs_repair_begin(fs, &n.repair);
+		if (!ret)
+			ret = check_and_repair(fs, &n, on_fix, arg, why, why_len);
+		else
+			snprintf(why, why_len, "out of memory");
+		again = !ret && f2fs_repair_again(n.repair);
+		f2fs_repair_free(n.repair);
+		f2fs_fs_close(fs);
 	}
-	ret = f2fs_repair_begin(fs, &n.repair);
-	if (!ret)
-		ret = check_and_repair(fs, &n, on_fix, arg, why, why_len);
-	else
-		snprintf(why, why_len, "out of memory");
-	f2fs_repair_free(n.repair);
-	f2fs_fs_close(fs);
 	closed = f2fs_dev_close(dev);
 	if (!ret && closed) {
 		snprintf(why, why_len, "closing the device: %s", strerror(-closed));

@@ -6,7 +6,8 @@
  * question per fix kind, as e2fsck's latches ask once for a whole group;
  * -n or no terminal: none).  fix_run() then opens the device for writing
  * (with the undo journal of -z), checks again on the writable handle and
- * hands the approved problems to lib/repair/.
+ * hands the approved problems to lib/repair/ -- in up to four rounds, since
+ * reconnecting inodes changes what the next check reaches.
  */
 #ifndef FSCK_FIX_H
 #define FSCK_FIX_H

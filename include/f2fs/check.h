@@ -99,7 +99,9 @@ struct f2fs_problem {
 	 * space of the bad entry or byte, and the space's size;
 	 * PR_SSA_TYPE, PR_SSA_MISMATCH, PR_SSA_VERSION: 1 when the block is
 	 * a node block, and the ofs_in_node its owner gives a data block;
-	 * PR_DIR_PINO: i_pino and the directory naming it.  Else 0.
+	 * PR_DIR_PINO: i_pino and the directory naming it;
+	 * PR_NAT_UNREACHABLE: the entry's ino (the nid itself for an inode).
+	 * Else 0.
 	 */
 	uint64_t value, expected;
 	char detail[256]; /* "field: found X, expected Y" and the like */
@@ -131,20 +133,20 @@ enum f2fs_check_line {
  * however many problems ask for it.
  */
 enum f2fs_fix {
-	F2FS_FIX_NONE = 0,   /* no repair for this problem yet */
-	F2FS_FIX_SPACE,	     /* SIT, section counts, checkpoint counts and logs from the walk */
-	F2FS_FIX_NAT_FREE,   /* free a NAT entry nothing reaches */
-	F2FS_FIX_LINKS,	     /* set i_links to the entries (subdirectories) found */
-	F2FS_FIX_BLOCKS,     /* set i_blocks to the blocks found */
-	F2FS_FIX_SSA,	     /* rewrite a block's summary entry from its owner */
-	F2FS_FIX_REWRITE,    /* write the inode again: its checksum is recomputed */
-	F2FS_FIX_CHECKPOINT, /* a new checkpoint: fresh nat_bits, both packs valid again */
+	F2FS_FIX_NONE = 0,    /* no repair for this problem yet */
+	F2FS_FIX_SPACE,	      /* SIT, section counts, checkpoint counts and logs from the walk */
+	F2FS_FIX_UNREACHABLE, /* reconnect an inode nothing reaches, or free the NAT entry */
+	F2FS_FIX_LINKS,	      /* set i_links to the entries (subdirectories) found */
+	F2FS_FIX_BLOCKS,      /* set i_blocks to the blocks found */
+	F2FS_FIX_SSA,	      /* rewrite a block's summary entry from its owner */
+	F2FS_FIX_REWRITE,     /* write the inode again: its checksum is recomputed */
+	F2FS_FIX_CHECKPOINT,  /* a new checkpoint: fresh nat_bits, both packs valid again */
 	F2FS_NR_FIXES
 };
 
 /* A fix kind's prompt (e2fsck's "Fix", "Clear", ...) and what it does. */
 struct f2fs_fix_info {
-	const char *name;   /* stable: "space", "nat_free", ... (--json) */
+	const char *name;   /* stable: "space", "unreachable", ... (--json) */
 	const char *prompt; /* the question's verb */
 	const char *action; /* what it does, for the line saying it was done */
 };
@@ -158,7 +160,7 @@ const struct f2fs_fix_info *f2fs_fix_info(enum f2fs_fix fix);
  * The table row of a code: stable name (e.g. "PR_INODE_LINKS"), structure,
  * summary, and the summary lines it fails (F2FS_LINE_BIT mask); its fix and
  * F2FS_PR_* flags.  Fixes that rebuild from the walk (F2FS_FIX_SPACE,
- * F2FS_FIX_NAT_FREE) run only when every problem found keeps the walk
+ * F2FS_FIX_UNREACHABLE) run only when every problem found keeps the walk
  * complete: otherwise blocks past a problem would be freed.  A warning
  * is reported like a problem but is not one: it fails no line and is not
  * counted in f2fs_check_result.problems.  A rejected checkpoint pack is

@@ -10,7 +10,7 @@
  * checkpoint, written as the kernel writes an unmount checkpoint.
  *
  * The fixes that rebuild state from the walk (F2FS_FIX_SPACE,
- * F2FS_FIX_NAT_FREE) are withheld when a problem found cut the walk short
+ * F2FS_FIX_UNREACHABLE) are withheld when a problem found cut the walk short
  * (its row lacks F2FS_PR_KEEPS_WALK), whether or not that problem is being
  * fixed: blocks and nodes past it would look unused and be freed.
  */
@@ -55,6 +55,13 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 		    const struct f2fs_check_result *res,
 		    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg);
+
+/*
+ * Did the run reconnect inodes?  Then the volume changed under the walk
+ * the fixes trusted: check again (a new repair) to count links and
+ * rebuild the space with what is now reachable.
+ */
+bool f2fs_repair_again(const struct f2fs_repair *r);
 
 void f2fs_repair_free(struct f2fs_repair *r);
 

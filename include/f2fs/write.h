@@ -141,6 +141,7 @@ int f2fs_rename(struct f2fs_fs *fs, uint32_t odir, const char *oname, size_t ole
 struct f2fs_inode_attr {
 	uint16_t mode;
 	uint32_t uid, gid, links, flags, projid;
+	uint32_t pino;	       /* the directory that last named it (i_pino) */
 	uint64_t size, blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
 	uint64_t atime, mtime, ctime;
 	bool inline_data, inline_dentry;
@@ -387,6 +388,15 @@ int f2fs_fix_logs(struct f2fs_fs *fs, unsigned int *moved);
  */
 int f2fs_fix_summary(struct f2fs_fs *fs, uint64_t blkaddr, uint32_t nid, uint16_t ofs_in_node,
 		     bool node);
+
+/*
+ * Give inode @ino, which no entry names, the entry @name in directory @dir
+ * (its file type from the inode's mode): i_pino becomes @dir, and a
+ * directory's ".." names @dir.  Link counts are left to the caller (a new
+ * check counts them).  -EEXIST when @dir has @name; -EUCLEAN when @ino does
+ * not read as an inode.
+ */
+int f2fs_fix_attach(struct f2fs_fs *fs, uint32_t dir, uint32_t ino, const char *name, size_t len);
 
 /* Free the NAT entry of @nid (its block's SIT bit is the caller's). */
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);

@@ -170,8 +170,8 @@ static void check_nat_reach(struct check_ctx *c)
 		if (check_kind(c, nid) != NID_UNSEEN)
 			continue;
 		c->res->unreachable_nat++;
-		check_report(c, PR_NAT_UNREACHABLE, nid, e->blkaddr, "nid %u (ino %u) at 0x%x", nid,
-			     e->ino, e->blkaddr);
+		check_report_values(c, PR_NAT_UNREACHABLE, nid, e->blkaddr, e->ino, 0,
+				    "nid %u (ino %u) at 0x%x", nid, e->ino, e->blkaddr);
 	}
 }
 

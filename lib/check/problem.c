@@ -42,7 +42,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_NAT_JOURNAL, "NAT journal", "NAT journal entry is out of range", NONE, 0),
     ROW_OTHER(PR_NAT_ADDR_RANGE, "NAT", "node address is outside the main area", NONE, 0),
     ROW(PR_NAT_UNREACHABLE, "NAT", "NAT entry is not reachable from the root",
-	LINE(NAT_UNREACHABLE), NAT_FREE, KEEPS),
+	LINE(NAT_UNREACHABLE), UNREACHABLE, KEEPS),
     ROW_OTHER(PR_NAT_BITS, "nat_bits", "nat_bits disagree with the NAT", CHECKPOINT, PREEN | KEEPS),
     ROW_OTHER(PR_NAT_INO, "NAT", "NAT entry's ino differs from the owning inode", NONE, 0),
     ROW_OTHER(PR_NODE_FOOTER_NID, "node footer", "footer nid differs from the NAT entry", NONE, 0),
@@ -127,7 +127,9 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
     [F2FS_FIX_SPACE] = {"space", "Rebuild",
 			"SIT, section and checkpoint counts rebuilt from the blocks reached"},
-    [F2FS_FIX_NAT_FREE] = {"nat_free", "Clear", "NAT entries nothing reaches freed"},
+    [F2FS_FIX_UNREACHABLE] =
+	{"unreachable", "Reconnect",
+	 "unreachable inodes linked into /lost+found as #INO, other unreachable NAT entries freed"},
     [F2FS_FIX_LINKS] = {"links", "Fix", "i_links set to the entries found"},
     [F2FS_FIX_BLOCKS] = {"blocks", "Fix", "i_blocks set to the blocks found"},
     [F2FS_FIX_SSA] = {"ssa", "Fix", "summary entries rewritten from the blocks' owners"},

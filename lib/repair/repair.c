@@ -14,9 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "f2fs/checkpoint.h"
+#include "f2fs/endian.h"
 #include "f2fs/fs.h"
+#include "f2fs/node.h"
 #include "f2fs/geometry.h"
 #include "f2fs/repair.h"
 #include "f2fs/sit.h"
@@ -41,6 +45,7 @@ struct f2fs_repair {
 	const struct f2fs_check_result *res;
 	struct fix_queue q[F2FS_NR_FIXES];
 	const char *cut_by;    /* the first problem that cut the walk short */
+	bool again;	       /* inodes were reconnected: check and repair once more */
 	unsigned int nat_kept; /* unreachable NAT entries not being freed */
 };
 
@@ -86,7 +91,7 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 		return 0;
 	r->q[info->fix].problems++;
 	switch (info->fix) {
-	case F2FS_FIX_NAT_FREE:
+	case F2FS_FIX_UNREACHABLE:
 	case F2FS_FIX_LINKS:
 	case F2FS_FIX_BLOCKS:
 	case F2FS_FIX_REWRITE:
@@ -157,19 +162,117 @@ static int fix_space(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 	return ret;
 }
 
-static int fix_nat_free(struct f2fs_repair *r, struct f2fs_fix_report *rep)
+/* Is @nid in the sorted array @v of @n? */
+static bool in_sorted(const uint32_t *v, size_t n, uint32_t nid)
 {
-	const struct fix_queue *q = &r->q[F2FS_FIX_NAT_FREE];
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] == nid)
+			return true;
+		if (v[mid] < nid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The unreachable entries that are inodes the write path can read, sorted. */
+static size_t lost_inodes(struct f2fs_repair *r, uint32_t *out)
+{
+	const struct fix_queue *q = &r->q[F2FS_FIX_UNREACHABLE];
+	struct f2fs_inode_attr a;
+	size_t i, n = 0;
+
+	for (i = 0; i < q->n; i++)
+		if (q->items[i].value == q->items[i].nid &&
+		    !f2fs_getattr(r->fs, q->items[i].nid, &a) && f2fs_mode_file_type(a.mode))
+			out[n++] = q->items[i].nid;
+	qsort(out, n, sizeof(*out), cmp_u32);
+	return n;
+}
+
+/* /lost+found, made when missing; the root when the name is taken by a non-directory. */
+static int lost_found(struct f2fs_repair *r, uint32_t *dir)
+{
+	uint32_t root = le32_get(f2fs_fs_sb(r->fs)->root_ino), ino;
+	struct f2fs_new_inode attr;
+	struct f2fs_inode_attr a;
+	int ret = f2fs_lookup(r->fs, root, "lost+found", 10, &ino);
+
+	if (ret == -ENOENT) {
+		f2fs_new_inode_init(&attr, S_IFDIR | 0700, (uint64_t)time(NULL));
+		ret = f2fs_create(r->fs, root, "lost+found", 10, &attr, NULL, &ino);
+	}
+	if (ret)
+		return ret;
+	ret = f2fs_getattr(r->fs, ino, &a);
+	*dir = !ret && S_ISDIR(a.mode) ? ino : root;
+	return ret;
+}
+
+/*
+ * Link the lost inodes at the top of their lost subtrees (those whose i_pino
+ * is not itself lost) into /lost+found as "#INO", e2fsck's names; the next
+ * check walks them and what lies below them.
+ */
+static int reconnect(struct f2fs_repair *r, const uint32_t *lost, size_t n,
+		     struct f2fs_fix_report *rep)
+{
+	struct f2fs_inode_attr a;
+	char name[16];
+	uint32_t dir;
 	size_t i;
+	int ret = lost_found(r, &dir);
+
+	for (i = 0; !ret && i < n; i++) {
+		if (f2fs_getattr(r->fs, lost[i], &a) || in_sorted(lost, n, a.pino))
+			continue;
+		snprintf(name, sizeof(name), "#%u", lost[i]);
+		ret = f2fs_fix_attach(r->fs, dir, lost[i], name, strlen(name));
+		if (ret == -EEXIST) /* left by an earlier run: the inode is named there already */
+			ret = 0;
+		else
+			rep->changed += !ret;
+	}
+	r->again = true;
+	return ret;
+}
+
+/*
+ * Unreachable inodes go to /lost+found; once none is left, the NAT entries
+ * still unreachable (nodes of no inode) are freed.
+ */
+static int fix_unreachable(struct f2fs_repair *r, struct f2fs_fix_report *rep)
+{
+	const struct fix_queue *q = &r->q[F2FS_FIX_UNREACHABLE];
+	uint32_t *lost = malloc((q->n + 1) * sizeof(*lost));
+	size_t i, n;
 	int ret = 0;
 
-	for (i = 0; !ret && i < q->n; i++) {
+	if (!lost)
+		return -ENOMEM;
+	n = lost_inodes(r, lost);
+	if (n)
+		ret = reconnect(r, lost, n, rep);
+	for (i = 0; !n && !ret && i < q->n; i++) {
 		ret = f2fs_fix_free_nid(r->fs, q->items[i].nid);
 		rep->changed += !ret;
 	}
-	if (!ret)
+	if (!n && !ret)
 		ret = f2fs_fix_recount(r->fs, (uint32_t)r->res->valid_nodes,
 				       (uint32_t)r->res->valid_inodes);
+	free(lost);
 	return ret;
 }
 
@@ -215,12 +318,16 @@ static int fix_summaries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 static const char *withheld_because(struct f2fs_repair *r, enum f2fs_fix kind, char *buf,
 				    size_t size)
 {
-	if (kind != F2FS_FIX_SPACE && kind != F2FS_FIX_NAT_FREE)
+	if (kind != F2FS_FIX_SPACE && kind != F2FS_FIX_UNREACHABLE)
 		return NULL;
 	if (r->cut_by) {
 		snprintf(buf, size,
 			 "the walk stopped at a problem (%s): it did not reach everything",
 			 r->cut_by);
+		return buf;
+	}
+	if (kind == F2FS_FIX_SPACE && r->again) {
+		snprintf(buf, size, "inodes were reconnected: the next check rebuilds it");
 		return buf;
 	}
 	if (kind == F2FS_FIX_SPACE && r->nat_kept) {
@@ -236,8 +343,8 @@ static int run_one(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_re
 	switch (kind) {
 	case F2FS_FIX_SPACE:
 		return fix_space(r, rep);
-	case F2FS_FIX_NAT_FREE:
-		return fix_nat_free(r, rep);
+	case F2FS_FIX_UNREACHABLE:
+		return fix_unreachable(r, rep);
 	case F2FS_FIX_SSA:
 		return fix_summaries(r, rep);
 	case F2FS_FIX_LINKS:
@@ -254,9 +361,9 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 		    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg)
 {
 	/* the space first: inode fixes allocate their new blocks from it */
-	static const enum f2fs_fix order[] = {F2FS_FIX_NAT_FREE,  F2FS_FIX_SPACE,  F2FS_FIX_SSA,
-					      F2FS_FIX_LINKS,	  F2FS_FIX_BLOCKS, F2FS_FIX_REWRITE,
-					      F2FS_FIX_CHECKPOINT};
+	static const enum f2fs_fix order[] = {
+	    F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,   F2FS_FIX_SSA,	F2FS_FIX_LINKS,
+	    F2FS_FIX_BLOCKS,	  F2FS_FIX_REWRITE, F2FS_FIX_CHECKPOINT};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	size_t i;
 	int ran = 0, ret;
@@ -285,6 +392,11 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 		return 0;
 	ret = f2fs_checkpoint(r->fs, &req);
 	return ret ? ret : ran;
+}
+
+bool f2fs_repair_again(const struct f2fs_repair *r)
+{
+	return r->again;
 }
 
 void f2fs_repair_free(struct f2fs_repair *r)

@@ -17,6 +17,7 @@
 #include "f2fs/bitops.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
+#include "f2fs/node.h"
 #include "f2fs/ssa.h"
 #include "f2fs/summary.h"
 #include "write_internal.h"
@@ -167,6 +168,40 @@ int f2fs_fix_summary(struct f2fs_fs *fs, uint64_t blkaddr, uint32_t nid, uint16_
 	sum = *cur;
 	set_entry(&sum, off, nid, ofs_in_node, e->version, node);
 	return wr_write_summary(w, segno, &sum);
+}
+
+int f2fs_fix_attach(struct f2fs_fs *fs, uint32_t dir, uint32_t ino, const char *name, size_t len)
+{
+	struct wr_node *d = NULL, *in = NULL;
+	struct f2fs_wr *w;
+	uint32_t found;
+	int ret = wr_get(fs, &w);
+
+	if (!ret)
+		ret = wr_inode_get(w, dir, &d);
+	if (!ret)
+		ret = wr_inode_get(w, ino, &in);
+	if (!ret && !wr_is_dir(d))
+		ret = -ENOTDIR;
+	if (!ret) {
+		int looked = wr_dir_lookup(w, d, name, len, &found, NULL);
+
+		ret = looked == 0 ? -EEXIST : looked == -ENOENT ? 0 : looked;
+	}
+	if (!ret)
+		ret = wr_dir_add(w, d, name, len, ino,
+				 f2fs_mode_file_type(le16_get(in->blk.i.i_mode)));
+	if (!ret && wr_is_dir(in))
+		ret = wr_dir_set(w, in, "..", 2, dir, F2FS_FT_DIR);
+	if (!ret) {
+		in->blk.i.i_pino = le32_put(dir);
+		wr_node_dirty(w, in);
+	}
+	if (in)
+		wr_node_put(in);
+	if (d)
+		wr_node_put(d);
+	return ret;
 }
 
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid)

@@ -538,6 +538,7 @@ int f2fs_getattr(struct f2fs_fs *fs, uint32_t ino, struct f2fs_inode_attr *a)
 		a->uid = le32_get(ri->i_uid);
 		a->gid = le32_get(ri->i_gid);
 		a->links = le32_get(ri->i_links);
+		a->pino = le32_get(ri->i_pino);
 		a->flags = le32_get(ri->i_flags);
 		a->size = le64_get(ri->i_size);
 		a->blocks = le64_get(ri->i_blocks);

@@ -19,7 +19,6 @@ FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
 INJECT=${INJECT:-$TOP/inject/inject.f2fs}
 DUMP=${DUMP:-$TOP/dump/dump.f2fs}
 SLOAD=${OUR_SLOAD:-$TOP/sload/sload.f2fs}
-CASES=${FSCK_CASES:-$TOP/tests/fsck}
 
 for b in "$FSCK" "$INJECT" "$DUMP" "$SLOAD"; do
 	if [ ! -x "$b" ]; then
@@ -30,71 +29,12 @@ done
 
 # --- the base image: every case starts from a copy ---------------------------
 
-TREE=$WORK/tree
-mkdir -p "$TREE/dir/sub" "$TREE/links"
-for i in $(seq 1 12); do head -c $((i * 2500)) /dev/zero | tr '\0' "$i" >"$TREE/file$i"; done
-head -c 5000000 /dev/zero | tr '\0' b >"$TREE/big"       # direct and indirect nodes
-echo small >"$TREE/dir/small"
-echo deep >"$TREE/dir/sub/deep"
-ln "$TREE/file1" "$TREE/links/hard"
-ln -s ../file2 "$TREE/links/sym"
-BASE=$WORK/base.img
-truncate -s 128M "$BASE"
-run_cmd "$MKFS" -q -f -O extra_attr,inode_checksum,flexible_inline_xattr "$BASE"
-[ "$RC" -eq 0 ] || { fail setup "mkfs exited $RC: $(snippet "$WORK/last.err")"; finish; }
-run_cmd "$SLOAD" -f "$TREE" "$BASE"
-[ "$RC" -eq 0 ] || { fail setup "sload exited $RC: $(snippet "$WORK/last.err")"; finish; }
-run_cmd "$FSCK" "$BASE"
-[ "$RC" -eq 0 ] || { fail setup "the base image is not clean: $(grep PR_ "$WORK/last.out" | head -3)"; finish; }
-
-# getv INJECT-ARGS...: a field's current value (inject's dry run)
-getv() {
-	"$INJECT" --dry-run "$@" --val 0 "$BASE" 2>/dev/null |
-		sed -n 's/^Info: inject .*: \([0-9][0-9]*\) (0x[0-9a-f]*) -> .*/\1/p' | head -1
-}
-
-# the inode of each name in the tree, by asking dump.f2fs for inodes 3..64
-declare -A NID
-for n in $(seq 3 64); do
-	nm=$("$DUMP" -i "$n" "$BASE" 2>/dev/null | sed -n 's/^i_name[[:space:]]*\[\(.*\)\]$/\1/p')
-	[ -n "$nm" ] && [ -z "${NID[$nm]:-}" ] && NID[$nm]=$n
-done
-for nm in file1 file2 file3 big dir sub small links; do
-	[ -n "${NID[$nm]:-}" ] || { fail setup "no inode found for $nm"; finish; }
-done
-# variables a recipe may use
-export ROOT=3 FILE1=${NID[file1]} FILE2=${NID[file2]} FILE3=${NID[file3]} BIG=${NID[big]}
-export DIR=${NID[dir]} SUB=${NID[sub]} SMALL=${NID[small]} LINKS=${NID[links]}
-export MAIN=$(getv --sb 1 --mb main_blkaddr)
-export FILE1_NODE=$(getv --nat 0 --nid "$FILE1" --mb block_addr)
-export BIG_NODE=$(getv --nat 0 --nid "$BIG" --mb block_addr)
-export BIG_DNODE=$(getv --node --nid "$BIG" --mb i_nid --idx 0)
-FIRST=$(($(getv --node --nid "$BIG" --mb i_extra_isize) / 4)) # the first data slot of i_addr
-export BIG_DATA=$(getv --node --nid "$BIG" --mb i_addr --idx "$FIRST")
-for v in MAIN FILE1_NODE BIG_NODE BIG_DNODE BIG_DATA; do
-	[ -n "${!v}" ] || { fail setup "cannot read $v with inject.f2fs --dry-run"; finish; }
-done
-
-# --- one case ---------------------------------------------------------------------
-
+# shellcheck source=../fsck/lib.sh
+. "$TOP/tests/fsck/lib.sh"
+export SLOAD INJECT
+cases_base "$WORK" || { fail setup "$CASES_ERR"; finish; }
+BASE=$CASES_BASE
 IMG=$WORK/case.img
-
-# inj ARGS...: one inject.f2fs call on the case image (a recipe's verb)
-inj() {
-	if ! "$INJECT" "$@" "$IMG" >"$WORK/inj.out" 2>&1; then
-		echo "inject $* failed: $(snippet "$WORK/inj.out")" >>"$WORK/inj.err"
-		return 1
-	fi
-}
-
-# reduce OUT RC: what expect files hold -- codes, fixes, verdicts, the exit status
-reduce() {
-	sed -n -e 's/^\[FSCK\] \(PR_[A-Z_]*\):.*/\1/p' -e 's/^Info: \(PR_[A-Z_]*\):.*/\1/p' \
-		-e 's/^\[FSCK\] left: \(PR_[A-Z_]*\):.*/left: \1/p' \
-		-e '/^\[FIX\] /p' -e '/^Info: [0-9]* problem(s) found/p' -e '/^UNEXPECTED/p' "$1" |
-		awk '!/^PR_/ || !seen[$0]++'
-	echo "exit $2"
-}
 
 # compare NAME GOT EXPECT-FILE
 compare() {
@@ -111,24 +51,18 @@ compare() {
 }
 
 run_case() {
-	local dir=$1 name args
+	local dir=$1 name
 	name=$(basename "$dir")
-	rm -f "$IMG"
-	cp --sparse=always "$BASE" "$IMG"
-	rm -f "$WORK/inj.err"
-	# shellcheck disable=SC1091
-	if ! (set -e && . "$dir/recipe") || [ -s "$WORK/inj.err" ]; then
-		fail "$name" "recipe: $(cat "$WORK/inj.err" 2>/dev/null || echo failed)"
+	if ! cases_prepare "$dir" "$IMG"; then
+		fail "$name" "$CASES_ERR"
 		return
 	fi
-	args=-y
-	[ -f "$dir/args" ] && args=$(cat "$dir/args")
-	# shellcheck disable=SC2086
-	run_cmd "$FSCK" $args "$IMG"
-	reduce "$WORK/last.out" "$RC" >"$WORK/got.1"
+	# shellcheck disable=SC2046 # the options are words
+	run_cmd "$FSCK" $(cases_args "$dir") "$IMG"
+	cases_reduce "$WORK/last.out" "$RC" >"$WORK/got.1"
 	compare "$name/1" "$WORK/got.1" "$dir/expect.1"
 	run_cmd "$FSCK" "$IMG"
-	reduce "$WORK/last.out" "$RC" >"$WORK/got.2"
+	cases_reduce "$WORK/last.out" "$RC" >"$WORK/got.2"
 	compare "$name/2" "$WORK/got.2" "$dir/expect.2"
 	if [ "$(tail -1 "$WORK/got.1")" = "exit 1" ] && have_upstream fsck; then
 		fsck_run "$IMG" "$WORK/up.out"
@@ -138,7 +72,7 @@ run_case() {
 	fi
 }
 
-for dir in "$CASES"/[0-9][0-9][0-9]-*/; do
+for dir in "$CASES_DIR"/[0-9][0-9][0-9]-*/; do
 	[ -f "$dir/recipe" ] || continue
 	run_case "${dir%/}"
 done
@@ -146,6 +80,7 @@ done
 # --- the undo journal: a repair taken back gives the image byte for byte --------
 
 UNDO=${F2FS_UNDO:-$TOP/undo/f2fs_undo}
+CASES_WORK=$WORK
 broken() {
 	rm -f "$IMG"
 	cp --sparse=always "$BASE" "$IMG"

@@ -114,11 +114,11 @@ fsck_verdict() {
 # run_fsck FSCK IMG LOG: prints the reason and returns 1 unless clean.
 run_fsck() {
 	local fsck=$1 img=$2 out=$3 rc
-	"$fsck" -f "$img" </dev/null >"$out" 2>&1
+	"$fsck" --dry-run -f "$img" </dev/null >"$out" 2>&1
 	rc=$?
 	if ! fsck_verdict "$rc" "$out"; then
 		{
-			echo "----- $fsck -f output -----"
+			echo "----- $fsck --dry-run -f output -----"
 			fsck_log_tail "$out"
 			echo "---------------------------"
 		} >&2

@@ -94,7 +94,7 @@ both_fsck() {
 	local img=$1 tag=$2 ours=$work/$2.ours.log ups=$work/$2.upstream.log
 	local orc urc ov uv t0
 	t0=$(now)
-	"$OUR_FSCK" -f "$img" </dev/null >"$ours" 2>&1
+	"$OUR_FSCK" -n "$img" </dev/null >"$ours" 2>&1
 	orc=$?
 	"$UPSTREAM_FSCK" --dry-run -f "$img" </dev/null >"$ups" 2>&1
 	urc=$?
@@ -104,7 +104,7 @@ both_fsck() {
 	ov=$(our_verdict "$orc" "$ours") && ov=clean
 	uv=$(upstream_verdict "$urc" "$ups") && uv=clean
 	{
-		echo "----- $tag: our fsck -f (exit $orc) -----"
+		echo "----- $tag: our fsck -n (exit $orc) -----"
 		fsck_log_tail "$ours"
 		echo "----- $tag: upstream fsck --dry-run -f (exit $urc) -----"
 		fsck_log_tail "$ups"
@@ -227,22 +227,6 @@ add_our_extras() {
 		setfattr -n trusted.t -v 0x000102 "$src/extra/xfile" &&
 		setfattr -n user.onadir -v dirvalue "$src/extra/xdir" &&
 		setfattr -n user.k -v 1 "$src/extra/dense"
-}
-
-# Manifest of a tree, made the same way on the host and in the guest (the
-# guest's busybox has the same find/sort/sha256sum/stat -c/readlink), so the
-# two can be compared with cmp.
-make_manifest() {
-	local src=$1 out=$2
-	(
-		cd "$src" || exit 1
-		find . | LC_ALL=C sort >"$out.names" &&
-			find . -type f | LC_ALL=C sort | xargs sha256sum >"$out.sums" &&
-			find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %a %n' >"$out.links" &&
-			find . -type l | LC_ALL=C sort | while read -r l; do
-				echo "$l -> $(readlink "$l")"
-			done >"$out.symlinks"
-	)
 }
 
 # sload_case NAME SIZE ours|upstream MKFS-OPTIONS SLOAD-OPTIONS

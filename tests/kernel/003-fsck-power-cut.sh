@@ -8,7 +8,7 @@
 # (jobs/fsck-powercut.sh; qemu runs with -no-reboot, so the reset ends it
 # with no unmount and no sync).  Then, on the image as the cut left it:
 #
-#   .../our-fsck       our fsck -f must exit 0.  The last checkpoint is
+#   .../our-fsck       our fsck -n must exit 0.  The last checkpoint is
 #                      consistent by construction; the node blocks fsynced
 #                      after it are not reachable from that checkpoint, so
 #                      our fsck may only mention them as "fsynced node blocks
@@ -18,7 +18,7 @@
 #                      crash) must not report corruption.
 #   .../remount        the kernel mounts it again (roll-forward recovery),
 #                      walks the tree and unmounts (jobs/remount-check.sh);
-#                      then our fsck -f and upstream --dry-run -f must both
+#                      then our fsck -n and upstream --dry-run -f must both
 #                      say clean.
 #
 # Environment:
@@ -112,7 +112,7 @@ iteration() {
 
 	t0=$(now)
 	out=$work/cut$n.ours.log
-	"$OUR_FSCK" -f "$img" </dev/null >"$out" 2>&1
+	"$OUR_FSCK" -n "$img" </dev/null >"$out" 2>&1
 	rc=$?
 	fsynced=$(grep -o '^\[FSCK\] [0-9]* fsynced node blocks' "$out" | awk '{ print $2 }')
 	info "$name: our fsck exit $rc, ${fsynced:-0} fsynced node blocks reported," \
@@ -120,7 +120,7 @@ iteration() {
 	if reason=$(our_verdict "$rc" "$out"); then
 		pass "$name/our-fsck"
 	else
-		show_log "$name: our fsck -f (exit $rc)" "$out"
+		show_log "$name: our fsck -n (exit $rc)" "$out"
 		fail "$name/our-fsck" "$reason"
 	fi
 
@@ -148,10 +148,10 @@ iteration() {
 	grep -a 'remount-check: dmesg:' "$guest_log" | sed 's/^/# /' >&2
 	reason=
 	out=$work/cut$n.remount.ours.log
-	"$OUR_FSCK" -f "$img" </dev/null >"$out" 2>&1
+	"$OUR_FSCK" -n "$img" </dev/null >"$out" 2>&1
 	rc=$?
 	if ! r=$(our_verdict "$rc" "$out"); then
-		show_log "$name: our fsck -f after remount (exit $rc)" "$out"
+		show_log "$name: our fsck -n after remount (exit $rc)" "$out"
 		reason="our fsck after remount: $r"
 	fi
 	out=$work/cut$n.remount.upstream.log

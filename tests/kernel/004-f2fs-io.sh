@@ -72,7 +72,7 @@ wanted() {
 # fsck_both IMG TAG: both fscks clean (0), else a reason on stdout.
 fsck_both() {
 	local img=$1 tag=$2 ours=$work/$2.ours.log ups=$work/$2.upstream.log orc urc ov uv
-	"$OUR_FSCK" -f "$img" </dev/null >"$ours" 2>&1
+	"$OUR_FSCK" -n "$img" </dev/null >"$ours" 2>&1
 	orc=$?
 	"$UPSTREAM_FSCK" --dry-run -f "$img" </dev/null >"$ups" 2>&1
 	urc=$?
@@ -81,7 +81,7 @@ fsck_both() {
 	uv=$(upstream_verdict "$urc" "$ups") && uv=clean
 	[ "$ov" = clean ] && [ "$uv" = clean ] && return 0
 	{
-		echo "----- $tag: our fsck -f (exit $orc) -----"
+		echo "----- $tag: our fsck -n (exit $orc) -----"
 		fsck_log_tail "$ours"
 		echo "----- $tag: upstream fsck --dry-run -f (exit $urc) -----"
 		fsck_log_tail "$ups"

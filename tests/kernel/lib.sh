@@ -23,6 +23,9 @@
 #   upstream_verdict RC LOG / our_verdict RC LOG
 #                      print why a run was not clean and return 1, or
 #                      return 0 when it was
+#   make_manifest SRC PREFIX
+#                      PREFIX.names, .sums, .links, .symlinks of tree SRC, as
+#                      the guest jobs remount-check and check-many make them
 
 failed=0
 pass() { echo "PASS: $1"; }
@@ -136,4 +139,20 @@ our_verdict() {
 		return 1
 	fi
 	return 0
+}
+
+# Manifest of a tree, made the same way on the host and in the guest (the
+# guest's busybox has the same find/sort/sha256sum/stat -c/readlink), so the
+# two can be compared with cmp.
+make_manifest() {
+	local src=$1 out=$2
+	(
+		cd "$src" || exit 1
+		find . | LC_ALL=C sort >"$out.names" &&
+			find . -type f | LC_ALL=C sort | xargs sha256sum >"$out.sums" &&
+			find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %a %n' >"$out.links" &&
+			find . -type l | LC_ALL=C sort | while read -r l; do
+				echo "$l -> $(readlink "$l")"
+			done >"$out.symlinks"
+	)
 }

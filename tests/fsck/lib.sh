@@ -1,0 +1,114 @@
+# shellcheck shell=bash
+# The corruption cases' shared part, sourced by tests/cli/fsck-repair.sh and
+# tests/kernel/008-fsck-repair.sh: the base image every case copies, the
+# variables a recipe may use, and running a recipe.  Needs MKFS, SLOAD,
+# INJECT, DUMP and FSCK set; functions return non-zero with the reason in
+# $CASES_ERR.
+#
+# A case is a directory tests/fsck/NNN-name/ with:
+#   recipe    a shell snippet calling `inj ARGS...` (inject.f2fs on the
+#             case's image) with the variables below
+#   args      fsck.f2fs's options for the repair run (default -y)
+#   expect.1  the repair run, reduced (cases_reduce), exit status last
+#   expect.2  a second plain run, reduced the same way
+#   moved     paths (./name) the repair links into /lost+found (their
+#             contents must be there), for tests/kernel/008-fsck-repair.sh
+#   gone      names the repair drops without moving their file
+
+CASES_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CASES_ERR=
+
+# cases_tree DIR: the host tree the base image is loaded from.
+cases_tree() {
+	local t=$1 i
+	rm -rf "$t"
+	mkdir -p "$t/dir/sub" "$t/links" || return 1
+	for i in $(seq 1 12); do head -c $((i * 2500)) /dev/zero | tr '\0' "$i" >"$t/file$i"; done
+	head -c 5000000 /dev/zero | tr '\0' b >"$t/big" # direct and indirect nodes
+	echo small >"$t/dir/small"
+	echo deep >"$t/dir/sub/deep"
+	ln "$t/file1" "$t/links/hard"
+	ln -s ../file2 "$t/links/sym"
+}
+
+# cases_base WORKDIR: the tree in WORKDIR/tree, loaded by our sload into
+# WORKDIR/base.img (our mkfs); then the recipe variables, exported.
+cases_base() {
+	local w=$1 n nm v first
+	declare -gA CASES_NID=()
+	CASES_TREE=$w/tree
+	CASES_BASE=$w/base.img
+	cases_tree "$CASES_TREE" || { CASES_ERR="cannot make the tree in $w"; return 1; }
+	rm -f "$CASES_BASE"
+	truncate -s 128M "$CASES_BASE" || { CASES_ERR="cannot make $CASES_BASE"; return 1; }
+	"$MKFS" -q -f -O extra_attr,inode_checksum,flexible_inline_xattr "$CASES_BASE" \
+		</dev/null >"$w/mkfs.log" 2>&1 || { CASES_ERR="mkfs: $(tail -1 "$w/mkfs.log")"; return 1; }
+	"$SLOAD" -f "$CASES_TREE" "$CASES_BASE" </dev/null >"$w/sload.log" 2>&1 ||
+		{ CASES_ERR="sload: $(tail -1 "$w/sload.log")"; return 1; }
+	"$FSCK" "$CASES_BASE" </dev/null >"$w/base-fsck.log" 2>&1 ||
+		{ CASES_ERR="the base image is not clean: $(grep -m3 PR_ "$w/base-fsck.log")"; return 1; }
+	# the inode of each name in the tree, from dump.f2fs -i for inodes 3..64
+	for n in $(seq 3 64); do
+		nm=$("$DUMP" -i "$n" "$CASES_BASE" 2>/dev/null | sed -n 's/^i_name[[:space:]]*\[\(.*\)\]$/\1/p')
+		[ -n "$nm" ] && [ -z "${CASES_NID[$nm]:-}" ] && CASES_NID[$nm]=$n
+	done
+	for nm in file1 file2 file3 big dir sub small links; do
+		[ -n "${CASES_NID[$nm]:-}" ] || { CASES_ERR="no inode found for $nm"; return 1; }
+	done
+	export ROOT=3 FILE1=${CASES_NID[file1]} FILE2=${CASES_NID[file2]} FILE3=${CASES_NID[file3]}
+	export BIG=${CASES_NID[big]} DIR=${CASES_NID[dir]} SUB=${CASES_NID[sub]}
+	export SMALL=${CASES_NID[small]} LINKS=${CASES_NID[links]}
+	MAIN=$(cases_getv --sb 1 --mb main_blkaddr)
+	FILE1_NODE=$(cases_getv --nat 0 --nid "$FILE1" --mb block_addr)
+	BIG_NODE=$(cases_getv --nat 0 --nid "$BIG" --mb block_addr)
+	BIG_DNODE=$(cases_getv --node --nid "$BIG" --mb i_nid --idx 0)
+	first=$(($(cases_getv --node --nid "$BIG" --mb i_extra_isize) / 4)) # first data slot of i_addr
+	BIG_DATA=$(cases_getv --node --nid "$BIG" --mb i_addr --idx "$first")
+	export MAIN FILE1_NODE BIG_NODE BIG_DNODE BIG_DATA
+	for v in MAIN FILE1_NODE BIG_NODE BIG_DNODE BIG_DATA; do
+		[ -n "${!v}" ] || { CASES_ERR="cannot read $v with inject.f2fs --dry-run"; return 1; }
+	done
+}
+
+# cases_getv INJECT-ARGS...: a field's value in the base image (inject's dry run)
+cases_getv() {
+	"$INJECT" --dry-run "$@" --val 0 "$CASES_BASE" 2>/dev/null |
+		sed -n 's/^Info: inject .*: \([0-9][0-9]*\) (0x[0-9a-f]*) -> .*/\1/p' | head -1
+}
+
+# inj ARGS...: a recipe's verb, inject.f2fs on $IMG
+inj() {
+	if ! "$INJECT" "$@" "$IMG" >"$CASES_WORK/inj.out" 2>&1; then
+		echo "inject $* failed: $(tail -1 "$CASES_WORK/inj.out")" >>"$CASES_WORK/inj.err"
+		return 1
+	fi
+}
+
+# cases_prepare DIR IMG: a copy of the base image at IMG, broken by DIR's recipe
+cases_prepare() {
+	local dir=$1
+	IMG=$2
+	CASES_WORK=$(dirname "$IMG")
+	rm -f "$IMG" "$CASES_WORK/inj.err"
+	cp --sparse=always "$CASES_BASE" "$IMG" || { CASES_ERR="cannot copy the base image"; return 1; }
+	# shellcheck disable=SC1091
+	if ! (set -e && . "$dir/recipe") || [ -s "$CASES_WORK/inj.err" ]; then
+		CASES_ERR="recipe: $(cat "$CASES_WORK/inj.err" 2>/dev/null || echo failed)"
+		return 1
+	fi
+}
+
+# cases_args DIR: the repair run's options
+cases_args() {
+	if [ -f "$1/args" ]; then cat "$1/args"; else echo -y; fi
+}
+
+# cases_reduce OUT RC: what expect files hold -- problem codes (each once),
+# [FIX] lines, the verdict lines and the exit status.
+cases_reduce() {
+	sed -n -e 's/^\[FSCK\] \(PR_[A-Z_]*\):.*/\1/p' -e 's/^Info: \(PR_[A-Z_]*\):.*/\1/p' \
+		-e 's/^\[FSCK\] left: \(PR_[A-Z_]*\):.*/left: \1/p' \
+		-e '/^\[FIX\] /p' -e '/^Info: [0-9]* problem(s) found/p' -e '/^UNEXPECTED/p' "$1" |
+		awk '!/^PR_/ || !seen[$0]++'
+	echo "exit $2"
+}
