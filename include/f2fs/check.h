@@ -139,6 +139,9 @@ enum f2fs_fix {
 	F2FS_FIX_LINKS,	      /* set i_links to the entries (subdirectories) found */
 	F2FS_FIX_BLOCKS,      /* set i_blocks to the blocks found */
 	F2FS_FIX_SSA,	      /* rewrite a block's summary entry from its owner */
+	F2FS_FIX_PINO,	      /* set a directory's i_pino to the directory naming it */
+	F2FS_FIX_EXTENT,      /* clear an i_ext that does not match the file's blocks */
+	F2FS_FIX_SUPER,	      /* rewrite a rejected superblock copy from the valid one */
 	F2FS_FIX_REWRITE,     /* write the inode again: its checksum is recomputed */
 	F2FS_FIX_CHECKPOINT,  /* a new checkpoint: fresh nat_bits, both packs valid again */
 	F2FS_NR_FIXES

@@ -398,13 +398,20 @@ int f2fs_fix_summary(struct f2fs_fs *fs, uint64_t blkaddr, uint32_t nid, uint16_
  */
 int f2fs_fix_attach(struct f2fs_fs *fs, uint32_t dir, uint32_t ino, const char *name, size_t len);
 
+/*
+ * Write the superblock in use over the copies the volume rejected (in
+ * blocks 0 and 1, after their first 1024 bytes, which are left as they
+ * are).  *written: how many copies.
+ */
+int f2fs_fix_superblocks(struct f2fs_fs *fs, unsigned int *written);
+
 /* Free the NAT entry of @nid (its block's SIT bit is the caller's). */
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);
 
 /* Fields of an inode to set; the inode is written again (checksum recomputed) in any case. */
 struct f2fs_inode_fix {
-	bool set_links, set_blocks;
-	uint32_t links;
+	bool set_links, set_blocks, set_pino, clear_extent;
+	uint32_t links, pino;
 	uint64_t blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
 };
 int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix);

@@ -26,7 +26,7 @@
 	ROW(code, structure, summary, LINE(OTHER), fix, flags)
 
 static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
-    ROW_OTHER(PR_SB_INVALID, "superblock", "a superblock copy is invalid", NONE, KEEPS),
+    ROW_OTHER(PR_SB_INVALID, "superblock", "a superblock copy is invalid", SUPER, PREEN | KEEPS),
     ROW_WARN(PR_CP_INVALID, "checkpoint", "a checkpoint pack is invalid", CHECKPOINT,
 	     PREEN | KEEPS),
     ROW_OTHER(PR_SIT_VBLOCKS, "SIT", "segment valid-block count exceeds the segment size", SPACE,
@@ -102,7 +102,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_NODE_NID_FREE, "node", "a node pointer names a free nid", NONE, 0),
     ROW_OTHER(PR_ROOT_INODE, "superblock", "the root inode has no NAT entry", NONE, 0),
     ROW_OTHER(PR_QUOTA_INODE, "superblock", "a quota inode has no NAT entry", NONE, 0),
-    ROW_OTHER(PR_INODE_EXTENT, "inode", "i_ext does not match the file's blocks", NONE, KEEPS),
+    ROW_OTHER(PR_INODE_EXTENT, "inode", "i_ext does not match the file's blocks", EXTENT,
+	      PREEN | KEEPS),
     ROW_OTHER(PR_INODE_CASEFOLD, "inode", "casefold flag on an inode that cannot carry it", NONE,
 	      0),
     ROW_OTHER(PR_INODE_COMPRESS, "inode", "compression flag on an inode that cannot carry it", NONE,
@@ -120,7 +121,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	      PREEN | KEEPS),
     ROW_OTHER(PR_SSA_VERSION, "SSA", "summary version differs from the node's NAT version", SSA,
 	      PREEN | KEEPS),
-    ROW_OTHER(PR_DIR_PINO, "inode", "a directory's i_pino differs from its parent", NONE, KEEPS),
+    ROW_OTHER(PR_DIR_PINO, "inode", "a directory's i_pino differs from its parent", PINO,
+	      PREEN | KEEPS),
     ROW_OTHER(PR_DIR_LOST, "dentry", "an entry names a directory that cannot be walked", NONE, 0),
 };
 
@@ -133,6 +135,10 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
     [F2FS_FIX_LINKS] = {"links", "Fix", "i_links set to the entries found"},
     [F2FS_FIX_BLOCKS] = {"blocks", "Fix", "i_blocks set to the blocks found"},
     [F2FS_FIX_SSA] = {"ssa", "Fix", "summary entries rewritten from the blocks' owners"},
+    [F2FS_FIX_PINO] = {"pino", "Fix", "i_pino set to the directory naming it"},
+    [F2FS_FIX_EXTENT] = {"extent", "Clear", "i_ext cleared (the kernel rebuilds its extent cache)"},
+    [F2FS_FIX_SUPER] = {"superblock", "Fix",
+			"rejected superblock copies rewritten from the one in use"},
     [F2FS_FIX_REWRITE] = {"rewrite", "Fix", "inodes written again with their checksums"},
     [F2FS_FIX_CHECKPOINT] = {"checkpoint", "Fix",
 			     "a new checkpoint written (nat_bits, the rejected pack replaced)"},

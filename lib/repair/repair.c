@@ -96,6 +96,8 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 	case F2FS_FIX_BLOCKS:
 	case F2FS_FIX_REWRITE:
 	case F2FS_FIX_SSA:
+	case F2FS_FIX_PINO:
+	case F2FS_FIX_EXTENT:
 		return push(&r->q[info->fix], p);
 	default:
 		return 0;
@@ -291,6 +293,11 @@ static int fix_inodes(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix
 		} else if (kind == F2FS_FIX_BLOCKS) {
 			fix.set_blocks = true;
 			fix.blocks = q->items[i].expected;
+		} else if (kind == F2FS_FIX_PINO) {
+			fix.set_pino = true;
+			fix.pino = (uint32_t)q->items[i].expected;
+		} else if (kind == F2FS_FIX_EXTENT) {
+			fix.clear_extent = true;
 		}
 		ret = f2fs_fix_inode(r->fs, q->items[i].nid, &fix);
 		rep->changed += !ret;
@@ -349,8 +356,12 @@ static int run_one(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_re
 		return fix_summaries(r, rep);
 	case F2FS_FIX_LINKS:
 	case F2FS_FIX_BLOCKS:
+	case F2FS_FIX_PINO:
+	case F2FS_FIX_EXTENT:
 	case F2FS_FIX_REWRITE:
 		return fix_inodes(r, kind, rep);
+	case F2FS_FIX_SUPER:
+		return f2fs_fix_superblocks(r->fs, &rep->changed);
 	default:
 		return 0; /* F2FS_FIX_CHECKPOINT: the checkpoint below */
 	}
@@ -362,8 +373,9 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 {
 	/* the space first: inode fixes allocate their new blocks from it */
 	static const enum f2fs_fix order[] = {
-	    F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,   F2FS_FIX_SSA,	F2FS_FIX_LINKS,
-	    F2FS_FIX_BLOCKS,	  F2FS_FIX_REWRITE, F2FS_FIX_CHECKPOINT};
+	    F2FS_FIX_SUPER,   F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE, F2FS_FIX_SSA,
+	    F2FS_FIX_LINKS,   F2FS_FIX_BLOCKS,	    F2FS_FIX_PINO,  F2FS_FIX_EXTENT,
+	    F2FS_FIX_REWRITE, F2FS_FIX_CHECKPOINT};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	size_t i;
 	int ran = 0, ret;

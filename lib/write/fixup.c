@@ -20,6 +20,7 @@
 #include "f2fs/node.h"
 #include "f2fs/ssa.h"
 #include "f2fs/summary.h"
+#include "f2fs/volume.h"
 #include "write_internal.h"
 
 static uint16_t map_count(const uint8_t *map)
@@ -204,6 +205,31 @@ int f2fs_fix_attach(struct f2fs_fs *fs, uint32_t dir, uint32_t ino, const char *
 	return ret;
 }
 
+int f2fs_fix_superblocks(struct f2fs_fs *fs, unsigned int *written)
+{
+	unsigned int rejected = f2fs_volume_rejected(fs->vol);
+	const struct f2fs_super_block *sb = f2fs_fs_sb(fs);
+	uint8_t blk[F2FS_BLKSIZE];
+	struct f2fs_wr *w;
+	uint64_t i;
+	int ret = wr_get(fs, &w);
+
+	*written = 0;
+	for (i = 0; !ret && i < 2; i++) {
+		if (!(rejected & (i ? F2FS_REJECTED_SB1 : F2FS_REJECTED_SB0)))
+			continue;
+		ret = wr_read_block(w, i, blk);
+		if (ret)
+			break;
+		memcpy(blk + F2FS_SUPER_OFFSET, sb, sizeof(*sb));
+		ret = wr_write_block(w, i, blk, F2FS_IO_META);
+		*written += !ret;
+	}
+	if (!ret && *written)
+		w->dirty = true;
+	return ret;
+}
+
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid)
 {
 	struct f2fs_wr *w;
@@ -231,6 +257,10 @@ int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix
 		in->blk.i.i_links = le32_put(fix->links);
 	if (fix->set_blocks)
 		in->blk.i.i_blocks = le64_put(fix->blocks);
+	if (fix->set_pino)
+		in->blk.i.i_pino = le32_put(fix->pino);
+	if (fix->clear_extent)
+		memset(&in->blk.i.i_ext, 0, sizeof(in->blk.i.i_ext));
 	wr_node_dirty(w, in);
 	wr_node_put(in);
 	return 0;
