@@ -33,6 +33,7 @@ done
 . "$TOP/tests/fsck/lib.sh"
 export SLOAD INJECT
 cases_base "$WORK" || { fail setup "$CASES_ERR"; finish; }
+cases_kernel_base "$WORK" || fail setup-kernel-image "$CASES_ERR"
 BASE=$CASES_BASE
 IMG=$WORK/case.img
 

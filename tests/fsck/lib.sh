@@ -14,6 +14,9 @@
 #   moved     paths (./name) the repair links into /lost+found (their
 #             contents must be there), for tests/kernel/008-fsck-repair.sh
 #   gone      names the repair drops without moving their file
+#   base      "kernel" to start from the kernel-written image of
+#             tests/fuzz/images (inline data, xattrs, i_ext, a hard link,
+#             special files) instead of our sload's; its variables are K_*
 
 CASES_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CASES_ERR=
@@ -72,8 +75,47 @@ cases_base() {
 
 # cases_getv INJECT-ARGS...: a field's value in the base image (inject's dry run)
 cases_getv() {
-	"$INJECT" --dry-run "$@" --val 0 "$CASES_BASE" 2>/dev/null |
+	cases_getv_in "$CASES_BASE" "$@"
+}
+
+cases_getv_in() {
+	local img=$1
+	shift
+	"$INJECT" --dry-run "$@" --val 0 "$img" 2>/dev/null |
 		sed -n 's/^Info: inject .*: \([0-9][0-9]*\) (0x[0-9a-f]*) -> .*/\1/p' | head -1
+}
+
+# cases_kernel_base WORKDIR: the kernel-written image at WORKDIR/kbase.img,
+# and its K_* variables, exported.
+cases_kernel_base() {
+	local w=$1 nm ino v first
+	declare -gA CASES_KINO=()
+	CASES_KBASE=$w/kbase.img
+	xz -dc "$CASES_DIR/../fuzz/images/kernel.img.xz" >"$CASES_KBASE" 2>/dev/null ||
+		{ CASES_ERR="cannot unpack tests/fuzz/images/kernel.img.xz"; return 1; }
+	"$FSCK" -t "$CASES_KBASE" </dev/null >"$w/kbase-fsck.log" 2>&1 ||
+		{ CASES_ERR="the kernel image is not clean: $(grep -m3 PR_ "$w/kbase-fsck.log")"; return 1; }
+	while read -r nm ino; do
+		[ -z "${CASES_KINO[$nm]:-}" ] && CASES_KINO[$nm]=$((ino))
+	done < <(sed -n 's/.*|-- \(.*\) <ino = \(0x[0-9a-f]*\)>.*/\1 \2/p' "$w/kbase-fsck.log")
+	for nm in docs notes note-00.txt note-01.txt note-03.txt clip-64k movie conf; do
+		[ -n "${CASES_KINO[$nm]:-}" ] || { CASES_ERR="no inode found for $nm in the kernel image"; return 1; }
+	done
+	export K_DOCS=${CASES_KINO[docs]} K_NOTES=${CASES_KINO[notes]} K_INL=${CASES_KINO[note-00.txt]}
+	export K_LINKED=${CASES_KINO[note-01.txt]} K_XATTRS=${CASES_KINO[note-03.txt]}
+	export K_CLIP=${CASES_KINO[clip-64k]} K_MOVIE=${CASES_KINO[movie]} K_CONF=${CASES_KINO[conf]}
+	first=$(($(cases_getv_in "$CASES_KBASE" --node --nid "$K_MOVIE" --mb i_extra_isize) / 4))
+	K_MOVIE_DATA=$(cases_getv_in "$CASES_KBASE" --node --nid "$K_MOVIE" --mb i_addr --idx "$first")
+	K_MAIN=$(cases_getv_in "$CASES_KBASE" --sb 1 --mb main_blkaddr)
+	export K_MOVIE_DATA K_MAIN
+	for v in K_MOVIE_DATA K_MAIN; do
+		[ -n "${!v}" ] || { CASES_ERR="cannot read $v in the kernel image"; return 1; }
+	done
+}
+
+# cases_on_kernel DIR: does the case start from the kernel-written image?
+cases_on_kernel() {
+	[ -f "$1/base" ] && grep -qx kernel "$1/base"
 }
 
 # inj ARGS...: a recipe's verb, inject.f2fs on $IMG
@@ -90,7 +132,12 @@ cases_prepare() {
 	IMG=$2
 	CASES_WORK=$(dirname "$IMG")
 	rm -f "$IMG" "$CASES_WORK/inj.err"
-	cp --sparse=always "$CASES_BASE" "$IMG" || { CASES_ERR="cannot copy the base image"; return 1; }
+	if cases_on_kernel "$dir"; then
+		[ -n "${CASES_KBASE:-}" ] || { CASES_ERR="the kernel image was not unpacked"; return 1; }
+		cp --sparse=always "$CASES_KBASE" "$IMG"
+	else
+		cp --sparse=always "$CASES_BASE" "$IMG"
+	fi || { CASES_ERR="cannot copy the base image"; return 1; }
 	# shellcheck disable=SC1091
 	if ! (set -e && . "$dir/recipe") || [ -s "$CASES_WORK/inj.err" ]; then
 		CASES_ERR="recipe: $(cat "$CASES_WORK/inj.err" 2>/dev/null || echo failed)"

@@ -6,7 +6,8 @@
 # every name of the tree with the same contents, link counts, sizes, modes
 # and symlink targets (the corruptions hit metadata only), take a write,
 # unmount without an f2fs complaint, and afterwards both our fsck and
-# upstream's must find it clean.  A case whose `moved` file lists paths
+# upstream's must find it clean.  Cases on the kernel-written image compare
+# with a pristine copy of it, attached as one more disk.  A case whose `moved` file lists paths
 # (files fsck links into /lost+found) expects those names gone and their
 # contents among the files of lost+found.  Images go to the guest eight at a time
 # as /dev/vda.. (jobs/check-many.sh), to keep boots few.
@@ -60,6 +61,7 @@ all_names() {
 need_executable "$MKFS" "$FSCK" "$SLOAD" "$INJECT" "$DUMP"
 start_work fsck-repair
 cases_base "$work" || CI=true abandon "the base image: $CASES_ERR"
+cases_kernel_base "$work" || CI=true abandon "the kernel image: $CASES_ERR"
 make_manifest "$CASES_TREE" "$work/manifest" || CI=true abandon "cannot make the manifest"
 have_upstream=0
 [ -x "$UPSTREAM_FSCK" ] && have_upstream=1
@@ -130,11 +132,22 @@ boot() {
 	GUEST_JOB_ENV=
 	for d in "$@"; do
 		imgs+=("$work/$(basename "$d").img")
-		m=$(case_manifest "$d")
-		files+=("$m.names" "$m.sums" "$m.links" "$m.symlinks" "$m.lost")
-		GUEST_JOB_ENV+="MANIFEST_vd${letters:i:1}=/bin/$(basename "$m")"$'\n'
+		if cases_on_kernel "$d"; then
+			m=/tmp/kref
+		else
+			m=$(case_manifest "$d")
+			files+=("$m.names" "$m.sums" "$m.links" "$m.symlinks" "$m.lost")
+			m=/bin/$(basename "$m")
+		fi
+		GUEST_JOB_ENV+="MANIFEST_vd${letters:i:1}=$m"$'\n'
 		i=$((i + 1))
 	done
+	# cases on the kernel image compare with a pristine copy, the last disk
+	if [[ "$GUEST_JOB_ENV" == *=/tmp/kref* ]]; then
+		cp --sparse=always "$CASES_KBASE" "$work/kref.img"
+		imgs+=("$work/kref.img")
+		GUEST_JOB_ENV+="KREF_DISK=vd${letters:i:1}"$'\n'"MANIFEST_vd${letters:i:1}=/tmp/kref"$'\n'
+	fi
 	GUEST_EXTRA_DRIVES=
 	for ((i = 1; i < ${#imgs[@]}; i++)); do
 		GUEST_EXTRA_DRIVES+="file=${imgs[i]},format=raw,if=virtio "

@@ -27,7 +27,7 @@ check_disk() {
 	[ -z "$bad" ] || { echo "after mount: $bad"; umount "$MNT"; return; }
 	(
 		cd "$MNT" || exit 1
-		find . ! -path ./lost+found ! -path './lost+found/*' | LC_ALL=C sort >/tmp/m.names
+		find . -path ./lost+found -prune -o -print | LC_ALL=C sort >/tmp/m.names
 		cmp -s "$MANIFEST.names" /tmp/m.names || {
 			echo "names differ: $(diff "$MANIFEST.names" /tmp/m.names | grep '^[-+][^-+]' | head -n 2 | tr '\n' ' ')"
 			exit 1
@@ -60,6 +60,24 @@ check_disk() {
 	[ -z "$bad" ] || echo "after umount: $bad"
 }
 
+# KREF_DISK=vdX: a pristine disk whose tree is the manifest /tmp/kref of the
+# disks that start from it (made here, as make_manifest makes one on the host)
+if [ -n "${KREF_DISK:-}" ]; then
+	mount -t f2fs "/dev/$KREF_DISK" "$MNT" || fail "mount of the reference disk $KREF_DISK failed"
+	(
+		cd "$MNT" || exit 1
+		find . -path ./lost+found -prune -o -print | LC_ALL=C sort >/tmp/kref.names
+		find . -path ./lost+found -prune -o -type f -print | LC_ALL=C sort | xargs sha256sum >/tmp/kref.sums
+		find . -path ./lost+found -prune -o -type f -print | LC_ALL=C sort |
+			xargs stat -c '%h %s %a %n' >/tmp/kref.links
+		find . -path ./lost+found -prune -o -type l -print | LC_ALL=C sort | while read -r l; do
+			echo "$l -> $(readlink "$l")"
+		done >/tmp/kref.symlinks
+	) || fail "cannot make the reference manifest"
+	: >/tmp/kref.lost
+	umount "$MNT" || fail "umount of the reference disk failed"
+	step "reference manifest from $KREF_DISK: $(wc -l </tmp/kref.names) names"
+fi
 dmesg -c >/dev/null
 for dev in /dev/vd?; do
 	eval "m=\${MANIFEST_${dev#/dev/}:-}"
