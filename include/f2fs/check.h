@@ -104,8 +104,18 @@ struct f2fs_problem {
 	 * Else 0.
 	 */
 	uint64_t value, expected;
+	/*
+	 * For a problem of one directory entry (in directory nid) whose place
+	 * the walk knew: the directory's file block holding it
+	 * (F2FS_DENTRY_INLINE for the inline area) and its slot.
+	 */
+	bool at_entry;
+	uint64_t entry_block;
+	uint32_t entry_slot;
 	char detail[256]; /* "field: found X, expected Y" and the like */
 };
+
+#define F2FS_DENTRY_INLINE UINT64_MAX
 
 /*
  * The [FSCK] summary lines fsck prints after a check, upstream's: a problem
@@ -142,6 +152,7 @@ enum f2fs_fix {
 	F2FS_FIX_PINO,	      /* set a directory's i_pino to the directory naming it */
 	F2FS_FIX_EXTENT,      /* clear an i_ext that does not match the file's blocks */
 	F2FS_FIX_SUPER,	      /* rewrite a rejected superblock copy from the valid one */
+	F2FS_FIX_DENTRY,      /* an entry's hash from its name, its type from the inode */
 	F2FS_FIX_REWRITE,     /* write the inode again: its checksum is recomputed */
 	F2FS_FIX_CHECKPOINT,  /* a new checkpoint: fresh nat_bits, both packs valid again */
 	F2FS_NR_FIXES

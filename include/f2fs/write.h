@@ -405,6 +405,16 @@ int f2fs_fix_attach(struct f2fs_fs *fs, uint32_t dir, uint32_t ino, const char *
  */
 int f2fs_fix_superblocks(struct f2fs_fs *fs, unsigned int *written);
 
+/*
+ * The entry in @slot of file block @block (UINT64_MAX: the inline area) of
+ * directory @dir: with @hash, its hash recomputed from its name; with
+ * @type, its file type taken from the mode of the inode it names.
+ * -EINVAL when the slot holds no entry; -EOPNOTSUPP in a casefolded or
+ * encrypted directory.
+ */
+int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t slot, bool hash,
+		    bool type);
+
 /* Free the NAT entry of @nid (its block's SIT bit is the caller's). */
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);
 

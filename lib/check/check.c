@@ -81,6 +81,18 @@ void check_report_values(struct check_ctx *c, enum f2fs_problem_code code, uint3
 	va_end(ap);
 }
 
+void check_report_entry(struct check_ctx *c, enum f2fs_problem_code code, uint32_t dir,
+			uint64_t block, uint32_t slot, const char *fmt, ...)
+{
+	struct f2fs_problem p = {
+	    .code = code, .nid = dir, .at_entry = true, .entry_block = block, .entry_slot = slot};
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(c, &p, fmt, ap);
+	va_end(ap);
+}
+
 static int fatal(struct f2fs_check_result *res, int err, const char *why)
 {
 	res->fatal = true;

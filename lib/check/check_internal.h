@@ -39,7 +39,9 @@ struct nid_rec {
 struct pending_inode {
 	uint32_t ino;
 	uint32_t parent;
-	uint8_t file_type; /* from the entry that named it */
+	uint8_t file_type;    /* from the entry that named it */
+	uint32_t entry_slot;  /* where that entry is in the parent */
+	uint64_t entry_block; /* (F2FS_DENTRY_INLINE for the inline area) */
 };
 
 struct check_ctx {
@@ -68,12 +70,16 @@ struct check_ctx {
 	 */
 	uint64_t **seen_chunks;
 	uint32_t seen_chunk_count;
-	uint8_t *seg_kinds;	    /* per main-area segment: F2FS_FOUND_* bits of what was reached */
-	uint32_t *found_per_sec;    /* blocks reached per section */
+	uint8_t *seg_kinds;	 /* per main-area segment: F2FS_FOUND_* bits of what was reached */
+	uint32_t *found_per_sec; /* blocks reached per section */
 	struct nid_rec **nid_pages; /* NID_PAGE records each, NULL until written */
 	uint32_t nid_page_count;
 
-	bool in_leaf_walk;	  /* checking a file named by an entry, not from the queue */
+	bool in_leaf_walk; /* checking a file named by an entry, not from the queue */
+	/* the entry naming the inode whose walk begins: directory, file block, slot */
+	bool entry_known;
+	uint32_t entry_dir, entry_slot;
+	uint64_t entry_block;
 	uint8_t *xattr_space;	  /* F2FS_XATTR_SPACE_MAX bytes: an inode's xattrs, assembled */
 	uint8_t *xattr_node;	  /* the xattr node of the inode being walked */
 	uint8_t *ssa_type_bad;	  /* a bit per main-area segment: PR_SSA_TYPE reported */
@@ -101,6 +107,11 @@ void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid
 /* Report a count that differs: @value as stored, @expected as found. */
 void check_report_count(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
 			uint64_t value, uint64_t expected, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Report a problem of the entry in @slot of file block @block of directory @dir. */
+void check_report_entry(struct check_ctx *c, enum f2fs_problem_code code, uint32_t dir,
+			uint64_t block, uint32_t slot, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
 /* Report a problem whose value and expected fields matter (see struct f2fs_problem). */

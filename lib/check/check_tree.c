@@ -64,6 +64,7 @@ struct inode_walk {
 	struct extent_check ext;
 	uint32_t dentry_blocks; /* dentry blocks parsed so far */
 	uint64_t node_base;	/* file block of addr[0] in the node being walked */
+	uint64_t dent_block; /* file block of the dentry area being parsed, or F2FS_DENTRY_INLINE */
 	/* hash bucket the dentry block being parsed serves; nbuckets 0 for inline */
 	uint64_t bucket, nbuckets;
 };
@@ -313,7 +314,8 @@ static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t 
 
 /* ---- directories ---- */
 
-static void queue_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type)
+static void queue_inode(struct check_ctx *c, uint32_t ino, const struct inode_walk *dir,
+			uint8_t type, uint32_t slot)
 {
 	if (c->queue_head > 0 && c->queue_len == c->queue_cap) {
 		/* drop the entries already walked before growing */
@@ -333,11 +335,24 @@ static void queue_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint
 		c->queue = q;
 		c->queue_cap = cap;
 	}
-	c->queue[c->queue_len++] = (struct pending_inode){ino, parent, type};
+	c->queue[c->queue_len++] = (struct pending_inode){.ino = ino,
+							  .parent = dir->ino,
+							  .file_type = type,
+							  .entry_slot = slot,
+							  .entry_block = dir->dent_block};
 }
 
 static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type,
 		       bool system);
+
+/* The inode walked next is named by the entry in @slot of @block of @dir (for its reports). */
+static void entry_begins(struct check_ctx *c, uint32_t dir, uint64_t block, uint32_t slot)
+{
+	c->entry_known = true;
+	c->entry_dir = dir;
+	c->entry_block = block;
+	c->entry_slot = slot;
+}
 
 static void check_dots(struct check_ctx *c, struct inode_walk *w, uint32_t parent,
 		       const struct f2fs_dir_entry *d, const uint8_t *names, const uint8_t *bitmap)
@@ -381,17 +396,18 @@ static void report_lost_dir(struct check_ctx *c, uint32_t parent, uint32_t ino, 
 }
 
 static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct f2fs_dir_entry *d,
-			const uint8_t *name, size_t len)
+			unsigned int slot, const uint8_t *name, size_t len)
 {
 	uint32_t ino = le32_get(d->ino);
 	struct nid_rec *child;
 
 	if (!w->casefold && !w->encrypted && le32_get(d->hash_code) != f2fs_dentry_hash(name, len))
-		check_report(c, PR_DENT_HASH, w->ino, 0, "entry \"%.*s\": hash 0x%x, expected 0x%x",
-			     (int)len, name, le32_get(d->hash_code), f2fs_dentry_hash(name, len));
+		check_report_entry(c, PR_DENT_HASH, w->ino, w->dent_block, slot,
+				   "entry \"%.*s\": hash 0x%x, expected 0x%x", (int)len, name,
+				   le32_get(d->hash_code), f2fs_dentry_hash(name, len));
 	if (d->file_type == F2FS_FT_UNKNOWN || d->file_type >= F2FS_FT_MAX)
-		check_report(c, PR_DENT_FILE_TYPE, w->ino, 0, "entry \"%.*s\": file type %u",
-			     (int)len, name, d->file_type);
+		check_report_entry(c, PR_DENT_FILE_TYPE, w->ino, w->dent_block, slot,
+				   "entry \"%.*s\": file type %u", (int)len, name, d->file_type);
 	if (!nid_valid(c, ino)) {
 		check_report(c, PR_DENT_INO, w->ino, 0, "entry \"%.*s\" points at free inode %u",
 			     (int)len, name, ino);
@@ -411,10 +427,12 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 		 * directory after all), so that a crafted tree cannot nest calls.
 		 */
 		if (d->file_type == F2FS_FT_DIR || c->in_leaf_walk) {
-			queue_inode(c, ino, w->ino, d->file_type);
+			queue_inode(c, ino, w, d->file_type, slot);
 		} else {
 			c->in_leaf_walk = true;
+			entry_begins(c, w->ino, w->dent_block, slot);
 			walk_inode(c, ino, w->ino, d->file_type, false);
+			c->entry_known = false;
 			c->in_leaf_walk = false;
 		}
 		return;
@@ -470,7 +488,8 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 			    (unsigned long long)(le32_get(d[slot].hash_code) % w->nbuckets),
 			    (unsigned long long)w->nbuckets, (unsigned long long)w->bucket);
 		if (!(first && slot < 2))
-			check_entry(c, w, &d[slot], names + (size_t)slot * F2FS_SLOT_LEN, len);
+			check_entry(c, w, &d[slot], slot, names + (size_t)slot * F2FS_SLOT_LEN,
+				    len);
 		slot += slots;
 	}
 }
@@ -495,6 +514,7 @@ static void walk_dentry_block(struct check_ctx *c, struct inode_walk *w, uint32_
 		struct f2fs_dentry_area a;
 
 		f2fs_dentry_block_area(blk, &a);
+		w->dent_block = fblk;
 		walk_dentries(c, w, parent, &a, w->dentry_blocks == 0);
 	}
 	w->dentry_blocks++;
@@ -506,6 +526,7 @@ static void walk_inline_dentries(struct check_ctx *c, struct inode_walk *w, uint
 	struct f2fs_dentry_area a;
 
 	w->nbuckets = 0; /* inline entries have no bucket */
+	w->dent_block = F2FS_DENTRY_INLINE;
 	/* check_inode_fields() validated i_extra_isize, so the area fits */
 	if (!f2fs_inline_dentry_area((struct f2fs_inode *)w->ri, c->features, &a))
 		walk_dentries(c, w, parent, &a, true);
@@ -669,7 +690,12 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 		check_report(c, PR_INODE_MODE, w->ino, 0, "i_mode 0%o", mode);
 		return false;
 	}
-	if (expected_type != F2FS_FT_UNKNOWN && expected_type != type)
+	if (expected_type != F2FS_FT_UNKNOWN && expected_type != type && c->entry_known)
+		check_report_entry(c, PR_DENT_FILE_TYPE, c->entry_dir, c->entry_block,
+				   c->entry_slot,
+				   "the entry of inode %u says type %u, its mode 0%o is type %u",
+				   w->ino, expected_type, mode, type);
+	else if (expected_type != F2FS_FT_UNKNOWN && expected_type != type)
 		check_report(c, PR_DENT_FILE_TYPE, w->ino, 0,
 			     "entry says type %u, inode mode 0%o is type %u", expected_type, mode,
 			     type);
@@ -866,8 +892,10 @@ int check_tree(struct check_ctx *c)
 	while (c->queue_head < c->queue_len && !c->err) {
 		struct pending_inode p = c->queue[c->queue_head++];
 
+		entry_begins(c, p.parent, p.entry_block, p.entry_slot);
 		walk_inode(c, p.ino, p.parent, p.file_type, false);
 	}
+	c->entry_known = false; /* system inodes have no entry */
 	walk_system_inodes(c);
 	/* the checkpoint's count was the estimate; a damaged volume may hold more */
 	walked = c->res->valid_inodes > expected ? c->res->valid_inodes : expected;

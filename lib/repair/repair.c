@@ -31,6 +31,10 @@
 struct fix_item {
 	uint32_t nid;
 	uint64_t blkaddr, value, expected;
+	enum f2fs_problem_code code;
+	bool at_entry;
+	uint64_t entry_block;
+	uint32_t entry_slot;
 };
 
 struct fix_queue {
@@ -72,8 +76,14 @@ static int push(struct fix_queue *q, const struct f2fs_problem *p)
 		q->items = grown;
 		q->cap = cap;
 	}
-	q->items[q->n++] = (struct fix_item){
-	    .nid = p->nid, .blkaddr = p->blkaddr, .value = p->value, .expected = p->expected};
+	q->items[q->n++] = (struct fix_item){.nid = p->nid,
+					     .blkaddr = p->blkaddr,
+					     .value = p->value,
+					     .expected = p->expected,
+					     .code = p->code,
+					     .at_entry = p->at_entry,
+					     .entry_block = p->entry_block,
+					     .entry_slot = p->entry_slot};
 	return 0;
 }
 
@@ -98,6 +108,7 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 	case F2FS_FIX_SSA:
 	case F2FS_FIX_PINO:
 	case F2FS_FIX_EXTENT:
+	case F2FS_FIX_DENTRY:
 		return push(&r->q[info->fix], p);
 	default:
 		return 0;
@@ -321,6 +332,31 @@ static int fix_summaries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 	return ret;
 }
 
+/*
+ * Entries whose place the walk knew: hash or type.  One that cannot be
+ * fixed (its inode unreadable, a casefolded directory) is left for the
+ * re-check to report; the others go on.
+ */
+static int fix_dentries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
+{
+	const struct fix_queue *q = &r->q[F2FS_FIX_DENTRY];
+	size_t i;
+
+	for (i = 0; i < q->n; i++) {
+		const struct fix_item *it = &q->items[i];
+		int ret;
+
+		if (!it->at_entry)
+			continue;
+		ret = f2fs_fix_dentry(r->fs, it->nid, it->entry_block, it->entry_slot,
+				      it->code == PR_DENT_HASH, it->code == PR_DENT_FILE_TYPE);
+		if (ret == -ENOMEM || ret == -EIO)
+			return ret;
+		rep->changed += !ret;
+	}
+	return 0;
+}
+
 /* Why a fix that rebuilds from the walk must not run now, or NULL. */
 static const char *withheld_because(struct f2fs_repair *r, enum f2fs_fix kind, char *buf,
 				    size_t size)
@@ -362,6 +398,8 @@ static int run_one(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_re
 		return fix_inodes(r, kind, rep);
 	case F2FS_FIX_SUPER:
 		return f2fs_fix_superblocks(r->fs, &rep->changed);
+	case F2FS_FIX_DENTRY:
+		return fix_dentries(r, rep);
 	default:
 		return 0; /* F2FS_FIX_CHECKPOINT: the checkpoint below */
 	}
@@ -373,9 +411,9 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 {
 	/* the space first: inode fixes allocate their new blocks from it */
 	static const enum f2fs_fix order[] = {
-	    F2FS_FIX_SUPER,   F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE, F2FS_FIX_SSA,
-	    F2FS_FIX_LINKS,   F2FS_FIX_BLOCKS,	    F2FS_FIX_PINO,  F2FS_FIX_EXTENT,
-	    F2FS_FIX_REWRITE, F2FS_FIX_CHECKPOINT};
+	    F2FS_FIX_SUPER,  F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,     F2FS_FIX_SSA,
+	    F2FS_FIX_DENTRY, F2FS_FIX_LINKS,	   F2FS_FIX_BLOCKS,    F2FS_FIX_PINO,
+	    F2FS_FIX_EXTENT, F2FS_FIX_REWRITE,	   F2FS_FIX_CHECKPOINT};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	size_t i;
 	int ran = 0, ret;

@@ -335,16 +335,20 @@ static bool area_empty(const struct f2fs_dentry_area *a)
 	return true;
 }
 
-/* The area holding @pos, ready to change. */
-static int area_at(struct f2fs_wr *w, struct wr_node *dir, const struct dent_pos *pos,
-		   struct f2fs_dentry_area *a)
+int wr_dir_area(struct f2fs_wr *w, struct wr_node *dir, uint64_t block, struct f2fs_dentry_area *a)
 {
-	int ret =
-	    pos->block == INLINE_BLOCK ? inline_area(w, dir, a) : block_area(w, dir, pos->block, a);
+	int ret = block == INLINE_BLOCK ? inline_area(w, dir, a) : block_area(w, dir, block, a);
 
 	if (!ret)
 		wr_node_dirty(w, dir);
 	return ret;
+}
+
+/* The area holding @pos, ready to change. */
+static int area_at(struct f2fs_wr *w, struct wr_node *dir, const struct dent_pos *pos,
+		   struct f2fs_dentry_area *a)
+{
+	return wr_dir_area(w, dir, pos->block, a);
 }
 
 /* Find @name in @dir and the area holding it, ready to change. */

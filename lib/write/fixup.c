@@ -16,6 +16,8 @@
 
 #include "f2fs/bitops.h"
 #include "f2fs/checkpoint.h"
+#include "f2fs/crc.h"
+#include "f2fs/dir.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
 #include "f2fs/ssa.h"
@@ -227,6 +229,55 @@ int f2fs_fix_superblocks(struct f2fs_fs *fs, unsigned int *written)
 	}
 	if (!ret && *written)
 		w->dirty = true;
+	return ret;
+}
+
+/* Set the entry's fields; the directory's area @a is already ready to change. */
+static int fix_entry(struct f2fs_wr *w, struct f2fs_dentry_area *a, uint32_t slot, bool hash,
+		     bool type)
+{
+	struct f2fs_dir_entry *d = &a->dentry[slot];
+	size_t len = le16_get(d->name_len);
+	struct wr_node *child;
+	int ret;
+
+	if (slot >= a->nr || !f2fs_test_bit_lsb(a->bitmap, slot) || !len ||
+	    slot + f2fs_name_slots(len) > a->nr)
+		return -EINVAL;
+	if (hash)
+		d->hash_code = le32_put(f2fs_dentry_hash(f2fs_dentry_name(a, slot), len));
+	if (!type)
+		return 0;
+	ret = wr_inode_get(w, le32_get(d->ino), &child);
+	if (ret)
+		return ret;
+	d->file_type = f2fs_mode_file_type(le16_get(child->blk.i.i_mode));
+	wr_node_put(child);
+	return 0;
+}
+
+int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t slot, bool hash,
+		    bool type)
+{
+	struct f2fs_dentry_area a;
+	struct wr_node *d;
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	ret = wr_inode_get(w, dir, &d);
+	if (ret)
+		return ret;
+	if (!wr_is_dir(d))
+		ret = -ENOTDIR;
+	else if (le32_get(d->blk.i.i_flags) & (F2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL))
+		ret = -EOPNOTSUPP;
+	else
+		ret = wr_dir_area(w, d, block, &a);
+	if (!ret)
+		ret = fix_entry(w, &a, slot, hash, type);
+	wr_node_put(d);
 	return ret;
 }
 

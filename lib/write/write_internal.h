@@ -279,6 +279,9 @@ int wr_dir_remove(struct f2fs_wr *w, struct wr_node *dir, const char *name, size
 int wr_dir_set(struct f2fs_wr *w, struct wr_node *dir, const char *name, size_t len, uint32_t ino,
 	       uint8_t type);
 int wr_dir_init(struct f2fs_wr *w, struct wr_node *dir, uint32_t parent);
+struct f2fs_dentry_area;
+/* The dentry area of file block @block of @dir (UINT64_MAX: inline), ready to change. */
+int wr_dir_area(struct f2fs_wr *w, struct wr_node *dir, uint64_t block, struct f2fs_dentry_area *a);
 int wr_dir_is_empty(struct f2fs_wr *w, struct wr_node *dir);
 
 /* data.c */

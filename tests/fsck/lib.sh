@@ -98,12 +98,14 @@ cases_kernel_base() {
 	while read -r nm ino; do
 		[ -z "${CASES_KINO[$nm]:-}" ] && CASES_KINO[$nm]=$((ino))
 	done < <(sed -n 's/.*|-- \(.*\) <ino = \(0x[0-9a-f]*\)>.*/\1 \2/p' "$w/kbase-fsck.log")
-	for nm in docs notes note-00.txt note-01.txt note-03.txt clip-64k movie conf; do
+	for nm in docs notes note-00.txt note-01.txt note-03.txt clip-64k movie conf \
+		entry-with-a-name-0600; do
 		[ -n "${CASES_KINO[$nm]:-}" ] || { CASES_ERR="no inode found for $nm in the kernel image"; return 1; }
 	done
 	export K_DOCS=${CASES_KINO[docs]} K_NOTES=${CASES_KINO[notes]} K_INL=${CASES_KINO[note-00.txt]}
 	export K_LINKED=${CASES_KINO[note-01.txt]} K_XATTRS=${CASES_KINO[note-03.txt]}
 	export K_CLIP=${CASES_KINO[clip-64k]} K_MOVIE=${CASES_KINO[movie]} K_CONF=${CASES_KINO[conf]}
+	export K_BIGNAME=${CASES_KINO[entry-with-a-name-0600]}
 	first=$(($(cases_getv_in "$CASES_KBASE" --node --nid "$K_MOVIE" --mb i_extra_isize) / 4))
 	K_MOVIE_DATA=$(cases_getv_in "$CASES_KBASE" --node --nid "$K_MOVIE" --mb i_addr --idx "$first")
 	K_MAIN=$(cases_getv_in "$CASES_KBASE" --sb 1 --mb main_blkaddr)
