@@ -175,17 +175,22 @@ static int fix_space(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 	return ret;
 }
 
-/* Is @nid in the sorted array @v of @n? */
-static bool in_sorted(const uint32_t *v, size_t n, uint32_t nid)
+/* An unreachable inode, and the directory that last named it. */
+struct lost {
+	uint32_t ino, pino;
+};
+
+/* Is @ino among the @n inodes of @v (sorted by ino)? */
+static bool is_lost(const struct lost *v, size_t n, uint32_t ino)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (v[mid] == nid)
+		if (v[mid].ino == ino)
 			return true;
-		if (v[mid] < nid)
+		if (v[mid].ino < ino)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -193,15 +198,15 @@ static bool in_sorted(const uint32_t *v, size_t n, uint32_t nid)
 	return false;
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int by_ino(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t x = ((const struct lost *)a)->ino, y = ((const struct lost *)b)->ino;
 
 	return x < y ? -1 : x > y;
 }
 
 /* The unreachable entries that are inodes the write path can read, sorted. */
-static size_t lost_inodes(struct f2fs_repair *r, uint32_t *out)
+static size_t lost_inodes(struct f2fs_repair *r, struct lost *out)
 {
 	const struct fix_queue *q = &r->q[F2FS_FIX_UNREACHABLE];
 	struct f2fs_inode_attr a;
@@ -210,8 +215,8 @@ static size_t lost_inodes(struct f2fs_repair *r, uint32_t *out)
 	for (i = 0; i < q->n; i++)
 		if (q->items[i].value == q->items[i].nid &&
 		    !f2fs_getattr(r->fs, q->items[i].nid, &a) && f2fs_mode_file_type(a.mode))
-			out[n++] = q->items[i].nid;
-	qsort(out, n, sizeof(*out), cmp_u32);
+			out[n++] = (struct lost){.ino = q->items[i].nid, .pino = a.pino};
+	qsort(out, n, sizeof(*out), by_ino);
 	return n;
 }
 
@@ -239,20 +244,19 @@ static int lost_found(struct f2fs_repair *r, uint32_t *dir)
  * is not itself lost) into /lost+found as "#INO", e2fsck's names; the next
  * check walks them and what lies below them.
  */
-static int reconnect(struct f2fs_repair *r, const uint32_t *lost, size_t n,
+static int reconnect(struct f2fs_repair *r, const struct lost *lost, size_t n,
 		     struct f2fs_fix_report *rep)
 {
-	struct f2fs_inode_attr a;
 	char name[16];
 	uint32_t dir;
 	size_t i;
 	int ret = lost_found(r, &dir);
 
 	for (i = 0; !ret && i < n; i++) {
-		if (f2fs_getattr(r->fs, lost[i], &a) || in_sorted(lost, n, a.pino))
+		if (is_lost(lost, n, lost[i].pino))
 			continue;
-		snprintf(name, sizeof(name), "#%u", lost[i]);
-		ret = f2fs_fix_attach(r->fs, dir, lost[i], name, strlen(name));
+		snprintf(name, sizeof(name), "#%u", lost[i].ino);
+		ret = f2fs_fix_attach(r->fs, dir, lost[i].ino, name, strlen(name));
 		if (ret == -EEXIST) /* left by an earlier run: the inode is named there already */
 			ret = 0;
 		else
@@ -269,7 +273,7 @@ static int reconnect(struct f2fs_repair *r, const uint32_t *lost, size_t n,
 static int fix_unreachable(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 {
 	const struct fix_queue *q = &r->q[F2FS_FIX_UNREACHABLE];
-	uint32_t *lost = malloc((q->n + 1) * sizeof(*lost));
+	struct lost *lost = malloc((q->n + 1) * sizeof(*lost));
 	size_t i, n;
 	int ret = 0;
 

@@ -32,7 +32,7 @@ struct dent_pos {
 	uint8_t type;
 };
 
-static int refuse_special(const struct wr_node *dir)
+int wr_dir_refuse_special(const struct wr_node *dir)
 {
 	uint32_t flags = le32_get(dir->blk.i.i_flags);
 
@@ -146,7 +146,7 @@ int wr_dir_lookup(struct f2fs_wr *w, struct wr_node *dir, const char *name, size
 		  uint32_t *ino, uint8_t *type)
 {
 	struct dent_pos pos;
-	int ret = refuse_special(dir);
+	int ret = wr_dir_refuse_special(dir);
 
 	if (!ret)
 		ret = find_entry(w, dir, name, len, &pos);
@@ -266,7 +266,7 @@ int wr_dir_add(struct f2fs_wr *w, struct wr_node *dir, const char *name, size_t 
 {
 	uint32_t hash = f2fs_dentry_hash((const unsigned char *)name, len);
 	struct f2fs_dentry_area a;
-	int ret = refuse_special(dir);
+	int ret = wr_dir_refuse_special(dir);
 
 	if (ret)
 		return ret;
@@ -355,7 +355,7 @@ static int area_at(struct f2fs_wr *w, struct wr_node *dir, const struct dent_pos
 static int locate(struct f2fs_wr *w, struct wr_node *dir, const char *name, size_t len,
 		  struct dent_pos *pos, struct f2fs_dentry_area *a)
 {
-	int ret = refuse_special(dir);
+	int ret = wr_dir_refuse_special(dir);
 
 	if (!ret)
 		ret = find_entry(w, dir, name, len, pos);

@@ -269,11 +269,8 @@ int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t s
 	ret = wr_inode_get(w, dir, &d);
 	if (ret)
 		return ret;
-	if (!wr_is_dir(d))
-		ret = -ENOTDIR;
-	else if (le32_get(d->blk.i.i_flags) & (F2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL))
-		ret = -EOPNOTSUPP;
-	else
+	ret = wr_dir_refuse_special(d);
+	if (!ret)
 		ret = wr_dir_area(w, d, block, &a);
 	if (!ret)
 		ret = fix_entry(w, &a, slot, hash, type);

@@ -270,6 +270,8 @@ void wr_inode_temp_by_name(struct f2fs_wr *w, struct wr_node *in, const char *na
 bool wr_is_dir(const struct wr_node *in);
 
 /* dir.c */
+/* -ENOTDIR for a non-directory, -EOPNOTSUPP for a casefolded or encrypted one, else 0. */
+int wr_dir_refuse_special(const struct wr_node *dir);
 int wr_dir_lookup(struct f2fs_wr *w, struct wr_node *dir, const char *name, size_t len,
 		  uint32_t *ino, uint8_t *type);
 int wr_dir_add(struct f2fs_wr *w, struct wr_node *dir, const char *name, size_t len, uint32_t ino,

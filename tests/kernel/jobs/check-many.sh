@@ -19,6 +19,19 @@ complaints() {
 	dmesg | grep -Eq 'BUG:|WARNING:|Call Trace:' && echo "kernel warning or oops"
 }
 
+# manifest PREFIX: PREFIX.names, .links and .symlinks (and .sums with a
+# second word) of the tree in the current directory, lost+found left out,
+# as make_manifest makes them on the host
+manifest() {
+	find . -path ./lost+found -prune -o -print | LC_ALL=C sort >"$1.names"
+	find . -path ./lost+found -prune -o -type f -print | LC_ALL=C sort >/tmp/files
+	xargs stat -c '%h %s %a %n' </tmp/files >"$1.links"
+	[ -z "${2:-}" ] || xargs sha256sum </tmp/files >"$1.sums"
+	find . -path ./lost+found -prune -o -type l -print | LC_ALL=C sort | while read -r l; do
+		echo "$l -> $(readlink "$l")"
+	done >"$1.symlinks"
+}
+
 # check_disk DEV MANIFEST: prints nothing when the disk is good, else the reason
 check_disk() {
 	MANIFEST=$2
@@ -27,7 +40,7 @@ check_disk() {
 	[ -z "$bad" ] || { echo "after mount: $bad"; umount "$MNT"; return; }
 	(
 		cd "$MNT" || exit 1
-		find . -path ./lost+found -prune -o -print | LC_ALL=C sort >/tmp/m.names
+		manifest /tmp/m
 		cmp -s "$MANIFEST.names" /tmp/m.names || {
 			echo "names differ: $(diff "$MANIFEST.names" /tmp/m.names | grep '^[-+][^-+]' | head -n 2 | tr '\n' ' ')"
 			exit 1
@@ -36,15 +49,10 @@ check_disk() {
 			echo "contents differ: $(sha256sum -c "$MANIFEST.sums" 2>&1 | grep -v ': OK$' | head -n 2 | tr '\n' ' ')"
 			exit 1
 		}
-		find . -path ./lost+found -prune -o -type f -print | LC_ALL=C sort |
-			xargs stat -c '%h %s %a %n' >/tmp/m.links
 		cmp -s "$MANIFEST.links" /tmp/m.links || {
 			echo "links, sizes or modes differ: $(diff "$MANIFEST.links" /tmp/m.links | grep '^[-+][^-+]' | head -n 2 | tr '\n' ' ')"
 			exit 1
 		}
-		find . -path ./lost+found -prune -o -type l -print | LC_ALL=C sort | while read -r l; do
-			echo "$l -> $(readlink "$l")"
-		done >/tmp/m.symlinks
 		cmp -s "$MANIFEST.symlinks" /tmp/m.symlinks || { echo "symlinks differ"; exit 1; }
 		if [ -s "$MANIFEST.lost" ]; then
 			find ./lost+found -type f -exec sha256sum {} + 2>/dev/null | cut -d' ' -f1 >/tmp/m.found
@@ -64,16 +72,7 @@ check_disk() {
 # disks that start from it (made here, as make_manifest makes one on the host)
 if [ -n "${KREF_DISK:-}" ]; then
 	mount -t f2fs "/dev/$KREF_DISK" "$MNT" || fail "mount of the reference disk $KREF_DISK failed"
-	(
-		cd "$MNT" || exit 1
-		find . -path ./lost+found -prune -o -print | LC_ALL=C sort >/tmp/kref.names
-		find . -path ./lost+found -prune -o -type f -print | LC_ALL=C sort | xargs sha256sum >/tmp/kref.sums
-		find . -path ./lost+found -prune -o -type f -print | LC_ALL=C sort |
-			xargs stat -c '%h %s %a %n' >/tmp/kref.links
-		find . -path ./lost+found -prune -o -type l -print | LC_ALL=C sort | while read -r l; do
-			echo "$l -> $(readlink "$l")"
-		done >/tmp/kref.symlinks
-	) || fail "cannot make the reference manifest"
+	(cd "$MNT" && manifest /tmp/kref sums) || fail "cannot make the reference manifest"
 	: >/tmp/kref.lost
 	umount "$MNT" || fail "umount of the reference disk failed"
 	step "reference manifest from $KREF_DISK: $(wc -l </tmp/kref.names) names"
