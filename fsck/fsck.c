@@ -628,6 +628,33 @@ static void print_section(const struct f2fs_section_report *s, void *arg)
 
 /* ---- the problems and sections, into the JSON document ---- */
 
+/* The entry or pointer a repair goes to: "entry" {dir, block or inline, slot}, "pointer" {...}. */
+static void json_place(struct json *j, const struct f2fs_place *at)
+{
+	static const char *const kinds[] = {[F2FS_PLACE_ADDR] = "addr",
+					    [F2FS_PLACE_NID] = "nid",
+					    [F2FS_PLACE_XATTR_NID] = "xattr_nid"};
+
+	if (at->kind == F2FS_PLACE_NONE)
+		return;
+	if (at->kind == F2FS_PLACE_ENTRY) {
+		json_object(j, "entry");
+		json_u64(j, "dir", at->node);
+		if (at->block == F2FS_DENTRY_INLINE)
+			json_bool(j, "inline", true);
+		else
+			json_u64(j, "block", at->block);
+		json_u64(j, "slot", at->index);
+	} else {
+		json_object(j, "pointer");
+		json_str(j, "kind", kinds[at->kind]);
+		json_u64(j, "ino", at->ino);
+		json_u64(j, "node", at->node);
+		json_u64(j, "index", at->index);
+	}
+	json_end(j);
+}
+
 /* Where a problem is: the nid and block it names, and the block's segment and section. */
 static void json_location(struct fsck_opts *o, const struct f2fs_problem *p)
 {
@@ -645,6 +672,7 @@ static void json_location(struct fsck_opts *o, const struct f2fs_problem *p)
 			json_u64(j, "secno", f2fs_geo_secno(o->geo, segno));
 		}
 	}
+	json_place(j, &p->at);
 	json_end(j);
 }
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "f2fs/dir.h"
 #include "f2fs/fs.h"
 
 enum f2fs_problem_code {
@@ -86,6 +87,27 @@ enum f2fs_problem_code {
 	PR_NR_CODES
 };
 
+/*
+ * Where a problem sits, when the walk knew it well enough for a repair to
+ * go straight there: one directory entry, or one pointer the walk
+ * followed.  @node holds it, in the tree of inode @ino.
+ */
+enum f2fs_place_kind {
+	F2FS_PLACE_NONE,
+	F2FS_PLACE_ENTRY, /* slot @index of file block @block (F2FS_DENTRY_INLINE: the
+			     inline area) of directory @node */
+	F2FS_PLACE_ADDR,  /* data address @index of inode @node (counted from its first
+			     address) or of direct node @node */
+	F2FS_PLACE_NID,	  /* child nid @index of inode @node (i_nid[]) or of indirect node @node */
+	F2FS_PLACE_XATTR_NID, /* i_xattr_nid of inode @node */
+};
+
+struct f2fs_place {
+	enum f2fs_place_kind kind;
+	uint32_t node, ino, index;
+	uint64_t block;
+};
+
 struct f2fs_problem {
 	enum f2fs_problem_code code;
 	uint32_t nid;	  /* node or inode involved, 0 when none */
@@ -104,18 +126,9 @@ struct f2fs_problem {
 	 * Else 0.
 	 */
 	uint64_t value, expected;
-	/*
-	 * For a problem of one directory entry (in directory nid) whose place
-	 * the walk knew: the directory's file block holding it
-	 * (F2FS_DENTRY_INLINE for the inline area) and its slot.
-	 */
-	bool at_entry;
-	uint64_t entry_block;
-	uint32_t entry_slot;
-	char detail[256]; /* "field: found X, expected Y" and the like */
+	struct f2fs_place at; /* where to fix it, when the walk knew */
+	char detail[256];     /* "field: found X, expected Y" and the like */
 };
-
-#define F2FS_DENTRY_INLINE UINT64_MAX
 
 /*
  * The [FSCK] summary lines fsck prints after a check, upstream's: a problem
@@ -153,6 +166,11 @@ enum f2fs_fix {
 	F2FS_FIX_EXTENT,      /* clear an i_ext that does not match the file's blocks */
 	F2FS_FIX_SUPER,	      /* rewrite a rejected superblock copy from the valid one */
 	F2FS_FIX_DENTRY,      /* an entry's hash from its name, its type from the inode */
+	F2FS_FIX_DETACH,      /* cut the link to what cannot be used: remove the entry, zero the
+				 pointer (the problem's place) */
+	F2FS_FIX_DOTS,	      /* write "." and ".." */
+	F2FS_FIX_NAT,	      /* set a NAT entry's ino to the inode owning the node */
+	F2FS_FIX_FIELDS,      /* an inode field out of range from what names it or the features */
 	F2FS_FIX_REWRITE,     /* write the inode again: its checksum is recomputed */
 	F2FS_FIX_CHECKPOINT,  /* a new checkpoint: fresh nat_bits, both packs valid again */
 	F2FS_NR_FIXES

@@ -21,6 +21,9 @@ static inline unsigned int f2fs_name_slots(size_t len)
  * bit @i (from the least significant bit) says whether it is in use.  This
  * is the one description of where those parts lie.
  */
+/* A directory's inline area, where a file block number of its entries is asked for. */
+#define F2FS_DENTRY_INLINE UINT64_MAX
+
 struct f2fs_dentry_area {
 	uint8_t *bitmap;
 	struct f2fs_dir_entry *dentry;

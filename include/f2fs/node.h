@@ -50,6 +50,9 @@ const uint8_t *f2fs_inline_data(const struct f2fs_inode *ri);
 /* The dentry file type (F2FS_FT_*) of an inode's i_mode; F2FS_FT_UNKNOWN for none. */
 uint8_t f2fs_mode_file_type(uint16_t mode);
 
+/* The S_IFMT bits of a dentry file type; 0 for F2FS_FT_UNKNOWN and out of range. */
+uint16_t f2fs_file_type_mode(uint8_t type);
+
 /* Offset of a node in its file's tree, from the footer. */
 static inline uint32_t f2fs_node_ofs(const struct f2fs_node *n)
 {

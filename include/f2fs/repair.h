@@ -57,9 +57,11 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 		    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg);
 
 /*
- * Did the run reconnect inodes?  Then the volume changed under the walk
- * the fixes trusted: check again (a new repair) to count links and
- * rebuild the space with what is now reachable.
+ * Did the run change the tree under the walk the fixes trusted (inodes
+ * reconnected, entries or pointers removed, inodes made readable), or
+ * withhold a fix until the walk is complete?  Then check again, with a new
+ * repair: links are counted and the space rebuilt with what is reachable
+ * now.
  */
 bool f2fs_repair_again(const struct f2fs_repair *r);
 

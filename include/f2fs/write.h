@@ -52,6 +52,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "f2fs/dir.h"
 #include "f2fs/fs.h"
 
 /* ---- a new volume ---- */
@@ -405,24 +406,61 @@ int f2fs_fix_attach(struct f2fs_fs *fs, uint32_t dir, uint32_t ino, const char *
  */
 int f2fs_fix_superblocks(struct f2fs_fs *fs, unsigned int *written);
 
+/* What f2fs_fix_dentry() does to one entry. */
+enum f2fs_dentry_fix {
+	F2FS_DENTRY_FIX_HASH,  /* its hash recomputed from its name */
+	F2FS_DENTRY_FIX_TYPE,  /* its file type taken from the mode of the inode it names */
+	F2FS_DENTRY_FIX_MARK,  /* every slot of its name marked in the bitmap */
+	F2FS_DENTRY_FIX_CLEAR, /* removed: its slots unmarked (only the first when its name
+				  length is impossible) and zeroed */
+	F2FS_DENTRY_FIX_MOVE,  /* removed and added again where its name's hash puts it */
+};
+
 /*
- * The entry in @slot of file block @block (UINT64_MAX: the inline area) of
- * directory @dir: with @hash, its hash recomputed from its name; with
- * @type, its file type taken from the mode of the inode it names.
- * -EINVAL when the slot holds no entry; -EOPNOTSUPP in a casefolded or
+ * Apply @op to the entry in @slot of file block @block (or the inline
+ * area) of directory @dir.  Link counts are left to the caller.  -EINVAL
+ * when the slot holds no entry (or, but for CLEAR, one whose name length
+ * is impossible there); -EOPNOTSUPP for HASH and MOVE in a casefolded or
  * encrypted directory.
  */
-int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t slot, bool hash,
-		    bool type);
+int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t slot,
+		    enum f2fs_dentry_fix op);
+
+/*
+ * Write "." (naming @dir) and ".." (naming @parent) into slots 0 and 1 of
+ * file block @block (F2FS_DENTRY_INLINE: the inline area) of @dir,
+ * made when missing; entries covering those slots are removed.
+ */
+int f2fs_fix_dots(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t parent);
+
+/* Set the ino of @nid's NAT entry, its address kept. */
+int f2fs_fix_nat_ino(struct f2fs_fs *fs, uint32_t nid, uint32_t ino);
+
+/* A pointer in a node, for f2fs_fix_pointer(). */
+enum f2fs_pointer {
+	F2FS_POINTER_ADDR,	/* data address @index (an inode's counted from its first) */
+	F2FS_POINTER_NID,	/* child nid @index: i_nid[] or an indirect node's */
+	F2FS_POINTER_XATTR_NID, /* an inode's i_xattr_nid */
+};
+
+/*
+ * Zero one pointer of node @node (@ino itself or a node of it): what it
+ * pointed at is lost to the file; i_blocks is left to the caller.
+ * -EINVAL when @node has no such pointer.
+ */
+int f2fs_fix_pointer(struct f2fs_fs *fs, uint32_t ino, uint32_t node, enum f2fs_pointer kind,
+		     uint32_t index);
 
 /* Free the NAT entry of @nid (its block's SIT bit is the caller's). */
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);
 
 /* Fields of an inode to set; the inode is written again (checksum recomputed) in any case. */
 struct f2fs_inode_fix {
-	bool set_links, set_blocks, set_pino, clear_extent;
+	bool set_links, set_blocks, set_pino, clear_extent, set_type, set_extra_isize;
 	uint32_t links, pino;
 	uint64_t blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
+	uint8_t type;	 /* F2FS_FT_*: i_mode's file type bits, its permissions kept */
+	uint16_t extra_isize;
 };
 int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix);
 

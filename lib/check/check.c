@@ -81,13 +81,23 @@ void check_report_values(struct check_ctx *c, enum f2fs_problem_code code, uint3
 	va_end(ap);
 }
 
-void check_report_entry(struct check_ctx *c, enum f2fs_problem_code code, uint32_t dir,
-			uint64_t block, uint32_t slot, const char *fmt, ...)
+void check_report_problem(struct check_ctx *c, struct f2fs_problem *p, const char *fmt, ...)
 {
-	struct f2fs_problem p = {
-	    .code = code, .nid = dir, .at_entry = true, .entry_block = block, .entry_slot = slot};
 	va_list ap;
 
+	va_start(ap, fmt);
+	report(c, p, fmt, ap);
+	va_end(ap);
+}
+
+void check_report_at(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
+		     uint64_t blkaddr, const struct f2fs_place *at, const char *fmt, ...)
+{
+	struct f2fs_problem p = {.code = code, .nid = nid, .blkaddr = blkaddr};
+	va_list ap;
+
+	if (at)
+		p.at = *at;
 	va_start(ap, fmt);
 	report(c, &p, fmt, ap);
 	va_end(ap);

@@ -39,9 +39,8 @@ struct nid_rec {
 struct pending_inode {
 	uint32_t ino;
 	uint32_t parent;
-	uint8_t file_type;    /* from the entry that named it */
-	uint32_t entry_slot;  /* where that entry is in the parent */
-	uint64_t entry_block; /* (F2FS_DENTRY_INLINE for the inline area) */
+	uint8_t file_type;	 /* from the entry that named it */
+	struct f2fs_place entry; /* the entry naming it */
 };
 
 struct check_ctx {
@@ -76,10 +75,8 @@ struct check_ctx {
 	uint32_t nid_page_count;
 
 	bool in_leaf_walk; /* checking a file named by an entry, not from the queue */
-	/* the entry naming the inode whose walk begins: directory, file block, slot */
-	bool entry_known;
-	uint32_t entry_dir, entry_slot;
-	uint64_t entry_block;
+	/* the entry naming the inode whose walk begins (F2FS_PLACE_NONE: none known) */
+	struct f2fs_place entry;
 	uint8_t *xattr_space;	  /* F2FS_XATTR_SPACE_MAX bytes: an inode's xattrs, assembled */
 	uint8_t *xattr_node;	  /* the xattr node of the inode being walked */
 	uint8_t *ssa_type_bad;	  /* a bit per main-area segment: PR_SSA_TYPE reported */
@@ -109,9 +106,13 @@ void check_report_count(struct check_ctx *c, enum f2fs_problem_code code, uint32
 			uint64_t value, uint64_t expected, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
-/* Report a problem of the entry in @slot of file block @block of directory @dir. */
-void check_report_entry(struct check_ctx *c, enum f2fs_problem_code code, uint32_t dir,
-			uint64_t block, uint32_t slot, const char *fmt, ...)
+/* Report @p, its fields filled in but detail. */
+void check_report_problem(struct check_ctx *c, struct f2fs_problem *p, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Report a problem the repair finds @at (an entry, a pointer; NULL: nowhere known). */
+void check_report_at(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
+		     uint64_t blkaddr, const struct f2fs_place *at, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
 /* Report a problem whose value and expected fields matter (see struct f2fs_problem). */

@@ -149,7 +149,8 @@ static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno,
  * address, with @ofs_in_node >= 0 for data).  Returns false when the block
  * cannot be used (outside the main area or already owned).
  */
-static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t owner, int ofs_in_node)
+static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t ino, uint32_t owner,
+			int ofs_in_node)
 {
 	uint32_t segno, off;
 	const struct f2fs_seg_entry *se;
@@ -157,8 +158,13 @@ static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t owner, i
 	int seen;
 
 	if (!in_main_area(c, blkaddr)) {
-		check_report(c, PR_BLK_RANGE, owner, blkaddr, "%s block address 0x%llx",
-			     is_node ? "node" : "data", (unsigned long long)blkaddr);
+		struct f2fs_place at = {.kind = is_node ? F2FS_PLACE_NONE : F2FS_PLACE_ADDR,
+					.node = owner,
+					.ino = ino,
+					.index = is_node ? 0 : (uint32_t)ofs_in_node};
+
+		check_report_at(c, PR_BLK_RANGE, owner, blkaddr, &at, "%s block address 0x%llx",
+				is_node ? "node" : "data", (unsigned long long)blkaddr);
 		return false;
 	}
 	segno = f2fs_geo_segno(c->geo, blkaddr);
@@ -194,30 +200,32 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 
 /*
  * Read node @nid of inode @ino expected at tree offset @ofs and claim its
- * block.  Returns false (after reporting) when it cannot be walked.
+ * block.  Returns false (after reporting) when it cannot be walked.  @from
+ * is where the walk found @nid (an entry, a pointer): a repair that cannot
+ * make the node usable cuts the link there.
  */
 static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t ofs,
-		      struct f2fs_node *n)
+		      const struct f2fs_place *from, struct f2fs_node *n)
 {
 	const struct f2fs_nat_info *e = f2fs_nat_get(c->nat, nid);
 	struct nid_rec *rec;
 	int ret;
 
 	if (!e || nid < F2FS_FIRST_INO_RESERVED || e->blkaddr == F2FS_NULL_ADDR) {
-		check_report(c, PR_NODE_NID_FREE, ino, 0, "nid %u (offset %u) has no NAT entry",
-			     nid, ofs);
+		check_report_at(c, PR_NODE_NID_FREE, ino, 0, from,
+				"nid %u (offset %u) has no NAT entry", nid, ofs);
 		return false;
 	}
 	if (e->ino != ino)
-		check_report(c, PR_NAT_INO, nid, e->blkaddr, "NAT ino %u, expected %u", e->ino,
-			     ino);
+		check_report_values(c, PR_NAT_INO, nid, e->blkaddr, e->ino, ino,
+				    "NAT ino %u, expected %u", e->ino, ino);
 	if (check_kind(c, nid) != NID_UNSEEN) {
-		check_report(c, PR_NODE_REACHED_TWICE, nid, e->blkaddr, "nid %u", nid);
+		check_report_at(c, PR_NODE_REACHED_TWICE, nid, e->blkaddr, from, "nid %u", nid);
 		return false;
 	}
 	if (!in_main_area(c, e->blkaddr)) {
-		check_report(c, PR_NAT_ADDR_RANGE, nid, e->blkaddr, "nid %u at 0x%x", nid,
-			     e->blkaddr);
+		check_report_at(c, PR_NAT_ADDR_RANGE, nid, e->blkaddr, from, "nid %u at 0x%x", nid,
+				e->blkaddr);
 		return false;
 	}
 	ret = f2fs_fs_read_blocks(c->fs, e->blkaddr, n, 1);
@@ -227,13 +235,13 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 		return false;
 	}
 	if (le32_get(n->footer.nid) != nid) {
-		check_report(c, PR_NODE_FOOTER_NID, nid, e->blkaddr, "footer nid %u, expected %u",
-			     le32_get(n->footer.nid), nid);
+		check_report_at(c, PR_NODE_FOOTER_NID, nid, e->blkaddr, from,
+				"footer nid %u, expected %u", le32_get(n->footer.nid), nid);
 		return false;
 	}
 	if (le32_get(n->footer.ino) != ino) {
-		check_report(c, PR_NODE_FOOTER_INO, nid, e->blkaddr, "footer ino %u, expected %u",
-			     le32_get(n->footer.ino), ino);
+		check_report_at(c, PR_NODE_FOOTER_INO, nid, e->blkaddr, from,
+				"footer ino %u, expected %u", le32_get(n->footer.ino), ino);
 		return false;
 	}
 	if (f2fs_node_ofs(n) != ofs)
@@ -242,12 +250,20 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 	rec = nid_record(c, nid);
 	if (rec)
 		rec->kind = NID_NODE;
-	if (claim_block(c, e->blkaddr, nid, -1))
+	if (claim_block(c, e->blkaddr, ino, nid, -1))
 		c->res->valid_nodes++;
 	return true;
 }
 
-static void walk_direct(struct check_ctx *c, struct inode_walk *w, uint32_t nid, uint32_t ofs)
+/* Child nid @index of @holder (an inode's i_nid[] or an indirect node), for reports. */
+static struct f2fs_place nid_place(const struct inode_walk *w, uint32_t holder, uint32_t index)
+{
+	return (struct f2fs_place){
+	    .kind = F2FS_PLACE_NID, .node = holder, .ino = w->ino, .index = index};
+}
+
+static void walk_direct(struct check_ctx *c, struct inode_walk *w, uint32_t nid, uint32_t ofs,
+			const struct f2fs_place *from)
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
 	unsigned int i, addrs = f2fs_direct_addrs(w->ri);
@@ -256,7 +272,7 @@ static void walk_direct(struct check_ctx *c, struct inode_walk *w, uint32_t nid,
 		check_fail(c, -ENOMEM);
 		return;
 	}
-	if (read_node(c, nid, w->ino, ofs, n)) {
+	if (read_node(c, nid, w->ino, ofs, from, n)) {
 		w->blocks++;
 		w->node_base =
 		    f2fs_node_first_block(ofs, f2fs_inode_addrs(w->ri, c->features), addrs);
@@ -268,7 +284,7 @@ static void walk_direct(struct check_ctx *c, struct inode_walk *w, uint32_t nid,
 
 /* An indirect node at @ofs whose children start at @child_ofs (stride 1 or 1019). */
 static void walk_indirect(struct check_ctx *c, struct inode_walk *w, uint32_t nid, uint32_t ofs,
-			  bool double_indirect)
+			  bool double_indirect, const struct f2fs_place *from)
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
 	unsigned int i;
@@ -277,17 +293,19 @@ static void walk_indirect(struct check_ctx *c, struct inode_walk *w, uint32_t ni
 		check_fail(c, -ENOMEM);
 		return;
 	}
-	if (read_node(c, nid, w->ino, ofs, n)) {
+	if (read_node(c, nid, w->ino, ofs, from, n)) {
 		w->blocks++;
 		for (i = 0; i < F2FS_NIDS_PER_BLOCK; i++) {
 			uint32_t child = le32_get(n->in.nid[i]);
+			struct f2fs_place at = nid_place(w, nid, i);
 
 			if (!child)
 				continue;
 			if (double_indirect)
-				walk_indirect(c, w, child, f2fs_node_child_ofs(ofs, 2, i), false);
+				walk_indirect(c, w, child, f2fs_node_child_ofs(ofs, 2, i), false,
+					      &at);
 			else
-				walk_direct(c, w, child, f2fs_node_child_ofs(ofs, 1, i));
+				walk_direct(c, w, child, f2fs_node_child_ofs(ofs, 1, i), &at);
 		}
 	}
 	free(n);
@@ -296,15 +314,16 @@ static void walk_indirect(struct check_ctx *c, struct inode_walk *w, uint32_t ni
 static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t nid)
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_place at = {.kind = F2FS_PLACE_XATTR_NID, .node = w->ino, .ino = w->ino};
 
 	if (!n) {
 		check_fail(c, -ENOMEM);
 		return;
 	}
 	if (!nid_valid(c, nid)) {
-		check_report(c, PR_INODE_XATTR_NID, w->ino, 0, "i_xattr_nid %u has no NAT entry",
-			     nid);
-	} else if (read_node(c, nid, w->ino, F2FS_XATTR_NODE_OFFSET, n)) {
+		check_report_at(c, PR_INODE_XATTR_NID, w->ino, 0, &at,
+				"i_xattr_nid %u has no NAT entry", nid);
+	} else if (read_node(c, nid, w->ino, F2FS_XATTR_NODE_OFFSET, &at, n)) {
 		w->blocks++;
 		memcpy(c->xattr_node, n, F2FS_XATTR_NODE_BYTES);
 		w->xnode_ok = true;
@@ -313,6 +332,16 @@ static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t 
 }
 
 /* ---- directories ---- */
+
+/* Slot @slot of the dentry area of @w being parsed. */
+static struct f2fs_place entry_place(const struct inode_walk *w, uint32_t slot)
+{
+	return (struct f2fs_place){.kind = F2FS_PLACE_ENTRY,
+				   .node = w->ino,
+				   .ino = w->ino,
+				   .index = slot,
+				   .block = w->dent_block};
+}
 
 static void queue_inode(struct check_ctx *c, uint32_t ino, const struct inode_walk *dir,
 			uint8_t type, uint32_t slot)
@@ -335,24 +364,12 @@ static void queue_inode(struct check_ctx *c, uint32_t ino, const struct inode_wa
 		c->queue = q;
 		c->queue_cap = cap;
 	}
-	c->queue[c->queue_len++] = (struct pending_inode){.ino = ino,
-							  .parent = dir->ino,
-							  .file_type = type,
-							  .entry_slot = slot,
-							  .entry_block = dir->dent_block};
+	c->queue[c->queue_len++] = (struct pending_inode){
+	    .ino = ino, .parent = dir->ino, .file_type = type, .entry = entry_place(dir, slot)};
 }
 
 static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type,
 		       bool system);
-
-/* The inode walked next is named by the entry in @slot of @block of @dir (for its reports). */
-static void entry_begins(struct check_ctx *c, uint32_t dir, uint64_t block, uint32_t slot)
-{
-	c->entry_known = true;
-	c->entry_dir = dir;
-	c->entry_block = block;
-	c->entry_slot = slot;
-}
 
 static void check_dots(struct check_ctx *c, struct inode_walk *w, uint32_t parent,
 		       const struct f2fs_dir_entry *d, const uint8_t *names, const uint8_t *bitmap)
@@ -363,14 +380,19 @@ static void check_dots(struct check_ctx *c, struct inode_walk *w, uint32_t paren
 
 	for (i = 0; i < 2; i++) {
 		size_t len = strlen(dot[i]);
+		/* expected: the directory's parent, which the repair writes into ".." */
+		struct f2fs_problem p = {.code = PR_DIR_DOTS,
+					 .nid = w->ino,
+					 .value = le32_get(d[i].ino),
+					 .expected = parent,
+					 .at = entry_place(w, (uint32_t)i)};
 
 		if (!f2fs_test_bit_lsb(bitmap, (unsigned int)i) || le16_get(d[i].name_len) != len ||
 		    memcmp(names + i * F2FS_SLOT_LEN, dot[i], len))
-			check_report(c, PR_DIR_DOTS, w->ino, 0, "\"%s\" missing in slot %d", dot[i],
-				     i);
+			check_report_problem(c, &p, "\"%s\" missing in slot %d", dot[i], i);
 		else if (le32_get(d[i].ino) != want[i])
-			check_report(c, PR_DIR_DOTS, w->ino, 0, "\"%s\" points at %u, expected %u",
-				     dot[i], le32_get(d[i].ino), want[i]);
+			check_report_problem(c, &p, "\"%s\" points at %u, expected %u", dot[i],
+					     le32_get(d[i].ino), want[i]);
 	}
 }
 
@@ -399,18 +421,19 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 			unsigned int slot, const uint8_t *name, size_t len)
 {
 	uint32_t ino = le32_get(d->ino);
+	struct f2fs_place at = entry_place(w, slot);
 	struct nid_rec *child;
 
 	if (!w->casefold && !w->encrypted && le32_get(d->hash_code) != f2fs_dentry_hash(name, len))
-		check_report_entry(c, PR_DENT_HASH, w->ino, w->dent_block, slot,
-				   "entry \"%.*s\": hash 0x%x, expected 0x%x", (int)len, name,
-				   le32_get(d->hash_code), f2fs_dentry_hash(name, len));
+		check_report_at(c, PR_DENT_HASH, w->ino, 0, &at,
+				"entry \"%.*s\": hash 0x%x, expected 0x%x", (int)len, name,
+				le32_get(d->hash_code), f2fs_dentry_hash(name, len));
 	if (d->file_type == F2FS_FT_UNKNOWN || d->file_type >= F2FS_FT_MAX)
-		check_report_entry(c, PR_DENT_FILE_TYPE, w->ino, w->dent_block, slot,
-				   "entry \"%.*s\": file type %u", (int)len, name, d->file_type);
+		check_report_at(c, PR_DENT_FILE_TYPE, w->ino, 0, &at,
+				"entry \"%.*s\": file type %u", (int)len, name, d->file_type);
 	if (!nid_valid(c, ino)) {
-		check_report(c, PR_DENT_INO, w->ino, 0, "entry \"%.*s\" points at free inode %u",
-			     (int)len, name, ino);
+		check_report_at(c, PR_DENT_INO, w->ino, 0, &at,
+				"entry \"%.*s\" points at free inode %u", (int)len, name, ino);
 		if (d->file_type == F2FS_FT_DIR)
 			report_lost_dir(c, w->ino, ino, name, len);
 		return;
@@ -430,21 +453,45 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 			queue_inode(c, ino, w, d->file_type, slot);
 		} else {
 			c->in_leaf_walk = true;
-			entry_begins(c, w->ino, w->dent_block, slot);
+			c->entry = at;
 			walk_inode(c, ino, w->ino, d->file_type, false);
-			c->entry_known = false;
+			c->entry.kind = F2FS_PLACE_NONE;
 			c->in_leaf_walk = false;
 		}
 		return;
 	}
 	/* named again: the inode was (or will be) checked against the first entry */
 	if (d->file_type != child->entry_type)
-		check_report(c, PR_DENT_FILE_TYPE, w->ino, 0,
-			     "entry \"%.*s\" says type %u, an earlier entry for inode %u says %u",
-			     (int)len, name, d->file_type, ino, child->entry_type);
+		check_report_at(
+		    c, PR_DENT_FILE_TYPE, w->ino, 0, &at,
+		    "entry \"%.*s\" says type %u, an earlier entry for inode %u says %u", (int)len,
+		    name, d->file_type, ino, child->entry_type);
 	if (d->file_type == F2FS_FT_DIR || child->entry_type == F2FS_FT_DIR)
-		check_report(c, PR_DIR_MULTIPLE_PARENTS, ino, 0, "directory %u named again by %u",
-			     ino, w->ino);
+		check_report_at(c, PR_DIR_MULTIPLE_PARENTS, ino, 0, &at,
+				"directory %u named again by %u", ino, w->ino);
+}
+
+/*
+ * The hash that places an entry: its name's, where the checker can compute
+ * it (a wrong stored hash is its own problem); the stored one in casefolded
+ * and encrypted directories.
+ */
+static uint32_t entry_hash(const struct inode_walk *w, const struct f2fs_dir_entry *d,
+			   const uint8_t *names, unsigned int slot)
+{
+	if (w->casefold || w->encrypted)
+		return le32_get(d->hash_code);
+	return f2fs_dentry_hash(names + (size_t)slot * F2FS_SLOT_LEN, le16_get(d->name_len));
+}
+
+static void check_position(struct check_ctx *c, const struct inode_walk *w, uint32_t hash,
+			   const struct f2fs_place *at)
+{
+	if (hash % w->nbuckets != w->bucket)
+		check_report_at(c, PR_DENT_POSITION, w->ino, 0, at,
+				"slot %u: hash 0x%x belongs in bucket %llu of %llu, not %llu",
+				at->index, hash, (unsigned long long)(hash % w->nbuckets),
+				(unsigned long long)w->nbuckets, (unsigned long long)w->bucket);
 }
 
 /* Entries of one dentry area (a block or the inline area). */
@@ -460,6 +507,7 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 	if (first)
 		check_dots(c, w, parent, d, names, bitmap);
 	while (slot < nr) {
+		struct f2fs_place at = entry_place(w, slot);
 		size_t len;
 		unsigned int slots, k;
 
@@ -470,23 +518,18 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 		len = le16_get(d[slot].name_len);
 		slots = f2fs_name_slots(len);
 		if (len == 0 || len > F2FS_NAME_LEN || slot + slots > nr) {
-			check_report(c, PR_DENT_NAME_LEN, w->ino, 0, "slot %u: name_len %zu", slot,
-				     len);
+			check_report_at(c, PR_DENT_NAME_LEN, w->ino, 0, &at,
+					"slot %u: name_len %zu", slot, len);
 			slot++;
 			continue;
 		}
 		for (k = 1; k < slots; k++)
 			if (!f2fs_test_bit_lsb(bitmap, slot + k))
-				check_report(c, PR_DENT_BITMAP, w->ino, 0,
-					     "slot %u of a %zu-byte name is not marked", slot + k,
-					     len);
-		if (w->nbuckets && le32_get(d[slot].hash_code) % w->nbuckets != w->bucket)
-			check_report(
-			    c, PR_DENT_POSITION, w->ino, 0,
-			    "slot %u: hash 0x%x belongs in bucket %llu of %llu, not %llu", slot,
-			    le32_get(d[slot].hash_code),
-			    (unsigned long long)(le32_get(d[slot].hash_code) % w->nbuckets),
-			    (unsigned long long)w->nbuckets, (unsigned long long)w->bucket);
+				check_report_at(c, PR_DENT_BITMAP, w->ino, 0, &at,
+						"slot %u of a %zu-byte name is not marked",
+						slot + k, len);
+		if (w->nbuckets)
+			check_position(c, w, entry_hash(w, &d[slot], names, slot), &at);
 		if (!(first && slot < 2))
 			check_entry(c, w, &d[slot], slot, names + (size_t)slot * F2FS_SLOT_LEN,
 				    len);
@@ -625,7 +668,7 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 		c->res->valid_blocks++;
 		return;
 	}
-	if (!claim_block(c, addr, owner, (int)ofs))
+	if (!claim_block(c, addr, w->ino, owner, (int)ofs))
 		return;
 	w->blocks++;
 	if (w->is_dir)
@@ -687,14 +730,16 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 	uint8_t type = f2fs_mode_file_type(mode);
 
 	if (type == F2FS_FT_UNKNOWN) {
-		check_report(c, PR_INODE_MODE, w->ino, 0, "i_mode 0%o", mode);
+		/* expected: the type of the entry naming it, from which the repair takes it */
+		check_report_values(c, PR_INODE_MODE, w->ino, 0, mode, expected_type, "i_mode 0%o",
+				    mode);
 		return false;
 	}
-	if (expected_type != F2FS_FT_UNKNOWN && expected_type != type && c->entry_known)
-		check_report_entry(c, PR_DENT_FILE_TYPE, c->entry_dir, c->entry_block,
-				   c->entry_slot,
-				   "the entry of inode %u says type %u, its mode 0%o is type %u",
-				   w->ino, expected_type, mode, type);
+	if (expected_type != F2FS_FT_UNKNOWN && expected_type != type &&
+	    c->entry.kind != F2FS_PLACE_NONE)
+		check_report_at(c, PR_DENT_FILE_TYPE, c->entry.node, 0, &c->entry,
+				"the entry of inode %u says type %u, its mode 0%o is type %u",
+				w->ino, expected_type, mode, type);
 	else if (expected_type != F2FS_FT_UNKNOWN && expected_type != type)
 		check_report(c, PR_DENT_FILE_TYPE, w->ino, 0,
 			     "entry says type %u, inode mode 0%o is type %u", expected_type, mode,
@@ -704,7 +749,9 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 
 		if (!(c->features & F2FS_FEATURE_EXTRA_ATTR) || isize > MAX_EXTRA_ISIZE ||
 		    isize % 4) {
-			check_report(c, PR_INODE_EXTRA_ISIZE, w->ino, 0, "i_extra_isize %u", isize);
+			check_report_values(c, PR_INODE_EXTRA_ISIZE, w->ino, 0, isize,
+					    f2fs_extra_isize_for(c->features), "i_extra_isize %u",
+					    isize);
 			return false;
 		}
 		if ((c->features & F2FS_FEATURE_INODE_CHKSUM) &&
@@ -759,17 +806,32 @@ static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w)
 
 			if (!nid)
 				continue;
+			struct f2fs_place at = nid_place(w, w->ino, i);
+
+			if (!nid)
+				continue;
 			if (f2fs_inode_nid_depth(i) == 0)
-				walk_direct(c, w, nid, f2fs_inode_nid_ofs(i));
+				walk_direct(c, w, nid, f2fs_inode_nid_ofs(i), &at);
 			else
 				walk_indirect(c, w, nid, f2fs_inode_nid_ofs(i),
-					      f2fs_inode_nid_depth(i) == 2);
+					      f2fs_inode_nid_depth(i) == 2, &at);
 		}
 	}
 	if (le32_get(ri->i_xattr_nid))
 		walk_xattr_node(c, w, le32_get(ri->i_xattr_nid));
-	if (w->is_dir && w->dentry_blocks == 0)
-		check_report(c, PR_DIR_DOTS, w->ino, 0, "directory has no dentry block");
+	if (w->is_dir && w->dentry_blocks == 0) {
+		/* the repair writes the dots where the first entries belong */
+		struct f2fs_problem p = {
+		    .code = PR_DIR_DOTS,
+		    .nid = w->ino,
+		    .expected = w->parent,
+		    .at = {.kind = F2FS_PLACE_ENTRY,
+			   .node = w->ino,
+			   .ino = w->ino,
+			   .block = (ri->i_inline & F2FS_INLINE_DENTRY) ? F2FS_DENTRY_INLINE : 0}};
+
+		check_report_problem(c, &p, "directory has no dentry block");
+	}
 }
 
 /*
@@ -809,7 +871,7 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 		check_fail(c, -ENOMEM);
 		return;
 	}
-	if (!read_node(c, ino, ino, 0, n)) {
+	if (!read_node(c, ino, ino, 0, &c->entry, n)) {
 		/* reached before as some other node: a bad entry, no subtree behind it */
 		if (named_dir && unseen)
 			report_lost_dir(c, parent, ino, NULL, 0);
@@ -892,10 +954,10 @@ int check_tree(struct check_ctx *c)
 	while (c->queue_head < c->queue_len && !c->err) {
 		struct pending_inode p = c->queue[c->queue_head++];
 
-		entry_begins(c, p.parent, p.entry_block, p.entry_slot);
+		c->entry = p.entry;
 		walk_inode(c, p.ino, p.parent, p.file_type, false);
 	}
-	c->entry_known = false; /* system inodes have no entry */
+	c->entry.kind = F2FS_PLACE_NONE; /* system inodes have no entry */
 	walk_system_inodes(c);
 	/* the checkpoint's count was the estimate; a damaged volume may hold more */
 	walked = c->res->valid_inodes > expected ? c->res->valid_inodes : expected;

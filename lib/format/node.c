@@ -127,26 +127,34 @@ void f2fs_inline_dentry_geometry(unsigned int bytes, struct f2fs_inline_dentry_g
 	g->reserved = bytes - ((F2FS_DIR_ENTRY_SIZE + F2FS_SLOT_LEN) * g->nr + g->bitmap_size);
 }
 
+/* The file types an inode's mode and a directory entry can name, side by side. */
+static const struct {
+	uint16_t fmt; /* S_IFMT bits */
+	uint8_t type; /* F2FS_FT_* */
+} file_types[] = {
+    {S_IFREG, F2FS_FT_REG_FILE}, {S_IFDIR, F2FS_FT_DIR},  {S_IFCHR, F2FS_FT_CHRDEV},
+    {S_IFBLK, F2FS_FT_BLKDEV},	 {S_IFIFO, F2FS_FT_FIFO}, {S_IFSOCK, F2FS_FT_SOCK},
+    {S_IFLNK, F2FS_FT_SYMLINK},
+};
+
 uint8_t f2fs_mode_file_type(uint16_t mode)
 {
-	switch (mode & S_IFMT) {
-	case S_IFREG:
-		return F2FS_FT_REG_FILE;
-	case S_IFDIR:
-		return F2FS_FT_DIR;
-	case S_IFCHR:
-		return F2FS_FT_CHRDEV;
-	case S_IFBLK:
-		return F2FS_FT_BLKDEV;
-	case S_IFIFO:
-		return F2FS_FT_FIFO;
-	case S_IFSOCK:
-		return F2FS_FT_SOCK;
-	case S_IFLNK:
-		return F2FS_FT_SYMLINK;
-	default:
-		return F2FS_FT_UNKNOWN;
-	}
+	size_t i;
+
+	for (i = 0; i < sizeof(file_types) / sizeof(file_types[0]); i++)
+		if (file_types[i].fmt == (mode & S_IFMT))
+			return file_types[i].type;
+	return F2FS_FT_UNKNOWN;
+}
+
+uint16_t f2fs_file_type_mode(uint8_t type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(file_types) / sizeof(file_types[0]); i++)
+		if (file_types[i].type == type)
+			return file_types[i].fmt;
+	return 0;
 }
 
 uint32_t f2fs_inode_nid_ofs(unsigned int i)

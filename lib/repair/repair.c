@@ -32,9 +32,7 @@ struct fix_item {
 	uint32_t nid;
 	uint64_t blkaddr, value, expected;
 	enum f2fs_problem_code code;
-	bool at_entry;
-	uint64_t entry_block;
-	uint32_t entry_slot;
+	struct f2fs_place at;
 };
 
 struct fix_queue {
@@ -49,7 +47,7 @@ struct f2fs_repair {
 	const struct f2fs_check_result *res;
 	struct fix_queue q[F2FS_NR_FIXES];
 	const char *cut_by;    /* the first problem that cut the walk short */
-	bool again;	       /* inodes were reconnected: check and repair once more */
+	bool again;	       /* the tree changed under the walk: check and repair once more */
 	unsigned int nat_kept; /* unreachable NAT entries not being freed */
 };
 
@@ -81,9 +79,7 @@ static int push(struct fix_queue *q, const struct f2fs_problem *p)
 					     .value = p->value,
 					     .expected = p->expected,
 					     .code = p->code,
-					     .at_entry = p->at_entry,
-					     .entry_block = p->entry_block,
-					     .entry_slot = p->entry_slot};
+					     .at = p->at};
 	return 0;
 }
 
@@ -109,6 +105,10 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 	case F2FS_FIX_PINO:
 	case F2FS_FIX_EXTENT:
 	case F2FS_FIX_DENTRY:
+	case F2FS_FIX_DETACH:
+	case F2FS_FIX_DOTS:
+	case F2FS_FIX_NAT:
+	case F2FS_FIX_FIELDS:
 		return push(&r->q[info->fix], p);
 	default:
 		return 0;
@@ -262,7 +262,7 @@ static int reconnect(struct f2fs_repair *r, const struct lost *lost, size_t n,
 		else
 			rep->changed += !ret;
 	}
-	r->again = true;
+	r->again = true; /* what hangs below them is walked by the next check */
 	return ret;
 }
 
@@ -320,6 +320,123 @@ static int fix_inodes(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix
 	return ret;
 }
 
+/*
+ * Does a fix of one item that failed leave the volume as it was?  Then the
+ * item is left for the re-check to report, and the others go on; an I/O
+ * or memory error ends the repair.
+ */
+static bool item_skipped(int ret)
+{
+	return ret && ret != -ENOMEM && ret != -EIO;
+}
+
+/* Run @fix_one on each item of @kind; items it cannot fix are left. */
+static int fix_each(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_report *rep,
+		    int (*fix_one)(struct f2fs_repair *, const struct fix_item *))
+{
+	const struct fix_queue *q = &r->q[kind];
+	size_t i;
+
+	for (i = 0; i < q->n; i++) {
+		int ret = fix_one(r, &q->items[i]);
+
+		if (ret && !item_skipped(ret))
+			return ret;
+		rep->changed += !ret;
+	}
+	return 0;
+}
+
+/* Entries whose place the walk knew: hash, type, bitmap, bucket. */
+static int fix_one_dentry(struct f2fs_repair *r, const struct fix_item *it)
+{
+	enum f2fs_dentry_fix op;
+
+	if (it->at.kind != F2FS_PLACE_ENTRY)
+		return -EINVAL;
+	switch (it->code) {
+	case PR_DENT_HASH:
+		op = F2FS_DENTRY_FIX_HASH;
+		break;
+	case PR_DENT_FILE_TYPE:
+		op = F2FS_DENTRY_FIX_TYPE;
+		break;
+	case PR_DENT_BITMAP:
+		op = F2FS_DENTRY_FIX_MARK;
+		break;
+	case PR_DENT_POSITION:
+		op = F2FS_DENTRY_FIX_MOVE;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return f2fs_fix_dentry(r->fs, it->at.node, it->at.block, it->at.index, op);
+}
+
+/* Is @ino a directory?  (A second entry is dropped only for one.) */
+static bool is_dir(struct f2fs_repair *r, uint32_t ino)
+{
+	struct f2fs_inode_attr a;
+
+	return !f2fs_getattr(r->fs, ino, &a) && S_ISDIR(a.mode);
+}
+
+/* Cut the link at the problem's place: remove the entry, zero the pointer. */
+static int fix_one_detach(struct f2fs_repair *r, const struct fix_item *it)
+{
+	static const enum f2fs_pointer ptr[] = {
+	    [F2FS_PLACE_ADDR] = F2FS_POINTER_ADDR,
+	    [F2FS_PLACE_NID] = F2FS_POINTER_NID,
+	    [F2FS_PLACE_XATTR_NID] = F2FS_POINTER_XATTR_NID,
+	};
+	const struct f2fs_place *at = &it->at;
+
+	switch (at->kind) {
+	case F2FS_PLACE_ENTRY:
+		if (it->code == PR_DIR_MULTIPLE_PARENTS && !is_dir(r, it->nid))
+			return -EINVAL; /* a hard link after all: the type fix is its repair */
+		return f2fs_fix_dentry(r->fs, at->node, at->block, at->index,
+				       F2FS_DENTRY_FIX_CLEAR);
+	case F2FS_PLACE_ADDR:
+	case F2FS_PLACE_NID:
+	case F2FS_PLACE_XATTR_NID:
+		return f2fs_fix_pointer(r->fs, at->ino, at->node, ptr[at->kind], at->index);
+	default:
+		return -EINVAL; /* nowhere known to cut */
+	}
+}
+
+static int fix_one_dots(struct f2fs_repair *r, const struct fix_item *it)
+{
+	if (it->at.kind != F2FS_PLACE_ENTRY)
+		return -EINVAL;
+	return f2fs_fix_dots(r->fs, it->at.node, it->at.block, (uint32_t)it->expected);
+}
+
+static int fix_one_nat(struct f2fs_repair *r, const struct fix_item *it)
+{
+	return f2fs_fix_nat_ino(r->fs, it->nid, (uint32_t)it->expected);
+}
+
+/* i_mode's type from the entry naming the inode; i_extra_isize from the features. */
+static int fix_one_fields(struct f2fs_repair *r, const struct fix_item *it)
+{
+	struct f2fs_inode_fix fix = {0};
+
+	if (it->code == PR_INODE_MODE) {
+		if (!f2fs_file_type_mode((uint8_t)it->expected))
+			return -EINVAL; /* no entry says what it is */
+		fix.set_type = true;
+		fix.type = (uint8_t)it->expected;
+	} else if (it->code == PR_INODE_EXTRA_ISIZE) {
+		fix.set_extra_isize = true;
+		fix.extra_isize = (uint16_t)it->expected;
+	} else {
+		return -EINVAL;
+	}
+	return f2fs_fix_inode(r->fs, it->nid, &fix);
+}
+
 static int fix_summaries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 {
 	const struct fix_queue *q = &r->q[F2FS_FIX_SSA];
@@ -337,28 +454,13 @@ static int fix_summaries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 }
 
 /*
- * Entries whose place the walk knew: hash or type.  One that cannot be
- * fixed (its inode unreadable, a casefolded directory) is left for the
- * re-check to report; the others go on.
+ * Does a fix that changed something change what the walk reaches or
+ * counts (links, blocks, the inodes it can read)?  Then a new check sees
+ * problems this one could not.
  */
-static int fix_dentries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
+static bool changes_tree(enum f2fs_fix kind)
 {
-	const struct fix_queue *q = &r->q[F2FS_FIX_DENTRY];
-	size_t i;
-
-	for (i = 0; i < q->n; i++) {
-		const struct fix_item *it = &q->items[i];
-		int ret;
-
-		if (!it->at_entry)
-			continue;
-		ret = f2fs_fix_dentry(r->fs, it->nid, it->entry_block, it->entry_slot,
-				      it->code == PR_DENT_HASH, it->code == PR_DENT_FILE_TYPE);
-		if (ret == -ENOMEM || ret == -EIO)
-			return ret;
-		rep->changed += !ret;
-	}
-	return 0;
+	return kind == F2FS_FIX_DETACH || kind == F2FS_FIX_DOTS || kind == F2FS_FIX_FIELDS;
 }
 
 /* Why a fix that rebuilds from the walk must not run now, or NULL. */
@@ -403,7 +505,15 @@ static int run_one(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_re
 	case F2FS_FIX_SUPER:
 		return f2fs_fix_superblocks(r->fs, &rep->changed);
 	case F2FS_FIX_DENTRY:
-		return fix_dentries(r, rep);
+		return fix_each(r, kind, rep, fix_one_dentry);
+	case F2FS_FIX_DETACH:
+		return fix_each(r, kind, rep, fix_one_detach);
+	case F2FS_FIX_DOTS:
+		return fix_each(r, kind, rep, fix_one_dots);
+	case F2FS_FIX_NAT:
+		return fix_each(r, kind, rep, fix_one_nat);
+	case F2FS_FIX_FIELDS:
+		return fix_each(r, kind, rep, fix_one_fields);
 	default:
 		return 0; /* F2FS_FIX_CHECKPOINT: the checkpoint below */
 	}
@@ -416,11 +526,12 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 	/* the space first: inode fixes allocate their new blocks from it */
 	static const enum f2fs_fix order[] = {
 	    F2FS_FIX_SUPER,  F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,     F2FS_FIX_SSA,
-	    F2FS_FIX_DENTRY, F2FS_FIX_LINKS,	   F2FS_FIX_BLOCKS,    F2FS_FIX_PINO,
+	    F2FS_FIX_NAT,    F2FS_FIX_DETACH,	   F2FS_FIX_DENTRY,    F2FS_FIX_DOTS,
+	    F2FS_FIX_FIELDS, F2FS_FIX_LINKS,	   F2FS_FIX_BLOCKS,    F2FS_FIX_PINO,
 	    F2FS_FIX_EXTENT, F2FS_FIX_REWRITE,	   F2FS_FIX_CHECKPOINT};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	size_t i;
-	int ran = 0, ret;
+	int ran = 0, withheld = 0, ret;
 
 	r->findings = findings;
 	r->res = res;
@@ -432,18 +543,24 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 			continue;
 		if (withheld_because(r, order[i], rep.why, sizeof(rep.why))) {
 			rep.withheld = true;
+			withheld++;
 		} else {
 			rep.result = run_one(r, order[i], &rep);
 			if (rep.result)
 				return rep
 				    .result; /* the handle's state is unknown: write nothing */
 			ran++;
+			if (rep.changed && changes_tree(order[i]))
+				r->again = true;
 		}
 		if (on_fix)
 			on_fix(&rep, arg);
 	}
 	if (!ran)
 		return 0;
+	/* what waited for a complete walk gets one on the next check */
+	if (withheld && r->cut_by)
+		r->again = true;
 	ret = f2fs_checkpoint(r->fs, &req);
 	return ret ? ret : ran;
 }

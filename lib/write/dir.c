@@ -23,10 +23,8 @@
 #include "f2fs/node.h"
 #include "write_internal.h"
 
-#define INLINE_BLOCK UINT64_MAX
-
 struct dent_pos {
-	uint64_t block; /* file block, INLINE_BLOCK for the inline area */
+	uint64_t block; /* file block, F2FS_DENTRY_INLINE for the inline area */
 	unsigned int slot, slots;
 	uint32_t ino;
 	uint8_t type;
@@ -118,7 +116,7 @@ static int find_entry(struct f2fs_wr *w, struct wr_node *dir, const char *name, 
 		slot = find_in_area(&a, hash, name, len);
 		if (slot == a.nr)
 			return -ENOENT;
-		take_pos(pos, &a, INLINE_BLOCK, slot);
+		take_pos(pos, &a, F2FS_DENTRY_INLINE, slot);
 		return 0;
 	}
 	for (level = 0; level < depth_of(dir); level++) {
@@ -337,7 +335,8 @@ static bool area_empty(const struct f2fs_dentry_area *a)
 
 int wr_dir_area(struct f2fs_wr *w, struct wr_node *dir, uint64_t block, struct f2fs_dentry_area *a)
 {
-	int ret = block == INLINE_BLOCK ? inline_area(w, dir, a) : block_area(w, dir, block, a);
+	int ret =
+	    block == F2FS_DENTRY_INLINE ? inline_area(w, dir, a) : block_area(w, dir, block, a);
 
 	if (!ret)
 		wr_node_dirty(w, dir);
@@ -371,7 +370,7 @@ int wr_dir_remove(struct f2fs_wr *w, struct wr_node *dir, const char *name, size
 	if (ret)
 		return ret;
 	f2fs_dentry_area_clear(&a, pos.slot, pos.slots);
-	if (pos.block != INLINE_BLOCK && area_empty(&a))
+	if (pos.block != F2FS_DENTRY_INLINE && area_empty(&a))
 		return punch_block(w, dir, pos.block);
 	return 0;
 }

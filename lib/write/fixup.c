@@ -12,7 +12,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "f2fs/bitops.h"
 #include "f2fs/checkpoint.h"
@@ -232,23 +234,20 @@ int f2fs_fix_superblocks(struct f2fs_fs *fs, unsigned int *written)
 	return ret;
 }
 
-/* Set the entry's fields; the directory's area @a is already ready to change. */
-static int fix_entry(struct f2fs_wr *w, struct f2fs_dentry_area *a, uint32_t slot, bool hash,
-		     bool type)
+/* The slots @slot's entry covers, or 0 when its name length is impossible there. */
+static unsigned int entry_slots(const struct f2fs_dentry_area *a, uint32_t slot)
 {
-	struct f2fs_dir_entry *d = &a->dentry[slot];
-	size_t len = le16_get(d->name_len);
-	struct wr_node *child;
-	int ret;
+	size_t len = le16_get(a->dentry[slot].name_len);
+	unsigned int slots = f2fs_name_slots(len);
 
-	if (slot >= a->nr || !f2fs_test_bit_lsb(a->bitmap, slot) || !len ||
-	    slot + f2fs_name_slots(len) > a->nr)
-		return -EINVAL;
-	if (hash)
-		d->hash_code = le32_put(f2fs_dentry_hash(f2fs_dentry_name(a, slot), len));
-	if (!type)
-		return 0;
-	ret = wr_inode_get(w, le32_get(d->ino), &child);
+	return len && len <= F2FS_NAME_LEN && slot + slots <= a->nr ? slots : 0;
+}
+
+static int entry_type_from_inode(struct f2fs_wr *w, struct f2fs_dir_entry *d)
+{
+	struct wr_node *child;
+	int ret = wr_inode_get(w, le32_get(d->ino), &child);
+
 	if (ret)
 		return ret;
 	d->file_type = f2fs_mode_file_type(le16_get(child->blk.i.i_mode));
@@ -256,8 +255,74 @@ static int fix_entry(struct f2fs_wr *w, struct f2fs_dentry_area *a, uint32_t slo
 	return 0;
 }
 
-int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t slot, bool hash,
-		    bool type)
+/* Unmark the entry's slots (only the first when its length is bad) and zero it. */
+static void entry_clear(struct f2fs_dentry_area *a, uint32_t slot)
+{
+	unsigned int slots = entry_slots(a, slot), i;
+
+	for (i = 0; i < (slots ? slots : 1); i++)
+		memset(a->names + (size_t)(slot + i) * F2FS_SLOT_LEN, 0, F2FS_SLOT_LEN);
+	f2fs_dentry_area_clear(a, slot, slots ? slots : 1);
+	memset(&a->dentry[slot], 0, sizeof(a->dentry[slot]));
+}
+
+/* Take the entry out and add it again: the name's hash picks its bucket. */
+static int entry_move(struct f2fs_wr *w, struct wr_node *dir, struct f2fs_dentry_area *a,
+		      uint32_t slot)
+{
+	const struct f2fs_dir_entry *d = &a->dentry[slot];
+	size_t len = le16_get(d->name_len);
+	uint32_t ino = le32_get(d->ino);
+	uint8_t type = d->file_type;
+	char name[F2FS_NAME_LEN];
+	int ret = wr_dir_refuse_special(dir);
+
+	if (ret)
+		return ret;
+	memcpy(name, f2fs_dentry_name(a, slot), len);
+	entry_clear(a, slot);
+	return wr_dir_add(w, dir, name, len, ino, type);
+}
+
+/* Apply @op to the entry in @slot of @a, the area of @dir, already ready to change. */
+static int fix_entry(struct f2fs_wr *w, struct wr_node *dir, struct f2fs_dentry_area *a,
+		     uint32_t slot, enum f2fs_dentry_fix op)
+{
+	struct f2fs_dir_entry *d = &a->dentry[slot];
+	unsigned int slots;
+	int ret;
+
+	if (slot >= a->nr || !f2fs_test_bit_lsb(a->bitmap, slot))
+		return -EINVAL;
+	if (op == F2FS_DENTRY_FIX_CLEAR) {
+		entry_clear(a, slot);
+		return 0;
+	}
+	slots = entry_slots(a, slot);
+	if (!slots)
+		return -EINVAL;
+	switch (op) {
+	case F2FS_DENTRY_FIX_HASH:
+		ret = wr_dir_refuse_special(dir);
+		if (!ret)
+			d->hash_code = le32_put(
+			    f2fs_dentry_hash(f2fs_dentry_name(a, slot), le16_get(d->name_len)));
+		return ret;
+	case F2FS_DENTRY_FIX_TYPE:
+		return entry_type_from_inode(w, d);
+	case F2FS_DENTRY_FIX_MARK:
+		while (slots--)
+			f2fs_set_bit_lsb(a->bitmap, slot + slots);
+		return 0;
+	case F2FS_DENTRY_FIX_MOVE:
+		return entry_move(w, dir, a, slot);
+	default:
+		return -EINVAL;
+	}
+}
+
+int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t slot,
+		    enum f2fs_dentry_fix op)
 {
 	struct f2fs_dentry_area a;
 	struct wr_node *d;
@@ -269,11 +334,55 @@ int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t s
 	ret = wr_inode_get(w, dir, &d);
 	if (ret)
 		return ret;
-	ret = wr_dir_refuse_special(d);
+	ret = wr_is_dir(d) ? wr_dir_area(w, d, block, &a) : -ENOTDIR;
 	if (!ret)
-		ret = wr_dir_area(w, d, block, &a);
+		ret = fix_entry(w, d, &a, slot, op);
+	wr_node_put(d);
+	return ret;
+}
+
+/* Unmark whatever entry covers slot @slot (it may begin before it). */
+static void clear_covering(struct f2fs_dentry_area *a, uint32_t slot)
+{
+	uint32_t s;
+
+	for (s = 0; s <= slot; s++) {
+		unsigned int n = entry_slots(a, s);
+
+		if (!f2fs_test_bit_lsb(a->bitmap, s))
+			continue;
+		if (s == slot || (n && s + n > slot))
+			entry_clear(a, s);
+	}
+}
+
+int f2fs_fix_dots(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t parent)
+{
+	struct f2fs_dentry_area a;
+	struct wr_node *d;
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	ret = wr_inode_get(w, dir, &d);
+	if (ret)
+		return ret;
+	ret = wr_is_dir(d) ? wr_dir_area(w, d, block, &a) : -ENOTDIR;
+	if (!ret) {
+		/* names that ran over slots 0 and 1 are lost with them */
+		clear_covering(&a, 1);
+		clear_covering(&a, 0);
+		ret = f2fs_dentry_area_put(&a, 0, ".", 1, 0, dir, F2FS_FT_DIR);
+	}
 	if (!ret)
-		ret = fix_entry(w, &a, slot, hash, type);
+		ret = f2fs_dentry_area_put(&a, 1, "..", 2, 0, parent, F2FS_FT_DIR);
+	if (!ret && block != F2FS_DENTRY_INLINE) {
+		if (le64_get(d->blk.i.i_size) < F2FS_BLKSIZE)
+			d->blk.i.i_size = le64_put(F2FS_BLKSIZE);
+		if (!le32_get(d->blk.i.i_current_depth))
+			d->blk.i.i_current_depth = le32_put(1);
+	}
 	wr_node_put(d);
 	return ret;
 }
@@ -288,6 +397,75 @@ int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid)
 	if (nid < F2FS_FIRST_INO_RESERVED || nid >= w->max_nid)
 		return -EINVAL;
 	return wr_nat_set(w, nid, 0, F2FS_NULL_ADDR);
+}
+
+int f2fs_fix_nat_ino(struct f2fs_fs *fs, uint32_t nid, uint32_t ino)
+{
+	const struct f2fs_nat_info *e;
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	e = wr_nat_get(w, nid);
+	if (!e || nid < F2FS_FIRST_INO_RESERVED || ino < F2FS_FIRST_INO_RESERVED ||
+	    ino >= w->max_nid)
+		return -EINVAL;
+	return wr_nat_set(w, nid, ino, e->blkaddr);
+}
+
+/* Where in @n's block the pointer @kind, @index lies, or -1 when there is none. */
+static long pointer_offset(struct f2fs_wr *w, const struct wr_node *n, bool inode,
+			   enum f2fs_pointer kind, uint32_t index)
+{
+	const struct f2fs_inode *ri = &n->blk.i;
+
+	switch (kind) {
+	case F2FS_POINTER_ADDR:
+		if (!inode)
+			return index < F2FS_ADDRS_PER_BLOCK
+				   ? (long)(offsetof(struct f2fs_node, dn.addr) + 4 * index)
+				   : -1;
+		if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY) ||
+		    index >= f2fs_inode_addrs(ri, w->fs->features))
+			return -1;
+		return (long)(offsetof(struct f2fs_node, i.i_addr) +
+			      4 * (f2fs_inode_first_addr(ri) + index));
+	case F2FS_POINTER_NID:
+		if (!inode)
+			return index < F2FS_NIDS_PER_BLOCK
+				   ? (long)(offsetof(struct f2fs_node, in.nid) + 4 * index)
+				   : -1;
+		return index < F2FS_DEF_NIDS_PER_INODE
+			   ? (long)(offsetof(struct f2fs_node, i.i_nid) + 4 * index)
+			   : -1;
+	case F2FS_POINTER_XATTR_NID:
+		return inode ? (long)offsetof(struct f2fs_node, i.i_xattr_nid) : -1;
+	default:
+		return -1;
+	}
+}
+
+int f2fs_fix_pointer(struct f2fs_fs *fs, uint32_t ino, uint32_t node, enum f2fs_pointer kind,
+		     uint32_t index)
+{
+	struct f2fs_wr *w;
+	struct wr_node *n;
+	long at;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	ret = node == ino ? wr_inode_get(w, ino, &n) : wr_node_get(w, node, ino, &n);
+	if (ret)
+		return ret;
+	at = pointer_offset(w, n, node == ino, kind, index);
+	if (at >= 0) {
+		memset((uint8_t *)&n->blk + at, 0, sizeof(le32));
+		wr_node_dirty(w, n);
+	}
+	wr_node_put(n);
+	return at >= 0 ? 0 : -EINVAL;
 }
 
 int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix)
@@ -309,6 +487,11 @@ int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix
 		in->blk.i.i_pino = le32_put(fix->pino);
 	if (fix->clear_extent)
 		memset(&in->blk.i.i_ext, 0, sizeof(in->blk.i.i_ext));
+	if (fix->set_type)
+		in->blk.i.i_mode = le16_put((uint16_t)((le16_get(in->blk.i.i_mode) & ~S_IFMT) |
+						       f2fs_file_type_mode(fix->type)));
+	if (fix->set_extra_isize)
+		in->blk.i.i_extra_isize = le16_put(fix->extra_isize);
 	wr_node_dirty(w, in);
 	wr_node_put(in);
 	return 0;

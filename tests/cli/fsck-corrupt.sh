@@ -544,8 +544,9 @@ if [ "$RC" -ne 0 ]; then
 	fail "dent-wrong-bucket PR_DENT_POSITION" "the 600-entry image is not clean: exit $RC"
 else
 	prep "$MANY_IMG"
-	# an odd hash in an even bucket: slot 428 is slot 0 of block 2
-	inj --dent --nid 4 --idx 428 --mb d_hash --val 1
+	# slot 428 (slot 0 of block 2) renamed in place, its hash set from the new
+	# name, which selects another bucket (a wrong stored hash is PR_DENT_HASH)
+	inj --dent --nid 4 --idx 428 --mb filename --str renamed3
 	verdict "dent-wrong-bucket PR_DENT_POSITION" PR_DENT_POSITION
 fi
 

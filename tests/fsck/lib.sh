@@ -128,6 +128,12 @@ inj() {
 	fi
 }
 
+# cases_entry_slot NID: "SLOT DIR", where the entry naming NID sits in $IMG
+cases_entry_slot() {
+	"$INJECT" --dry-run --dent --nid "$1" --mb d_ino --val 0 "$IMG" 2>/dev/null |
+		sed -n 's/.*dentry slot \([0-9]*\) of directory \([0-9]*\):.*/\1 \2/p'
+}
+
 # cases_prepare DIR IMG: a copy of the base image at IMG, broken by DIR's recipe
 cases_prepare() {
 	local dir=$1
