@@ -171,6 +171,7 @@ enum f2fs_fix {
 	F2FS_FIX_DOTS,	      /* write "." and ".." */
 	F2FS_FIX_NAT,	      /* set a NAT entry's ino to the inode owning the node */
 	F2FS_FIX_FIELDS,      /* an inode field out of range from what names it or the features */
+	F2FS_FIX_FOOTER,      /* a node footer's tree offset from where the node is reached */
 	F2FS_FIX_REWRITE,     /* write the inode again: its checksum is recomputed */
 	F2FS_FIX_CHECKPOINT,  /* a new checkpoint: fresh nat_bits, both packs valid again */
 	F2FS_NR_FIXES

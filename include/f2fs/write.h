@@ -451,16 +451,24 @@ enum f2fs_pointer {
 int f2fs_fix_pointer(struct f2fs_fs *fs, uint32_t ino, uint32_t node, enum f2fs_pointer kind,
 		     uint32_t index);
 
+/* Set the tree offset in the footer of node @nid (its other footer flags kept). */
+int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs);
+
 /* Free the NAT entry of @nid (its block's SIT bit is the caller's). */
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);
 
 /* Fields of an inode to set; the inode is written again (checksum recomputed) in any case. */
 struct f2fs_inode_fix {
 	bool set_links, set_blocks, set_pino, clear_extent, set_type, set_extra_isize;
+	bool set_inline_xattr_size, set_namelen, set_inline, set_size, set_flags;
+	bool clear_inline_reserved; /* the word before the inline area */
 	uint32_t links, pino;
 	uint64_t blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
 	uint8_t type;	 /* F2FS_FT_*: i_mode's file type bits, its permissions kept */
-	uint16_t extra_isize;
+	uint16_t extra_isize, inline_xattr_size;
+	uint32_t namelen, flags;
+	uint8_t i_inline;
+	uint64_t size;
 };
 int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix);
 

@@ -41,6 +41,7 @@ struct pending_inode {
 	uint32_t parent;
 	uint8_t file_type;	 /* from the entry that named it */
 	struct f2fs_place entry; /* the entry naming it */
+	uint16_t name_len;	 /* and the length of its name */
 };
 
 struct check_ctx {
@@ -77,6 +78,7 @@ struct check_ctx {
 	bool in_leaf_walk; /* checking a file named by an entry, not from the queue */
 	/* the entry naming the inode whose walk begins (F2FS_PLACE_NONE: none known) */
 	struct f2fs_place entry;
+	uint16_t entry_name_len;
 	uint8_t *xattr_space;	  /* F2FS_XATTR_SPACE_MAX bytes: an inode's xattrs, assembled */
 	uint8_t *xattr_node;	  /* the xattr node of the inode being walked */
 	uint8_t *ssa_type_bad;	  /* a bit per main-area segment: PR_SSA_TYPE reported */

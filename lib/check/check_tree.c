@@ -64,6 +64,7 @@ struct inode_walk {
 	struct extent_check ext;
 	uint32_t dentry_blocks; /* dentry blocks parsed so far */
 	uint64_t node_base;	/* file block of addr[0] in the node being walked */
+	uint64_t end_block;	/* one past the last file block with an address */
 	uint64_t dent_block; /* file block of the dentry area being parsed, or F2FS_DENTRY_INLINE */
 	/* hash bucket the dentry block being parsed serves; nbuckets 0 for inline */
 	uint64_t bucket, nbuckets;
@@ -245,8 +246,8 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 		return false;
 	}
 	if (f2fs_node_ofs(n) != ofs)
-		check_report(c, PR_NODE_OFFSET, nid, e->blkaddr, "footer offset %u, expected %u",
-			     f2fs_node_ofs(n), ofs);
+		check_report_values(c, PR_NODE_OFFSET, nid, e->blkaddr, f2fs_node_ofs(n), ofs,
+				    "footer offset %u, expected %u", f2fs_node_ofs(n), ofs);
 	rec = nid_record(c, nid);
 	if (rec)
 		rec->kind = NID_NODE;
@@ -344,7 +345,7 @@ static struct f2fs_place entry_place(const struct inode_walk *w, uint32_t slot)
 }
 
 static void queue_inode(struct check_ctx *c, uint32_t ino, const struct inode_walk *dir,
-			uint8_t type, uint32_t slot)
+			uint8_t type, uint32_t slot, size_t name_len)
 {
 	if (c->queue_head > 0 && c->queue_len == c->queue_cap) {
 		/* drop the entries already walked before growing */
@@ -364,8 +365,11 @@ static void queue_inode(struct check_ctx *c, uint32_t ino, const struct inode_wa
 		c->queue = q;
 		c->queue_cap = cap;
 	}
-	c->queue[c->queue_len++] = (struct pending_inode){
-	    .ino = ino, .parent = dir->ino, .file_type = type, .entry = entry_place(dir, slot)};
+	c->queue[c->queue_len++] = (struct pending_inode){.ino = ino,
+							  .parent = dir->ino,
+							  .file_type = type,
+							  .entry = entry_place(dir, slot),
+							  .name_len = (uint16_t)name_len};
 }
 
 static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type,
@@ -450,10 +454,11 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 		 * directory after all), so that a crafted tree cannot nest calls.
 		 */
 		if (d->file_type == F2FS_FT_DIR || c->in_leaf_walk) {
-			queue_inode(c, ino, w, d->file_type, slot);
+			queue_inode(c, ino, w, d->file_type, slot, len);
 		} else {
 			c->in_leaf_walk = true;
 			c->entry = at;
+			c->entry_name_len = (uint16_t)len;
 			walk_inode(c, ino, w->ino, d->file_type, false);
 			c->entry.kind = F2FS_PLACE_NONE;
 			c->in_leaf_walk = false;
@@ -653,6 +658,8 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 {
 	if (addr == F2FS_NULL_ADDR)
 		return;
+	if (w->node_base + ofs + 1 > w->end_block)
+		w->end_block = w->node_base + ofs + 1;
 	note_extent(&w->ext, w->node_base + ofs, addr);
 	if (addr == F2FS_COMPRESS_ADDR) {
 		/* a cluster's marker holds its reservation until the blocks are released */
@@ -682,15 +689,17 @@ static void check_inode_flags(struct check_ctx *c, const struct inode_walk *w, u
 
 	if ((flags & F2FS_CASEFOLD_FL) &&
 	    (type != F2FS_FT_DIR || !(c->features & F2FS_FEATURE_CASEFOLD)))
-		check_report(c, PR_INODE_CASEFOLD, w->ino, 0, "casefold flag on %s",
-			     type != F2FS_FT_DIR ? "a non-directory"
-						 : "a volume without the casefold feature");
+		check_report_values(c, PR_INODE_CASEFOLD, w->ino, 0, flags,
+				    flags & ~F2FS_CASEFOLD_FL, "casefold flag on %s",
+				    type != F2FS_FT_DIR ? "a non-directory"
+							: "a volume without the casefold feature");
 	if ((flags & F2FS_COMPR_FL) &&
 	    (!(c->features & F2FS_FEATURE_COMPRESSION) || (w->ri->i_inline & F2FS_INLINE_DATA)))
-		check_report(c, PR_INODE_COMPRESS, w->ino, 0, "compression flag on %s",
-			     (w->ri->i_inline & F2FS_INLINE_DATA)
-				 ? "an inode with inline data"
-				 : "a volume without the compression feature");
+		check_report_values(c, PR_INODE_COMPRESS, w->ino, 0, flags, flags & ~F2FS_COMPR_FL,
+				    "compression flag on %s",
+				    (w->ri->i_inline & F2FS_INLINE_DATA)
+					? "an inode with inline data"
+					: "a volume without the compression feature");
 }
 
 /* The inline area of an inode with inline data or dentries (i_extra_isize validated). */
@@ -720,6 +729,16 @@ static void check_inline_area(struct check_ctx *c, const struct inode_walk *w)
 		check_report(c, PR_INODE_INLINE_JUNK, w->ino, 0,
 			     "byte %u of the inline data is not zero but F2FS_DATA_EXIST is clear",
 			     i);
+}
+
+/* @i_inline without the inline-data and inline-dentry flags a file of @type cannot carry. */
+static uint8_t inline_flags_that_fit(uint8_t i_inline, uint8_t type)
+{
+	if (type != F2FS_FT_DIR)
+		i_inline &= (uint8_t)~F2FS_INLINE_DENTRY;
+	if (type != F2FS_FT_REG_FILE && type != F2FS_FT_SYMLINK)
+		i_inline &= (uint8_t)~F2FS_INLINE_DATA;
+	return i_inline;
 }
 
 static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const struct f2fs_node *n,
@@ -764,27 +783,28 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 	    (c->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
 	    (f2fs_inode_inline_xattr_addrs(ri, c->features) == 0 ||
 	     f2fs_inode_inline_xattr_addrs(ri, c->features) > MAX_INLINE_XATTR)) {
-		check_report(c, PR_INODE_INLINE_XATTR, w->ino, 0, "i_inline_xattr_size %u",
-			     f2fs_inode_inline_xattr_addrs(ri, c->features));
+		check_report_values(c, PR_INODE_INLINE_XATTR, w->ino, 0,
+				    f2fs_inode_inline_xattr_addrs(ri, c->features),
+				    F2FS_INLINE_XATTR_ADDRS, "i_inline_xattr_size %u",
+				    f2fs_inode_inline_xattr_addrs(ri, c->features));
 		return false;
 	}
 	if (le32_get(ri->i_namelen) > F2FS_NAME_LEN)
-		check_report(c, PR_INODE_NAMELEN, w->ino, 0, "i_namelen %u",
-			     le32_get(ri->i_namelen));
+		/* expected: the length of the entry's name, 0 when no entry names it */
+		check_report_values(c, PR_INODE_NAMELEN, w->ino, 0, le32_get(ri->i_namelen),
+				    c->entry.kind == F2FS_PLACE_NONE ? 0 : c->entry_name_len,
+				    "i_namelen %u", le32_get(ri->i_namelen));
 	if (((ri->i_inline & F2FS_INLINE_DENTRY) && type != F2FS_FT_DIR) ||
 	    ((ri->i_inline & F2FS_INLINE_DATA) && type != F2FS_FT_REG_FILE &&
 	     type != F2FS_FT_SYMLINK)) {
-		check_report(c, PR_INODE_INLINE, w->ino, 0, "i_inline 0x%x for mode 0%o",
-			     ri->i_inline, mode);
+		check_report_values(c, PR_INODE_INLINE, w->ino, 0, ri->i_inline,
+				    inline_flags_that_fit(ri->i_inline, type),
+				    "i_inline 0x%x for mode 0%o", ri->i_inline, mode);
 		return false;
 	}
 	check_inode_flags(c, w, type);
 	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
 		check_inline_area(c, w);
-	if (type == F2FS_FT_DIR && le64_get(ri->i_size) % F2FS_BLKSIZE &&
-	    !(ri->i_inline & F2FS_INLINE_DENTRY))
-		check_report(c, PR_INODE_SIZE, w->ino, 0, "directory i_size %llu",
-			     (unsigned long long)le64_get(ri->i_size));
 	return true;
 }
 
@@ -832,6 +852,24 @@ static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w)
 
 		check_report_problem(c, &p, "directory has no dentry block");
 	}
+}
+
+/*
+ * A directory's i_size is whole blocks, and covers every block it has: the
+ * kernel reads no entry past it.  Expected: rounded up to cover both.
+ */
+static void check_dir_size(struct check_ctx *c, const struct inode_walk *w)
+{
+	uint64_t size = le64_get(w->ri->i_size);
+	uint64_t need = (size + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
+
+	if (need < w->end_block)
+		need = w->end_block;
+	if (size != need * F2FS_BLKSIZE)
+		check_report_values(c, PR_INODE_SIZE, w->ino, 0, size, need * F2FS_BLKSIZE,
+				    "directory i_size %llu, its blocks need %llu",
+				    (unsigned long long)size,
+				    (unsigned long long)(need * F2FS_BLKSIZE));
 }
 
 /*
@@ -904,6 +942,8 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 		goto out;
 	}
 	walk_inode_tree(c, &w);
+	if (w.is_dir && !(n->i.i_inline & F2FS_INLINE_DENTRY))
+		check_dir_size(c, &w);
 	check_extent(c, &w);
 	check_xattrs(c, &w);
 	if (le64_get(n->i.i_blocks) != w.blocks)
@@ -955,6 +995,7 @@ int check_tree(struct check_ctx *c)
 		struct pending_inode p = c->queue[c->queue_head++];
 
 		c->entry = p.entry;
+		c->entry_name_len = p.name_len;
 		walk_inode(c, p.ino, p.parent, p.file_type, false);
 	}
 	c->entry.kind = F2FS_PLACE_NONE; /* system inodes have no entry */

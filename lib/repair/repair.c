@@ -109,6 +109,7 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 	case F2FS_FIX_DOTS:
 	case F2FS_FIX_NAT:
 	case F2FS_FIX_FIELDS:
+	case F2FS_FIX_FOOTER:
 		return push(&r->q[info->fix], p);
 	default:
 		return 0;
@@ -418,23 +419,64 @@ static int fix_one_nat(struct f2fs_repair *r, const struct fix_item *it)
 	return f2fs_fix_nat_ino(r->fs, it->nid, (uint32_t)it->expected);
 }
 
-/* i_mode's type from the entry naming the inode; i_extra_isize from the features. */
+/*
+ * An inode field out of range, set to the value the check gave as expected:
+ * what the entry naming the inode says (its type, its name's length), what
+ * the volume's features give a new inode, the flag that does not fit
+ * cleared, the size rounded or capped.
+ */
 static int fix_one_fields(struct f2fs_repair *r, const struct fix_item *it)
 {
 	struct f2fs_inode_fix fix = {0};
+	uint64_t e = it->expected;
 
-	if (it->code == PR_INODE_MODE) {
-		if (!f2fs_file_type_mode((uint8_t)it->expected))
+	switch (it->code) {
+	case PR_INODE_MODE:
+		if (!f2fs_file_type_mode((uint8_t)e))
 			return -EINVAL; /* no entry says what it is */
 		fix.set_type = true;
-		fix.type = (uint8_t)it->expected;
-	} else if (it->code == PR_INODE_EXTRA_ISIZE) {
+		fix.type = (uint8_t)e;
+		break;
+	case PR_INODE_EXTRA_ISIZE:
 		fix.set_extra_isize = true;
-		fix.extra_isize = (uint16_t)it->expected;
-	} else {
+		fix.extra_isize = (uint16_t)e;
+		break;
+	case PR_INODE_INLINE_XATTR:
+		fix.set_inline_xattr_size = true;
+		fix.inline_xattr_size = (uint16_t)e;
+		break;
+	case PR_INODE_NAMELEN:
+		if (!e)
+			return -EINVAL; /* no entry names it */
+		fix.set_namelen = true;
+		fix.namelen = (uint32_t)e;
+		break;
+	case PR_INODE_INLINE:
+		fix.set_inline = true;
+		fix.i_inline = (uint8_t)e;
+		break;
+	case PR_INODE_SIZE:
+	case PR_INODE_INLINE_SIZE:
+		fix.set_size = true;
+		fix.size = e;
+		break;
+	case PR_INODE_CASEFOLD:
+	case PR_INODE_COMPRESS:
+		fix.set_flags = true;
+		fix.flags = (uint32_t)e;
+		break;
+	case PR_INODE_INLINE_RESERVED:
+		fix.clear_inline_reserved = true;
+		break;
+	default:
 		return -EINVAL;
 	}
 	return f2fs_fix_inode(r->fs, it->nid, &fix);
+}
+
+static int fix_one_footer(struct f2fs_repair *r, const struct fix_item *it)
+{
+	return f2fs_fix_node_ofs(r->fs, it->nid, (uint32_t)it->expected);
 }
 
 static int fix_summaries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
@@ -514,6 +556,8 @@ static int run_one(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_re
 		return fix_each(r, kind, rep, fix_one_nat);
 	case F2FS_FIX_FIELDS:
 		return fix_each(r, kind, rep, fix_one_fields);
+	case F2FS_FIX_FOOTER:
+		return fix_each(r, kind, rep, fix_one_footer);
 	default:
 		return 0; /* F2FS_FIX_CHECKPOINT: the checkpoint below */
 	}
@@ -525,10 +569,10 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 {
 	/* the space first: inode fixes allocate their new blocks from it */
 	static const enum f2fs_fix order[] = {
-	    F2FS_FIX_SUPER,  F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,     F2FS_FIX_SSA,
-	    F2FS_FIX_NAT,    F2FS_FIX_DETACH,	   F2FS_FIX_DENTRY,    F2FS_FIX_DOTS,
-	    F2FS_FIX_FIELDS, F2FS_FIX_LINKS,	   F2FS_FIX_BLOCKS,    F2FS_FIX_PINO,
-	    F2FS_FIX_EXTENT, F2FS_FIX_REWRITE,	   F2FS_FIX_CHECKPOINT};
+	    F2FS_FIX_SUPER,  F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,   F2FS_FIX_SSA,
+	    F2FS_FIX_NAT,    F2FS_FIX_DETACH,	   F2FS_FIX_DENTRY,  F2FS_FIX_DOTS,
+	    F2FS_FIX_FIELDS, F2FS_FIX_FOOTER,	   F2FS_FIX_LINKS,   F2FS_FIX_BLOCKS,
+	    F2FS_FIX_PINO,   F2FS_FIX_EXTENT,	   F2FS_FIX_REWRITE, F2FS_FIX_CHECKPOINT};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	size_t i;
 	int ran = 0, withheld = 0, ret;

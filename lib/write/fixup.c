@@ -468,6 +468,42 @@ int f2fs_fix_pointer(struct f2fs_fs *fs, uint32_t ino, uint32_t node, enum f2fs_
 	return at >= 0 ? 0 : -EINVAL;
 }
 
+/* The fields of @fix that replace a value out of range. */
+static void set_inode_fields(struct f2fs_inode *ri, const struct f2fs_inode_fix *fix)
+{
+	if (fix->set_inline_xattr_size)
+		ri->i_inline_xattr_size = le16_put(fix->inline_xattr_size);
+	if (fix->set_namelen)
+		ri->i_namelen = le32_put(fix->namelen);
+	if (fix->set_inline)
+		ri->i_inline = fix->i_inline;
+	if (fix->set_size)
+		ri->i_size = le64_put(fix->size);
+	if (fix->set_flags)
+		ri->i_flags = le32_put(fix->flags);
+	if (fix->clear_inline_reserved && (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
+		ri->i_addr[f2fs_inode_first_addr(ri)] = le32_put(0);
+}
+
+int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs)
+{
+	struct f2fs_wr *w;
+	struct wr_node *n;
+	uint32_t flag;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	ret = wr_node_get(w, nid, 0, &n);
+	if (ret)
+		return ret;
+	flag = le32_get(n->blk.footer.flag) & ((1u << F2FS_OFFSET_BIT_SHIFT) - 1);
+	n->blk.footer.flag = le32_put(ofs << F2FS_OFFSET_BIT_SHIFT | flag);
+	wr_node_dirty(w, n);
+	wr_node_put(n);
+	return 0;
+}
+
 int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix)
 {
 	struct f2fs_wr *w;
@@ -492,6 +528,7 @@ int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix
 						       f2fs_file_type_mode(fix->type)));
 	if (fix->set_extra_isize)
 		in->blk.i.i_extra_isize = le16_put(fix->extra_isize);
+	set_inode_fields(&in->blk.i, fix);
 	wr_node_dirty(w, in);
 	wr_node_put(in);
 	return 0;

@@ -7,10 +7,11 @@
 # and symlink targets (the corruptions hit metadata only), take a write,
 # unmount without an f2fs complaint, and afterwards both our fsck and
 # upstream's must find it clean.  Cases on the kernel-written image compare
-# with a pristine copy of it, attached as one more disk.  A case whose `moved` file lists paths
-# (files fsck links into /lost+found) expects those names gone and their
-# contents among the files of lost+found.  Images go to the guest eight at a time
-# as /dev/vda.. (jobs/check-many.sh), to keep boots few.
+# with a pristine copy of it, attached as one more disk.  What a case's
+# repair is meant to change is listed in its files (see case_env): names
+# moved into /lost+found (their contents must be among its files), names
+# removed, files whose data the corruption hit.  Images go to the guest
+# eight at a time as /dev/vda.. (jobs/check-many.sh), to keep boots few.
 #
 # Environment: MKFS, OUR_FSCK, OUR_SLOAD, INJECT, DUMP (ours, defaults in
 # the tree), UPSTREAM_FSCK (default /usr/sbin/fsck.f2fs), FSCK_REPAIR_CASES
@@ -93,53 +94,41 @@ after() {
 	v=$(upstream_verdict "$rc" "$work/$name.up.log") || { echo "after the kernel, upstream fsck: $v"; return 1; }
 }
 
-# case_manifest DIR: the base manifest without the paths of DIR's `moved`
-# (and what lies below them; their checksums go to .lost) and `gone` (names
-# the repair drops: the other names of the file count one link less);
-# prints the prefix
-case_manifest() {
-	local m=$work/m-$(basename "$1") moved='' gone='' g other
-	[ -f "$1/moved" ] && moved=$(tr '\n' ' ' <"$1/moved")
-	[ -f "$1/gone" ] && gone=$(tr '\n' ' ' <"$1/gone")
-	# filter FIELD: the lines whose path (field FIELD, 0 for the line) is not moved
-	filter() {
-		awk -v f="$1" -v moved="$moved" 'BEGIN { n = split(moved, gone, " ") }
-			{ p = f ? $f : $0; out = 0
-			  for (i = 1; i <= n; i++) if (p == gone[i] || index(p, gone[i] "/") == 1) out = 1
-			  if (!out) print }'
-	}
-	filter 0 <"$work/manifest.names" >"$m.names"
-	filter 4 <"$work/manifest.links" >"$m.links"
-	filter 1 <"$work/manifest.symlinks" >"$m.symlinks"
-	filter 2 <"$work/manifest.sums" >"$m.sums"
-	grep -vxF -f "$m.sums" "$work/manifest.sums" | cut -d' ' -f1 >"$m.lost"
-	for g in $gone; do
-		grep -vxF "$g" "$m.names" >"$m.tmp" && mv "$m.tmp" "$m.names"
-		grep -v " ${g//./\\.}\$" "$m.sums" >"$m.tmp" && mv "$m.tmp" "$m.sums"
-		for other in $(cd "$CASES_TREE" && find . -samefile "$g" ! -path "$g"); do
-			awk -v p="$other" '$4 == p { $1 = $1 - 1 } { print }' "$m.links" >"$m.tmp"
-			mv "$m.tmp" "$m.links"
-		done
-		awk -v p="$g" '$4 != p' "$m.links" >"$m.tmp" && mv "$m.tmp" "$m.links"
+# case_env DIR VD: the job's lines for disk VD of case DIR -- its base
+# manifest and what its repair was meant to change, from the case's files
+# (paths, one per line): `moved` (linked into lost+found), `gone` (names the
+# repair removes; the other names of the file, found in the tree, count one
+# link less; sload-made images only), `damaged` (files whose data or size
+# the corruption hit)
+case_env() {
+	local d=$1 vd=$2 f g other less=''
+	if cases_on_kernel "$d"; then
+		echo "MANIFEST_$vd=/tmp/kref"
+	else
+		echo "MANIFEST_$vd=/bin/manifest"
+		if [ -f "$d/gone" ]; then
+			for g in $(cat "$d/gone"); do
+				for other in $(cd "$CASES_TREE" && find . -samefile "$g" ! -path "$g"); do
+					less+=" $other"
+				done
+			done
+		fi
+		echo "LESS_$vd='$less'"
+	fi
+	for f in moved gone damaged; do
+		[ -f "$d/$f" ] && echo "${f^^}_$vd='$(tr '\n' ' ' <"$d/$f")'"
 	done
-	echo "$m"
 }
 
 # boot DIR...: the repaired images of up to 26 cases in one guest
 boot() {
-	local d i=0 letters=abcdefghijklmnopqrstuvwxyz line why m
-	local -a imgs=() files=()
+	local d i=0 letters=abcdefghijklmnopqrstuvwxyz line why
+	local -a imgs=() files=("$work/manifest.names" "$work/manifest.sums" "$work/manifest.links"
+		"$work/manifest.symlinks")
 	GUEST_JOB_ENV=
 	for d in "$@"; do
 		imgs+=("$work/$(basename "$d").img")
-		if cases_on_kernel "$d"; then
-			m=/tmp/kref
-		else
-			m=$(case_manifest "$d")
-			files+=("$m.names" "$m.sums" "$m.links" "$m.symlinks" "$m.lost")
-			m=/bin/$(basename "$m")
-		fi
-		GUEST_JOB_ENV+="MANIFEST_vd${letters:i:1}=$m"$'\n'
+		GUEST_JOB_ENV+="$(case_env "$d" "vd${letters:i:1}")"$'\n'
 		i=$((i + 1))
 	done
 	# cases on the kernel image compare with a pristine copy, the last disk

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Guest job: every virtio disk in turn (/dev/vda, /dev/vdb, ...): mount it,
-# compare its tree with its manifest MANIFEST_vdX=PREFIX (PREFIX.names,
-# .sums, .links and .symlinks, made on the host as remount-check's are;
-# lost+found left out), find every checksum of PREFIX.lost (files fsck
-# moved) among the files in lost+found, take a write, unmount.  One line
-# per disk, "check-many: vdX ok" or "check-many: vdX bad: REASON"; a bad
-# disk does not stop the others, the host judges each.  Busybox sh only.
+# compare its tree with the manifest of its case -- MANIFEST_vdX=PREFIX, the
+# tree the case started from (PREFIX.names, .sums, .links and .symlinks, made
+# on the host as remount-check's are, or here from a reference disk; lost+found
+# left out), less what the case's repair was meant to change (derive below)
+# -- find the checksum of every file fsck moved among the files in
+# lost+found, take a write, unmount.  One line per disk, "check-many: vdX ok"
+# or "check-many: vdX bad: REASON"; a bad disk does not stop the others, the
+# host judges each.  Busybox sh only.
 
 JOB_NAME=check-many
 # shellcheck source-path=SCRIPTDIR source=common.sh # put there by guest.sh
@@ -32,6 +34,37 @@ manifest() {
 	done >"$1.symlinks"
 }
 
+# derive BASE VD OUT: OUT.* = BASE.* less what the case on disk VD changed,
+# from its lists (space-separated paths): MOVED_VD, linked into lost+found
+# with what lies below them (their checksums go to OUT.lost); GONE_VD, names
+# the repair removed, and LESS_VD, the other names of those files (one link
+# less); DAMAGED_VD, files whose data the corruption hit (contents and
+# sizes not compared)
+derive() {
+	eval "moved=\${MOVED_$2:-} gone=\${GONE_$2:-} less=\${LESS_$2:-} damaged=\${DAMAGED_$2:-}"
+	# keep FIELD [EXTRA]: stdin's lines whose path (field FIELD, 0 for the
+	# line) is neither moved nor gone nor among EXTRA; the links of LESS drop
+	keep() {
+		awk -v f="$1" -v moved="$moved" -v gone="$gone $2" -v less="$less" '
+			BEGIN { nm = split(moved, m, " "); ng = split(gone, g, " ")
+				nl = split(less, l, " ") }
+			{ p = f ? $f : $0
+			  for (i = 1; i <= nm; i++) if (p == m[i] || index(p, m[i] "/") == 1) next
+			  for (i = 1; i <= ng; i++) if (p == g[i]) next
+			  if (f == 4) for (i = 1; i <= nl; i++) if (p == l[i]) $1 = $1 - 1
+			  print }'
+	}
+	keep 0 <"$1.names" >"$3.names"
+	keep 4 "$damaged" <"$1.links" >"$3.links"
+	keep 1 <"$1.symlinks" >"$3.symlinks"
+	keep 2 "$damaged" <"$1.sums" >"$3.sums"
+	echo "$damaged" >"$3.damaged"
+	# the moved files' checksums: those of BASE.sums under a moved path
+	awk -v moved="$moved" 'BEGIN { n = split(moved, m, " ") }
+		{ for (i = 1; i <= n; i++) if ($2 == m[i] || index($2, m[i] "/") == 1) { print $1; next } }' \
+		<"$1.sums" >"$3.lost"
+}
+
 # check_disk DEV MANIFEST: prints nothing when the disk is good, else the reason
 check_disk() {
 	MANIFEST=$2
@@ -41,6 +74,10 @@ check_disk() {
 	(
 		cd "$MNT" || exit 1
 		manifest /tmp/m
+		# the damaged files' sizes are not compared: their lines go from both sides
+		for d in $(cat "$MANIFEST.damaged"); do
+			awk -v p="$d" '$4 != p' /tmp/m.links >/tmp/m.tmp && mv /tmp/m.tmp /tmp/m.links
+		done
 		cmp -s "$MANIFEST.names" /tmp/m.names || {
 			echo "names differ: $(diff "$MANIFEST.names" /tmp/m.names | grep '^[-+][^-+]' | head -n 2 | tr '\n' ' ')"
 			exit 1
@@ -73,7 +110,6 @@ check_disk() {
 if [ -n "${KREF_DISK:-}" ]; then
 	mount -t f2fs "/dev/$KREF_DISK" "$MNT" || fail "mount of the reference disk $KREF_DISK failed"
 	(cd "$MNT" && manifest /tmp/kref sums) || fail "cannot make the reference manifest"
-	: >/tmp/kref.lost
 	umount "$MNT" || fail "umount of the reference disk failed"
 	step "reference manifest from $KREF_DISK: $(wc -l </tmp/kref.names) names"
 fi
@@ -84,7 +120,8 @@ for dev in /dev/vd?; do
 		step "${dev#/dev/} bad: no manifest"
 		continue
 	fi
-	why=$(check_disk "$dev" "$m")
+	derive "$m" "${dev#/dev/}" "/tmp/case-${dev#/dev/}"
+	why=$(check_disk "$dev" "/tmp/case-${dev#/dev/}")
 	if [ -z "$why" ]; then
 		step "${dev#/dev/} ok"
 	else
