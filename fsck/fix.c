@@ -134,7 +134,9 @@ int fix_run(struct tool *t, const char *undo, const struct fix_plan *plan,
 	dev = tool_open_for_writing(t, status, 0);
 	dev = tool_undo_stack(t, dev, undo, status);
 	for (round = 0; !ret && again && round < FIX_ROUNDS; round++) {
-		ret = f2fs_fs_open(dev, F2FS_FS_WRITE, &fs, why, why_len);
+		ret = f2fs_fs_open(
+		    dev, F2FS_FS_WRITE | (plan->drop_roll_forward ? F2FS_FS_DROP_ROLL_FORWARD : 0),
+		    &fs, why, why_len);
 		if (ret)
 			break;
 		n.repair = NULL;

@@ -31,6 +31,7 @@ struct fix_plan {
 	unsigned int fixable[F2FS_NR_FIXES]; /* problems found the mode may fix, per kind */
 	unsigned int unfixable;		     /* problems without a fix, or not preen-safe */
 	bool approve[F2FS_NR_FIXES];
+	bool drop_roll_forward; /* a fsynced chain may be lost to the repair's checkpoint */
 };
 
 /* May the plan's mode fix @p (before any question)? */

@@ -177,38 +177,40 @@ info(const struct fsck_opts *o, const char *fmt, ...)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "\nUsage: fsck.f2fs [options] device\n"
-		     "[options]:\n"
-		     "  -a check/fix potential corruption, reported by f2fs (as -p)\n"
-		     "  -c <num-cache-entry>  set number of cache entries (accepted, no effect)\n"
-		     "  -m <max-hash-collision>  set max cache hash collision (accepted, no "
-		     "effect)\n"
-		     "  -C encoding[:flag1,flag2] Set options for enabling casefolding\n"
-		     "  -d debug level [default:0]\n"
-		     "  -f check/fix entire partition (as -y)\n"
-		     "  -g add default options\n"
-		     "  -H support write hint (accepted, no effect: nothing is written)\n"
-		     "  -l show superblock/checkpoint\n"
-		     "  -M show a file map (accepted, no effect)\n"
-		     "  -O feature1[feature2,feature3,...] e.g. \"encrypt\"\n"
-		     "  -p preen mode [default:0 the same as -a [0|1|2]]: fix what is safe\n"
-		     "  -S sparse_mode\n"
-		     "  -t show directory tree\n"
-		     "  -q preserve quota limits\n"
-		     "  -y fix all the time\n"
-		     "  -N answer \"No\" for all questions\n"
-		     "  -V print the version number and exit\n"
-		     "  -z undo_file  record what the repairs overwrite (f2fs_undo restores it)\n"
-		     "  --dry-run do not really fix corruptions\n"
-		     "  --no-kernel-check skips detecting kernel change\n"
-		     "  --kernel-check checks kernel change\n"
-		     "  --debug-cache to debug cache when -c is used\n"
-		     "  --nolinear-lookup=X X=1: disable linear lookup, X=0: enable linear lookup\n"
-		     "  --quiet print nothing but fatal errors\n"
-		     "  --json print the report as one JSON document\n"
-		     "  --progress[=FD] show progress on stderr, or e2fsck's lines on FD\n"
-		     "  --no-progress never show progress\n"
-		     "  -h, --help print this help\n");
+	fprintf(out,
+		"\nUsage: fsck.f2fs [options] device\n"
+		"[options]:\n"
+		"  -a check/fix potential corruption, reported by f2fs (as -p)\n"
+		"  -c <num-cache-entry>  set number of cache entries (accepted, no effect)\n"
+		"  -m <max-hash-collision>  set max cache hash collision (accepted, no "
+		"effect)\n"
+		"  -C encoding[:flag1,flag2] Set options for enabling casefolding\n"
+		"  -d debug level [default:0]\n"
+		"  -f check/fix entire partition (as -y)\n"
+		"  -g add default options\n"
+		"  -H support write hint (accepted, no effect: nothing is written)\n"
+		"  -l show superblock/checkpoint\n"
+		"  -M show a file map (accepted, no effect)\n"
+		"  -O feature1[feature2,feature3,...] e.g. \"encrypt\"\n"
+		"  -p preen mode [default:0 the same as -a [0|1|2]]: fix what is safe\n"
+		"  -S sparse_mode\n"
+		"  -t show directory tree\n"
+		"  -q preserve quota limits\n"
+		"  -y fix all the time\n"
+		"  -N answer \"No\" for all questions\n"
+		"  -V print the version number and exit\n"
+		"  -z undo_file  record what the repairs overwrite (f2fs_undo restores it)\n"
+		"  --dry-run do not really fix corruptions\n"
+		"  --no-kernel-check skips detecting kernel change\n"
+		"  --kernel-check checks kernel change\n"
+		"  --debug-cache to debug cache when -c is used\n"
+		"  --nolinear-lookup=X X=1: disable linear lookup, X=0: enable linear lookup\n"
+		"  --quiet print nothing but fatal errors\n"
+		"  --json print the report as one JSON document\n"
+		"  --progress[=FD] show progress on stderr, or e2fsck's lines on FD\n"
+		"  --no-progress never show progress\n"
+		"  --drop-roll-forward let repairs discard fsynced data a mount would recover\n"
+		"  -h, --help print this help\n");
 }
 
 /* A non-negative decimal option value, or exit 16 naming the option. */
@@ -235,6 +237,7 @@ enum long_only {
 	OPT_JSON,
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
+	OPT_DROP_ROLL_FORWARD,
 };
 
 /*
@@ -304,6 +307,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 	    {"json", no_argument, NULL, OPT_JSON},
 	    {"progress", optional_argument, NULL, OPT_PROGRESS},
 	    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+	    {"drop-roll-forward", no_argument, NULL, OPT_DROP_ROLL_FORWARD},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
 	char why[200];
@@ -350,6 +354,9 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 				     "invalid value for --progress: '%s' (expected a file "
 				     "descriptor)",
 				     optarg);
+			break;
+		case OPT_DROP_ROLL_FORWARD:
+			o->plan.drop_roll_forward = true;
 			break;
 		case OPT_NO_PROGRESS:
 			o->progress_req.mode = PROGRESS_OFF;

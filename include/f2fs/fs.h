@@ -51,6 +51,13 @@ enum f2fs_fs_flags {
 	 * ... exceeds the device"), as tools that write must.
 	 */
 	F2FS_FS_SHORT_DEVICE = 1u << 1,
+	/*
+	 * With F2FS_FS_WRITE: open a volume whose checkpoint is followed by
+	 * fsynced node blocks (a roll-forward chain) anyway.  The next
+	 * checkpoint discards them.  Without it such a volume is refused
+	 * (-EUCLEAN): mounting it first applies them.
+	 */
+	F2FS_FS_DROP_ROLL_FORWARD = 1u << 2,
 };
 
 /*

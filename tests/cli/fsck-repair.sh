@@ -87,12 +87,60 @@ broken() {
 	cp --sparse=always "$BASE" "$IMG"
 	inj --node --nid "$FILE2" --mb i_links --val 7 && inj --cp 0 --mb valid_block_count --val 5
 }
+# blocks A B: the 4 KiB blocks where images A and B differ, one per line (sorted for comm)
+blocks() {
+	cmp -l "$1" "$2" | awk '{ print int(($1 - 1) / 4096) }' | LC_ALL=C sort -u
+}
+
+# A journal cut at random points (a crash while fsck wrote it) restores a
+# prefix of it: every block of the result is the broken image's or the
+# repaired one's, and a longer cut restores a superset of the blocks a
+# shorter one does.  $WORK/broken.img and $WORK/repaired.img, the journal
+# $WORK/fsck.undo.
+undo_cut_at_random() {
+	local len cut prev='' n=0 bad=''
+	len=$(stat -c %s "$WORK/fsck.undo")
+	blocks "$WORK/broken.img" "$WORK/repaired.img" >"$WORK/changed"
+	for cut in $(awk -v l="$len" 'BEGIN { srand(11); for (i = 0; i < 6; i++) print int(rand() * l) }' |
+		sort -n); do
+		cp --sparse=always "$WORK/repaired.img" "$IMG"
+		head -c "$cut" "$WORK/fsck.undo" >"$WORK/cut.undo"
+		run_cmd "$UNDO" "$WORK/cut.undo" "$IMG"
+		# a cut inside the header leaves nothing to restore: refused, image untouched
+		if [ "$RC" -ne 0 ] && ! cmp -s "$IMG" "$WORK/repaired.img"; then
+			bad="cut at $cut: f2fs_undo exited $RC and changed the image"
+			break
+		fi
+		blocks "$WORK/repaired.img" "$IMG" >"$WORK/restored"
+		if [ -n "$(blocks "$WORK/broken.img" "$IMG" | comm -12 - "$WORK/restored")" ]; then
+			bad="cut at $cut: a block is neither the broken image's nor the repaired one's"
+			break
+		fi
+		if [ -n "$prev" ] && [ -n "$(comm -23 "$prev" "$WORK/restored")" ]; then
+			bad="cut at $cut restores less than a shorter cut"
+			break
+		fi
+		cp "$WORK/restored" "$WORK/restored.prev"
+		prev=$WORK/restored.prev
+		n=$((n + 1))
+	done
+	if [ -n "$bad" ]; then
+		fail undo/cut-at-random "$bad"
+	elif [ "$n" -lt 6 ] || [ ! -s "$WORK/changed" ]; then
+		fail undo/cut-at-random "only $n cuts ran, or the repair changed nothing"
+	else
+		pass undo/cut-at-random
+	fi
+}
+
 if [ -x "$UNDO" ] && broken; then
+	cp --sparse=always "$IMG" "$WORK/broken.img"
 	before=$(sha256sum <"$IMG")
 	run_cmd "$FSCK" -y -z "$WORK/fsck.undo" "$IMG"
 	if [ "$RC" -ne 1 ] || [ "$(sha256sum <"$IMG")" = "$before" ]; then
 		fail undo/repair "fsck -y -z exited $RC (expected 1, the image changed)"
 	else
+		cp --sparse=always "$IMG" "$WORK/repaired.img"
 		run_cmd "$UNDO" "$WORK/fsck.undo" "$IMG"
 		if [ "$RC" -eq 0 ] && [ "$(sha256sum <"$IMG")" = "$before" ]; then
 			pass undo/restores-byte-for-byte
@@ -100,12 +148,42 @@ if [ -x "$UNDO" ] && broken; then
 			fail undo/restores-byte-for-byte "f2fs_undo exited $RC: $(snippet "$WORK/last.err")"
 		fi
 	fi
+	undo_cut_at_random
 	run_cmd "$FSCK" -n -z "$WORK/x.undo" "$IMG"
 	if [ "$RC" -eq 16 ] && grep -q -- "-z records repairs" "$WORK/last.err"; then pass undo/refused-with-n; else
 		fail undo/refused-with-n "exit $RC: $(snippet "$WORK/last.err")"
 	fi
 else
 	skip undo "no $UNDO, or the image could not be broken: $(cat "$WORK/inj.err" 2>/dev/null)"
+fi
+
+# --- fsynced data a mount would roll forward is not discarded by a repair --------
+
+WRTOOL=${WRTOOL:-$TOP/tests/cli/wrtool}
+rf_image() {
+	rm -f "$IMG"
+	cp --sparse=always "$BASE" "$IMG"
+	"$WRTOOL" "$IMG" create /rf write /rf 0 8192 7 sync write /rf 8192 4096 8 fsync /rf abort \
+		>"$WORK/wrtool.out" 2>&1 && grep -q "fsync /rf: roll-forward" "$WORK/wrtool.out" &&
+		inj --node --nid "$FILE2" --mb i_links --val 7
+}
+if [ -x "$WRTOOL" ] && rf_image; then
+	before=$(sha256sum <"$IMG")
+	run_cmd "$FSCK" -y "$IMG"
+	if [ "$RC" -eq 4 ] && grep -q "await roll-forward recovery" "$WORK/last.out" &&
+		[ "$(sha256sum <"$IMG")" = "$before" ]; then
+		pass roll-forward/kept
+	else
+		fail roll-forward/kept "exit $RC, or the image changed: $(grep 'Info: [0-9]' "$WORK/last.out")"
+	fi
+	run_cmd "$FSCK" -y --drop-roll-forward "$IMG"
+	if [ "$RC" -eq 1 ] && run_cmd "$FSCK" "$IMG" && [ "$RC" -eq 0 ]; then
+		pass roll-forward/dropped-on-request
+	else
+		fail roll-forward/dropped-on-request "exit $RC: $(grep 'Info: [0-9]' "$WORK/last.out")"
+	fi
+else
+	fail roll-forward "no fsynced image: $(tail -1 "$WORK/wrtool.out" 2>/dev/null)"
 fi
 
 # --- questions on a terminal (script(1) gives fsck one) ---------------------------
