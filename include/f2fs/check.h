@@ -97,7 +97,7 @@ enum f2fs_place_kind {
 	F2FS_PLACE_ENTRY, /* slot @index of file block @block (F2FS_DENTRY_INLINE: the
 			     inline area) of directory @node */
 	F2FS_PLACE_ADDR,  /* data address @index of inode @node (counted from its first
-			     address) or of direct node @node */
+			     address) or of direct node @node; @block: the file block */
 	F2FS_PLACE_NID,	  /* child nid @index of inode @node (i_nid[]) or of indirect node @node */
 	F2FS_PLACE_XATTR_NID, /* i_xattr_nid of inode @node */
 };
@@ -172,6 +172,8 @@ enum f2fs_fix {
 	F2FS_FIX_NAT,	      /* set a NAT entry's ino to the inode owning the node */
 	F2FS_FIX_FIELDS,      /* an inode field out of range from what names it or the features */
 	F2FS_FIX_FOOTER,      /* a node footer's tree offset from where the node is reached */
+	F2FS_FIX_XATTR,	      /* end an xattr list before a damaged entry or trailing bytes */
+	F2FS_FIX_CLONE,	      /* a block owned twice: its second owner gets a copy */
 	F2FS_FIX_REWRITE,     /* write the inode again: its checksum is recomputed */
 	F2FS_FIX_CHECKPOINT,  /* a new checkpoint: fresh nat_bits, both packs valid again */
 	F2FS_NR_FIXES

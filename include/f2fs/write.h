@@ -451,6 +451,24 @@ enum f2fs_pointer {
 int f2fs_fix_pointer(struct f2fs_fs *fs, uint32_t ino, uint32_t node, enum f2fs_pointer kind,
 		     uint32_t index);
 
+/*
+ * Data address @index of node @node (of inode @ino), file block @fblk, names
+ * block @blkaddr, which another owner has too: give @ino its own copy (a
+ * new block with @blkaddr's contents, up to i_size; past i_size the
+ * address is just cleared).  i_blocks is left to the caller.  -EOPNOTSUPP
+ * for a compressed file or a directory.
+ */
+int f2fs_fix_clone(struct f2fs_fs *fs, uint32_t ino, uint32_t node, uint32_t index, uint64_t fblk,
+		   uint64_t blkaddr);
+
+/*
+ * End @ino's xattr list at byte @from of its xattr space (the inline area,
+ * then the xattr node): everything from there on is zeroed, so the list
+ * ends before a damaged entry or trailing bytes.  -EINVAL for @from inside
+ * the header or past the space.
+ */
+int f2fs_fix_xattr_cut(struct f2fs_fs *fs, uint32_t ino, size_t from);
+
 /* Set the tree offset in the footer of node @nid (its other footer flags kept). */
 int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs);
 

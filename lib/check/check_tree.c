@@ -147,11 +147,12 @@ static void check_summary(struct check_ctx *c, uint64_t blkaddr, uint32_t segno,
 
 /*
  * Claim a main-area block for @owner (a node nid, or the node holding a data
- * address, with @ofs_in_node >= 0 for data).  Returns false when the block
- * cannot be used (outside the main area or already owned).
+ * address, with @ofs_in_node >= 0 for data; @at is then where that address
+ * is).  Returns false when the block cannot be used (outside the main area
+ * or already owned).
  */
-static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t ino, uint32_t owner,
-			int ofs_in_node)
+static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t owner, int ofs_in_node,
+			const struct f2fs_place *at)
 {
 	uint32_t segno, off;
 	const struct f2fs_seg_entry *se;
@@ -159,12 +160,7 @@ static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t ino, uin
 	int seen;
 
 	if (!in_main_area(c, blkaddr)) {
-		struct f2fs_place at = {.kind = is_node ? F2FS_PLACE_NONE : F2FS_PLACE_ADDR,
-					.node = owner,
-					.ino = ino,
-					.index = is_node ? 0 : (uint32_t)ofs_in_node};
-
-		check_report_at(c, PR_BLK_RANGE, owner, blkaddr, &at, "%s block address 0x%llx",
+		check_report_at(c, PR_BLK_RANGE, owner, blkaddr, at, "%s block address 0x%llx",
 				is_node ? "node" : "data", (unsigned long long)blkaddr);
 		return false;
 	}
@@ -174,8 +170,8 @@ static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t ino, uin
 	if (seen < 0)
 		return false;
 	if (seen) {
-		check_report(c, PR_BLK_REACHED_TWICE, owner, blkaddr, "block 0x%llx",
-			     (unsigned long long)blkaddr);
+		check_report_at(c, PR_BLK_REACHED_TWICE, owner, blkaddr, at, "block 0x%llx",
+				(unsigned long long)blkaddr);
 		return false;
 	}
 	c->found_per_sec[f2fs_geo_secno(c->geo, segno)]++;
@@ -251,7 +247,7 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 	rec = nid_record(c, nid);
 	if (rec)
 		rec->kind = NID_NODE;
-	if (claim_block(c, e->blkaddr, ino, nid, -1))
+	if (claim_block(c, e->blkaddr, nid, -1, NULL))
 		c->res->valid_nodes++;
 	return true;
 }
@@ -675,7 +671,14 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 		c->res->valid_blocks++;
 		return;
 	}
-	if (!claim_block(c, addr, w->ino, owner, (int)ofs))
+	/* block: the file block, for a repair that gives this owner its own copy */
+	struct f2fs_place at = {.kind = F2FS_PLACE_ADDR,
+				.node = owner,
+				.ino = w->ino,
+				.index = ofs,
+				.block = w->node_base + ofs};
+
+	if (!claim_block(c, addr, owner, (int)ofs, &at))
 		return;
 	w->blocks++;
 	if (w->is_dir)

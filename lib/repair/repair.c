@@ -110,6 +110,8 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 	case F2FS_FIX_NAT:
 	case F2FS_FIX_FIELDS:
 	case F2FS_FIX_FOOTER:
+	case F2FS_FIX_XATTR:
+	case F2FS_FIX_CLONE:
 		return push(&r->q[info->fix], p);
 	default:
 		return 0;
@@ -159,6 +161,44 @@ static int rebuild_sit(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 		ret = f2fs_fix_segment(r->fs, segno, map, type);
 		rep->changed++;
 	}
+	return ret;
+}
+
+/*
+ * The walk was cut short, so the SIT cannot be rebuilt from it, but what it
+ * reached is in use for sure: mark those blocks valid where the SIT says
+ * free, and move the logs past used blocks, before any fix allocates.
+ * Nothing is freed; a later round, with a complete walk, rebuilds the rest.
+ */
+static int protect_reached(struct f2fs_repair *r)
+{
+	const struct f2fs_geometry *geo = f2fs_fs_geo(r->fs);
+	const struct f2fs_sit_table *sit;
+	uint8_t map[F2FS_SIT_VBLOCK_MAP_SIZE];
+	unsigned int kinds, moved, i;
+	uint32_t segno;
+	int ret = f2fs_fs_sit(r->fs, &sit);
+
+	for (segno = 0; !ret && segno < geo->main_segs; segno++) {
+		const struct f2fs_seg_entry *se = f2fs_sit_seg(sit, segno);
+		bool more = false;
+
+		if (!se || !f2fs_findings_segment(r->findings, segno, map, &kinds))
+			return -EUCLEAN;
+		for (i = 0; i < F2FS_SIT_VBLOCK_MAP_SIZE; i++) {
+			more |= (map[i] & ~se->map[i]) != 0;
+			map[i] |= se->map[i];
+		}
+		if (more)
+			ret = f2fs_fix_segment(r->fs, segno, map,
+					       se->type < F2FS_NR_CURSEG_TYPE
+						   ? se->type
+						   : (kinds & F2FS_FOUND_NODE
+							  ? F2FS_CURSEG_WARM_NODE
+							  : F2FS_CURSEG_WARM_DATA));
+	}
+	if (!ret)
+		ret = f2fs_fix_logs(r->fs, &moved);
 	return ret;
 }
 
@@ -474,6 +514,21 @@ static int fix_one_fields(struct f2fs_repair *r, const struct fix_item *it)
 	return f2fs_fix_inode(r->fs, it->nid, &fix);
 }
 
+/* The xattr list ends before its damaged entry or its trailing bytes (value: their offset). */
+static int fix_one_xattr(struct f2fs_repair *r, const struct fix_item *it)
+{
+	return f2fs_fix_xattr_cut(r->fs, it->nid, (size_t)it->value);
+}
+
+/* The second owner of a block gets its own copy (e2fsck clones such blocks too). */
+static int fix_one_clone(struct f2fs_repair *r, const struct fix_item *it)
+{
+	if (it->at.kind != F2FS_PLACE_ADDR)
+		return -EINVAL;
+	return f2fs_fix_clone(r->fs, it->at.ino, it->at.node, it->at.index, it->at.block,
+			      it->blkaddr);
+}
+
 static int fix_one_footer(struct f2fs_repair *r, const struct fix_item *it)
 {
 	return f2fs_fix_node_ofs(r->fs, it->nid, (uint32_t)it->expected);
@@ -502,7 +557,19 @@ static int fix_summaries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
  */
 static bool changes_tree(enum f2fs_fix kind)
 {
-	return kind == F2FS_FIX_DETACH || kind == F2FS_FIX_DOTS || kind == F2FS_FIX_FIELDS;
+	return kind == F2FS_FIX_DETACH || kind == F2FS_FIX_DOTS || kind == F2FS_FIX_FIELDS ||
+	       kind == F2FS_FIX_CLONE;
+}
+
+/* Is a fix queued that writes (any but the two that wait for a complete walk)? */
+static bool writes_something(const struct f2fs_repair *r)
+{
+	int k;
+
+	for (k = 0; k < F2FS_NR_FIXES; k++)
+		if (r->q[k].problems && k != F2FS_FIX_SPACE && k != F2FS_FIX_UNREACHABLE)
+			return true;
+	return false;
 }
 
 /* Why a fix that rebuilds from the walk must not run now, or NULL. */
@@ -558,6 +625,10 @@ static int run_one(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_re
 		return fix_each(r, kind, rep, fix_one_fields);
 	case F2FS_FIX_FOOTER:
 		return fix_each(r, kind, rep, fix_one_footer);
+	case F2FS_FIX_XATTR:
+		return fix_each(r, kind, rep, fix_one_xattr);
+	case F2FS_FIX_CLONE:
+		return fix_each(r, kind, rep, fix_one_clone);
 	default:
 		return 0; /* F2FS_FIX_CHECKPOINT: the checkpoint below */
 	}
@@ -569,16 +640,22 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 {
 	/* the space first: inode fixes allocate their new blocks from it */
 	static const enum f2fs_fix order[] = {
-	    F2FS_FIX_SUPER,  F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,   F2FS_FIX_SSA,
-	    F2FS_FIX_NAT,    F2FS_FIX_DETACH,	   F2FS_FIX_DENTRY,  F2FS_FIX_DOTS,
-	    F2FS_FIX_FIELDS, F2FS_FIX_FOOTER,	   F2FS_FIX_LINKS,   F2FS_FIX_BLOCKS,
-	    F2FS_FIX_PINO,   F2FS_FIX_EXTENT,	   F2FS_FIX_REWRITE, F2FS_FIX_CHECKPOINT};
+	    F2FS_FIX_SUPER,   F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,  F2FS_FIX_SSA,
+	    F2FS_FIX_NAT,     F2FS_FIX_DETACH,	    F2FS_FIX_DENTRY, F2FS_FIX_DOTS,
+	    F2FS_FIX_FIELDS,  F2FS_FIX_FOOTER,	    F2FS_FIX_XATTR,  F2FS_FIX_CLONE,
+	    F2FS_FIX_LINKS,   F2FS_FIX_BLOCKS,	    F2FS_FIX_PINO,   F2FS_FIX_EXTENT,
+	    F2FS_FIX_REWRITE, F2FS_FIX_CHECKPOINT};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	size_t i;
 	int ran = 0, withheld = 0, ret;
 
 	r->findings = findings;
 	r->res = res;
+	if (r->cut_by && writes_something(r)) {
+		ret = protect_reached(r);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		struct f2fs_fix_report rep = {.fix = order[i]};
 

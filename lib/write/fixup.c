@@ -504,6 +504,36 @@ int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs)
 	return 0;
 }
 
+int f2fs_fix_clone(struct f2fs_fs *fs, uint32_t ino, uint32_t node, uint32_t index, uint64_t fblk,
+		   uint64_t blkaddr)
+{
+	uint8_t buf[F2FS_BLKSIZE];
+	struct f2fs_wr *w;
+	struct wr_node *in;
+	uint64_t size, off = fblk * F2FS_BLKSIZE;
+	int ret = wr_get(fs, &w);
+
+	if (!ret)
+		ret = wr_read_block(w, blkaddr, buf);
+	if (!ret)
+		ret = wr_inode_get(w, ino, &in);
+	if (ret)
+		return ret;
+	if (wr_compressed(&in->blk.i) || wr_is_dir(in)) {
+		wr_node_put(in);
+		return -EOPNOTSUPP; /* a cluster or a dentry block is not a plain copy */
+	}
+	ret = f2fs_fix_pointer(fs, ino, node, F2FS_POINTER_ADDR, index);
+	size = le64_get(in->blk.i.i_size);
+	/* past i_size the block holds nothing a reader sees: the pointer goes */
+	if (!ret && off < size)
+		ret = wr_data_write(w, in, buf,
+				    size - off < F2FS_BLKSIZE ? (size_t)(size - off) : F2FS_BLKSIZE,
+				    off);
+	wr_node_put(in);
+	return ret;
+}
+
 int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix)
 {
 	struct f2fs_wr *w;

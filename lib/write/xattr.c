@@ -155,6 +155,34 @@ static int set_locked(struct f2fs_wr *w, struct wr_node *in, uint8_t index, cons
 	return ret;
 }
 
+int f2fs_fix_xattr_cut(struct f2fs_fs *fs, uint32_t ino, size_t from)
+{
+	struct f2fs_wr *w;
+	struct wr_node *in;
+	struct xlist x;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	ret = wr_inode_get(w, ino, &in);
+	if (ret)
+		return ret;
+	ret = load(w, in, &x);
+	if (ret) {
+		wr_node_put(in);
+		return ret;
+	}
+	if (from < F2FS_XATTR_HEADER_SIZE || from >= x.size) {
+		ret = -EINVAL;
+	} else {
+		memset(x.buf + from, 0, x.size - from);
+		ret = store(w, in, &x, from + 4);
+	}
+	free(x.buf);
+	wr_node_put(in);
+	return ret;
+}
+
 int f2fs_setxattr(struct f2fs_fs *fs, uint32_t ino, uint8_t index, const char *name,
 		  const void *value, size_t len)
 {
