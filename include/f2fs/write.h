@@ -469,6 +469,13 @@ int f2fs_fix_clone(struct f2fs_fs *fs, uint32_t ino, uint32_t node, uint32_t ind
  */
 int f2fs_fix_xattr_cut(struct f2fs_fs *fs, uint32_t ino, size_t from);
 
+/*
+ * Release orphan inode @ino as the kernel does at mount: its blocks, nodes
+ * and nid are freed.  (The write path's checkpoints carry no orphan list, so
+ * whoever writes one over a volume with orphans releases them first.)
+ */
+int f2fs_fix_release(struct f2fs_fs *fs, uint32_t ino);
+
 /* Set the tree offset in the footer of node @nid (its other footer flags kept). */
 int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs);
 

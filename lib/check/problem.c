@@ -156,6 +156,9 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
 			"lost) or trailing bytes"},
     [F2FS_FIX_CLONE] = {"clone", "Clone",
 			"blocks owned twice copied, so that each owner has its own"},
+    [F2FS_FIX_ORPHANS] = {"orphans", "Release",
+			  "orphan inodes released as a mount releases them (the checkpoint a "
+			  "repair writes lists none)"},
     [F2FS_FIX_FOOTER] = {"footer", "Fix", "node footers' offsets set to their place in the tree"},
     [F2FS_FIX_EXTENT] = {"extent", "Clear", "i_ext cleared (the kernel rebuilds its extent cache)"},
     [F2FS_FIX_SUPER] = {"superblock", "Fix",

@@ -561,6 +561,35 @@ static bool changes_tree(enum f2fs_fix kind)
 	       kind == F2FS_FIX_CLONE;
 }
 
+/*
+ * The checkpoint a repair writes has no orphan list, so the orphan inodes
+ * are released now, as the kernel releases them when it mounts (what the
+ * walk reached of them is freed through the write path); entries naming
+ * no inode (PR_ORPHAN) just go with the list.
+ */
+static int release_orphans(struct f2fs_repair *r,
+			   void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg)
+{
+	struct f2fs_fix_report rep = {.fix = F2FS_FIX_ORPHANS};
+	const struct f2fs_cp_data *cpd;
+	struct f2fs_inode_attr a;
+	uint32_t i;
+	int ret = f2fs_fs_cp_data(r->fs, &cpd);
+
+	if (ret || !cpd->orphan_count)
+		return ret;
+	for (i = 0; !ret && i < cpd->orphan_count; i++) {
+		if (f2fs_getattr(r->fs, cpd->orphans[i], &a))
+			continue; /* an invalid entry: dropped with the list */
+		ret = f2fs_fix_release(r->fs, cpd->orphans[i]);
+		rep.changed += !ret;
+	}
+	rep.result = ret;
+	if (on_fix)
+		on_fix(&rep, arg);
+	return ret;
+}
+
 /* Is a fix queued that writes (any but the two that wait for a complete walk)? */
 static bool writes_something(const struct f2fs_repair *r)
 {
@@ -679,6 +708,10 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 	}
 	if (!ran)
 		return 0;
+	/* the checkpoint below lists no orphans: release them first, as a mount would */
+	ret = release_orphans(r, on_fix, arg);
+	if (ret)
+		return ret;
 	/* what waited for a complete walk gets one on the next check */
 	if (withheld && r->cut_by)
 		r->again = true;

@@ -534,6 +534,23 @@ int f2fs_fix_clone(struct f2fs_fs *fs, uint32_t ino, uint32_t node, uint32_t ind
 	return ret;
 }
 
+int f2fs_fix_release(struct f2fs_fs *fs, uint32_t ino)
+{
+	struct f2fs_wr *w;
+	struct wr_node *in;
+	int ret = wr_get(fs, &w);
+
+	if (!ret)
+		ret = wr_inode_get(w, ino, &in);
+	if (ret)
+		return ret;
+	in->blk.i.i_links =
+	    le32_put(0); /* as the kernel's orphan recovery: evicted whatever it says */
+	ret = wr_inode_unlink(w, &in);
+	wr_node_put(in); /* NULL when it was freed */
+	return ret;
+}
+
 int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix)
 {
 	struct f2fs_wr *w;
