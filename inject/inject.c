@@ -478,6 +478,78 @@ static void inject_sb(const struct inject *in)
 
 /* ---- checkpoint ---- */
 
+/* Append --val to the last orphan block of the pack at @start (@cp: its first block). */
+static void orphan_append(const struct inject *in, uint64_t start, const struct f2fs_pack_layout *l,
+			  const char *what)
+{
+	uint8_t buf[F2FS_BLKSIZE];
+	struct f2fs_orphan_block *ob = (struct f2fs_orphan_block *)buf;
+	uint64_t blk = start + l->data_sum_start - 1;
+	uint32_t n;
+
+	rd(in, buf, blk);
+	n = le32_get(ob->entry_count);
+	if (n >= F2FS_ORPHANS_PER_BLOCK)
+		tool_fail_image(&in->tool, 1, "%s: its last orphan block is full", what);
+	ob->ino[n] = le32_put((uint32_t)in->o.val);
+	ob->entry_count = le32_put(n + 1);
+	info("inject orphan of %s: inode %" PRIu64 " is entry %u of its last orphan block", what,
+	     in->o.val, n);
+	wr(in, buf, blk, "orphan block");
+}
+
+/*
+ * Rewrite the pack at @start (its checkpoint block in @cpblk) with one
+ * orphan block listing --val after its payload: the summaries move one
+ * block on, and the pack's size, its first summary and its flags follow.
+ */
+static void orphan_insert(const struct inject *in, uint64_t start, uint8_t *cpblk,
+			  const struct f2fs_pack_layout *l, const char *what)
+{
+	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)cpblk;
+	uint8_t buf[F2FS_BLKSIZE];
+	struct f2fs_orphan_block *ob = (struct f2fs_orphan_block *)buf;
+	uint32_t i, total = l->total + 1;
+
+	if (total > SEG_BLKS)
+		tool_fail_image(&in->tool, 1, "%s: no room for an orphan block", what);
+	/* from the end: each block moves one on before its place is taken */
+	for (i = l->total - 1; i >= l->orphan_start && i > 0; i--) {
+		rd(in, buf, start + i);
+		wr(in, buf, start + i + 1, "checkpoint pack");
+	}
+	memset(buf, 0, sizeof(buf));
+	ob->ino[0] = le32_put((uint32_t)in->o.val);
+	ob->entry_count = le32_put(1);
+	ob->blk_addr = le16_put(1);
+	ob->blk_count = le16_put(1);
+	wr(in, buf, start + l->orphan_start, "orphan block");
+	cp->ckpt_flags = le32_put(le32_get(cp->ckpt_flags) | CP_ORPHAN_PRESENT_FLAG);
+	cp->cp_pack_total_block_count = le32_put(total);
+	cp->cp_pack_start_sum = le32_put(le32_get(cp->cp_pack_start_sum) + 1);
+	f2fs_cp_seal(cp);
+	info("inject orphan of %s: an orphan block listing inode %" PRIu64 " (the pack grows to %u "
+	     "blocks)",
+	     what, in->o.val, total);
+	wr(in, cpblk, start, what);
+	wr(in, cpblk, start + total - 1, "checkpoint tail copy");
+}
+
+/* --mb orphan: inode --val joins the pack's orphan list. */
+static void inject_orphan(const struct inject *in, uint64_t start, uint8_t *cpblk,
+			  const struct f2fs_pack_layout *l, const char *what)
+{
+	const struct f2fs_checkpoint *cp = (const struct f2fs_checkpoint *)cpblk;
+
+	need_val(in);
+	if (in->o.val > UINT32_MAX)
+		tool_fail(&in->tool, 1, "--val %" PRIu64 " is not an inode number", in->o.val);
+	if (le32_get(cp->ckpt_flags) & CP_ORPHAN_PRESENT_FLAG)
+		orphan_append(in, start, l, what);
+	else
+		orphan_insert(in, start, cpblk, l, what);
+}
+
 static void inject_cp(const struct inject *in)
 {
 	const struct opts *o = &in->o;
@@ -492,7 +564,7 @@ static void inject_cp(const struct inject *in)
 	char what[16];
 
 	snprintf(what, sizeof(what), "cp %d", pack + 1);
-	if (!m && strcmp(o->mb, "crc"))
+	if (!m && strcmp(o->mb, "crc") && strcmp(o->mb, "orphan"))
 		tool_fail(&in->tool, 1,
 			  "unknown or unsupported checkpoint member \"%s\" (-h after --cp lists "
 			  "them)",
@@ -506,6 +578,10 @@ static void inject_cp(const struct inject *in)
 				"%s: cp_pack_total_block_count %u is unusable: cannot find the "
 				"pack's last block",
 				what, layout.total);
+	if (!strcmp(o->mb, "orphan")) {
+		inject_orphan(in, start, buf, &layout, what);
+		return;
+	}
 	if (m) {
 		/* a moved checksum_offset takes the checksum along: keep the old one where it was
 		 */
@@ -1307,7 +1383,7 @@ static void target_help(enum target target)
 		list_members("--sb", sb_members, "devs.path (--idx, --str)");
 		break;
 	case T_CP:
-		list_members("--cp", cp_members, "crc");
+		list_members("--cp", cp_members, "crc orphan");
 		break;
 	case T_NAT:
 		puts("members of --nat (with --nid): version ino block_addr");

@@ -100,7 +100,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	LINE(VALID_INODES), SPACE, PREEN | KEEPS),
     ROW(PR_CURSEG_NEXT_USED, "checkpoint", "an open log's next block is already in use",
 	LINE(CURSEG), SPACE, PREEN | KEEPS),
-    ROW_OTHER(PR_ORPHAN, "orphan", "orphan inode is invalid", NONE, 0),
+    ROW_OTHER(PR_ORPHAN, "orphan", "orphan inode is invalid", ORPHANS, PREEN | KEEPS),
     ROW_OTHER(PR_IO, "device", "a block could not be read", NONE, 0),
     ROW_OTHER(PR_DEVICE_TRUNCATED, "device", "the device is shorter than the volume", NONE, 0),
     ROW_OTHER(PR_NODE_NID_FREE, "node", "a node pointer names a free nid", DETACH, KEEPS),
@@ -157,8 +157,8 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
     [F2FS_FIX_CLONE] = {"clone", "Clone",
 			"blocks owned twice copied, so that each owner has its own"},
     [F2FS_FIX_ORPHANS] = {"orphans", "Release",
-			  "orphan inodes released as a mount releases them (the checkpoint a "
-			  "repair writes lists none)"},
+			  "orphan inodes released as a mount releases them, entries naming no "
+			  "inode dropped (the checkpoint a repair writes lists none)"},
     [F2FS_FIX_FOOTER] = {"footer", "Fix", "node footers' offsets set to their place in the tree"},
     [F2FS_FIX_EXTENT] = {"extent", "Clear", "i_ext cleared (the kernel rebuilds its extent cache)"},
     [F2FS_FIX_SUPER] = {"superblock", "Fix",

@@ -115,11 +115,14 @@ static int release_orphans(struct f2fs_repair *r,
 	uint32_t i;
 	int ret = f2fs_fs_cp_data(r->fs, &cpd);
 
-	if (ret || !cpd->orphan_count)
+	rep.problems = r->q[F2FS_FIX_ORPHANS].problems;
+	if (ret || (!cpd->orphan_count && !rep.problems))
 		return ret;
 	for (i = 0; !ret && i < cpd->orphan_count; i++) {
-		if (f2fs_getattr(r->fs, cpd->orphans[i], &a))
-			continue; /* an invalid entry: dropped with the list */
+		if (f2fs_getattr(r->fs, cpd->orphans[i], &a)) {
+			rep.changed++; /* an entry naming no inode: dropped with the list */
+			continue;
+		}
 		ret = f2fs_fix_release(r->fs, cpd->orphans[i]);
 		rep.changed += !ret;
 	}
@@ -186,11 +189,11 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 {
 	/* the space first: inode fixes allocate their new blocks from it */
 	static const enum f2fs_fix order[] = {
-	    F2FS_FIX_SUPER,   F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,  F2FS_FIX_SSA,
-	    F2FS_FIX_NAT,     F2FS_FIX_DETACH,	    F2FS_FIX_DENTRY, F2FS_FIX_DOTS,
-	    F2FS_FIX_FIELDS,  F2FS_FIX_FOOTER,	    F2FS_FIX_XATTR,  F2FS_FIX_CLONE,
-	    F2FS_FIX_LINKS,   F2FS_FIX_BLOCKS,	    F2FS_FIX_PINO,   F2FS_FIX_EXTENT,
-	    F2FS_FIX_REWRITE, F2FS_FIX_CHECKPOINT};
+	    F2FS_FIX_SUPER,   F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,	F2FS_FIX_SSA,
+	    F2FS_FIX_NAT,     F2FS_FIX_DETACH,	    F2FS_FIX_DENTRY,	F2FS_FIX_DOTS,
+	    F2FS_FIX_FIELDS,  F2FS_FIX_FOOTER,	    F2FS_FIX_XATTR,	F2FS_FIX_CLONE,
+	    F2FS_FIX_LINKS,   F2FS_FIX_BLOCKS,	    F2FS_FIX_PINO,	F2FS_FIX_EXTENT,
+	    F2FS_FIX_REWRITE, F2FS_FIX_ORPHANS,	    F2FS_FIX_CHECKPOINT};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	size_t i;
 	int ran = 0, withheld = 0, ret;
@@ -208,6 +211,10 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 		rep.problems = r->q[order[i]].problems;
 		if (!rep.problems)
 			continue;
+		if (order[i] == F2FS_FIX_ORPHANS) {
+			ran++; /* release_orphans() below runs and reports it */
+			continue;
+		}
 		if (withheld_because(r, order[i], rep.why, sizeof(rep.why))) {
 			rep.withheld = true;
 			withheld++;
