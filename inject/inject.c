@@ -825,7 +825,8 @@ static void set_sit_field(const struct inject *in, struct f2fs_sit_entry *se, ui
 
 static void check_sit_member(const struct inject *in)
 {
-	static const char *const ok[] = {"vblocks", "type", "valid_map", "valid_bit", "mtime"};
+	static const char *const ok[] = {"vblocks",   "type",  "valid_map",
+					 "valid_bit", "mtime", "j_segno"};
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		if (!strcmp(in->o.mb, ok[i])) {
@@ -834,7 +835,7 @@ static void check_sit_member(const struct inject *in)
 		}
 	tool_fail(&in->tool, 1,
 		  "unknown or unsupported SIT member \"%s\" (vblocks, type, valid_map, valid_bit, "
-		  "mtime)",
+		  "mtime, j_segno)",
 		  in->o.mb);
 }
 
@@ -867,10 +868,22 @@ static void inject_sit(const struct inject *in)
 			tool_fail_image(&in->tool, 1,
 					"SIT journal: entry %u on disk differs from the one loaded",
 					i);
-		set_sit_field(in, &j->sit_j.entries[i].se, segno, "the SIT journal");
+		if (!strcmp(o->mb, "j_segno")) {
+			if (o->val > UINT32_MAX)
+				tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit a segno",
+					  o->val);
+			j->sit_j.entries[i].segno = le32_put((uint32_t)o->val);
+			info("inject j_segno of SIT journal entry %u: %u -> %" PRIu64, i, segno,
+			     o->val);
+		} else {
+			set_sit_field(in, &j->sit_j.entries[i].se, segno, "the SIT journal");
+		}
 		wr(in, buf, jblk, "SIT journal");
 		return;
 	}
+	if (!strcmp(o->mb, "j_segno"))
+		tool_fail(&in->tool, 1,
+			  "segment %u has no SIT journal entry: j_segno does not apply", segno);
 	bidx = segno / F2FS_SIT_ENTRY_PER_BLOCK;
 	if (o->pack)
 		copy = o->pack - 1;
@@ -1390,7 +1403,7 @@ static void target_help(enum target target)
 		break;
 	case T_SIT:
 		puts("members of --sit (with --blk): vblocks type valid_map (--idx byte) valid_bit "
-		     "mtime");
+		     "mtime j_segno (the key of a SIT journal entry)");
 		break;
 	case T_SSA:
 		puts("members of --ssa (with --blk): nid version ofs_in_node (--idx entry) "

@@ -174,6 +174,7 @@ enum f2fs_fix {
 	F2FS_FIX_FOOTER,      /* a node footer's tree offset from where the node is reached */
 	F2FS_FIX_XATTR,	      /* end an xattr list before a damaged entry or trailing bytes */
 	F2FS_FIX_CLONE,	      /* a block owned twice: its second owner gets a copy */
+	F2FS_FIX_JOURNALS,    /* journal entries out of range dropped (the SIT journal emptied) */
 	F2FS_FIX_ORPHANS,     /* orphan inodes released: before every checkpoint a repair writes */
 	F2FS_FIX_REWRITE,     /* write the inode again: its checksum is recomputed */
 	F2FS_FIX_CHECKPOINT,  /* a new checkpoint: fresh nat_bits, both packs valid again */

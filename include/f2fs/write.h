@@ -479,6 +479,13 @@ int f2fs_fix_release(struct f2fs_fs *fs, uint32_t ino);
 /* Set the tree offset in the footer of node @nid (its other footer flags kept). */
 int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs);
 
+/*
+ * Have the next checkpoint empty the SIT journal into the SIT blocks (the
+ * NAT journal is emptied by an unmount checkpoint): journal entries that
+ * name no segment or nid are dropped on the way.
+ */
+int f2fs_fix_journals(struct f2fs_fs *fs);
+
 /* Free the NAT entry of @nid (its block's SIT bit is the caller's). */
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);
 

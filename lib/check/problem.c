@@ -34,7 +34,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW(PR_SIT_BITMAP_COUNT, "SIT", "segment valid-block count differs from its bitmap",
 	LINE(SIT_BITMAP), SPACE, PREEN | KEEPS),
     ROW_OTHER(PR_SIT_TYPE, "SIT", "segment type is out of range", SPACE, PREEN | KEEPS),
-    ROW_OTHER(PR_SIT_JOURNAL, "SIT journal", "SIT journal entry is out of range", NONE, 0),
+    ROW_OTHER(PR_SIT_JOURNAL, "SIT journal", "SIT journal entry is out of range", JOURNALS,
+	      PREEN | KEEPS),
     ROW(PR_SIT_FREE_COUNT, "checkpoint", "free segment count differs from the SIT",
 	LINE(FREE_SEGMENTS), SPACE, PREEN | KEEPS),
     ROW_OTHER(PR_SIT_TYPE_MISMATCH, "SIT", "block type differs from its segment's type", SPACE,
@@ -156,6 +157,9 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
 			"lost) or trailing bytes"},
     [F2FS_FIX_CLONE] = {"clone", "Clone",
 			"blocks owned twice copied, so that each owner has its own"},
+    [F2FS_FIX_JOURNALS] = {"journals", "Fix",
+			   "the SIT journal emptied into the SIT blocks, entries out of range "
+			   "dropped"},
     [F2FS_FIX_ORPHANS] = {"orphans", "Release",
 			  "orphan inodes released as a mount releases them, entries naming no "
 			  "inode dropped (the checkpoint a repair writes lists none)"},

@@ -387,6 +387,19 @@ int f2fs_fix_dots(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t par
 	return ret;
 }
 
+int f2fs_fix_journals(struct f2fs_fs *fs)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	/* the flush then drops entries out of range: they name no segment to mark */
+	w->sit_to_blocks = true;
+	w->dirty = true;
+	return 0;
+}
+
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid)
 {
 	struct f2fs_wr *w;
