@@ -19,28 +19,91 @@
 #include "f2fs/write.h"
 #include "repair_internal.h"
 
+/*
+ * The inode fix problem @it asks for, from the value the check gave as
+ * expected: counts as found, the type and name length of the entry naming
+ * the inode, sizes from the volume's features, flags that do not fit
+ * cleared, sizes rounded or capped.  -EINVAL when it has none to give.
+ */
+static int inode_fix_of(const struct fix_item *it, struct f2fs_inode_fix *fix)
+{
+	uint64_t e = it->expected;
+
+	*fix = (struct f2fs_inode_fix){0};
+	switch (it->code) {
+	case PR_INODE_LINKS:
+	case PR_DIR_LINKS:
+		fix->set_links = true;
+		fix->links = (uint32_t)e;
+		break;
+	case PR_INODE_BLOCKS:
+		fix->set_blocks = true;
+		fix->blocks = e;
+		break;
+	case PR_DIR_PINO:
+		fix->set_pino = true;
+		fix->pino = (uint32_t)e;
+		break;
+	case PR_INODE_EXTENT:
+		fix->clear_extent = true;
+		break;
+	case PR_INODE_CHECKSUM:
+		break; /* written again: the checksum is recomputed */
+	case PR_INODE_MODE:
+		if (!f2fs_file_type_mode((uint8_t)e))
+			return -EINVAL; /* no entry says what it is */
+		fix->set_type = true;
+		fix->type = (uint8_t)e;
+		break;
+	case PR_INODE_EXTRA_ISIZE:
+		fix->set_extra_isize = true;
+		fix->extra_isize = (uint16_t)e;
+		break;
+	case PR_INODE_INLINE_XATTR:
+		fix->set_inline_xattr_size = true;
+		fix->inline_xattr_size = (uint16_t)e;
+		break;
+	case PR_INODE_NAMELEN:
+		if (!e)
+			return -EINVAL; /* no entry names it */
+		fix->set_namelen = true;
+		fix->namelen = (uint32_t)e;
+		break;
+	case PR_INODE_INLINE:
+		fix->set_inline = true;
+		fix->i_inline = (uint8_t)e;
+		break;
+	case PR_INODE_SIZE:
+	case PR_INODE_INLINE_SIZE:
+		fix->set_size = true;
+		fix->size = e;
+		break;
+	case PR_INODE_CASEFOLD:
+	case PR_INODE_COMPRESS:
+		fix->set_flags = true;
+		fix->flags = (uint32_t)e;
+		break;
+	case PR_INODE_INLINE_RESERVED:
+		fix->clear_inline_reserved = true;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Counts, i_pino, i_ext, checksums: a failure to write one of these ends the repair. */
 static int fix_inodes(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_report *rep)
 {
 	const struct fix_queue *q = &r->q[kind];
+	struct f2fs_inode_fix fix;
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; !ret && i < q->n; i++) {
-		struct f2fs_inode_fix fix = {0};
-
-		if (kind == F2FS_FIX_LINKS) {
-			fix.set_links = true;
-			fix.links = (uint32_t)q->items[i].expected;
-		} else if (kind == F2FS_FIX_BLOCKS) {
-			fix.set_blocks = true;
-			fix.blocks = q->items[i].expected;
-		} else if (kind == F2FS_FIX_PINO) {
-			fix.set_pino = true;
-			fix.pino = (uint32_t)q->items[i].expected;
-		} else if (kind == F2FS_FIX_EXTENT) {
-			fix.clear_extent = true;
-		}
-		ret = f2fs_fix_inode(r->fs, q->items[i].nid, &fix);
+		ret = inode_fix_of(&q->items[i], &fix);
+		if (!ret)
+			ret = f2fs_fix_inode(r->fs, q->items[i].nid, &fix);
 		rep->changed += !ret;
 	}
 	return ret;
@@ -144,59 +207,13 @@ static int fix_one_nat(struct f2fs_repair *r, const struct fix_item *it)
 	return f2fs_fix_nat_ino(r->fs, it->nid, (uint32_t)it->expected);
 }
 
-/*
- * An inode field out of range, set to the value the check gave as expected:
- * what the entry naming the inode says (its type, its name's length), what
- * the volume's features give a new inode, the flag that does not fit
- * cleared, the size rounded or capped.
- */
+/* An inode field out of range (the kinds whose items may be left for the re-check). */
 static int fix_one_fields(struct f2fs_repair *r, const struct fix_item *it)
 {
-	struct f2fs_inode_fix fix = {0};
-	uint64_t e = it->expected;
+	struct f2fs_inode_fix fix;
+	int ret = inode_fix_of(it, &fix);
 
-	switch (it->code) {
-	case PR_INODE_MODE:
-		if (!f2fs_file_type_mode((uint8_t)e))
-			return -EINVAL; /* no entry says what it is */
-		fix.set_type = true;
-		fix.type = (uint8_t)e;
-		break;
-	case PR_INODE_EXTRA_ISIZE:
-		fix.set_extra_isize = true;
-		fix.extra_isize = (uint16_t)e;
-		break;
-	case PR_INODE_INLINE_XATTR:
-		fix.set_inline_xattr_size = true;
-		fix.inline_xattr_size = (uint16_t)e;
-		break;
-	case PR_INODE_NAMELEN:
-		if (!e)
-			return -EINVAL; /* no entry names it */
-		fix.set_namelen = true;
-		fix.namelen = (uint32_t)e;
-		break;
-	case PR_INODE_INLINE:
-		fix.set_inline = true;
-		fix.i_inline = (uint8_t)e;
-		break;
-	case PR_INODE_SIZE:
-	case PR_INODE_INLINE_SIZE:
-		fix.set_size = true;
-		fix.size = e;
-		break;
-	case PR_INODE_CASEFOLD:
-	case PR_INODE_COMPRESS:
-		fix.set_flags = true;
-		fix.flags = (uint32_t)e;
-		break;
-	case PR_INODE_INLINE_RESERVED:
-		fix.clear_inline_reserved = true;
-		break;
-	default:
-		return -EINVAL;
-	}
-	return f2fs_fix_inode(r->fs, it->nid, &fix);
+	return ret ? ret : f2fs_fix_inode(r->fs, it->nid, &fix);
 }
 
 /* The xattr list ends before its damaged entry or its trailing bytes (value: their offset). */

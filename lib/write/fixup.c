@@ -321,22 +321,43 @@ static int fix_entry(struct f2fs_wr *w, struct wr_node *dir, struct f2fs_dentry_
 	}
 }
 
+/* The write path and inode @ino, pinned (put it when done, also after an error of yours). */
+static int inode_for_fix(struct f2fs_fs *fs, uint32_t ino, struct f2fs_wr **w, struct wr_node **in)
+{
+	int ret = wr_get(fs, w);
+
+	return ret ? ret : wr_inode_get(*w, ino, in);
+}
+
+/*
+ * inode_for_fix() for directory @dir, and the area of its file block @block
+ * (F2FS_DENTRY_INLINE: the inline area) ready to change.  On an error *d is
+ * already put.
+ */
+static int dir_area_for_fix(struct f2fs_fs *fs, uint32_t dir, uint64_t block, struct f2fs_wr **w,
+			    struct wr_node **d, struct f2fs_dentry_area *a)
+{
+	int ret = inode_for_fix(fs, dir, w, d);
+
+	if (ret)
+		return ret;
+	ret = wr_is_dir(*d) ? wr_dir_area(*w, *d, block, a) : -ENOTDIR;
+	if (ret)
+		wr_node_put(*d);
+	return ret;
+}
+
 int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t slot,
 		    enum f2fs_dentry_fix op)
 {
 	struct f2fs_dentry_area a;
 	struct wr_node *d;
 	struct f2fs_wr *w;
-	int ret = wr_get(fs, &w);
+	int ret = dir_area_for_fix(fs, dir, block, &w, &d, &a);
 
 	if (ret)
 		return ret;
-	ret = wr_inode_get(w, dir, &d);
-	if (ret)
-		return ret;
-	ret = wr_is_dir(d) ? wr_dir_area(w, d, block, &a) : -ENOTDIR;
-	if (!ret)
-		ret = fix_entry(w, d, &a, slot, op);
+	ret = fix_entry(w, d, &a, slot, op);
 	wr_node_put(d);
 	return ret;
 }
@@ -361,20 +382,14 @@ int f2fs_fix_dots(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t par
 	struct f2fs_dentry_area a;
 	struct wr_node *d;
 	struct f2fs_wr *w;
-	int ret = wr_get(fs, &w);
+	int ret = dir_area_for_fix(fs, dir, block, &w, &d, &a);
 
 	if (ret)
 		return ret;
-	ret = wr_inode_get(w, dir, &d);
-	if (ret)
-		return ret;
-	ret = wr_is_dir(d) ? wr_dir_area(w, d, block, &a) : -ENOTDIR;
-	if (!ret) {
-		/* names that ran over slots 0 and 1 are lost with them */
-		clear_covering(&a, 1);
-		clear_covering(&a, 0);
-		ret = f2fs_dentry_area_put(&a, 0, ".", 1, 0, dir, F2FS_FT_DIR);
-	}
+	/* names that ran over slots 0 and 1 are lost with them */
+	clear_covering(&a, 1);
+	clear_covering(&a, 0);
+	ret = f2fs_dentry_area_put(&a, 0, ".", 1, 0, dir, F2FS_FT_DIR);
 	if (!ret)
 		ret = f2fs_dentry_area_put(&a, 1, "..", 2, 0, parent, F2FS_FT_DIR);
 	if (!ret && block != F2FS_DENTRY_INLINE) {
@@ -481,9 +496,22 @@ int f2fs_fix_pointer(struct f2fs_fs *fs, uint32_t ino, uint32_t node, enum f2fs_
 	return at >= 0 ? 0 : -EINVAL;
 }
 
-/* The fields of @fix that replace a value out of range. */
+/* The fields @fix sets. */
 static void set_inode_fields(struct f2fs_inode *ri, const struct f2fs_inode_fix *fix)
 {
+	if (fix->set_links)
+		ri->i_links = le32_put(fix->links);
+	if (fix->set_blocks)
+		ri->i_blocks = le64_put(fix->blocks);
+	if (fix->set_pino)
+		ri->i_pino = le32_put(fix->pino);
+	if (fix->clear_extent)
+		memset(&ri->i_ext, 0, sizeof(ri->i_ext));
+	if (fix->set_type)
+		ri->i_mode = le16_put(
+		    (uint16_t)((le16_get(ri->i_mode) & ~S_IFMT) | f2fs_file_type_mode(fix->type)));
+	if (fix->set_extra_isize)
+		ri->i_extra_isize = le16_put(fix->extra_isize);
 	if (fix->set_inline_xattr_size)
 		ri->i_inline_xattr_size = le16_put(fix->inline_xattr_size);
 	if (fix->set_namelen)
@@ -524,17 +552,16 @@ int f2fs_fix_clone(struct f2fs_fs *fs, uint32_t ino, uint32_t node, uint32_t ind
 	struct f2fs_wr *w;
 	struct wr_node *in;
 	uint64_t size, off = fblk * F2FS_BLKSIZE;
-	int ret = wr_get(fs, &w);
+	int ret = inode_for_fix(fs, ino, &w, &in);
 
-	if (!ret)
-		ret = wr_read_block(w, blkaddr, buf);
-	if (!ret)
-		ret = wr_inode_get(w, ino, &in);
 	if (ret)
 		return ret;
-	if (wr_compressed(&in->blk.i) || wr_is_dir(in)) {
+	ret = wr_read_block(w, blkaddr, buf);
+	if (!ret && (wr_compressed(&in->blk.i) || wr_is_dir(in)))
+		ret = -EOPNOTSUPP; /* a cluster or a dentry block is not a plain copy */
+	if (ret) {
 		wr_node_put(in);
-		return -EOPNOTSUPP; /* a cluster or a dentry block is not a plain copy */
+		return ret;
 	}
 	ret = f2fs_fix_pointer(fs, ino, node, F2FS_POINTER_ADDR, index);
 	size = le64_get(in->blk.i.i_size);
@@ -551,10 +578,8 @@ int f2fs_fix_release(struct f2fs_fs *fs, uint32_t ino)
 {
 	struct f2fs_wr *w;
 	struct wr_node *in;
-	int ret = wr_get(fs, &w);
+	int ret = inode_for_fix(fs, ino, &w, &in);
 
-	if (!ret)
-		ret = wr_inode_get(w, ino, &in);
 	if (ret)
 		return ret;
 	in->blk.i.i_links =
@@ -568,26 +593,10 @@ int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix
 {
 	struct f2fs_wr *w;
 	struct wr_node *in;
-	int ret = wr_get(fs, &w);
+	int ret = inode_for_fix(fs, ino, &w, &in);
 
 	if (ret)
 		return ret;
-	ret = wr_inode_get(w, ino, &in);
-	if (ret)
-		return ret;
-	if (fix->set_links)
-		in->blk.i.i_links = le32_put(fix->links);
-	if (fix->set_blocks)
-		in->blk.i.i_blocks = le64_put(fix->blocks);
-	if (fix->set_pino)
-		in->blk.i.i_pino = le32_put(fix->pino);
-	if (fix->clear_extent)
-		memset(&in->blk.i.i_ext, 0, sizeof(in->blk.i.i_ext));
-	if (fix->set_type)
-		in->blk.i.i_mode = le16_put((uint16_t)((le16_get(in->blk.i.i_mode) & ~S_IFMT) |
-						       f2fs_file_type_mode(fix->type)));
-	if (fix->set_extra_isize)
-		in->blk.i.i_extra_isize = le16_put(fix->extra_isize);
 	set_inode_fields(&in->blk.i, fix);
 	wr_node_dirty(w, in);
 	wr_node_put(in);
