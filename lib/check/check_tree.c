@@ -417,17 +417,32 @@ static void report_lost_dir(struct check_ctx *c, uint32_t parent, uint32_t ino, 
 		     ename, path, parent, ino);
 }
 
+/*
+ * The hash that places an entry: its name's, where the checker can compute
+ * it (a wrong stored hash is its own problem); the stored one in casefolded
+ * and encrypted directories.
+ */
+static uint32_t entry_hash(const struct inode_walk *w, const struct f2fs_dir_entry *d,
+			   const uint8_t *names, unsigned int slot)
+{
+	if (w->casefold || w->encrypted)
+		return le32_get(d->hash_code);
+	return f2fs_dentry_hash(names + (size_t)slot * F2FS_SLOT_LEN, le16_get(d->name_len));
+}
+
+/* Entry @d in @slot, its name @name of @len bytes; @hash is entry_hash()'s. */
 static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct f2fs_dir_entry *d,
-			unsigned int slot, const uint8_t *name, size_t len)
+			unsigned int slot, const uint8_t *name, size_t len, uint32_t hash)
 {
 	uint32_t ino = le32_get(d->ino);
 	struct f2fs_place at = entry_place(w, slot);
 	struct nid_rec *child;
 
-	if (!w->casefold && !w->encrypted && le32_get(d->hash_code) != f2fs_dentry_hash(name, len))
+	/* where the name's hash cannot be computed, @hash is the stored one */
+	if (le32_get(d->hash_code) != hash)
 		check_report_at(c, PR_DENT_HASH, w->ino, 0, &at,
 				"entry \"%.*s\": hash 0x%x, expected 0x%x", (int)len, name,
-				le32_get(d->hash_code), f2fs_dentry_hash(name, len));
+				le32_get(d->hash_code), hash);
 	if (d->file_type == F2FS_FT_UNKNOWN || d->file_type >= F2FS_FT_MAX)
 		check_report_at(c, PR_DENT_FILE_TYPE, w->ino, 0, &at,
 				"entry \"%.*s\": file type %u", (int)len, name, d->file_type);
@@ -472,19 +487,6 @@ static void check_entry(struct check_ctx *c, struct inode_walk *w, const struct 
 				"directory %u named again by %u", ino, w->ino);
 }
 
-/*
- * The hash that places an entry: its name's, where the checker can compute
- * it (a wrong stored hash is its own problem); the stored one in casefolded
- * and encrypted directories.
- */
-static uint32_t entry_hash(const struct inode_walk *w, const struct f2fs_dir_entry *d,
-			   const uint8_t *names, unsigned int slot)
-{
-	if (w->casefold || w->encrypted)
-		return le32_get(d->hash_code);
-	return f2fs_dentry_hash(names + (size_t)slot * F2FS_SLOT_LEN, le16_get(d->name_len));
-}
-
 static void check_position(struct check_ctx *c, const struct inode_walk *w, uint32_t hash,
 			   const struct f2fs_place *at)
 {
@@ -511,6 +513,7 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 		struct f2fs_place at = entry_place(w, slot);
 		size_t len;
 		unsigned int slots, k;
+		uint32_t hash;
 
 		if (!f2fs_test_bit_lsb(bitmap, slot)) {
 			slot++;
@@ -529,11 +532,12 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 				check_report_at(c, PR_DENT_BITMAP, w->ino, 0, &at,
 						"slot %u of a %zu-byte name is not marked",
 						slot + k, len);
+		hash = entry_hash(w, &d[slot], names, slot);
 		if (w->nbuckets)
-			check_position(c, w, entry_hash(w, &d[slot], names, slot), &at);
+			check_position(c, w, hash, &at);
 		if (!(first && slot < 2))
-			check_entry(c, w, &d[slot], slot, names + (size_t)slot * F2FS_SLOT_LEN,
-				    len);
+			check_entry(c, w, &d[slot], slot, names + (size_t)slot * F2FS_SLOT_LEN, len,
+				    hash);
 		slot += slots;
 	}
 }
