@@ -132,13 +132,19 @@ static int release_orphans(struct f2fs_repair *r,
 	return ret;
 }
 
+/* Does @kind rebuild state from the walk (and so wait for a complete one)? */
+static bool trusts_walk(enum f2fs_fix kind)
+{
+	return kind == F2FS_FIX_SPACE || kind == F2FS_FIX_UNREACHABLE;
+}
+
 /* Is a fix queued that writes (any but the two that wait for a complete walk)? */
 static bool writes_something(const struct f2fs_repair *r)
 {
 	int k;
 
 	for (k = 0; k < F2FS_NR_FIXES; k++)
-		if (r->q[k].problems && k != F2FS_FIX_SPACE && k != F2FS_FIX_UNREACHABLE)
+		if (r->q[k].problems && !trusts_walk((enum f2fs_fix)k))
 			return true;
 	return false;
 }
@@ -147,7 +153,7 @@ static bool writes_something(const struct f2fs_repair *r)
 static const char *withheld_because(struct f2fs_repair *r, enum f2fs_fix kind, char *buf,
 				    size_t size)
 {
-	if (kind != F2FS_FIX_SPACE && kind != F2FS_FIX_UNREACHABLE)
+	if (!trusts_walk(kind))
 		return NULL;
 	if (r->cut_by) {
 		snprintf(buf, size,
