@@ -493,6 +493,11 @@ int f2fs_fix_pointer(struct f2fs_fs *fs, uint32_t ino, uint32_t node, enum f2fs_
 		wr_node_dirty(w, n);
 	}
 	wr_node_put(n);
+	/* which file block the address was is the caller's: any i_ext may cover it */
+	if (at >= 0 && kind == F2FS_POINTER_ADDR && !wr_inode_get(w, ino, &n)) {
+		wr_drop_extent(w, n, 0, UINT64_MAX);
+		wr_node_put(n);
+	}
 	return at >= 0 ? 0 : -EINVAL;
 }
 

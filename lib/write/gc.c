@@ -58,6 +58,23 @@ static int move_node(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid)
 	return ret;
 }
 
+/* The block moved away from @blkaddr was in the inode's i_ext: drop it (wr_drop_extent). */
+static int drop_extent_of_block(struct f2fs_wr *w, uint32_t ino, uint64_t blkaddr)
+{
+	struct wr_node *in;
+	uint64_t start, len;
+	int ret = wr_inode_get(w, ino, &in);
+
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	start = le32_get(in->blk.i.i_ext.blk);
+	len = le32_get(in->blk.i.i_ext.len);
+	if (blkaddr >= start && blkaddr < start + len)
+		wr_drop_extent(w, in, 0, UINT64_MAX);
+	wr_node_put(in);
+	return 0;
+}
+
 static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summary *s)
 {
 	uint32_t nid = le32_get(s->nid);
@@ -91,6 +108,7 @@ static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summ
 	if (!ret) {
 		wr_invalidate(w, blkaddr);
 		wr_dnode_set_addr(w, &dn, (uint32_t)addr);
+		ret = drop_extent_of_block(w, le32_get(dn.node->blk.footer.ino), blkaddr);
 	}
 	wr_dnode_put(&dn);
 	return ret;

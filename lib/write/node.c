@@ -375,9 +375,27 @@ int wr_dnode_get(struct f2fs_wr *w, struct wr_node *inode, uint64_t index, bool 
 		cur = next;
 	}
 	dn->node = cur;
+	dn->inode = inode;
+	dn->index = index;
 	dn->nid = cur->nid;
 	dn->ofs = path.ofs_in_node;
 	return 0;
+}
+
+void wr_drop_extent(struct f2fs_wr *w, struct wr_node *inode, uint64_t from, uint64_t len)
+{
+	struct f2fs_extent *e;
+	uint64_t fofs, elen;
+
+	if (!inode)
+		return; /* a dnode reached without its inode (GC): the caller drops it */
+	e = &inode->blk.i.i_ext;
+	fofs = le32_get(e->fofs);
+	elen = le32_get(e->len);
+	if (!elen || from >= fofs + elen || from + len <= fofs)
+		return;
+	memset(e, 0, sizeof(*e));
+	wr_node_dirty(w, inode);
 }
 
 uint32_t wr_dnode_addr(const struct wr_dnode *dn)
@@ -389,6 +407,7 @@ void wr_dnode_set_addr(struct f2fs_wr *w, struct wr_dnode *dn, uint32_t addr)
 {
 	set_addr(dn->node, dn->ofs, addr);
 	wr_node_dirty(w, dn->node);
+	wr_drop_extent(w, dn->inode, dn->index, 1);
 }
 
 uint32_t wr_dnode_addr_at(const struct wr_dnode *dn, unsigned int k)
@@ -400,6 +419,7 @@ void wr_dnode_set_addr_at(struct f2fs_wr *w, struct wr_dnode *dn, unsigned int k
 {
 	set_addr(dn->node, dn->ofs + k, addr);
 	wr_node_dirty(w, dn->node);
+	wr_drop_extent(w, dn->inode, dn->index + k, 1);
 }
 
 void wr_dnode_put(struct wr_dnode *dn)
@@ -509,6 +529,7 @@ int wr_truncate_blocks(struct f2fs_wr *w, struct wr_node *inode, uint64_t from)
 		return 0;
 	if (first + addrs > F2FS_DEF_ADDRS_PER_INODE)
 		return -EUCLEAN;
+	wr_drop_extent(w, inode, from, UINT64_MAX - from);
 	for (i = 0; i < addrs; i++) {
 		if (i < from)
 			continue;

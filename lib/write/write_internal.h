@@ -235,8 +235,10 @@ void wr_nodes_shrink(struct f2fs_wr *w);
 
 /* Where file block @index of inode @in is addressed. */
 struct wr_dnode {
-	struct wr_node *node; /* the inode or a direct node (pinned) */
-	unsigned int ofs;     /* address index in it, without the inode's extra offset */
+	struct wr_node *node;  /* the inode or a direct node (pinned) */
+	struct wr_node *inode; /* its file's inode (the caller's) */
+	uint64_t index;	       /* the file block of address @ofs */
+	unsigned int ofs;      /* address index in it, without the inode's extra offset */
 	uint32_t nid;
 };
 /* Find (and with @create, make) the direct node of @index. */
@@ -248,6 +250,13 @@ uint32_t wr_dnode_addr_at(const struct wr_dnode *dn, unsigned int k);
 void wr_dnode_set_addr_at(struct f2fs_wr *w, struct wr_dnode *dn, unsigned int k, uint32_t addr);
 void wr_dnode_set_addr(struct f2fs_wr *w, struct wr_dnode *dn, uint32_t addr);
 void wr_dnode_put(struct wr_dnode *dn);
+/*
+ * File blocks [@from, @from + @len) of @inode get new addresses: an i_ext
+ * (the kernel's largest read extent, trusted when it loads the inode) that
+ * covers any of them is dropped, as the kernel drops its largest extent
+ * when it is updated inside.
+ */
+void wr_drop_extent(struct f2fs_wr *w, struct wr_node *inode, uint64_t from, uint64_t len);
 /* Free every data block at or past @from and the nodes that map only those. */
 int wr_truncate_blocks(struct f2fs_wr *w, struct wr_node *inode, uint64_t from);
 
