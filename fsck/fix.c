@@ -120,19 +120,21 @@ static int check_and_repair(struct f2fs_fs *fs, struct note_ctx *n,
 /* Rounds of check and repair: reconnected inodes need a new check (f2fs_repair_again). */
 #define FIX_ROUNDS 4
 
-int fix_run(struct tool *t, const char *undo, const struct fix_plan *plan,
+int fix_run(struct tool *t, struct f2fs_device *dev, const char *undo, const struct fix_plan *plan,
 	    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg,
 	    struct fix_outcome *out, char *why, size_t why_len, int status)
 {
 	struct note_ctx n = {.plan = plan, .out = out};
-	struct f2fs_device *dev;
+	struct f2fs_device *given = dev;
 	struct f2fs_fs *fs;
 	bool again = true;
-	int ret = 0, closed, round;
+	int ret = 0, closed = 0, round;
 
 	memset(out, 0, sizeof(*out));
-	dev = tool_open_for_writing(t, status, 0);
-	dev = tool_undo_stack(t, dev, undo, status);
+	if (!dev) {
+		dev = tool_open_for_writing(t, status, 0);
+		dev = tool_undo_stack(t, dev, undo, status);
+	}
 	for (round = 0; !ret && again && round < FIX_ROUNDS; round++) {
 		ret = f2fs_fs_open(
 		    dev, F2FS_FS_WRITE | (plan->drop_roll_forward ? F2FS_FS_DROP_ROLL_FORWARD : 0),
@@ -149,7 +151,8 @@ int fix_run(struct tool *t, const char *undo, const struct fix_plan *plan,
 		f2fs_repair_free(n.repair);
 		f2fs_fs_close(fs);
 	}
-	closed = f2fs_dev_close(dev);
+	if (dev != given)
+		closed = f2fs_dev_close(dev);
 	if (!ret && closed) {
 		snprintf(why, why_len, "closing the device: %s", strerror(-closed));
 		ret = closed;

@@ -57,12 +57,12 @@ struct fix_outcome {
 };
 
 /*
- * Open @t->image for writing (undo journal @undo when set), check, repair
- * what @plan approves.  @on_fix hears each fix kind.  Exits @status on a
- * target that cannot be opened; returns a negative errno (with @why) when
+ * Open @t->image for writing (undo journal @undo when set) unless @dev is
+ * such a device already (left open), check, repair what @plan approves.  @on_fix hears each fix
+ * kind.  Exits @status on a target that cannot be opened; returns a negative errno (with @why) when
  * the repair could not run, 0 otherwise.
  */
-int fix_run(struct tool *t, const char *undo, const struct fix_plan *plan,
+int fix_run(struct tool *t, struct f2fs_device *dev, const char *undo, const struct fix_plan *plan,
 	    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg,
 	    struct fix_outcome *out, char *why, size_t why_len, int status);
 

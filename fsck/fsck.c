@@ -59,6 +59,8 @@ struct fsck_opts {
 	bool json;				   /* --json */
 	int read_only;				   /* -n, -N, --dry-run, -l: may never write */
 	const char *undo;			   /* -z: the undo journal of the repairs */
+	bool rebuild;				   /* --rebuild: tables from a scan first */
+	struct f2fs_device *wdev;		   /* the device opened for writing, once it is */
 	struct fix_plan plan;			   /* what the mode may fix, counted by the check */
 	f2fs_problem_fn show_problem;		   /* how the first check's problems are shown */
 	unsigned int problems_shown, problems_max; /* 0: no limit */
@@ -210,6 +212,7 @@ static void usage(FILE *out)
 		"  --progress[=FD] show progress on stderr, or e2fsck's lines on FD\n"
 		"  --no-progress never show progress\n"
 		"  --drop-roll-forward let repairs discard fsynced data a mount would recover\n"
+		"  --rebuild rebuild NAT, SIT and checkpoint from a node scan first (-y)\n"
 		"  -h, --help print this help\n");
 }
 
@@ -238,6 +241,7 @@ enum long_only {
 	OPT_PROGRESS,
 	OPT_NO_PROGRESS,
 	OPT_DROP_ROLL_FORWARD,
+	OPT_REBUILD,
 };
 
 /*
@@ -293,6 +297,11 @@ static void check_combinations(struct fsck_opts *o)
 	if (o->undo && o->read_only)
 		fail(o, EXIT_USAGE,
 		     "-z records repairs: it does not go with -n, -N, --dry-run or -l");
+	if (o->rebuild && o->plan.mode != FIX_YES)
+		fail(o, EXIT_USAGE,
+		     "--rebuild rewrites the NAT, SIT and checkpoint: it needs -y (or -f)");
+	if (o->rebuild && (o->show_layout || o->show_tree))
+		fail(o, EXIT_USAGE, "--rebuild does not go with -%c", o->show_layout ? 'l' : 't');
 }
 
 static void parse_args(struct fsck_opts *o, int argc, char **argv)
@@ -308,6 +317,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 	    {"progress", optional_argument, NULL, OPT_PROGRESS},
 	    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
 	    {"drop-roll-forward", no_argument, NULL, OPT_DROP_ROLL_FORWARD},
+	    {"rebuild", no_argument, NULL, OPT_REBUILD},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
 	char why[200];
@@ -357,6 +367,9 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			break;
 		case OPT_DROP_ROLL_FORWARD:
 			o->plan.drop_roll_forward = true;
+			break;
+		case OPT_REBUILD:
+			o->rebuild = true;
 			break;
 		case OPT_NO_PROGRESS:
 			o->progress_req.mode = PROGRESS_OFF;
@@ -1213,6 +1226,74 @@ static void route_reports(struct fsck_opts *o, struct f2fs_check_options *co)
 
 /* ---- repairs ---- */
 
+static void __attribute__((format(printf, 2, 3)))
+say(const struct fsck_opts *o, const char *fmt, ...);
+
+static const char *rebuild_hints(const struct f2fs_rebuild_report *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", r->used_checkpoint ? " checkpoint" : "",
+		 r->used_nat ? " NAT" : "", r->used_raw_nat ? " stored-NAT-copies" : "",
+		 r->used_sit ? " SIT" : "");
+	return buf[0] ? buf + 1 : "none";
+}
+
+static void print_rebuild(struct fsck_opts *o, const struct f2fs_rebuild_report *r)
+{
+	char hints[64];
+
+	rebuild_hints(r, hints, sizeof(hints));
+	if (o->json) {
+		json_object(&o->js, "rebuild");
+		json_u64(&o->js, "blocks_scanned", r->blocks_scanned);
+		json_u64(&o->js, "unreadable_segments", r->unreadable_segments);
+		json_u64(&o->js, "node_blocks", r->node_blocks);
+		json_u64(&o->js, "nodes", r->nodes);
+		json_u64(&o->js, "inodes", r->inodes);
+		json_u64(&o->js, "dropped", r->dropped);
+		json_u64(&o->js, "leftovers", r->leftovers);
+		json_u64(&o->js, "data_blocks", r->data_blocks);
+		json_u64(&o->js, "summary_blocks", r->summaries);
+		json_str(&o->js, "hints", rebuild_hints(r, hints, sizeof(hints)));
+		json_str(&o->js, "liveness", r->liveness);
+		json_u64(&o->js, "checkpoint_version", r->cp_version);
+		json_end(&o->js);
+		return;
+	}
+	say(o,
+	    "[FIX] Rebuild from a scan: %llu blocks read, %llu node blocks found, %u nodes kept "
+	    "(%u inodes, %llu data blocks), %u dropped as freed (alive per: %s); hints used: %s; "
+	    "NAT, SIT, %u SSA block(s) and checkpoint (version %llu) written\n",
+	    (unsigned long long)r->blocks_scanned, (unsigned long long)r->node_blocks, r->nodes,
+	    r->inodes, (unsigned long long)r->data_blocks, r->dropped, r->liveness,
+	    rebuild_hints(r, hints, sizeof(hints)), r->summaries,
+	    (unsigned long long)r->cp_version);
+	if (r->leftovers)
+		say(o,
+		    "Info: %u of the dropped nodes lost a data block to a newer node: leftovers of "
+		    "deleted files\n",
+		    r->leftovers);
+	if (r->unreadable_segments)
+		say(o, "Info: %u segment(s) could not be read\n", r->unreadable_segments);
+}
+
+/*
+ * --rebuild: open the device for writing (with the undo journal), rebuild
+ * the tables from a scan; the check and repairs that follow use that handle.
+ */
+static void rebuild_phase(struct fsck_opts *o, struct tool *t)
+{
+	struct f2fs_rebuild_report rep;
+	char why[256];
+	int ret;
+
+	o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, 0);
+	o->wdev = tool_undo_stack(t, o->wdev, o->undo, EXIT_OPERATIONAL);
+	ret = f2fs_rebuild(o->wdev, &rep, why, sizeof(why));
+	if (ret)
+		fail(o, EXIT_OPERATIONAL, "%s: cannot rebuild: %s", o->device, why);
+	print_rebuild(o, &rep);
+}
+
 static void print_fix(const struct f2fs_fix_report *rep, void *arg)
 {
 	struct fsck_opts *o = arg;
@@ -1343,7 +1424,8 @@ static int repair_phase(struct fsck_opts *o, struct tool *t, bool may_write,
 		json_array(&o->js, "repairs");
 	else if (!o->quiet)
 		putchar('\n');
-	ret = fix_run(t, o->undo, &o->plan, print_fix, o, &out, why, sizeof(why), EXIT_OPERATIONAL);
+	ret = fix_run(t, o->wdev, o->undo, &o->plan, print_fix, o, &out, why, sizeof(why),
+		      EXIT_OPERATIONAL);
 	if (o->json)
 		json_end(&o->js);
 	if (ret == -ENOMEM || ret == -EIO)
@@ -1389,12 +1471,19 @@ int main(int argc, char **argv)
 	/* a run that may repair (all but -n, -N, --dry-run, -l) refuses a busy device */
 	may_write =
 	    tool_check_target(&t, o.read_only ? TOOL_READS : TOOL_REPAIRS, EXIT_OPERATIONAL);
-	ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
+	if (o.rebuild && !may_write)
+		fail(&o, EXIT_OPERATIONAL, "%s: --rebuild: the device is mounted read-only",
+		     o.device);
+	if (o.rebuild)
+		rebuild_phase(&o, &t);
+	dev = o.wdev;
+	ret = dev ? 0 : f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
 		fail(&o, EXIT_OPERATIONAL, "%s: cannot open: %s", o.device, strerror(-ret));
 	ret = f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, why, sizeof(why));
 	if (ret) {
-		f2fs_dev_close(dev);
+		if (dev != o.wdev)
+			f2fs_dev_close(dev);
 		tool_not_f2fs_reason(&t, ret, why, reason, sizeof(reason));
 		fail(&o, EXIT_OPERATIONAL, "%s: %s", o.device, reason);
 	}
@@ -1420,7 +1509,8 @@ int main(int argc, char **argv)
 	ret = f2fs_check(fs, &co, &r);
 	progress_finish(&o.progress);
 	f2fs_fs_close(fs);
-	f2fs_dev_close(dev);
+	if (dev != o.wdev)
+		f2fs_dev_close(dev);
 	o.geo = NULL;
 	if (ret)
 		fail(&o, EXIT_OPERATIONAL, "%s: %s", o.device, r.fatal_why);
@@ -1429,6 +1519,10 @@ int main(int argc, char **argv)
 	else if (!o.quiet)
 		print_report(&o, &r);
 	status = r.problems ? repair_phase(&o, &t, may_write, &r) : EXIT_CLEAN;
+	if (o.wdev && f2fs_dev_close(o.wdev))
+		fail(&o, EXIT_OPERATIONAL, "%s: closing the device failed", o.device);
+	if (o.rebuild && status == EXIT_CLEAN)
+		status = EXIT_CORRECTED;
 	if (o.json) {
 		json_u64(&o.js, "elapsed_ms", (uint64_t)(elapsed_secs(&start) * 1000));
 		json_finish(&o, status, NULL);

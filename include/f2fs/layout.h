@@ -72,6 +72,15 @@ struct f2fs_layout {
 int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *l, char *why,
 			size_t why_len);
 
+/*
+ * The space fields of @l (overprovision, reserved_segments,
+ * overprov_segments, free_segments, user_block_count) for @main_segs main
+ * segments, as mkfs computes them without -o and -Z: what a checkpoint
+ * rebuilt without its predecessor records.  -ENOSPC when the main area is
+ * too small.
+ */
+int f2fs_layout_space(uint32_t main_segs, uint32_t segs_per_sec, struct f2fs_layout *l);
+
 /* The reserve -Z asks for once raised to the minimum; 0 without -Z. */
 uint32_t f2fs_layout_reserved_sections(const struct f2fs_layout_params *p);
 

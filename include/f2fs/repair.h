@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "f2fs/check.h"
+#include "f2fs/device.h"
 #include "f2fs/fs.h"
 
 struct f2fs_repair;
@@ -66,5 +67,36 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 bool f2fs_repair_again(const struct f2fs_repair *r);
 
 void f2fs_repair_free(struct f2fs_repair *r);
+
+/* What f2fs_rebuild() found and used. */
+struct f2fs_rebuild_report {
+	bool used_checkpoint, used_nat, used_sit; /* what of the damaged volume still loaded */
+	bool used_raw_nat;	 /* the stored NAT copies, read without a checkpoint */
+	uint64_t blocks_scanned; /* main-area blocks read */
+	uint32_t unreadable_segments;
+	uint64_t node_blocks;	/* blocks that read as node blocks, stale copies included */
+	uint32_t nodes, inodes; /* nids kept (with their newest copy) */
+	uint32_t dropped;	/* nids found whose node the tables say was freed */
+	uint32_t leftovers;	/* of them, nodes a newer node took a data block from */
+	const char *liveness;	/* the table that said which nids are alive, or "no table" */
+	uint64_t data_blocks;	/* data addresses of kept nodes marked in use */
+	uint32_t summaries;	/* SSA blocks written (the stored ones disagreed) */
+	uint64_t cp_version;	/* of the checkpoint written */
+};
+
+/*
+ * Rebuild the NAT, the SIT and a checkpoint of the volume on @dev (opened
+ * for writing) from a scan of its main area for node blocks, for a volume
+ * whose NAT, SIT or checkpoint packs are unusable; only a superblock must
+ * be valid.  Whatever of the damaged tables still loads decides which copy
+ * of a node is current and which nids are alive (lib/repair/rebuild.c has
+ * the rules).  Copy 0 of the NAT and SIT is rewritten and a checkpoint
+ * selecting it written last.  Run the check and repair afterwards: link
+ * counts, sizes, summary entries and what two files share are theirs.
+ * Returns 0, or a negative errno with a one-line reason in @why (nothing
+ * was written unless the failure came while writing).
+ */
+int f2fs_rebuild(struct f2fs_device *dev, struct f2fs_rebuild_report *rep, char *why,
+		 size_t why_len);
 
 #endif

@@ -18,6 +18,15 @@
 
 struct f2fs_volume;
 
+/*
+ * Only the superblock: the first copy that passes the checks of
+ * f2fs_volume_open(), else the second, whatever the checkpoint packs hold
+ * (a rebuild makes a checkpoint of its own).  A device shorter than the
+ * volume is accepted.
+ */
+int f2fs_volume_read_super(struct f2fs_device *dev, struct f2fs_super_block *sb, char *why,
+			   size_t why_len);
+
 /* The chosen superblock and the first block of the chosen checkpoint pack. */
 const struct f2fs_super_block *f2fs_volume_sb(const struct f2fs_volume *v);
 const struct f2fs_checkpoint *f2fs_volume_cp(const struct f2fs_volume *v);

@@ -391,6 +391,13 @@ int f2fs_fix_summary(struct f2fs_fs *fs, uint64_t blkaddr, uint32_t nid, uint16_
 		     bool node);
 
 /*
+ * The whole summary block of segment @segno := @sum (a rebuild's, for a
+ * segment no log is open in: -EBUSY for an open log's).
+ */
+int f2fs_fix_summary_block(struct f2fs_fs *fs, uint32_t segno,
+			   const struct f2fs_summary_block *sum);
+
+/*
  * Give inode @ino, which no entry names, the entry @name in directory @dir
  * (its file type from the inode's mode): i_pino becomes @dir, and a
  * directory's ".." names @dir.  Link counts are left to the caller (a new
@@ -432,6 +439,13 @@ int f2fs_fix_dentry(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t s
  * made when missing; entries covering those slots are removed.
  */
 int f2fs_fix_dots(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t parent);
+
+/*
+ * @nid's NAT entry := ino @ino, main-area block @blkaddr, NAT version
+ * @version (a rebuild's entries, from a scan of the node blocks).
+ */
+int f2fs_fix_nat_set(struct f2fs_fs *fs, uint32_t nid, uint32_t ino, uint32_t blkaddr,
+		     uint8_t version);
 
 /* Set the ino of @nid's NAT entry, its address kept. */
 int f2fs_fix_nat_ino(struct f2fs_fs *fs, uint32_t nid, uint32_t ino);

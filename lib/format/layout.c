@@ -299,6 +299,16 @@ static int compute_overprovision(const struct f2fs_layout_params *p, struct f2fs
 	return 0;
 }
 
+int f2fs_layout_space(uint32_t main_segs, uint32_t segs_per_sec, struct f2fs_layout *l)
+{
+	struct f2fs_layout_params p = {.segs_per_sec = segs_per_sec};
+
+	memset(l, 0, sizeof(*l));
+	l->segment_count_main = main_segs;
+	l->segs_per_sec = segs_per_sec ? segs_per_sec : 1;
+	return compute_overprovision(&p, l, NULL, 0);
+}
+
 int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *l, char *why,
 			size_t len)
 {

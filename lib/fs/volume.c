@@ -640,6 +640,27 @@ int f2fs_volume_open(struct f2fs_device *dev, bool allow_short, struct f2fs_volu
 	return 0;
 }
 
+int f2fs_volume_read_super(struct f2fs_device *dev, struct f2fs_super_block *sb, char *why,
+			   size_t why_len)
+{
+	struct f2fs_volume *v = calloc(1, sizeof(*v));
+	int ret;
+
+	fs_say(why, why_len, "%s", "");
+	if (!v) {
+		fs_say(why, why_len, "out of memory");
+		return -ENOMEM;
+	}
+	v->dev = dev;
+	v->dev_blocks = f2fs_dev_get_info(dev)->size_bytes / F2FS_BLKSIZE;
+	v->allow_short = true;
+	ret = pick_sb(v, why, why_len);
+	if (!ret)
+		*sb = v->sb;
+	free(v);
+	return ret;
+}
+
 void f2fs_volume_close(struct f2fs_volume *v)
 {
 	free(v);

@@ -175,6 +175,20 @@ int f2fs_fix_summary(struct f2fs_fs *fs, uint64_t blkaddr, uint32_t nid, uint16_
 	return wr_write_summary(w, segno, &sum);
 }
 
+int f2fs_fix_summary_block(struct f2fs_fs *fs, uint32_t segno, const struct f2fs_summary_block *sum)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	if (segno >= w->segments)
+		return -EINVAL;
+	if (f2fs_cp_log_of_segment(fs->cpd, segno) >= 0)
+		return -EBUSY;
+	return wr_write_summary(w, segno, sum);
+}
+
 int f2fs_fix_attach(struct f2fs_fs *fs, uint32_t dir, uint32_t ino, const char *name, size_t len)
 {
 	struct wr_node *d = NULL, *in = NULL;
@@ -425,6 +439,25 @@ int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid)
 	if (nid < F2FS_FIRST_INO_RESERVED || nid >= w->max_nid)
 		return -EINVAL;
 	return wr_nat_set(w, nid, 0, F2FS_NULL_ADDR);
+}
+
+int f2fs_fix_nat_set(struct f2fs_fs *fs, uint32_t nid, uint32_t ino, uint32_t blkaddr,
+		     uint8_t version)
+{
+	struct f2fs_nat_info *e;
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	if (nid < F2FS_FIRST_INO_RESERVED || ino < F2FS_FIRST_INO_RESERVED || ino >= w->max_nid ||
+	    !f2fs_geo_in_main(&fs->geo, blkaddr))
+		return -EINVAL;
+	ret = wr_nat_set(w, nid, ino, blkaddr);
+	e = ret ? NULL : f2fs_nat_entry_mut(fs->nat, nid);
+	if (e)
+		e->version = version;
+	return ret;
 }
 
 int f2fs_fix_nat_ino(struct f2fs_fs *fs, uint32_t nid, uint32_t ino)

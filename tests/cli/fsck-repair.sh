@@ -186,6 +186,39 @@ else
 	fail roll-forward "no fsynced image: $(tail -1 "$WORK/wrtool.out" 2>/dev/null)"
 fi
 
+# --- --rebuild: only with -y; undone like any repair ------------------------------
+
+for opts in "--rebuild" "-n -y --rebuild" "-p --rebuild"; do
+	# shellcheck disable=SC2086 # the options are words
+	run_cmd "$FSCK" $opts "$BASE"
+	if [ "$RC" -eq 16 ] && grep -q -- '--rebuild .*needs -y' "$WORK/last.err"; then
+		pass "rebuild/refused: $opts"
+	else
+		fail "rebuild/refused: $opts" "exit $RC: $(tail -1 "$WORK/last.err")"
+	fi
+done
+rm -f "$IMG" "$WORK/rebuild.undo"
+cp --sparse=always "$CASES_KBASE" "$IMG"
+IMG=$IMG cases_zero nat_blkaddr segment_count_nat
+cp --sparse=always "$IMG" "$WORK/zeroed.img"
+run_cmd "$FSCK" -y --rebuild -z "$WORK/rebuild.undo" "$IMG"
+rc_rebuild=$RC
+run_cmd "$UNDO" "$WORK/rebuild.undo" "$IMG"
+if [ "$rc_rebuild" -eq 1 ] && [ "$RC" -eq 0 ] && cmp -s "$IMG" "$WORK/zeroed.img"; then
+	pass rebuild/undone
+else
+	fail rebuild/undone "fsck exited $rc_rebuild, undo $RC; $(cmp "$IMG" "$WORK/zeroed.img" 2>&1 | head -1)"
+fi
+# a volume with no superblock left is not rebuilt, and nothing is written
+dd if=/dev/zero of="$IMG" bs=4096 count=2 conv=notrunc status=none
+cp --sparse=always "$IMG" "$WORK/nosb.img"
+run_cmd "$FSCK" -y --rebuild "$IMG"
+if [ "$RC" -eq 8 ] && grep -q 'cannot rebuild: superblock' "$WORK/last.err" && cmp -s "$IMG" "$WORK/nosb.img"; then
+	pass rebuild/no-superblock
+else
+	fail rebuild/no-superblock "exit $RC: $(tail -1 "$WORK/last.err")"
+fi
+
 # --- questions on a terminal (script(1) gives fsck one) ---------------------------
 
 # ask ANSWERS NAME WANT-RC: a plain run on a terminal fed ANSWERS

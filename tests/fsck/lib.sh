@@ -128,6 +128,20 @@ inj() {
 	fi
 }
 
+# cases_zero START COUNT: zero a metadata area of $IMG, from the superblock
+# field START (a block address) for COUNT's segments (a segment_count_* field)
+cases_zero() {
+	local start count
+	start=$(cases_getv_in "$IMG" --sb 1 --mb "$1")
+	count=$(cases_getv_in "$IMG" --sb 1 --mb "$2")
+	if [ -z "$start" ] || [ -z "$count" ]; then
+		echo "cannot read $1/$2 in the superblock" >>"$CASES_WORK/inj.err"
+		return 1
+	fi
+	dd if=/dev/zero of="$IMG" bs=4096 seek="$start" count=$((count * 512)) conv=notrunc \
+		status=none
+}
+
 # cases_entry_slot NID: "SLOT DIR", where the entry naming NID sits in $IMG
 cases_entry_slot() {
 	"$INJECT" --dry-run --dent --nid "$1" --mb d_ino --val 0 "$IMG" 2>/dev/null |

@@ -7,7 +7,8 @@
 # random bytes or small integers into its metadata (superblocks, checkpoint
 # packs, SIT/NAT first blocks, the SSA blocks of the open logs, the node and
 # first data blocks of the open logs), and runs fsck.f2fs -f (which repairs,
-# as upstream's -f does; every third run -n, which only checks) under
+# as upstream's -f does; every third run -n, which only checks; every 11th
+# -f --rebuild, which rebuilds the tables from a scan first) under
 # timeout, then FUZZ_EXTRA more commands on the same image, taken in turn
 # from fsck.f2fs -t and dump.f2fs's modes (-d 3, -i, -n, -s, -a, -b, -M,
 # --sections, --json -i, -r -N).  fsck must exit 0, 1, 4 or 8, dump 0 or 1
@@ -378,6 +379,7 @@ run_family() {
 		args=(-f)
 		[ $((i % 3)) -eq 1 ] && args=(-n -d 1)
 		[ $((i % 7)) -eq 5 ] && args=(-f -l)
+		[ $((i % 11)) -eq 7 ] && args=(-f --rebuild)
 		cp --sparse=always "$img" "$img.pre"
 		run_tool '0 1 4 8' "$FSCK" "${args[@]}" "$img"
 		# a run that says it corrected everything must leave a clean volume
