@@ -13,6 +13,8 @@
 
 #include "f2fs/device.h"
 #include "f2fs/fs.h"
+#include "f2fs/read.h"
+#include "f2fs/write.h"
 #include "fix.h"
 #include "tools/common/target.h"
 
@@ -117,10 +119,40 @@ static int check_and_repair(struct f2fs_fs *fs, struct note_ctx *n,
 	return ret < 0 ? ret : 0;
 }
 
+int fix_roll_forward(struct f2fs_device *dev,
+		     void (*on_recovery)(const struct f2fs_recovery *, void *), void *arg,
+		     struct fix_outcome *out, char *why, size_t why_len)
+{
+	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
+	struct f2fs_recovery rec;
+	uint32_t fsynced, length;
+	struct f2fs_fs *fs;
+	int ret = f2fs_fs_open(dev, F2FS_FS_WRITE | F2FS_FS_ROLL_FORWARD, &fs, why, why_len);
+
+	if (ret)
+		return ret;
+	ret = f2fs_roll_forward_chain(fs, &fsynced, &length);
+	if (!ret && fsynced)
+		ret = f2fs_roll_forward(fs, &rec);
+	if (!ret && fsynced && rec.recovered_inodes)
+		ret = f2fs_checkpoint(fs, &req);
+	if (ret)
+		snprintf(why, why_len,
+			 "roll-forward recovery: %s (--drop-roll-forward discards the fsynced data "
+			 "instead)",
+			 f2fs_fs_why(fs)[0] ? f2fs_fs_why(fs) : strerror(-ret));
+	else if (fsynced && on_recovery)
+		on_recovery(&rec, arg);
+	out->checkpointed |= !ret && fsynced && rec.recovered_inodes;
+	f2fs_fs_close(fs);
+	return ret;
+}
+
 /* Rounds of check and repair: reconnected inodes need a new check (f2fs_repair_again). */
 #define FIX_ROUNDS 4
 
 int fix_run(struct tool *t, struct f2fs_device *dev, const char *undo, const struct fix_plan *plan,
+	    void (*on_recovery)(const struct f2fs_recovery *, void *),
 	    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg,
 	    struct fix_outcome *out, char *why, size_t why_len, int status)
 {
@@ -135,6 +167,8 @@ int fix_run(struct tool *t, struct f2fs_device *dev, const char *undo, const str
 		dev = tool_open_for_writing(t, status, 0);
 		dev = tool_undo_stack(t, dev, undo, status);
 	}
+	if (!plan->drop_roll_forward)
+		ret = fix_roll_forward(dev, on_recovery, arg, out, why, why_len);
 	for (round = 0; !ret && again && round < FIX_ROUNDS; round++) {
 		ret = f2fs_fs_open(
 		    dev, F2FS_FS_WRITE | (plan->drop_roll_forward ? F2FS_FS_DROP_ROLL_FORWARD : 0),

@@ -5,7 +5,8 @@
  * preen-safe ones; a terminal without either: what the user answers, one
  * question per fix kind, as e2fsck's latches ask once for a whole group;
  * -n or no terminal: none).  fix_run() then opens the device for writing
- * (with the undo journal of -z), checks again on the writable handle and
+ * (with the undo journal of -z), applies the roll-forward chain as a mount
+ * would (unless --drop-roll-forward), checks again on the writable handle and
  * hands the approved problems to lib/repair/ -- in up to four rounds, since
  * reconnecting inodes changes what the next check reaches.
  */
@@ -17,6 +18,7 @@
 
 #include "f2fs/check.h"
 #include "f2fs/repair.h"
+#include "f2fs/write.h"
 #include "tools/common/common.h"
 
 enum fix_mode {
@@ -57,12 +59,28 @@ struct fix_outcome {
 };
 
 /*
+ * Apply the roll-forward chain of the volume on @dev (opened for writing),
+ * as a mount would, and end it with a checkpoint (a repair's checkpoint
+ * would otherwise lose the fsynced data); @on_recovery hears what was
+ * applied.  Nothing happens without fsynced blocks in the chain.  Returns
+ * 0 or a negative errno with @why; out->checkpointed tells whether
+ * anything was written.
+ */
+int fix_roll_forward(struct f2fs_device *dev,
+		     void (*on_recovery)(const struct f2fs_recovery *, void *), void *arg,
+		     struct fix_outcome *out, char *why, size_t why_len);
+
+/*
  * Open @t->image for writing (undo journal @undo when set) unless @dev is
- * such a device already (left open), check, repair what @plan approves.  @on_fix hears each fix
- * kind.  Exits @status on a target that cannot be opened; returns a negative errno (with @why) when
- * the repair could not run, 0 otherwise.
+ * such a device already (left open); unless @plan drops it, apply the
+ * roll-forward chain as a mount would and checkpoint (@on_recovery hears
+ * what was applied); then check and repair what @plan approves (@on_fix
+ * hears each fix kind).  Exits @status on a target that cannot be opened;
+ * returns a negative errno (with @why) when the repair could not run, 0
+ * otherwise.
  */
 int fix_run(struct tool *t, struct f2fs_device *dev, const char *undo, const struct fix_plan *plan,
+	    void (*on_recovery)(const struct f2fs_recovery *, void *),
 	    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg,
 	    struct fix_outcome *out, char *why, size_t why_len, int status);
 

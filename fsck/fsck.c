@@ -1276,6 +1276,54 @@ static void print_rebuild(struct fsck_opts *o, const struct f2fs_rebuild_report 
 		say(o, "Info: %u segment(s) could not be read\n", r->unreadable_segments);
 }
 
+static void print_recovery(const struct f2fs_recovery *r, void *arg);
+
+/* Does the volume hold fsynced blocks past its checkpoint? (false when it does not open) */
+static bool has_fsynced_chain(const char *device)
+{
+	uint32_t fsynced = 0, length;
+	struct f2fs_device *dev;
+	struct f2fs_fs *fs;
+
+	if (f2fs_dev_open(device, F2FS_DEV_RDONLY, &dev))
+		return false;
+	if (!f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, NULL, 0)) {
+		if (f2fs_roll_forward_chain(fs, &fsynced, &length))
+			fsynced = 0;
+		f2fs_fs_close(fs);
+	}
+	f2fs_dev_close(dev);
+	return fsynced > 0;
+}
+
+/*
+ * -y and -p first apply the fsynced data past the checkpoint, as a mount
+ * (and e2fsck's journal replay) would, then check the volume that results;
+ * --drop-roll-forward keeps the chain out, -n and a terminal only look.
+ */
+static bool recovery_phase(struct fsck_opts *o, struct tool *t, bool may_write)
+{
+	struct fix_outcome out = {0};
+	char why[256];
+	int ret;
+
+	if (o->read_only || !may_write || o->plan.drop_roll_forward ||
+	    (o->plan.mode != FIX_YES && o->plan.mode != FIX_PREEN) || !has_fsynced_chain(o->device))
+		return false;
+	if (!o->wdev) {
+		o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, 0);
+		o->wdev = tool_undo_stack(t, o->wdev, o->undo, EXIT_OPERATIONAL);
+	}
+	if (o->json)
+		json_array(&o->js, "recovery");
+	ret = fix_roll_forward(o->wdev, print_recovery, o, &out, why, sizeof(why));
+	if (o->json)
+		json_end(&o->js);
+	if (ret)
+		fail(o, EXIT_UNCORRECTED, "%s: %s", o->device, why);
+	return out.checkpointed;
+}
+
 /*
  * --rebuild: open the device for writing (with the undo journal), rebuild
  * the tables from a scan; the check and repairs that follow use that handle.
@@ -1292,6 +1340,32 @@ static void rebuild_phase(struct fsck_opts *o, struct tool *t)
 	if (ret)
 		fail(o, EXIT_OPERATIONAL, "%s: cannot rebuild: %s", o->device, why);
 	print_rebuild(o, &rep);
+}
+
+static void print_recovery(const struct f2fs_recovery *r, void *arg)
+{
+	struct fsck_opts *o = arg;
+
+	if (o->json) {
+		json_object(&o->js, NULL);
+		json_str(&o->js, "fix", "roll_forward");
+		json_u64(&o->js, "chain_blocks", r->chain);
+		json_u64(&o->js, "fsynced_blocks", r->fsynced);
+		json_u64(&o->js, "inodes", r->recovered_inodes);
+		json_u64(&o->js, "created", r->created);
+		json_u64(&o->js, "dentries", r->dentries);
+		json_u64(&o->js, "data_blocks", r->blocks);
+		json_u64(&o->js, "skipped", r->skipped);
+		json_str(&o->js, "result", "done");
+		json_end(&o->js);
+		return;
+	}
+	say(o,
+	    "[FIX] Roll forward: the fsynced data applied as a mount would, then a checkpoint: "
+	    "%u chain block(s), %u fsynced, %u inode(s) (%u new, %u name(s) added), %u data "
+	    "block(s)%s\n",
+	    r->chain, r->fsynced, r->recovered_inodes, r->created, r->dentries, r->blocks,
+	    r->skipped ? "; some fsynced blocks belong to no inode and were dropped" : "");
 }
 
 static void print_fix(const struct f2fs_fix_report *rep, void *arg)
@@ -1424,8 +1498,8 @@ static int repair_phase(struct fsck_opts *o, struct tool *t, bool may_write,
 		json_array(&o->js, "repairs");
 	else if (!o->quiet)
 		putchar('\n');
-	ret = fix_run(t, o->wdev, o->undo, &o->plan, print_fix, o, &out, why, sizeof(why),
-		      EXIT_OPERATIONAL);
+	ret = fix_run(t, o->wdev, o->undo, &o->plan, print_recovery, print_fix, o, &out, why,
+		      sizeof(why), EXIT_OPERATIONAL);
 	if (o->json)
 		json_end(&o->js);
 	if (ret == -ENOMEM || ret == -EIO)
@@ -1453,7 +1527,7 @@ int main(int argc, char **argv)
 	struct f2fs_fs *fs;
 	struct timespec start;
 	char why[256], reason[400];
-	bool may_write;
+	bool may_write, recovered;
 	int ret, status;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -1476,6 +1550,7 @@ int main(int argc, char **argv)
 		     o.device);
 	if (o.rebuild)
 		rebuild_phase(&o, &t);
+	recovered = recovery_phase(&o, &t, may_write);
 	dev = o.wdev;
 	ret = dev ? 0 : f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
 	if (ret)
@@ -1521,7 +1596,7 @@ int main(int argc, char **argv)
 	status = r.problems ? repair_phase(&o, &t, may_write, &r) : EXIT_CLEAN;
 	if (o.wdev && f2fs_dev_close(o.wdev))
 		fail(&o, EXIT_OPERATIONAL, "%s: closing the device failed", o.device);
-	if (o.rebuild && status == EXIT_CLEAN)
+	if ((o.rebuild || recovered) && status == EXIT_CLEAN)
 		status = EXIT_CORRECTED;
 	if (o.json) {
 		json_u64(&o.js, "elapsed_ms", (uint64_t)(elapsed_secs(&start) * 1000));

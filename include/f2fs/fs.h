@@ -58,6 +58,11 @@ enum f2fs_fs_flags {
 	 * (-EUCLEAN): mounting it first applies them.
 	 */
 	F2FS_FS_DROP_ROLL_FORWARD = 1u << 2,
+	/*
+	 * With F2FS_FS_WRITE: the caller applies the roll-forward chain with
+	 * f2fs_roll_forward() (f2fs/write.h) before anything else writes.
+	 */
+	F2FS_FS_ROLL_FORWARD = 1u << 3,
 };
 
 /*

@@ -244,6 +244,19 @@ void f2fs_inode_devnum(const struct f2fs_inode *ri, uint32_t *major, uint32_t *m
 
 /* ---- roll-forward (lib/read/recovery.c) ---- */
 
+/* Called with each block of the roll-forward chain in order; non-zero stops the walk. */
+typedef int (*f2fs_chain_fn)(uint64_t blkaddr, const struct f2fs_node *n, void *arg);
+
+/*
+ * Walk the warm node log from where the checkpoint left it, as the
+ * kernel's recovery does, while each footer carries this checkpoint's
+ * version (with its CRC when the checkpoint asks for CRC recovery),
+ * following next_blkaddr; a chain longer than the main area stops there.
+ * Returns 0, @fn's value, -EUCLEAN for a checkpoint whose warm node
+ * segment is outside the main area, or -ENOMEM.
+ */
+int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg);
+
 /*
  * Walk the warm node log from where the checkpoint left it, as the
  * kernel's recovery does: *length node blocks carry this checkpoint's

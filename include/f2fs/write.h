@@ -500,6 +500,29 @@ int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs);
  */
 int f2fs_fix_journals(struct f2fs_fs *fs);
 
+/* What f2fs_roll_forward() found and applied. */
+struct f2fs_recovery {
+	uint32_t chain;		   /* node blocks of the chain */
+	uint32_t fsynced;	   /* of them fsync-marked inodes, direct and xattr nodes */
+	uint32_t recovered_inodes; /* inodes recovered */
+	uint32_t created;	   /* of them made after the checkpoint */
+	uint32_t inodes, dnodes;   /* chain blocks applied: inode blocks, all */
+	uint32_t dentries;	   /* names of new files added to their parents */
+	uint32_t blocks;	   /* data blocks taken where the chain names them */
+	uint32_t skipped; /* fsynced blocks of no recoverable inode, names without parent */
+};
+
+/*
+ * Apply the roll-forward chain as the kernel does at mount: the fsynced
+ * files' attributes, new files' names, xattrs, inline data and data
+ * addresses.  @fs must be opened with F2FS_FS_WRITE | F2FS_FS_ROLL_FORWARD
+ * and nothing written through it yet (-EINVAL, -EBUSY); write a checkpoint
+ * afterwards (f2fs_checkpoint), which ends the chain.  -EUCLEAN for a chain
+ * block the kernel would refuse to recover (a node offset that does not
+ * match the file's tree, a data address outside the main area).
+ */
+int f2fs_roll_forward(struct f2fs_fs *fs, struct f2fs_recovery *rep);
+
 /* Free the NAT entry of @nid (its block's SIT bit is the caller's). */
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);
 

@@ -19,7 +19,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/read.h"
 
-int f2fs_roll_forward_chain(struct f2fs_fs *fs, uint32_t *fsynced, uint32_t *length)
+int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg)
 {
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
 	const struct f2fs_geometry *g = f2fs_fs_geo(fs);
@@ -27,8 +27,8 @@ int f2fs_roll_forward_chain(struct f2fs_fs *fs, uint32_t *fsynced, uint32_t *len
 	uint64_t ver = le64_get(cp->checkpoint_ver), blk, steps = 0;
 	uint32_t segno = le32_get(cp->cur_node_segno[1]);
 	struct f2fs_node *n;
+	int ret = 0;
 
-	*fsynced = *length = 0;
 	/* the footer version with CRC recovery is the nat_bits tag's value: version | crc << 32 */
 	if (flags & CP_CRC_RECOVERY_FLAG)
 		ver = f2fs_nat_bits_tag(cp);
@@ -38,15 +38,39 @@ int f2fs_roll_forward_chain(struct f2fs_fs *fs, uint32_t *fsynced, uint32_t *len
 	if (!n)
 		return -ENOMEM;
 	blk = f2fs_geo_blkaddr(g, segno, le16_get(cp->cur_node_blkoff[1]));
-	while (f2fs_geo_in_main(g, blk) && steps++ < g->main_blocks) {
+	/* a chain longer than the main area loops: the kernel stops there too */
+	while (!ret && f2fs_geo_in_main(g, blk) && steps++ < g->main_blocks) {
 		if (f2fs_dev_read(f2fs_fs_dev(fs), n, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE) ||
 		    le64_get(n->footer.cp_ver) != ver)
 			break;
-		(*length)++;
-		if (le32_get(n->footer.flag) & (1u << F2FS_FSYNC_BIT_SHIFT))
-			(*fsynced)++;
+		ret = fn(blk, n, arg);
 		blk = le32_get(n->footer.next_blkaddr);
 	}
 	free(n);
+	return ret;
+}
+
+struct chain_count {
+	uint32_t fsynced, length;
+};
+
+static int count_block(uint64_t blkaddr, const struct f2fs_node *n, void *arg)
+{
+	struct chain_count *c = arg;
+
+	(void)blkaddr;
+	c->length++;
+	if (le32_get(n->footer.flag) & (1u << F2FS_FSYNC_BIT_SHIFT))
+		c->fsynced++;
 	return 0;
+}
+
+int f2fs_roll_forward_chain(struct f2fs_fs *fs, uint32_t *fsynced, uint32_t *length)
+{
+	struct chain_count c = {0, 0};
+	int ret = f2fs_roll_forward_walk(fs, count_block, &c);
+
+	*fsynced = c.fsynced;
+	*length = c.length;
+	return ret;
 }

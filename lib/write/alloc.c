@@ -313,6 +313,66 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 	}
 }
 
+/* The summary entry of @blkaddr := (@nid, @ofs, @version), data: an open log's or the SSA's. */
+static int set_data_summary(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, uint16_t ofs,
+			    uint8_t version)
+{
+	uint32_t segno = seg_of(w, blkaddr), off = f2fs_geo_blkoff(&w->fs->geo, blkaddr);
+	int log = f2fs_cp_log_of_segment(w->fs->cpd, segno), ret = 0;
+	const struct f2fs_summary_block *cur;
+	struct f2fs_summary_block sum;
+	struct f2fs_summary *e;
+
+	if (log >= 0) {
+		e = &w->fs->cpd->curseg_sum[log].entries[off];
+	} else {
+		cur = f2fs_ssa_get(w->fs->ssa, segno, &ret);
+		if (!cur)
+			return ret;
+		sum = *cur;
+		sum.footer.entry_type = F2FS_SUM_TYPE_DATA;
+		e = &sum.entries[off];
+	}
+	e->nid = le32_put(nid);
+	e->ofs_in_node = le16_put(ofs);
+	e->version = version;
+	return log >= 0 ? 0 : wr_write_summary(w, segno, &sum);
+}
+
+int wr_claim_block(struct f2fs_wr *w, uint64_t blkaddr, bool was_hole, uint32_t nid, uint16_t ofs,
+		   uint8_t version)
+{
+	uint32_t segno, off;
+	struct f2fs_seg_entry *se;
+	struct f2fs_sec_entry *sec;
+	int ret;
+
+	if (!f2fs_geo_in_main(&w->fs->geo, blkaddr) || wr_block_valid(w, blkaddr))
+		return -EINVAL;
+	segno = seg_of(w, blkaddr);
+	off = f2fs_geo_blkoff(&w->fs->geo, blkaddr);
+	se = f2fs_sit_seg_mut(w->fs->sit, segno);
+	if (!se)
+		return -ENOMEM;
+	ret = set_data_summary(w, blkaddr, nid, ofs, version);
+	if (ret)
+		return ret;
+	/* the kernel's __f2fs_replace_block in its recovery flow */
+	if (wr_is_cur_seg(w, segno))
+		se->type = (uint8_t)f2fs_cp_log_of_segment(w->fs->cpd, segno);
+	else if (se->valid == 0)
+		se->type = was_hole ? F2FS_CURSEG_COLD_DATA : F2FS_CURSEG_WARM_DATA;
+	sec = &w->fs->sit->sec[segno / w->segs_per_sec];
+	update_mtime(w, se);
+	f2fs_set_bit_msb(se->map, off);
+	se->valid++;
+	sec->valid++;
+	w->valid_blocks++;
+	use_section(w, segno / w->segs_per_sec);
+	wr_seg_dirty(w, segno);
+	return 0;
+}
+
 bool wr_block_valid(struct f2fs_wr *w, uint64_t blkaddr)
 {
 	const struct f2fs_seg_entry *se;

@@ -100,9 +100,8 @@ static int refuse_pending_recovery(struct f2fs_fs *fs)
 	if (!fsynced)
 		return 0;
 	fs_say(fs->why, sizeof(fs->why),
-	       "%u fsynced node blocks await roll-forward recovery: mount the volume once (the "
-	       "kernel replays them) before writing to it, or let fsck drop them "
-	       "(--drop-roll-forward)",
+	       "%u fsynced node blocks await roll-forward recovery: mount the volume once or run "
+	       "fsck.f2fs -y (either applies them) before writing to it",
 	       fsynced);
 	return -EUCLEAN;
 }
@@ -115,8 +114,9 @@ static int build(struct f2fs_fs *fs, bool existing, struct f2fs_wr **out)
 	*out = NULL;
 	if (!w)
 		return -ENOMEM;
-	ret =
-	    existing && !(fs->flags & F2FS_FS_DROP_ROLL_FORWARD) ? refuse_pending_recovery(fs) : 0;
+	ret = existing && !(fs->flags & (F2FS_FS_DROP_ROLL_FORWARD | F2FS_FS_ROLL_FORWARD))
+		  ? refuse_pending_recovery(fs)
+		  : 0;
 	if (ret) {
 		free(w);
 		return ret;

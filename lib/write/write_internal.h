@@ -178,6 +178,16 @@ void wr_alloc_recount(struct f2fs_wr *w);
 uint64_t wr_log_next_addr(struct f2fs_wr *w, int type);
 /* Mark a main-area block invalid (NULL and NEW addresses are ignored). */
 void wr_invalidate(struct f2fs_wr *w, uint64_t blkaddr);
+/*
+ * Roll-forward: main-area block @blkaddr, written before a power cut and
+ * now named by a recovered address, becomes valid data of (@nid, @ofs,
+ * @version) where it is; its segment, when empty and not a log's, becomes
+ * cold data for a block that filled a hole (@was_hole), warm otherwise.
+ * Call wr_alloc_recount() after the last one.  -EINVAL when the block is
+ * outside the main area or valid already.
+ */
+int wr_claim_block(struct f2fs_wr *w, uint64_t blkaddr, bool was_hole, uint32_t nid, uint16_t ofs,
+		   uint8_t version);
 /* Is @blkaddr valid in the SIT now? */
 bool wr_block_valid(struct f2fs_wr *w, uint64_t blkaddr);
 /* At a checkpoint: checkpointed counts := current ones; emptied sections become free. */

@@ -157,30 +157,66 @@ else
 	skip undo "no $UNDO, or the image could not be broken: $(cat "$WORK/inj.err" 2>/dev/null)"
 fi
 
-# --- fsynced data a mount would roll forward is not discarded by a repair --------
+# --- fsynced data past the checkpoint: -y applies it as a mount would ------------
 
 WRTOOL=${WRTOOL:-$TOP/tests/cli/wrtool}
+# rf_image MIRROR: a cut after two fsyncs (/rf extended, /new created) and
+# a problem (file2's i_links); MIRROR gets what the fsyncs made durable
 rf_image() {
-	rm -f "$IMG"
+	rm -rf "$IMG" "$1" && mkdir -p "$1"
 	cp --sparse=always "$BASE" "$IMG"
-	"$WRTOOL" "$IMG" create /rf write /rf 0 8192 7 sync write /rf 8192 4096 8 fsync /rf abort \
-		>"$WORK/wrtool.out" 2>&1 && grep -q "fsync /rf: roll-forward" "$WORK/wrtool.out" &&
+	"$WRTOOL" --mirror "$1" "$IMG" create /rf write /rf 0 8192 7 sync write /rf 8192 4096 8 \
+		create /new write /new 0 20000 9 fsync /new fsync /rf nomirror \
+		write /rf 0 4096 10 abort >"$WORK/wrtool.out" 2>&1 &&
+		grep -q "fsync /rf: roll-forward" "$WORK/wrtool.out" &&
+		grep -q "fsync /new: roll-forward" "$WORK/wrtool.out" &&
 		inj --node --nid "$FILE2" --mb i_links --val 7
 }
-if [ -x "$WRTOOL" ] && rf_image; then
+# same_file NAME MIRROR: the volume's /NAME (dump.f2fs -r) equals MIRROR/NAME
+same_file() {
+	rm -rf "$WORK/rf-out"
+	"$DUMP" -r -o "$WORK/rf-out" "$IMG" >/dev/null 2>&1 && cmp -s "$WORK/rf-out/$1" "$2/$1"
+}
+if [ -x "$WRTOOL" ] && rf_image "$WORK/rf-mirror"; then
 	before=$(sha256sum <"$IMG")
-	run_cmd "$FSCK" -y "$IMG"
-	if [ "$RC" -eq 4 ] && grep -q "await roll-forward recovery" "$WORK/last.out" &&
+	run_cmd "$FSCK" -n "$IMG"
+	if [ "$RC" -eq 4 ] && grep -q "2 fsynced node blocks are recoverable" "$WORK/last.out" &&
 		[ "$(sha256sum <"$IMG")" = "$before" ]; then
-		pass roll-forward/kept
+		pass roll-forward/kept-by-n
 	else
-		fail roll-forward/kept "exit $RC, or the image changed: $(grep 'Info: [0-9]' "$WORK/last.out")"
+		fail roll-forward/kept-by-n "exit $RC, or the image changed: $(grep 'fsynced\|Info: [0-9]' "$WORK/last.out")"
 	fi
+	run_cmd "$FSCK" -y "$IMG"
+	if [ "$RC" -eq 1 ] &&
+		grep -q '^\[FIX\] Roll forward: .* 2 inode(s) (1 new, 1 name(s) added)' "$WORK/last.out" &&
+		same_file rf "$WORK/rf-mirror" && same_file new "$WORK/rf-mirror"; then
+		pass roll-forward/applied
+	else
+		fail roll-forward/applied "exit $RC: $(grep -E '^\[FIX\]|Info: [0-9]' "$WORK/last.out" | tr '\n' ' ')"
+	fi
+	run_cmd "$FSCK" "$IMG"
+	[ "$RC" -eq 0 ] && pass roll-forward/applied-clean ||
+		fail roll-forward/applied-clean "exit $RC: $(grep -m3 PR_ "$WORK/last.out")"
+	rf_image "$WORK/rf-mirror"
 	run_cmd "$FSCK" -y --drop-roll-forward "$IMG"
-	if [ "$RC" -eq 1 ] && run_cmd "$FSCK" "$IMG" && [ "$RC" -eq 0 ]; then
+	rc_drop=$RC
+	dropped_log=$(grep -E '^\[FIX\]|Info: [0-9]' "$WORK/last.out" | tr '\n' ' ')
+	run_cmd "$FSCK" "$IMG"
+	if [ "$rc_drop" -eq 1 ] && [ "$RC" -eq 0 ] && ! grep -q 'Roll forward' <<<"$dropped_log" &&
+		! same_file new "$WORK/rf-mirror" && [ ! -e "$WORK/rf-out/new" ]; then
 		pass roll-forward/dropped-on-request
 	else
-		fail roll-forward/dropped-on-request "exit $RC: $(grep 'Info: [0-9]' "$WORK/last.out")"
+		fail roll-forward/dropped-on-request "exit $rc_drop, then $RC: $dropped_log"
+	fi
+	# preen mode replays too (e2fsck -p replays its journal), on a volume with nothing else wrong
+	rf_image "$WORK/rf-mirror"
+	inj --node --nid "$FILE2" --mb i_links --val 1
+	run_cmd "$FSCK" -p "$IMG"
+	if [ "$RC" -eq 1 ] && grep -q '^\[FIX\] Roll forward' "$WORK/last.out" &&
+		same_file new "$WORK/rf-mirror"; then
+		pass roll-forward/preen
+	else
+		fail roll-forward/preen "exit $RC: $(grep -E '^\[FIX\]|Info: [0-9]' "$WORK/last.out" | tr '\n' ' ')"
 	fi
 else
 	fail roll-forward "no fsynced image: $(tail -1 "$WORK/wrtool.out" 2>/dev/null)"

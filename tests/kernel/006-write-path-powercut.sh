@@ -12,7 +12,11 @@
 #     must equal the host mirror wrtool kept of the durable operations:
 #     the fsynced file with its content, the first file's overwrite, and
 #     no third file (jobs/remount-check.sh);
-#   - after that unmount both fscks must call it clean.
+#   - after that unmount both fscks must call it clean;
+#   - .../fsck-rolled: on a copy of the cut image our fsck -y applies the
+#     chain first (the "[FIX] Roll forward" line, exit 1); the kernel then
+#     mounts that copy with nothing left to recover and the tree must equal
+#     the same mirror; after that unmount both fscks must call it clean.
 #
 # Environment: MKFS, OUR_FSCK, UPSTREAM_FSCK, WRTOOL (default
 # <repo>/tests/cli/wrtool), CI, TMPDIR and the GUEST_* variables.
@@ -43,6 +47,7 @@ all_names() {
 	local c
 	for c in "${CASES[@]}"; do
 		echo "write-powercut/${c%%|*}"
+		echo "write-powercut/${c%%|*}/fsck-rolled"
 	done
 }
 
@@ -62,6 +67,37 @@ both_clean() {
 		return 1
 	fi
 	return 0
+}
+
+# fsck_rolled NAME IMG: our fsck -y applies the chain of the cut image IMG,
+# then the kernel must find the mirror's tree on it (write-powercut/NAME/fsck-rolled)
+fsck_rolled() {
+	local name=$1 img=$2 rc reason
+	"$OUR_FSCK" -y "$img" </dev/null >"$work/$name-rolled.fsck" 2>&1
+	rc=$?
+	if [ "$rc" != 1 ] || ! grep -q '^\[FIX\] Roll forward: ' "$work/$name-rolled.fsck"; then
+		fail "write-powercut/$name/fsck-rolled" "fsck -y exited $rc: $(grep -m3 -E '^\[FIX\]|Info: [0-9]|rror' "$work/$name-rolled.fsck" | tr '\n' ' ')"
+		return
+	fi
+	info "$name/fsck-rolled: $(grep '^\[FIX\] Roll forward' "$work/$name-rolled.fsck")"
+	if ! reason=$(both_clean "$img" "$name-rolled"); then
+		fail "write-powercut/$name/fsck-rolled" "after fsck -y: $reason"
+		return
+	fi
+	GUEST_JOB_ENV='MANIFEST=/bin/m'
+	if ! guest_run "$img" "$REMOUNT_JOB" "$work/m.names" "$work/m.sums" "$work/m.links" \
+		"$work/m.symlinks"; then
+		GUEST_JOB_ENV=
+		fail "write-powercut/$name/fsck-rolled" "kernel: $guest_error"
+		return
+	fi
+	GUEST_JOB_ENV=
+	if ! reason=$(both_clean "$img" "$name-rolled-after"); then
+		fail "write-powercut/$name/fsck-rolled" "after the kernel mounted it: $reason"
+		return
+	fi
+	pass "write-powercut/$name/fsck-rolled"
+	rm -f "$img"
 }
 
 run_case() {
@@ -101,6 +137,8 @@ run_case() {
 		find . -type f | LC_ALL=C sort | xargs sha256sum >"$work/m.sums" &&
 		find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %a %n' >"$work/m.links" &&
 		: >"$work/m.symlinks")
+	cp --sparse=always "$img" "$work/$name-rolled.img"
+	fsck_rolled "$name" "$work/$name-rolled.img"
 	GUEST_JOB_ENV=$'MANIFEST=/bin/m\nEXPECT_RECOVERY=1'
 	if ! guest_run "$img" "$REMOUNT_JOB" "$work/m.names" "$work/m.sums" "$work/m.links" \
 		"$work/m.symlinks"; then
