@@ -661,9 +661,10 @@ static void set_nat_field(const struct inject *in, struct f2fs_nat_entry *ne, co
 		p = (uint8_t *)&ne->block_addr;
 		size = 4;
 	} else {
-		tool_fail(&in->tool, 1,
-			  "unknown or unsupported NAT member \"%s\" (version, ino, block_addr)",
-			  o->mb);
+		tool_fail(
+		    &in->tool, 1,
+		    "unknown or unsupported NAT member \"%s\" (version, ino, block_addr, j_nid)",
+		    o->mb);
 	}
 	need_val(in);
 	if (o->val > size_mask(size))
@@ -678,11 +679,42 @@ static void check_nat_member(const struct inject *in)
 {
 	const char *mb = in->o.mb;
 
-	if (strcmp(mb, "version") && strcmp(mb, "ino") && strcmp(mb, "block_addr"))
-		tool_fail(&in->tool, 1,
-			  "unknown or unsupported NAT member \"%s\" (version, ino, block_addr)",
-			  mb);
+	if (strcmp(mb, "version") && strcmp(mb, "ino") && strcmp(mb, "block_addr") &&
+	    strcmp(mb, "j_nid"))
+		tool_fail(
+		    &in->tool, 1,
+		    "unknown or unsupported NAT member \"%s\" (version, ino, block_addr, j_nid)",
+		    mb);
 	need_val(in);
+	if (!strcmp(mb, "j_nid") && in->o.val > UINT32_MAX)
+		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit a nid", in->o.val);
+}
+
+/*
+ * j_nid for a nid the NAT journal does not hold: a journal entry with the
+ * nid's entry @ne (from its NAT block) keyed to --val is appended, as a
+ * checkpoint that journaled it would have.
+ */
+static void journal_add_nat(const struct inject *in, const struct f2fs_nat_entry *ne)
+{
+	uint8_t buf[F2FS_BLKSIZE];
+	struct f2fs_journal *j;
+	uint64_t jblk;
+	size_t joff;
+	uint16_t n;
+
+	jblk = journal_location(in, false, &joff);
+	rd(in, buf, jblk);
+	j = (struct f2fs_journal *)(buf + joff);
+	n = le16_get(j->n_nats);
+	if (n >= F2FS_NAT_JOURNAL_ENTRIES)
+		tool_fail_image(&in->tool, 1, "the NAT journal is full (%u entries)", n);
+	j->nat_j.entries[n].nid = le32_put((uint32_t)in->o.val);
+	j->nat_j.entries[n].ne = *ne;
+	j->n_nats = le16_put((uint16_t)(n + 1));
+	info("inject j_nid: NAT journal entry %u added for nid %u, keyed %" PRIu64, n, in->o.nid,
+	     in->o.val);
+	wr(in, buf, jblk, "NAT journal");
 }
 
 static void inject_nat(const struct inject *in)
@@ -716,7 +748,13 @@ static void inject_nat(const struct inject *in)
 			tool_fail_image(&in->tool, 1,
 					"NAT journal: entry %u on disk differs from the one loaded",
 					i);
-		set_nat_field(in, &j->nat_j.entries[i].ne, "the NAT journal");
+		if (!strcmp(o->mb, "j_nid")) {
+			j->nat_j.entries[i].nid = le32_put((uint32_t)o->val);
+			info("inject j_nid of NAT journal entry %u: %u -> %" PRIu64, i, o->nid,
+			     o->val);
+		} else {
+			set_nat_field(in, &j->nat_j.entries[i].ne, "the NAT journal");
+		}
 		wr(in, buf, jblk, "NAT journal");
 		return;
 	}
@@ -727,6 +765,12 @@ static void inject_nat(const struct inject *in)
 		copy = f2fs_test_bit_msb(in->cpd->nat_bitmap, bidx);
 	addr = f2fs_nat_block_addr(sb, bidx, copy);
 	rd(in, buf, addr);
+	if (!strcmp(o->mb, "j_nid")) {
+		journal_add_nat(
+		    in,
+		    &((struct f2fs_nat_block *)buf)->entries[o->nid % F2FS_NAT_ENTRY_PER_BLOCK]);
+		return;
+	}
 	snprintf(where, sizeof(where), "NAT copy %d (block 0x%" PRIx64 ")", copy + 1, addr);
 	set_nat_field(
 	    in, &((struct f2fs_nat_block *)buf)->entries[o->nid % F2FS_NAT_ENTRY_PER_BLOCK], where);

@@ -117,6 +117,7 @@ struct f2fs_problem {
 	 * PR_INODE_EXTENT: i_ext's fofs and len (its blk in blkaddr);
 	 * PR_INODE_INLINE_SIZE: i_size and the inline capacity;
 	 * PR_INODE_INLINE_RESERVED: the reserved word's value;
+	 * PR_INODE_INLINE_JUNK: i_inline, and i_inline with F2FS_DATA_EXIST;
 	 * PR_XATTR_ENTRY, PR_XATTR_TRAILING: the byte offset in the xattr
 	 * space of the bad entry or byte, and the space's size;
 	 * PR_SSA_TYPE, PR_SSA_MISMATCH, PR_SSA_VERSION: 1 when the block is

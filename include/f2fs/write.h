@@ -494,9 +494,9 @@ int f2fs_fix_release(struct f2fs_fs *fs, uint32_t ino);
 int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs);
 
 /*
- * Have the next checkpoint empty the SIT journal into the SIT blocks (the
- * NAT journal is emptied by an unmount checkpoint): journal entries that
- * name no segment or nid are dropped on the way.
+ * Have the next checkpoint empty the SIT and NAT journals into their
+ * blocks: journal entries that name no segment or nid are dropped on the
+ * way.
  */
 int f2fs_fix_journals(struct f2fs_fs *fs);
 

@@ -731,11 +731,12 @@ static void check_inline_area(struct check_ctx *c, const struct inode_walk *w)
 		return;
 	for (i = 0; i < cap && !data[i]; i++)
 		;
-	/* the kernel sets the flag itself when it reads such an inode */
+	/* the kernel sets the flag itself when it reads such an inode (__recover_inline_status) */
 	if (i < cap)
-		check_report(c, PR_INODE_INLINE_JUNK, w->ino, 0,
-			     "byte %u of the inline data is not zero but F2FS_DATA_EXIST is clear",
-			     i);
+		check_report_values(
+		    c, PR_INODE_INLINE_JUNK, w->ino, 0, ri->i_inline,
+		    ri->i_inline | F2FS_DATA_EXIST,
+		    "byte %u of the inline data is not zero but F2FS_DATA_EXIST is clear", i);
 }
 
 /* @i_inline without the inline-data and inline-dentry flags a file of @type cannot carry. */

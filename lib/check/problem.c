@@ -40,7 +40,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	LINE(FREE_SEGMENTS), SPACE, PREEN | KEEPS),
     ROW_OTHER(PR_SIT_TYPE_MISMATCH, "SIT", "block type differs from its segment's type", SPACE,
 	      PREEN | KEEPS),
-    ROW_OTHER(PR_NAT_JOURNAL, "NAT journal", "NAT journal entry is out of range", NONE, 0),
+    ROW_OTHER(PR_NAT_JOURNAL, "NAT journal", "NAT journal entry is out of range", JOURNALS,
+	      PREEN | KEEPS),
     ROW_OTHER(PR_NAT_ADDR_RANGE, "NAT", "node address is outside the main area", DETACH, 0),
     ROW(PR_NAT_UNREACHABLE, "NAT", "NAT entry is not reachable from the root",
 	LINE(NAT_UNREACHABLE), UNREACHABLE, KEEPS),
@@ -117,8 +118,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	      KEEPS),
     ROW_OTHER(PR_INODE_INLINE_RESERVED, "inode", "the word reserved before inline data is used",
 	      FIELDS, KEEPS),
-    ROW_WARN(PR_INODE_INLINE_JUNK, "inode", "inline data present without the data-exist flag", NONE,
-	     KEEPS),
+    ROW_WARN(PR_INODE_INLINE_JUNK, "inode", "inline data present without the data-exist flag",
+	     FIELDS, PREEN | KEEPS),
     ROW_OTHER(PR_XATTR_ENTRY, "xattr", "an xattr entry runs past the end of the xattr space", XATTR,
 	      KEEPS),
     ROW_OTHER(PR_XATTR_TRAILING, "xattr", "non-zero bytes follow the end of the xattr list", XATTR,
@@ -158,8 +159,8 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
     [F2FS_FIX_CLONE] = {"clone", "Clone",
 			"blocks owned twice copied, so that each owner has its own"},
     [F2FS_FIX_JOURNALS] = {"journals", "Fix",
-			   "the SIT journal emptied into the SIT blocks, entries out of range "
-			   "dropped"},
+			   "the SIT and NAT journals emptied into their blocks, entries out of "
+			   "range dropped"},
     [F2FS_FIX_ORPHANS] = {"orphans", "Release",
 			  "orphan inodes released as a mount releases them, entries naming no "
 			  "inode dropped (the checkpoint a repair writes lists none)"},

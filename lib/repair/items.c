@@ -70,6 +70,7 @@ static int inode_fix_of(const struct fix_item *it, struct f2fs_inode_fix *fix)
 		fix->namelen = (uint32_t)e;
 		break;
 	case PR_INODE_INLINE:
+	case PR_INODE_INLINE_JUNK:
 		fix->set_inline = true;
 		fix->i_inline = (uint8_t)e;
 		break;

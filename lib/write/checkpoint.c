@@ -272,7 +272,9 @@ int wr_checkpoint(struct f2fs_wr *w, const struct f2fs_cp_request *req)
 	if (!ret)
 		ret = wr_io_submit(w);
 	if (!ret)
-		ret = wr_nat_flush(w, req->reason & F2FS_CP_UMOUNT && nat_bits_fit(w, max_pack(w)));
+		ret = wr_nat_flush(w,
+				   (req->reason & F2FS_CP_UMOUNT && nat_bits_fit(w, max_pack(w))) ||
+				       w->nat_to_blocks);
 	if (!ret)
 		ret = wr_sit_flush(w);
 	if (!ret) {

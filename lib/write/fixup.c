@@ -423,8 +423,9 @@ int f2fs_fix_journals(struct f2fs_fs *fs)
 
 	if (ret)
 		return ret;
-	/* the flush then drops entries out of range: they name no segment to mark */
+	/* the flushes then drop entries out of range: they name no segment or nid to mark */
 	w->sit_to_blocks = true;
+	w->nat_to_blocks = true;
 	w->dirty = true;
 	return 0;
 }

@@ -222,8 +222,10 @@ int wr_nat_flush(struct f2fs_wr *w, bool to_blocks)
 	 */
 	if (to_blocks || w->nat_dirty_count + le16_get(j->n_nats) > JOURNAL_MAX)
 		empty_journal(w, j);
-	if (!w->nat_dirty_count)
+	if (!w->nat_dirty_count) {
+		w->nat_to_blocks = false;
 		return 0;
+	}
 	groups = malloc(sizeof(*groups) * (w->nat_dirty_count + 1));
 	if (!groups)
 		return -ENOMEM;
@@ -240,8 +242,10 @@ int wr_nat_flush(struct f2fs_wr *w, bool to_blocks)
 			ret = write_nat_block(w, groups[g].blk);
 	}
 	free(groups);
-	if (!ret)
+	if (!ret) {
 		clear_dirty(w);
+		w->nat_to_blocks = false;
+	}
 	return ret;
 }
 

@@ -98,6 +98,7 @@ struct f2fs_wr {
 	uint32_t free_sections;
 	uint8_t *seg_dirty;   /* bit per segment: SIT entry changed since the checkpoint */
 	bool sit_to_blocks;   /* the next SIT flush writes blocks, not the journal (repairs) */
+	bool nat_to_blocks;   /* the next NAT flush empties the journal too (repairs) */
 	uint32_t *dirty_list; /* the dirty segments, in the order they became dirty */
 	uint32_t ndirty, dirty_cap;
 	uint8_t *sec_prefree; /* bit per section: emptied since the checkpoint, free after it */
