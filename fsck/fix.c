@@ -70,7 +70,8 @@ bool fix_plan_approves(const struct fix_plan *plan, const struct f2fs_problem *p
 {
 	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
 
-	return fix_plan_may(plan, p) && plan->approve[info->fix];
+	/* -y and -p approve every kind they may fix, also those only a later round finds */
+	return fix_plan_may(plan, p) && (plan->mode != FIX_ASK || plan->approve[info->fix]);
 }
 
 struct note_ctx {

@@ -179,6 +179,8 @@ enum f2fs_fix {
 	F2FS_FIX_ORPHANS,     /* orphan inodes released: before every checkpoint a repair writes */
 	F2FS_FIX_REWRITE,     /* write the inode again: its checksum is recomputed */
 	F2FS_FIX_CHECKPOINT,  /* a new checkpoint: fresh nat_bits, both packs valid again */
+	F2FS_FIX_RESTORE,     /* a root or quota inode without a NAT entry: its newest copy, or a
+				 new root */
 	F2FS_NR_FIXES
 };
 

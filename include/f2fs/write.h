@@ -447,6 +447,20 @@ int f2fs_fix_dots(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t par
 int f2fs_fix_nat_set(struct f2fs_fs *fs, uint32_t nid, uint32_t ino, uint32_t blkaddr,
 		     uint8_t version);
 
+/*
+ * Inode @ino, which has no NAT entry, is at @blkaddr again (its newest copy
+ * found in the main area): the NAT entry points there and the block is
+ * marked in use.
+ */
+int f2fs_fix_node_restore(struct f2fs_fs *fs, uint32_t ino, uint64_t blkaddr);
+
+/*
+ * A new, empty root directory (e2fsck's "Root inode not allocated"): the
+ * superblock's root_ino must have no NAT entry (-EEXIST).  What the old
+ * root held comes back through /lost+found.
+ */
+int f2fs_fix_new_root(struct f2fs_fs *fs);
+
 /* Set the ino of @nid's NAT entry, its address kept. */
 int f2fs_fix_nat_ino(struct f2fs_fs *fs, uint32_t nid, uint32_t ino);
 

@@ -106,8 +106,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_IO, "device", "a block could not be read", NONE, 0),
     ROW_OTHER(PR_DEVICE_TRUNCATED, "device", "the device is shorter than the volume", NONE, 0),
     ROW_OTHER(PR_NODE_NID_FREE, "node", "a node pointer names a free nid", DETACH, KEEPS),
-    ROW_OTHER(PR_ROOT_INODE, "superblock", "the root inode has no NAT entry", NONE, 0),
-    ROW_OTHER(PR_QUOTA_INODE, "superblock", "a quota inode has no NAT entry", NONE, 0),
+    ROW_OTHER(PR_ROOT_INODE, "superblock", "the root inode has no NAT entry", RESTORE, 0),
+    ROW_OTHER(PR_QUOTA_INODE, "superblock", "a quota inode has no NAT entry", RESTORE, 0),
     ROW_OTHER(PR_INODE_EXTENT, "inode", "i_ext does not match the file's blocks", EXTENT,
 	      PREEN | KEEPS),
     ROW_OTHER(PR_INODE_CASEFOLD, "inode", "casefold flag on an inode that cannot carry it", FIELDS,
@@ -130,7 +130,9 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	      PREEN | KEEPS),
     ROW_OTHER(PR_DIR_PINO, "inode", "a directory's i_pino differs from its parent", PINO,
 	      PREEN | KEEPS),
-    ROW_OTHER(PR_DIR_LOST, "dentry", "an entry names a directory that cannot be walked", NONE, 0),
+    /* a consequence: the problem that stops the walk there has the fix */
+    ROW_WARN(PR_DIR_LOST, "dentry", "an entry names a directory that cannot be walked", NONE,
+	     KEEPS),
 };
 
 static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
@@ -171,6 +173,9 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
     [F2FS_FIX_REWRITE] = {"rewrite", "Fix", "inodes written again with their checksums"},
     [F2FS_FIX_CHECKPOINT] = {"checkpoint", "Fix",
 			     "a new checkpoint written (nat_bits, the rejected pack replaced)"},
+    [F2FS_FIX_RESTORE] = {"restore", "Restore",
+			  "a root or quota inode without a NAT entry pointed at its newest copy in "
+			  "the main area (a new empty root when none is left)"},
 };
 
 const struct f2fs_fix_info *f2fs_fix_info(enum f2fs_fix fix)

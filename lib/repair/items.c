@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "f2fs/node.h"
+#include "f2fs/read.h"
 #include "f2fs/write.h"
 #include "repair_internal.h"
 
@@ -232,6 +233,41 @@ static int fix_one_clone(struct f2fs_repair *r, const struct fix_item *it)
 			      it->blkaddr);
 }
 
+/* The newest copy of an inode block: checkpoint version, then the SIT's word, then address. */
+struct best_copy {
+	uint64_t blkaddr, ver;
+	bool sit_valid, found;
+};
+
+static int keep_newest(const struct f2fs_inode_copy *c, void *arg)
+{
+	struct best_copy *b = arg;
+	uint64_t ver = (uint32_t)c->cp_ver;
+
+	if (c->flag >> F2FS_OFFSET_BIT_SHIFT)
+		return 0; /* not an inode block */
+	if (b->found &&
+	    (ver < b->ver ||
+	     (ver == b->ver && (b->sit_valid > c->sit_valid ||
+				(b->sit_valid == c->sit_valid && c->blkaddr < b->blkaddr)))))
+		return 0;
+	*b = (struct best_copy){c->blkaddr, ver, c->sit_valid, true};
+	return 0;
+}
+
+static int fix_one_restore(struct f2fs_repair *r, const struct fix_item *it)
+{
+	struct best_copy b = {0};
+	int ret = f2fs_find_inode_copies(r->fs, it->nid, keep_newest, NULL, &b);
+
+	if (ret)
+		return ret;
+	if (b.found)
+		return f2fs_fix_node_restore(r->fs, it->nid, b.blkaddr);
+	/* no copy left: a new root; a quota file is not made again (left, -ENOENT) */
+	return it->code == PR_ROOT_INODE ? f2fs_fix_new_root(r->fs) : -ENOENT;
+}
+
 static int fix_one_footer(struct f2fs_repair *r, const struct fix_item *it)
 {
 	return f2fs_fix_node_ofs(r->fs, it->nid, (uint32_t)it->expected);
@@ -256,10 +292,11 @@ static int fix_summaries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 int repair_items(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_report *rep)
 {
 	static int (*const one[F2FS_NR_FIXES])(struct f2fs_repair *, const struct fix_item *) = {
-	    [F2FS_FIX_DENTRY] = fix_one_dentry, [F2FS_FIX_DETACH] = fix_one_detach,
-	    [F2FS_FIX_DOTS] = fix_one_dots,	[F2FS_FIX_NAT] = fix_one_nat,
-	    [F2FS_FIX_FIELDS] = fix_one_fields, [F2FS_FIX_FOOTER] = fix_one_footer,
-	    [F2FS_FIX_XATTR] = fix_one_xattr,	[F2FS_FIX_CLONE] = fix_one_clone,
+	    [F2FS_FIX_DENTRY] = fix_one_dentry,	  [F2FS_FIX_DETACH] = fix_one_detach,
+	    [F2FS_FIX_DOTS] = fix_one_dots,	  [F2FS_FIX_NAT] = fix_one_nat,
+	    [F2FS_FIX_FIELDS] = fix_one_fields,	  [F2FS_FIX_FOOTER] = fix_one_footer,
+	    [F2FS_FIX_XATTR] = fix_one_xattr,	  [F2FS_FIX_CLONE] = fix_one_clone,
+	    [F2FS_FIX_RESTORE] = fix_one_restore,
 	};
 
 	switch (kind) {

@@ -54,6 +54,13 @@ static int push(struct fix_queue *q, const struct f2fs_problem *p)
 	return 0;
 }
 
+/* Does fix @kind go to each problem's place (then it keeps their particulars)? */
+static bool needs_items(enum f2fs_fix kind)
+{
+	return kind != F2FS_FIX_SPACE && kind != F2FS_FIX_SUPER && kind != F2FS_FIX_JOURNALS &&
+	       kind != F2FS_FIX_ORPHANS && kind != F2FS_FIX_CHECKPOINT;
+}
+
 int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool fix)
 {
 	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
@@ -67,26 +74,7 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 	if (!fix || info->fix == F2FS_FIX_NONE)
 		return 0;
 	r->q[info->fix].problems++;
-	switch (info->fix) {
-	case F2FS_FIX_UNREACHABLE:
-	case F2FS_FIX_LINKS:
-	case F2FS_FIX_BLOCKS:
-	case F2FS_FIX_REWRITE:
-	case F2FS_FIX_SSA:
-	case F2FS_FIX_PINO:
-	case F2FS_FIX_EXTENT:
-	case F2FS_FIX_DENTRY:
-	case F2FS_FIX_DETACH:
-	case F2FS_FIX_DOTS:
-	case F2FS_FIX_NAT:
-	case F2FS_FIX_FIELDS:
-	case F2FS_FIX_FOOTER:
-	case F2FS_FIX_XATTR:
-	case F2FS_FIX_CLONE:
-		return push(&r->q[info->fix], p);
-	default:
-		return 0;
-	}
+	return needs_items(info->fix) ? push(&r->q[info->fix], p) : 0;
 }
 
 /*
@@ -97,7 +85,7 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 static bool changes_tree(enum f2fs_fix kind)
 {
 	return kind == F2FS_FIX_DETACH || kind == F2FS_FIX_DOTS || kind == F2FS_FIX_FIELDS ||
-	       kind == F2FS_FIX_CLONE;
+	       kind == F2FS_FIX_CLONE || kind == F2FS_FIX_RESTORE;
 }
 
 /*
@@ -198,11 +186,12 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 {
 	/* the space first: inode fixes allocate their new blocks from it */
 	static const enum f2fs_fix order[] = {
-	    F2FS_FIX_SUPER,   F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,   F2FS_FIX_SSA,
-	    F2FS_FIX_NAT,     F2FS_FIX_DETACH,	    F2FS_FIX_DENTRY,  F2FS_FIX_DOTS,
-	    F2FS_FIX_FIELDS,  F2FS_FIX_FOOTER,	    F2FS_FIX_XATTR,   F2FS_FIX_CLONE,
-	    F2FS_FIX_LINKS,   F2FS_FIX_BLOCKS,	    F2FS_FIX_PINO,    F2FS_FIX_EXTENT,
-	    F2FS_FIX_REWRITE, F2FS_FIX_JOURNALS,    F2FS_FIX_ORPHANS, F2FS_FIX_CHECKPOINT};
+	    F2FS_FIX_SUPER,	F2FS_FIX_RESTORE, F2FS_FIX_UNREACHABLE, F2FS_FIX_SPACE,
+	    F2FS_FIX_SSA,	F2FS_FIX_NAT,	  F2FS_FIX_DETACH,	F2FS_FIX_DENTRY,
+	    F2FS_FIX_DOTS,	F2FS_FIX_FIELDS,  F2FS_FIX_FOOTER,	F2FS_FIX_XATTR,
+	    F2FS_FIX_CLONE,	F2FS_FIX_LINKS,	  F2FS_FIX_BLOCKS,	F2FS_FIX_PINO,
+	    F2FS_FIX_EXTENT,	F2FS_FIX_REWRITE, F2FS_FIX_JOURNALS,	F2FS_FIX_ORPHANS,
+	    F2FS_FIX_CHECKPOINT};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	size_t i;
 	int ran = 0, withheld = 0, ret;

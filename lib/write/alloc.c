@@ -313,9 +313,10 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 	}
 }
 
-/* The summary entry of @blkaddr := (@nid, @ofs, @version), data: an open log's or the SSA's. */
-static int set_data_summary(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, uint16_t ofs,
-			    uint8_t version)
+/* The summary entry of @blkaddr := (@nid, @ofs, @version), of a node or data: an open log's or the
+ * SSA's. */
+static int set_summary(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, uint16_t ofs,
+		       uint8_t version, bool node)
 {
 	uint32_t segno = seg_of(w, blkaddr), off = f2fs_geo_blkoff(&w->fs->geo, blkaddr);
 	int log = f2fs_cp_log_of_segment(w->fs->cpd, segno), ret = 0;
@@ -330,17 +331,18 @@ static int set_data_summary(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, u
 		if (!cur)
 			return ret;
 		sum = *cur;
-		sum.footer.entry_type = F2FS_SUM_TYPE_DATA;
+		sum.footer.entry_type = node ? F2FS_SUM_TYPE_NODE : F2FS_SUM_TYPE_DATA;
 		e = &sum.entries[off];
 	}
 	e->nid = le32_put(nid);
-	e->ofs_in_node = le16_put(ofs);
-	e->version = version;
+	e->ofs_in_node = le16_put(node ? 0 : ofs);
+	e->version = node ? 0 : version;
 	return log >= 0 ? 0 : wr_write_summary(w, segno, &sum);
 }
 
-int wr_claim_block(struct f2fs_wr *w, uint64_t blkaddr, bool was_hole, uint32_t nid, uint16_t ofs,
-		   uint8_t version)
+/* Mark @blkaddr valid where it is; an empty segment no log is open in becomes @type_if_empty. */
+static int claim(struct f2fs_wr *w, uint64_t blkaddr, int type_if_empty, uint32_t nid, uint16_t ofs,
+		 uint8_t version, bool node)
 {
 	uint32_t segno, off;
 	struct f2fs_seg_entry *se;
@@ -354,14 +356,13 @@ int wr_claim_block(struct f2fs_wr *w, uint64_t blkaddr, bool was_hole, uint32_t 
 	se = f2fs_sit_seg_mut(w->fs->sit, segno);
 	if (!se)
 		return -ENOMEM;
-	ret = set_data_summary(w, blkaddr, nid, ofs, version);
+	ret = set_summary(w, blkaddr, nid, ofs, version, node);
 	if (ret)
 		return ret;
-	/* the kernel's __f2fs_replace_block in its recovery flow */
 	if (wr_is_cur_seg(w, segno))
 		se->type = (uint8_t)f2fs_cp_log_of_segment(w->fs->cpd, segno);
 	else if (se->valid == 0)
-		se->type = was_hole ? F2FS_CURSEG_COLD_DATA : F2FS_CURSEG_WARM_DATA;
+		se->type = (uint8_t)type_if_empty;
 	sec = &w->fs->sit->sec[segno / w->segs_per_sec];
 	update_mtime(w, se);
 	f2fs_set_bit_msb(se->map, off);
@@ -371,6 +372,19 @@ int wr_claim_block(struct f2fs_wr *w, uint64_t blkaddr, bool was_hole, uint32_t 
 	use_section(w, segno / w->segs_per_sec);
 	wr_seg_dirty(w, segno);
 	return 0;
+}
+
+int wr_claim_block(struct f2fs_wr *w, uint64_t blkaddr, bool was_hole, uint32_t nid, uint16_t ofs,
+		   uint8_t version)
+{
+	/* the kernel's __f2fs_replace_block in its recovery flow */
+	return claim(w, blkaddr, was_hole ? F2FS_CURSEG_COLD_DATA : F2FS_CURSEG_WARM_DATA, nid, ofs,
+		     version, false);
+}
+
+int wr_claim_node_block(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, int type)
+{
+	return claim(w, blkaddr, type, nid, 0, 0, true);
 }
 
 bool wr_block_valid(struct f2fs_wr *w, uint64_t blkaddr)

@@ -461,6 +461,49 @@ int f2fs_fix_nat_set(struct f2fs_fs *fs, uint32_t nid, uint32_t ino, uint32_t bl
 	return ret;
 }
 
+int f2fs_fix_node_restore(struct f2fs_fs *fs, uint32_t ino, uint64_t blkaddr)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	if (ino < F2FS_FIRST_INO_RESERVED || ino >= w->max_nid ||
+	    !f2fs_geo_in_main(&fs->geo, blkaddr))
+		return -EINVAL;
+	ret = wr_nat_set(w, ino, ino, (uint32_t)blkaddr);
+	/* the counts are the checkpoint's, which counted it: the next check recounts anyway */
+	if (!ret && !wr_block_valid(w, blkaddr))
+		ret = wr_claim_node_block(w, blkaddr, ino, F2FS_CURSEG_HOT_NODE);
+	return ret;
+}
+
+int f2fs_fix_new_root(struct f2fs_fs *fs)
+{
+	uint32_t root = le32_get(f2fs_fs_sb(fs)->root_ino);
+	const struct f2fs_nat_info *e;
+	struct f2fs_new_inode a;
+	struct wr_node *dir;
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	e = wr_nat_get(w, root);
+	if (!e || e->blkaddr != F2FS_NULL_ADDR)
+		return -EEXIST;
+	f2fs_new_inode_init(&a, S_IFDIR | 0755, wr_clock(w));
+	a.inline_ok = false;
+	ret = wr_nat_set(w, root, root, F2FS_NEW_ADDR);
+	if (!ret)
+		ret = wr_inode_make(w, root, &a, root, &dir);
+	if (ret)
+		return ret;
+	ret = wr_dir_init(w, dir, root);
+	wr_node_put(dir);
+	return ret;
+}
+
 int f2fs_fix_nat_ino(struct f2fs_fs *fs, uint32_t nid, uint32_t ino)
 {
 	const struct f2fs_nat_info *e;

@@ -163,10 +163,6 @@ static void fill_extra(struct f2fs_wr *w, struct f2fs_inode *ri, const struct f2
 int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pino,
 		 struct wr_node **out)
 {
-	bool dir = S_ISDIR(a->mode);
-	struct f2fs_inode *ri;
-	struct wr_node *n;
-	struct wr_inode *wi;
 	uint32_t ino;
 	int ret;
 
@@ -179,6 +175,19 @@ int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pin
 	ret = wr_nid_alloc(w, 0, &ino);
 	if (ret)
 		return ret;
+	return wr_inode_make(w, ino, a, pino, out);
+}
+
+int wr_inode_make(struct f2fs_wr *w, uint32_t ino, const struct f2fs_new_inode *a, uint32_t pino,
+		  struct wr_node **out)
+{
+	bool dir = S_ISDIR(a->mode);
+	struct f2fs_inode *ri;
+	struct wr_node *n;
+	struct wr_inode *wi;
+	int ret;
+
+	*out = NULL;
 	ret = wr_node_new(w, ino, ino, 0, dir && a->temp != F2FS_TEMP_COLD, &n);
 	if (ret)
 		return ret;

@@ -189,6 +189,8 @@ void wr_invalidate(struct f2fs_wr *w, uint64_t blkaddr);
  */
 int wr_claim_block(struct f2fs_wr *w, uint64_t blkaddr, bool was_hole, uint32_t nid, uint16_t ofs,
 		   uint8_t version);
+/* The same for the node block of @nid at @blkaddr (an empty segment becomes @type). */
+int wr_claim_node_block(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, int type);
 /* Is @blkaddr valid in the SIT now? */
 bool wr_block_valid(struct f2fs_wr *w, uint64_t blkaddr);
 /* At a checkpoint: checkpointed counts := current ones; emptied sections become free. */
@@ -279,6 +281,9 @@ void wr_inode_forget(struct f2fs_wr *w, uint32_t ino);
 int wr_inode_get(struct f2fs_wr *w, uint32_t ino, struct wr_node **out);
 int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pino,
 		 struct wr_node **out);
+/* wr_inode_new() for inode number @ino, whose NAT entry the caller has set (NEW_ADDR). */
+int wr_inode_make(struct f2fs_wr *w, uint32_t ino, const struct f2fs_new_inode *a, uint32_t pino,
+		  struct wr_node **out);
 /* i_blocks += @delta (blocks) */
 void wr_inode_add_blocks(struct wr_node *in, int64_t delta);
 void wr_inode_touch(struct f2fs_wr *w, struct wr_node *in, bool ctime, bool mtime);

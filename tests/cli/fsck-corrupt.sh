@@ -147,7 +147,8 @@ inj() {
 }
 
 # verdict NAME CODE [RC]: our fsck must exit RC (default 4) and, for 4,
-# print a CODE line (CODE is an extended regex, e.g. "PR_A|PR_B"); for 8,
+# print a CODE line (CODE is an extended regex, e.g. "PR_A|PR_B"; a warning's
+# line starts "Info:"); for 8,
 # mention CODE.  Upstream fsck must notice (else the name says so).
 verdict() {
 	local name=$1 code=$2 want=${3:-4} ours up_note=''
@@ -167,7 +168,7 @@ verdict() {
 	ours=$RC
 	if [ "$ours" -ne "$want" ]; then
 		fail "$name" "our fsck exited $ours, expected $want: $(grep -o 'PR_[A-Z_]*' "$WORK/last.out" | sort -u | tr '\n' ' ') $(snippet "$WORK/last.err")"
-	elif [ "$want" -eq 4 ] && ! grep -Eq "^\[FSCK\] ($code): " "$WORK/last.out"; then
+	elif [ "$want" -eq 4 ] && ! grep -Eq "^(\[FSCK\]|Info:) ($code): " "$WORK/last.out"; then
 		fail "$name" "no $code line; got: $(grep -o 'PR_[A-Z_]*' "$WORK/last.out" | sort -u | tr '\n' ' ')"
 	elif [ "$want" -eq 8 ] && ! grep -qi "$code" "$WORK/last.err" "$WORK/last.out"; then
 		fail "$name" "exit 8 but no /$code/ in the message: $(snippet "$WORK/last.err")"
