@@ -202,20 +202,22 @@ static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
 		}
 		for (j = 0; j < n; j++) {
 			if (ofs + F2FS_SUMMARY_SIZE > F2FS_BLKSIZE - F2FS_SUM_FOOTER_SIZE) {
-				/* the next entry would reach the footer: on to the next block */
-				if (++rel >= limit) {
-					fs_say(
-					    ld->why, ld->why_len,
-					    "compacted summary: entry %u of log %d needs block %u, "
-					    "past the data summaries (ending before %u)",
-					    j, type, rel, limit);
-					ret = -EINVAL;
-					goto out;
+				/*
+				 * The next entry would reach the footer: on to the next
+				 * block.  An SSR log's full segment of entries may run
+				 * past the data summaries: the kernel reads on into the
+				 * pack's next blocks (read_compacted_summaries), and so
+				 * does this, up to the pack's end; the check then finds
+				 * the entries that do not match.
+				 */
+				if (++rel >= ld->total) {
+					memset(blk, 0, F2FS_BLKSIZE);
+				} else {
+					ret = read_blocks(ld, (uint64_t)ld->start + rel, 1, blk,
+							  "compacted summary");
+					if (ret)
+						goto out;
 				}
-				ret = read_blocks(ld, (uint64_t)ld->start + rel, 1, blk,
-						  "compacted summary");
-				if (ret)
-					goto out;
 				ofs = 0;
 			}
 			memcpy(&d->curseg_sum[type].entries[j], blk + ofs, F2FS_SUMMARY_SIZE);
