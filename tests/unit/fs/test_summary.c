@@ -522,12 +522,19 @@ static void test_compacted_spill(void)
 	}
 	release(&fs);
 
-	/* the same counts with only one compacted block in the pack */
+	/*
+	 * The same counts with only one compacted block in the pack: the entries
+	 * past it are read from the pack's next block, as the kernel reads them
+	 * (read_compacted_summaries), not refused; the check finds them wrong.
+	 */
 	write_pack(&fs, &cp, mid + 1, 4, 1);
 	memcpy(mid[0], fs.sum[0], BLK);
 	write_blk(&fs, fs.start + 1, mid[0]);
-	CHECK(load(&fs, &d, why, sizeof(why)) == -EINVAL);
-	CHECK(strstr(why, "compacted summary") != NULL);
+	CHECK_EQ_U64(load(&fs, &d, why, sizeof(why)), 0);
+	if (d)
+		CHECK(le32_get(d->curseg_sum[F2FS_CURSEG_WARM_DATA].entries[warm - 1].nid) !=
+		      1000 + hot + warm - 1);
+	release(&fs);
 	unformat(&fs);
 }
 
