@@ -368,11 +368,13 @@ void f2fs_write_set_section_counts(struct f2fs_fs *fs, enum f2fs_section_counts 
 int f2fs_fix_segment(struct f2fs_fs *fs, uint32_t segno, const uint8_t *map, int type);
 
 /*
- * Derive the section counts, free segments and sections and the valid
- * block count from the segments' SIT entries again, and set the valid
- * node and inode counts the next checkpoint records.
+ * Derive the section counts and the free segments and sections from the
+ * segments' SIT entries again, and set the valid block, node and inode
+ * counts the next checkpoint records (the blocks: those the SIT marks and
+ * the reserved, NEW_ADDR, ones the kernel counts too).
  */
-int f2fs_fix_recount(struct f2fs_fs *fs, uint32_t valid_nodes, uint32_t valid_inodes);
+int f2fs_fix_recount(struct f2fs_fs *fs, uint64_t valid_blocks, uint32_t valid_nodes,
+		     uint32_t valid_inodes);
 
 /*
  * Move every log whose current segment has a valid block at or after its

@@ -96,6 +96,7 @@ struct rebuild {
 	uint8_t *used;	  /* one bit per main-area block */
 	uint8_t *segtype; /* per segment: the type of the first block marked */
 	uint32_t max_ver;
+	uint64_t reserved; /* NEW_ADDR addresses of kept nodes */
 	uint32_t logs[F2FS_NR_CURSEG_TYPE];
 	struct ssa_cache *ssa;
 	struct sum_fix *fixes;
@@ -591,6 +592,7 @@ static int mark_data(struct rebuild *b, uint32_t nid, const struct f2fs_node *n)
 	for (i = 0; !ret && i < count; i++) {
 		uint64_t a = addr_at(n, inode, first, i);
 
+		b->reserved += a == F2FS_NEW_ADDR; /* counted by the kernel, not in the SIT */
 		if (!f2fs_geo_in_main(&b->geo, a) || is_used(b, a))
 			continue;
 		mark(b, a, type);
@@ -785,6 +787,15 @@ static int build_cp(struct rebuild *b, struct f2fs_checkpoint *cp)
 
 /* ---- writing ---- */
 
+static uint64_t used_blocks(const struct rebuild *b)
+{
+	uint64_t used = 0, i, bytes = b->geo.main_blocks / 8 + 1;
+
+	for (i = 0; i < bytes; i++)
+		used += (uint64_t)__builtin_popcount(b->used[i]);
+	return used;
+}
+
 /*
  * More blocks in use than users may fill: deleted files came back (no
  * table said which nids are alive) and the kernel would refuse the
@@ -792,11 +803,9 @@ static int build_cp(struct rebuild *b, struct f2fs_checkpoint *cp)
  */
 static int fits(struct rebuild *b, const struct f2fs_checkpoint *cp)
 {
-	uint64_t used = 0, i, words = b->geo.main_blocks / 8 + 1;
+	uint64_t used = used_blocks(b) + b->reserved;
 	char msg[200];
 
-	for (i = 0; i < words; i++)
-		used += (uint64_t)__builtin_popcount(b->used[i]);
 	if (used <= le64_get(cp->user_block_count))
 		return 0;
 	snprintf(msg, sizeof(msg),
@@ -854,7 +863,8 @@ static int write_sit(struct rebuild *b, struct f2fs_fs *fs)
 		ret = f2fs_fix_segment(fs, segno, map, b->segtype[segno]);
 	}
 	if (!ret)
-		ret = f2fs_fix_recount(fs, b->rep->nodes, b->rep->inodes);
+		ret = f2fs_fix_recount(fs, used_blocks(b) + b->reserved, b->rep->nodes,
+				       b->rep->inodes);
 	return ret;
 }
 

@@ -116,7 +116,7 @@ int repair_space(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 	int ret = rebuild_sit(r, rep);
 
 	if (!ret)
-		ret = f2fs_fix_recount(r->fs, (uint32_t)r->res->valid_nodes,
+		ret = f2fs_fix_recount(r->fs, r->res->valid_blocks, (uint32_t)r->res->valid_nodes,
 				       (uint32_t)r->res->valid_inodes);
 	if (!ret)
 		ret = f2fs_fix_logs(r->fs, &moved);
@@ -236,7 +236,7 @@ int repair_unreachable(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 		rep->changed += !ret;
 	}
 	if (!n && !ret)
-		ret = f2fs_fix_recount(r->fs, (uint32_t)r->res->valid_nodes,
+		ret = f2fs_fix_recount(r->fs, r->res->valid_blocks, (uint32_t)r->res->valid_nodes,
 				       (uint32_t)r->res->valid_inodes);
 	free(lost);
 	return ret;

@@ -93,14 +93,17 @@ static uint64_t recount_sections(struct f2fs_wr *w)
 	return blocks;
 }
 
-int f2fs_fix_recount(struct f2fs_fs *fs, uint32_t valid_nodes, uint32_t valid_inodes)
+int f2fs_fix_recount(struct f2fs_fs *fs, uint64_t valid_blocks, uint32_t valid_nodes,
+		     uint32_t valid_inodes)
 {
 	struct f2fs_wr *w;
 	int ret = wr_get(fs, &w);
 
 	if (ret)
 		return ret;
-	w->valid_blocks = recount_sections(w);
+	recount_sections(w);
+	/* the SIT's blocks and the reserved (NEW_ADDR) ones, which the SIT does not hold */
+	w->valid_blocks = valid_blocks;
 	wr_alloc_recount(w);
 	w->valid_nodes = valid_nodes;
 	w->valid_inodes = valid_inodes;

@@ -333,6 +333,8 @@ static void drop_addr(struct f2fs_wr *w, struct wr_dnode *dn, struct wr_node *in
 
 	if (old == F2FS_NULL_ADDR)
 		return;
+	if (old == F2FS_NEW_ADDR)
+		w->valid_blocks--; /* a reservation counts as a valid block (free_addr) */
 	wr_invalidate(w, old);
 	wr_dnode_set_addr(w, dn, F2FS_NULL_ADDR);
 	wr_inode_add_blocks(in, -1);
@@ -414,6 +416,7 @@ static int recover_addr(struct recovery *r, struct wr_node *in, struct wr_dnode 
 	wr_inode_add_blocks(in, 1);
 	if (dest == F2FS_NEW_ADDR) {
 		wr_dnode_set_addr(w, dn, F2FS_NEW_ADDR);
+		w->valid_blocks++;
 		return 0;
 	}
 	ret = release_prev_owner(w, dest);
