@@ -610,29 +610,42 @@ static void say_cut_short(const struct f2fs_volume *v, char *why, size_t why_len
 		       (unsigned long long)le64_get(v->sb.block_count));
 }
 
-int f2fs_volume_open(struct f2fs_device *dev, bool allow_short, struct f2fs_volume **out, char *why,
-		     size_t why_len)
+/* A volume on @dev with its superblock picked, or NULL (with @why). */
+static struct f2fs_volume *volume_with_sb(struct f2fs_device *dev, bool allow_short, int *ret,
+					  char *why, size_t why_len)
 {
-	struct f2fs_volume *v;
-	int ret;
+	struct f2fs_volume *v = calloc(1, sizeof(*v));
 
-	*out = NULL;
 	fs_say(why, why_len, "%s", "");
-	v = calloc(1, sizeof(*v));
 	if (!v) {
 		fs_say(why, why_len, "out of memory");
-		return -ENOMEM;
+		*ret = -ENOMEM;
+		return NULL;
 	}
 	v->dev = dev;
 	v->dev_blocks = f2fs_dev_get_info(dev)->size_bytes / F2FS_BLKSIZE;
 	v->allow_short = allow_short;
-	ret = pick_sb(v, why, why_len);
-	if (!ret) {
-		ret = pick_cp(v, why, why_len);
-		if (ret && f2fs_volume_truncated(v))
-			say_cut_short(v, why, why_len);
+	*ret = pick_sb(v, why, why_len);
+	if (*ret) {
+		free(v);
+		return NULL;
 	}
+	return v;
+}
+
+int f2fs_volume_open(struct f2fs_device *dev, bool allow_short, struct f2fs_volume **out, char *why,
+		     size_t why_len)
+{
+	int ret;
+	struct f2fs_volume *v = volume_with_sb(dev, allow_short, &ret, why, why_len);
+
+	*out = NULL;
+	if (!v)
+		return ret;
+	ret = pick_cp(v, why, why_len);
 	if (ret) {
+		if (f2fs_volume_truncated(v))
+			say_cut_short(v, why, why_len);
 		free(v);
 		return ret;
 	}
@@ -643,19 +656,10 @@ int f2fs_volume_open(struct f2fs_device *dev, bool allow_short, struct f2fs_volu
 int f2fs_volume_read_super(struct f2fs_device *dev, struct f2fs_super_block *sb, char *why,
 			   size_t why_len)
 {
-	struct f2fs_volume *v = calloc(1, sizeof(*v));
 	int ret;
+	struct f2fs_volume *v = volume_with_sb(dev, true, &ret, why, why_len);
 
-	fs_say(why, why_len, "%s", "");
-	if (!v) {
-		fs_say(why, why_len, "out of memory");
-		return -ENOMEM;
-	}
-	v->dev = dev;
-	v->dev_blocks = f2fs_dev_get_info(dev)->size_bytes / F2FS_BLKSIZE;
-	v->allow_short = true;
-	ret = pick_sb(v, why, why_len);
-	if (!ret)
+	if (v)
 		*sb = v->sb;
 	free(v);
 	return ret;
