@@ -13,7 +13,8 @@
 #   expect.2  a second plain run, reduced the same way
 #   moved     paths (./name) the repair links into /lost+found (their
 #             contents must be there), for tests/kernel/008-fsck-repair.sh
-#   gone      names the repair drops without moving their file
+#   gone      names the repair drops without moving their file (or, for a
+#             recipe that makes its own image, names it never had)
 #   base      "kernel" to start from the kernel-written image of
 #             tests/fuzz/images (inline data, xattrs, i_ext, a hard link,
 #             special files) instead of our sload's; its variables are K_*
