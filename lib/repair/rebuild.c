@@ -888,7 +888,8 @@ static int write_summaries(struct rebuild *b, struct f2fs_fs *fs)
 	uint32_t segno;
 	int ret = 0;
 
-	qsort(b->fixes, b->nfix, sizeof(*b->fixes), by_blk);
+	if (b->nfix)
+		qsort(b->fixes, b->nfix, sizeof(*b->fixes), by_blk);
 	for (segno = 0; !ret && segno < b->geo.main_segs; segno++) {
 		uint8_t kind;
 		bool changed;
