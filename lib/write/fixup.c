@@ -111,14 +111,18 @@ int f2fs_fix_recount(struct f2fs_fs *fs, uint64_t valid_blocks, uint32_t valid_n
 	return 0;
 }
 
-/* Would the log write over a valid block of its current segment? */
+/*
+ * Would the log write over a valid block of its current segment?  The
+ * write path always appends from the log's offset (it writes no SSR), so
+ * any valid block at or after it is in the way, whatever alloc_type the
+ * loaded checkpoint gave the log.
+ */
 static bool log_blocked(struct f2fs_wr *w, int type)
 {
 	const struct f2fs_cp_data *d = w->fs->cpd;
 	const struct f2fs_seg_entry *se = f2fs_sit_seg(w->fs->sit, d->curseg_segno[type]);
-	bool ssr = f2fs_fs_cp(w->fs)->alloc_type[type] == F2FS_ALLOC_SSR;
 
-	return se && f2fs_log_first_used(se->map, d->curseg_blkoff[type], ssr) <
+	return se && f2fs_log_first_used(se->map, d->curseg_blkoff[type], false) <
 			 F2FS_DEFAULT_BLKS_PER_SEG;
 }
 

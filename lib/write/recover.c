@@ -502,26 +502,10 @@ static int recover_block(uint64_t blkaddr, const struct f2fs_node *n, void *arg)
 
 /* ---- the whole ---- */
 
-/* Logs whose segment now holds recovered blocks past their offset move on (the kernel's
- * f2fs_allocate_new_segments). */
-static int move_blocked_logs(struct f2fs_wr *w)
-{
-	const struct f2fs_cp_data *d = w->fs->cpd;
-	int type, ret = 0;
-
-	for (type = 0; !ret && type < F2FS_NR_CURSEG_TYPE; type++) {
-		const struct f2fs_seg_entry *se = f2fs_sit_seg(w->fs->sit, d->curseg_segno[type]);
-
-		if (se && f2fs_log_first_used(se->map, d->curseg_blkoff[type], false) <
-			      F2FS_DEFAULT_BLKS_PER_SEG)
-			ret = wr_log_new_segment(w, type);
-	}
-	return ret;
-}
-
 int f2fs_roll_forward(struct f2fs_fs *fs, struct f2fs_recovery *rep)
 {
 	struct recovery r = {.rep = rep};
+	unsigned int moved;
 	int ret;
 
 	memset(rep, 0, sizeof(*rep));
@@ -538,7 +522,8 @@ int f2fs_roll_forward(struct f2fs_fs *fs, struct f2fs_recovery *rep)
 		ret = f2fs_roll_forward_walk(fs, recover_block, &r);
 	if (!ret && r.n) {
 		wr_alloc_recount(r.w);
-		ret = move_blocked_logs(r.w);
+		/* logs past which recovered blocks now lie move on (f2fs_allocate_new_segments) */
+		ret = f2fs_fix_logs(fs, &moved);
 		r.w->dirty = true;
 	}
 	rep->recovered_inodes = (uint32_t)r.n;
