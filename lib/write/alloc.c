@@ -313,31 +313,31 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 	}
 }
 
-/* The summary entry of @blkaddr := (@nid, @ofs, @version), of a node or data: an open log's or the
- * SSA's. */
-static int set_summary(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, uint16_t ofs,
-		       uint8_t version, bool node)
+int wr_set_summary(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, uint16_t ofs, uint8_t version,
+		   bool node)
 {
 	uint32_t segno = seg_of(w, blkaddr), off = f2fs_geo_blkoff(&w->fs->geo, blkaddr);
 	int log = f2fs_cp_log_of_segment(w->fs->cpd, segno), ret = 0;
 	const struct f2fs_summary_block *cur;
-	struct f2fs_summary_block sum;
-	struct f2fs_summary *e;
+	struct f2fs_summary_block sum, *s = &sum;
 
 	if (log >= 0) {
-		e = &w->fs->cpd->curseg_sum[log].entries[off];
+		s = &w->fs->cpd->curseg_sum[log];
 	} else {
 		cur = f2fs_ssa_get(w->fs->ssa, segno, &ret);
 		if (!cur)
 			return ret;
 		sum = *cur;
-		sum.footer.entry_type = node ? F2FS_SUM_TYPE_NODE : F2FS_SUM_TYPE_DATA;
-		e = &sum.entries[off];
 	}
-	e->nid = le32_put(nid);
-	e->ofs_in_node = le16_put(node ? 0 : ofs);
-	e->version = node ? 0 : version;
-	return log >= 0 ? 0 : wr_write_summary(w, segno, &sum);
+	s->entries[off].nid = le32_put(nid);
+	s->entries[off].ofs_in_node = le16_put(node ? 0 : ofs);
+	s->entries[off].version = version;
+	s->footer.entry_type = node ? F2FS_SUM_TYPE_NODE : F2FS_SUM_TYPE_DATA;
+	if (log >= 0) {
+		w->dirty = true; /* the pack carries it */
+		return 0;
+	}
+	return wr_write_summary(w, segno, &sum);
 }
 
 /* Mark @blkaddr valid where it is; an empty segment no log is open in becomes @type_if_empty. */
@@ -356,7 +356,7 @@ static int claim(struct f2fs_wr *w, uint64_t blkaddr, int type_if_empty, uint32_
 	se = f2fs_sit_seg_mut(w->fs->sit, segno);
 	if (!se)
 		return -ENOMEM;
-	ret = set_summary(w, blkaddr, nid, ofs, version, node);
+	ret = wr_set_summary(w, blkaddr, nid, ofs, node ? 0 : version, node);
 	if (ret)
 		return ret;
 	if (wr_is_cur_seg(w, segno))

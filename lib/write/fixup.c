@@ -142,44 +142,19 @@ int f2fs_fix_logs(struct f2fs_fs *fs, unsigned int *moved)
 	return ret;
 }
 
-static void set_entry(struct f2fs_summary_block *sum, uint32_t off, uint32_t nid,
-		      uint16_t ofs_in_node, uint8_t version, bool node)
-{
-	sum->entries[off].nid = le32_put(nid);
-	sum->entries[off].ofs_in_node = le16_put(node ? 0 : ofs_in_node);
-	sum->entries[off].version = version;
-	sum->footer.entry_type = node ? F2FS_SUM_TYPE_NODE : F2FS_SUM_TYPE_DATA;
-}
-
 int f2fs_fix_summary(struct f2fs_fs *fs, uint64_t blkaddr, uint32_t nid, uint16_t ofs_in_node,
 		     bool node)
 {
-	const struct f2fs_summary_block *cur;
 	const struct f2fs_nat_info *e;
-	struct f2fs_summary_block sum;
 	struct f2fs_wr *w;
-	uint32_t segno, off;
-	int log, ret = wr_get(fs, &w);
+	int ret = wr_get(fs, &w);
 
 	if (ret)
 		return ret;
 	e = wr_nat_get(w, nid);
 	if (!f2fs_geo_in_main(&fs->geo, blkaddr) || !e)
 		return -EINVAL;
-	segno = f2fs_geo_segno(&fs->geo, blkaddr);
-	off = f2fs_geo_blkoff(&fs->geo, blkaddr);
-	log = f2fs_cp_log_of_segment(fs->cpd, segno);
-	if (log >= 0) {
-		set_entry(&fs->cpd->curseg_sum[log], off, nid, ofs_in_node, e->version, node);
-		w->dirty = true;
-		return 0;
-	}
-	cur = f2fs_ssa_get(fs->ssa, segno, &ret);
-	if (!cur)
-		return ret;
-	sum = *cur;
-	set_entry(&sum, off, nid, ofs_in_node, e->version, node);
-	return wr_write_summary(w, segno, &sum);
+	return wr_set_summary(w, blkaddr, nid, ofs_in_node, e->version, node);
 }
 
 int f2fs_fix_summary_block(struct f2fs_fs *fs, uint32_t segno, const struct f2fs_summary_block *sum)

@@ -200,6 +200,13 @@ uint32_t wr_free_segments(struct f2fs_wr *w);
 int wr_sit_flush(struct f2fs_wr *w);
 /* Write a finished segment's summary to the SSA (when a log leaves it). */
 int wr_write_summary(struct f2fs_wr *w, uint32_t segno, const struct f2fs_summary_block *sum);
+/*
+ * The summary entry of main-area block @blkaddr := (@nid, @ofs, @version),
+ * of a node or data (also the summary's type): in an open log's summary in
+ * the pack, or the SSA block written at once.
+ */
+int wr_set_summary(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, uint16_t ofs, uint8_t version,
+		   bool node);
 /* Change the summary entry of a block of an open log's segment or the SSA's. */
 bool wr_is_cur_seg(struct f2fs_wr *w, uint32_t segno);
 bool wr_has_free_blocks(struct f2fs_wr *w, uint64_t n);
