@@ -333,7 +333,12 @@ int f2fs_writepages_some(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mod
  */
 int f2fs_fsync_needs_checkpoint(struct f2fs_fs *fs, uint32_t ino, bool *need);
 
-/* Has anything changed since the last checkpoint?  (The kernel skips a sync checkpoint if not.) */
+/*
+ * Has anything a checkpoint writes changed since the last one?  The
+ * kernel's SBI_IS_DIRTY: nodes, dentry pages, NAT, SIT; not a regular
+ * file's dirty data, nor a data write's new times (lazytime).  The kernel
+ * skips a sync checkpoint when nothing has.
+ */
 bool f2fs_write_dirty(struct f2fs_fs *fs);
 
 /*

@@ -63,7 +63,7 @@ void wr_seg_dirty(struct f2fs_wr *w, uint32_t segno)
 	}
 	f2fs_set_bit_lsb(w->seg_dirty, segno);
 	w->dirty_list[w->ndirty++] = segno;
-	w->dirty = true;
+	wr_mark_dirty(w);
 }
 
 static void use_section(struct f2fs_wr *w, uint32_t secno)
@@ -334,7 +334,7 @@ int wr_set_summary(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, uint16_t o
 	s->entries[off].version = version;
 	s->footer.entry_type = node ? F2FS_SUM_TYPE_NODE : F2FS_SUM_TYPE_DATA;
 	if (log >= 0) {
-		w->dirty = true; /* the pack carries it */
+		wr_mark_dirty(w); /* the pack carries it */
 		return 0;
 	}
 	return wr_write_summary(w, segno, &sum);

@@ -253,7 +253,7 @@ static void after_commit(struct f2fs_wr *w, const struct pack *p)
 		for (wi = w->inodes.buckets[i]; wi; wi = wi->hnext)
 			wi->created = wi->fsynced = wi->lost_pino = false;
 	}
-	w->dirty = false;
+	w->dirty = w->meta_dirty = false;
 	w->stats.checkpoints++;
 }
 

@@ -186,7 +186,11 @@ static int get_page(struct f2fs_wr *w, struct wr_node *in, uint64_t index, bool 
 	wi->pages[i] = (struct wr_page){index, data};
 	wi->npages++;
 	w->inodes.dirty_pages++;
-	w->dirty = true;
+	/* a dentry page counts for the checkpoint (F2FS_DIRTY_DENTS), a file's data does not */
+	if (S_ISDIR(le16_get(in->blk.i.i_mode)))
+		wr_mark_dirty(w);
+	else
+		w->dirty = true;
 	*out = data;
 	return 0;
 }
@@ -263,9 +267,12 @@ int wr_data_write(struct f2fs_wr *w, struct wr_node *in, const void *buf, size_t
 size:
 	if (ret)
 		return ret;
-	if (end > le64_get(ri->i_size))
+	if (end > le64_get(ri->i_size)) {
 		ri->i_size = le64_put(end);
-	wr_inode_touch(w, in, true, true);
+		wr_inode_touch(w, in, true, true);
+	} else {
+		wr_inode_touch_lazy(w, in);
+	}
 	wi = wr_inode_find(w, in->ino, false);
 	if (wi && w->wb_inode_pages && wi->npages >= w->wb_inode_pages)
 		ret = wr_writepages(w, in->ino, F2FS_WB_NONE);

@@ -107,7 +107,7 @@ int f2fs_fix_recount(struct f2fs_fs *fs, uint64_t valid_blocks, uint32_t valid_n
 	wr_alloc_recount(w);
 	w->valid_nodes = valid_nodes;
 	w->valid_inodes = valid_inodes;
-	w->dirty = true;
+	wr_mark_dirty(w);
 	return 0;
 }
 
@@ -226,7 +226,7 @@ int f2fs_fix_superblocks(struct f2fs_fs *fs, unsigned int *written)
 		*written += !ret;
 	}
 	if (!ret && *written)
-		w->dirty = true;
+		wr_mark_dirty(w);
 	return ret;
 }
 
@@ -408,7 +408,7 @@ int f2fs_fix_journals(struct f2fs_fs *fs)
 	/* the flushes then drop entries out of range: they name no segment or nid to mark */
 	w->sit_to_blocks = true;
 	w->nat_to_blocks = true;
-	w->dirty = true;
+	wr_mark_dirty(w);
 	return 0;
 }
 

@@ -133,6 +133,20 @@ void wr_inode_touch(struct f2fs_wr *w, struct wr_node *in, bool ctime, bool mtim
 	wr_node_dirty(w, in);
 }
 
+/*
+ * A data write's new times.  f2fs mounts with lazytime by default, so
+ * the times alone mark the inode I_DIRTY_TIME, which f2fs_dirty_inode()
+ * ignores: they go out with the inode's next write, and a sync
+ * checkpoint with nothing else changed is skipped.
+ */
+void wr_inode_touch_lazy(struct f2fs_wr *w, struct wr_node *in)
+{
+	bool meta_dirty = w->meta_dirty;
+
+	wr_inode_touch(w, in, true, true);
+	w->meta_dirty = meta_dirty;
+}
+
 /* A generation number that differs between inodes and is the same on every run. */
 static uint32_t generation(uint32_t ino)
 {

@@ -61,7 +61,7 @@ static void mark_dirty(struct f2fs_wr *w, uint32_t nid)
 	f2fs_set_bit_lsb(w->nat_dirty, nid);
 	w->nat_blk_dirty[nid / PER_BLOCK]++;
 	w->nat_dirty_count++;
-	w->dirty = true;
+	wr_mark_dirty(w);
 }
 
 int wr_nat_set(struct f2fs_wr *w, uint32_t nid, uint32_t ino, uint32_t blkaddr)

@@ -132,7 +132,7 @@ void wr_node_dirty(struct f2fs_wr *w, struct wr_node *n)
 {
 	struct wr_node_cache *c = &w->nodes;
 
-	w->dirty = true;
+	wr_mark_dirty(w);
 	if (n->dirty)
 		return;
 	n->dirty = true;

@@ -524,7 +524,7 @@ int f2fs_roll_forward(struct f2fs_fs *fs, struct f2fs_recovery *rep)
 		wr_alloc_recount(r.w);
 		/* logs past which recovered blocks now lie move on (f2fs_allocate_new_segments) */
 		ret = f2fs_fix_logs(fs, &moved);
-		r.w->dirty = true;
+		wr_mark_dirty(r.w);
 	}
 	rep->recovered_inodes = (uint32_t)r.n;
 	free(r.v);

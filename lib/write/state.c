@@ -263,5 +263,5 @@ bool f2fs_write_dirty(struct f2fs_fs *fs)
 {
 	struct f2fs_wr *w;
 
-	return !wr_get(fs, &w) && (w->dirty || w->inodes.dirty_pages || w->nodes.ndirty);
+	return !wr_get(fs, &w) && w->meta_dirty;
 }

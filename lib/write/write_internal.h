@@ -131,8 +131,21 @@ struct f2fs_wr {
 	uint64_t footer_ver; /* what new node footers carry: version, with the CRC above */
 	bool failed;	     /* an I/O error left the device in an unknown state */
 	bool dirty;	     /* anything changed since the last checkpoint */
-	bool fresh;	     /* a new volume before its first checkpoint: no copy is in use yet */
+	/*
+	 * What the kernel's SBI_IS_DIRTY tracks: changes a checkpoint must
+	 * write.  A regular file's dirty data and (lazytime, f2fs's default)
+	 * a data write's new timestamps are not among them.
+	 */
+	bool meta_dirty;
+	bool fresh; /* a new volume before its first checkpoint: no copy is in use yet */
 };
+
+/* Something a checkpoint writes changed. */
+static inline void wr_mark_dirty(struct f2fs_wr *w)
+{
+	w->dirty = true;
+	w->meta_dirty = true;
+}
 
 /* state.c */
 int wr_get(struct f2fs_fs *fs, struct f2fs_wr **out);
@@ -294,6 +307,7 @@ int wr_inode_make(struct f2fs_wr *w, uint32_t ino, const struct f2fs_new_inode *
 /* i_blocks += @delta (blocks) */
 void wr_inode_add_blocks(struct wr_node *in, int64_t delta);
 void wr_inode_touch(struct f2fs_wr *w, struct wr_node *in, bool ctime, bool mtime);
+void wr_inode_touch_lazy(struct f2fs_wr *w, struct wr_node *in);
 /* Drop a link; the last one frees the inode's blocks, nodes and nid (and *in becomes NULL). */
 int wr_inode_unlink(struct f2fs_wr *w, struct wr_node **in);
 int wr_inode_temp(struct f2fs_wr *w, const struct f2fs_inode *ri, bool node);

@@ -689,7 +689,11 @@ static void test_engine_calls(void)
 	CHECK(!need);
 	/* the per-page room check gives the same answer either way */
 	CHECK(f2fs_pwrite(fs, b, buf, 4096, 0) == 0);
+	/* a file's dirty data and its new times (lazytime) leave nothing for a checkpoint... */
+	CHECK(!f2fs_write_dirty(fs));
 	CHECK(f2fs_writepages(fs, b, F2FS_WB_ALL, 0) == 0);
+	/* ...its block's new address does */
+	CHECK(f2fs_write_dirty(fs));
 	CHECK(f2fs_space(fs, &sp) == 0);
 	room_cached = sp.curseg_room;
 	CHECK(room_cached > 0);
@@ -699,6 +703,10 @@ static void test_engine_calls(void)
 	CHECK(f2fs_space(fs, &sp) == 0);
 	CHECK_EQ_U64(sp.curseg_room, room_cached - 1);
 	CHECK(f2fs_write_stats(fs)->space_checks >= 602);
+	CHECK(checkpoint(fs, false) == 0);
+	/* a write that grows the file changes its size: the inode is dirty */
+	CHECK(f2fs_pwrite(fs, b, buf, 4096, 8 * 4096) == 0);
+	CHECK(f2fs_write_dirty(fs));
 	CHECK(checkpoint(fs, true) == 0);
 	f2fs_fs_close(fs);
 	CHECK(problems(&fx) == 0);
