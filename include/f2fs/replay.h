@@ -247,6 +247,13 @@ struct f2fs_replay_policy {
 	 * BFQ idles whenever the busy queues' weights differ.
 	 */
 	uint32_t slice_idle_ms;
+	/*
+	 * How long the checkpoint thread takes to run once a request wakes
+	 * it from an empty queue, drawn each time between these (500 and
+	 * 1000 us): the scheduler's wake-up latency on CPUs busy with the
+	 * writers and the flusher.  Requests queued meanwhile join the batch.
+	 */
+	uint32_t ckpt_wakeup_us, ckpt_wakeup_max_us;
 	uint64_t seed;	      /* content and choices */
 	uint32_t threads_cpu; /* emulated threads running at once (0: all) */
 };

@@ -2,6 +2,7 @@
 /* The replay layer's monotonic clock (clock.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <time.h>
 
 #include "clock.h"
@@ -26,4 +27,13 @@ int rp_cond_init_monotonic(pthread_cond_t *c)
 		ret = pthread_cond_init(c, &a);
 	pthread_condattr_destroy(&a);
 	return ret;
+}
+
+void rp_sleep_until(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
+			      .tv_nsec = (long)(ns % 1000000000ull)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }

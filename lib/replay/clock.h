@@ -12,6 +12,9 @@
 
 uint64_t rp_now_ns(void);
 
+/* Sleep until rp_now_ns() reaches @ns (at once when it has). */
+void rp_sleep_until(uint64_t ns);
+
 /* pthread_cond_init with CLOCK_MONOTONIC: 0 or pthread's error number. */
 int rp_cond_init_monotonic(pthread_cond_t *c);
 

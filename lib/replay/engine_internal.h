@@ -98,6 +98,7 @@ struct rp_engine {
 	bool cp_stop, ckpt_started;
 	pthread_t ckpt_thread;
 	int ckpt_ctx;
+	uint64_t wake_rng; /* the checkpoint thread's wake-up latencies (its own) */
 
 	/* write-back (dirty list under the big lock) */
 	struct rp_dirty *dirty;
@@ -127,6 +128,9 @@ uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight);
  * change the namespace hold it shared; a checkpoint holds it exclusive
  * until its I/O is complete.  Always taken before the big lock.
  */
+/* splitmix64's output function: the replay's one mixer of seeds. */
+uint64_t rp_mix64(uint64_t x);
+
 void rp_lock_op(struct rp_engine *e);
 void rp_unlock_op(struct rp_engine *e);
 /* The threads start now: checkpoints from here on are timed for the report. */

@@ -133,15 +133,6 @@ struct rp_sched {
 	uint64_t slice_idle_ns, idle_until_ns;
 };
 
-static void sleep_until(uint64_t ns)
-{
-	struct timespec ts = {.tv_sec = (time_t)(ns / NS_PER_SEC),
-			      .tv_nsec = (long)(ns % NS_PER_SEC)};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 /* ---- the set of blocks under pending writes ---- */
 
 static size_t blkset_mask(const struct blkset *b)
@@ -790,7 +781,7 @@ static void serve(struct rp_sched *s, struct req *r)
 			       &r->start_ns);
 		if (done > r->end_ns) {
 			r->end_ns = done;
-			sleep_until(done);
+			rp_sleep_until(done);
 		}
 	}
 	s->dev_free_ns = r->end_ns;

@@ -371,11 +371,7 @@ static int op_namespace(struct rp_thread *t, const struct f2fs_replay_op *op)
 
 static int op_sleep(uint64_t ns)
 {
-	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
-			      .tv_nsec = (long)(ns % 1000000000ull)};
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
+	rp_sleep_until(rp_now_ns() + ns);
 	return 0;
 }
 
@@ -418,7 +414,7 @@ static void wait_start(struct rp_thread *t, const struct f2fs_replay_op *op)
 		return;
 	at = t->run->t0 + op->time_ns;
 	if (at > now)
-		op_sleep(at - now);
+		rp_sleep_until(at);
 }
 
 static bool is_fatal(int ret)

@@ -184,6 +184,40 @@ else
 	fail trace "$(echo "$out" | tail -2)"
 fi
 
+# Two threads fsync their directories 10 ms apart: with a late checkpoint
+# thread (50 ms to wake) the second request of each round joins the
+# first's batch (kernel: issue_checkpoint_thread's llist_del_all); woken at
+# once, the thread has served the first before the second comes.
+WAKE=$WORK/wake.trace
+{
+	echo "0 t1 fg mkdir /d1"
+	echo "0 t2 fg mkdir /d2"
+	for r in 1 2 3 4 5 6; do
+		for t in 1 2; do
+			echo "0.$r$t t$t fg create /d$t/f$r"
+			echo "- t$t fg fsync /d$t"
+		done
+	done
+} >"$WAKE"
+"$MKFS" -f -q "$IMG" >/dev/null 2>&1
+if ! out=$("$F2FS_IO" replay --checkpoint-merge --ckpt-wakeup-us 50000 --json \
+	--trace "$WAKE" "$IMG" 2>&1); then
+	fail ckpt-wakeup "$(echo "$out" | tail -1)"
+elif ! verdict=$(echo "$out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["run"]
+c, p = r["checkpoints"], r["policy"]
+assert p["ckpt_wakeup_us"] == 50000 and p["ckpt_wakeup_max_us"] == 50000, p
+assert c["requested"] == 12, c
+assert c["merged"] >= 5 and c["issued"] <= 7, c
+print("12 requests: %d issued, %d merged" % (c["issued"], c["merged"]))
+' 2>&1); then
+	fail ckpt-wakeup "$verdict"
+else
+	both_clean ckpt-wakeup && pass ckpt-wakeup
+	echo "  $verdict"
+fi
+
 SAVED=$WORK/saved.trace
 if "$F2FS_IO" replay --mkfs "" --save-trace "$SAVED" --count 20 --file-size 4M ckpt-storm \
 	"$IMG" >/dev/null 2>&1 && out=$("$F2FS_IO" replay --mkfs "" --trace "$SAVED" "$IMG" 2>&1) &&
@@ -272,6 +306,7 @@ refuse bad-weight "--io-weights" "$F2FS_IO" replay --io-weights flusher=x seqwri
 refuse bad-throttle "--dirty-throttle" "$F2FS_IO" replay --dirty-throttle nap seqwrite "$IMG"
 refuse bad-budget "--bfq-budget" "$F2FS_IO" replay --bfq-budget 8Q seqwrite "$IMG"
 refuse bad-slice-idle "--bfq-slice-idle" "$F2FS_IO" replay --bfq-slice-idle 5000 seqwrite "$IMG"
+refuse bad-wakeup "--ckpt-wakeup-us" "$F2FS_IO" replay --ckpt-wakeup-us 900,300 seqwrite "$IMG"
 refuse bad-max-request "--max-request" "$F2FS_IO" replay --max-request 1000 seqwrite "$IMG"
 refuse bad-nr-requests "--nr-requests" "$F2FS_IO" replay --nr-requests 0 seqwrite "$IMG"
 refuse bad-model "--device-model" "$F2FS_IO" replay --device-model 1,2,3,4,5 seqwrite "$IMG"

@@ -81,6 +81,7 @@ enum {
 	OPT_NR_REQUESTS,
 	OPT_BFQ_BUDGET,
 	OPT_SLICE_IDLE,
+	OPT_CKPT_WAKEUP,
 	OPT_DIRTY_THROTTLE,
 };
 
@@ -108,6 +109,7 @@ static const struct option policy_options[] = {
     {"nr-requests", required_argument, NULL, OPT_NR_REQUESTS},
     {"bfq-budget", required_argument, NULL, OPT_BFQ_BUDGET},
     {"bfq-slice-idle", required_argument, NULL, OPT_SLICE_IDLE},
+    {"ckpt-wakeup-us", required_argument, NULL, OPT_CKPT_WAKEUP},
     {"dirty-throttle", required_argument, NULL, OPT_DIRTY_THROTTLE},
     {NULL, 0, NULL, 0},
 };
@@ -223,6 +225,27 @@ static bool parse_model(const char *s, struct f2fs_replay_policy *p)
 	return true;
 }
 
+/* --ckpt-wakeup-us MIN[,MAX] (MAX below MIN is refused) */
+static bool parse_wakeup(const char *s, struct f2fs_replay_policy *p)
+{
+	const char *comma = strchr(s, ',');
+	char min[16];
+
+	if (!comma) {
+		if (!parse_u32(s, 1000000, &p->ckpt_wakeup_us))
+			return false;
+		p->ckpt_wakeup_max_us = p->ckpt_wakeup_us;
+		return true;
+	}
+	if ((size_t)(comma - s) >= sizeof(min))
+		return false;
+	memcpy(min, s, (size_t)(comma - s));
+	min[comma - s] = 0;
+	return parse_u32(min, 1000000, &p->ckpt_wakeup_us) &&
+	       parse_u32(comma + 1, 1000000, &p->ckpt_wakeup_max_us) &&
+	       p->ckpt_wakeup_max_us >= p->ckpt_wakeup_us;
+}
+
 /* Apply policy option @opt with @arg; false when @arg is not a valid value. */
 static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 {
@@ -270,6 +293,8 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 		return parse_size(arg, &p->bfq_budget);
 	case OPT_SLICE_IDLE:
 		return parse_u32(arg, 1000, &p->slice_idle_ms);
+	case OPT_CKPT_WAKEUP:
+		return parse_wakeup(arg, p);
 	case OPT_NR_REQUESTS:
 		return parse_u32(arg, 4096, &p->nr_requests) && p->nr_requests;
 	case OPT_MAX_REQUEST:
@@ -667,6 +692,8 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_u64(j, "device_queue", p->device_queue);
 	json_u64(j, "bfq_budget", p->bfq_budget);
 	json_u64(j, "bfq_slice_idle_ms", p->slice_idle_ms);
+	json_u64(j, "ckpt_wakeup_us", p->ckpt_wakeup_us);
+	json_u64(j, "ckpt_wakeup_max_us", p->ckpt_wakeup_max_us);
 	json_str(j, "dirty_throttle",
 		 p->dirty_throttle == F2FS_RP_THROTTLE_WRITEBACK ? "writeback" : "sleep");
 	json_double(j, "model_mbps", p->model_mbps);
@@ -949,7 +976,8 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --io-weights fg=N,bg=N,flusher=N   --device-model MBPS,IOPS,FLUSH_MS[,BURST_MS]\n"
      "  --seed N   --max-request SIZE   --nr-requests N\n"
      "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n"
-     "  --bfq-budget SIZE   --bfq-slice-idle MS   --dirty-throttle sleep|writeback\n",
+     "  --bfq-budget SIZE   --bfq-slice-idle MS   --dirty-throttle sleep|writeback\n"
+     "  --ckpt-wakeup-us MIN[,MAX]\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };
