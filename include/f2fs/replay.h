@@ -248,6 +248,13 @@ struct f2fs_replay_policy {
 	 */
 	uint32_t slice_idle_ms;
 	/*
+	 * BFQ's injection (on): while a queue idles in service, other
+	 * queues' requests go to the device up to a limit that grows while
+	 * they do not slow the idling queue's next request by half and
+	 * shrinks when they do, starting over every second.
+	 */
+	bool bfq_inject;
+	/*
 	 * How long the checkpoint thread takes to run once a request wakes
 	 * it from an empty queue, drawn each time between these (500 and
 	 * 1000 us): the scheduler's wake-up latency on CPUs busy with the

@@ -78,6 +78,7 @@ void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
 	p->nr_requests = 64;
 	p->bfq_budget = 8ull << 20;
 	p->slice_idle_ms = 8;
+	p->bfq_inject = true;
 	p->ckpt_wakeup_us = 500;
 	p->ckpt_wakeup_max_us = 1000;
 	p->seed = 1;
@@ -745,6 +746,7 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	cfg.budget_bytes = p->bfq_budget;
 	cfg.slice_ns = 125000000ull; /* bfq_timeout */
 	cfg.slice_idle_ns = (uint64_t)p->slice_idle_ms * 1000000u;
+	cfg.inject = p->bfq_inject;
 	return rp_sched_open(dev, &cfg, &e->sched, &e->sdev);
 }
 

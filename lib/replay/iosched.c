@@ -82,6 +82,9 @@ struct sched_ctx {
 	struct req *slot_head, *slot_tail;
 	unsigned int slot_next; /* while slot_head: it is in the scheduler's list of them */
 	uint64_t flushes_queued, flushes_done;
+	/* injection while it idles in service: the limit, its baseline, its last cut */
+	unsigned int inject_limit;
+	uint64_t base_serv_ns, limit_cut_ns;
 	int err;
 	struct rp_sched_counters st;
 };
@@ -131,6 +134,14 @@ struct rp_sched {
 	uint64_t svc_bytes, svc_start_ns;
 	/* idling: how long, and until when the context in service may send its next request */
 	uint64_t slice_idle_ns, idle_until_ns;
+	/*
+	 * injection: on, whether requests were injected since the sample
+	 * began, the sample's start and the request it times (0 until
+	 * dispatched: waiting for the context in service's next one)
+	 */
+	bool inject, injected, sampling;
+	uint64_t sample_start_ns;
+	const struct req *sampled;
 };
 
 /* ---- the set of blocks under pending writes ---- */
@@ -370,6 +381,7 @@ static void ctx_wake(struct rp_sched *s, unsigned int id)
 }
 
 static void devq_fill(struct rp_sched *s);
+static void inject_note_arrival(struct rp_sched *s, unsigned int id, uint64_t now);
 
 /* A request with its slot joins its context's queue in the scheduler. */
 static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
@@ -382,6 +394,7 @@ static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
 	} else {
 		ctx_wake(s, id);
 		x->head = r;
+		inject_note_arrival(s, id, rp_now_ns());
 	}
 	x->tail = r;
 	/* a device with free slots takes the request at once, as the block layer dispatches */
@@ -565,8 +578,8 @@ static uint64_t in_flight(const struct sched_ctx *x)
  * queue, bfq_arm_slice_timer()).  It does so whenever the weights of the
  * busy queues differ (bfq_asymmetric_scenario(), idling for service
  * guarantees, think time or not), which the engine's classes always do.
- * Async write-back never idles; nothing else is let in meanwhile (no
- * injection).
+ * Async write-back never idles; other contexts' requests are let in
+ * meanwhile only by injection (may_inject()).
  */
 static bool svc_idles(const struct rp_sched *s)
 {
@@ -578,6 +591,89 @@ static bool svc_idles(const struct rp_sched *s)
 	if (x->head || ctx_async(s, s->svc))
 		return false;
 	return in_flight(x) || rp_now_ns() < s->idle_until_ns;
+}
+
+/* ---- injection (BFQ's, into the idle time of the queue in service) ---- */
+
+#define INJECT_SAMPLE_GAP_NS (10 * 1000000ull)	 /* after a cut: 10 ms */
+#define INJECT_RESET_NS	     (1000 * 1000000ull) /* limits start over: 1 s */
+
+static unsigned int in_driver(const struct rp_sched *s)
+{
+	return s->devq_len + s->in_service;
+}
+
+/*
+ * The context idling in service lets one more request in: fewer than its
+ * limit are in the device (bfq_choose_bfqq_for_injection(); the engine's
+ * contexts are never weight-raised with injection on, so any may inject).
+ */
+static bool may_inject(const struct rp_sched *s)
+{
+	return s->inject && in_driver(s) < s->ctx[s->svc].inject_limit;
+}
+
+/*
+ * A request of sync context @id that had none queued (bfq_add_request()):
+ * every second its limit starts over at 0 (a short think time) with no
+ * baseline; and when it is in service and the device is empty, or
+ * injected requests are in it and a baseline exists, the time to its
+ * request's completion is sampled, at most every 10 ms after a cut.
+ */
+static void inject_note_arrival(struct rp_sched *s, unsigned int id, uint64_t now)
+{
+	struct sched_ctx *x = &s->ctx[id];
+
+	if (!s->inject || ctx_async(s, id))
+		return;
+	if (now >= x->limit_cut_ns + INJECT_RESET_NS) {
+		x->base_serv_ns = 0;
+		x->inject_limit = 0;
+		x->limit_cut_ns = now;
+		s->sampling = false;
+		s->sampled = NULL;
+	}
+	if (id != s->svc || now < x->limit_cut_ns + INJECT_SAMPLE_GAP_NS)
+		return;
+	if (in_driver(s) && !(x->base_serv_ns && s->injected))
+		return;
+	s->sample_start_ns = now;
+	s->sampling = true;
+	s->sampled = NULL;
+	if (!in_driver(s))
+		s->injected = false;
+}
+
+/*
+ * The sampled request completed, @busy requests in the device counting it
+ * (bfq_update_inject_limit()): with injection, a time past 1.5 times the
+ * baseline cuts the limit, a shorter one raises it up to the device's
+ * depth; the baseline is the shortest time seen alone in the device.
+ */
+static void inject_update(struct rp_sched *s, struct sched_ctx *x, unsigned int busy, uint64_t now)
+{
+	uint64_t took = now - s->sample_start_ns;
+
+	if (x->base_serv_ns && s->injected) {
+		uint64_t threshold = x->base_serv_ns * 3 / 2;
+
+		if (took >= threshold && x->inject_limit) {
+			x->inject_limit--;
+			x->limit_cut_ns = now;
+		} else if (took < threshold && x->inject_limit <= s->depth) {
+			x->inject_limit++;
+		}
+	}
+	if ((!x->base_serv_ns && busy == 1) || took < x->base_serv_ns) {
+		if (!x->base_serv_ns && !x->inject_limit)
+			x->inject_limit = 1;
+		x->base_serv_ns = took;
+	} else if (!s->injected && busy == 1) {
+		x->base_serv_ns = took;
+	}
+	s->sampling = false;
+	s->sampled = NULL;
+	s->injected = false;
 }
 
 /* The backlogged context of @c that comes before @id in its list, or NO_CTX. */
@@ -609,7 +705,11 @@ static struct req *dispatch_next(struct rp_sched *s)
 		c = &s->cls[s->ctx[id].cls];
 		before = busy_before(s, c, id);
 	} else if (s->budget && svc_idles(s)) {
-		return NULL;
+		c = may_inject(s) ? next_class(s) : NULL;
+		if (!c)
+			return NULL;
+		id = next_ctx(s, c, &before);
+		s->injected = true;
 	} else {
 		c = next_class(s);
 		if (!c)
@@ -624,6 +724,8 @@ static struct req *dispatch_next(struct rp_sched *s)
 	r = x->head;
 	x->head = r->next;
 	x->dispatched++;
+	if (s->sampling && !s->sampled && id == s->svc)
+		s->sampled = r;
 	if (!x->head) {
 		x->tail = NULL;
 		busy_unlink(s, c, id, before);
@@ -671,6 +773,9 @@ static void req_free(struct req *r)
 static void complete(struct rp_sched *s, struct req *r)
 {
 	struct sched_ctx *x = &s->ctx[r->ctx];
+
+	if (r == s->sampled)
+		inject_update(s, x, in_driver(s) + 1, rp_now_ns());
 
 	account(&x->st, r);
 	account(&s->cls[x->cls].st, r);
@@ -1200,6 +1305,7 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->budget = c->budget_bytes;
 	s->slice_ns = c->slice_ns ? c->slice_ns : UINT64_MAX;
 	s->slice_idle_ns = c->slice_idle_ns;
+	s->inject = c->inject;
 	s->svc = NO_CTX;
 	s->nclasses = c->nclasses;
 	for (i = 0; i < c->nclasses; i++) {

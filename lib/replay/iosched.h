@@ -169,6 +169,13 @@ struct rp_sched_config {
 	 * preempt it ends the wait, as does the budget or slice running out.
 	 */
 	uint64_t slice_idle_ns;
+	/*
+	 * While it idles, let other contexts' requests in up to its inject
+	 * limit (requests in the device), which adapts to what they cost it,
+	 * as BFQ injects (bfq_choose_bfqq_for_injection(),
+	 * bfq_update_inject_limit()).
+	 */
+	bool inject;
 };
 
 /* What was served, counted when a request completes. */

@@ -82,6 +82,8 @@ enum {
 	OPT_BFQ_BUDGET,
 	OPT_SLICE_IDLE,
 	OPT_CKPT_WAKEUP,
+	OPT_INJECT,
+	OPT_NO_INJECT,
 	OPT_DIRTY_THROTTLE,
 };
 
@@ -110,6 +112,8 @@ static const struct option policy_options[] = {
     {"bfq-budget", required_argument, NULL, OPT_BFQ_BUDGET},
     {"bfq-slice-idle", required_argument, NULL, OPT_SLICE_IDLE},
     {"ckpt-wakeup-us", required_argument, NULL, OPT_CKPT_WAKEUP},
+    {"bfq-inject", no_argument, NULL, OPT_INJECT},
+    {"no-bfq-inject", no_argument, NULL, OPT_NO_INJECT},
     {"dirty-throttle", required_argument, NULL, OPT_DIRTY_THROTTLE},
     {NULL, 0, NULL, 0},
 };
@@ -293,6 +297,10 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 		return parse_size(arg, &p->bfq_budget);
 	case OPT_SLICE_IDLE:
 		return parse_u32(arg, 1000, &p->slice_idle_ms);
+	case OPT_INJECT:
+	case OPT_NO_INJECT:
+		p->bfq_inject = opt == OPT_INJECT;
+		return true;
 	case OPT_CKPT_WAKEUP:
 		return parse_wakeup(arg, p);
 	case OPT_NR_REQUESTS:
@@ -692,6 +700,7 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_u64(j, "device_queue", p->device_queue);
 	json_u64(j, "bfq_budget", p->bfq_budget);
 	json_u64(j, "bfq_slice_idle_ms", p->slice_idle_ms);
+	json_bool(j, "bfq_inject", p->bfq_inject);
 	json_u64(j, "ckpt_wakeup_us", p->ckpt_wakeup_us);
 	json_u64(j, "ckpt_wakeup_max_us", p->ckpt_wakeup_max_us);
 	json_str(j, "dirty_throttle",
@@ -977,7 +986,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --seed N   --max-request SIZE   --nr-requests N\n"
      "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n"
      "  --bfq-budget SIZE   --bfq-slice-idle MS   --dirty-throttle sleep|writeback\n"
-     "  --ckpt-wakeup-us MIN[,MAX]\n",
+     "  --bfq-inject | --no-bfq-inject   --ckpt-wakeup-us MIN[,MAX]\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };
