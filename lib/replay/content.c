@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <endian.h>
 #include <string.h>
 
 #include "f2fs/replay.h"
@@ -31,12 +32,11 @@ static uint64_t path_key(const char *path)
 	return h;
 }
 
+/* One little-endian word: a single store, as this fills every byte a replay writes. */
 static void put_word(uint8_t *dst, uint64_t v)
 {
-	int i;
-
-	for (i = 0; i < 8; i++)
-		dst[i] = (uint8_t)(v >> (8 * i));
+	v = htole64(v);
+	memcpy(dst, &v, sizeof(v));
 }
 
 void f2fs_replay_content(uint64_t seed, const char *path, uint64_t off, void *buf, size_t len)
