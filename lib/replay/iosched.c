@@ -33,6 +33,7 @@
 #define CTX_ROOM   8	    /* contexts before the first growth */
 #define SET_BITS   10	    /* log2 of the block set's first size */
 #define NO_CTX	   UINT_MAX /* the end of a class's list of backlogged contexts */
+#define POOL_MAX   16	    /* write buffers kept for reuse */
 
 enum req_kind { REQ_WRITE, REQ_READ, REQ_FLUSH };
 
@@ -142,6 +143,12 @@ struct rp_sched {
 	bool inject, injected, sampling;
 	uint64_t sample_start_ns;
 	const struct req *sampled;
+	/*
+	 * Buffers of completed max_write-long writes, kept for the next ones:
+	 * a fresh one per request cost the writer a page fault per 4 KiB
+	 */
+	void *pool[POOL_MAX];
+	unsigned int npool;
 };
 
 /* ---- the set of blocks under pending writes ---- */
@@ -763,10 +770,15 @@ static void account(struct rp_sched_counters *st, const struct req *r)
 	st->service_ns += r->end_ns - r->start_ns;
 }
 
-static void req_free(struct req *r)
+/* The lock held: a write's buffer goes back to the pool when it fits and there is room. */
+static void req_free(struct rp_sched *s, struct req *r)
 {
-	if (r->kind == REQ_WRITE)
-		free(r->buf);
+	if (r->kind == REQ_WRITE) {
+		if (s->max_write && r->len == s->max_write && s->npool < POOL_MAX)
+			s->pool[s->npool++] = r->buf;
+		else
+			free(r->buf);
+	}
 	free(r);
 }
 
@@ -800,7 +812,7 @@ static void complete(struct rp_sched *s, struct req *r)
 	if (r->waited)
 		r->done = true;
 	else
-		req_free(r);
+		req_free(s, r);
 	pthread_cond_broadcast(&s->done);
 }
 
@@ -1058,14 +1070,21 @@ static bool write_may_queue(const struct rp_sched *s, uint64_t off, size_t len)
 	return !s->passthrough && !range_pending(&s->pending, off, len);
 }
 
-static struct req *write_req_new(const void *buf, uint64_t off, size_t len, enum f2fs_dev_tag tag)
+static struct req *write_req_new(struct rp_sched *s, const void *buf, uint64_t off, size_t len,
+				 enum f2fs_dev_tag tag)
 {
 	struct req *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
+	if (s->max_write && len == s->max_write) {
+		pthread_mutex_lock(&s->lock);
+		if (s->npool)
+			r->buf = s->pool[--s->npool];
+		pthread_mutex_unlock(&s->lock);
+	}
 	/* block-aligned, so a lower device opened for direct I/O can take it as it is */
-	if (posix_memalign(&r->buf, 1u << BLK_SHIFT, len)) {
+	if (!r->buf && posix_memalign(&r->buf, 1u << BLK_SHIFT, len)) {
 		free(r);
 		return NULL;
 	}
@@ -1080,7 +1099,7 @@ static struct req *write_req_new(const void *buf, uint64_t off, size_t len, enum
 static int queue_write(struct rp_sched *s, const void *buf, uint64_t off, size_t len,
 		       enum f2fs_dev_tag tag)
 {
-	struct req *r = write_req_new(buf, off, len, tag);
+	struct req *r = write_req_new(s, buf, off, len, tag);
 	unsigned int id;
 	int ret;
 
@@ -1094,10 +1113,10 @@ static int queue_write(struct rp_sched *s, const void *buf, uint64_t off, size_t
 	if (!ret) {
 		cache_write(s, off, len, r->buf);
 		submit(s, id, r);
+	} else {
+		req_free(s, r);
 	}
 	pthread_mutex_unlock(&s->lock);
-	if (ret)
-		req_free(r);
 	return ret;
 }
 
@@ -1230,6 +1249,8 @@ static void stop_dispatcher(struct rp_sched *s)
 
 static void sched_free(struct rp_sched *s)
 {
+	while (s->npool)
+		free(s->pool[--s->npool]);
 	free(s->cache_tag);
 	free(s->cache_data);
 	pthread_cond_destroy(&s->done);

@@ -114,7 +114,12 @@ int wr_data_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, vo
 	return wr_read_block(w, addr, buf);
 }
 
-#define POOL_MAX 4096u /* free page buffers kept for reuse: 16 MiB */
+/*
+ * Free page buffers kept for reuse, up to 128 MiB (the replay's default
+ * dirty limit): never more than were dirty at once.  A smaller pool made a
+ * stream of writes allocate fresh heap pages, one page fault each.
+ */
+#define POOL_MAX 32768u
 
 /* A page buffer: one freed earlier, or a new one. */
 static uint8_t *page_alloc(struct wr_inode_table *t)
