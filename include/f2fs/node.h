@@ -35,6 +35,14 @@ unsigned int f2fs_inode_inline_xattr_addrs(const struct f2fs_inode *ri, uint32_t
 /* Data addresses in the inode itself (after extra attributes and inline xattrs). */
 unsigned int f2fs_inode_addrs(const struct f2fs_inode *ri, uint32_t features);
 
+/*
+ * Where the inode's own data addresses lie: *@count of them from
+ * i_addr[*@first].  False when a damaged i_extra_isize would put them past
+ * i_addr[]: none may be read then.
+ */
+bool f2fs_inode_addr_range(const struct f2fs_inode *ri, uint32_t features, unsigned int *first,
+			   unsigned int *count);
+
 /* Data addresses in one direct node of this inode's file. */
 unsigned int f2fs_direct_addrs(const struct f2fs_inode *ri);
 

@@ -98,6 +98,14 @@ unsigned int f2fs_inode_addrs(const struct f2fs_inode *ri, uint32_t features)
 	return cluster_align(ri, F2FS_DEF_ADDRS_PER_INODE - used);
 }
 
+bool f2fs_inode_addr_range(const struct f2fs_inode *ri, uint32_t features, unsigned int *first,
+			   unsigned int *count)
+{
+	*first = f2fs_inode_first_addr(ri);
+	*count = f2fs_inode_addrs(ri, features);
+	return *first <= F2FS_DEF_ADDRS_PER_INODE && *count <= F2FS_DEF_ADDRS_PER_INODE - *first;
+}
+
 unsigned int f2fs_direct_addrs(const struct f2fs_inode *ri)
 {
 	return cluster_align(ri, F2FS_ADDRS_PER_BLOCK);

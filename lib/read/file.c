@@ -159,10 +159,7 @@ int f2fs_file_for_each_block(struct f2fs_fs *fs, const struct f2fs_node *inode, 
 		return 0;
 	w.ino = le32_get(inode->footer.ino);
 	w.per_direct = f2fs_direct_addrs(ri);
-	first = f2fs_inode_first_addr(ri);
-	addrs = f2fs_inode_addrs(ri, f2fs_fs_features(fs));
-	if (first > F2FS_DEF_ADDRS_PER_INODE || addrs > F2FS_DEF_ADDRS_PER_INODE - first ||
-	    w.per_direct == 0)
+	if (!f2fs_inode_addr_range(ri, f2fs_fs_features(fs), &first, &addrs) || w.per_direct == 0)
 		return -EUCLEAN;
 	ret = visit_addrs(
 	    &w, (const uint8_t *)ri + offsetof(struct f2fs_inode, i_addr) + (size_t)first * 4,

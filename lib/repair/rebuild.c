@@ -560,10 +560,8 @@ static bool data_addrs(const struct rebuild *b, const struct slot *s, const stru
 		return true;
 	if ((s->flags & SLOT_SPECIAL) || (n->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
 		return false;
-	*first = f2fs_inode_first_addr(&n->i);
-	*count = f2fs_inode_addrs(&n->i, b->features);
 	/* a damaged i_extra_isize: the check reports it */
-	return *first <= F2FS_DEF_ADDRS_PER_INODE && *count <= F2FS_DEF_ADDRS_PER_INODE - *first;
+	return f2fs_inode_addr_range(&n->i, b->features, first, count);
 }
 
 static uint64_t addr_at(const struct f2fs_node *n, bool inode, unsigned int first, unsigned int i)

@@ -520,15 +520,16 @@ static int trunc_node(struct trunc *t, uint32_t nid, uint32_t ofs, unsigned int 
 int wr_truncate_blocks(struct f2fs_wr *w, struct wr_node *inode, uint64_t from)
 {
 	struct f2fs_inode *ri = &inode->blk.i;
-	unsigned int addrs = inode_addrs(w, ri), first = f2fs_inode_first_addr(ri), i;
+	unsigned int addrs, first, i;
 	struct trunc t = {w, inode, from, f2fs_direct_addrs(ri), 0};
-	uint64_t base = addrs;
+	uint64_t base;
 	int ret = 0;
 
 	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
 		return 0;
-	if (first + addrs > F2FS_DEF_ADDRS_PER_INODE)
+	if (!f2fs_inode_addr_range(ri, w->fs->features, &first, &addrs))
 		return -EUCLEAN;
+	base = addrs;
 	wr_drop_extent(w, inode, from, UINT64_MAX - from);
 	for (i = 0; i < addrs; i++) {
 		if (i < from)

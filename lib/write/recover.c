@@ -346,14 +346,9 @@ static unsigned int addrs_in(struct f2fs_wr *w, const struct wr_node *n)
 	uint32_t ofs = f2fs_node_ofs(&n->blk);
 	unsigned int first, count;
 
-	if (ofs == 0 && n->nid == n->ino) {
-		first = f2fs_inode_first_addr(&n->blk.i);
-		count = f2fs_inode_addrs(&n->blk.i, w->fs->features);
-		return first <= F2FS_DEF_ADDRS_PER_INODE &&
-			       count <= F2FS_DEF_ADDRS_PER_INODE - first
-			   ? count
-			   : 0;
-	}
+	if (ofs == 0 && n->nid == n->ino)
+		return f2fs_inode_addr_range(&n->blk.i, w->fs->features, &first, &count) ? count
+											 : 0;
 	return f2fs_node_ofs_is_direct(ofs) ? F2FS_ADDRS_PER_BLOCK : 0;
 }
 
@@ -441,12 +436,8 @@ static int recover_addrs(struct recovery *r, struct wr_node *in, const struct f2
 	struct wr_dnode dn;
 	int ret;
 
-	if (inode) {
-		first = f2fs_inode_first_addr(&src->i);
-		count = f2fs_inode_addrs(&src->i, w->fs->features);
-		if (first > F2FS_DEF_ADDRS_PER_INODE || count > F2FS_DEF_ADDRS_PER_INODE - first)
-			return -EUCLEAN;
-	}
+	if (inode && !f2fs_inode_addr_range(&src->i, w->fs->features, &first, &count))
+		return -EUCLEAN;
 	for (i = 0; i < count; i++) {
 		uint32_t dest = le32_get(inode ? src->i.i_addr[first + i] : src->dn.addr[i]);
 
