@@ -598,7 +598,7 @@ static void cp_note_batch(struct rp_engine *e, bool issued, uint64_t n)
  * This is how the kernel's merges come about with two callers: both leave
  * one checkpoint together and both queue again before the next batch is
  * taken (seen in a 6.1 guest's trace, 0.5-1 ms after the wake-up).  The
- * latency varies, so a pair falls into that lockstep and out of it again.
+ * latency is drawn between --ckpt-wakeup-us MIN and MAX each time.
  */
 static void wake_late(struct rp_engine *e)
 {
