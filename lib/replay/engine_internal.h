@@ -123,14 +123,15 @@ struct rp_engine {
 
 /* @weight as BFQ serves a queue it raises (low_latency), within the scheduler's range. */
 uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight);
+
+/* splitmix64's output function: the replay's one mixer of seeds. */
+uint64_t rp_mix64(uint64_t x);
+
 /*
  * f2fs_lock_op()/f2fs_unlock_op(): operations that allocate blocks or
  * change the namespace hold it shared; a checkpoint holds it exclusive
  * until its I/O is complete.  Always taken before the big lock.
  */
-/* splitmix64's output function: the replay's one mixer of seeds. */
-uint64_t rp_mix64(uint64_t x);
-
 void rp_lock_op(struct rp_engine *e);
 void rp_unlock_op(struct rp_engine *e);
 /* The threads start now: checkpoints from here on are timed for the report. */

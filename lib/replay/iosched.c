@@ -770,11 +770,17 @@ static void account(struct rp_sched_counters *st, const struct req *r)
 	st->service_ns += r->end_ns - r->start_ns;
 }
 
+/* Only buffers of the split size are pooled: most writes are split into them. */
+static bool pooled_size(const struct rp_sched *s, size_t len)
+{
+	return s->max_write && len == s->max_write;
+}
+
 /* The lock held: a write's buffer goes back to the pool when it fits and there is room. */
 static void req_free(struct rp_sched *s, struct req *r)
 {
 	if (r->kind == REQ_WRITE) {
-		if (s->max_write && r->len == s->max_write && s->npool < POOL_MAX)
+		if (pooled_size(s, r->len) && s->npool < POOL_MAX)
 			s->pool[s->npool++] = r->buf;
 		else
 			free(r->buf);
@@ -1077,7 +1083,7 @@ static struct req *write_req_new(struct rp_sched *s, const void *buf, uint64_t o
 
 	if (!r)
 		return NULL;
-	if (s->max_write && len == s->max_write) {
+	if (pooled_size(s, len)) {
 		pthread_mutex_lock(&s->lock);
 		if (s->npool)
 			r->buf = s->pool[--s->npool];

@@ -408,13 +408,8 @@ static bool is_fsync_like(enum f2fs_replay_opcode op)
 /* Wait for the op's start time, when it has one. */
 static void wait_start(struct rp_thread *t, const struct f2fs_replay_op *op)
 {
-	uint64_t now = rp_now_ns(), at;
-
-	if (op->time_ns == F2FS_RP_ASAP)
-		return;
-	at = t->run->t0 + op->time_ns;
-	if (at > now)
-		rp_sleep_until(at);
+	if (op->time_ns != F2FS_RP_ASAP)
+		rp_sleep_until(t->run->t0 + op->time_ns);
 }
 
 static bool is_fatal(int ret)
