@@ -255,12 +255,22 @@ struct f2fs_replay_policy {
 	 */
 	bool bfq_inject;
 	/*
-	 * How long the checkpoint thread takes to run once a request wakes
-	 * it from an empty queue, drawn each time between these (500 and
-	 * 1000 us): the scheduler's wake-up latency on CPUs busy with the
-	 * writers and the flusher.  Requests queued meanwhile join the batch.
+	 * How long a task woken on another CPU takes to run, drawn each
+	 * time between these (500 and 1000 us): the scheduler's wake-up
+	 * latency on CPUs busy with the writers and the flusher.  The
+	 * checkpoint thread woken from an empty queue waits this long
+	 * (requests queued meanwhile join the batch), and so does every
+	 * caller a checkpoint served but the first.
 	 */
 	uint32_t ckpt_wakeup_us, ckpt_wakeup_max_us;
+	/*
+	 * The CPU time of each operation of a workload thread other than
+	 * fsync, fdatasync and sync (whose time is their latency) before
+	 * it reaches the file system (system calls, path walk), drawn each
+	 * time between these (default 0: none), on one of threads_cpu CPUs.
+	 * An emulated guest CPU takes 0.1-0.7 ms for a touch.
+	 */
+	uint32_t op_cpu_us, op_cpu_max_us;
 	uint64_t seed;	      /* content and choices */
 	uint32_t threads_cpu; /* emulated threads running at once (0: all) */
 };

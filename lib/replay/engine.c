@@ -194,22 +194,52 @@ static void cpu_give(struct rp_engine *e)
 	pthread_mutex_unlock(&e->cpu_mutex);
 }
 
-/* Enter the write path as context @ctx; leave sends what the call queued. */
+/* A latency drawn from @rng between @min and @max microseconds. */
+static uint64_t draw_us(uint64_t *rng, uint32_t min, uint32_t max)
+{
+	if (max <= min)
+		return min;
+	*rng = rp_mix64(*rng);
+	return min + *rng % (max - min + 1u);
+}
+
+void rp_spend_cpu(struct rp_engine *e, uint64_t *rng)
+{
+	uint64_t us = draw_us(rng, e->pol->op_cpu_us, e->pol->op_cpu_max_us);
+
+	if (!us)
+		return;
+	cpu_take(e);
+	rp_sleep_until(rp_now_ns() + us * 1000u);
+	cpu_give(e);
+}
+
+/*
+ * Enter the write path as context @ctx; leave sends what the call queued.
+ * The checkpoint thread takes no CPU slot: it is running once it has
+ * woken (its wake-up latency stands for the wait for a CPU).
+ */
 void rp_enter(struct rp_engine *e, int ctx)
 {
+	bool cpu = ctx != e->ckpt_ctx;
+
 	/* a thread whose queue is full waits here, not holding the lock */
 	rp_sched_throttle(e->sched, ctx);
-	cpu_take(e);
+	if (cpu)
+		cpu_take(e);
 	fifo_take(&e->big);
+	e->big_holds_cpu = cpu;
 	rp_sched_set_current(e->sched, ctx);
 }
 
 int rp_leave(struct rp_engine *e, int ret)
 {
 	int sret = f2fs_write_submit(e->fs);
+	bool cpu = e->big_holds_cpu;
 
 	fifo_give(&e->big);
-	cpu_give(e);
+	if (cpu)
+		cpu_give(e);
 	return ret ? ret : sret;
 }
 
@@ -590,6 +620,12 @@ static void cp_note_batch(struct rp_engine *e, bool issued, uint64_t n)
 	pthread_mutex_unlock(&e->state_mutex);
 }
 
+/* A task woken on another CPU runs this much later (--ckpt-wakeup-us); under cp_mutex. */
+static uint64_t wake_latency_us(struct rp_engine *e)
+{
+	return draw_us(&e->wake_rng, e->pol->ckpt_wakeup_us, e->pol->ckpt_wakeup_max_us);
+}
+
 /*
  * issue_checkpoint_thread() sleeps in wait_event_interruptible() when its
  * list is empty and f2fs_issue_checkpoint() wakes it; on busy CPUs it runs
@@ -602,13 +638,8 @@ static void cp_note_batch(struct rp_engine *e, bool issued, uint64_t n)
  */
 static void wake_late(struct rp_engine *e)
 {
-	const struct f2fs_replay_policy *p = e->pol;
-	uint64_t us = p->ckpt_wakeup_us, until;
+	uint64_t us = wake_latency_us(e), until;
 
-	if (p->ckpt_wakeup_max_us > us) {
-		e->wake_rng = rp_mix64(e->wake_rng);
-		us += e->wake_rng % (p->ckpt_wakeup_max_us - us + 1u);
-	}
 	if (!us)
 		return;
 	until = rp_now_ns() + us * 1000u;
@@ -645,8 +676,17 @@ static void *ckpt_main(void *arg)
 		for (r = batch; r; r = r->next, n++)
 			cp_note_wait(e, now - r->queued_ns);
 		cp_note_batch(e, issued, n);
+		/*
+		 * __checkpoint_and_complete_reqs() completes the requests in
+		 * the order they came.  The first caller runs at once on the
+		 * CPU the checkpoint thread gives up; each other one is woken
+		 * on another CPU, a wake-up latency later.  This is what parts
+		 * two callers one checkpoint served (a 6.1 guest merges few of
+		 * their requests): the late one misses the next batch.
+		 */
 		for (r = batch; r; r = r->next) {
 			r->ret = ret;
+			r->resume_ns = now + (r->next ? wake_latency_us(e) * 1000u : 0);
 			r->done = true;
 		}
 		pthread_cond_broadcast(&e->cp_done);
@@ -679,6 +719,7 @@ int rp_request_checkpoint(struct rp_engine *e, int ctx)
 	while (!req.done)
 		pthread_cond_wait(&e->cp_done, &e->cp_mutex);
 	pthread_mutex_unlock(&e->cp_mutex);
+	rp_sleep_until(req.resume_ns);
 	return req.ret;
 }
 

@@ -43,6 +43,7 @@ struct rp_dirty {
 struct rp_cp_req {
 	struct rp_cp_req *next;
 	uint64_t queued_ns;
+	uint64_t resume_ns; /* when its caller runs again */
 	bool done;
 	int ret;
 };
@@ -98,7 +99,8 @@ struct rp_engine {
 	bool cp_stop, ckpt_started;
 	pthread_t ckpt_thread;
 	int ckpt_ctx;
-	uint64_t wake_rng; /* the checkpoint thread's wake-up latencies (its own) */
+	bool big_holds_cpu; /* the big lock's holder took a CPU slot */
+	uint64_t wake_rng;  /* the checkpoint thread's wake-up latencies (its own) */
 
 	/* write-back (dirty list under the big lock) */
 	struct rp_dirty *dirty;
@@ -137,6 +139,8 @@ void rp_unlock_op(struct rp_engine *e);
 /* The threads start now: checkpoints from here on are timed for the report. */
 void rp_note_run_start(struct rp_engine *e, uint64_t t0);
 void rp_enter(struct rp_engine *e, int ctx);
+/* An operation's own CPU time (--op-cpu-us), drawn from the thread's @rng, on a CPU slot. */
+void rp_spend_cpu(struct rp_engine *e, uint64_t *rng);
 int rp_leave(struct rp_engine *e, int ret);
 void rp_abort(struct rp_engine *e, int ret, const char *what);
 bool rp_stopping(struct rp_engine *e);

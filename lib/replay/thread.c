@@ -50,6 +50,7 @@ struct rp_thread {
 	} * pos;
 	size_t npos, pos_cap;
 	size_t samples_cap; /* of t->rep->fsync_samples */
+	uint64_t cpu_rng;   /* its ops' CPU times (--op-cpu-us) */
 };
 
 /* ---- paths ---- */
@@ -375,10 +376,18 @@ static int op_sleep(uint64_t ns)
 	return 0;
 }
 
+static bool is_fsync_like(enum f2fs_replay_opcode op)
+{
+	return op == F2FS_RP_FSYNC || op == F2FS_RP_FDATASYNC || op == F2FS_RP_SYNC;
+}
+
 static int do_op(struct rp_thread *t, const struct f2fs_replay_op *op)
 {
 	int ret;
 
+	/* the guest measures a touch's time; an fsync's own is part of its latency */
+	if (op->op != F2FS_RP_SLEEP && !is_fsync_like(op->op))
+		rp_spend_cpu(t->run->e, &t->cpu_rng);
 	switch (op->op) {
 	case F2FS_RP_WRITE:
 	case F2FS_RP_PWRITE:
@@ -398,11 +407,6 @@ static int do_op(struct rp_thread *t, const struct f2fs_replay_op *op)
 	default:
 		return op_namespace(t, op);
 	}
-}
-
-static bool is_fsync_like(enum f2fs_replay_opcode op)
-{
-	return op == F2FS_RP_FSYNC || op == F2FS_RP_FDATASYNC || op == F2FS_RP_SYNC;
 }
 
 /* Wait for the op's start time, when it has one. */
@@ -558,6 +562,7 @@ static int setup_threads(struct rp_run *run, struct rp_thread *ts, struct f2fs_r
 		t->run = run;
 		t->spec = spec;
 		t->idx = (int)i;
+		t->cpu_rng = rp_mix64(e->pol->seed + i + 1);
 		t->rep = &rep->threads[i];
 		snprintf(t->rep->name, sizeof(t->rep->name), "%s", spec->name);
 		t->rep->io_class = spec->io_class;

@@ -218,6 +218,60 @@ else
 	echo "  $verdict"
 fi
 
+# A checkpoint that served two callers lets the first go at once and the
+# other a wake-up latency later (woken on another CPU): with 50 ms, t2's
+# fsync (queued 10 ms after t1's) takes 40 ms more than t1's.
+RESUME=$WORK/resume.trace
+printf '%s\n' "0 t1 fg mkdir /r1" "0 t2 fg mkdir /r2" "0.1 t1 fg fsync /r1" \
+	"0.11 t2 fg fsync /r2" >"$RESUME"
+"$MKFS" -f -q "$IMG" >/dev/null 2>&1
+if ! out=$("$F2FS_IO" replay --checkpoint-merge --ckpt-wakeup-us 50000 --json \
+	--trace "$RESUME" "$IMG" 2>&1); then
+	fail ckpt-resume "$(echo "$out" | tail -1)"
+elif ! verdict=$(echo "$out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["run"]
+c = r["checkpoints"]
+t = {x["name"]: x["fsync_max_ms"] for x in r["threads"]}
+assert c["requested"] == 2 and c["merged"] == 1, c
+assert t["t1"] >= 50 and t["t2"] - t["t1"] >= 35, t
+print("t1 %.1f ms, t2 %.1f ms" % (t["t1"], t["t2"]))
+' 2>&1); then
+	fail ckpt-resume "$verdict"
+else
+	both_clean ckpt-resume && pass ckpt-resume
+	echo "  $verdict"
+fi
+
+# --op-cpu-us: each op of a thread spends its CPU time on one of
+# --threads-cpu CPUs.  Two threads of 11 ops at 20 ms each take at least
+# 22 x 20 ms on one CPU, and overlap on two.
+OPCPU=$WORK/opcpu.trace
+{
+	for t in 1 2; do
+		echo "- t$t fg mkdir /c$t"
+		for r in 1 2 3 4 5 6 7 8 9 10; do echo "- t$t fg create /c$t/f$r"; done
+	done
+} >"$OPCPU"
+opcpu_elapsed() {
+	"$MKFS" -f -q "$IMG" >/dev/null 2>&1 &&
+		"$F2FS_IO" replay --op-cpu-us 20000 --threads-cpu "$1" --json --trace "$OPCPU" "$IMG" |
+		python3 -c '
+import json, sys
+r = json.load(sys.stdin)["run"]
+assert r["policy"]["op_cpu_us"] == 20000, r["policy"]
+assert all(t["elapsed_s"] >= 0.22 for t in r["threads"]), r["threads"]
+print("%.3f" % max(t["elapsed_s"] for t in r["threads"]))'
+}
+if ! one=$(opcpu_elapsed 1 2>&1) || ! two=$(opcpu_elapsed 2 2>&1); then
+	fail op-cpu "$(printf '%s\n%s\n' "${one:-}" "${two:-}" | tail -1)"
+elif python3 -c "import sys; sys.exit(not ($one >= 0.44 and $two < 0.40))"; then
+	both_clean op-cpu && pass op-cpu
+	echo "  22 ops of 20 ms: ${one} s on one CPU, ${two} s on two"
+else
+	fail op-cpu "one CPU ${one} s (want >= 0.44), two CPUs ${two} s (want < 0.40)"
+fi
+
 SAVED=$WORK/saved.trace
 if "$F2FS_IO" replay --mkfs "" --save-trace "$SAVED" --count 20 --file-size 4M ckpt-storm \
 	"$IMG" >/dev/null 2>&1 && out=$("$F2FS_IO" replay --mkfs "" --trace "$SAVED" "$IMG" 2>&1) &&
@@ -307,6 +361,7 @@ refuse bad-throttle "--dirty-throttle" "$F2FS_IO" replay --dirty-throttle nap se
 refuse bad-budget "--bfq-budget" "$F2FS_IO" replay --bfq-budget 8Q seqwrite "$IMG"
 refuse bad-slice-idle "--bfq-slice-idle" "$F2FS_IO" replay --bfq-slice-idle 5000 seqwrite "$IMG"
 refuse bad-wakeup "--ckpt-wakeup-us" "$F2FS_IO" replay --ckpt-wakeup-us 900,300 seqwrite "$IMG"
+refuse bad-op-cpu "--op-cpu-us" "$F2FS_IO" replay --op-cpu-us 2,1 seqwrite "$IMG"
 refuse bad-max-request "--max-request" "$F2FS_IO" replay --max-request 1000 seqwrite "$IMG"
 refuse bad-nr-requests "--nr-requests" "$F2FS_IO" replay --nr-requests 0 seqwrite "$IMG"
 refuse bad-model "--device-model" "$F2FS_IO" replay --device-model 1,2,3,4,5 seqwrite "$IMG"

@@ -82,6 +82,7 @@ enum {
 	OPT_BFQ_BUDGET,
 	OPT_SLICE_IDLE,
 	OPT_CKPT_WAKEUP,
+	OPT_OP_CPU,
 	OPT_INJECT,
 	OPT_NO_INJECT,
 	OPT_DIRTY_THROTTLE,
@@ -112,6 +113,7 @@ static const struct option policy_options[] = {
     {"bfq-budget", required_argument, NULL, OPT_BFQ_BUDGET},
     {"bfq-slice-idle", required_argument, NULL, OPT_SLICE_IDLE},
     {"ckpt-wakeup-us", required_argument, NULL, OPT_CKPT_WAKEUP},
+    {"op-cpu-us", required_argument, NULL, OPT_OP_CPU},
     {"bfq-inject", no_argument, NULL, OPT_INJECT},
     {"no-bfq-inject", no_argument, NULL, OPT_NO_INJECT},
     {"dirty-throttle", required_argument, NULL, OPT_DIRTY_THROTTLE},
@@ -229,25 +231,24 @@ static bool parse_model(const char *s, struct f2fs_replay_policy *p)
 	return true;
 }
 
-/* --ckpt-wakeup-us MIN[,MAX] (MAX below MIN is refused) */
-static bool parse_wakeup(const char *s, struct f2fs_replay_policy *p)
+/* MIN[,MAX] microseconds for --ckpt-wakeup-us and --op-cpu-us (MAX below MIN is refused) */
+static bool parse_us_range(const char *s, uint32_t *min_us, uint32_t *max_us)
 {
 	const char *comma = strchr(s, ',');
 	char min[16];
 
 	if (!comma) {
-		if (!parse_u32(s, 1000000, &p->ckpt_wakeup_us))
+		if (!parse_u32(s, 1000000, min_us))
 			return false;
-		p->ckpt_wakeup_max_us = p->ckpt_wakeup_us;
+		*max_us = *min_us;
 		return true;
 	}
 	if ((size_t)(comma - s) >= sizeof(min))
 		return false;
 	memcpy(min, s, (size_t)(comma - s));
 	min[comma - s] = 0;
-	return parse_u32(min, 1000000, &p->ckpt_wakeup_us) &&
-	       parse_u32(comma + 1, 1000000, &p->ckpt_wakeup_max_us) &&
-	       p->ckpt_wakeup_max_us >= p->ckpt_wakeup_us;
+	return parse_u32(min, 1000000, min_us) && parse_u32(comma + 1, 1000000, max_us) &&
+	       *max_us >= *min_us;
 }
 
 /* Apply policy option @opt with @arg; false when @arg is not a valid value. */
@@ -302,7 +303,9 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 		p->bfq_inject = opt == OPT_INJECT;
 		return true;
 	case OPT_CKPT_WAKEUP:
-		return parse_wakeup(arg, p);
+		return parse_us_range(arg, &p->ckpt_wakeup_us, &p->ckpt_wakeup_max_us);
+	case OPT_OP_CPU:
+		return parse_us_range(arg, &p->op_cpu_us, &p->op_cpu_max_us);
 	case OPT_NR_REQUESTS:
 		return parse_u32(arg, 4096, &p->nr_requests) && p->nr_requests;
 	case OPT_MAX_REQUEST:
@@ -703,6 +706,8 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_bool(j, "bfq_inject", p->bfq_inject);
 	json_u64(j, "ckpt_wakeup_us", p->ckpt_wakeup_us);
 	json_u64(j, "ckpt_wakeup_max_us", p->ckpt_wakeup_max_us);
+	json_u64(j, "op_cpu_us", p->op_cpu_us);
+	json_u64(j, "op_cpu_max_us", p->op_cpu_max_us);
 	json_str(j, "dirty_throttle",
 		 p->dirty_throttle == F2FS_RP_THROTTLE_WRITEBACK ? "writeback" : "sleep");
 	json_double(j, "model_mbps", p->model_mbps);
@@ -986,7 +991,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --seed N   --max-request SIZE   --nr-requests N\n"
      "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n"
      "  --bfq-budget SIZE   --bfq-slice-idle MS   --dirty-throttle sleep|writeback\n"
-     "  --bfq-inject | --no-bfq-inject   --ckpt-wakeup-us MIN[,MAX]\n",
+     "  --bfq-inject | --no-bfq-inject   --ckpt-wakeup-us MIN[,MAX]   --op-cpu-us MIN[,MAX]\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };
