@@ -682,7 +682,8 @@ static void *ckpt_main(void *arg)
 		 * CPU the checkpoint thread gives up; each other one is woken
 		 * on another CPU, a wake-up latency later.  This is what parts
 		 * two callers one checkpoint served (a 6.1 guest merges few of
-		 * their requests): the late one misses the next batch.
+		 * their requests): the late one misses the next batch.  The
+		 * batch is newest first: the last request in it came first.
 		 */
 		for (r = batch; r; r = r->next) {
 			r->ret = ret;

@@ -16,8 +16,9 @@
 #               from replayload and from the kernel's own counters (debugfs
 #               f2fs/status "CP calls", "CP merge (...)"; /sys/block/vda/stat).
 #               The engine runs "ckpt-storm --compare --checkpoint-merge
-#               --no-checkpoint-merge" as often.  For each figure where the
-#               kernel's effect (mean with merge minus mean without) is larger
+#               --no-checkpoint-merge" XCHECK_ENGINE_RUNS times, with the
+#               guest's measured touch times.  For each figure where the
+#               kernel's effect (median with merge minus median without) is larger
 #               than its run-to-run spread (max - min, the larger of the two
 #               settings'), the engine's effect must have the same sign;
 #               figures inside the spread are reported and skipped.
@@ -56,25 +57,22 @@
 #   UPSTREAM_FSCK            default /usr/sbin/fsck.f2fs
 #   CC, LIBF2FS              build tools/replayload.c (default cc and
 #                            <repo>/lib/libf2fs.a)
-#   XCHECK_CASES             among "ckpt-storm tiotest verify" (default
-#                            "tiotest verify").  ckpt-storm runs by name: with
-#                            checkpoint_merge the kernel falls at random into
-#                            a regime where checkpoints take ~5 ms or one
-#                            where they take ~165 ms behind write-back.  The
-#                            engine (BFQ idling on the checkpoint thread's
-#                            queue, --bfq-slice-idle) is always in the fast
-#                            one, and every asserted direction agrees with
-#                            three sets of kernel figures (without merge the
-#                            magnitudes too: A's fsync p50 186 ms against
-#                            183-192); but the kernel merges ~20%
-#                            of requests and the engine 0-2 of 200, so
-#                            cp_merged could fail on the engine's side.  The
-#                            trace shows the kernel's merges come in lockstep
-#                            runs: A and C leave one checkpoint together and
-#                            both queue again before the checkpoint thread,
-#                            woken late on the busy vCPUs, takes its next
-#                            batch; the engine's thread takes it at once
-#   XCHECK_RUNS              runs per setting, kernel and engine (default 3)
+#   XCHECK_CASES             among "ckpt-storm tiotest verify" (all by
+#                            default).  With checkpoint_merge the kernel
+#                            falls at random into a regime where checkpoints
+#                            take ~5 ms or one where they take ~165 ms behind
+#                            write-back, so most ckpt-storm effects stay
+#                            inside the kernel's spread; the engine (BFQ
+#                            idling on the checkpoint thread's queue,
+#                            --bfq-slice-idle) is always in the fast one.
+#                            The engine's ckpt-storm runs with the guest's
+#                            CPU: its touch times (--op-cpu-us) and vCPUs
+#                            (--threads-cpu).
+#   XCHECK_RUNS              kernel runs per setting (default 3)
+#   XCHECK_ENGINE_RUNS       engine runs per setting (default 5: the engine's
+#                            merged runs vary as the kernel's do, 155-196
+#                            checkpoints issued of 200 requests, and more runs
+#                            keep the median's direction steady)
 #   XCHECK_KERNEL_RESULTS    a file of kernel figures: when it exists and was
 #                            made with the same parameters, its figures are
 #                            used instead of booting (only the engine runs);
@@ -109,8 +107,9 @@ OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
 F2FS_IO=${F2FS_IO:-$repo/tools/f2fs_io/f2fs_io}
 UPSTREAM_FSCK=${UPSTREAM_FSCK:-/usr/sbin/fsck.f2fs}
 LIBF2FS=${LIBF2FS:-$repo/lib/libf2fs.a}
-CASES=${XCHECK_CASES:-tiotest verify}
+CASES=${XCHECK_CASES:-ckpt-storm tiotest verify}
 RUNS=${XCHECK_RUNS:-3}
+ENGINE_RUNS=${XCHECK_ENGINE_RUNS:-5}
 OUT=${XCHECK_OUT:-${TMPDIR:-/tmp}/replay-xcheck}
 KRES=${XCHECK_KERNEL_RESULTS:-$OUT/kernel-results.tsv}
 MBPS=${XCHECK_MBPS:-20}
@@ -174,7 +173,7 @@ common_params() {
 
 workload_params() {
 	case $1 in
-	ckpt-storm) echo "$(common_params) rounds=$ROUNDS size=$STORM_SIZE" ;;
+	ckpt-storm) echo "$(common_params) rounds=$ROUNDS size=$STORM_SIZE touch_us=1" ;;
 	tiotest) echo "$(common_params) threads=$THREADS size=$TIO_SIZE" ;;
 	esac
 }
@@ -389,14 +388,40 @@ engine_rows() {
 	"engine\t\($w)\t\($s)\t\($run)\t\(.[0])\t\(.[1])"' "$1"
 }
 
-# engine_figures WORKLOAD: XCHECK_RUNS engine runs into $work/engine-WORKLOAD.tsv.
+# guest_op_cpu: the engine's --op-cpu-us MIN,MAX for ckpt-storm, the tenth
+# and ninetieth percentiles of the guest's touch times (means over the
+# kernel's runs).  A touch does no I/O: its time is what an operation takes
+# on the emulated vCPUs before it reaches f2fs, 0.1-0.7 ms under TCG.  It
+# decides whether a caller's touch comes before the next checkpoint blocks
+# operations (covered by it: the caller's own checkpoint is then skipped,
+# as a quarter are without merge) or while it runs.
+guest_op_cpu() {
+	awk -F'\t' '$1 == "kernel" && $2 == "ckpt-storm" && $5 ~ /^a_touch_p[19]0_us$/ {
+		sum[$5] += $6; n[$5]++
+	}
+	END {
+		if (n["a_touch_p10_us"] && n["a_touch_p90_us"])
+			printf "%d,%d\n", sum["a_touch_p10_us"] / n["a_touch_p10_us"],
+				sum["a_touch_p90_us"] / n["a_touch_p90_us"]
+	}' "$KRES"
+}
+
+# engine_figures WORKLOAD: XCHECK_ENGINE_RUNS engine runs into $work/engine-WORKLOAD.tsv.
 engine_figures() {
-	local w=$1 rows=$work/engine-$1.tsv img=$work/engine.img i json t0 failures=0
+	local w=$1 rows=$work/engine-$1.tsv img=$work/engine.img i json t0 failures=0 op_cpu
 	local -a common args
 	read -r -a common <<<"$(engine_common)"
+	if [ "$w" = ckpt-storm ]; then
+		op_cpu=$(guest_op_cpu)
+		if [ -z "$op_cpu" ]; then
+			fail "replay-xcheck/$w/engine" "no touch times among the kernel's figures ($KRES)"
+			return 1
+		fi
+		common+=(--op-cpu-us "$op_cpu" --threads-cpu "$GUEST_SMP")
+	fi
 	: >"$rows"
 	t0=$(now)
-	for ((i = 1; i <= RUNS; i++)); do
+	for ((i = 1; i <= ENGINE_RUNS; i++)); do
 		json=$OUT/engine-$w-$i.json
 		rm -f "$img"
 		truncate -s "$IMG_SIZE" "$img" || return 1
@@ -426,7 +451,7 @@ engine_figures() {
 	info "$w: engine runs took $(since "$t0")s ($F2FS_IO replay --mkfs \"\" ${common[*]} ...)"
 	cat "$rows" >>"$OUT/engine-results.tsv"
 	if [ "$failures" != 0 ]; then
-		fail "replay-xcheck/$w/engine" "$failures of $RUNS runs failed (see $OUT/engine-$w-*.err)"
+		fail "replay-xcheck/$w/engine" "$failures of $ENGINE_RUNS runs failed (see $OUT/engine-$w-*.err)"
 		return 1
 	fi
 	pass "replay-xcheck/$w/engine"
@@ -434,32 +459,41 @@ engine_figures() {
 
 # ---- comparing ----
 
-# stats ROWS...: "source setting figure n mean spread min max" per group.
+# stats ROWS...: "source setting figure n median spread min max" per group.
+# The median, not the mean: runs fall into regimes (the kernel's fast and
+# slow checkpoints, the engine's lockstep and alternating callers), and one
+# run in the other regime would decide a mean's sign.
 stats() {
 	cat "$@" | awk -F'\t' '
 	{
 		g = $1 "\t" $3 "\t" $5
-		if (!(g in n)) { lo[g] = $6; hi[g] = $6; order[++k] = g }
-		n[g]++; sum[g] += $6
-		if ($6 < lo[g]) lo[g] = $6
-		if ($6 > hi[g]) hi[g] = $6
+		if (!(g in n)) order[++k] = g
+		v[g, ++n[g]] = $6 + 0
+	}
+	function median(g, m, x, i, j, t) {
+		m = n[g]
+		for (i = 1; i <= m; i++) x[i] = v[g, i]
+		for (i = 2; i <= m; i++)
+			for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+		lo = x[1]; hi = x[m]
+		return m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
 	}
 	END {
 		for (i = 1; i <= k; i++) {
 			g = order[i]
-			printf "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\n", g, n[g], sum[g] / n[g], hi[g] - lo[g],
-				lo[g], hi[g]
+			med = median(g)
+			printf "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\n", g, n[g], med, hi - lo, lo, hi
 		}
 	}'
 }
 
-# stat_of STATS SOURCE SETTING FIGURE: "n mean spread min max", or nothing.
+# stat_of STATS SOURCE SETTING FIGURE: "n median spread min max", or nothing.
 stat_of() {
 	awk -F'\t' -v s="$2" -v t="$3" -v f="$4" \
 		'$1 == s && $2 == t && $3 == f { print $4, $5, $6, $7, $8 }' "$1"
 }
 
-fmt() { # fmt "n mean spread": mean±spread
+fmt() { # fmt "n median spread": median±spread
 	[ -n "$1" ] || {
 		echo "-"
 		return
@@ -473,7 +507,7 @@ storm_compare() {
 	local asserted_set
 	stats "$work/kernel-ckpt-storm.tsv" "$work/engine-ckpt-storm.tsv" >"$st"
 	{
-		echo "ckpt-storm: merge on vs off (mean±spread over $RUNS runs; effect = on - off)"
+		echo "ckpt-storm: merge on vs off (median±spread over $RUNS kernel and $ENGINE_RUNS engine runs; effect = on - off)"
 		printf '%-16s %14s %14s %10s | %14s %14s %10s | %s\n' figure "kernel off" "kernel on" effect \
 			"engine off" "engine on" effect verdict
 	} >"$work/table-storm"
@@ -511,7 +545,7 @@ storm_compare() {
 	done
 }
 
-effect() { # effect ON OFF: the difference of the means
+effect() { # effect ON OFF: the difference of the medians
 	if [ -z "$1" ] || [ -z "$2" ]; then
 		echo "-"
 		return
@@ -645,6 +679,8 @@ main() {
 	command -v jq >/dev/null || CI=true abandon "jq not found (scripts/setup.sh installs it)"
 	command -v numfmt >/dev/null || CI=true abandon "numfmt not found"
 	[ "$RUNS" -ge 2 ] 2>/dev/null || CI=true abandon "XCHECK_RUNS must be at least 2 (a spread needs two runs)"
+	[ "$ENGINE_RUNS" -ge 2 ] 2>/dev/null ||
+		CI=true abandon "XCHECK_ENGINE_RUNS must be at least 2 (a spread needs two runs)"
 	[ -f "$LIBF2FS" ] || CI=true abandon "$LIBF2FS not built"
 	build_replayload || CI=true abandon "cannot build replayload: $(head -n 3 "$work/replayload.build.log")"
 	mkdir -p "$OUT" || abandon "cannot make $OUT"

@@ -213,7 +213,12 @@ struct storm {
 	uint64_t b_bytes, b_writes, c_fsyncs;
 	double c_fsync_max_ms;
 	int failed;
-	double a_lat_ms[]; /* ROUNDS fsync latencies of A */
+	/*
+	 * ROUNDS fsync latencies of A, then ROUNDS times of its touches: a
+	 * touch does no I/O, so its time is the CPU an operation takes
+	 * before it reaches f2fs (the engine's --op-cpu-us)
+	 */
+	double a_lat_ms[];
 };
 
 static int storm_stop(struct storm *s)
@@ -230,9 +235,10 @@ static void storm_a(struct storm *s, const char *dir, uint64_t rounds)
 	make_path(file, "%s/file", sub);
 	s->a_start = now_s();
 	for (i = 0; i < rounds; i++) {
-		double t;
+		double t = now_s();
 
 		touch(file);
+		s->a_lat_ms[rounds + i] = (now_s() - t) * 1000;
 		t = now_s();
 		fsync_dir(sub);
 		s->a_lat_ms[i] = (now_s() - t) * 1000;
@@ -448,7 +454,7 @@ static int cmd_ckpt_storm(int argc, char **argv)
 	args.dir = argv[0];
 	args.rounds = parse_count(argv[1], MAX_ROUNDS);
 	args.size = parse_size(argv[2]);
-	len = sizeof(*s) + args.rounds * sizeof(double);
+	len = sizeof(*s) + 2 * args.rounds * sizeof(double);
 	s = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (s == MAP_FAILED)
 		die("mmap: %s", strerror(errno));
@@ -469,6 +475,10 @@ static int cmd_ckpt_storm(int argc, char **argv)
 	printf("@@M a_fsync_p50_ms=%.2f\n", f2fs_replay_quantile(s->a_lat_ms, args.rounds, 0.50));
 	printf("@@M a_fsync_p99_ms=%.2f\n", f2fs_replay_quantile(s->a_lat_ms, args.rounds, 0.99));
 	printf("@@M a_fsync_max_ms=%.2f\n", s->a_lat_ms[args.rounds - 1]);
+	printf("@@M a_touch_p10_us=%.0f\n",
+	       1000 * f2fs_replay_quantile(s->a_lat_ms + args.rounds, args.rounds, 0.10));
+	printf("@@M a_touch_p90_us=%.0f\n",
+	       1000 * f2fs_replay_quantile(s->a_lat_ms + args.rounds, args.rounds, 0.90));
 	printf("@@M b_bytes=%" PRIu64 "\n", s->b_bytes);
 	printf("@@M b_mbps=%.2f\n", a_s > 0 ? (double)s->b_bytes / 1e6 / a_s : 0);
 	printf("@@M c_fsyncs=%" PRIu64 "\n", s->c_fsyncs);
