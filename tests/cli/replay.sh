@@ -184,6 +184,25 @@ else
 	fail trace "$(echo "$out" | tail -2)"
 fi
 
+# trace_case NAME TRACE CHECK OPTIONS...: replay TRACE on a fresh volume
+# with OPTIONS and --json; CHECK, python with the run's report as r,
+# asserts on it and prints one line for the log.
+trace_case() {
+	local name=$1 trace=$2 check=$3 out verdict
+	shift 3
+	"$MKFS" -f -q "$IMG" >/dev/null 2>&1
+	if ! out=$("$F2FS_IO" replay "$@" --json --trace "$trace" "$IMG" 2>&1); then
+		fail "$name" "$(echo "$out" | tail -1)"
+	elif ! verdict=$(echo "$out" | python3 -c "import json, sys
+r = json.load(sys.stdin)['run']
+$check" 2>&1); then
+		fail "$name" "$verdict"
+	else
+		both_clean "$name" && pass "$name"
+		echo "  $verdict"
+	fi
+}
+
 # Two threads fsync their directories 10 ms apart: with a late checkpoint
 # thread (50 ms to wake) the second request of each round joins the
 # first's batch (kernel: issue_checkpoint_thread's llist_del_all); woken at
@@ -199,24 +218,13 @@ WAKE=$WORK/wake.trace
 		done
 	done
 } >"$WAKE"
-"$MKFS" -f -q "$IMG" >/dev/null 2>&1
-if ! out=$("$F2FS_IO" replay --checkpoint-merge --ckpt-wakeup-us 50000 --json \
-	--trace "$WAKE" "$IMG" 2>&1); then
-	fail ckpt-wakeup "$(echo "$out" | tail -1)"
-elif ! verdict=$(echo "$out" | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["run"]
+trace_case ckpt-wakeup "$WAKE" '
 c, p = r["checkpoints"], r["policy"]
 assert p["ckpt_wakeup_us"] == 50000 and p["ckpt_wakeup_max_us"] == 50000, p
 assert c["requested"] == 12, c
 assert c["merged"] >= 5 and c["issued"] <= 7, c
-print("12 requests: %d issued, %d merged" % (c["issued"], c["merged"]))
-' 2>&1); then
-	fail ckpt-wakeup "$verdict"
-else
-	both_clean ckpt-wakeup && pass ckpt-wakeup
-	echo "  $verdict"
-fi
+print("12 requests: %d issued, %d merged" % (c["issued"], c["merged"]))' \
+	--checkpoint-merge --ckpt-wakeup-us 50000
 
 # A checkpoint that served two callers lets the first go at once and the
 # other a wake-up latency later (woken on another CPU): with 50 ms, t2's
@@ -224,24 +232,12 @@ fi
 RESUME=$WORK/resume.trace
 printf '%s\n' "0 t1 fg mkdir /r1" "0 t2 fg mkdir /r2" "0.1 t1 fg fsync /r1" \
 	"0.11 t2 fg fsync /r2" >"$RESUME"
-"$MKFS" -f -q "$IMG" >/dev/null 2>&1
-if ! out=$("$F2FS_IO" replay --checkpoint-merge --ckpt-wakeup-us 50000 --json \
-	--trace "$RESUME" "$IMG" 2>&1); then
-	fail ckpt-resume "$(echo "$out" | tail -1)"
-elif ! verdict=$(echo "$out" | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["run"]
+trace_case ckpt-resume "$RESUME" '
 c = r["checkpoints"]
 t = {x["name"]: x["fsync_max_ms"] for x in r["threads"]}
 assert c["requested"] == 2 and c["merged"] == 1, c
 assert t["t1"] >= 50 and t["t2"] - t["t1"] >= 35, t
-print("t1 %.1f ms, t2 %.1f ms" % (t["t1"], t["t2"]))
-' 2>&1); then
-	fail ckpt-resume "$verdict"
-else
-	both_clean ckpt-resume && pass ckpt-resume
-	echo "  $verdict"
-fi
+print("t1 %.1f ms, t2 %.1f ms" % (t["t1"], t["t2"]))' --checkpoint-merge --ckpt-wakeup-us 50000
 
 # --op-cpu-us: each op of a thread spends its CPU time on one of
 # --threads-cpu CPUs.  Two threads of 11 ops at 20 ms each take at least
