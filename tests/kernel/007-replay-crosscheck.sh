@@ -467,22 +467,23 @@ stats() {
 	cat "$@" | awk -F'\t' '
 	{
 		g = $1 "\t" $3 "\t" $5
-		if (!(g in n)) order[++k] = g
+		if (!(g in n)) { lo[g] = $6; hi[g] = $6; order[++k] = g }
 		v[g, ++n[g]] = $6 + 0
+		if ($6 < lo[g]) lo[g] = $6
+		if ($6 > hi[g]) hi[g] = $6
 	}
 	function median(g, m, x, i, j, t) {
 		m = n[g]
 		for (i = 1; i <= m; i++) x[i] = v[g, i]
 		for (i = 2; i <= m; i++)
 			for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
-		lo = x[1]; hi = x[m]
 		return m % 2 ? x[(m + 1) / 2] : (x[m / 2] + x[m / 2 + 1]) / 2
 	}
 	END {
 		for (i = 1; i <= k; i++) {
 			g = order[i]
-			med = median(g)
-			printf "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\n", g, n[g], med, hi - lo, lo, hi
+			printf "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\n", g, n[g], median(g), hi[g] - lo[g],
+				lo[g], hi[g]
 		}
 	}'
 }
