@@ -100,7 +100,7 @@ struct rp_engine {
 	pthread_t ckpt_thread;
 	int ckpt_ctx;
 	bool big_holds_cpu; /* the big lock's holder took a CPU slot */
-	uint64_t wake_rng;  /* the checkpoint thread's wake-up latencies (its own) */
+	uint64_t wake_rng;  /* wake-up latencies, of the thread and its callers (under cp_mutex) */
 
 	/* write-back (dirty list under the big lock) */
 	struct rp_dirty *dirty;
