@@ -21,7 +21,7 @@ T=$MNT
 X=/bin/f2fs_io
 
 step "mount"
-mount_vda
+mount_dev
 
 step "tree"
 mkdir -p "$T/docs/notes/old" "$T/big" "$T/media" "$T/etc" || fail "mkdir failed"
@@ -88,7 +88,7 @@ done
 
 step "sync and umount"
 sync || fail "sync failed"
-umount_vda
+umount_dev
 
 step "done"
 echo "@@JOB-OK@@"

@@ -10,6 +10,10 @@
 #   bad-first-sb   only the first superblock corrupted: the kernel mounts from
 #                  the second, but mkfs-verify must notice its complaint
 #   silent-job     a job that exits 0 without @@JOB-OK@@ counts as failed
+#   each/*         the same in one boot for six disks (guest_run_each):
+#                  good, bad magic, a job failing with the volume mounted,
+#                  bad first superblock, good again (nothing of the runs
+#                  before may leak into it), silent
 #
 # Output protocol and CI=true handling as in 001-mkfs-matrix.sh.
 
@@ -22,7 +26,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib.sh"
 
 REF_MKFS=${REF_MKFS:-/usr/sbin/mkfs.f2fs}
-NAMES=(good-image bad-magic bad-first-sb silent-job)
+NAMES=(good-image bad-magic bad-first-sb silent-job each/good each/bad-magic each/left-mounted
+	each/bad-first-sb each/after-failures each/silent)
 SB_MAGIC_OFFSETS=(1024 5120) # superblock 0 and 1: byte 1024 of blocks 0 and 1
 
 # Names here go without the "harness/" of the result lines, and reasons are
@@ -66,6 +71,60 @@ expect_failure() {
 	else
 		pass "$name"
 	fi
+}
+
+# each_cases: one boot for six disks (guest_run_each).  Each run must be
+# judged on its own: a failure does not leak into the runs after it (their
+# /tmp is fresh, nothing is left mounted, dmesg is empty), and a broken
+# disk fails for its own reason.
+each_cases() {
+	local i n img job=$work/each.sh
+	local -a want=('' 'mount -t f2fs' 'failing on purpose' 'kernel complained' '' 'without printing @@JOB-OK@@')
+	cat >"$job" <<-'EOF'
+		#!/bin/sh
+		JOB_NAME=each
+		. /job-common.sh
+		[ -e /tmp/left-behind ] && fail "/tmp holds a file of the run before"
+		grep -q " $MNT " /proc/mounts && fail "$MNT is still mounted by the run before"
+		: >/tmp/left-behind
+		mount_dev
+		echo "$DEV_NAME" >"$MNT/who" && sync || fail "write failed"
+		[ "${FAIL_MOUNTED:-0}" = 1 ] && fail "failing on purpose with $MNT mounted"
+		[ "${SILENT:-0}" = 1 ] && exit 0
+		umount_dev
+		echo "@@JOB-OK@@"
+	EOF
+	GUEST_EACH_IMAGES=() GUEST_EACH_ENV=('' '' FAIL_MOUNTED=1 '' '' SILENT=1)
+	for i in 0 1 2 3 4 5; do
+		GUEST_EACH_IMAGES+=("$work/each$i.img")
+		img=$work/each$i.img
+		fresh_image || {
+			for n in "${NAMES[@]}"; do [[ $n == each/* ]] && fail "$n" "$REF_MKFS failed"; done
+			return
+		}
+	done
+	corrupt_magic "$work/each1.img" "${SB_MAGIC_OFFSETS[@]}" &&
+		corrupt_magic "$work/each3.img" "${SB_MAGIC_OFFSETS[0]}" || {
+		for n in "${NAMES[@]}"; do [[ $n == each/* ]] && fail "$n" "cannot prepare the images"; done
+		return
+	}
+	guest_run_each "$job" 2>/dev/null
+	for i in 0 1 2 3 4 5; do
+		guest_error=${guest_each_error[i]}
+		guest_log=${guest_each_log[i]:-/dev/null}
+		if [ -z "${want[i]}" ]; then
+			if [ -z "$guest_error" ]; then
+				pass "${NAMES[i + 4]}"
+			else
+				fail "${NAMES[i + 4]}" "kernel: $guest_error"
+			fi
+		elif [ "$i" = 1 ] || [ "$i" = 3 ]; then
+			expect_failure "${NAMES[i + 4]}" "${want[i]}" dmesg
+		else
+			expect_failure "${NAMES[i + 4]}" "${want[i]}"
+		fi
+		rm -f "$work/each$i.img"
+	done
 }
 
 main() {
@@ -115,6 +174,7 @@ main() {
 		fail silent-job "$REF_MKFS failed"
 	fi
 
+	each_cases
 	rm -f "$img"
 	exit "$failed"
 }

@@ -12,6 +12,7 @@
 #                              else non-zero with the reason in $guest_error
 #   guest_run IMG JOB [HOSTFILE...]
 #                              boot with IMG as /dev/vda, run JOB as /job.sh
+#                              with DEV=/dev/vda
 #                              (jobs/common.sh is there too, as
 #                              /job-common.sh, for the job to source);
 #                              0 only if the job exited 0, printed @@JOB-OK@@
@@ -20,6 +21,19 @@
 #                              empty on success) and guest_seconds (boot time).
 #                              With GUEST_WATCH also guest_watch_log and
 #                              guest_watch_status (see below).
+#   guest_run_each JOB [HOSTFILE...]
+#                              one boot for several images: those of the
+#                              array GUEST_EACH_IMAGES (1 to 16) become
+#                              /dev/vda, /dev/vdb, ... and JOB runs once per
+#                              disk, with DEV=/dev/vdX, a fresh /tmp, an
+#                              empty dmesg, nothing mounted, and the lines
+#                              NAME=value of GUEST_EACH_ENV[i] (when set)
+#                              exported after GUEST_JOB_ENV's.  Each run is
+#                              judged as guest_run judges its one: 0 only
+#                              when all passed.  Sets guest_each_error[i]
+#                              (empty when run i passed), guest_each_log[i]
+#                              (its part of the console), guest_log (the
+#                              whole console) and guest_seconds.
 #   guest_cleanup              remove the work directory (logs included)
 #
 # Environment:
@@ -59,9 +73,14 @@ guest_error=
 guest_seconds=
 guest_watch_log=
 guest_watch_status=
+guest_each_log=()
+guest_each_error=()
 _guest_ready=0
 _guest_base=
 _guest_seq=0
+_guest_initrd=
+_guest_rc=
+_guest_each_disks=()
 
 _guest_msg() {
 	echo "guest: $*" >&2
@@ -153,49 +172,6 @@ _guest_module() {
 	echo "$name"
 }
 
-_guest_write_init() {
-	cat >"$1" <<'EOF'
-#!/bin/sh
-# Guest init: mount the pseudo filesystems, load modules, run /job.sh,
-# report through markers on the console, power off.
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /tmp
-mkdir -p /mnt
-for m in $(cat /etc/guest-modules /etc/guest-extra-modules 2>/dev/null); do
-	insmod "/lib/modules/$m.ko" || echo "@@GUEST-WARN@@ insmod $m failed"
-done
-i=0
-while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-[ -b /dev/vda ] || echo "@@GUEST-WARN@@ /dev/vda did not appear"
-if [ -r /etc/job.env ]; then
-	set -a
-	. /etc/job.env
-	set +a
-fi
-echo
-echo "@@JOB-START@@"
-{ cd / && sh /job.sh; echo $? >/tmp/.job-rc; } 2>&1 | tee /tmp/.job-out
-rc=$(cat /tmp/.job-rc 2>/dev/null)
-[ -n "$rc" ] || rc=255
-if [ "$rc" != 0 ] || grep -q '@@JOB-FAIL@@' /tmp/.job-out ||
-	! grep -q '@@JOB-OK@@' /tmp/.job-out; then
-	echo "@@DMESG-F2FS-BEGIN@@"
-	dmesg | grep -i f2fs
-	echo "@@DMESG-F2FS-END@@"
-fi
-echo "@@JOB-EXIT $rc@@"
-sync
-poweroff -f
-EOF
-	chmod 0755 "$1"
-}
-
 # Pack directory $1 as a gzip'd newc cpio into file $2.
 _guest_pack() {
 	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
@@ -217,7 +193,7 @@ _guest_build_base() {
 		[ -n "$m" ] && mods+=("$m")
 	done
 	printf '%s\n' "${mods[@]}" >"$root/etc/guest-modules"
-	_guest_write_init "$root/init"
+	cp "$_guest_here/guest-init.sh" "$root/init" && chmod 0755 "$root/init" || return 1
 	cp "$_guest_here/jobs/common.sh" "$root/job-common.sh" || return 1
 	_guest_pack "$root" "$GUEST_WORKDIR/base.cpio.gz" || return 1
 	rm -rf "$root"
@@ -227,12 +203,19 @@ _guest_build_base() {
 # The per-boot part: the job, its environment, its extra modules and the
 # host files.
 _guest_build_job() {
-	local root=$1 job=$2 out=$3 f m mods=()
+	local root=$1 job=$2 out=$3 f m i mods=()
 	shift 3
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/etc" "$root/lib/modules" || return 1
 	cp "$job" "$root/job.sh" && chmod 0755 "$root/job.sh" || return 1
 	[ -n "${GUEST_JOB_ENV:-}" ] && printf '%s\n' "$GUEST_JOB_ENV" >"$root/etc/job.env"
+	if [ ${#_guest_each_disks[@]} -gt 0 ]; then
+		echo "${_guest_each_disks[*]}" >"$root/etc/guest-each"
+		for i in "${!_guest_each_disks[@]}"; do
+			[ -n "${GUEST_EACH_ENV[i]:-}" ] &&
+				printf '%s\n' "${GUEST_EACH_ENV[i]}" >"$root/etc/job.env.${_guest_each_disks[i]}"
+		done
+	fi
 	for m in ${GUEST_EXTRA_MODULES:-}; do
 		m=$(_guest_module "$m" "$root/lib/modules") || return 1
 		[ -n "$m" ] && mods+=("$m")
@@ -272,29 +255,22 @@ _guest_report() {
 	} >&2
 }
 
-guest_run() {
-	local img=$1 job=$2 name initrd jobcpio rc spec exit_line start elapsed
-	local watch_pid='' pidfile
-	local -a drives=() qemu
-	shift 2
-	guest_error=
-	guest_log=
-	guest_watch_log=
-	guest_watch_status=
+
+# _guest_prepare JOB HOSTFILE...: check the harness and the job, name this
+# boot's log (guest_log) and pack its initrd (_guest_initrd).  Returns 1
+# with guest_error set when it cannot.
+_guest_prepare() {
+	local job=$1 name jobcpio
+	shift
 	if ! guest_init; then
 		_guest_msg "$guest_error"
 		return 1
 	fi
-	[ -f "$img" ] || {
-		guest_error="image $img not found"
-		_guest_msg "$guest_error"
-		return 1
-	}
-	[ -f "$job" ] || {
+	if [ ! -f "$job" ]; then
 		guest_error="job $job not found"
 		_guest_msg "$guest_error"
 		return 1
-	}
+	fi
 	if [ -z "$_guest_base" ] || [ ! -f "$_guest_base" ]; then
 		_guest_build_base || {
 			guest_error="cannot build the initramfs"
@@ -302,12 +278,11 @@ guest_run() {
 			return 1
 		}
 	fi
-
 	_guest_seq=$((_guest_seq + 1))
 	name=$(basename "$job" .sh)
 	guest_log=$GUEST_WORKDIR/$_guest_seq-$name.log
 	jobcpio=$GUEST_WORKDIR/$_guest_seq-$name.cpio.gz
-	initrd=$GUEST_WORKDIR/$_guest_seq-$name.initrd
+	_guest_initrd=$GUEST_WORKDIR/$_guest_seq-$name.initrd
 	_guest_build_job "$GUEST_WORKDIR/$_guest_seq-root" "$job" "$jobcpio" "$@" || {
 		guest_error="cannot pack the job and host files"
 		_guest_msg "$guest_error"
@@ -315,21 +290,27 @@ guest_run() {
 	}
 	rm -rf "$GUEST_WORKDIR/$_guest_seq-root"
 	# The kernel unpacks concatenated cpio archives in order.
-	cat "$_guest_base" "$jobcpio" >"$initrd" && rm -f "$jobcpio"
+	cat "$_guest_base" "$jobcpio" >"$_guest_initrd" && rm -f "$jobcpio"
+}
 
-	drives=(-drive "file=$img,format=raw,if=virtio${GUEST_DRIVE_OPTS:+,$GUEST_DRIVE_OPTS}")
-	for spec in ${GUEST_EXTRA_DRIVES:-}; do
+# _guest_boot DRIVE-SPEC...: run qemu on _guest_initrd with these -drive
+# specs (then GUEST_EXTRA_DRIVES'), the console cleaned into guest_log and
+# the watcher beside it.  Sets _guest_rc (qemu's status through timeout),
+# guest_seconds, guest_watch_log and guest_watch_status.
+_guest_boot() {
+	local spec start watch_pid='' pidfile
+	local -a drives=() qemu
+	for spec in "$@" ${GUEST_EXTRA_DRIVES:-}; do
 		drives+=(-drive "$spec")
 	done
 	qemu=(qemu-system-x86_64 -accel tcg -m "${GUEST_MEM:-1024}" -smp "${GUEST_SMP:-1}"
 		-nographic -monitor none -no-reboot -nic none
-		-kernel "$GUEST_VMLINUZ" -initrd "$initrd"
+		-kernel "$GUEST_VMLINUZ" -initrd "$_guest_initrd"
 		-append "console=ttyS0 loglevel=3 panic=-1 ${GUEST_APPEND:-}"
 		"${drives[@]}")
-
 	if [ -n "${GUEST_WATCH:-}" ]; then
-		pidfile=$GUEST_WORKDIR/$_guest_seq-$name.pid
-		guest_watch_log=$GUEST_WORKDIR/$_guest_seq-$name.watch
+		pidfile=${guest_log%.log}.pid
+		guest_watch_log=${guest_log%.log}.watch
 		rm -f "$pidfile"
 		qemu+=(-pidfile "$pidfile")
 		# shellcheck disable=SC2086 # a command line, split on purpose
@@ -340,39 +321,120 @@ guest_run() {
 	if [ "${GUEST_VERBOSE:-0}" = 1 ]; then
 		timeout -k 10 "${GUEST_TIMEOUT:-600}" "${qemu[@]}" </dev/null 2>&1 |
 			_guest_clean_console | tee "$guest_log" >&2
-		rc=${PIPESTATUS[0]}
+		_guest_rc=${PIPESTATUS[0]}
 	else
 		timeout -k 10 "${GUEST_TIMEOUT:-600}" "${qemu[@]}" </dev/null 2>&1 |
 			_guest_clean_console >"$guest_log"
-		rc=${PIPESTATUS[0]}
+		_guest_rc=${PIPESTATUS[0]}
 	fi
-	elapsed=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
-	rm -f "$initrd"
+	# shellcheck disable=SC2034 # read by callers
+	guest_seconds=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+	rm -f "$_guest_initrd"
 	if [ -n "$watch_pid" ]; then
 		wait "$watch_pid"
 		guest_watch_status=$?
 	fi
-	# shellcheck disable=SC2034 # read by callers
-	guest_seconds=$elapsed
+}
 
-	exit_line=$(grep -ao '@@JOB-EXIT [0-9]*@@' "$guest_log" | tail -n 1)
-	if [ -n "$watch_pid" ] && [ "$rc" = 137 ] && [ "$guest_watch_status" = 0 ]; then
+# _guest_judge LOG: the verdict on one run of the job from its part of the
+# console: guest_error is empty when it passed, else the reason.
+_guest_judge() {
+	local log=$1 exit_line
+	guest_error=
+	exit_line=$(grep -ao '@@JOB-EXIT [0-9]*@@' "$log" | tail -n 1)
+	if [ -n "$guest_watch_log" ] && [ "$_guest_rc" = 137 ] && [ "$guest_watch_status" = 0 ]; then
 		guest_error="killed by GUEST_WATCH ($(tail -n 1 "$guest_watch_log"))"
-	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	elif [ -z "$exit_line" ] && { [ "$_guest_rc" = 124 ] || [ "$_guest_rc" = 137 ]; }; then
 		guest_error="timed out after ${GUEST_TIMEOUT:-600} s"
 	elif [ -z "$exit_line" ]; then
-		guest_error="no exit marker on the console (qemu status $rc)"
-	elif grep -aq '@@JOB-FAIL@@' "$guest_log"; then
-		guest_error="job failed: $(grep -ao '@@JOB-FAIL@@.*' "$guest_log" | head -n 1 |
+		guest_error="no exit marker on the console (qemu status $_guest_rc)"
+	elif grep -aq '@@JOB-FAIL@@' "$log"; then
+		guest_error="job failed: $(grep -ao '@@JOB-FAIL@@.*' "$log" | head -n 1 |
 			sed 's/^@@JOB-FAIL@@ *//')"
 	elif [ "$exit_line" != "@@JOB-EXIT 0@@" ]; then
 		guest_error="job exited with status ${exit_line//[!0-9]/}"
-	elif ! grep -aq '@@JOB-OK@@' "$guest_log"; then
+	elif ! grep -aq '@@JOB-OK@@' "$log"; then
 		guest_error="job exited 0 without printing @@JOB-OK@@"
 	fi
-	if [ -n "$guest_error" ]; then
+	[ -z "$guest_error" ]
+}
+
+guest_run() {
+	local img=$1 job=$2
+	shift 2
+	guest_error=
+	guest_log=
+	guest_watch_log=
+	guest_watch_status=
+	_guest_each_disks=()
+	if [ ! -f "$img" ]; then
+		guest_error="image $img not found"
+		_guest_msg "$guest_error"
+		return 1
+	fi
+	_guest_prepare "$job" "$@" || return 1
+	_guest_boot "file=$img,format=raw,if=virtio${GUEST_DRIVE_OPTS:+,$GUEST_DRIVE_OPTS}"
+	if ! _guest_judge "$guest_log"; then
 		_guest_report "$guest_log"
 		return 1
 	fi
 	return 0
+}
+
+# _guest_disk N: the name the guest gives the Nth virtio disk (0: vda).
+_guest_disk() {
+	printf 'vd%b' "\\$(printf '%03o' $((97 + $1)))"
+}
+
+guest_run_each() {
+	local job=$1 i d
+	shift
+	local -a drives=()
+	guest_error=
+	guest_log=
+	guest_watch_log=
+	guest_watch_status=
+	guest_each_log=()
+	guest_each_error=()
+	_guest_each_disks=()
+	if [ ${#GUEST_EACH_IMAGES[@]} -eq 0 ] || [ ${#GUEST_EACH_IMAGES[@]} -gt 16 ]; then
+		guest_error="guest_run_each needs 1 to 16 images, not ${#GUEST_EACH_IMAGES[@]}"
+		_guest_msg "$guest_error"
+		return 1
+	fi
+	for i in "${!GUEST_EACH_IMAGES[@]}"; do
+		guest_each_error[i]="not run"
+		if [ ! -f "${GUEST_EACH_IMAGES[i]}" ]; then
+			guest_error="image ${GUEST_EACH_IMAGES[i]} not found"
+		fi
+		_guest_each_disks+=("$(_guest_disk "$i")")
+		drives+=("file=${GUEST_EACH_IMAGES[i]},format=raw,if=virtio${GUEST_DRIVE_OPTS:+,$GUEST_DRIVE_OPTS}")
+	done
+	if [ -n "$guest_error" ] || ! _guest_prepare "$job" "$@"; then
+		[ -n "$guest_error" ] && _guest_msg "$guest_error"
+		for i in "${!GUEST_EACH_IMAGES[@]}"; do guest_each_error[i]=$guest_error; done
+		return 1
+	fi
+	_guest_boot "${drives[@]}"
+	local failures=0 whole=$guest_log
+	for i in "${!_guest_each_disks[@]}"; do
+		d=${_guest_each_disks[i]}
+		guest_each_log[i]=${whole%.log}.$d.log
+		awk -v s="@@DISK-START $d@@" -v e="@@DISK-END $d@@" '
+			index($0, s) { on = 1 } on { print } index($0, e) { on = 0 }' "$whole" >"${guest_each_log[i]}"
+		if _guest_judge "${guest_each_log[i]}"; then
+			guest_each_error[i]=
+		else
+			guest_each_error[i]=$guest_error
+			failures=$((failures + 1))
+			guest_log=${guest_each_log[i]}
+			_guest_msg "disk $d (${GUEST_EACH_IMAGES[i]}):"
+			[ -s "${guest_each_log[i]}" ] || guest_log=$whole
+			_guest_report "$guest_log"
+		fi
+	done
+	guest_log=$whole
+	guest_error=
+	[ $failures -eq 0 ] || guest_error="$failures of ${#_guest_each_disks[@]} runs failed"
+	[ $failures -eq 0 ]
 }

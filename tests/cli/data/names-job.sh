@@ -9,7 +9,7 @@ JOB_NAME=names
 # shellcheck disable=SC1091 # put into the guest by tests/kernel/guest.sh
 . /job-common.sh
 
-mount_vda
+mount_dev
 step "names"
 cd "$MNT" || fail "cd $MNT"
 echo cafe >"$(printf 'caf\303\251')" || fail "café"
@@ -37,5 +37,5 @@ while [ $i -lt 1100 ]; do
 done
 sync
 cd / || fail "cd /"
-umount_vda
+umount_dev
 echo "@@JOB-OK@@"

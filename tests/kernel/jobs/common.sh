@@ -10,11 +10,17 @@
 #                      warned or oopsed at all; WHEN ends the reason.  Lines
 #                      matching the ERE in $DMESG_ALLOW (when set) are
 #                      expected and ignored.
-#   mount_vda [WHAT]   mount /dev/vda read-write on $MNT and check dmesg;
+#   mount_dev [WHAT]   mount $DEV read-write on $MNT and check dmesg;
 #                      WHAT (default "mount") names the mount in reasons
-#   umount_vda [WHAT]  unmount $MNT and check dmesg (WHAT default "umount")
+#   umount_dev [WHAT]  unmount $MNT and check dmesg (WHAT default "umount")
+#
+# DEV is the disk under test: /dev/vda, or the disk of this run when the
+# host batched several images into one boot (guest_run_each); DEV_NAME is
+# its name in /sys (vda, ...).
 
 MNT=/mnt
+DEV=${DEV:-/dev/vda}
+DEV_NAME=${DEV#/dev/}
 
 fail() {
 	echo "@@JOB-FAIL@@ $*"
@@ -40,14 +46,14 @@ check_dmesg() {
 }
 
 # shellcheck disable=SC2120 # WHAT is optional
-mount_vda() {
-	mount -t f2fs /dev/vda "$MNT" || fail "mount -t f2fs /dev/vda${1:+ ($1)} failed"
-	grep -q "^/dev/vda $MNT f2fs rw" /proc/mounts || fail "/dev/vda not mounted rw${1:+ ($1)}"
+mount_dev() {
+	mount -t f2fs "$DEV" "$MNT" || fail "mount -t f2fs $DEV${1:+ ($1)} failed"
+	grep -q "^$DEV $MNT f2fs rw" /proc/mounts || fail "$DEV not mounted rw${1:+ ($1)}"
 	check_dmesg "after ${1:-mount}"
 }
 
 # shellcheck disable=SC2120 # WHAT is optional
-umount_vda() {
+umount_dev() {
 	umount "$MNT" || fail "umount${1:+ ($1)} failed"
 	check_dmesg "after ${1:-umount}"
 }

@@ -15,7 +15,7 @@ JOB_NAME=crash-run
 
 [ -b /dev/vdb ] || fail "no log disk /dev/vdb"
 step "mount"
-mount_vda
+mount_dev
 step "workload seed $SEED, cut in ops $OPS"
 crashload run --seed "$SEED" --ops "$OPS" --dir "$MNT" --log /dev/vdb
 fail "the workload returned (status $?) before the power cut"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest job: run every f2fs_io subcommand the kernel supports on /dev/vda,
+# Guest job: run every f2fs_io subcommand the kernel supports on $DEV,
 # ours (/bin/f2fs_io) against upstream's (/bin/f2fs_io_up, Debian 1.15, and
 # for the flag commands /bin/f2fs_io_new, newest upstream, when present).
 #
@@ -44,11 +44,11 @@ failed_names=
 opts=
 [ "${COMPRESS:-0}" = 1 ] && opts="-o compress_algorithm=lz4,compress_mode=user"
 # shellcheck disable=SC2086 # opts is a word list
-mount -t f2fs $opts /dev/vda "$MNT" || fail "mount -t f2fs $opts /dev/vda failed"
-grep -q "^/dev/vda $MNT f2fs rw" /proc/mounts || fail "/dev/vda not mounted rw"
+mount -t f2fs $opts "$DEV" "$MNT" || fail "mount -t f2fs $opts $DEV failed"
+grep -q "^$DEV $MNT f2fs rw" /proc/mounts || fail "$DEV not mounted rw"
 check_dmesg "after mount"
 if [ "${MODE:-}" = remount ]; then
-	umount_vda
+	umount_dev
 	echo "@@JOB-OK@@"
 	exit 0
 fi
@@ -558,9 +558,9 @@ fi
 cmp_case erase-not-blockdev "erase $T/data" "erase $T/data"
 
 # --- gc -------------------------------------------------------------------
-cmp_case gc_urgent-start "gc_urgent vda start" "gc_urgent vda start"
-cmp_case gc_urgent-end "gc_urgent vda end" "gc_urgent vda end"
-cmp_case gc_urgent-run "gc_urgent vda run 1" "gc_urgent vda run 1"
+cmp_case gc_urgent-start "gc_urgent $DEV_NAME start" "gc_urgent $DEV_NAME start"
+cmp_case gc_urgent-end "gc_urgent $DEV_NAME end" "gc_urgent $DEV_NAME end"
+cmp_case gc_urgent-run "gc_urgent $DEV_NAME run 1" "gc_urgent $DEV_NAME run 1"
 for s in 0 1; do
 	ours gc "gc $s $T/data"
 	ok=0
@@ -576,7 +576,7 @@ for s in 0 1; do
 done
 # The range must lie in the main area: main_blkaddr is at byte 92 of the
 # superblock (which starts at byte 1024).
-main=$(od -An -tu4 -j1116 -N4 /dev/vda | tr -d ' ')
+main=$(od -An -tu4 -j1116 -N4 "$DEV" | tr -d ' ')
 ours gc_range "gc_range 1 $main 512 $T/data"
 ok=0
 if out_is "trigger synchronous gc_range [$main, 512] ret=0"; then

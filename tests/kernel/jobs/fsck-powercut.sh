@@ -27,7 +27,7 @@ JOB_NAME=fsck-powercut
 CUT_AFTER=${CUT_AFTER:-3}
 
 step "mount"
-mount_vda
+mount_dev
 
 step "base tree"
 mkdir -p "$MNT/base" || fail "mkdir base failed"

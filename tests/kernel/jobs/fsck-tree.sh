@@ -1,6 +1,7 @@
 #!/bin/sh
-# Guest job: let the kernel build a varied tree on /dev/vda for the host's
-# fsck comparison (002-fsck-kernel-images.sh), then sync and unmount.
+# Guest job: let the kernel build a varied tree on $DEV (/dev/vda, or the
+# disk of this run) for the host's fsck comparison
+# (002-fsck-kernel-images.sh), then sync and unmount.
 #
 # The tree touches the on-disk structures an fsck has to walk: nested
 # directories, directories whose dentries leave the inode (> 200 entries)
@@ -22,7 +23,7 @@ JOB_NAME=fsck-tree
 T=$MNT/t
 
 step "mount"
-mount_vda
+mount_dev
 
 step "directories"
 mkdir -p "$T/deep/l0/l1/l2/l3/l4/l5/l6/l7/l8" "$T/big300" "$T/big2000" "$T/small" \
@@ -135,7 +136,7 @@ step "tree has $count names"
 
 step "sync and umount"
 sync || fail "sync failed"
-umount_vda
+umount_dev
 
 step "done"
 echo "@@JOB-OK@@"

@@ -154,13 +154,13 @@ echo "gc-fill: stats avail0=${avail0}KiB fill=${written}KiB files=$nfiles rewrit
 # The point: the kernel had to reuse space, by collecting it or recycling it.
 [ "$reclaimed" -gt 0 ] || [ "$ssr" -gt 0 ] ||
 	fail "the kernel reclaimed nothing: neither GC nor SSR ran, so the test proved nothing"
-umount_vda "umount after the rewrites"
+umount_dev "umount after the rewrites"
 
 step "second mount"
 mount_gc "second mount"
 step "verifying"
 verify "after remount"
-umount_vda "second umount"
+umount_dev "second umount"
 
 step "done"
 echo "@@JOB-OK@@"

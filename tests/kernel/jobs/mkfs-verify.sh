@@ -1,6 +1,7 @@
 #!/bin/sh
 # Guest job: prove that the kernel accepts a freshly made F2FS image on
-# /dev/vda and keeps what is written to it across an unmount.
+# $DEV (/dev/vda, or the disk of this run) and keeps what is written to
+# it across an unmount.
 #
 # The tree is generated in tmpfs first and its checksums are taken there, so
 # the manifest owes nothing to f2fs.  Then it is copied onto the image
@@ -100,7 +101,7 @@ verify_tree() {
 }
 
 step "first mount"
-mount_vda "first mount"
+mount_dev "first mount"
 
 step "generating the tree in tmpfs"
 make_tree
@@ -112,12 +113,12 @@ cp -a "$SRC/." "$MNT/" || fail "copying the tree onto f2fs failed"
 cp "$MANIFEST" "$MNT/manifest" || fail "writing the manifest onto f2fs failed"
 verify_tree "before unmount"
 sync || fail "sync failed"
-umount_vda "first umount"
+umount_dev "first umount"
 
 step "second mount"
-mount_vda "second mount"
+mount_dev "second mount"
 verify_tree "after remount"
-umount_vda "second umount"
+umount_dev "second umount"
 
 step "done"
 echo "@@JOB-OK@@"

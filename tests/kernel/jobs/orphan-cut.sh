@@ -11,7 +11,7 @@ JOB_NAME=orphan-cut
 . /job-common.sh
 
 step "mount"
-mount_vda
+mount_dev
 dd if=/dev/urandom of="$MNT/orphan-a" bs=4k count=40 2>/dev/null || fail "dd orphan-a failed"
 dd if=/dev/urandom of="$MNT/orphan-b" bs=4k count=3 2>/dev/null || fail "dd orphan-b failed"
 exec 3<"$MNT/orphan-a" 4<"$MNT/orphan-b"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Guest job: mount /dev/vda (after a power cut this is where the kernel rolls
-# fsynced data forward), walk the whole tree, unmount.  Busybox sh only.
+# Guest job: mount $DEV (/dev/vda, or the disk of this run; after a power
+# cut this is where the kernel rolls fsynced data forward), walk the whole
+# tree, unmount.  Busybox sh only.
 #
 # Environment (GUEST_JOB_ENV):
 #   MANIFEST=PREFIX  also compare the tree with PREFIX.names (sorted find
@@ -19,7 +20,7 @@ JOB_NAME=remount-check
 . /job-common.sh
 
 step "mount"
-mount_vda
+mount_dev
 if [ "${EXPECT_RECOVERY:-0}" = 1 ]; then
 	dmesg | grep -i f2fs | sed 's/^/remount-check: dmesg: /'
 fi
@@ -84,7 +85,7 @@ if [ "${WRITE_MORE:-0}" = 1 ]; then
 fi
 
 step "umount"
-umount_vda
+umount_dev
 
 step "done"
 echo "@@JOB-OK@@"

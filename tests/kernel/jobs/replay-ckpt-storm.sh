@@ -47,7 +47,7 @@ while [ "$rep" -le "${REPS:-3}" ]; do
 	rp_deltas $rep /tmp/before /tmp/after
 	rp_status_lines
 	step "rep $rep: done"
-	umount_vda "umount (rep $rep)"
+	umount_dev "umount (rep $rep)"
 	rep=$((rep + 1))
 done
 echo "@@JOB-OK@@"

@@ -23,7 +23,7 @@ JOB_NAME=replay-tiotest
 rp_setup_io
 rep=1
 while [ "$rep" -le "${REPS:-3}" ]; do
-	mount_vda "mount (rep $rep)"
+	mount_dev "mount (rep $rep)"
 	msb=/sys/fs/f2fs/vda/min_seq_blocks
 	[ -f $msb ] || fail "no $msb"
 	[ -z "${MIN_SEQ_BLOCKS:-}" ] || rp_write $msb "$MIN_SEQ_BLOCKS"
@@ -32,7 +32,7 @@ while [ "$rep" -le "${REPS:-3}" ]; do
 		fail "replayload tiotest failed (rep $rep)"
 	sed "s/^@@M /@@M rep=$rep /" /tmp/out
 	step "rep $rep: done"
-	umount_vda "umount (rep $rep)"
+	umount_dev "umount (rep $rep)"
 	rep=$((rep + 1))
 done
 echo "@@JOB-OK@@"
