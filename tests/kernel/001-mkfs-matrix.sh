@@ -3,6 +3,7 @@
 # image with the mkfs under test, let Debian's kernel mount it, fill it,
 # remount and verify it (jobs/mkfs-verify.sh), then require upstream
 # fsck.f2fs -f to find it clean, and our fsck too when OUR_FSCK is set.
+# The mkfs-verify cases share one boot, a disk each (guest_run_each).
 #
 # The gc cases check that the reserved and overprovisioned space mkfs gives
 # lets the kernel reclaim space on a nearly full volume with 256 MiB
@@ -137,18 +138,17 @@ run_job() {
 	guest_run "$img" "$here/jobs/$job.sh"
 }
 
-run_case() {
-	local name=$1 size=$2 opts=$3 job=$4 img out reason t0 t_mkfs t_guest t_fsck
+# make_image NAME SIZE OPTS: the case's image, made by the mkfs under test;
+# on failure both result lines are printed and it returns 1.
+make_image() {
+	local name=$1 size=$2 opts=$3 img=$work/$1.img out
 	local -a optv
 	read -r -a optv <<<"$opts"
-	img=$work/$name.img
 	rm -f "$img" "$img.ours"
-	t0=$(now)
-
 	if ! truncate -s "$size" "$img"; then
 		fail "mkfs-matrix/$name" "cannot create a $size sparse image in $work"
 		skip "mkfs-matrix/$name/our-fsck" "no image"
-		return
+		return 1
 	fi
 	out=$work/$name.mkfs.log
 	if ! "$MKFS" -f "${optv[@]}" "$img" </dev/null >"$out" 2>&1; then
@@ -157,38 +157,35 @@ run_case() {
 		fail "mkfs-matrix/$name" "$MKFS -f $opts exited non-zero: $(grep -v '^$' "$out" | tail -n 1)"
 		skip "mkfs-matrix/$name/our-fsck" "mkfs failed"
 		rm -f "$img"
-		return
+		return 1
 	fi
-	t_mkfs=$(since "$t0")
+}
 
-	t0=$(now)
-	if ! run_job "$name" "$img" "$job"; then
-		t_guest=$(since "$t0")
-		info "$name: mkfs ${t_mkfs}s, guest ${t_guest}s (failed)"
+# judge_case NAME KERNEL-ERROR: the verdicts on the case's image after its
+# guest run (KERNEL-ERROR empty when the kernel passed it): upstream's fsck,
+# then ours on a copy of the image exactly as the kernel left it (upstream
+# -f rewrites parts of the image even when clean).
+judge_case() {
+	local name=$1 kerr=$2 img=$work/$1.img reason t0
+	if [ -n "$kerr" ]; then
 		# Upstream's view of the image helps to tell a mkfs bug from a kernel one.
 		reason=$(run_fsck "$UPSTREAM_FSCK" "$img" "$work/$name.fsck.log") ||
 			info "$name: upstream fsck also: $reason"
-		fail "mkfs-matrix/$name" "kernel: $guest_error"
+		fail "mkfs-matrix/$name" "kernel: $kerr"
 		skip "mkfs-matrix/$name/our-fsck" "the kernel check failed"
 		rm -f "$img"
 		return
 	fi
-	t_guest=$(since "$t0")
-
-	# Upstream -f rewrites parts of the image even when clean, so our fsck
-	# gets its own copy of the image exactly as the kernel left it.
 	if [ -n "$OUR_FSCK" ]; then
 		cp --sparse=always "$img" "$img.ours" || info "$name: cannot copy the image for our fsck"
 	fi
-
 	t0=$(now)
 	if reason=$(run_fsck "$UPSTREAM_FSCK" "$img" "$work/$name.fsck.log"); then
 		pass "mkfs-matrix/$name"
 	else
 		fail "mkfs-matrix/$name" "upstream fsck after the kernel run: $reason"
 	fi
-	t_fsck=$(since "$t0")
-	info "$name: mkfs ${t_mkfs}s, guest ${t_guest}s, upstream fsck ${t_fsck}s"
+	info "$name: upstream fsck $(since "$t0")s"
 	rm -f "$img"
 
 	if [ -z "$OUR_FSCK" ]; then
@@ -205,8 +202,38 @@ run_case() {
 	rm -f "$img.ours"
 }
 
+# run_alone NAME SIZE OPTS JOB: a case with a boot of its own (gc-fill).
+run_alone() {
+	local name=$1 t0
+	make_image "$1" "$2" "$3" || return
+	t0=$(now)
+	if run_job "$name" "$work/$name.img" "$4"; then
+		info "$name: guest $(since "$t0")s"
+		judge_case "$name" ""
+	else
+		info "$name: guest $(since "$t0")s (failed)"
+		judge_case "$name" "$guest_error"
+	fi
+}
+
+# run_verify_batch NAME...: the mkfs-verify cases whose images are made, in
+# one boot (one disk each), then each judged.
+run_verify_batch() {
+	local i t0
+	[ $# -gt 0 ] || return 0
+	GUEST_EACH_IMAGES=()
+	for i in "$@"; do GUEST_EACH_IMAGES+=("$work/$i.img"); done
+	t0=$(now)
+	guest_run_each "$here/jobs/mkfs-verify.sh"
+	info "mkfs-verify: $# images in one boot, ${guest_seconds:-?}s"
+	for i in "${!GUEST_EACH_IMAGES[@]}"; do
+		judge_case "$(basename "${GUEST_EACH_IMAGES[i]}" .img)" "${guest_each_error[i]}"
+	done
+}
+
 main() {
 	local c name rest size opts job long
+	local -a batch=() alone=()
 
 	start_work mkfs-matrix
 	# After guest_init, which installs f2fs-tools: a missing tool under test
@@ -232,7 +259,17 @@ main() {
 			skip "mkfs-matrix/$name/our-fsck" "long case: set MKFS_MATRIX_LONG=1"
 			continue
 		fi
-		run_case "$name" "$size" "$opts" "${job:-mkfs-verify}"
+		job=${job:-mkfs-verify}
+		if [ "$job" = mkfs-verify ]; then
+			make_image "$name" "$size" "$opts" && batch+=("$name")
+		else
+			alone+=("$name|$size|$opts|$job")
+		fi
+	done
+	run_verify_batch "${batch[@]}"
+	for c in "${alone[@]}"; do
+		IFS='|' read -r name size opts job <<<"$c"
+		run_alone "$name" "$size" "$opts" "$job"
 	done
 
 	finish_work '*.img*'

@@ -16,7 +16,8 @@
 # (jobs/remount-check.sh); then both fscks must call it clean again.
 #
 # Upstream runs as "fsck.f2fs --dry-run -f", which leaves the image
-# unchanged, so both fscks read the same bytes.
+# unchanged, so both fscks read the same bytes.  The fsck-tree cases share
+# one boot and the sload cases another, a disk each (guest_run_each).
 #
 # Environment:
 #   MKFS           our mkfs.f2fs (default <repo>/mkfs/mkfs.f2fs)
@@ -120,46 +121,63 @@ both_fsck() {
 	return 1
 }
 
-tree_case() {
-	local name=$1 size=$2 which=$3 opts=$4 img out reason mkfs t0 t_guest
-	local -a optv hostfiles=()
+# tree_image NAME SIZE ours|upstream OPTS: the case's image, made; on
+# failure the case's result line is printed and it returns 1.
+tree_image() {
+	local name=$1 size=$2 which=$3 opts=$4 img=$work/$1.img out mkfs
+	local -a optv
 	read -r -a optv <<<"$opts"
-	img=$work/$name.img
 	mkfs=$MKFS
 	[ "$which" = upstream ] && mkfs=$UPSTREAM_MKFS
 	rm -f "$img"
 	if ! truncate -s "$size" "$img"; then
 		fail "fsck-kernel/$name" "cannot create a $size sparse image in $work"
-		return
+		return 1
 	fi
 	out=$work/$name.mkfs.log
 	if ! "$mkfs" -f "${optv[@]}" "$img" </dev/null >"$out" 2>&1; then
 		tail -n 20 "$out" >&2
 		fail "fsck-kernel/$name" "$mkfs -f $opts failed: $(grep -v '^$' "$out" | tail -n 1)"
 		rm -f "$img"
-		return
+		return 1
 	fi
+}
+
+# tree_cases "NAME|OPTS"...: the kernel builds its tree on every image in
+# one boot (one disk each), then both fscks judge each image.
+tree_cases() {
+	local c name opts i reason t0
+	local -a hostfiles=()
+	[ $# -gt 0 ] || return 0
+	GUEST_EACH_IMAGES=()
+	GUEST_EACH_ENV=()
 	GUEST_JOB_ENV="NO_MKNOD=${FSCK_KERNEL_NO_MKNOD:-0}"
-	if [[ ",$opts," == *compression* ]] && [ -x "$F2FS_IO" ]; then
-		GUEST_JOB_ENV+=$'\nCOMPRESS=1'
-		hostfiles=("$F2FS_IO")
-	fi
+	for c in "$@"; do
+		name=${c%%|*}
+		opts=${c#*|}
+		GUEST_EACH_IMAGES+=("$work/$name.img")
+		if [[ ",$opts," == *compression* ]] && [ -x "$F2FS_IO" ]; then
+			GUEST_EACH_ENV+=("COMPRESS=1")
+			hostfiles=("$F2FS_IO")
+		else
+			GUEST_EACH_ENV+=("")
+		fi
+	done
 	t0=$(now)
-	if ! guest_run "$img" "$TREE_JOB" "${hostfiles[@]}"; then
-		fail "fsck-kernel/$name" "kernel: $guest_error"
-		rm -f "$img"
-		return
-	fi
-	t_guest=$(since "$t0")
-	t0=$(now)
-	if reason=$(both_fsck "$img" "$name"); then
-		pass "fsck-kernel/$name"
-	else
-		fail "fsck-kernel/$name" "$reason"
-	fi
-	info "$name: guest ${t_guest}s, fscks $(since "$t0")s"
+	guest_run_each "$TREE_JOB" "${hostfiles[@]}"
+	info "tree cases: $# images in one boot, $(since "$t0")s"
 	GUEST_JOB_ENV=
-	rm -f "$img"
+	for i in "${!GUEST_EACH_IMAGES[@]}"; do
+		name=$(basename "${GUEST_EACH_IMAGES[i]}" .img)
+		if [ -n "${guest_each_error[i]}" ]; then
+			fail "fsck-kernel/$name" "kernel: ${guest_each_error[i]}"
+		elif reason=$(both_fsck "${GUEST_EACH_IMAGES[i]}" "$name"); then
+			pass "fsck-kernel/$name"
+		else
+			fail "fsck-kernel/$name" "$reason"
+		fi
+		rm -f "${GUEST_EACH_IMAGES[i]}"
+	done
 }
 
 # Generate the host tree for sload: ~2,000 names in nested directories, a
@@ -229,10 +247,12 @@ add_our_extras() {
 		setfattr -n user.k -v 1 "$src/extra/dense"
 }
 
-# sload_case NAME SIZE ours|upstream MKFS-OPTIONS SLOAD-OPTIONS
-sload_case() {
-	local name=$1 size=$2 which=$3 opts=$4 sopts=$5 img src out reason t0 t_sload t_guest sload
-	local m extra_files=() env
+# sload_image NAME SIZE ours|ours-plain|upstream MKFS-OPTIONS SLOAD-OPTIONS:
+# the host tree of that sload (made once), the image made and loaded, and
+# both fscks clean on it.  Adds the case to the remount batch
+# (SLOAD_BATCH, SLOAD_ENV, SLOAD_FILES); on failure prints its result line.
+sload_image() {
+	local name=$1 size=$2 which=$3 opts=$4 sopts=$5 img src out reason t0 sload m env
 	img=$work/$name.img
 	src=$work/sload-src-$which
 	m=$work/manifest-$which
@@ -256,7 +276,8 @@ sload_case() {
 			return
 		fi
 		[ -f "$m.xattrs" ] || "$work/xattrdump" "$src" | LC_ALL=C sort >"$m.xattrs"
-		extra_files=("$work/xattrdump" "$m.xattrs")
+		add_sload_file "$work/xattrdump"
+		add_sload_file "$m.xattrs"
 		env+=$'\n'"XATTRS=/bin/$(basename "$m").xattrs"$'\n'"WRITE_MORE=1"
 	fi
 	info "$name: host tree has $(wc -l <"$m.names") names, $(wc -l <"$m.xattrs" 2>/dev/null || echo 0) xattrs"
@@ -279,32 +300,48 @@ sload_case() {
 		fail "fsck-kernel/$name" "sload.f2fs failed: $(grep -v '^$' "$out" | tail -n 1)"
 		return
 	fi
-	t_sload=$(since "$t0")
+	info "$name: sload $(since "$t0")s"
 	if ! reason=$(both_fsck "$img" "$name-after-sload"); then
 		fail "fsck-kernel/$name" "after sload: $reason"
 		return
 	fi
+	for out in "$m.names" "$m.sums" "$m.links" "$m.symlinks"; do add_sload_file "$out"; done
+	SLOAD_BATCH+=("$img")
+	SLOAD_ENV+=("$env")
+}
+
+# add_sload_file FILE: a host file the remount batch needs, once.
+add_sload_file() {
+	[[ " ${SLOAD_FILES[*]} " == *" $1 "* ]] || SLOAD_FILES+=("$1")
+}
+
+# sload_remounts: the kernel checks every loaded image against its
+# manifest in one boot (one disk each); then both fscks judge each again.
+sload_remounts() {
+	local i name reason t0
+	[ ${#SLOAD_BATCH[@]} -gt 0 ] || return 0
+	GUEST_EACH_IMAGES=("${SLOAD_BATCH[@]}")
+	GUEST_EACH_ENV=("${SLOAD_ENV[@]}")
 	t0=$(now)
-	GUEST_JOB_ENV=$env
-	if ! guest_run "$img" "$REMOUNT_JOB" "$m.names" "$m.sums" "$m.links" "$m.symlinks" \
-		"${extra_files[@]}"; then
-		GUEST_JOB_ENV=
-		fail "fsck-kernel/$name" "kernel: $guest_error"
-		return
-	fi
-	GUEST_JOB_ENV=
-	t_guest=$(since "$t0")
-	if ! reason=$(both_fsck "$img" "$name-after-mount"); then
-		fail "fsck-kernel/$name" "after the kernel mounted it: $reason"
-		return
-	fi
-	pass "fsck-kernel/$name"
-	info "$name: sload ${t_sload}s, guest ${t_guest}s"
-	rm -f "$img"
+	guest_run_each "$REMOUNT_JOB" "${SLOAD_FILES[@]}"
+	info "sload cases: ${#SLOAD_BATCH[@]} images in one boot, $(since "$t0")s"
+	for i in "${!GUEST_EACH_IMAGES[@]}"; do
+		name=$(basename "${GUEST_EACH_IMAGES[i]}" .img)
+		if [ -n "${guest_each_error[i]}" ]; then
+			fail "fsck-kernel/$name" "kernel: ${guest_each_error[i]}"
+		elif ! reason=$(both_fsck "${GUEST_EACH_IMAGES[i]}" "$name-after-mount"); then
+			fail "fsck-kernel/$name" "after the kernel mounted it: $reason"
+		else
+			pass "fsck-kernel/$name"
+		fi
+		rm -f "${GUEST_EACH_IMAGES[i]}"
+	done
 }
 
 main() {
 	local c name rest size which opts sopts t_all
+	local -a trees=()
+	SLOAD_BATCH=() SLOAD_ENV=() SLOAD_FILES=()
 	t_all=$(now)
 	start_work fsck-kernel
 	need_executable "$MKFS" "$OUR_FSCK" "$UPSTREAM_MKFS" "$UPSTREAM_FSCK"
@@ -321,8 +358,9 @@ main() {
 			skip "fsck-kernel/$name" "not in FSCK_KERNEL_CASES"
 			continue
 		fi
-		tree_case "$name" "$size" "$which" "$opts"
+		tree_image "$name" "$size" "$which" "$opts" && trees+=("$name|$opts")
 	done
+	tree_cases "${trees[@]}"
 	for c in "${SLOAD_CASES[@]}"; do
 		name=${c%%|*}
 		rest=${c#*|}
@@ -333,11 +371,12 @@ main() {
 		opts=${rest%%|*}
 		sopts=${rest#*|}
 		if wanted "$name"; then
-			sload_case "$name" "$size" "$which" "$opts" "$sopts"
+			sload_image "$name" "$size" "$which" "$opts" "$sopts"
 		else
 			skip "fsck-kernel/$name" "not in FSCK_KERNEL_CASES"
 		fi
 	done
+	sload_remounts
 	rm -rf "$work"/sload-src-*
 	info "total $(since "$t_all")s"
 

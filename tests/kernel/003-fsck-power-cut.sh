@@ -19,7 +19,8 @@
 #   .../remount        the kernel mounts it again (roll-forward recovery),
 #                      walks the tree and unmounts (jobs/remount-check.sh);
 #                      then our fsck -n and upstream --dry-run -f must both
-#                      say clean.
+#                      say clean.  The remounts of all iterations share one
+#                      boot, a disk each (guest_run_each).
 #
 # Environment:
 #   MKFS           our mkfs.f2fs (default <repo>/mkfs/mkfs.f2fs)
@@ -76,8 +77,8 @@ show_log() {
 }
 
 iteration() {
-	local n=$1 cut=$2 name img out rc reason t0 t_guest t_fsck t_remount fsynced
-	local cutline rounds r s
+	local n=$1 cut=$2 name img out rc reason t0 t_guest t_fsck fsynced
+	local cutline rounds s
 	name=$(iter_name "$n" "$cut")
 	img=$work/cut$n.img
 	rm -f "$img"
@@ -136,43 +137,59 @@ iteration() {
 		fail "$name/upstream-fsck" "$reason"
 	fi
 	t_fsck=$(since "$t0")
+	info "$name: timings: guest with cut ${t_guest}s, fscks ${t_fsck}s"
+	REMOUNTS+=("$n|$cut")
+}
 
+# remounts: the kernel mounts every cut image (roll-forward), walks its tree
+# and unmounts, all in one boot (one disk each); then our fsck -n and
+# upstream --dry-run -f must both call each clean.
+remounts() {
+	local i n cut name img out rc r reason t0
+	[ ${#REMOUNTS[@]} -gt 0 ] || return 0
+	GUEST_EACH_IMAGES=()
+	for i in "${REMOUNTS[@]}"; do GUEST_EACH_IMAGES+=("$work/cut${i%%|*}.img"); done
 	t0=$(now)
 	GUEST_JOB_ENV="EXPECT_RECOVERY=1"
-	if ! guest_run "$img" "$REMOUNT_JOB"; then
-		GUEST_JOB_ENV=
-		fail "$name/remount" "kernel: $guest_error"
-		return
-	fi
+	guest_run_each "$REMOUNT_JOB"
 	GUEST_JOB_ENV=
-	grep -a 'remount-check: dmesg:' "$guest_log" | sed 's/^/# /' >&2
-	reason=
-	out=$work/cut$n.remount.ours.log
-	"$OUR_FSCK" -n "$img" </dev/null >"$out" 2>&1
-	rc=$?
-	if ! r=$(our_verdict "$rc" "$out"); then
-		show_log "$name: our fsck -n after remount (exit $rc)" "$out"
-		reason="our fsck after remount: $r"
-	fi
-	out=$work/cut$n.remount.upstream.log
-	"$UPSTREAM_FSCK" --dry-run -f "$img" </dev/null >"$out" 2>&1
-	rc=$?
-	if ! r=$(upstream_verdict "$rc" "$out"); then
-		show_log "$name: upstream fsck --dry-run -f after remount (exit $rc)" "$out"
-		reason="${reason:+$reason; }upstream fsck after remount: $r"
-	fi
-	t_remount=$(since "$t0")
-	if [ -z "$reason" ]; then
-		pass "$name/remount"
-	else
-		fail "$name/remount" "$reason"
-	fi
-	info "$name: timings: guest with cut ${t_guest}s, fscks ${t_fsck}s, remount + fscks ${t_remount}s"
-	rm -f "$img"
+	info "remount: ${#REMOUNTS[@]} images in one boot, $(since "$t0")s"
+	for i in "${!REMOUNTS[@]}"; do
+		IFS='|' read -r n cut <<<"${REMOUNTS[i]}"
+		name=$(iter_name "$n" "$cut")
+		img=${GUEST_EACH_IMAGES[i]}
+		if [ -n "${guest_each_error[i]}" ]; then
+			fail "$name/remount" "kernel: ${guest_each_error[i]}"
+			continue
+		fi
+		grep -a 'remount-check: dmesg:' "${guest_each_log[i]}" | sed "s/^/# $name: /" >&2
+		reason=
+		out=$work/cut$n.remount.ours.log
+		"$OUR_FSCK" -n "$img" </dev/null >"$out" 2>&1
+		rc=$?
+		if ! r=$(our_verdict "$rc" "$out"); then
+			show_log "$name: our fsck -n after remount (exit $rc)" "$out"
+			reason="our fsck after remount: $r"
+		fi
+		out=$work/cut$n.remount.upstream.log
+		"$UPSTREAM_FSCK" --dry-run -f "$img" </dev/null >"$out" 2>&1
+		rc=$?
+		if ! r=$(upstream_verdict "$rc" "$out"); then
+			show_log "$name: upstream fsck --dry-run -f after remount (exit $rc)" "$out"
+			reason="${reason:+$reason; }upstream fsck after remount: $r"
+		fi
+		if [ -z "$reason" ]; then
+			pass "$name/remount"
+		else
+			fail "$name/remount" "$reason"
+		fi
+		rm -f "$img"
+	done
 }
 
 main() {
 	local t n=0 t_all
+	REMOUNTS=()
 	t_all=$(now)
 	start_work power-cut
 	need_executable "$MKFS" "$OUR_FSCK" "$UPSTREAM_FSCK"
@@ -181,6 +198,7 @@ main() {
 		n=$((n + 1))
 		iteration "$n" "$t"
 	done
+	remounts
 	info "total $(since "$t_all")s"
 	finish_work '*.img'
 }

@@ -11,6 +11,7 @@
 # the job reports becomes a line here.  Then our fsck and upstream's
 # (--dry-run -f) must both find the image clean; if they do not, the image
 # is mounted once more (roll-forward after the shutdown) and checked again.
+# Both images share one boot (guest_run_each), each with a scratch disk.
 #
 # Environment:
 #   MKFS             our mkfs.f2fs (default <repo>/mkfs/mkfs.f2fs)
@@ -113,13 +114,15 @@ translate() {
 	grep -a -e '^| ' -e '^@@NOTE ' "$log" | sed 's/^/# /' >&2
 }
 
-image_case() {
-	local name=$1 size=$2 opts=$3 env=$4 img out reason t0 prefix=f2fs-io/$1
+# make_image NAME SIZE OPTS ENV: the case's image and a scratch disk join
+# the boot; on failure both result lines are printed.
+make_image() {
+	local name=$1 size=$2 opts=$3 env=$4 img=$work/$1.img out prefix=f2fs-io/$1 n
 	local -a optv
 	read -r -a optv <<<"$opts"
-	img=$work/$name.img
-	rm -f "$img" "$work/scratch.img"
-	if ! truncate -s "$size" "$img" || ! truncate -s 16M "$work/scratch.img"; then
+	n=${#GUEST_EACH_IMAGES[@]}
+	rm -f "$img" "$work/scratch$n.img"
+	if ! truncate -s "$size" "$img" || ! truncate -s 16M "$work/scratch$n.img"; then
 		fail "$prefix/job" "cannot create the images in $work"
 		fail "$prefix/fsck" "no image"
 		return
@@ -130,40 +133,62 @@ image_case() {
 		fail "$prefix/fsck" "no image"
 		return
 	fi
-	GUEST_JOB_ENV=$env
-	GUEST_EXTRA_DRIVES="file=$work/scratch.img,format=raw,if=virtio"
-	t0=$(now)
-	if guest_run "$img" "$JOB" "${guest_bins[@]}"; then
-		pass "$prefix/job"
-	elif grep -aq '^@@CASE-END@@' "$guest_log"; then
-		# The job got to the end: its failures are the case lines.
-		pass "$prefix/job"
-	else
-		fail "$prefix/job" "kernel: $guest_error"
-	fi
-	translate "$guest_log" "$prefix"
-	info "$name: guest ${guest_seconds}s ($(since "$t0")s with packing)"
+	GUEST_EACH_IMAGES+=("$img")
+	GUEST_EACH_ENV+=("$env")
+	SCRATCHES+=("$work/scratch$n.img")
+}
+
+# run_images: the job on every image in one boot, the images first
+# (/dev/vda, ...) and their scratch disks after them, each run told its
+# own (SCRATCH); then the cases each run reported and both fscks.
+run_images() {
+	local i n=${#GUEST_EACH_IMAGES[@]} name img env reason t0 prefix
+	[ "$n" -gt 0 ] || return 0
 	GUEST_EXTRA_DRIVES=
-	if reason=$(fsck_both "$img" "$name-after-shutdown"); then
-		pass "$prefix/fsck"
-	else
-		info "$name: not clean after the shutdown ($reason); mounting once more"
-		GUEST_JOB_ENV="$env"$'\nMODE=remount'
-		if ! guest_run "$img" "$JOB"; then
-			fail "$prefix/fsck" "after the shutdown: $reason; the remount failed: $guest_error"
-		elif reason=$(fsck_both "$img" "$name-after-remount"); then
-			pass "$prefix/fsck"
-			info "$name: clean only after a remount (roll-forward)"
+	for i in "${!SCRATCHES[@]}"; do
+		GUEST_EXTRA_DRIVES+=" file=${SCRATCHES[i]},format=raw,if=virtio"
+		GUEST_EACH_ENV[i]+=$'\n'"SCRATCH=/dev/$(_guest_disk $((n + i)))"
+	done
+	t0=$(now)
+	guest_run_each "$JOB" "${guest_bins[@]}"
+	info "$n images in one boot: ${guest_seconds}s ($(since "$t0")s with packing)"
+	GUEST_EXTRA_DRIVES=
+	for i in "${!GUEST_EACH_IMAGES[@]}"; do
+		img=${GUEST_EACH_IMAGES[i]}
+		name=$(basename "$img" .img)
+		env=${GUEST_EACH_ENV[i]%%$'\n'SCRATCH=*}
+		prefix=f2fs-io/$name
+		if [ -z "${guest_each_error[i]}" ]; then
+			pass "$prefix/job"
+		elif grep -aq '^@@CASE-END@@' "${guest_each_log[i]}"; then
+			# The job got to the end: its failures are the case lines.
+			pass "$prefix/job"
 		else
-			fail "$prefix/fsck" "after the shutdown and a remount: $reason"
+			fail "$prefix/job" "kernel: ${guest_each_error[i]}"
 		fi
-	fi
-	GUEST_JOB_ENV=
-	rm -f "$img" "$work/scratch.img"
+		translate "${guest_each_log[i]}" "$prefix"
+		if reason=$(fsck_both "$img" "$name-after-shutdown"); then
+			pass "$prefix/fsck"
+		else
+			info "$name: not clean after the shutdown ($reason); mounting once more"
+			GUEST_JOB_ENV="$env"$'\nMODE=remount'
+			if ! guest_run "$img" "$JOB"; then
+				fail "$prefix/fsck" "after the shutdown: $reason; the remount failed: $guest_error"
+			elif reason=$(fsck_both "$img" "$name-after-remount"); then
+				pass "$prefix/fsck"
+				info "$name: clean only after a remount (roll-forward)"
+			else
+				fail "$prefix/fsck" "after the shutdown and a remount: $reason"
+			fi
+			GUEST_JOB_ENV=
+		fi
+		rm -f "$img" "${SCRATCHES[i]}"
+	done
 }
 
 main() {
 	local i name rest size opts env t_all
+	GUEST_EACH_IMAGES=() GUEST_EACH_ENV=() SCRATCHES=()
 	t_all=$(now)
 	start_work f2fs-io
 	need_executable "$MKFS" "$OUR_FSCK" "$F2FS_IO" "$UPSTREAM_F2FS_IO" "$UPSTREAM_FSCK" "$LSATTR" "$CHATTR"
@@ -190,8 +215,9 @@ main() {
 			skip "f2fs-io/$name/fsck" "not in F2FS_IO_CASES"
 			continue
 		fi
-		image_case "$name" "$size" "$opts" "$env"
+		make_image "$name" "$size" "$opts" "$env"
 	done
+	run_images
 	info "total $(since "$t_all")s"
 	finish_work '*.img'
 }

@@ -17,6 +17,8 @@
 #     chain first (the "[FIX] Roll forward" line, exit 1); the kernel then
 #     mounts that copy with nothing left to recover and the tree must equal
 #     the same mirror; after that unmount both fscks must call it clean.
+# The kernel mounts every image of every case in one boot, a disk each
+# (guest_run_each).
 #
 # Environment: MKFS, OUR_FSCK, UPSTREAM_FSCK, WRTOOL (default
 # <repo>/tests/cli/wrtool), CI, TMPDIR and the GUEST_* variables.
@@ -69,8 +71,9 @@ both_clean() {
 	return 0
 }
 
-# fsck_rolled NAME IMG: our fsck -y applies the chain of the cut image IMG,
-# then the kernel must find the mirror's tree on it (write-powercut/NAME/fsck-rolled)
+# fsck_rolled NAME IMG: our fsck -y applies the chain of the cut image IMG
+# and both fscks call it clean; then it joins the boot (with the same
+# manifest) as write-powercut/NAME/fsck-rolled.
 fsck_rolled() {
 	local name=$1 img=$2 rc reason
 	"$OUR_FSCK" -y "$img" </dev/null >"$work/$name-rolled.fsck" 2>&1
@@ -84,26 +87,24 @@ fsck_rolled() {
 		fail "write-powercut/$name/fsck-rolled" "after fsck -y: $reason"
 		return
 	fi
-	GUEST_JOB_ENV='MANIFEST=/bin/m'
-	if ! guest_run "$img" "$REMOUNT_JOB" "$work/m.names" "$work/m.sums" "$work/m.links" \
-		"$work/m.symlinks"; then
-		GUEST_JOB_ENV=
-		fail "write-powercut/$name/fsck-rolled" "kernel: $guest_error"
-		return
-	fi
-	GUEST_JOB_ENV=
-	if ! reason=$(both_clean "$img" "$name-rolled-after"); then
-		fail "write-powercut/$name/fsck-rolled" "after the kernel mounted it: $reason"
-		return
-	fi
-	pass "write-powercut/$name/fsck-rolled"
-	rm -f "$img"
+	add_to_boot "write-powercut/$name/fsck-rolled" "$img" "MANIFEST=/bin/$name.m"
 }
 
-run_case() {
-	local name=$1 size=$2 opts=$3 img mirror out reason
+# add_to_boot RESULT IMG ENV: IMG goes to the guest, judged as RESULT.
+add_to_boot() {
+	BOOT_RESULTS+=("$1")
+	GUEST_EACH_IMAGES+=("$2")
+	GUEST_EACH_ENV+=("$3")
+}
+
+# prepare_case NAME SIZE OPTS: the cut image (our write path's fsync, then
+# no checkpoint), both fscks clean on it, the manifest of the durable
+# operations, and its fsck-rolled copy; both join the boot.
+prepare_case() {
+	local name=$1 size=$2 opts=$3 img mirror out reason m
 	img=$work/$name.img
 	mirror=$work/$name.mirror
+	m=$work/$name.m
 	rm -rf "$img" "$mirror" && mkdir -p "$mirror" && truncate -s "$size" "$img" || {
 		fail "write-powercut/$name" "cannot create the image"
 		return
@@ -133,31 +134,45 @@ run_case() {
 		fail "write-powercut/$name" "after the cut: $reason"
 		return
 	fi
-	(cd "$mirror" && find . | LC_ALL=C sort >"$work/m.names" &&
-		find . -type f | LC_ALL=C sort | xargs sha256sum >"$work/m.sums" &&
-		find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %a %n' >"$work/m.links" &&
-		: >"$work/m.symlinks")
+	(cd "$mirror" && find . | LC_ALL=C sort >"$m.names" &&
+		find . -type f | LC_ALL=C sort | xargs sha256sum >"$m.sums" &&
+		find . -type f | LC_ALL=C sort | xargs stat -c '%h %s %a %n' >"$m.links" &&
+		: >"$m.symlinks")
+	BOOT_FILES+=("$m.names" "$m.sums" "$m.links" "$m.symlinks")
 	cp --sparse=always "$img" "$work/$name-rolled.img"
 	fsck_rolled "$name" "$work/$name-rolled.img"
-	GUEST_JOB_ENV=$'MANIFEST=/bin/m\nEXPECT_RECOVERY=1'
-	if ! guest_run "$img" "$REMOUNT_JOB" "$work/m.names" "$work/m.sums" "$work/m.links" \
-		"$work/m.symlinks"; then
-		GUEST_JOB_ENV=
-		fail "write-powercut/$name" "kernel: $guest_error"
-		return
-	fi
-	GUEST_JOB_ENV=
-	grep -a 'remount-check: dmesg:' "$guest_log" | sed 's/^/# /' >&2
-	if ! reason=$(both_clean "$img" "$name-after"); then
-		fail "write-powercut/$name" "after the kernel mounted it: $reason"
-		return
-	fi
-	pass "write-powercut/$name"
-	rm -rf "$img" "$mirror"
+	add_to_boot "write-powercut/$name" "$img" "MANIFEST=/bin/$name.m"$'\n'"EXPECT_RECOVERY=1"
+	rm -rf "$mirror"
+}
+
+# boot_and_judge: one boot mounts every image the cases made (the kernel
+# rolls the chain forward where fsck did not) and compares it with its
+# manifest; then both fscks must call each clean.
+boot_and_judge() {
+	local i result img reason
+	[ ${#GUEST_EACH_IMAGES[@]} -gt 0 ] || return 0
+	guest_run_each "$REMOUNT_JOB" "${BOOT_FILES[@]}"
+	info "${#GUEST_EACH_IMAGES[@]} images in one boot, ${guest_seconds:-?}s"
+	for i in "${!BOOT_RESULTS[@]}"; do
+		result=${BOOT_RESULTS[i]}
+		img=${GUEST_EACH_IMAGES[i]}
+		if [ -n "${guest_each_error[i]}" ]; then
+			fail "$result" "kernel: ${guest_each_error[i]}"
+			continue
+		fi
+		grep -a 'remount-check: dmesg:' "${guest_each_log[i]}" | sed "s|^|# $result: |" >&2
+		if ! reason=$(both_clean "$img" "$(basename "$img" .img)-after"); then
+			fail "$result" "after the kernel mounted it: $reason"
+			continue
+		fi
+		pass "$result"
+		rm -f "$img"
+	done
 }
 
 main() {
 	local c name rest size opts
+	BOOT_RESULTS=() BOOT_FILES=() GUEST_EACH_IMAGES=() GUEST_EACH_ENV=()
 	start_work write-powercut
 	need_executable "$MKFS" "$OUR_FSCK" "$UPSTREAM_FSCK" "$WRTOOL"
 	for c in "${CASES[@]}"; do
@@ -165,8 +180,9 @@ main() {
 		rest=${c#*|}
 		size=${rest%%|*}
 		opts=${rest#*|}
-		run_case "$name" "$size" "$opts"
+		prepare_case "$name" "$size" "$opts"
 	done
+	boot_and_judge
 	finish_work '*.img'
 }
 
