@@ -18,8 +18,14 @@
 #include <sys/types.h>
 
 #include "f2fs/device.h"
+#include "f2fs/zone.h"
 
 #define ZERO_CHUNK (1u << 20)
+
+enum dev_zone_op {
+	DEV_ZONE_RESET,
+	DEV_ZONE_FINISH,
+};
 
 struct dev_ops {
 	int (*read)(struct f2fs_device *dev, void *buf, uint64_t off, size_t len);
@@ -30,11 +36,16 @@ struct dev_ops {
 	int (*flush)(struct f2fs_device *dev);
 	int (*close)(struct f2fs_device *dev);
 	void (*prefetch)(struct f2fs_device *dev, uint64_t off, uint64_t len);
+	/* zoned devices only (NULL otherwise); ranges are checked by zone.c */
+	int (*report_zones)(struct f2fs_device *dev, uint64_t off, struct f2fs_zone *zones,
+			    unsigned int max, unsigned int *nr);
+	int (*zone_mgmt)(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len);
 };
 
 struct f2fs_device {
 	const struct dev_ops *ops;
 	struct f2fs_dev_info info;
+	struct f2fs_zone_info zones; /* model NONE unless the backend is zoned */
 	char *path;
 	bool readonly;
 	union {
@@ -45,6 +56,7 @@ struct f2fs_device {
 		} sys;
 		struct {
 			unsigned char *buf;
+			struct f2fs_zone *zones; /* an emulated zoned device, or NULL */
 		} mem;
 		struct {
 			struct f2fs_device *lower; /* owned: closed with this device */
@@ -87,5 +99,15 @@ bool dev_parse_mountinfo_line(char *line, struct dev_mount *m);
  * t->mount_point and t->via.  Returns 0 or a negative errno.
  */
 int dev_find_use(const char *real, const struct stat *st, struct f2fs_target *t);
+
+/*
+ * Zoned block devices (blkzoned.c): fill dev->zones from the queue's sysfs
+ * attributes (model NONE for a regular device; -EOPNOTSUPP for a zoned one
+ * this build cannot drive), and the report and reset/finish ioctls.
+ */
+int dev_blkzoned_probe(struct f2fs_device *dev);
+int dev_blkzoned_report(struct f2fs_device *dev, uint64_t off, struct f2fs_zone *zones,
+			unsigned int max, unsigned int *nr);
+int dev_blkzoned_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len);
 
 #endif

@@ -129,7 +129,23 @@ static void stack_prefetch(struct f2fs_device *dev, uint64_t off, uint64_t len)
 	f2fs_dev_prefetch(dev->stack.lower, off, len);
 }
 
+/* Zone requests pass below: no layer reorders or records them. */
+static int stack_report_zones(struct f2fs_device *dev, uint64_t off, struct f2fs_zone *zones,
+			      unsigned int max, unsigned int *nr)
+{
+	return f2fs_dev_report_zones(dev->stack.lower, off, zones, max, nr);
+}
+
+static int stack_zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
+{
+	if (op == DEV_ZONE_RESET)
+		return f2fs_dev_reset_zones(dev->stack.lower, off, len);
+	return f2fs_dev_finish_zones(dev->stack.lower, off, len);
+}
+
 static const struct dev_ops stack_ops = {
+    .report_zones = stack_report_zones,
+    .zone_mgmt = stack_zone_mgmt,
     .read = stack_read,
     .write = stack_write,
     .zero = stack_zero,
@@ -151,6 +167,7 @@ int f2fs_dev_stack(struct f2fs_device *lower, const struct f2fs_dev_layer_ops *o
 	if (!dev)
 		return -ENOMEM;
 	dev->info = lower->info;
+	dev->zones = lower->zones;
 	dev->readonly = lower->readonly;
 	dev->stack.lower = lower;
 	dev->stack.ops = ops;

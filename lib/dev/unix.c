@@ -200,6 +200,8 @@ static const struct dev_ops unix_ops = {
     .discard = unix_discard,
     .flush = unix_flush,
     .close = unix_close,
+    .report_zones = dev_blkzoned_report,
+    .zone_mgmt = dev_blkzoned_mgmt,
 };
 
 static int classify(const struct stat *st)
@@ -236,8 +238,11 @@ static int fill_info(struct f2fs_device *dev, const struct stat *st)
 	info->is_blockdev = S_ISBLK(st->st_mode);
 	info->is_regular = S_ISREG(st->st_mode);
 	if (info->is_blockdev) {
+		int ret;
+
 		dev->sys.rdev = st->st_rdev;
-		return blkdev_geometry(dev->sys.fd, info);
+		ret = blkdev_geometry(dev->sys.fd, info);
+		return ret < 0 ? ret : dev_blkzoned_probe(dev);
 	}
 	info->size_bytes = (uint64_t)st->st_size;
 	info->sector_size = 512;
