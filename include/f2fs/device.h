@@ -32,6 +32,7 @@ struct f2fs_dev_info {
 	uint64_t start_sector; /* partition start in 512-byte sectors, 0 for files */
 	bool is_blockdev;
 	bool is_regular;
+	unsigned int nr_members; /* devices of a volume made by f2fs_dev_concat(), else 0 */
 };
 
 /* Open @path; the handle owns the descriptor. */
@@ -81,6 +82,22 @@ struct f2fs_dev_layer_ops {
  */
 int f2fs_dev_stack(struct f2fs_device *lower, const struct f2fs_dev_layer_ops *ops, void *priv,
 		   struct f2fs_device **out);
+
+/*
+ * One device over @n (1..F2FS_DEV_MAX_MEMBERS) others, back to back: bytes
+ * [0, lens[0]) are the first's, the next lens[1] the second's, and so on
+ * (each len at most its device's size).  Requests that cross a member are
+ * split; zone reports list the zoned members' zones at their offsets in the
+ * whole (f2fs/zone.h).  The result owns the members and takes the first's
+ * path and geometry; on failure the caller still owns them.  -EINVAL for a
+ * bad member or zones of different sizes.
+ */
+#define F2FS_DEV_MAX_MEMBERS 8
+int f2fs_dev_concat(struct f2fs_device *const *devs, const uint64_t *lens, unsigned int n,
+		    struct f2fs_device **out);
+
+/* How many devices @dev spans: 1, or its members' count. */
+unsigned int f2fs_dev_members(const struct f2fs_device *dev);
 
 /* Close and free (NULL is fine); returns the first error of a final flush. */
 int f2fs_dev_close(struct f2fs_device *dev);

@@ -58,6 +58,7 @@ struct f2fs_device {
 			unsigned char *buf;
 			struct f2fs_zone *zones; /* an emulated zoned device, or NULL */
 		} mem;
+		struct multi *multi; /* multi.c: a volume over several devices */
 		struct {
 			struct f2fs_device *lower; /* owned: closed with this device */
 			const struct f2fs_dev_layer_ops *ops;

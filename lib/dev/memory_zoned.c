@@ -156,10 +156,19 @@ static void reset_zone(struct f2fs_device *dev, struct f2fs_zone *z)
 	z->cond = F2FS_ZONE_EMPTY;
 }
 
+static bool on_zone_boundaries(const struct f2fs_device *dev, uint64_t off, uint64_t len)
+{
+	uint64_t zb = dev->zones.zone_bytes, end = off + len;
+
+	return off % zb == 0 && (end % zb == 0 || end == dev->info.size_bytes);
+}
+
 static int mz_zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
 {
 	uint32_t i, first = zone_index(dev, off), last = zone_index(dev, off + len - 1);
 
+	if (!on_zone_boundaries(dev, off, len))
+		return -EINVAL;
 	for (i = first; i <= last; i++)
 		if (!f2fs_zone_is_seq(&dev->mem.zones[i]))
 			return -EIO;
@@ -178,14 +187,12 @@ static int mz_zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t o
 
 static int mz_discard(struct f2fs_device *dev, uint64_t off, uint64_t len, bool *reads_zero)
 {
-	uint64_t zb = dev->zones.zone_bytes;
-
 	*reads_zero = true;
 	if (!touches_seq(dev, off, len)) {
 		memset(dev->mem.buf + off, 0, len);
 		return 0;
 	}
-	if (off % zb || ((off + len) % zb && off + len != dev->info.size_bytes))
+	if (!on_zone_boundaries(dev, off, len))
 		return -EOPNOTSUPP;
 	return mz_zone_mgmt(dev, DEV_ZONE_RESET, off, len); /* -EIO with a conventional zone */
 }

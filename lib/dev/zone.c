@@ -2,9 +2,11 @@
 /*
  * The zone front end (include/f2fs/zone.h): the model and geometry a backend
  * filled at open, and the report, reset and finish requests, checked here
- * once (a zoned device, a range inside it, zone boundaries) so that the
- * backends -- the kernel's ioctls in unix.c, the emulation in
+ * once (a zoned device, a writable one, a range inside it) so that the
+ * backends -- the kernel's ioctls in blkzoned.c, the emulation in
  * memory_zoned.c, a stacked layer or a multi-device volume -- only act.
+ * Zone boundaries are the backend's to check: a multi-device volume's zones
+ * need not lie on multiples of the zone size.
  */
 #include "config.h"
 
@@ -33,27 +35,13 @@ int f2fs_dev_report_zones(struct f2fs_device *dev, uint64_t off, struct f2fs_zon
 	return dev->ops->report_zones(dev, off, zones, max, nr);
 }
 
-/*
- * A range on zone boundaries: every zone but the last has the same size,
- * so a boundary is a multiple of it or the device's end.
- */
-static bool on_zone_boundaries(const struct f2fs_device *dev, uint64_t off, uint64_t len)
-{
-	uint64_t zb = dev->zones.zone_bytes, end = off + len;
-
-	if (zb == 0 || off % zb)
-		return false;
-	return end % zb == 0 || end == dev->info.size_bytes;
-}
-
 static int zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
 {
 	if (!zoned(dev) || !dev->ops->zone_mgmt)
 		return -EOPNOTSUPP;
 	if (dev->readonly)
 		return -EBADF;
-	if (off > dev->info.size_bytes || len > dev->info.size_bytes - off || len == 0 ||
-	    !on_zone_boundaries(dev, off, len))
+	if (off > dev->info.size_bytes || len > dev->info.size_bytes - off || len == 0)
 		return -EINVAL;
 	return dev->ops->zone_mgmt(dev, op, off, len);
 }
