@@ -352,9 +352,7 @@ static void open_volume(struct dump *d)
 
 	d->tool.image = d->opt.device;
 	tool_check_target(&d->tool, TOOL_READS, 1);
-	ret = f2fs_dev_open(d->opt.device, F2FS_DEV_RDONLY, &d->dev);
-	if (ret)
-		tool_fail_image(&d->tool, 1, "cannot open: %s", strerror(-ret));
+	d->dev = tool_open_for_reading(&d->tool, 1);
 	ret = f2fs_fs_open(d->dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &d->fs, why, sizeof(why));
 	if (ret) {
 		tool_not_f2fs_reason(&d->tool, ret, why, not_f2fs, sizeof(not_f2fs));

@@ -1287,6 +1287,10 @@ static bool has_fsynced_chain(const char *device)
 
 	if (f2fs_dev_open(device, F2FS_DEV_RDONLY, &dev))
 		return false;
+	if (f2fs_volume_open_members(&dev, F2FS_DEV_RDONLY, NULL, NULL, NULL, 0)) {
+		f2fs_dev_close(dev);
+		return false;
+	}
 	if (!f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, NULL, 0)) {
 		if (f2fs_roll_forward_chain(fs, &fsynced, &length))
 			fsynced = 0;
@@ -1424,6 +1428,11 @@ static unsigned int recheck(struct fsck_opts *o)
 		printf("\nInfo: checking again after the repairs\n");
 	o->problems_shown = 0;
 	ret = f2fs_dev_open(o->device, F2FS_DEV_RDONLY, &dev);
+	if (!ret) {
+		ret = f2fs_volume_open_members(&dev, F2FS_DEV_RDONLY, NULL, NULL, NULL, 0);
+		if (ret)
+			f2fs_dev_close(dev);
+	}
 	if (ret)
 		fail(o, EXIT_OPERATIONAL, "%s: cannot open after the repairs: %s", o->device,
 		     strerror(-ret));
@@ -1552,9 +1561,8 @@ int main(int argc, char **argv)
 		rebuild_phase(&o, &t);
 	recovered = recovery_phase(&o, &t, may_write);
 	dev = o.wdev;
-	ret = dev ? 0 : f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
-	if (ret)
-		fail(&o, EXIT_OPERATIONAL, "%s: cannot open: %s", o.device, strerror(-ret));
+	if (!dev)
+		dev = tool_open_for_reading(&t, EXIT_OPERATIONAL);
 	ret = f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, why, sizeof(why));
 	if (ret) {
 		if (dev != o.wdev)

@@ -1614,9 +1614,7 @@ int main(int argc, char **argv)
 	in.tool.image = in.o.device;
 	/* a dry run is refused where the run would be: it shows what the run would do */
 	tool_check_target(&in.tool, TOOL_WRITES, 1);
-	ret = f2fs_dev_open(in.o.device, F2FS_DEV_RDONLY, &in.dev);
-	if (ret)
-		tool_fail_image(&in.tool, 1, "cannot open: %s", strerror(-ret));
+	in.dev = tool_open_for_reading(&in.tool, 1);
 	if (in.o.dry_run)
 		info("dry run: nothing will be written");
 	if (in.o.target == T_SB)

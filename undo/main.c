@@ -191,9 +191,7 @@ int main(int argc, char **argv)
 	t.image = o.device;
 	tool_check_target(&t, TOOL_WRITES, EXIT_FAIL);
 	if (o.dry_run) {
-		ret = f2fs_dev_open(o.device, F2FS_DEV_RDONLY, &dev);
-		if (ret)
-			tool_fail_image(&t, EXIT_FAIL, "cannot open: %s", strerror(-ret));
+		dev = tool_open_for_reading(&t, EXIT_FAIL);
 	} else {
 		dev = tool_open_for_writing(&t, EXIT_FAIL, 0);
 	}

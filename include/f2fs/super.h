@@ -12,6 +12,24 @@
 /* Store @l's geometry into @sb (other fields untouched). */
 void f2fs_super_set_layout(struct f2fs_super_block *sb, const struct f2fs_layout *l);
 
+/*
+ * One device of a multi-device volume as its superblock lists it: the path
+ * the kernel opens it by, its segments, and the volume blocks it holds (the
+ * first device holds the superblocks and metadata before segment 0 too).
+ */
+struct f2fs_sb_device {
+	char path[F2FS_MAX_PATH_LEN + 1];
+	uint32_t segments;
+	uint64_t first_blkaddr, last_blkaddr;
+};
+
+/*
+ * The devices @sb lists, into @out (room for F2FS_MAX_DEVICES): their
+ * number, or 0 for a volume on one device (an empty first path, as the
+ * kernel reads it).  The list ends at the first empty path after the first.
+ */
+unsigned int f2fs_super_devices(const struct f2fs_super_block *sb, struct f2fs_sb_device *out);
+
 /* Set checksum_offset and crc when the sb_checksum feature is on. */
 void f2fs_super_seal(struct f2fs_super_block *sb);
 

@@ -27,6 +27,21 @@ struct f2fs_volume;
 int f2fs_volume_read_super(struct f2fs_device *dev, struct f2fs_super_block *sb, char *why,
 			   size_t why_len);
 
+/*
+ * Make *@dev, the first device of a volume, the whole volume: when its
+ * superblock lists several devices, open the others by their recorded
+ * paths with @flags (f2fs_dev_open), each after @check (when given: a
+ * tool's test of a path; a negative return stops the open with it), check
+ * that each holds its segments, and replace *@dev with their join
+ * (f2fs_dev_concat), which owns them all.  A volume on one device, a device
+ * already joined, or one without a readable superblock is left as it is
+ * (f2fs_fs_open then says what is wrong).  On failure *@dev is unchanged and
+ * @why says which device and why.
+ */
+int f2fs_volume_open_members(struct f2fs_device **dev, unsigned int flags,
+			     int (*check)(const char *path, void *arg), void *arg, char *why,
+			     size_t why_len);
+
 /* The chosen superblock and the first block of the chosen checkpoint pack. */
 const struct f2fs_super_block *f2fs_volume_sb(const struct f2fs_volume *v);
 const struct f2fs_checkpoint *f2fs_volume_cp(const struct f2fs_volume *v);

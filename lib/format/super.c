@@ -179,3 +179,23 @@ void f2fs_super_set_extensions(struct f2fs_super_block *sb, const char *cold, co
 	sb->extension_count = le32_put(cold_count);
 	sb->hot_ext_count = (uint8_t)(total - cold_count);
 }
+
+unsigned int f2fs_super_devices(const struct f2fs_super_block *sb, struct f2fs_sb_device *out)
+{
+	uint64_t next = 0;
+	unsigned int n;
+
+	for (n = 0; n < F2FS_MAX_DEVICES && sb->devs[n].path[0]; n++) {
+		struct f2fs_sb_device *d = &out[n];
+
+		memcpy(d->path, sb->devs[n].path, F2FS_MAX_PATH_LEN);
+		d->path[F2FS_MAX_PATH_LEN] = '\0';
+		d->segments = le32_get(sb->devs[n].total_segments);
+		d->first_blkaddr = next;
+		d->last_blkaddr = next + (uint64_t)d->segments * F2FS_DEFAULT_BLKS_PER_SEG - 1;
+		if (n == 0)
+			d->last_blkaddr += le32_get(sb->segment0_blkaddr);
+		next = d->last_blkaddr + 1;
+	}
+	return n;
+}

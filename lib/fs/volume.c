@@ -21,6 +21,7 @@
 #include "f2fs/checkpoint.h"
 #include "f2fs/crc.h"
 #include "f2fs/endian.h"
+#include "f2fs/super.h"
 #include "fs_internal.h"
 
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
@@ -38,6 +39,7 @@ struct f2fs_volume {
 	bool has_warning;
 	unsigned int rejected; /* enum f2fs_rejected_copy bits */
 	uint64_t dev_blocks;   /* whole blocks the device holds */
+	unsigned int members;  /* devices the opened device spans (f2fs_dev_members) */
 	bool allow_short;      /* a device shorter than block_count is accepted */
 	char sb_rejected[REASON_LEN + 48];
 	char cp_rejected[REASON_LEN + 48];
@@ -46,12 +48,50 @@ struct f2fs_volume {
 /* ---- superblock ---- */
 
 /*
+ * The blocks the volume needs: block_count on one device; on several, what
+ * their segments span (block_count there counts the devices' whole sizes,
+ * which they need not use).
+ */
+static uint64_t needed_blocks(const struct f2fs_super_block *sb)
+{
+	if (!sb->devs[0].path[0])
+		return le64_get(sb->block_count);
+	return le32_get(sb->segment0_blkaddr) +
+	       (uint64_t)le32_get(sb->segment_count) * BLKS_PER_SEG;
+}
+
+/* The device list of a multi-device superblock against its segments and what is open. */
+static int check_devices(const struct f2fs_super_block *sb, unsigned int members, char *r,
+			 size_t rl)
+{
+	struct f2fs_sb_device d[F2FS_MAX_DEVICES];
+	unsigned int n = f2fs_super_devices(sb, d), i;
+	uint64_t sum = 0;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		sum += d[i].segments;
+	if (sum != le32_get(sb->segment_count)) {
+		fs_say(r, rl, "the %u devices' total_segments sum to %llu, not segment_count %u", n,
+		       (unsigned long long)sum, le32_get(sb->segment_count));
+		return -EINVAL;
+	}
+	if (members && members != n) {
+		fs_say(r, rl, "the volume spans %u devices (%s ... %s); %u of them %s open", n,
+		       d[0].path, d[n - 1].path, members, members == 1 ? "is" : "are");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/*
  * Check one superblock copy; on failure put the field and value in @r
  * (no "superblock:" prefix, the caller adds which copy it was).  A
  * block_count past the device's @dev_blocks is refused unless @allow_short.
  */
-static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, bool allow_short,
-		    char *r, size_t rl)
+static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, unsigned int members,
+		    bool allow_short, char *r, size_t rl)
 {
 	uint32_t v, log_sec, log_spb, segs_per_sec, secs_per_zone;
 	uint32_t seg_count, ckpt, sit, nat, ssa, main_segs, sections;
@@ -119,9 +159,11 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, bool
 	}
 
 	block_count = le64_get(sb->block_count);
-	if (block_count > dev_blocks && !allow_short) {
-		fs_say(r, rl, "block_count %llu exceeds the device (%llu blocks)",
-		       (unsigned long long)block_count, (unsigned long long)dev_blocks);
+	if (needed_blocks(sb) > dev_blocks && !allow_short) {
+		fs_say(r, rl, "%s %llu exceeds the device%s (%llu blocks)",
+		       sb->devs[0].path[0] ? "the devices' segments end at block" : "block_count",
+		       (unsigned long long)needed_blocks(sb), sb->devs[0].path[0] ? "s" : "",
+		       (unsigned long long)dev_blocks);
 		return -EINVAL;
 	}
 	seg0 = le32_get(sb->segment0_blkaddr);
@@ -223,6 +265,9 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, bool
 		return -EINVAL;
 	}
 
+	if (check_devices(sb, members, r, rl) < 0)
+		return -EINVAL;
+
 	v = le32_get(sb->root_ino);
 	if (v != 3) {
 		fs_say(r, rl, "root_ino %u is not 3", v);
@@ -266,7 +311,7 @@ static int read_sb(const struct f2fs_volume *v, int index, struct f2fs_super_blo
 		fs_say(r, rl, "read failed: %s", strerror(-ret));
 		return ret;
 	}
-	return check_sb(sb, v->dev_blocks, v->allow_short, r, rl);
+	return check_sb(sb, v->dev_blocks, v->members, v->allow_short, r, rl);
 }
 
 /* ---- checkpoint ---- */
@@ -610,9 +655,12 @@ static void say_cut_short(const struct f2fs_volume *v, char *why, size_t why_len
 		       (unsigned long long)le64_get(v->sb.block_count));
 }
 
-/* A volume on @dev with its superblock picked, or NULL (with @why). */
-static struct f2fs_volume *volume_with_sb(struct f2fs_device *dev, bool allow_short, int *ret,
-					  char *why, size_t why_len)
+/*
+ * A volume on @dev with its superblock picked, or NULL (with @why).  With
+ * @members_open, a multi-device superblock must find all its devices open.
+ */
+static struct f2fs_volume *volume_with_sb(struct f2fs_device *dev, bool allow_short,
+					  bool members_open, int *ret, char *why, size_t why_len)
 {
 	struct f2fs_volume *v = calloc(1, sizeof(*v));
 
@@ -624,6 +672,7 @@ static struct f2fs_volume *volume_with_sb(struct f2fs_device *dev, bool allow_sh
 	}
 	v->dev = dev;
 	v->dev_blocks = f2fs_dev_get_info(dev)->size_bytes / F2FS_BLKSIZE;
+	v->members = members_open ? f2fs_dev_members(dev) : 0;
 	v->allow_short = allow_short;
 	*ret = pick_sb(v, why, why_len);
 	if (*ret) {
@@ -637,7 +686,7 @@ int f2fs_volume_open(struct f2fs_device *dev, bool allow_short, struct f2fs_volu
 		     size_t why_len)
 {
 	int ret;
-	struct f2fs_volume *v = volume_with_sb(dev, allow_short, &ret, why, why_len);
+	struct f2fs_volume *v = volume_with_sb(dev, allow_short, true, &ret, why, why_len);
 
 	*out = NULL;
 	if (!v)
@@ -657,7 +706,7 @@ int f2fs_volume_read_super(struct f2fs_device *dev, struct f2fs_super_block *sb,
 			   size_t why_len)
 {
 	int ret;
-	struct f2fs_volume *v = volume_with_sb(dev, true, &ret, why, why_len);
+	struct f2fs_volume *v = volume_with_sb(dev, true, false, &ret, why, why_len);
 
 	if (v)
 		*sb = v->sb;
@@ -729,7 +778,7 @@ uint64_t f2fs_volume_device_blocks(const struct f2fs_volume *v)
 
 bool f2fs_volume_truncated(const struct f2fs_volume *v)
 {
-	return le64_get(v->sb.block_count) > v->dev_blocks;
+	return needed_blocks(&v->sb) > v->dev_blocks;
 }
 
 /* ---- for the write path (fs_internal.h) ---- */
@@ -755,6 +804,7 @@ int f2fs_volume_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	v->dev = dev;
 	v->sb = *sb;
 	v->dev_blocks = f2fs_dev_get_info(dev)->size_bytes / F2FS_BLKSIZE;
+	v->members = f2fs_dev_members(dev);
 	take_cp(v, cp_block, cp_index);
 	*out = v;
 	return 0;

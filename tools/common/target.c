@@ -9,10 +9,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "f2fs/device.h"
 #include "f2fs/format.h"
 #include "f2fs/undo.h"
+#include "f2fs/volume.h"
 #include "tools/common/target.h"
 
 /* The second superblock copy sits in block 1: a smaller target holds no F2FS. */
@@ -119,6 +121,53 @@ struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned i
 	}
 	if (ret)
 		tool_fail_image(t, status, "cannot open for writing: %s", strerror(-ret));
+	return tool_join_members(t, dev, TOOL_WRITES, F2FS_DEV_EXCL | flags, status);
+}
+
+struct f2fs_device *tool_open_for_reading(struct tool *t, int status)
+{
+	struct f2fs_device *dev;
+	int ret = f2fs_dev_open(t->image, F2FS_DEV_RDONLY, &dev);
+
+	if (ret)
+		tool_fail_image(t, status, "cannot open: %s", strerror(-ret));
+	return tool_join_members(t, dev, TOOL_READS, F2FS_DEV_RDONLY, status);
+}
+
+struct member_check {
+	struct tool *t;
+	enum tool_access access;
+	int status;
+};
+
+/* A member of the volume passes the checks its first device passed. */
+static int check_member(const char *path, void *arg)
+{
+	struct member_check *c = arg;
+	const char *image = c->t->image;
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		tool_fail_image(c->t, c->status, "cannot open %s, a device of this volume: %s",
+				path, strerror(errno));
+	c->t->image = path;
+	tool_check_target(c->t, c->access, c->status);
+	c->t->image = image;
+	return 0;
+}
+
+struct f2fs_device *tool_join_members(struct tool *t, struct f2fs_device *dev,
+				      enum tool_access access, unsigned int flags, int status)
+{
+	struct member_check c = {t, access, status};
+	char why[512];
+	int ret;
+
+	ret = f2fs_volume_open_members(&dev, flags, check_member, &c, why, sizeof(why));
+	if (ret) {
+		f2fs_dev_close(dev);
+		tool_fail_image(t, status, "%s", why);
+	}
 	return dev;
 }
 

@@ -49,9 +49,27 @@ bool tool_check_target(struct tool *t, enum tool_access access, int status);
  * device, so nothing can mount it while the handle is open.  A device that
  * was mounted or claimed since the check is refused with the same line;
  * any other failure is "cannot open for writing: REASON".  Exits @status.
- * @flags adds f2fs_dev_open() flags (F2FS_DEV_DIRECT).
+ * @flags adds f2fs_dev_open() flags (F2FS_DEV_DIRECT).  The other devices
+ * of a multi-device volume are opened and joined (tool_join_members).
  */
 struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned int flags);
+
+/*
+ * Open t->image read-only, then its other devices when it is the first of
+ * a multi-device volume (tool_join_members with TOOL_READS).  Exits
+ * @status with one line when it cannot.
+ */
+struct f2fs_device *tool_open_for_reading(struct tool *t, int status);
+
+/*
+ * When @dev (t->image, just opened with @flags) is the first device of a
+ * multi-device volume, open the others its superblock lists, each checked
+ * for @access as t->image was (tool_check_target), and return their join
+ * (f2fs_volume_open_members); else @dev.  On failure @dev is closed and the
+ * tool exits @status with "IMAGE: REASON" naming the device at fault.
+ */
+struct f2fs_device *tool_join_members(struct tool *t, struct f2fs_device *dev,
+				      enum tool_access access, unsigned int flags, int status);
 
 /*
  * With @journal set (the tool's --undo or -z), stack an undo journal on
