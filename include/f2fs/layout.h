@@ -16,6 +16,25 @@
 
 #include "f2fs/format.h"
 
+#define F2FS_LAYOUT_MAX_DEVICES 8
+
+/*
+ * One device of a multi-device volume (-c), or the zoned device of a zoned
+ * volume (-m): what the layout needs to know of it.
+ */
+struct f2fs_layout_device {
+	uint64_t sectors;   /* its size, in sectors of sector_size */
+	bool zoned;	    /* host-managed or host-aware */
+	bool host_managed;  /* sequential writes required */
+	uint32_t rnd_zones; /* randomly writable zones at its start (host-managed) */
+	/*
+	 * A host-managed device of a volume on several: the segments its
+	 * zones' capacities leave usable (a zone's partly usable last segment
+	 * counts); 0 when every segment is usable.
+	 */
+	uint64_t usable_segments;
+};
+
 struct f2fs_layout_params {
 	uint64_t total_sectors;	    /* volume size in sectors of sector_size */
 	uint32_t sector_size;	    /* 512 .. 4096, a power of two */
@@ -25,6 +44,20 @@ struct f2fs_layout_params {
 	double overprovision;	    /* -o percent; 0 picks the ratio that leaves most user space */
 	bool large_nat_bitmap;	    /* -i */
 	uint32_t reserved_sections; /* -Z: GC reserve in sections, 0 for the formula */
+	/*
+	 * -m: sections are the device's zones (segs_per_sec = zone blocks /
+	 * 512, secs_per_zone = 1, set by the caller); the metadata must lie in
+	 * randomly writable space and the logs start in zones of their own.
+	 */
+	bool zoned;
+	uint64_t zone_blocks; /* with zoned: the zoned devices' zone size in blocks */
+	/*
+	 * -c: the volume's devices, the first holding the metadata; nr_devices
+	 * 0 means one device of total_sectors.  total_sectors is then their sum.
+	 * A zoned volume on one device lists it here as well.
+	 */
+	uint32_t nr_devices;
+	struct f2fs_layout_device devices[F2FS_LAYOUT_MAX_DEVICES];
 };
 
 /* -Z below this many sections (the six logs, a GC buffer and a node section) is raised to it. */
@@ -62,6 +95,11 @@ struct f2fs_layout {
 	uint32_t free_segments;	    /* main segments less the six open logs */
 	uint64_t user_block_count;
 	uint32_t cur_seg[F2FS_NR_CURSEG_TYPE]; /* first segment of each log, main-relative */
+	/* main segments users can write: fewer than main when zones' capacity is short */
+	uint32_t usable_segments;
+	/* a multi-device volume: each device's segments, as its superblock lists them */
+	uint32_t nr_devices;
+	uint32_t dev_segments[F2FS_LAYOUT_MAX_DEVICES];
 };
 
 /*

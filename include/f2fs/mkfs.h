@@ -26,6 +26,11 @@ struct f2fs_mkfs_config {
 	int64_t fixed_time;		       /* -T: timestamp for every inode, -1 for now */
 	uint16_t s_encoding, s_encoding_flags; /* -C */
 	char kernel_version[F2FS_VERSION_LEN]; /* recorded in the superblock */
+	/*
+	 * A volume on several devices: the path the kernel opens each by,
+	 * recorded in the superblock (at most F2FS_MAX_PATH_LEN bytes).
+	 */
+	const char *paths[F2FS_LAYOUT_MAX_DEVICES];
 };
 
 /* What the writer did, for the tool to report. */
@@ -43,8 +48,12 @@ void f2fs_mkfs_config_init(struct f2fs_mkfs_config *cfg);
 unsigned int f2fs_mkfs_quota_types(uint32_t features, unsigned int types[F2FS_MAX_QUOTAS]);
 
 /*
- * Write a new file system with layout @l onto @dev.  The superblocks are
+ * Write a new file system with layout @l onto @dev (the devices of a
+ * multi-device volume joined by f2fs_dev_concat).  The superblocks are
  * written last, after a flush, so an interrupted format leaves no valid one.
+ * On a zoned volume (geometry.zoned) the sequential zones are reset instead
+ * of discarded, and only the randomly writable space before the first one
+ * is discarded or zeroed.
  */
 int f2fs_mkfs_format(struct f2fs_device *dev, const struct f2fs_mkfs_config *cfg,
 		     const struct f2fs_layout *l, struct f2fs_mkfs_result *res);

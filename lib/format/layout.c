@@ -94,9 +94,11 @@ static uint32_t overprovision_buffer(uint32_t segs_per_sec)
  * space once the larger of the reserve and the ratio's share, and the
  * buffer, are taken out.  The loop accumulates the step in a double and
  * compares strictly, as upstream does, so that ties resolve the same way.
+ * @usable main segments count (zones' capacity may leave fewer than
+ * @main_segs), and the reserve is in sections of their average usable size.
  */
 static double best_overprovision(const struct f2fs_layout_params *p, uint32_t main_segs,
-				 uint32_t segs_per_sec)
+				 uint32_t usable, uint32_t avg_segs_per_sec, uint32_t segs_per_sec)
 {
 	double ratio, end, step, max_space = 0, best = 0;
 
@@ -110,14 +112,14 @@ static double best_overprovision(const struct f2fs_layout_params *p, uint32_t ma
 		step = 0.01;
 	}
 	for (; ratio <= end; ratio += step) {
-		uint32_t reserved = reserved_for_ratio(p, ratio, segs_per_sec);
+		uint32_t reserved = reserved_for_ratio(p, ratio, avg_segs_per_sec);
 		double ovp, held, space;
 
-		if (reserved >= main_segs)
+		if (reserved >= usable)
 			continue; /* no share left to overprovision */
-		ovp = (double)(main_segs - reserved) * ratio / 100;
+		ovp = (double)(usable - reserved) * ratio / 100;
 		held = (double)reserved > ovp ? (double)reserved : ovp;
-		space = (double)main_segs - held - overprovision_buffer(segs_per_sec);
+		space = (double)usable - held - overprovision_buffer(segs_per_sec);
 		if (max_space < space) {
 			max_space = space;
 			best = ratio;
@@ -203,6 +205,31 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 	return a > b ? a : b;
 }
 
+static bool volume_host_managed(const struct f2fs_layout_params *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < (p->nr_devices ? p->nr_devices : 1); i++)
+		if (p->devices[i].host_managed)
+			return true;
+	return false;
+}
+
+/* Two logs on one segment (tiny volumes): lay them out one zone apart in type order. */
+static void spread_logs(struct f2fs_layout *l)
+{
+	int i, j;
+
+	for (i = 0; i < NR_OPEN_LOGS; i++)
+		for (j = i + 1; j < NR_OPEN_LOGS; j++)
+			if (l->cur_seg[i] == l->cur_seg[j])
+				goto spread;
+	return;
+spread:
+	for (i = 0; i < NR_OPEN_LOGS; i++)
+		l->cur_seg[i] = (uint32_t)i * l->segs_per_zone;
+}
+
 /*
  * First segment of each log, zone-separated, as upstream places them: the
  * node logs and hot data from the start, cold data a quarter and warm data
@@ -211,7 +238,6 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 static void place_logs(struct f2fs_layout *l, uint32_t total_zones)
 {
 	uint32_t *cur = l->cur_seg, spz = l->segs_per_zone;
-	int i, j;
 
 	cur[F2FS_CURSEG_HOT_NODE] = 0;
 	cur[F2FS_CURSEG_WARM_NODE] = spz;
@@ -221,15 +247,36 @@ static void place_logs(struct f2fs_layout *l, uint32_t total_zones)
 	    max_u32(((total_zones >> 2) - 1) * spz, cur[F2FS_CURSEG_HOT_DATA] + spz);
 	cur[F2FS_CURSEG_WARM_DATA] =
 	    max_u32(((total_zones >> 1) - 1) * spz, cur[F2FS_CURSEG_COLD_DATA] + spz);
+	spread_logs(l);
+}
+
+/*
+ * On a zoned volume the logs take consecutive zones, in the order hot,
+ * warm, cold node, hot, warm, cold data; on a host-managed volume whose
+ * zoned devices hold at least six zones they start on the first of them
+ * (the second device), leaving the first device's main area to the
+ * cleaner.
+ */
+static void place_zoned_logs(const struct f2fs_layout_params *p, struct f2fs_layout *l,
+			     uint32_t total_zones, uint32_t meta_zones)
+{
+	static const int order[NR_OPEN_LOGS] = {
+	    F2FS_CURSEG_HOT_NODE, F2FS_CURSEG_WARM_NODE, F2FS_CURSEG_COLD_NODE,
+	    F2FS_CURSEG_HOT_DATA, F2FS_CURSEG_WARM_DATA, F2FS_CURSEG_COLD_DATA,
+	};
+	uint32_t first = 0, conv_zones, i;
+
+	if (volume_host_managed(p) && p->nr_devices > 1) {
+		conv_zones = l->dev_segments[0] / l->segs_per_zone - meta_zones;
+		if (total_zones - conv_zones >= NR_OPEN_LOGS)
+			first = (uint32_t)((l->segment0_blkaddr +
+					    (uint64_t)l->dev_segments[0] * BLKS_PER_SEG -
+					    l->main_blkaddr) /
+					   BLKS_PER_SEG);
+	}
 	for (i = 0; i < NR_OPEN_LOGS; i++)
-		for (j = i + 1; j < NR_OPEN_LOGS; j++)
-			if (cur[i] == cur[j])
-				goto spread;
-	return;
-spread:
-	/* Two logs collided (tiny volumes): lay them out one zone apart in type order. */
-	for (i = 0; i < NR_OPEN_LOGS; i++)
-		cur[i] = (uint32_t)i * spz;
+		l->cur_seg[order[i]] = first + i * l->segs_per_zone;
+	spread_logs(l);
 }
 
 static int check_params(const struct f2fs_layout_params *p, char *why, size_t len)
@@ -245,6 +292,10 @@ static int check_params(const struct f2fs_layout_params *p, char *why, size_t le
 		return fail(why, len, "overprovision ratio must be within 0..100");
 	if (p->total_sectors * p->sector_size > F2FS_MAX_VOLUME_BYTES)
 		return fail(why, len, "F2FS can support 16TB at most");
+	if (p->nr_devices > F2FS_LAYOUT_MAX_DEVICES)
+		return fail(why, len, "a volume spans at most 8 devices");
+	if (p->zoned && p->secs_per_zone != 1)
+		return fail(why, len, "a zoned volume has one section per zone");
 	return 0;
 }
 
@@ -266,23 +317,25 @@ double f2fs_layout_overprovision_given(const struct f2fs_layout_params *p)
  * The reserve, the overprovision count (which includes it) and the user
  * space.  With -Z the ratio's share must hold the six-section buffer and
  * the reserve comes on top of it; otherwise the larger of reserve and share,
- * plus the buffer, is held back.
+ * plus the buffer, is held back.  Counts are of the usable main segments.
  */
 static int compute_overprovision(const struct f2fs_layout_params *p, struct f2fs_layout *l,
 				 char *why, size_t len)
 {
-	uint32_t main_segs = l->segment_count_main, buffer = overprovision_buffer(l->segs_per_sec);
-	uint32_t share;
+	uint32_t main_segs = l->segment_count_main, usable = l->usable_segments;
+	uint32_t buffer = overprovision_buffer(l->segs_per_sec), share, avg;
 
+	avg = l->section_count ? (uint32_t)div_round_up(usable, l->section_count) : l->segs_per_sec;
 	l->overprovision = f2fs_layout_overprovision_given(p);
 	if (l->overprovision == 0)
-		l->overprovision = best_overprovision(p, main_segs, l->segs_per_sec);
+		l->overprovision = best_overprovision(p, main_segs, usable, avg, l->segs_per_sec);
 	if (l->overprovision == 0)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
-	l->reserved_segments = reserved_for_ratio(p, l->overprovision, l->segs_per_sec);
-	if (main_segs < NR_OPEN_LOGS || main_segs - NR_OPEN_LOGS < l->reserved_segments)
+	l->reserved_segments = reserved_for_ratio(p, l->overprovision, avg);
+	if (main_segs < NR_OPEN_LOGS || main_segs - NR_OPEN_LOGS < l->reserved_segments ||
+	    usable < l->reserved_segments)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
-	share = (uint32_t)((double)(main_segs - l->reserved_segments) * l->overprovision / 100);
+	share = (uint32_t)((double)(usable - l->reserved_segments) * l->overprovision / 100);
 	if (p->reserved_sections) {
 		if (share < buffer)
 			return too_small(
@@ -292,10 +345,10 @@ static int compute_overprovision(const struct f2fs_layout_params *p, struct f2fs
 	} else {
 		l->overprov_segments = max_u32(l->reserved_segments, share) + buffer;
 	}
-	if (main_segs <= l->overprov_segments)
+	if (usable <= l->overprov_segments)
 		return too_small(why, len, "not enough segments to create F2FS volume");
-	l->free_segments = main_segs - NR_OPEN_LOGS;
-	l->user_block_count = (uint64_t)(main_segs - l->overprov_segments) * BLKS_PER_SEG;
+	l->free_segments = usable - NR_OPEN_LOGS;
+	l->user_block_count = (uint64_t)(usable - l->overprov_segments) * BLKS_PER_SEG;
 	return 0;
 }
 
@@ -305,14 +358,145 @@ int f2fs_layout_space(uint32_t main_segs, uint32_t segs_per_sec, struct f2fs_lay
 
 	memset(l, 0, sizeof(*l));
 	l->segment_count_main = main_segs;
+	l->usable_segments = main_segs;
 	l->segs_per_sec = segs_per_sec ? segs_per_sec : 1;
+	l->section_count = main_segs / l->segs_per_sec;
 	return compute_overprovision(&p, l, NULL, 0);
+}
+
+/* The volume's devices: one of total_sectors, or those of -c / -m. */
+static uint32_t nr_devices(const struct f2fs_layout_params *p)
+{
+	return p->nr_devices ? p->nr_devices : 1;
+}
+
+static uint64_t device_bytes(const struct f2fs_layout_params *p, uint32_t i)
+{
+	if (p->nr_devices == 0)
+		return p->total_sectors * p->sector_size;
+	return p->devices[i].sectors * p->sector_size;
+}
+
+/*
+ * Where segment 0 starts on the first device: the first zone boundary past
+ * the two superblocks (counted from the disk's start, for a partition).  A
+ * zoned volume on several devices aligns to a segment, then moves segment
+ * 0 on so that the first device ends on a zone boundary of the volume,
+ * where the zoned devices' zones begin.
+ */
+static int segment0_offset(const struct f2fs_layout_params *p, uint64_t zone_bytes, uint64_t *out,
+			   char *why, size_t len)
+{
+	bool zoned_multi = p->zoned && nr_devices(p) > 1;
+	uint64_t align = zoned_multi ? F2FS_SEGMENT_BYTES : zone_bytes;
+	uint64_t start = p->start_sector * F2FS_MIN_SECTOR_SIZE, dev0 = device_bytes(p, 0);
+	uint64_t off = div_round_up(start + 2 * F2FS_BLKSIZE, align) * align - start;
+
+	if (p->zoned && p->start_sector % (F2FS_BLKSIZE / F2FS_MIN_SECTOR_SIZE))
+		return fail(why, len, "a zoned volume must start on a 4 KiB boundary");
+	if (dev0 < off)
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
+	if (zoned_multi)
+		off += (dev0 - off) % zone_bytes;
+	*out = off;
+	return 0;
+}
+
+/* Each device's segments (whole zones), in l->dev_segments, and their sum. */
+static int place_devices(const struct f2fs_layout_params *p, struct f2fs_layout *l, uint64_t off,
+			 char *why, size_t len)
+{
+	uint64_t total = 0, bytes;
+	uint32_t i, n = nr_devices(p);
+
+	for (i = 0; i < n; i++) {
+		bytes = device_bytes(p, i) - (i == 0 ? off : 0);
+		l->dev_segments[i] =
+		    (uint32_t)(bytes / F2FS_SEGMENT_BYTES / l->segs_per_zone * l->segs_per_zone);
+		total += l->dev_segments[i];
+	}
+	if (total > F2FS_MAX_SEGMENTS)
+		return fail(why, len, "F2FS can support 16TB at most");
+	l->nr_devices = p->nr_devices > 1 ? p->nr_devices : 0;
+	l->segment_count = (uint32_t)total;
+	return 0;
+}
+
+/* First block of device @i (i >= 1) of a multi-device layout. */
+static uint64_t device_start(const struct f2fs_layout *l, uint32_t i)
+{
+	uint64_t blk = l->segment0_blkaddr;
+	uint32_t k;
+
+	for (k = 0; k < i; k++)
+		blk += (uint64_t)l->dev_segments[k] * BLKS_PER_SEG;
+	return blk;
+}
+
+/* The zone rules upstream checks before it lays the areas out. */
+static int check_zone_alignment(const struct f2fs_layout_params *p, const struct f2fs_layout *l,
+				char *why, size_t len)
+{
+	uint64_t first;
+
+	if (!p->zoned)
+		return 0;
+	if (p->zone_blocks == 0 || p->zone_blocks % BLKS_PER_SEG)
+		return fail(why, len, "the zone size must be a multiple of the 2 MiB segment");
+	first = nr_devices(p) == 1 ? l->segment0_blkaddr + p->start_sector / 8
+				   : device_start(l, 1) - l->segment0_blkaddr;
+	if (first % p->zone_blocks)
+		return fail(why, len, "segment 0 or the zoned device does not start on a zone");
+	return 0;
+}
+
+/*
+ * A host-managed first device must hold the metadata in its randomly
+ * writable zones, and no zoned device may lie under the metadata.
+ */
+static int check_metadata_zones(const struct f2fs_layout_params *p, const struct f2fs_layout *l,
+				char *why, size_t len)
+{
+	uint32_t i;
+
+	if (!p->zoned)
+		return 0;
+	if (p->devices[0].host_managed &&
+	    p->devices[0].rnd_zones < l->main_blkaddr / p->zone_blocks)
+		return fail(why, len,
+			    "the device has too few randomly writable zones for the metadata");
+	for (i = 1; i < nr_devices(p); i++)
+		if (p->devices[i].zoned && device_start(l, i) < l->main_blkaddr)
+			return too_small(why, len,
+					 "the first device is too small for the metadata of a "
+					 "zoned volume");
+	return 0;
+}
+
+/*
+ * Main segments users can write: every one, but on a volume of several
+ * devices a host-managed one contributes what its zones' capacities leave.
+ */
+static uint32_t usable_segments(const struct f2fs_layout_params *p, const struct f2fs_layout *l)
+{
+	uint64_t usable = 0;
+	uint32_t i;
+
+	if (nr_devices(p) == 1)
+		return l->segment_count_main;
+	for (i = 0; i < nr_devices(p); i++) {
+		const struct f2fs_layout_device *d = &p->devices[i];
+
+		usable +=
+		    d->host_managed && d->usable_segments ? d->usable_segments : l->dev_segments[i];
+	}
+	return (uint32_t)(usable - (l->main_blkaddr - l->segment0_blkaddr) / BLKS_PER_SEG);
 }
 
 int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *l, char *why,
 			size_t len)
 {
-	uint64_t zone_bytes, dev_bytes, start_bytes, offset, total_segs;
+	uint64_t zone_bytes, offset;
 	uint32_t meta_zones, all_zones, total_zones, max_nat_bitmap;
 	int ret;
 
@@ -328,18 +512,17 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 	l->large_nat_bitmap = p->large_nat_bitmap;
 	l->block_count = p->total_sectors >> l->log_sectors_per_block;
 
-	/* Segment 0 starts at the first zone boundary past the two superblocks. */
 	zone_bytes = (uint64_t)F2FS_SEGMENT_BYTES * l->segs_per_zone;
-	start_bytes = p->start_sector * F2FS_MIN_SECTOR_SIZE;
-	offset =
-	    div_round_up(start_bytes + 2 * F2FS_BLKSIZE, zone_bytes) * zone_bytes - start_bytes;
-	dev_bytes = p->total_sectors * p->sector_size;
-	if (dev_bytes < offset)
-		return too_small(why, len, "device size is not sufficient for F2FS volume");
+	ret = segment0_offset(p, zone_bytes, &offset, why, len);
+	if (ret)
+		return ret;
 	l->segment0_blkaddr = (uint32_t)(offset / F2FS_BLKSIZE);
 	l->cp_blkaddr = l->segment0_blkaddr;
-	total_segs = (dev_bytes - offset) / F2FS_SEGMENT_BYTES;
-	l->segment_count = (uint32_t)(total_segs / l->segs_per_zone * l->segs_per_zone);
+	ret = place_devices(p, l, offset, why, len);
+	if (!ret)
+		ret = check_zone_alignment(p, l, why, len);
+	if (ret)
+		return ret;
 	if (l->segment_count < F2FS_MIN_SEGMENTS)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
 
@@ -350,6 +533,9 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	meta_zones = place_ssa(l);
 	l->main_blkaddr = l->segment0_blkaddr + meta_zones * l->segs_per_zone * BLKS_PER_SEG;
+	ret = check_metadata_zones(p, l, why, len);
+	if (ret)
+		return ret;
 
 	all_zones = l->segment_count / l->segs_per_zone;
 	if (all_zones <= meta_zones)
@@ -357,13 +543,17 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 	total_zones = all_zones - meta_zones;
 	l->section_count = total_zones * l->secs_per_zone;
 	l->segment_count_main = l->section_count * l->segs_per_sec;
+	l->usable_segments = usable_segments(p, l);
 
 	ret = compute_overprovision(p, l, why, len);
 	if (ret)
 		return ret;
 	if (total_zones <= NR_OPEN_LOGS)
 		return too_small(why, len, "too few zones for the six logs: shrink the zone size");
-	place_logs(l, total_zones);
+	if (p->zoned)
+		place_zoned_logs(p, l, total_zones, meta_zones);
+	else
+		place_logs(l, total_zones);
 	return 0;
 }
 

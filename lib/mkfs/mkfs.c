@@ -28,6 +28,7 @@
 #include "f2fs/node.h"
 #include "f2fs/super.h"
 #include "f2fs/write.h"
+#include "f2fs/zone.h"
 
 #define LOST_FOUND	"lost+found"
 #define WIPE_BYTES	(4u << 20) /* other file systems' signatures live here */
@@ -277,6 +278,23 @@ static int write_volume(struct mkfs_ctx *c)
 
 /* ---- superblock ---- */
 
+/* A volume on several devices lists each by path with its segments. */
+static int set_devices(struct f2fs_super_block *sb, const struct f2fs_mkfs_config *cfg,
+		       const struct f2fs_layout *l)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->nr_devices; i++) {
+		size_t n = cfg->paths[i] ? strlen(cfg->paths[i]) : 0;
+
+		if (n == 0 || n > F2FS_MAX_PATH_LEN)
+			return -ENAMETOOLONG;
+		memcpy(sb->devs[i].path, cfg->paths[i], n);
+		sb->devs[i].total_segments = le32_put(l->dev_segments[i]);
+	}
+	return 0;
+}
+
 static int build_super(struct mkfs_ctx *c, struct f2fs_mkfs_result *res)
 {
 	struct f2fs_super_block *sb = &c->sb;
@@ -311,6 +329,9 @@ static int build_super(struct mkfs_ctx *c, struct f2fs_mkfs_result *res)
 		sb->s_encoding = le16_put(cfg->s_encoding);
 		sb->s_encoding_flags = le16_put(cfg->s_encoding_flags);
 	}
+	ret = set_devices(sb, cfg, c->l);
+	if (ret < 0)
+		return ret;
 	f2fs_super_seal(sb);
 	return 0;
 }
@@ -334,37 +355,95 @@ static int zero_range(struct mkfs_ctx *c, uint64_t blkaddr, uint64_t blocks)
 	return f2fs_dev_zero(c->dev, blkaddr * F2FS_BLKSIZE, blocks * F2FS_BLKSIZE);
 }
 
+#define ZONE_BATCH 256u
+
+/*
+ * A zoned volume: reset every sequential zone that is not empty (a reset
+ * zone reads as zeros), and find where the first one starts: everything
+ * before it is randomly writable.  *first is the device's size when no
+ * zone is sequential.
+ */
+static int reset_zones(struct mkfs_ctx *c, uint64_t *first)
+{
+	struct f2fs_zone z[ZONE_BATCH];
+	uint64_t off = 0, size = f2fs_dev_get_info(c->dev)->size_bytes;
+	unsigned int nr, i;
+	int ret;
+
+	*first = size;
+	while (off < size) {
+		ret = f2fs_dev_report_zones(c->dev, off, z, ZONE_BATCH, &nr);
+		if (ret < 0)
+			return ret;
+		if (nr == 0)
+			break;
+		for (i = 0; i < nr; i++) {
+			if (!f2fs_zone_is_seq(&z[i]))
+				continue;
+			if (z[i].start < *first)
+				*first = z[i].start;
+			if (z[i].cond != F2FS_ZONE_EMPTY) {
+				ret = f2fs_dev_reset_zones(c->dev, z[i].start, z[i].len);
+				if (ret < 0)
+					return ret;
+			}
+		}
+		off = z[nr - 1].start + z[nr - 1].len;
+	}
+	return 0;
+}
+
+/*
+ * Zero [blkaddr, blkaddr+blocks) where it lies before @limit (the first
+ * sequential zone); past it the zones were reset and read as zeros.
+ */
+static int zero_below(struct mkfs_ctx *c, uint64_t limit, uint64_t blkaddr, uint64_t blocks)
+{
+	uint64_t end = blkaddr + blocks, lim = limit / F2FS_BLKSIZE;
+
+	if (blkaddr >= lim)
+		return 0;
+	return zero_range(c, blkaddr, (end < lim ? end : lim) - blkaddr);
+}
+
 /*
  * Make everything the kernel will read as "empty" read as zeros: the first
  * 4 MiB (old signatures), the selected SIT and NAT copies, and the first
  * block of the warm node log, where roll-forward recovery would otherwise
- * find a stale chain from an earlier file system.
+ * find a stale chain from an earlier file system.  On a zoned volume the
+ * sequential zones are reset and only the space before them is discarded.
  */
 static int clear_device(struct mkfs_ctx *c)
 {
 	const struct f2fs_layout *l = c->l;
-	uint64_t size = f2fs_dev_get_info(c->dev)->size_bytes;
+	uint64_t size = f2fs_dev_get_info(c->dev)->size_bytes, limit = size;
 	uint32_t seg;
 	int ret;
 
+	if (c->cfg->geometry.zoned) {
+		ret = reset_zones(c, &limit);
+		if (ret < 0)
+			return ret;
+	}
 	if (c->cfg->discard) {
-		ret = f2fs_dev_discard(c->dev, 0, size, &c->reads_zero);
+		ret = limit ? f2fs_dev_discard(c->dev, 0, limit, &c->reads_zero) : 0;
 		c->trimmed = ret == 0;
 		if (ret && ret != -EOPNOTSUPP)
 			return ret;
 	}
 	if (c->reads_zero)
 		return 0;
-	ret = zero_range(c, 0, (size < WIPE_BYTES ? size : WIPE_BYTES) / F2FS_BLKSIZE);
+	ret = zero_below(c, limit, 0, (size < WIPE_BYTES ? size : WIPE_BYTES) / F2FS_BLKSIZE);
 	if (!ret)
-		ret = zero_range(c, l->sit_blkaddr,
+		ret = zero_below(c, limit, l->sit_blkaddr,
 				 (uint64_t)l->segment_count_sit / 2 * F2FS_DEFAULT_BLKS_PER_SEG);
 	for (seg = 0; !ret && seg < l->segment_count_nat / 2; seg++)
-		ret = zero_range(c, l->nat_blkaddr + (uint64_t)seg * 2 * F2FS_DEFAULT_BLKS_PER_SEG,
+		ret = zero_below(c, limit,
+				 l->nat_blkaddr + (uint64_t)seg * 2 * F2FS_DEFAULT_BLKS_PER_SEG,
 				 F2FS_DEFAULT_BLKS_PER_SEG);
 	if (!ret)
-		ret =
-		    zero_range(c, f2fs_layout_seg_blkaddr(l, l->cur_seg[F2FS_CURSEG_WARM_NODE]), 1);
+		ret = zero_below(c, limit,
+				 f2fs_layout_seg_blkaddr(l, l->cur_seg[F2FS_CURSEG_WARM_NODE]), 1);
 	return ret;
 }
 

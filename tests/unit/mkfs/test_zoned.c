@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Formatting zoned volumes on the emulated host-managed device: one device
+ * whose first zones are conventional (an SMR drive, null_blk), and a regular
+ * device for the metadata joined with a zoned one whose zone capacity is
+ * below its size (NVMe ZNS).  Every write mkfs makes must obey the zone
+ * rules (the emulation fails any other), the layout must put the logs in
+ * zones of their own, and the checker must find the result clean.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "f2fs/check.h"
+#include "f2fs/endian.h"
+#include "f2fs/feature.h"
+#include "f2fs/fs.h"
+#include "f2fs/layout.h"
+#include "f2fs/mkfs.h"
+#include "f2fs/super.h"
+#include "f2fs/zone.h"
+#include "test.h"
+
+#define MIB  (1024ull * 1024)
+#define ZONE (8 * MIB) /* four segments */
+
+/* Check the volume on @dev: no problem at all. */
+static void expect_clean(struct f2fs_device *dev)
+{
+	struct f2fs_check_options o = {0};
+	struct f2fs_check_result r;
+	struct f2fs_fs *fs = NULL;
+	char why[256] = "";
+
+	if (f2fs_fs_open(dev, F2FS_FS_READ, &fs, why, sizeof(why))) {
+		fprintf(stderr, "open: %s\n", why);
+		CHECK(0);
+		return;
+	}
+	CHECK(f2fs_check(fs, &o, &r) == 0);
+	CHECK_EQ_U64(r.problems, 0);
+	f2fs_fs_close(fs);
+}
+
+static void zoned_config(struct f2fs_mkfs_config *cfg)
+{
+	f2fs_mkfs_config_init(cfg);
+	cfg->features |= F2FS_FEATURE_BLKZONED;
+	cfg->fixed_time = 1700000000;
+	cfg->fixed_cp_version = true;
+	cfg->geometry.sector_size = 512;
+	cfg->geometry.zoned = true;
+	cfg->geometry.zone_blocks = ZONE / F2FS_BLKSIZE;
+	cfg->geometry.segs_per_sec = (uint32_t)(ZONE / F2FS_SEGMENT_BYTES);
+	cfg->geometry.secs_per_zone = 1;
+}
+
+/* The zone holding byte @off of @dev. */
+static struct f2fs_zone zone_at(struct f2fs_device *dev, uint64_t off)
+{
+	struct f2fs_zone z = {0};
+	unsigned int nr = 0;
+
+	CHECK(f2fs_dev_report_zones(dev, off, &z, 1, &nr) == 0 && nr == 1);
+	return z;
+}
+
+/* 512 MiB in 8 MiB zones, the first 8 conventional: the metadata fits them. */
+static void test_one_host_managed_device(void)
+{
+	struct f2fs_memory_zones zp = {.size = 512 * MIB, .zone_bytes = ZONE, .nr_conv = 8};
+	struct f2fs_device *dev = NULL;
+	struct f2fs_mkfs_config cfg;
+	struct f2fs_mkfs_result res;
+	struct f2fs_layout l;
+	char why[160] = "";
+	int i;
+
+	CHECK(f2fs_dev_open_memory_zoned(&zp, &dev) == 0);
+	zoned_config(&cfg);
+	cfg.geometry.total_sectors = zp.size / 512;
+	cfg.geometry.nr_devices = 1;
+	cfg.geometry.devices[0] = (struct f2fs_layout_device){
+	    .sectors = zp.size / 512, .zoned = true, .host_managed = true, .rnd_zones = 8};
+	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == 0);
+	CHECK(l.segs_per_sec == 4 && l.secs_per_zone == 1);
+	CHECK(l.segment0_blkaddr % (ZONE / F2FS_BLKSIZE) == 0);
+	CHECK(l.main_blkaddr <= 8 * ZONE / F2FS_BLKSIZE); /* metadata in conventional zones */
+	/* the logs take consecutive zones */
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		CHECK(l.cur_seg[i] % 4 == 0);
+	CHECK(l.cur_seg[F2FS_CURSEG_WARM_NODE] == l.cur_seg[F2FS_CURSEG_HOT_NODE] + 4);
+	CHECK(l.cur_seg[F2FS_CURSEG_COLD_DATA] == l.cur_seg[F2FS_CURSEG_WARM_DATA] + 4);
+	CHECK(f2fs_mkfs_format(dev, &cfg, &l, &res) == 0);
+	expect_clean(dev);
+	f2fs_dev_close(dev);
+}
+
+/* No conventional zone may hold the metadata: refused, nothing written. */
+static void test_too_few_random_zones(void)
+{
+	struct f2fs_mkfs_config cfg;
+	struct f2fs_layout l;
+	char why[160] = "";
+
+	zoned_config(&cfg);
+	cfg.geometry.total_sectors = 512 * MIB / 512;
+	cfg.geometry.nr_devices = 1;
+	cfg.geometry.devices[0] = (struct f2fs_layout_device){
+	    .sectors = 512 * MIB / 512, .zoned = true, .host_managed = true, .rnd_zones = 1};
+	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "randomly writable") != NULL);
+}
+
+/*
+ * A 64 MiB regular device for the metadata and a 512 MiB zoned one with 6
+ * MiB of each 8 MiB zone usable: the sections' last segment is unusable.
+ */
+static void test_regular_plus_zns(void)
+{
+	struct f2fs_memory_zones zp = {.size = 512 * MIB, .zone_bytes = ZONE, .capacity = 6 * MIB};
+	struct f2fs_device *devs[2] = {NULL, NULL}, *vol = NULL;
+	struct f2fs_mkfs_config cfg;
+	struct f2fs_mkfs_result res;
+	struct f2fs_layout l;
+	uint64_t lens[2];
+	char why[160] = "";
+	struct f2fs_zone z;
+
+	CHECK(f2fs_dev_open_memory(64 * MIB, &devs[0]) == 0);
+	CHECK(f2fs_dev_open_memory_zoned(&zp, &devs[1]) == 0);
+	zoned_config(&cfg);
+	cfg.geometry.total_sectors = (64 + 512) * MIB / 512;
+	cfg.geometry.nr_devices = 2;
+	cfg.geometry.devices[0] = (struct f2fs_layout_device){.sectors = 64 * MIB / 512};
+	cfg.geometry.devices[1] = (struct f2fs_layout_device){.sectors = zp.size / 512,
+							      .zoned = true,
+							      .host_managed = true,
+							      .usable_segments = 64 * 3};
+	cfg.paths[0] = "/dev/vda";
+	cfg.paths[1] = "/dev/nvme0n1";
+	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == 0);
+	CHECK_EQ_U64(l.nr_devices, 2);
+	CHECK_EQ_U64(l.dev_segments[1], 256);
+	/* the logs start on the zoned device, and users get 3 of 4 segments */
+	CHECK((uint64_t)l.main_blkaddr + (uint64_t)l.cur_seg[F2FS_CURSEG_HOT_NODE] * 512 ==
+	      l.segment0_blkaddr + (uint64_t)l.dev_segments[0] * 512);
+	CHECK(l.usable_segments < l.segment_count_main);
+	lens[0] = ((uint64_t)l.segment0_blkaddr + (uint64_t)l.dev_segments[0] * 512) * 4096;
+	lens[1] = (uint64_t)l.dev_segments[1] * F2FS_SEGMENT_BYTES;
+	CHECK(f2fs_dev_concat(devs, lens, 2, &vol) == 0);
+	CHECK(f2fs_mkfs_format(vol, &cfg, &l, &res) == 0);
+	/* the hot node log's zone was written from its start */
+	z = zone_at(vol, lens[0]);
+	CHECK(z.cond == F2FS_ZONE_IMP_OPEN || z.cond == F2FS_ZONE_CLOSED);
+	CHECK(z.wp > z.start);
+	expect_clean(vol);
+	f2fs_dev_close(vol);
+}
+
+int main(void)
+{
+	RUN(test_one_host_managed_device);
+	RUN(test_too_few_random_zones);
+	RUN(test_regular_plus_zns);
+	TEST_EXIT();
+}
