@@ -22,6 +22,7 @@
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/super.h"
+#include "f2fs/zone.h"
 #include "tools/common/common.h"
 #include "tools/common/target.h"
 
@@ -32,6 +33,9 @@
 struct mkfs_opts {
 	struct f2fs_mkfs_config cfg;
 	const char *device;
+	const char *devices[F2FS_LAYOUT_MAX_DEVICES]; /* the device, then -c's */
+	unsigned int ndevs;
+	bool zoned_mode;	/* -m */
 	int64_t wanted_sectors; /* the optional [sectors] argument, -1 when absent */
 	int wanted_sector_size; /* -w, 0 when absent */
 	int quiet;
@@ -61,7 +65,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "\nUsage: mkfs.f2fs [options] device [sectors]\n"
 		     "[options]:\n"
-		     "  -c device1[,device2,...] up to 7 additional devices (not supported yet)\n"
+		     "  -c device_name up to 7 additional devices, except meta device (repeat -c)\n"
 		     "  -d debug level [default:0]\n"
 		     "  -e [cold file ext list] e.g. \"mp3,gif,mov\"\n"
 		     "  -E [hot file ext list] e.g. \"db\"\n"
@@ -70,7 +74,7 @@ static void usage(FILE *out)
 		     "  -i extended node bitmap, node ratio is 20%% by default\n"
 		     "  -l label\n"
 		     "  -U uuid\n"
-		     "  -m support zoned block device (not supported yet)\n"
+		     "  -m support zoned block device [default:0]\n"
 		     "  -o overprovision percentage [default:auto]\n"
 		     "  -O feature1[,feature2,...] e.g. \"encrypt\"\n"
 		     "  -C [encoding[:flag1,...]] Support casefolding with optional flags\n"
@@ -201,6 +205,25 @@ static void set_android_defaults(struct mkfs_opts *o)
 			   F2FS_FEATURE_VERITY | F2FS_FEATURE_QUOTA_INO;
 }
 
+/* -c PATH: one more device; its path goes into the superblock. */
+static void add_device(struct mkfs_opts *o, const char *path)
+{
+	if (o->ndevs == 0)
+		o->ndevs = 1; /* devices[0] is the main device, known later */
+	if (strchr(path, '@'))
+		die("-c %s: device aliasing (device@file) is not supported: Linux 6.1 does not "
+		    "mount the device_alias feature",
+		    path);
+	if (!*path)
+		die("-c needs a device path");
+	if (strlen(path) > F2FS_MAX_PATH_LEN)
+		die("-c %s: a device path is at most %d bytes (the superblock records it)", path,
+		    F2FS_MAX_PATH_LEN);
+	if (o->ndevs == F2FS_LAYOUT_MAX_DEVICES)
+		die("too many devices (-c): a volume spans at most %d", F2FS_LAYOUT_MAX_DEVICES);
+	o->devices[o->ndevs++] = path;
+}
+
 static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *word)
 {
 	struct f2fs_mkfs_config *cfg = &o->cfg;
@@ -214,9 +237,11 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 		o->heap_given = 1;
 		break;
 	case 'c':
-		die("multiple devices (-c) are not supported yet");
+		add_device(o, arg);
+		break;
 	case 'm':
-		die("zoned block devices (-m) are not supported yet");
+		o->zoned_mode = true;
+		break;
 	case 'd':
 		o->debug = (int)parse_num("-d", arg, -1, 10);
 		break;
@@ -335,10 +360,21 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 		die("no device specified (usage: mkfs.f2fs [options] device [sectors]; -h for "
 		    "help)");
 	o->device = argv[optind++];
+	o->devices[0] = o->device;
+	if (o->ndevs == 0)
+		o->ndevs = 1;
 	if (optind < argc)
 		o->wanted_sectors = parse_num("sectors", argv[optind++], 1, LLONG_MAX / 4096);
 	if (optind < argc)
 		die("unexpected argument: '%s'", argv[optind]);
+	if (o->ndevs > 1 && strlen(o->device) > F2FS_MAX_PATH_LEN)
+		die("%s: the first device's path is at most %d bytes on a volume of several "
+		    "(the superblock records it)",
+		    o->device, F2FS_MAX_PATH_LEN);
+	if ((o->ndevs > 1 || o->zoned_mode) && o->wanted_sectors > 0)
+		die("a sectors argument cannot be used with -c or -m");
+	if (o->zoned_mode)
+		o->cfg.features |= F2FS_FEATURE_BLKZONED;
 	if (o->sparse)
 		o->cfg.discard = false;
 	/* casefold needs an encoding to mount; utf8 is the only one there is */
@@ -347,37 +383,64 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 }
 
 /* Refuse a mounted or busy device, and an existing file system without -f. */
-static void check_target(const struct mkfs_opts *o)
+static void check_target(const struct mkfs_opts *o, const char *device)
 {
 	char what[256];
 	struct stat st;
 	int ret;
 
-	if (stat(o->device, &st)) {
-		if (errno == ENOENT && o->sparse)
+	if (stat(device, &st)) {
+		if (errno == ENOENT && o->sparse && device == o->device)
 			return;
-		die("cannot open %s: %s", o->device, strerror(errno));
+		die("cannot open %s: %s", device, strerror(errno));
 	}
 	if (S_ISDIR(st.st_mode))
-		die("%s is a directory, not a device or image file", o->device);
+		die("%s is a directory, not a device or image file", device);
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		die("%s is not a block device or regular file", o->device);
+		die("%s is not a block device or regular file", device);
 	/* Root may write anything; a file nobody may write is still meant to be kept. */
-	if (S_ISREG(st.st_mode) && (!(st.st_mode & 0222) || access(o->device, W_OK)))
-		die("%s is read-only: not formatting it", o->device);
-	ret = f2fs_dev_is_busy(o->device, what, sizeof(what));
+	if (S_ISREG(st.st_mode) && (!(st.st_mode & 0222) || access(device, W_OK)))
+		die("%s is read-only: not formatting it", device);
+	ret = f2fs_dev_is_busy(device, what, sizeof(what));
 	if (ret > 0)
-		die("%s is mounted or in use (%s): not formatting it", o->device, what);
+		die("%s is mounted or in use (%s): not formatting it", device, what);
 	if (ret < 0)
-		die("cannot tell whether %s is mounted: %s", o->device, strerror(-ret));
+		die("cannot tell whether %s is mounted: %s", device, strerror(-ret));
 	if (o->force)
 		return;
-	ret = f2fs_dev_probe_existing(o->device, what, sizeof(what));
+	ret = f2fs_dev_probe_existing(device, what, sizeof(what));
 	if (ret > 0)
-		die("%s contains an existing file system (%s): use -f to overwrite it", o->device,
+		die("%s contains an existing file system (%s): use -f to overwrite it", device,
 		    what);
 	if (ret < 0)
-		die("cannot probe %s for an existing file system: %s", o->device, strerror(-ret));
+		die("cannot probe %s for an existing file system: %s", device, strerror(-ret));
+}
+
+/* The same device twice (a path and a link to it, or two names of one disk). */
+static void check_distinct(const struct mkfs_opts *o)
+{
+	struct stat a, b;
+	unsigned int i, j;
+
+	for (i = 0; i < o->ndevs; i++)
+		for (j = i + 1; j < o->ndevs; j++)
+			if (!stat(o->devices[i], &a) && !stat(o->devices[j], &b) &&
+			    (S_ISBLK(a.st_mode) ? S_ISBLK(b.st_mode) && a.st_rdev == b.st_rdev
+						: a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+				die("%s and %s are the same device", o->devices[i], o->devices[j]);
+}
+
+/* One more device of a multi-device volume (not created, not sized). */
+static struct f2fs_device *open_member(const char *path)
+{
+	struct f2fs_device *dev;
+	int ret = f2fs_dev_open(path, F2FS_DEV_EXCL, &dev);
+
+	if (ret)
+		die("cannot open %s%s: %s", path,
+		    ret == -EACCES || ret == -EROFS || ret == -EPERM ? " for writing" : "",
+		    strerror(-ret));
+	return dev;
 }
 
 static struct f2fs_device *open_target(const struct mkfs_opts *o)
@@ -453,6 +516,56 @@ static void compute_layout(const struct mkfs_opts *o, struct f2fs_device *dev,
 	die_closing(dev, "%s: %s", o->device, why);
 }
 
+/* The devices' sizes and zones for the layout; a zoned device's limits. */
+static void describe_devices(struct mkfs_opts *o, struct f2fs_device *const *devs)
+{
+	char why[256];
+	unsigned int i;
+
+	if (f2fs_mkfs_describe_devices(&o->cfg, devs, o->ndevs, o->zoned_mode, why, sizeof(why)))
+		die("%s", why);
+	for (i = 0; i < o->ndevs; i++) {
+		const struct f2fs_zone_info *zi = f2fs_dev_zone_info(devs[i]);
+		const struct f2fs_layout_device *d = &o->cfg.geometry.devices[i];
+
+		if (zi->model == F2FS_ZONED_NONE)
+			continue;
+		info(o, "Info: Host-%s zoned block device:\n",
+		     zi->model == F2FS_ZONED_HA ? "aware" : "managed");
+		info(o, "      %u zones, %llu zone size(bytes), %u randomly writeable zones\n",
+		     zi->nr_zones, (unsigned long long)zi->zone_bytes, d->rnd_zones);
+		info(o, "      %llu blocks per zone\n",
+		     (unsigned long long)(zi->zone_bytes / F2FS_BLKSIZE));
+	}
+}
+
+/*
+ * A volume on several devices: one device over them, each contributing
+ * the blocks the layout puts on it; their paths go into the superblock.
+ */
+static struct f2fs_device *join_devices(struct mkfs_opts *o, struct f2fs_device **devs,
+					const struct f2fs_layout *l)
+{
+	uint64_t lens[F2FS_LAYOUT_MAX_DEVICES];
+	struct f2fs_device *vol;
+	unsigned int i;
+	int ret;
+
+	if (o->ndevs == 1)
+		return devs[0];
+	for (i = 0; i < o->ndevs; i++) {
+		lens[i] = (uint64_t)l->dev_segments[i] * F2FS_SEGMENT_BYTES;
+		o->cfg.paths[i] = o->devices[i];
+		info(o, "Info: Device[%u] : %s, %u segments\n", i, o->devices[i],
+		     l->dev_segments[i]);
+	}
+	lens[0] += (uint64_t)l->segment0_blkaddr * F2FS_BLKSIZE;
+	ret = f2fs_dev_concat(devs, lens, o->ndevs, &vol);
+	if (ret)
+		die("cannot join the devices: %s", strerror(-ret));
+	return vol;
+}
+
 static void show_start(const struct mkfs_opts *o)
 {
 	const struct f2fs_mkfs_config *cfg = &o->cfg;
@@ -514,17 +627,25 @@ int main(int argc, char **argv)
 	struct mkfs_opts o;
 	struct f2fs_layout l;
 	struct f2fs_mkfs_result res;
-	struct f2fs_device *dev;
+	struct f2fs_device *dev, *devs[F2FS_LAYOUT_MAX_DEVICES] = {NULL};
+	unsigned int i;
 	int ret;
 
 	memset(&o, 0, sizeof(o));
 	parse_args(&o, argc, argv);
 	tool_kernel_version(o.cfg.kernel_version, sizeof(o.cfg.kernel_version));
 	show_start(&o);
-	check_target(&o);
-	dev = open_target(&o);
-	size_volume(&o, dev);
-	compute_layout(&o, dev, &l);
+	for (i = 0; i < o.ndevs; i++)
+		check_target(&o, o.devices[i]);
+	check_distinct(&o);
+	devs[0] = open_target(&o);
+	for (i = 1; i < o.ndevs; i++)
+		devs[i] = open_member(o.devices[i]);
+	describe_devices(&o, devs);
+	if (o.ndevs == 1 && !o.zoned_mode)
+		size_volume(&o, devs[0]);
+	compute_layout(&o, devs[0], &l);
+	dev = join_devices(&o, devs, &l);
 	show_layout(&o, &l);
 	/* --undo: journal what the format overwrites (parse_args turned the discard off) */
 	dev = tool_undo_stack(&(struct tool){.prog = "mkfs.f2fs"}, dev, o.undo, 1);

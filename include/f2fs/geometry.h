@@ -22,6 +22,12 @@ struct f2fs_geometry {
 	uint32_t sections;    /* main_segs / segs_per_sec */
 	uint64_t main_end;    /* first block past the main area (never past block_count) */
 	uint64_t main_blocks; /* main_end - main_blkaddr */
+	/*
+	 * Blocks at the end of every section past its zone's capacity, which
+	 * no one writes (a zoned volume whose zones' capacity is below their
+	 * size, as the kernel reads it from the zones); 0 on other volumes.
+	 */
+	uint32_t unusable_per_sec;
 };
 
 /* Fill @g from @sb. */
@@ -76,6 +82,31 @@ static inline uint32_t f2fs_geo_sec_first_seg(const struct f2fs_geometry *g, uin
 static inline uint64_t f2fs_geo_sec_start(const struct f2fs_geometry *g, uint32_t secno)
 {
 	return f2fs_geo_seg_start(g, f2fs_geo_sec_first_seg(g, secno));
+}
+
+/*
+ * Blocks of main segment @segno that can hold data: all of them, but on a
+ * volume with unusable_per_sec only those before the section's capacity
+ * (so a segment may have fewer, or none), as the kernel's
+ * f2fs_usable_blks_in_seg() counts them.
+ */
+static inline uint32_t f2fs_geo_seg_usable(const struct f2fs_geometry *g, uint32_t segno)
+{
+	uint32_t cap, off;
+
+	if (!g->unusable_per_sec)
+		return F2FS_DEFAULT_BLKS_PER_SEG;
+	cap = g->segs_per_sec * F2FS_DEFAULT_BLKS_PER_SEG - g->unusable_per_sec;
+	off = (segno % g->segs_per_sec) * F2FS_DEFAULT_BLKS_PER_SEG;
+	if (off >= cap)
+		return 0;
+	return cap - off < F2FS_DEFAULT_BLKS_PER_SEG ? cap - off : F2FS_DEFAULT_BLKS_PER_SEG;
+}
+
+/* Blocks of a section that can hold data (see f2fs_geo_seg_usable). */
+static inline uint32_t f2fs_geo_sec_usable(const struct f2fs_geometry *g)
+{
+	return g->segs_per_sec * F2FS_DEFAULT_BLKS_PER_SEG - g->unusable_per_sec;
 }
 
 /* Bytes from the start of the device to block @blkaddr. */

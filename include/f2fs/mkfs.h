@@ -44,6 +44,21 @@ struct f2fs_mkfs_result {
 
 void f2fs_mkfs_config_init(struct f2fs_mkfs_config *cfg);
 
+/*
+ * Describe the devices a volume is to be made on (the first holds the
+ * metadata; @n 1..8, already open) in cfg->geometry: their sizes (their sum
+ * as total_sectors, all in the first's sector size), and with @zoned_mode
+ * (-m) the zone geometry -- sections are the zones, whose size must be a
+ * power of two holding whole segments and the same on every zoned device --
+ * and each zoned device's randomly writable zones and usable segments.  A
+ * zoned device without -m, -m without one, -m without discard, and a
+ * host-managed first device without conventional zones are refused:
+ * -EINVAL with @why naming the device.  One regular device without -m
+ * leaves the geometry as it was.
+ */
+int f2fs_mkfs_describe_devices(struct f2fs_mkfs_config *cfg, struct f2fs_device *const *devs,
+			       unsigned int n, bool zoned_mode, char *why, size_t len);
+
 /* Number of quota inodes the features ask for (user+group, plus project). */
 unsigned int f2fs_mkfs_quota_types(uint32_t features, unsigned int types[F2FS_MAX_QUOTAS]);
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "f2fs/format.h"
+#include "f2fs/geometry.h"
 #include "f2fs/summary.h"
 
 struct f2fs_seg_entry {
@@ -71,6 +72,14 @@ uint32_t f2fs_sit_sec_valid(const struct f2fs_sit_table *t, uint32_t secno);
 
 /* Segments with no valid block that are not open logs. */
 uint32_t f2fs_sit_free_segments(const struct f2fs_sit_table *t);
+
+/*
+ * A segment no one can write (past its section's zone capacity: @g's
+ * f2fs_geo_seg_usable() is 0) is never free, as the kernel counts: take
+ * such segments out of the free count.
+ */
+void f2fs_sit_exclude_unusable(struct f2fs_sit_table *t, const struct f2fs_geometry *g,
+			       const struct f2fs_cp_data *cpd);
 
 /* What the loader found but did not trust, in segment order. */
 uint32_t f2fs_sit_anomaly_count(const struct f2fs_sit_table *t);

@@ -23,4 +23,5 @@ void f2fs_geometry_init(struct f2fs_geometry *g, const struct f2fs_super_block *
 	if (g->main_end > block_count)
 		g->main_end = block_count > g->main_blkaddr ? block_count : g->main_blkaddr;
 	g->main_blocks = g->main_end - g->main_blkaddr;
+	g->unusable_per_sec = 0;
 }

@@ -77,6 +77,7 @@ int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **o
 	fs->flags = flags;
 	fs->features = le32_get(f2fs_volume_sb(fs->vol)->feature);
 	f2fs_geometry_init(&fs->geo, f2fs_volume_sb(fs->vol));
+	fs_read_zone_capacity(fs);
 	fs->lock_ops = no_locks;
 	if (flags & F2FS_FS_WRITE) {
 		ret = open_for_write(fs, why, why_len);
@@ -102,6 +103,7 @@ int f2fs_fs_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	fs->flags = F2FS_FS_WRITE;
 	fs->features = le32_get(sb->feature);
 	f2fs_geometry_init(&fs->geo, sb);
+	fs_read_zone_capacity(fs);
 	fs->lock_ops = no_locks;
 	/* as if pack 1 were current: the first checkpoint goes to pack 0 */
 	ret = f2fs_volume_new(dev, sb, cp, 1, &fs->vol);
@@ -109,6 +111,8 @@ int f2fs_fs_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		ret = f2fs_cp_data_new(sb, cp, &fs->cpd);
 	if (!ret)
 		ret = f2fs_sit_new_empty(sb, &fs->sit);
+	if (!ret)
+		f2fs_sit_exclude_unusable(fs->sit, &fs->geo, NULL);
 	if (!ret)
 		ret = f2fs_nat_new_empty(sb, &fs->nat);
 	if (!ret)
@@ -220,6 +224,8 @@ int f2fs_fs_sit(struct f2fs_fs *fs, const struct f2fs_sit_table **out)
 	if (!ret)
 		ret =
 		    f2fs_sit_load(fs->dev, f2fs_fs_sb(fs), cpd, &fs->sit, fs->why, sizeof(fs->why));
+	if (!ret)
+		f2fs_sit_exclude_unusable(fs->sit, &fs->geo, cpd);
 	*out = fs->sit;
 	return load_once(&fs->sit_slot, ret);
 }

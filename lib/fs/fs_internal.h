@@ -56,6 +56,8 @@ struct f2fs_fs {
 	struct f2fs_volume *vol;
 	struct f2fs_geometry geo;
 	uint32_t features;
+	/* zones.c: the sequential zones' capacities differ (the kernel refuses that) */
+	bool zone_capacity_mixed;
 
 	struct f2fs_cp_data *cpd;
 	struct f2fs_sit_table *sit;
@@ -75,6 +77,13 @@ struct f2fs_fs {
 	void *wr;
 	void (*wr_free)(void *wr);
 };
+
+/*
+ * On a zoned volume opened on its zoned device(s): set geo.unusable_per_sec
+ * from the sequential zones' capacity, as the kernel does at mount (zones.c).
+ * Without zone information (an image file) every block counts as usable.
+ */
+void fs_read_zone_capacity(struct f2fs_fs *fs);
 
 /* Format a one-line reason into @why (nothing when @why is NULL or empty). */
 void fs_say(char *why, size_t why_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -413,3 +413,19 @@ int f2fs_sit_new_empty(const struct f2fs_super_block *sb, struct f2fs_sit_table 
 	*out = t;
 	return 0;
 }
+
+void f2fs_sit_exclude_unusable(struct f2fs_sit_table *t, const struct f2fs_geometry *g,
+			       const struct f2fs_cp_data *cpd)
+{
+	uint32_t i;
+
+	if (!g->unusable_per_sec)
+		return;
+	for (i = 0; i < t->segments; i++) {
+		const struct f2fs_seg_entry *se = f2fs_sit_seg(t, i);
+
+		if (f2fs_geo_seg_usable(g, i) == 0 && (!se || se->valid == 0) &&
+		    (!cpd || f2fs_cp_log_of_segment(cpd, i) < 0) && t->free_segments)
+			t->free_segments--;
+	}
+}

@@ -15,6 +15,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -427,7 +429,8 @@ static int clear_device(struct mkfs_ctx *c)
 	}
 	if (c->cfg->discard) {
 		ret = limit ? f2fs_dev_discard(c->dev, 0, limit, &c->reads_zero) : 0;
-		c->trimmed = ret == 0;
+		/* as upstream: on a zoned volume the zone resets are the trim */
+		c->trimmed = ret == 0 || c->cfg->geometry.zoned;
 		if (ret && ret != -EOPNOTSUPP)
 			return ret;
 	}
@@ -486,4 +489,150 @@ int f2fs_mkfs_format(struct f2fs_device *dev, const struct f2fs_mkfs_config *cfg
 	for (k = 0; k < c.t.nquota; k++)
 		res->quota_ino[c.t.quota_type[k]] = c.t.quota_ino[k];
 	return ret;
+}
+
+/* ---- the devices of a new volume ---- */
+
+static int say(char *why, size_t len, int err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int say(char *why, size_t len, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+/*
+ * What the layout needs of zoned device @dev: its randomly writable zones
+ * (the conventional or sequential-preferred ones before the first that is
+ * not), and on a host-managed device the segments its zones' capacities
+ * leave usable (a partly usable last segment counts, as upstream counts it).
+ */
+static int describe_zones(struct f2fs_device *dev, struct f2fs_layout_device *d)
+{
+	struct f2fs_zone z[ZONE_BATCH];
+	uint64_t off = 0, size = f2fs_dev_get_info(dev)->size_bytes, cap_blocks;
+	bool random_run = true;
+	unsigned int nr, i;
+	int ret;
+
+	while (off < size) {
+		ret = f2fs_dev_report_zones(dev, off, z, ZONE_BATCH, &nr);
+		if (ret < 0)
+			return ret;
+		if (nr == 0)
+			return -EIO;
+		for (i = 0; i < nr; i++) {
+			if (z[i].cond == F2FS_ZONE_READONLY || z[i].cond == F2FS_ZONE_OFFLINE ||
+			    z[i].type == F2FS_ZONE_SEQ_REQ)
+				random_run = false;
+			d->rnd_zones += random_run;
+			cap_blocks = z[i].capacity / F2FS_BLKSIZE;
+			d->usable_segments += cap_blocks / F2FS_DEFAULT_BLKS_PER_SEG +
+					      (cap_blocks % F2FS_DEFAULT_BLKS_PER_SEG != 0);
+		}
+		off = z[nr - 1].start + z[nr - 1].len;
+	}
+	if (!d->host_managed)
+		d->usable_segments = 0;
+	return 0;
+}
+
+/* The zone size every zoned device shares, checked against the kernel's rules. */
+static int zone_geometry(struct f2fs_layout_params *g, struct f2fs_device *const *devs,
+			 unsigned int n, char *why, size_t len)
+{
+	uint64_t zone_bytes = 0, zb;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		zb = f2fs_dev_zone_info(devs[i])->zone_bytes;
+		if (f2fs_dev_zone_info(devs[i])->model == F2FS_ZONED_NONE)
+			continue;
+		if (zone_bytes && zb != zone_bytes)
+			return say(why, len, -EINVAL, "%s and %s have zones of different sizes",
+				   f2fs_dev_path(devs[0]), f2fs_dev_path(devs[i]));
+		zone_bytes = zb;
+	}
+	if (zone_bytes % F2FS_SEGMENT_BYTES)
+		return say(why, len, -EINVAL,
+			   "zones of %llu KiB: a zone must hold whole 2 MiB segments",
+			   (unsigned long long)(zone_bytes >> 10));
+	if (zone_bytes & (zone_bytes - 1))
+		return say(why, len, -EINVAL,
+			   "zones of %llu MiB: Linux 6.1 mounts only zones whose size is a "
+			   "power of two",
+			   (unsigned long long)(zone_bytes >> 20));
+	g->zoned = true;
+	g->zone_blocks = zone_bytes / F2FS_BLKSIZE;
+	g->segs_per_sec = (uint32_t)(zone_bytes / F2FS_SEGMENT_BYTES);
+	g->secs_per_zone = 1;
+	return 0;
+}
+
+int f2fs_mkfs_describe_devices(struct f2fs_mkfs_config *cfg, struct f2fs_device *const *devs,
+			       unsigned int n, bool zoned_mode, char *why, size_t len)
+{
+	struct f2fs_layout_params *g = &cfg->geometry;
+	uint32_t ssz = f2fs_dev_get_info(devs[0])->sector_size;
+	bool any_zoned = false;
+	unsigned int i;
+	int ret;
+
+	if (n == 0 || n > F2FS_LAYOUT_MAX_DEVICES)
+		return say(why, len, -EINVAL, "a volume spans 1 to 8 devices");
+	for (i = 0; i < n; i++) {
+		const struct f2fs_zone_info *zi = f2fs_dev_zone_info(devs[i]);
+
+		if (f2fs_dev_get_info(devs[i])->sector_size != ssz)
+			return say(why, len, -EINVAL, "%s and %s have different sector sizes",
+				   f2fs_dev_path(devs[0]), f2fs_dev_path(devs[i]));
+		if (zi->model != F2FS_ZONED_NONE && !zoned_mode)
+			return say(why, len, -EINVAL,
+				   "%s is a zoned block device: format it with -m",
+				   f2fs_dev_path(devs[i]));
+		any_zoned |= zi->model != F2FS_ZONED_NONE;
+	}
+	if (zoned_mode && !any_zoned)
+		return say(why, len, -EINVAL, "-m: %s is not a zoned block device",
+			   n == 1 ? f2fs_dev_path(devs[0]) : "none of the devices");
+	if (zoned_mode && !cfg->discard)
+		return say(why, len, -EINVAL,
+			   "-m resets the zones and needs discard: drop -t 0, -S and --undo");
+	if (zoned_mode) {
+		ret = zone_geometry(g, devs, n, why, len);
+		if (ret < 0)
+			return ret;
+	}
+	g->sector_size = ssz;
+	g->nr_devices = n > 1 || zoned_mode ? n : 0;
+	g->total_sectors = 0;
+	for (i = 0; i < n; i++) {
+		struct f2fs_layout_device *d = &g->devices[i];
+		const struct f2fs_zone_info *zi = f2fs_dev_zone_info(devs[i]);
+
+		memset(d, 0, sizeof(*d));
+		d->sectors = f2fs_dev_get_info(devs[i])->size_bytes / ssz;
+		d->zoned = zi->model != F2FS_ZONED_NONE;
+		d->host_managed = zi->model == F2FS_ZONED_HM;
+		g->total_sectors += d->sectors;
+		if (!d->zoned)
+			continue;
+		ret = describe_zones(devs[i], d);
+		if (ret < 0)
+			return say(why, len, ret, "%s: cannot report its zones: %s",
+				   f2fs_dev_path(devs[i]), strerror(-ret));
+	}
+	if (g->devices[0].host_managed && g->devices[0].rnd_zones == 0)
+		return say(why, len, -EINVAL,
+			   "%s has no conventional zone for the superblocks: give a regular "
+			   "device first and the zoned one with -c",
+			   f2fs_dev_path(devs[0]));
+	return 0;
 }

@@ -74,11 +74,19 @@ static void use_section(struct f2fs_wr *w, uint32_t secno)
 	}
 }
 
+/* Free: nothing valid, no log in it, and room to write (zone capacity may leave none). */
 static bool seg_free(struct f2fs_wr *w, uint32_t segno)
 {
 	const struct f2fs_seg_entry *se = f2fs_sit_seg(w->fs->sit, segno);
 
-	return se && se->valid == 0 && se->ckpt_valid == 0 && !wr_is_cur_seg(w, segno);
+	return se && se->valid == 0 && se->ckpt_valid == 0 && !wr_is_cur_seg(w, segno) &&
+	       f2fs_geo_seg_usable(&w->fs->geo, segno) > 0;
+}
+
+/* The blocks the current segment of @type can take: fewer past a zone's capacity. */
+static uint32_t seg_end(struct f2fs_wr *w, int type)
+{
+	return f2fs_geo_seg_usable(&w->fs->geo, w->fs->cpd->curseg_segno[type]);
 }
 
 /* Free sections and segments, derived from the SIT and the logs' segments. */
@@ -134,6 +142,7 @@ void wr_alloc_free(struct f2fs_wr *w)
 	free(w->sec_prefree);
 	free(w->seg_dirty);
 	free(w->dirty_list);
+	free(w->sec_to_reset);
 }
 
 uint32_t wr_free_segments(struct f2fs_wr *w)
@@ -204,6 +213,8 @@ static int switch_segment(struct f2fs_wr *w, int type, uint32_t segno)
 	int ret;
 
 	ret = wr_write_summary(w, old, &d->curseg_sum[type]);
+	if (!ret && segno % w->segs_per_sec == 0)
+		ret = wr_zone_ready(w, segno / w->segs_per_sec);
 	if (ret)
 		return ret;
 	if (seg_free(w, segno))
@@ -223,6 +234,16 @@ static int switch_segment(struct f2fs_wr *w, int type, uint32_t segno)
 	se->type = (uint8_t)type;
 	wr_seg_dirty(w, segno);
 	return 0;
+}
+
+int wr_log_new_section(struct f2fs_wr *w, int type)
+{
+	uint32_t secno =
+	    find_free_section(w, w->fs->cpd->curseg_segno[type] / w->segs_per_sec, type);
+
+	if (secno == UINT32_MAX)
+		return -ENOSPC;
+	return switch_segment(w, type, secno * w->segs_per_sec);
 }
 
 int wr_log_new_segment(struct f2fs_wr *w, int type)
@@ -291,7 +312,7 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 	for (;;) {
 		uint64_t addr;
 
-		if (d->curseg_blkoff[type] >= BLKS_PER_SEG) {
+		if (d->curseg_blkoff[type] >= seg_end(w, type)) {
 			ret = wr_log_new_segment(w, type);
 			if (ret)
 				return ret;
@@ -307,7 +328,7 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 		d->curseg_blkoff[type]++;
 		*blkaddr = addr;
 		/* like the kernel, move on at once, so the next address is known */
-		if (d->curseg_blkoff[type] >= BLKS_PER_SEG)
+		if (d->curseg_blkoff[type] >= seg_end(w, type))
 			return wr_log_new_segment(w, type);
 		return 0;
 	}
@@ -434,7 +455,7 @@ static uint32_t section_ckpt_valid(struct f2fs_wr *w, uint32_t secno)
 
 uint64_t wr_curseg_room(struct f2fs_wr *w)
 {
-	uint64_t per_sec = (uint64_t)w->segs_per_sec * BLKS_PER_SEG, room = 0;
+	uint64_t per_sec = f2fs_geo_sec_usable(&w->fs->geo), room = 0;
 	int type;
 
 	for (type = 0; type < F2FS_NR_CURSEG_TYPE; type++) {
@@ -486,6 +507,7 @@ void wr_alloc_checkpointed(struct f2fs_wr *w)
 		if (sit->sec[i].valid == 0 && sit->sec[i].ckpt_valid == 0 && !sec_has_cur(w, i)) {
 			f2fs_clear_bit_lsb(w->sec_used, i);
 			w->free_sections++;
+			wr_zone_freed(w, i);
 		}
 	}
 }

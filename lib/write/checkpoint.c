@@ -286,6 +286,9 @@ int wr_checkpoint(struct f2fs_wr *w, const struct f2fs_cp_request *req)
 		ret = commit_pack(w, &p);
 	if (!ret)
 		after_commit(w, &p);
+	/* only now may the freed sections' old data go: the previous pack no longer counts */
+	if (!ret)
+		ret = wr_zones_reset_freed(w);
 	free(p.buf);
 	return wr_fail(w, ret);
 }

@@ -25,7 +25,7 @@
 static uint32_t pick_victim(struct f2fs_wr *w)
 {
 	uint32_t secno, best = UINT32_MAX, best_valid = UINT32_MAX;
-	uint32_t full = w->segs_per_sec * BLKS_PER_SEG;
+	uint32_t full = f2fs_geo_sec_usable(&w->fs->geo);
 
 	for (secno = 0; secno < w->sections; secno++) {
 		uint32_t valid = w->fs->sit->sec[secno].valid;

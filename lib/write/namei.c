@@ -37,7 +37,7 @@ void f2fs_new_inode_init(struct f2fs_new_inode *a, uint16_t mode, uint64_t now)
  */
 static int balance(struct f2fs_wr *w)
 {
-	uint64_t per_sec = (uint64_t)w->segs_per_sec * F2FS_DEFAULT_BLKS_PER_SEG;
+	uint64_t per_sec = f2fs_geo_sec_usable(&w->fs->geo);
 	uint64_t need = (w->nodes.ndirty + w->inodes.dirty_pages) / per_sec + 1;
 	int ret = 0;
 

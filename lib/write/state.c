@@ -140,6 +140,8 @@ static int build(struct f2fs_fs *fs, bool existing, struct f2fs_wr **out)
 		ret = wr_nodes_init(w);
 	if (!ret)
 		ret = wr_inodes_init(w);
+	if (!ret)
+		ret = wr_zones_init(w, existing);
 	if (ret) {
 		wr_destroy(w);
 		return ret;

@@ -103,6 +103,8 @@ struct f2fs_wr {
 	uint32_t ndirty, dirty_cap;
 	uint8_t *sec_prefree; /* bit per section: emptied since the checkpoint, free after it */
 	uint32_t prefree_sections;
+	bool zoned;	       /* zoned.c: a zoned volume on its zoned device(s) */
+	uint8_t *sec_to_reset; /* zoned: bit per section freed by the checkpoint being made */
 	uint64_t elapsed_base; /* cp elapsed_time at open */
 	uint64_t open_time;
 	f2fs_alloc_policy_fn policy;
@@ -184,6 +186,23 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 		   uint64_t *blkaddr);
 /* Log @type leaves its segment for the next free one of its section, or a free section. */
 int wr_log_new_segment(struct f2fs_wr *w, int type);
+/* Move log @type to the start of a free section (its zone's pointer went elsewhere). */
+int wr_log_new_section(struct f2fs_wr *w, int type);
+
+/*
+ * Zoned volumes (zoned.c): sequential zones take writes only at their write
+ * pointer.  wr_zones_init() notes whether the volume is zoned and moves
+ * every log whose zone's pointer is not where it would write next to a
+ * fresh section (the kernel's f2fs_fix_curseg_write_pointer).  A section a
+ * log is about to enter has its zone reset when an old pointer is left in
+ * it (wr_zone_ready); a section a checkpoint frees is noted
+ * (wr_zone_freed) and its zone reset once that checkpoint is on disk
+ * (wr_zones_reset_freed), as the kernel's discard does.  No-ops elsewhere.
+ */
+int wr_zones_init(struct f2fs_wr *w, bool existing);
+int wr_zone_ready(struct f2fs_wr *w, uint32_t secno);
+void wr_zone_freed(struct f2fs_wr *w, uint32_t secno);
+int wr_zones_reset_freed(struct f2fs_wr *w);
 /* Remember @segno's SIT entry as changed: the next checkpoint writes it. */
 void wr_seg_dirty(struct f2fs_wr *w, uint32_t segno);
 /* Derive the free sections and segments again from the SIT (after fsck set entries). */

@@ -19,16 +19,26 @@
 #include "f2fs/layout.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/super.h"
+#include "f2fs/write.h"
 #include "f2fs/zone.h"
 #include "test.h"
 
 #define MIB  (1024ull * 1024)
 #define ZONE (8 * MIB) /* four segments */
 
+static void fill_and_delete(struct f2fs_device *vol, unsigned int files, size_t bytes,
+			    unsigned int rounds, unsigned int keep_every);
+
+static void show_problem(const struct f2fs_problem *p, void *arg)
+{
+	(void)arg;
+	fprintf(stderr, "problem %s: %s\n", f2fs_problem_info(p->code)->name, p->detail);
+}
+
 /* Check the volume on @dev: no problem at all. */
 static void expect_clean(struct f2fs_device *dev)
 {
-	struct f2fs_check_options o = {0};
+	struct f2fs_check_options o = {.on_problem = show_problem};
 	struct f2fs_check_result r;
 	struct f2fs_fs *fs = NULL;
 	char why[256] = "";
@@ -97,6 +107,44 @@ static void test_one_host_managed_device(void)
 	f2fs_dev_close(dev);
 }
 
+/*
+ * Blocks written into a log's zone behind the file system's back (what a
+ * power cut after unrecorded writes leaves): the log must move to a fresh
+ * zone before it writes again, or every write would miss the pointer.
+ */
+static void test_log_moves_past_foreign_writes(void)
+{
+	struct f2fs_memory_zones zp = {.size = 512 * MIB, .zone_bytes = ZONE, .nr_conv = 4};
+	static unsigned char junk[4 * F2FS_BLKSIZE];
+	struct f2fs_device *dev = NULL;
+	struct f2fs_mkfs_config cfg;
+	struct f2fs_mkfs_result res;
+	struct f2fs_layout l;
+	char why[160] = "";
+	int type, moved = 0;
+
+	CHECK(f2fs_dev_open_memory_zoned(&zp, &dev) == 0);
+	zoned_config(&cfg);
+	cfg.geometry.total_sectors = zp.size / 512;
+	cfg.geometry.nr_devices = 1;
+	cfg.geometry.devices[0] = (struct f2fs_layout_device){
+	    .sectors = zp.size / 512, .zoned = true, .host_managed = true, .rnd_zones = 4};
+	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == 0);
+	CHECK(f2fs_mkfs_format(dev, &cfg, &l, &res) == 0);
+	for (type = 0; type < F2FS_NR_CURSEG_TYPE; type++) {
+		struct f2fs_zone z = zone_at(
+		    dev, ((uint64_t)l.main_blkaddr + (uint64_t)l.cur_seg[type] * 512) * 4096);
+
+		if (!f2fs_zone_is_seq(&z))
+			continue; /* the first section lies in the last conventional zone */
+		CHECK(f2fs_dev_write(dev, junk, z.wp, sizeof(junk)) == 0);
+		moved++;
+	}
+	CHECK(moved == F2FS_NR_CURSEG_TYPE - 1);
+	fill_and_delete(dev, 10, 1 << 20, 1, 2);
+	f2fs_dev_close(dev);
+}
+
 /* No conventional zone may hold the metadata: refused, nothing written. */
 static void test_too_few_random_zones(void)
 {
@@ -159,10 +207,95 @@ static void test_regular_plus_zns(void)
 	f2fs_dev_close(vol);
 }
 
+/*
+ * Write @files files of @bytes through the write path (the emulation
+ * refuses any write not at a zone's pointer or past its capacity), delete
+ * all but every @keep_every-th (0: all) and checkpoint, @rounds times;
+ * the checker must find the volume clean after each.  Once the rounds
+ * have written more than the volume holds, sections freed earlier are
+ * written again: only a zone reset makes that possible.
+ */
+static void fill_and_delete(struct f2fs_device *vol, unsigned int files, size_t bytes,
+			    unsigned int rounds, unsigned int keep_every)
+{
+	static unsigned char buf[1 << 20];
+	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
+	struct f2fs_new_inode a;
+	struct f2fs_fs *fs = NULL;
+	char name[32], why[256] = "";
+	unsigned int i, round;
+	static unsigned int call;
+	uint32_t ino;
+
+	call++;
+	memset(buf, 0x5a, sizeof(buf));
+	for (round = 0; round < rounds; round++) {
+		CHECK(f2fs_fs_open(vol, F2FS_FS_WRITE, &fs, why, sizeof(why)) == 0);
+		if (!fs) {
+			fprintf(stderr, "open for writing: %s\n", why);
+			return;
+		}
+		for (i = 0; i < files; i++) {
+			snprintf(name, sizeof(name), "c%u-r%u-f%u", call, round, i);
+			f2fs_new_inode_init(&a, 0x81a4, 1700000000);
+			CHECK(f2fs_create(fs, 3, name, strlen(name), &a, NULL, &ino) == 0);
+			CHECK(f2fs_pwrite(fs, ino, buf, bytes, 0) == 0);
+		}
+		/* the data reaches the device before the files go */
+		CHECK(f2fs_checkpoint(fs, &req) == 0);
+		for (i = 0; i < files; i++) {
+			if (keep_every && i % keep_every == 0)
+				continue;
+			snprintf(name, sizeof(name), "c%u-r%u-f%u", call, round, i);
+			CHECK(f2fs_unlink(fs, 3, name, strlen(name)) == 0);
+		}
+		CHECK(f2fs_checkpoint(fs, &req) == 0);
+		f2fs_fs_close(fs);
+		fs = NULL;
+		expect_clean(vol);
+	}
+}
+
+/* The ZNS-like pair with 60 MiB of files: sections fill up to their capacity. */
+static void test_write_path_on_zns(void)
+{
+	struct f2fs_memory_zones zp = {.size = 512 * MIB, .zone_bytes = ZONE, .capacity = 6 * MIB};
+	struct f2fs_device *devs[2] = {NULL, NULL}, *vol = NULL;
+	struct f2fs_mkfs_config cfg;
+	struct f2fs_mkfs_result res;
+	struct f2fs_layout l;
+	uint64_t lens[2];
+	char why[160] = "";
+
+	CHECK(f2fs_dev_open_memory(64 * MIB, &devs[0]) == 0);
+	CHECK(f2fs_dev_open_memory_zoned(&zp, &devs[1]) == 0);
+	zoned_config(&cfg);
+	cfg.geometry.total_sectors = (64 + 512) * MIB / 512;
+	cfg.geometry.nr_devices = 2;
+	cfg.geometry.devices[0] = (struct f2fs_layout_device){.sectors = 64 * MIB / 512};
+	cfg.geometry.devices[1] = (struct f2fs_layout_device){.sectors = zp.size / 512,
+							      .zoned = true,
+							      .host_managed = true,
+							      .usable_segments = 64 * 3};
+	cfg.paths[0] = "/dev/vda";
+	cfg.paths[1] = "/dev/nvme0n1";
+	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == 0);
+	lens[0] = ((uint64_t)l.segment0_blkaddr + (uint64_t)l.dev_segments[0] * 512) * 4096;
+	lens[1] = (uint64_t)l.dev_segments[1] * F2FS_SEGMENT_BYTES;
+	CHECK(f2fs_dev_concat(devs, lens, 2, &vol) == 0);
+	CHECK(f2fs_mkfs_format(vol, &cfg, &l, &res) == 0);
+	fill_and_delete(vol, 30, 1 << 20, 2, 2);
+	/* 16 more rounds of 30 MiB, one file of five kept: freed zones are reused */
+	fill_and_delete(vol, 30, 1 << 20, 16, 5);
+	f2fs_dev_close(vol);
+}
+
 int main(void)
 {
 	RUN(test_one_host_managed_device);
 	RUN(test_too_few_random_zones);
+	RUN(test_log_moves_past_foreign_writes);
 	RUN(test_regular_plus_zns);
+	RUN(test_write_path_on_zns);
 	TEST_EXIT();
 }
