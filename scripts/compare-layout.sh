@@ -16,10 +16,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/cmp-layout.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fields() {
-	"$dump" -d 1 "$1" 2>/dev/null |
-		grep -E '^[a-z_]+(\[[A-Z_0-9]+\])?[[:space:]]+\[0x' |
-		grep -Ev '^(magic|major_ver|minor_ver|checkpoint_ver|crc|checksum|elapsed_time|sit_nat_version_bitmap)[[:space:]]' |
-		sed -E 's/[[:space:]]+/ /g'
+	"$dump" -d 1 "$1" 2>/dev/null | "$top/scripts/layout-fields.sh"
 }
 
 for who in ours upstream; do

@@ -26,11 +26,7 @@ trap 'rm -rf "$work"' EXIT
 
 # fields IMG: "name value" for each field that depends only on the layout
 fields() {
-	"$dump" -d 1 "$1" 2>/dev/null |
-		grep -E '^[a-z_]+(\[[A-Z_0-9]+\])?[[:space:]]+\[0x' |
-		grep -Ev '^(magic|major_ver|minor_ver|checkpoint_ver|crc|checksum|elapsed_time)[[:space:]]' |
-		grep -Ev '^[a-z_]+_version_bitmap\[' |
-		sed -E 's/^([^[:space:]]+)[[:space:]]+\[0x[[:space:]]*[0-9a-f]+[[:space:]]*:[[:space:]]*([0-9]+)\]$/\1 \2/'
+	"$dump" -d 1 "$1" 2>/dev/null | "$top/scripts/layout-fields.sh"
 }
 
 {

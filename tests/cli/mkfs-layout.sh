@@ -31,11 +31,7 @@ mapfile -t cases < <(grep -Ev '^[[:space:]]*(#|$)' "$MATRIX")
 
 # fields IMG: "name value" for each field the reader prints that the table may hold
 fields() {
-	"$reader" -d 1 "$1" 2>/dev/null |
-		grep -E '^[a-z_]+(\[[A-Z_0-9]+\])?[[:space:]]+\[0x' |
-		grep -Ev '^(magic|major_ver|minor_ver|checkpoint_ver|crc|checksum|elapsed_time)[[:space:]]' |
-		grep -Ev '^[a-z_]+_version_bitmap\[' |
-		sed -E 's/^([^[:space:]]+)[[:space:]]+\[0x[[:space:]]*[0-9a-f]+[[:space:]]*:[[:space:]]*([0-9]+)\]$/\1 \2/'
+	"$reader" -d 1 "$1" 2>/dev/null | "$TOP/scripts/layout-fields.sh"
 }
 
 # Full comparison with newest upstream, when it is built.

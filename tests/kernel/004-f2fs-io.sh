@@ -91,11 +91,6 @@ fsck_both() {
 	return 1
 }
 
-# Turn the job's @@CASE@@ markers into result lines.
-translate() {
-	local log=$1 prefix=$2 line name status reason
-	while IFS= read -r line; do
-		line=${line#@@CASE }
 		line=${line%@@}
 		name=${line%% *}
 		line=${line#"$name"}
@@ -166,7 +161,7 @@ run_images() {
 		else
 			fail "$prefix/job" "kernel: ${guest_each_error[i]}"
 		fi
-		translate "${guest_each_log[i]}" "$prefix"
+		case_results "${guest_each_log[i]}" "$prefix"
 		if reason=$(fsck_both "$img" "$name-after-shutdown"); then
 			pass "$prefix/fsck"
 		else

@@ -14,8 +14,10 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
 mkdir -p /mnt
-for m in $(cat /etc/guest-modules /etc/guest-extra-modules 2>/dev/null); do
-	insmod "/lib/modules/$m.ko" || echo "@@GUEST-WARN@@ insmod $m failed"
+# one module a line, with its parameters after the name
+cat /etc/guest-modules /etc/guest-extra-modules 2>/dev/null | while read -r m args; do
+	# shellcheck disable=SC2086 # the parameters are words
+	insmod "/lib/modules/$m.ko" $args || echo "@@GUEST-WARN@@ insmod $m failed"
 done
 
 disks=vda

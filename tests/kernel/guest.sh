@@ -47,7 +47,11 @@
 #                       "throttling.bps-total=20971520,throttling.iops-total=1000"
 #   GUEST_EXTRA_MODULES kernel modules (space-separated names, e.g. "bfq")
 #                       inserted after the standard list; they travel with
-#                       the job, so each boot may ask for different ones
+#                       the job, so each boot may ask for different ones.
+#                       NAME:p1=v1,p2=v2 inserts NAME with those parameters
+#                       (e.g. "configfs null_blk:zoned=1,gb=8")
+#   GUEST_QEMU_ARGS     more qemu arguments, split on spaces (an NVMe
+#                       device with a zoned namespace, say)
 #   GUEST_JOB_ENV       lines of NAME=value exported to the job
 #   GUEST_APPEND        extra kernel command line
 #   GUEST_VERBOSE=1     copy the console to stderr while the guest runs
@@ -203,7 +207,7 @@ _guest_build_base() {
 # The per-boot part: the job, its environment, its extra modules and the
 # host files.
 _guest_build_job() {
-	local root=$1 job=$2 out=$3 f m i mods=()
+	local root=$1 job=$2 out=$3 f m i args mods=()
 	shift 3
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/etc" "$root/lib/modules" || return 1
@@ -217,8 +221,10 @@ _guest_build_job() {
 		done
 	fi
 	for m in ${GUEST_EXTRA_MODULES:-}; do
-		m=$(_guest_module "$m" "$root/lib/modules") || return 1
-		[ -n "$m" ] && mods+=("$m")
+		args=
+		[[ $m == *:* ]] && args=" ${m#*:}" && args=${args//,/ }
+		m=$(_guest_module "${m%%:*}" "$root/lib/modules") || return 1
+		[ -n "$m" ] && mods+=("$m$args")
 	done
 	[ ${#mods[@]} = 0 ] || printf '%s\n' "${mods[@]}" >"$root/etc/guest-extra-modules"
 	for f in "$@"; do
@@ -308,6 +314,8 @@ _guest_boot() {
 		-kernel "$GUEST_VMLINUZ" -initrd "$_guest_initrd"
 		-append "console=ttyS0 loglevel=3 panic=-1 ${GUEST_APPEND:-}"
 		"${drives[@]}")
+	# shellcheck disable=SC2206 # split on purpose
+	[ -n "${GUEST_QEMU_ARGS:-}" ] && qemu+=(${GUEST_QEMU_ARGS})
 	if [ -n "${GUEST_WATCH:-}" ]; then
 		pidfile=${guest_log%.log}.pid
 		guest_watch_log=${guest_log%.log}.watch

@@ -23,6 +23,10 @@
 #   upstream_verdict RC LOG / our_verdict RC LOG
 #                      print why a run was not clean and return 1, or
 #                      return 0 when it was
+#   case_results LOG PREFIX
+#                      a result line for each "@@CASE NAME PASS|FAIL|SKIP
+#                      [REASON]@@" marker a job printed (as PREFIX/NAME),
+#                      and its "| ..." and "@@NOTE ..." lines on stderr
 #   make_manifest SRC PREFIX
 #                      PREFIX.names, .sums, .links, .symlinks of tree SRC, as
 #                      the guest jobs remount-check and check-many make them
@@ -155,4 +159,26 @@ make_manifest() {
 				echo "$l -> $(readlink "$l")"
 			done >"$out.symlinks"
 	)
+}
+
+case_results() {
+	local log=$1 prefix=$2 line name status reason
+	while IFS= read -r line; do
+		line=${line#@@CASE }
+		line=${line%@@}
+		name=${line%% *}
+		line=${line#"$name"}
+		line=${line# }
+		status=${line%% *}
+		reason=${line#"$status"}
+		reason=${reason# }
+		case $status in
+		PASS) pass "$prefix/$name" ;;
+		FAIL) fail "$prefix/$name" "$reason" ;;
+		SKIP) skip "$prefix/$name" "$reason" ;;
+		*) fail "$prefix/$name" "unreadable marker: $line" ;;
+		esac
+	done < <(grep -a '^@@CASE [^ ]* ' "$log")
+	# diffs and notes for whoever reads the failures
+	grep -a -e '^| ' -e '^@@NOTE ' "$log" | sed 's/^/# /' >&2
 }

@@ -1,0 +1,136 @@
+#!/bin/sh
+# Guest job: our tools on a real zoned block device, judged by the kernel.
+# KIND=smr: a host-managed null_blk device (/dev/nullb0, 256 MiB zones, the
+# first 4 conventional), formatted alone; KIND=zns: an NVMe ZNS namespace
+# (/dev/nvme0n1, 128 MiB zones of 96 MiB capacity) with /dev/vda as the
+# regular device for the metadata.  One boot does it all: zone state does
+# not survive a restart.
+#
+#   mkfs          our mkfs.f2fs -m succeeds
+#   layout-up     (with /bin/mkfs_new, newest upstream's mkfs) its layout is
+#                 ours; both are printed as @@LAYOUT / @@LAYOUT-UP lines for
+#                 the host to compare with the checked-in table
+#   fsck-fresh    our fsck finds the new volume clean
+#   kernel-write  the kernel mounts it, writes files across several zones,
+#                 deletes some, unmounts, with no complaint
+#   fsck-after    our fsck finds what the kernel left clean (and newest
+#                 upstream's, with /bin/fsck_new: reported, see the host)
+#   remount-read  the kernel mounts it again and reads back every file
+# Each case prints "@@CASE NAME PASS|FAIL|SKIP [REASON]@@".  Busybox sh only.
+
+JOB_NAME=zoned
+# shellcheck source-path=SCRIPTDIR source=common.sh # put there by guest.sh
+. /job-common.sh
+
+case_line() {
+	echo "@@CASE $1 $2${3:+ $3}@@"
+}
+
+wait_for() {
+	i=0
+	while [ ! -b "$1" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -b "$1" ] || fail "$1 did not appear"
+}
+
+case ${KIND:-} in
+smr)
+	wait_for /dev/nullb0
+	ZDEV=/dev/nullb0
+	MKFS_ARGS="-f -m /dev/nullb0"
+	VOL=/dev/nullb0
+	;;
+zns)
+	wait_for /dev/nvme0n1
+	ZDEV=/dev/nvme0n1
+	MKFS_ARGS="-f -m -c /dev/nvme0n1 /dev/vda"
+	VOL=/dev/vda
+	;;
+*) fail "KIND must be smr or zns" ;;
+esac
+step "$ZDEV: $(cat /sys/block/${ZDEV#/dev/}/queue/zoned), $(cat /sys/block/${ZDEV#/dev/}/queue/nr_zones) zones"
+# upstream's tools know which one they are by their name
+mkdir -p /tmp/up
+[ -x /bin/fsck_new ] && ln -s /bin/fsck_new /tmp/up/fsck.f2fs
+
+# shellcheck disable=SC2086 # the arguments are words
+if /bin/mkfs.f2fs $MKFS_ARGS >/tmp/mkfs.out 2>&1; then
+	case_line mkfs PASS
+else
+	case_line mkfs FAIL "$(tail -n 1 /tmp/mkfs.out)"
+	echo "@@JOB-OK@@"
+	exit 0
+fi
+/bin/dump.f2fs -d 1 "$VOL" | sed 's/^/@@LAYOUT /'
+
+if [ -x /bin/mkfs_new ]; then
+	# shellcheck disable=SC2086
+	if /bin/mkfs_new $MKFS_ARGS >/tmp/mkfs-up.out 2>&1; then
+		/bin/dump.f2fs -d 1 "$VOL" | sed 's/^/@@LAYOUT-UP /'
+		case_line layout-up PASS
+	else
+		case_line layout-up FAIL "upstream's mkfs: $(tail -n 1 /tmp/mkfs-up.out)"
+	fi
+	# shellcheck disable=SC2086
+	/bin/mkfs.f2fs $MKFS_ARGS >/tmp/mkfs.out 2>&1 || fail "our mkfs, again: $(tail -n 1 /tmp/mkfs.out)"
+else
+	case_line layout-up SKIP "newest upstream's mkfs not built"
+fi
+
+# fsck_case NAME: our fsck must exit 0 without a problem line
+fsck_case() {
+	/bin/fsck.f2fs "$VOL" >/tmp/fsck.out 2>&1
+	rc=$?
+	bad=$(grep -m 1 '^\[FSCK\] PR_' /tmp/fsck.out)
+	if [ $rc = 0 ] && [ -z "$bad" ]; then
+		case_line "$1" PASS
+	else
+		grep '^\[FSCK\] PR_' /tmp/fsck.out | head -n 5 | sed 's/^/| /'
+		case_line "$1" FAIL "our fsck exit $rc${bad:+: $bad}"
+	fi
+}
+fsck_case fsck-fresh
+
+# Files across several zones: a 320 MiB file (two or more zones of either
+# kind), 300 small files, then half of the small ones and a 64 MiB file go.
+write_files() {
+	mount -t f2fs "$VOL" "$MNT" || return 1
+	check_dmesg "after the first mount"
+	dd if=/dev/urandom of="$MNT/big" bs=1M count=320 2>/dev/null || return 1
+	dd if=/dev/urandom of="$MNT/gone" bs=1M count=64 2>/dev/null || return 1
+	mkdir -p "$MNT/small" || return 1
+	i=0
+	while [ $i -lt 300 ]; do
+		head -c $((i * 97 + 1)) /dev/urandom >"$MNT/small/f$i" || return 1
+		i=$((i + 1))
+	done
+	sync
+	rm -f "$MNT/gone" "$MNT"/small/f*[13579] || return 1
+	(cd "$MNT" && find . -type f | sort | xargs sha256sum) >/tmp/sums || return 1
+	umount "$MNT" || return 1
+	check_dmesg "after the writes"
+}
+if write_files; then
+	case_line kernel-write PASS
+else
+	case_line kernel-write FAIL "writing to the mounted volume failed"
+	echo "@@JOB-OK@@"
+	exit 0
+fi
+
+fsck_case fsck-after
+if [ -x /tmp/up/fsck.f2fs ]; then
+	/tmp/up/fsck.f2fs --dry-run -f "$VOL" >/tmp/fsck-up.out 2>&1
+	echo "@@NOTE upstream fsck after the kernel: exit $?: $(grep -E -m 3 '\[Fail\]|\[FIX\]|Error|Wrong' /tmp/fsck-up.out | tr '\n' ' ')"
+fi
+
+if mount -t f2fs "$VOL" "$MNT" && (cd "$MNT" && sha256sum -c -s /tmp/sums) &&
+	umount "$MNT"; then
+	check_dmesg "after reading back"
+	case_line remount-read PASS
+else
+	case_line remount-read FAIL "the files did not read back"
+fi
+echo "@@JOB-OK@@"
