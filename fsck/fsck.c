@@ -779,6 +779,13 @@ static void json_summary(struct fsck_opts *o, const struct f2fs_check_result *r)
 	json_u64(j, "max_image_size_mb", r->image_blocks >> 8);
 	json_u64(j, "free_space_mb", r->free_blocks >> 8);
 	json_array(j, "lines");
+	if (r->zones_checked) {
+		json_object(j, NULL);
+		json_str(j, "name", "Write pointers consistency");
+		json_bool(j, "ok", !r->wp_problems);
+		json_u64(j, "value", r->wp_problems);
+		json_end(j);
+	}
 	for (i = 0; i < N_SUMMARY_LINES; i++) {
 		const struct summary_line *l = &summary_lines[i];
 
@@ -1094,10 +1101,23 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 	print_cp_flags(le32_get(cp->ckpt_flags));
 }
 
+/* Upstream's line for a zoned volume checked on its device, before the others. */
+static void print_write_pointers(const struct f2fs_check_result *r)
+{
+	if (!r->zones_checked)
+		return;
+	printf("\n[FSCK] %-46s [%s]", "Write pointers consistency",
+	       r->wp_problems ? "Fail" : "Ok..");
+	if (r->wp_problems)
+		printf(" [0x%x]", r->wp_problems);
+	putchar('\n');
+}
+
 static void print_summary(const struct fsck_opts *o, const struct f2fs_check_result *r)
 {
 	size_t i;
 
+	print_write_pointers(r);
 	for (i = 0; i < o->n_unreachable; i++)
 		printf("NID[0x%x] is unreachable, blkaddr:0x%llx\n", o->unreachable[i].nid,
 		       (unsigned long long)o->unreachable[i].value);

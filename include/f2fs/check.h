@@ -73,6 +73,12 @@ enum f2fs_problem_code {
 	PR_ROOT_INODE,		 /* the root inode is missing from the NAT */
 	PR_QUOTA_INODE,		 /* a quota inode is missing from the NAT */
 	PR_INODE_EXTENT,	 /* i_ext does not describe blocks the file has there */
+	PR_ZONE_CAPACITY,	 /* zoned: the sequential zones' capacities differ */
+	PR_ZONE_BLOCK_PAST_WP,	 /* zoned: a block in use lies past its zone's write pointer */
+	PR_ZONE_LOG_BEHIND,	 /* zoned: a log's zone pointer is behind the log's next block */
+	PR_ZONE_LOG_AHEAD,	 /* zoned: a log's zone pointer is past the log's next block */
+	PR_ZONE_NOT_RESET,	 /* zoned: a zone with nothing valid has a pointer past its start */
+	PR_ZONE_OPEN,		 /* zoned: a zone no log writes is left open */
 	PR_INODE_CASEFOLD,	 /* casefold flag on a non-directory or without the feature */
 	PR_INODE_COMPRESS,	 /* compression flag without the feature or with inline data */
 	PR_INODE_INLINE_SIZE,	 /* an inline-data file's i_size exceeds the inline capacity */
@@ -147,6 +153,7 @@ enum f2fs_check_line {
 	F2FS_LINE_CURSEG,	   /* next block offset is free */
 	F2FS_LINE_SECTIONS,	   /* section ckpt_valid_blocks matched with SIT (ours) */
 	F2FS_LINE_OTHER,	   /* other corrupted bugs */
+	F2FS_LINE_WRITE_POINTERS,  /* Write pointers consistency (zoned volumes only) */
 	F2FS_NR_LINES
 };
 
@@ -181,6 +188,7 @@ enum f2fs_fix {
 	F2FS_FIX_CHECKPOINT,  /* a new checkpoint: fresh nat_bits, both packs valid again */
 	F2FS_FIX_RESTORE,     /* a root or quota inode without a NAT entry: its newest copy, or a
 				 new root */
+	F2FS_FIX_ZONES,	      /* zoned: logs moved to fresh zones, stray zones reset or finished */
 	F2FS_NR_FIXES
 };
 
@@ -248,6 +256,13 @@ struct f2fs_check_result {
 	 */
 	uint64_t image_blocks, free_blocks;
 	unsigned int failed_lines; /* F2FS_LINE_BIT mask: the lines some problem fails */
+	/*
+	 * A zoned volume checked on its zoned device(s): the write pointers
+	 * were compared (upstream's "Write pointers consistency" line), and
+	 * wp_problems of its problems were about them.
+	 */
+	bool zones_checked;
+	unsigned int wp_problems;
 	unsigned int problems;
 	unsigned int warnings; /* reports whose table row is a warning */
 	bool fatal;	       /* the volume could not be read far enough to check it */

@@ -84,6 +84,12 @@ int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **o
 void f2fs_fs_close(struct f2fs_fs *fs);
 
 struct f2fs_device *f2fs_fs_dev(const struct f2fs_fs *fs);
+
+/*
+ * A zoned volume opened on its zoned device(s) whose sequential zones do
+ * not all have the same capacity (the kernel refuses to mount it).
+ */
+bool f2fs_fs_zone_capacity_mixed(const struct f2fs_fs *fs);
 const struct f2fs_volume *f2fs_fs_volume(const struct f2fs_fs *fs);
 const struct f2fs_super_block *f2fs_fs_sb(const struct f2fs_fs *fs);
 const struct f2fs_checkpoint *f2fs_fs_cp(const struct f2fs_fs *fs);

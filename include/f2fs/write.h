@@ -562,4 +562,16 @@ struct f2fs_inode_fix {
 };
 int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix);
 
+/*
+ * Zoned volumes, for fsck's repairs: open the write state (which moves every
+ * log whose zone's pointer is not where it would write next to a fresh
+ * zone, as the kernel does at mount) and say how many moved; reset the zone
+ * of free section @secno; finish the open zone of section @secno, which no
+ * log writes.  -EINVAL for a section that does not qualify; no-ops on
+ * volumes that are not zoned.
+ */
+int f2fs_write_zones_align_logs(struct f2fs_fs *fs, unsigned int *moved);
+int f2fs_write_zone_reset(struct f2fs_fs *fs, uint32_t secno);
+int f2fs_write_zone_finish(struct f2fs_fs *fs, uint32_t secno);
+
 #endif

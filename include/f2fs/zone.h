@@ -114,4 +114,14 @@ struct f2fs_memory_zones {
 
 int f2fs_dev_open_memory_zoned(const struct f2fs_memory_zones *p, struct f2fs_device **out);
 
+/*
+ * For tests: put the emulated sequential zone holding byte @off of @dev in
+ * condition @cond with its pointer at @wp, as a crash, another host or the
+ * firmware may leave a zone (data past @wp reads as zeros from then on).
+ * -EINVAL for a conventional zone, a pointer outside the zone or a device
+ * that is not the emulation.
+ */
+int f2fs_dev_memory_zone_set(struct f2fs_device *dev, uint64_t off, enum f2fs_zone_cond cond,
+			     uint64_t wp);
+
 #endif

@@ -28,6 +28,8 @@ static void report(struct check_ctx *c, struct f2fs_problem *p, const char *fmt,
 	} else {
 		c->res->problems++;
 		c->res->failed_lines |= info ? info->lines : F2FS_LINE_BIT(F2FS_LINE_OTHER);
+		if (info && (info->lines & F2FS_LINE_BIT(F2FS_LINE_WRITE_POINTERS)))
+			c->res->wp_problems++;
 	}
 	if (!c->o->on_problem || (c->o->max_problems && c->res->problems > c->o->max_problems))
 		return;
@@ -296,6 +298,8 @@ static void release(struct check_ctx *c)
 	free(c->xattr_space);
 	free(c->xattr_node);
 	free(c->ssa_type_bad);
+	free(c->sec_written);
+	free(c->zone_open);
 }
 
 /* A device cut short (opened with F2FS_FS_SHORT_DEVICE): what lies inside is still checked. */
@@ -345,11 +349,16 @@ int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 	if (!ret) {
 		check_progress(&c, CHECK_PASS_LOAD, 1, 1);
 		report_rejected_copies(&c);
+		ret = check_zones_load(&c);
+	}
+	if (!ret) {
 		prefetch_node_segments(&c);
 		check_tree(&c);
 	}
-	if (!ret && !c.err)
+	if (!ret && !c.err) {
 		check_space(&c);
+		check_zones(&c);
+	}
 	if (!ret && c.err)
 		ret = fatal(res, c.err,
 			    c.err == -ENOMEM ? "memory: out of memory during the check"

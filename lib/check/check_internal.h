@@ -85,6 +85,15 @@ struct check_ctx {
 	unsigned int paths_named; /* paths resolved for messages (bounded: each costs reads) */
 	struct pending_inode *queue;
 	size_t queue_len, queue_cap, queue_head;
+
+	/*
+	 * check_zones.c: per main-area section, the blocks written from its
+	 * start up to its zone's write pointer (UINT32_MAX where the section
+	 * is not a sequential zone); NULL when the volume is not zoned or its
+	 * zones cannot be read.
+	 */
+	uint32_t *sec_written;
+	uint8_t *zone_open; /* per section: its zone is open */
 };
 
 /* The checker's passes, as reported to the handle's progress hook. */
@@ -135,6 +144,16 @@ void check_entry_name(struct check_ctx *c, uint32_t dir, uint32_t ino, char *buf
 
 /* Append @len bytes of @name to @buf (holding @used bytes), escaped as above; the new length. */
 size_t check_escape_name(char *buf, size_t size, size_t used, const char *name, size_t len);
+
+/*
+ * Zoned volumes (check_zones.c): read the zones' write pointers before the
+ * walk; tell whether a block lies past its zone's pointer (the walk drops
+ * such a block as lost: a read there returns zeros); after the walk, judge
+ * each zone against the logs and the SIT.
+ */
+int check_zones_load(struct check_ctx *c);
+bool check_block_past_wp(const struct check_ctx *c, uint64_t blkaddr);
+void check_zones(struct check_ctx *c);
 
 /* Walk the tree from the root, then orphans and quota files (check_tree.c). */
 int check_tree(struct check_ctx *c);

@@ -164,6 +164,12 @@ static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t owner, i
 				is_node ? "node" : "data", (unsigned long long)blkaddr);
 		return false;
 	}
+	if (check_block_past_wp(c, blkaddr)) {
+		check_report_at(c, PR_ZONE_BLOCK_PAST_WP, owner, blkaddr, at,
+				"%s block 0x%llx: it reads as zeros", is_node ? "node" : "data",
+				(unsigned long long)blkaddr);
+		return false;
+	}
 	segno = f2fs_geo_segno(c->geo, blkaddr);
 	off = f2fs_geo_blkoff(c->geo, blkaddr);
 	seen = mark_seen(c, segno, off);

@@ -133,6 +133,17 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     /* a consequence: the problem that stops the walk there has the fix */
     ROW_WARN(PR_DIR_LOST, "dentry", "an entry names a directory that cannot be walked", NONE,
 	     KEEPS),
+    ROW_OTHER(PR_ZONE_CAPACITY, "zones",
+	      "sequential zones differ in capacity: Linux mounts one capacity only", NONE, KEEPS),
+    ROW(PR_ZONE_BLOCK_PAST_WP, "zones", "a block in use lies past its zone's write pointer",
+	LINE(WRITE_POINTERS), DETACH, KEEPS),
+    ROW(PR_ZONE_LOG_BEHIND, "zones", "a log's zone write pointer is behind the log",
+	LINE(WRITE_POINTERS), ZONES, PREEN | KEEPS),
+    ROW_WARN(PR_ZONE_LOG_AHEAD, "zones", "a log's zone write pointer is past the log", ZONES,
+	     PREEN | KEEPS),
+    ROW_WARN(PR_ZONE_NOT_RESET, "zones", "a zone with nothing valid is not reset", ZONES,
+	     PREEN | KEEPS),
+    ROW_WARN(PR_ZONE_OPEN, "zones", "a zone no log writes is left open", ZONES, PREEN | KEEPS),
 };
 
 static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
@@ -176,6 +187,9 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
     [F2FS_FIX_RESTORE] = {"restore", "Restore",
 			  "a root or quota inode without a NAT entry pointed at its newest copy in "
 			  "the main area (a new empty root when none is left)"},
+    [F2FS_FIX_ZONES] = {"zones", "Fix",
+			"logs moved to fresh zones, zones with nothing valid reset, stray open "
+			"zones finished"},
 };
 
 const struct f2fs_fix_info *f2fs_fix_info(enum f2fs_fix fix)

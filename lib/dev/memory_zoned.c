@@ -298,3 +298,20 @@ int f2fs_dev_open_memory_zoned(const struct f2fs_memory_zones *p, struct f2fs_de
 	*out = dev;
 	return 0;
 }
+
+int f2fs_dev_memory_zone_set(struct f2fs_device *dev, uint64_t off, enum f2fs_zone_cond cond,
+			     uint64_t wp)
+{
+	struct f2fs_zone *z;
+
+	if (dev->ops != &mz_ops || off >= dev->info.size_bytes)
+		return -EINVAL;
+	z = &dev->mem.zones[zone_index(dev, off)];
+	if (!f2fs_zone_is_seq(z) || wp < z->start || wp > z->start + z->len)
+		return -EINVAL;
+	if (wp < z->wp)
+		memset(dev->mem.buf + wp, 0, z->wp - wp);
+	z->wp = wp;
+	z->cond = (uint8_t)cond;
+	return 0;
+}

@@ -42,3 +42,8 @@ void fs_read_zone_capacity(struct f2fs_fs *fs)
 		off = z[nr - 1].start + z[nr - 1].len;
 	}
 }
+
+bool f2fs_fs_zone_capacity_mixed(const struct f2fs_fs *fs)
+{
+	return fs->zone_capacity_mixed;
+}

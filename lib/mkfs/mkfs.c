@@ -514,7 +514,7 @@ static int say(char *why, size_t len, int err, const char *fmt, ...)
  * not), and on a host-managed device the segments its zones' capacities
  * leave usable (a partly usable last segment counts, as upstream counts it).
  */
-static int describe_zones(struct f2fs_device *dev, struct f2fs_layout_device *d)
+static int describe_zones(struct f2fs_device *dev, struct f2fs_layout_device *d, uint64_t *unusable)
 {
 	struct f2fs_zone z[ZONE_BATCH];
 	uint64_t off = 0, size = f2fs_dev_get_info(dev)->size_bytes, cap_blocks;
@@ -533,6 +533,12 @@ static int describe_zones(struct f2fs_device *dev, struct f2fs_layout_device *d)
 			    z[i].type == F2FS_ZONE_SEQ_REQ)
 				random_run = false;
 			d->rnd_zones += random_run;
+			if (f2fs_zone_is_seq(&z[i])) {
+				if (*unusable != UINT64_MAX &&
+				    *unusable != z[i].len - z[i].capacity)
+					return -EDOM;
+				*unusable = z[i].len - z[i].capacity;
+			}
 			cap_blocks = z[i].capacity / F2FS_BLKSIZE;
 			d->usable_segments += cap_blocks / F2FS_DEFAULT_BLKS_PER_SEG +
 					      (cap_blocks % F2FS_DEFAULT_BLKS_PER_SEG != 0);
@@ -581,6 +587,7 @@ int f2fs_mkfs_describe_devices(struct f2fs_mkfs_config *cfg, struct f2fs_device 
 {
 	struct f2fs_layout_params *g = &cfg->geometry;
 	uint32_t ssz = f2fs_dev_get_info(devs[0])->sector_size;
+	uint64_t unusable = UINT64_MAX;
 	bool any_zoned = false;
 	unsigned int i;
 	int ret;
@@ -624,7 +631,13 @@ int f2fs_mkfs_describe_devices(struct f2fs_mkfs_config *cfg, struct f2fs_device 
 		g->total_sectors += d->sectors;
 		if (!d->zoned)
 			continue;
-		ret = describe_zones(devs[i], d);
+		ret = describe_zones(devs[i], d, &unusable);
+		if (ret == -EDOM)
+			return say(
+			    why, len, -EINVAL,
+			    "%s: sequential zones of different capacities: Linux 6.1 mounts a "
+			    "volume only when every one has the same",
+			    f2fs_dev_path(devs[i]));
 		if (ret < 0)
 			return say(why, len, ret, "%s: cannot report its zones: %s",
 				   f2fs_dev_path(devs[i]), strerror(-ret));

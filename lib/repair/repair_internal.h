@@ -48,6 +48,12 @@ int repair_space(struct f2fs_repair *r, struct f2fs_fix_report *rep);
  */
 int repair_protect_reached(struct f2fs_repair *r);
 
+/*
+ * zones.c: a zoned volume's logs moved to fresh zones, free sections' zones
+ * reset and stray open zones finished, as the queued problems ask.
+ */
+int repair_zones(struct f2fs_repair *r, struct f2fs_fix_report *rep);
+
 /* space.c: unreachable inodes into /lost+found, or, once none is left, stray NAT entries freed. */
 int repair_unreachable(struct f2fs_repair *r, struct f2fs_fix_report *rep);
 

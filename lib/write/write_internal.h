@@ -103,9 +103,10 @@ struct f2fs_wr {
 	uint32_t ndirty, dirty_cap;
 	uint8_t *sec_prefree; /* bit per section: emptied since the checkpoint, free after it */
 	uint32_t prefree_sections;
-	bool zoned;	       /* zoned.c: a zoned volume on its zoned device(s) */
-	uint8_t *sec_to_reset; /* zoned: bit per section freed by the checkpoint being made */
-	uint64_t elapsed_base; /* cp elapsed_time at open */
+	bool zoned;		 /* zoned.c: a zoned volume on its zoned device(s) */
+	uint8_t *sec_to_reset;	 /* zoned: bit per section freed by the checkpoint being made */
+	unsigned int logs_moved; /* zoned: logs wr_zones_init() moved off a stray pointer */
+	uint64_t elapsed_base;	 /* cp elapsed_time at open */
 	uint64_t open_time;
 	f2fs_alloc_policy_fn policy;
 	void *policy_arg;

@@ -5,7 +5,8 @@
  * logs' appends where the device wants them, each the kernel's own:
  *   - at open, a log whose zone's pointer is not where the log would write
  *     next (a power cut after writes the checkpoint does not record) moves
- *     to a fresh section (f2fs_fix_curseg_write_pointer);
+ *     to a fresh section (f2fs_fix_curseg_write_pointer), and the zone it
+ *     leaves is finished, so it holds no open-zone slot;
  *   - a section a checkpoint frees has its zone reset once that checkpoint
  *     is on disk (the discard of a freed section, which a zoned device
  *     turns into a reset);
@@ -104,9 +105,54 @@ int wr_zones_init(struct f2fs_wr *w, bool existing)
 			return ret;
 		if (seq && z.wp != log_position(w, type)) {
 			ret = wr_log_new_section(w, type);
+			/* nothing will write the zone left behind: give its open slot back */
+			if (!ret && (z.cond == F2FS_ZONE_IMP_OPEN || z.cond == F2FS_ZONE_EXP_OPEN))
+				ret = f2fs_dev_finish_zones(w->fs->dev, z.start, z.len);
 			if (ret < 0)
 				return ret;
+			w->logs_moved++;
 		}
 	}
 	return 0;
+}
+
+/* ---- for fsck's repairs (write.h) ---- */
+
+int f2fs_write_zones_align_logs(struct f2fs_fs *fs, unsigned int *moved)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w); /* building the state moves the logs (wr_zones_init) */
+
+	*moved = ret ? 0 : w->logs_moved;
+	return ret;
+}
+
+int f2fs_write_zone_reset(struct f2fs_fs *fs, uint32_t secno)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	if (secno >= w->sections || w->fs->sit->sec[secno].valid ||
+	    f2fs_cp_log_of_section(w->fs->cpd, w->segs_per_sec, secno) >= 0)
+		return -EINVAL; /* only a free section's zone may go */
+	return wr_zone_ready(w, secno);
+}
+
+int f2fs_write_zone_finish(struct f2fs_fs *fs, uint32_t secno)
+{
+	struct f2fs_wr *w;
+	struct f2fs_zone z;
+	bool seq;
+	int ret = wr_get(fs, &w);
+
+	if (ret || !w->zoned)
+		return ret;
+	if (secno >= w->sections || f2fs_cp_log_of_section(w->fs->cpd, w->segs_per_sec, secno) >= 0)
+		return -EINVAL; /* a log still writes there */
+	ret = section_zone(w, secno, &z, &seq);
+	if (ret || !seq || (z.cond != F2FS_ZONE_IMP_OPEN && z.cond != F2FS_ZONE_EXP_OPEN))
+		return ret;
+	return f2fs_dev_finish_zones(w->fs->dev, z.start, z.len);
 }

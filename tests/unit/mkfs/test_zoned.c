@@ -290,10 +290,78 @@ static void test_write_path_on_zns(void)
 	f2fs_dev_close(vol);
 }
 
+/* describe(devices, zoned_mode): f2fs_mkfs_describe_devices' answer, its reason in @why. */
+static int describe(struct f2fs_device **devs, unsigned int n, bool zoned_mode, bool discard,
+		    char *why, size_t len)
+{
+	struct f2fs_mkfs_config cfg;
+
+	f2fs_mkfs_config_init(&cfg);
+	cfg.discard = discard;
+	why[0] = '\0';
+	return f2fs_mkfs_describe_devices(&cfg, devs, n, zoned_mode, why, len);
+}
+
+/* What mkfs refuses before it writes anything, each with a line naming why. */
+static void test_describe_refusals(void)
+{
+	struct f2fs_memory_zones smr = {.size = 256 * MIB, .zone_bytes = ZONE, .nr_conv = 4};
+	struct f2fs_memory_zones zns = {.size = 256 * MIB, .zone_bytes = ZONE, .capacity = 6 * MIB};
+	struct f2fs_memory_zones odd = {.size = 240 * MIB, .zone_bytes = 12 * MIB, .nr_conv = 4};
+	struct f2fs_memory_zones big = {.size = 256 * MIB, .zone_bytes = 16 * MIB, .nr_conv = 4};
+	struct f2fs_device *reg = NULL, *d[2] = {NULL, NULL}, *pair[2];
+	char why[256];
+
+	CHECK(f2fs_dev_open_memory(64 * MIB, &reg) == 0);
+	CHECK(f2fs_dev_open_memory_zoned(&smr, &d[0]) == 0);
+	CHECK(describe(&d[0], 1, false, true, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "format it with -m") != NULL);
+	CHECK(describe(&reg, 1, true, true, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "not a zoned block device") != NULL);
+	CHECK(describe(&d[0], 1, true, false, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "needs discard") != NULL);
+	CHECK(describe(&d[0], 1, true, true, why, sizeof(why)) == 0);
+	f2fs_dev_close(d[0]);
+
+	/* a ZNS device has no conventional zone for the superblocks */
+	CHECK(f2fs_dev_open_memory_zoned(&zns, &d[0]) == 0);
+	CHECK(describe(&d[0], 1, true, true, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "no conventional zone") != NULL);
+	pair[0] = reg;
+	pair[1] = d[0];
+	CHECK(describe(pair, 2, true, true, why, sizeof(why)) == 0);
+	/* zones of two sizes, and capacities of two sizes */
+	CHECK(f2fs_dev_open_memory_zoned(&big, &d[1]) == 0);
+	pair[1] = d[1];
+	pair[0] = d[0];
+	CHECK(describe(pair, 2, true, true, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "different sizes") != NULL);
+	f2fs_dev_close(d[1]);
+	smr.nr_conv = 0;
+	CHECK(f2fs_dev_open_memory_zoned(&smr, &d[1]) == 0);
+	pair[0] = reg;
+	pair[1] = d[0];
+	{
+		struct f2fs_device *three[3] = {reg, d[0], d[1]};
+
+		CHECK(describe(three, 3, true, true, why, sizeof(why)) == -EINVAL);
+		CHECK(strstr(why, "different capacities") != NULL);
+	}
+	f2fs_dev_close(d[1]);
+	f2fs_dev_close(d[0]);
+	/* 12 MiB zones: Linux 6.1 mounts only powers of two */
+	CHECK(f2fs_dev_open_memory_zoned(&odd, &d[0]) == 0);
+	CHECK(describe(&d[0], 1, true, true, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "power of two") != NULL);
+	f2fs_dev_close(d[0]);
+	f2fs_dev_close(reg);
+}
+
 int main(void)
 {
 	RUN(test_one_host_managed_device);
 	RUN(test_too_few_random_zones);
+	RUN(test_describe_refusals);
 	RUN(test_log_moves_past_foreign_writes);
 	RUN(test_regular_plus_zns);
 	RUN(test_write_path_on_zns);
