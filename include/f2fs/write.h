@@ -462,9 +462,10 @@ int f2fs_fix_nat_set(struct f2fs_fs *fs, uint32_t nid, uint32_t ino, uint32_t bl
 int f2fs_fix_node_restore(struct f2fs_fs *fs, uint32_t ino, uint64_t blkaddr);
 
 /*
- * A new, empty root directory (e2fsck's "Root inode not allocated"): the
- * superblock's root_ino must have no NAT entry (-EEXIST).  What the old
- * root held comes back through /lost+found.
+ * A new, empty root directory (e2fsck's "Root inode not allocated"), for a
+ * root with no NAT entry or one whose block holds nothing (a zone reset
+ * under it): that block is released.  What the old root held comes back
+ * through /lost+found.
  */
 int f2fs_fix_new_root(struct f2fs_fs *fs);
 

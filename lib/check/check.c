@@ -352,13 +352,13 @@ int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 		ret = check_zones_load(&c);
 	}
 	if (!ret) {
+		/* first: what is lost past a pointer explains much of what the walk finds */
+		check_zones(&c);
 		prefetch_node_segments(&c);
 		check_tree(&c);
 	}
-	if (!ret && !c.err) {
+	if (!ret && !c.err)
 		check_space(&c);
-		check_zones(&c);
-	}
 	if (!ret && c.err)
 		ret = fatal(res, c.err,
 			    c.err == -ENOMEM ? "memory: out of memory during the check"

@@ -146,10 +146,10 @@ void check_entry_name(struct check_ctx *c, uint32_t dir, uint32_t ino, char *buf
 size_t check_escape_name(char *buf, size_t size, size_t used, const char *name, size_t len);
 
 /*
- * Zoned volumes (check_zones.c): read the zones' write pointers before the
- * walk; tell whether a block lies past its zone's pointer (the walk drops
- * such a block as lost: a read there returns zeros); after the walk, judge
- * each zone against the logs and the SIT.
+ * Zoned volumes (check_zones.c): read the zones' write pointers and judge
+ * each zone against the logs and the SIT, before the walk; tell whether a
+ * block lies past its zone's pointer (the walk drops such a block as lost:
+ * a read there returns zeros).
  */
 int check_zones_load(struct check_ctx *c);
 bool check_block_past_wp(const struct check_ctx *c, uint64_t blkaddr);

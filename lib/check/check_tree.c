@@ -231,6 +231,11 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 				e->blkaddr);
 		return false;
 	}
+	if (check_block_past_wp(c, e->blkaddr)) {
+		check_report_at(c, PR_ZONE_BLOCK_PAST_WP, nid, e->blkaddr, from,
+				"node %u at 0x%x: it reads as zeros", nid, e->blkaddr);
+		return false;
+	}
 	ret = f2fs_fs_read_blocks(c->fs, e->blkaddr, n, 1);
 	if (ret) {
 		check_report(c, PR_IO, nid, e->blkaddr, "node block: %s",
@@ -1001,6 +1006,14 @@ int check_tree(struct check_ctx *c)
 	check_progress(c, CHECK_PASS_TREE, 0, expected);
 	if (!nid_valid(c, c->root_ino)) {
 		check_report(c, PR_ROOT_INODE, c->root_ino, 0, "root inode %u has no NAT entry",
+			     c->root_ino);
+		return 0;
+	}
+	/* a zone reset under the root leaves no root to walk from: restored like a lost one */
+	if (check_block_past_wp(c, f2fs_nat_get(c->nat, c->root_ino)->blkaddr)) {
+		check_report(c, PR_ROOT_INODE, c->root_ino,
+			     f2fs_nat_get(c->nat, c->root_ino)->blkaddr,
+			     "root inode %u lies past its zone's write pointer: it reads as zeros",
 			     c->root_ino);
 		return 0;
 	}

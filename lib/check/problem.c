@@ -106,7 +106,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_IO, "device", "a block could not be read", NONE, 0),
     ROW_OTHER(PR_DEVICE_TRUNCATED, "device", "the device is shorter than the volume", NONE, 0),
     ROW_OTHER(PR_NODE_NID_FREE, "node", "a node pointer names a free nid", DETACH, KEEPS),
-    ROW_OTHER(PR_ROOT_INODE, "superblock", "the root inode has no NAT entry", RESTORE, 0),
+    ROW_OTHER(PR_ROOT_INODE, "superblock", "the root inode is missing or unreadable", RESTORE, 0),
     ROW_OTHER(PR_QUOTA_INODE, "superblock", "a quota inode has no NAT entry", RESTORE, 0),
     ROW_OTHER(PR_INODE_EXTENT, "inode", "i_ext does not match the file's blocks", EXTENT,
 	      PREEN | KEEPS),

@@ -472,8 +472,12 @@ int f2fs_fix_new_root(struct f2fs_fs *fs)
 	if (ret)
 		return ret;
 	e = wr_nat_get(w, root);
-	if (!e || e->blkaddr != F2FS_NULL_ADDR)
+	if (!e)
 		return -EEXIST;
+	/* a root whose block reads as nothing (its zone reset under it): that block goes */
+	if (e->blkaddr != F2FS_NULL_ADDR && f2fs_geo_in_main(&fs->geo, e->blkaddr) &&
+	    wr_block_valid(w, e->blkaddr))
+		wr_invalidate(w, e->blkaddr);
 	f2fs_new_inode_init(&a, S_IFDIR | 0755, wr_clock(w));
 	a.inline_ok = false;
 	ret = wr_nat_set(w, root, root, F2FS_NEW_ADDR);

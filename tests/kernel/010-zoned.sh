@@ -6,7 +6,9 @@
 #   zns  a qemu NVMe ZNS namespace: 8 GiB in 128 MiB zones of 96 MiB
 #        capacity, with a 256 MiB virtio disk for the metadata (-m -c)
 # jobs/zoned.sh makes the volume, checks it, lets the kernel write and
-# delete across several zones, checks it again and reads it back (its
+# delete across several zones, checks it again and reads it back, then
+# resets a zone the volume writes behind its back (util-linux blkzone) and
+# has our fsck flag and repair it before the kernel uses it again (its
 # header lists the cases).  Here the layout our mkfs wrote (dump.f2fs -d 1)
 # is compared field by field with newest upstream's for the same device:
 # with upstream's mkfs built beside the repository it runs in the same boot
@@ -35,9 +37,11 @@ newest=$(dirname "$repo")/upstream-f2fs-tools
 NEWEST_MKFS=${UPSTREAM_NEWEST_MKFS:-$newest/mkfs/mkfs.f2fs}
 NEWEST_FSCK=${UPSTREAM_NEWEST_FSCK:-$newest/fsck/fsck.f2fs}
 KINDS=${ZONED_CASES:-smr zns}
+BLKZONE=${BLKZONE:-$(command -v blkzone || echo /usr/sbin/blkzone)}
 EXPECTED=$here/zoned-layout.expected
 JOB=$here/jobs/zoned.sh
-STEPS="mkfs layout layout-up fsck-fresh kernel-write fsck-after remount-read"
+STEPS="mkfs layout layout-up fsck-fresh kernel-write fsck-after remount-read wp-flagged wp-repair
+	wp-kernel"
 
 all_names() {
 	local k s
@@ -93,6 +97,7 @@ check_layout() {
 run_kind() {
 	local kind=$1 meta=$work/$1-meta.img zns=$work/$1-zns.img
 	local -a bins=("$MKFS" "$OUR_FSCK" "$DUMP")
+	[ -x "$BLKZONE" ] && bins+=("$BLKZONE")
 	[ -x "$NEWEST_MKFS" ] && cp "$NEWEST_MKFS" "$work/mkfs_new" && bins+=("$work/mkfs_new")
 	[ -x "$NEWEST_FSCK" ] && cp "$NEWEST_FSCK" "$work/fsck_new" && bins+=("$work/fsck_new")
 	truncate -s 256M "$meta"

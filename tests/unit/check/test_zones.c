@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "f2fs/check.h"
@@ -37,6 +38,8 @@ static void count_problem(const struct f2fs_problem *p, void *arg)
 {
 	struct seen *s = arg;
 
+	if (getenv("SHOW")) /* SHOW=1: each problem on stderr, for whoever debugs a case */
+		fprintf(stderr, "  %s: %s\n", f2fs_problem_info(p->code)->name, p->detail);
 	if (p->code < PR_NR_CODES)
 		s->count[p->code]++;
 }
@@ -67,8 +70,8 @@ static void note_all(const struct f2fs_problem *p, void *arg)
 	CHECK(f2fs_repair_note(n->repair, p, true) == 0);
 }
 
-/* fsck -y: one round of check, note every problem, run the fixes. */
-static void repair(struct f2fs_device *dev)
+/* One round of fsck -y: check, note every problem, run the fixes; 1 when another round is due. */
+static int repair_round(struct f2fs_device *dev)
 {
 	struct f2fs_findings *findings = NULL;
 	struct f2fs_check_options o = {.on_problem = note_all};
@@ -77,23 +80,37 @@ static void repair(struct f2fs_device *dev)
 	struct note n = {0};
 	char why[256] = "";
 
+	int again;
+
 	CHECK(f2fs_fs_open(dev, F2FS_FS_WRITE, &fs, why, sizeof(why)) == 0);
 	if (!fs)
-		return;
+		return 0;
 	CHECK(f2fs_repair_begin(fs, &n.repair) == 0);
 	o.arg = &n;
 	o.findings = &findings;
 	CHECK(f2fs_check(fs, &o, &r) == 0);
-	CHECK(f2fs_repair_run(n.repair, findings, &r, NULL, NULL) > 0);
+	again = r.problems + r.warnings > 0;
+	if (again)
+		CHECK(f2fs_repair_run(n.repair, findings, &r, NULL, NULL) > 0);
 	f2fs_findings_free(findings);
 	f2fs_repair_free(n.repair);
 	f2fs_fs_close(fs);
+	return again;
 }
 
-/* A 512 MiB volume, 4 conventional zones, with 10 MiB of files (more than a zone). */
+/* fsck -y: rounds until a check finds nothing (at most four, as fsck). */
+static void repair(struct f2fs_device *dev)
+{
+	int round;
+
+	for (round = 0; round < 4 && repair_round(dev); round++)
+		;
+}
+
+/* A 512 MiB volume, 3 conventional zones (the metadata's), 10 MiB of files (over a zone). */
 static struct f2fs_device *make_volume(struct f2fs_layout *l)
 {
-	struct f2fs_memory_zones zp = {.size = 512 * MIB, .zone_bytes = ZONE, .nr_conv = 4};
+	struct f2fs_memory_zones zp = {.size = 512 * MIB, .zone_bytes = ZONE, .nr_conv = 3};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	static unsigned char buf[MIB];
 	struct f2fs_device *dev = NULL;
@@ -116,7 +133,7 @@ static struct f2fs_device *make_volume(struct f2fs_layout *l)
 	cfg.geometry.total_sectors = zp.size / 512;
 	cfg.geometry.nr_devices = 1;
 	cfg.geometry.devices[0] = (struct f2fs_layout_device){
-	    .sectors = zp.size / 512, .zoned = true, .host_managed = true, .rnd_zones = 4};
+	    .sectors = zp.size / 512, .zoned = true, .host_managed = true, .rnd_zones = 3};
 	CHECK(f2fs_layout_compute(&cfg.geometry, l, why, sizeof(why)) == 0);
 	CHECK(f2fs_mkfs_format(dev, &cfg, l, &res) == 0);
 	CHECK(f2fs_fs_open(dev, F2FS_FS_WRITE, &fs, why, sizeof(why)) == 0);
@@ -198,6 +215,26 @@ static void test_log_zone_reset(void)
 	check(dev, &s, &r);
 	CHECK(s.count[PR_ZONE_LOG_BEHIND] == 1);
 	CHECK(s.count[PR_ZONE_BLOCK_PAST_WP] >= 1);
+	expect(dev, PR_ZONE_LOG_BEHIND, true);
+	f2fs_dev_close(dev);
+}
+
+/*
+ * The hot node log's zone reset under it: the root inode is gone.  A new
+ * root is made and the files nothing reaches any more go to lost+found.
+ */
+static void test_root_zone_reset(void)
+{
+	struct f2fs_layout l;
+	struct f2fs_device *dev = make_volume(&l);
+	struct f2fs_zone z = log_zone(dev, F2FS_CURSEG_HOT_NODE);
+	struct f2fs_check_result r;
+	struct seen s;
+
+	CHECK(f2fs_zone_is_seq(&z));
+	CHECK(f2fs_dev_reset_zones(dev, z.start, z.len) == 0);
+	check(dev, &s, &r);
+	CHECK(s.count[PR_ROOT_INODE] == 1);
 	expect(dev, PR_ZONE_LOG_BEHIND, true);
 	f2fs_dev_close(dev);
 }
@@ -303,6 +340,7 @@ int main(void)
 {
 	RUN(test_log_ahead);
 	RUN(test_log_zone_reset);
+	RUN(test_root_zone_reset);
 	RUN(test_stray_zones);
 	RUN(test_open_zone);
 	RUN(test_mixed_capacity);
