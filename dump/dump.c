@@ -1926,10 +1926,12 @@ static void do_inode(struct dump *d, struct out *o)
 	if (!n)
 		tool_fail(&d->tool, 1, "out of memory");
 	ret = f2fs_read_inode(d->fs, opt->ino, n);
-	if (ret)
+	if (ret) {
+		free(n); /* the exit below must leave nothing allocated (LeakSanitizer) */
 		tool_fail(&d->tool, 1, "-i %u: cannot read inode: %s", opt->ino,
 			  ret == -EUCLEAN ? "node block footer or address does not match the NAT"
 					  : read_error(ret));
+	}
 	mode = le16_get(n->i.i_mode);
 	if (o->j)
 		json_object(o->j, "inode");
