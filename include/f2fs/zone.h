@@ -83,6 +83,14 @@ int f2fs_dev_report_zones(struct f2fs_device *dev, uint64_t off, struct f2fs_zon
 			  unsigned int max, unsigned int *nr);
 
 /*
+ * Call @fn for every zone of @dev in order (reported in batches); a
+ * non-zero return from @fn stops the walk and is returned, as is a failed
+ * report.
+ */
+int f2fs_dev_for_each_zone(struct f2fs_device *dev, int (*fn)(const struct f2fs_zone *z, void *arg),
+			   void *arg);
+
+/*
  * Reset the sequential zones of [off, off+len) to empty (their data reads
  * as zeros after it), or finish them (write pointer to the end, full).  The
  * range must start and end on zone boundaries (-EINVAL); a conventional zone

@@ -26,8 +26,7 @@
 #include "f2fs/zone.h"
 #include "check_internal.h"
 
-#define ZONE_BATCH 128u
-#define NOT_SEQ	   UINT32_MAX
+#define NOT_SEQ UINT32_MAX
 
 /* Section of the main area that zone @z starts, or -1 when it starts none. */
 static int64_t zone_section(const struct check_ctx *c, const struct f2fs_zone *z)
@@ -42,32 +41,16 @@ static int64_t zone_section(const struct check_ctx *c, const struct f2fs_zone *z
 	return (int64_t)((blk - c->geo->main_blkaddr) / sec_blocks);
 }
 
-/* Each sequential zone's written blocks, by section; its condition in @open. */
-static int read_zones(struct check_ctx *c, uint8_t *open)
+/* A sequential zone of the main area: its written blocks, and whether it is open. */
+static int note_zone(const struct f2fs_zone *z, void *arg)
 {
-	struct f2fs_zone z[ZONE_BATCH];
-	uint64_t off = 0, size = f2fs_dev_get_info(c->dev)->size_bytes;
-	unsigned int nr, i;
-	int64_t secno;
-	int ret;
+	struct check_ctx *c = arg;
+	int64_t secno = zone_section(c, z);
 
-	while (off < size) {
-		ret = f2fs_dev_report_zones(c->dev, off, z, ZONE_BATCH, &nr);
-		if (ret < 0)
-			return ret;
-		if (nr == 0)
-			break;
-		for (i = 0; i < nr; i++) {
-			secno = zone_section(c, &z[i]);
-			if (secno < 0 || (uint64_t)secno >= c->geo->sections ||
-			    z[i].type != F2FS_ZONE_SEQ_REQ)
-				continue;
-			c->sec_written[secno] = (uint32_t)((z[i].wp - z[i].start) / F2FS_BLKSIZE);
-			open[secno] =
-			    z[i].cond == F2FS_ZONE_IMP_OPEN || z[i].cond == F2FS_ZONE_EXP_OPEN;
-		}
-		off = z[nr - 1].start + z[nr - 1].len;
-	}
+	if (secno < 0 || (uint64_t)secno >= c->geo->sections || z->type != F2FS_ZONE_SEQ_REQ)
+		return 0;
+	c->sec_written[secno] = (uint32_t)((z->wp - z->start) / F2FS_BLKSIZE);
+	c->zone_open[secno] = z->cond == F2FS_ZONE_IMP_OPEN || z->cond == F2FS_ZONE_EXP_OPEN;
 	return 0;
 }
 
@@ -85,7 +68,7 @@ int check_zones_load(struct check_ctx *c)
 		return -ENOMEM;
 	for (i = 0; i < c->geo->sections; i++)
 		c->sec_written[i] = NOT_SEQ;
-	ret = read_zones(c, c->zone_open);
+	ret = f2fs_dev_for_each_zone(c->dev, note_zone, c);
 	if (ret < 0) {
 		/* no pointers to judge by: say so, check the rest */
 		free(c->sec_written);

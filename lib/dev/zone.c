@@ -35,6 +35,32 @@ int f2fs_dev_report_zones(struct f2fs_device *dev, uint64_t off, struct f2fs_zon
 	return dev->ops->report_zones(dev, off, zones, max, nr);
 }
 
+#define ZONE_BATCH 128u
+
+int f2fs_dev_for_each_zone(struct f2fs_device *dev, int (*fn)(const struct f2fs_zone *z, void *arg),
+			   void *arg)
+{
+	struct f2fs_zone z[ZONE_BATCH];
+	uint64_t off = 0;
+	unsigned int nr, i;
+	int ret;
+
+	while (off < dev->info.size_bytes) {
+		ret = f2fs_dev_report_zones(dev, off, z, ZONE_BATCH, &nr);
+		if (ret < 0)
+			return ret;
+		if (nr == 0)
+			return 0;
+		for (i = 0; i < nr; i++) {
+			ret = fn(&z[i], arg);
+			if (ret)
+				return ret;
+		}
+		off = z[nr - 1].start + z[nr - 1].len;
+	}
+	return 0;
+}
+
 static int zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
 {
 	if (!zoned(dev) || !dev->ops->zone_mgmt)

@@ -15,32 +15,35 @@
 #include "f2fs/zone.h"
 #include "fs_internal.h"
 
-#define ZONE_BATCH 128u
+struct capacity_scan {
+	struct f2fs_fs *fs;
+	bool found;
+};
+
+static int note_capacity(const struct f2fs_zone *z, void *arg)
+{
+	struct capacity_scan *s = arg;
+	uint64_t unusable = (z->len - z->capacity) / F2FS_BLKSIZE;
+
+	if (!f2fs_zone_is_seq(z))
+		return 0;
+	if (s->found && unusable != s->fs->geo.unusable_per_sec)
+		s->fs->zone_capacity_mixed = true;
+	if (!s->found)
+		s->fs->geo.unusable_per_sec = (uint32_t)unusable;
+	s->found = true;
+	return 0;
+}
 
 void fs_read_zone_capacity(struct f2fs_fs *fs)
 {
-	struct f2fs_zone z[ZONE_BATCH];
-	uint64_t off = 0, size, unusable;
-	bool found = false;
-	unsigned int nr, i;
+	struct capacity_scan s = {fs, false};
 
 	if (!(fs->features & F2FS_FEATURE_BLKZONED) ||
 	    f2fs_dev_zone_info(fs->dev)->model == F2FS_ZONED_NONE)
 		return;
-	size = f2fs_dev_get_info(fs->dev)->size_bytes;
-	while (off < size && f2fs_dev_report_zones(fs->dev, off, z, ZONE_BATCH, &nr) == 0 && nr) {
-		for (i = 0; i < nr; i++) {
-			if (!f2fs_zone_is_seq(&z[i]))
-				continue;
-			unusable = (z[i].len - z[i].capacity) / F2FS_BLKSIZE;
-			if (found && unusable != fs->geo.unusable_per_sec)
-				fs->zone_capacity_mixed = true;
-			if (!found)
-				fs->geo.unusable_per_sec = (uint32_t)unusable;
-			found = true;
-		}
-		off = z[nr - 1].start + z[nr - 1].len;
-	}
+	/* a device that cannot report leaves every block usable, as on an image */
+	(void)f2fs_dev_for_each_zone(fs->dev, note_capacity, &s);
 }
 
 bool f2fs_fs_zone_capacity_mixed(const struct f2fs_fs *fs)

@@ -357,7 +357,21 @@ static int zero_range(struct mkfs_ctx *c, uint64_t blkaddr, uint64_t blocks)
 	return f2fs_dev_zero(c->dev, blkaddr * F2FS_BLKSIZE, blocks * F2FS_BLKSIZE);
 }
 
-#define ZONE_BATCH 256u
+struct reset_scan {
+	struct f2fs_device *dev;
+	uint64_t first; /* where the first sequential zone starts */
+};
+
+static int reset_one(const struct f2fs_zone *z, void *arg)
+{
+	struct reset_scan *s = arg;
+
+	if (!f2fs_zone_is_seq(z))
+		return 0;
+	if (z->start < s->first)
+		s->first = z->start;
+	return z->cond == F2FS_ZONE_EMPTY ? 0 : f2fs_dev_reset_zones(s->dev, z->start, z->len);
+}
 
 /*
  * A zoned volume: reset every sequential zone that is not empty (a reset
@@ -367,32 +381,11 @@ static int zero_range(struct mkfs_ctx *c, uint64_t blkaddr, uint64_t blocks)
  */
 static int reset_zones(struct mkfs_ctx *c, uint64_t *first)
 {
-	struct f2fs_zone z[ZONE_BATCH];
-	uint64_t off = 0, size = f2fs_dev_get_info(c->dev)->size_bytes;
-	unsigned int nr, i;
-	int ret;
+	struct reset_scan s = {c->dev, f2fs_dev_get_info(c->dev)->size_bytes};
+	int ret = f2fs_dev_for_each_zone(c->dev, reset_one, &s);
 
-	*first = size;
-	while (off < size) {
-		ret = f2fs_dev_report_zones(c->dev, off, z, ZONE_BATCH, &nr);
-		if (ret < 0)
-			return ret;
-		if (nr == 0)
-			break;
-		for (i = 0; i < nr; i++) {
-			if (!f2fs_zone_is_seq(&z[i]))
-				continue;
-			if (z[i].start < *first)
-				*first = z[i].start;
-			if (z[i].cond != F2FS_ZONE_EMPTY) {
-				ret = f2fs_dev_reset_zones(c->dev, z[i].start, z[i].len);
-				if (ret < 0)
-					return ret;
-			}
-		}
-		off = z[nr - 1].start + z[nr - 1].len;
-	}
-	return 0;
+	*first = s.first;
+	return ret;
 }
 
 /*
@@ -508,46 +501,47 @@ static int say(char *why, size_t len, int err, const char *fmt, ...)
 	return err;
 }
 
+struct zone_census {
+	struct f2fs_layout_device *d;
+	uint64_t *unusable; /* size - capacity of the sequential zones, UINT64_MAX until one */
+	bool random_run;    /* no zone that must be written in order seen yet */
+};
+
+static int count_zone(const struct f2fs_zone *z, void *arg)
+{
+	struct zone_census *s = arg;
+	uint64_t cap_blocks = z->capacity / F2FS_BLKSIZE;
+
+	if (z->cond == F2FS_ZONE_READONLY || z->cond == F2FS_ZONE_OFFLINE ||
+	    z->type == F2FS_ZONE_SEQ_REQ)
+		s->random_run = false;
+	s->d->rnd_zones += s->random_run;
+	if (f2fs_zone_is_seq(z)) {
+		if (*s->unusable != UINT64_MAX && *s->unusable != z->len - z->capacity)
+			return -EDOM;
+		*s->unusable = z->len - z->capacity;
+	}
+	s->d->usable_segments +=
+	    cap_blocks / F2FS_DEFAULT_BLKS_PER_SEG + (cap_blocks % F2FS_DEFAULT_BLKS_PER_SEG != 0);
+	return 0;
+}
+
 /*
  * What the layout needs of zoned device @dev: its randomly writable zones
  * (the conventional or sequential-preferred ones before the first that is
  * not), and on a host-managed device the segments its zones' capacities
  * leave usable (a partly usable last segment counts, as upstream counts it).
+ * -EDOM when its sequential zones' capacities differ from each other or
+ * from *@unusable's.
  */
 static int describe_zones(struct f2fs_device *dev, struct f2fs_layout_device *d, uint64_t *unusable)
 {
-	struct f2fs_zone z[ZONE_BATCH];
-	uint64_t off = 0, size = f2fs_dev_get_info(dev)->size_bytes, cap_blocks;
-	bool random_run = true;
-	unsigned int nr, i;
-	int ret;
+	struct zone_census s = {d, unusable, true};
+	int ret = f2fs_dev_for_each_zone(dev, count_zone, &s);
 
-	while (off < size) {
-		ret = f2fs_dev_report_zones(dev, off, z, ZONE_BATCH, &nr);
-		if (ret < 0)
-			return ret;
-		if (nr == 0)
-			return -EIO;
-		for (i = 0; i < nr; i++) {
-			if (z[i].cond == F2FS_ZONE_READONLY || z[i].cond == F2FS_ZONE_OFFLINE ||
-			    z[i].type == F2FS_ZONE_SEQ_REQ)
-				random_run = false;
-			d->rnd_zones += random_run;
-			if (f2fs_zone_is_seq(&z[i])) {
-				if (*unusable != UINT64_MAX &&
-				    *unusable != z[i].len - z[i].capacity)
-					return -EDOM;
-				*unusable = z[i].len - z[i].capacity;
-			}
-			cap_blocks = z[i].capacity / F2FS_BLKSIZE;
-			d->usable_segments += cap_blocks / F2FS_DEFAULT_BLKS_PER_SEG +
-					      (cap_blocks % F2FS_DEFAULT_BLKS_PER_SEG != 0);
-		}
-		off = z[nr - 1].start + z[nr - 1].len;
-	}
 	if (!d->host_managed)
 		d->usable_segments = 0;
-	return 0;
+	return ret;
 }
 
 /* The zone size every zoned device shares, checked against the kernel's rules. */

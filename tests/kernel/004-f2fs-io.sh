@@ -91,24 +91,6 @@ fsck_both() {
 	return 1
 }
 
-		line=${line%@@}
-		name=${line%% *}
-		line=${line#"$name"}
-		line=${line# }
-		status=${line%% *}
-		reason=${line#"$status"}
-		reason=${reason# }
-		case $status in
-		PASS) pass "$prefix/$name" ;;
-		FAIL) fail "$prefix/$name" "$reason" ;;
-		SKIP) skip "$prefix/$name" "$reason" ;;
-		*) fail "$prefix/$name" "unreadable marker: $line" ;;
-		esac
-	done < <(grep -a '^@@CASE [^ ]* ' "$log")
-	# Diffs and notes for whoever reads the failures.
-	grep -a -e '^| ' -e '^@@NOTE ' "$log" | sed 's/^/# /' >&2
-}
-
 # make_image NAME SIZE OPTS ENV: the case's image and a scratch disk join
 # the boot; on failure both result lines are printed.
 make_image() {

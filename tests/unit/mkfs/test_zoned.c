@@ -163,18 +163,17 @@ static void test_too_few_random_zones(void)
 
 /*
  * A 64 MiB regular device for the metadata and a 512 MiB zoned one with 6
- * MiB of each 8 MiB zone usable: the sections' last segment is unusable.
+ * MiB of each 8 MiB zone usable (the sections' last segment is unusable),
+ * formatted: the volume over both, its layout in @l.
  */
-static void test_regular_plus_zns(void)
+static struct f2fs_device *make_zns_volume(struct f2fs_layout *l)
 {
 	struct f2fs_memory_zones zp = {.size = 512 * MIB, .zone_bytes = ZONE, .capacity = 6 * MIB};
 	struct f2fs_device *devs[2] = {NULL, NULL}, *vol = NULL;
 	struct f2fs_mkfs_config cfg;
 	struct f2fs_mkfs_result res;
-	struct f2fs_layout l;
 	uint64_t lens[2];
 	char why[160] = "";
-	struct f2fs_zone z;
 
 	CHECK(f2fs_dev_open_memory(64 * MIB, &devs[0]) == 0);
 	CHECK(f2fs_dev_open_memory_zoned(&zp, &devs[1]) == 0);
@@ -188,19 +187,30 @@ static void test_regular_plus_zns(void)
 							      .usable_segments = 64 * 3};
 	cfg.paths[0] = "/dev/vda";
 	cfg.paths[1] = "/dev/nvme0n1";
-	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == 0);
+	CHECK(f2fs_layout_compute(&cfg.geometry, l, why, sizeof(why)) == 0);
+	lens[0] = ((uint64_t)l->segment0_blkaddr + (uint64_t)l->dev_segments[0] * 512) * 4096;
+	lens[1] = (uint64_t)l->dev_segments[1] * F2FS_SEGMENT_BYTES;
+	CHECK(f2fs_dev_concat(devs, lens, 2, &vol) == 0);
+	CHECK(vol && f2fs_mkfs_format(vol, &cfg, l, &res) == 0);
+	return vol;
+}
+
+/* The layout of that pair, and the format's first writes, where the zones want them. */
+static void test_regular_plus_zns(void)
+{
+	struct f2fs_layout l;
+	struct f2fs_device *vol = make_zns_volume(&l);
+	uint64_t dev1 = ((uint64_t)l.segment0_blkaddr + (uint64_t)l.dev_segments[0] * 512) * 4096;
+	struct f2fs_zone z;
+
 	CHECK_EQ_U64(l.nr_devices, 2);
 	CHECK_EQ_U64(l.dev_segments[1], 256);
 	/* the logs start on the zoned device, and users get 3 of 4 segments */
 	CHECK((uint64_t)l.main_blkaddr + (uint64_t)l.cur_seg[F2FS_CURSEG_HOT_NODE] * 512 ==
-	      l.segment0_blkaddr + (uint64_t)l.dev_segments[0] * 512);
+	      dev1 / 4096);
 	CHECK(l.usable_segments < l.segment_count_main);
-	lens[0] = ((uint64_t)l.segment0_blkaddr + (uint64_t)l.dev_segments[0] * 512) * 4096;
-	lens[1] = (uint64_t)l.dev_segments[1] * F2FS_SEGMENT_BYTES;
-	CHECK(f2fs_dev_concat(devs, lens, 2, &vol) == 0);
-	CHECK(f2fs_mkfs_format(vol, &cfg, &l, &res) == 0);
 	/* the hot node log's zone was written from its start */
-	z = zone_at(vol, lens[0]);
+	z = zone_at(vol, dev1);
 	CHECK(z.cond == F2FS_ZONE_IMP_OPEN || z.cond == F2FS_ZONE_CLOSED);
 	CHECK(z.wp > z.start);
 	expect_clean(vol);
@@ -256,34 +266,12 @@ static void fill_and_delete(struct f2fs_device *vol, unsigned int files, size_t 
 	}
 }
 
-/* The ZNS-like pair with 60 MiB of files: sections fill up to their capacity. */
+/* The ZNS-like pair with files written, deleted and written again: sections fill to capacity. */
 static void test_write_path_on_zns(void)
 {
-	struct f2fs_memory_zones zp = {.size = 512 * MIB, .zone_bytes = ZONE, .capacity = 6 * MIB};
-	struct f2fs_device *devs[2] = {NULL, NULL}, *vol = NULL;
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_mkfs_result res;
 	struct f2fs_layout l;
-	uint64_t lens[2];
-	char why[160] = "";
+	struct f2fs_device *vol = make_zns_volume(&l);
 
-	CHECK(f2fs_dev_open_memory(64 * MIB, &devs[0]) == 0);
-	CHECK(f2fs_dev_open_memory_zoned(&zp, &devs[1]) == 0);
-	zoned_config(&cfg);
-	cfg.geometry.total_sectors = (64 + 512) * MIB / 512;
-	cfg.geometry.nr_devices = 2;
-	cfg.geometry.devices[0] = (struct f2fs_layout_device){.sectors = 64 * MIB / 512};
-	cfg.geometry.devices[1] = (struct f2fs_layout_device){.sectors = zp.size / 512,
-							      .zoned = true,
-							      .host_managed = true,
-							      .usable_segments = 64 * 3};
-	cfg.paths[0] = "/dev/vda";
-	cfg.paths[1] = "/dev/nvme0n1";
-	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == 0);
-	lens[0] = ((uint64_t)l.segment0_blkaddr + (uint64_t)l.dev_segments[0] * 512) * 4096;
-	lens[1] = (uint64_t)l.dev_segments[1] * F2FS_SEGMENT_BYTES;
-	CHECK(f2fs_dev_concat(devs, lens, 2, &vol) == 0);
-	CHECK(f2fs_mkfs_format(vol, &cfg, &l, &res) == 0);
 	fill_and_delete(vol, 30, 1 << 20, 2, 2);
 	/* 16 more rounds of 30 MiB, one file of five kept: freed zones are reused */
 	fill_and_delete(vol, 30, 1 << 20, 16, 5);
