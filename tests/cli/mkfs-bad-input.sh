@@ -206,4 +206,36 @@ cp "$pat" "$WORK/ro.img"
 chmod 444 "$WORK/ro.img"
 REFUSE_IMAGE=$WORK/ro.img expect_refusal read-only-file 'read-only' -- "$MKFS" -f "$WORK/ro.img"
 
+# --- zoned (-m) and multi-device (-c) volumes -------------------------------------
+
+# the other device of a two-device volume, with a pattern as well
+pat2=$WORK/pattern2.img
+make_pattern_image "$pat2" $((64 << 20))
+REFUSE_IMAGE=$pat expect_refusal zoned-on-regular-file '-m: .*pattern.img is not a zoned block device' -- \
+	"$MKFS" -f -m "$pat"
+REFUSE_IMAGE=$pat expect_refusal device-missing "cannot open .*absent2.img" -- \
+	"$MKFS" -f -c "$WORK/absent2.img" "$pat"
+REFUSE_IMAGE=$pat expect_refusal device-twice "are the same device" -- \
+	"$MKFS" -f -c "$pat" "$pat"
+ln -s "$pat2" "$WORK/link2.img"
+REFUSE_IMAGE=$pat2 expect_refusal device-twice-by-link "are the same device" -- \
+	"$MKFS" -f -c "$WORK/link2.img" "$pat2"
+REFUSE_IMAGE=$pat expect_refusal device-alias "aliasing.*not supported" -- \
+	"$MKFS" -f -c "$pat2@alias" "$pat"
+REFUSE_IMAGE=$pat expect_refusal device-path-too-long "at most 64 bytes" -- \
+	"$MKFS" -f -c "$WORK/$(printf 'x%.0s' $(seq 1 70))" "$pat"
+REFUSE_IMAGE=$pat expect_refusal device-sectors "sectors argument cannot be used with -c" -- \
+	"$MKFS" -f -c "$pat2" "$pat" 1000
+many=()
+for i in 1 2 3 4 5 6 7 8; do many+=(-c "$pat2"); done
+REFUSE_IMAGE=$pat expect_refusal too-many-devices "too many devices" -- "$MKFS" -f "${many[@]}" "$pat"
+# an existing file system on the added device, without -f
+cp "$pat2" "$WORK/held.img"
+if "$MKFS" -q -f "$WORK/held.img" >/dev/null 2>&1; then
+	REFUSE_IMAGE=$WORK/held.img expect_refusal device-holds-f2fs "held.img contains an existing file system.*-f" -- \
+		"$MKFS" -c "$WORK/held.img" "$pat2"
+else
+	fail device-holds-f2fs "could not make the existing file system"
+fi
+
 finish
