@@ -51,6 +51,8 @@
 #include "f2fs/read.h"
 #include "f2fs/sit.h"
 #include "f2fs/summary.h"
+#include "f2fs/super.h"
+#include "f2fs/zone.h"
 #include "tools/common/common.h"
 #include "tools/common/target.h"
 #include "tools/common/json.h"
@@ -459,6 +461,34 @@ static void banner(FILE *f, const char *title)
 	fprintf(f, "+--------------------------------------------------------+\n");
 }
 
+/* A multi-device volume's device list, as upstream prints it. */
+static void print_devices(struct out *o, const struct f2fs_super_block *sb)
+{
+	struct f2fs_sb_device devs[F2FS_MAX_DEVICES];
+	unsigned int n = f2fs_super_devices(sb, devs), i;
+	char name[48];
+
+	if (n && o->j)
+		json_array(o->j, "devices");
+	for (i = 0; i < n; i++) {
+		if (o->j) {
+			json_object(o->j, NULL);
+			json_str(o->j, "path", devs[i].path);
+			json_u64(o->j, "total_segments", devs[i].segments);
+			json_u64(o->j, "first_blkaddr", devs[i].first_blkaddr);
+			json_u64(o->j, "last_blkaddr", devs[i].last_blkaddr);
+			json_end(o->j);
+			continue;
+		}
+		snprintf(name, sizeof(name), "devs[%u].path", i);
+		fprintf(o->f, "%-30s\t\t[%s]\n", name, devs[i].path);
+		snprintf(name, sizeof(name), "devs[%u].total_segments", i);
+		field_u32(o, name, devs[i].segments);
+	}
+	if (n && o->j)
+		json_end(o->j);
+}
+
 static void print_super(struct out *o, const struct f2fs_super_block *sb)
 {
 	char label[F2FS_LABEL_UTF8_SIZE];
@@ -504,6 +534,7 @@ static void print_super(struct out *o, const struct f2fs_super_block *sb)
 	SB32(cp_payload);
 	SB32(crc);
 #undef SB32
+	print_devices(o, sb);
 	if (o->j) {
 		field_u32(o, "feature", le32_get(sb->feature));
 		json_strn(o->j, "version", (const char *)sb->version, vlen);
@@ -1739,8 +1770,59 @@ static void segment_map(const struct dump *d, struct out *o)
 
 struct sec_acc {
 	struct out *o;
+	const struct dump *d;
 	uint64_t used, valid, ckpt_valid, found, bad;
 };
+
+static const char *zone_cond_name(uint8_t cond)
+{
+	switch (cond) {
+	case F2FS_ZONE_NOT_WP:
+		return "conventional";
+	case F2FS_ZONE_EMPTY:
+		return "empty";
+	case F2FS_ZONE_IMP_OPEN:
+	case F2FS_ZONE_EXP_OPEN:
+		return "open";
+	case F2FS_ZONE_CLOSED:
+		return "closed";
+	case F2FS_ZONE_FULL:
+		return "full";
+	case F2FS_ZONE_READONLY:
+		return "readonly";
+	case F2FS_ZONE_OFFLINE:
+		return "offline";
+	default:
+		return "unknown";
+	}
+}
+
+/*
+ * On a zoned device, the zone of section @secno: its condition, the blocks
+ * written up to its pointer and its capacity in blocks.
+ */
+static void zone_fields(const struct sec_acc *a, uint32_t secno)
+{
+	const struct dump *d = a->d;
+	uint64_t off = f2fs_blk_to_bytes(f2fs_geo_sec_start(d->geo, secno));
+	struct f2fs_zone z;
+	unsigned int nr = 0;
+
+	if (f2fs_dev_zone_info(d->dev)->model == F2FS_ZONED_NONE ||
+	    f2fs_dev_report_zones(d->dev, off, &z, 1, &nr) || nr != 1)
+		return;
+	if (a->o->j) {
+		json_object(a->o->j, "zone");
+		json_str(a->o->j, "condition", zone_cond_name(z.cond));
+		json_u64(a->o->j, "written", (z.wp - z.start) / F2FS_BLKSIZE);
+		json_u64(a->o->j, "capacity", z.capacity / F2FS_BLKSIZE);
+		json_end(a->o->j);
+	} else {
+		fprintf(a->o->f, "\tzone:%s\twritten:%" PRIu64 "\tcapacity:%" PRIu64,
+			zone_cond_name(z.cond), (z.wp - z.start) / F2FS_BLKSIZE,
+			z.capacity / F2FS_BLKSIZE);
+	}
+}
 
 static void on_section(const struct f2fs_section_report *s, void *arg)
 {
@@ -1770,6 +1852,7 @@ static void on_section(const struct f2fs_section_report *s, void *arg)
 		json_u64(o->j, "bad_segments", s->bad_segments);
 		if (s->bad_segments)
 			json_u64(o->j, "first_bad_segno", s->first_bad_segno);
+		zone_fields(a, s->secno);
 		json_end(o->j);
 	} else {
 		fprintf(o->f,
@@ -1779,13 +1862,14 @@ static void on_section(const struct f2fs_section_report *s, void *arg)
 			s->bad_segments);
 		if (s->bad_segments)
 			fprintf(o->f, "\tfirst_bad_segno:%u", s->first_bad_segno);
+		zone_fields(a, s->secno);
 		fputc('\n', o->f);
 	}
 }
 
 static void dump_sections(const struct dump *d, struct out *o)
 {
-	struct sec_acc a = {.o = o};
+	struct sec_acc a = {.o = o, .d = d};
 	struct f2fs_check_options co = {.on_section = on_section, .arg = &a};
 	struct f2fs_check_result res;
 	uint32_t sections = f2fs_sit_sections(d->sit);

@@ -4,7 +4,7 @@
 # mkfs.f2fs -c (two 1 GiB image files).  Then:
 #   fsck-clean        our fsck on the first image: exit 0, no problem line,
 #                     no "truncated" notice
-#   dump-super        dump.f2fs -d 1 reads it
+#   dump-super        dump.f2fs -d 1 reads it and lists both devices
 #   missing-member    the second image gone: fsck exits 8 naming it and
 #                     the volume, nothing written
 #   short-member      the second image cut to 512 MiB: fsck exits 8 saying
@@ -52,10 +52,11 @@ else
 fi
 
 run_cmd "$DUMP" -d 1 "$d0"
-if [ "$RC" -eq 0 ] && grep -q 'segment_count_main' "$WORK/last.out"; then
+if [ "$RC" -eq 0 ] && grep -q 'segment_count_main' "$WORK/last.out" &&
+	grep -q "^devs\[1\].path .*\[$d1\]" "$WORK/last.out"; then
 	pass dump-super
 else
-	fail dump-super "exit $RC: $(snippet "$WORK/last.err")"
+	fail dump-super "exit $RC: $(snippet "$WORK/last.err") $(grep -m2 '^devs' "$WORK/last.out" | tr '\n' ' ')"
 fi
 
 mv "$d1" "$d1.away"

@@ -40,8 +40,8 @@ KINDS=${ZONED_CASES:-smr zns}
 BLKZONE=${BLKZONE:-$(command -v blkzone || echo /usr/sbin/blkzone)}
 EXPECTED=$here/zoned-layout.expected
 JOB=$here/jobs/zoned.sh
-STEPS="mkfs layout layout-up fsck-fresh kernel-write fsck-after remount-read wp-flagged wp-repair
-	wp-kernel"
+STEPS="mkfs layout layout-up fsck-fresh kernel-write fsck-after dump-zones remount-read wp-flagged
+	wp-repair wp-kernel"
 
 all_names() {
 	local k s

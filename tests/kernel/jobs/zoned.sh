@@ -15,6 +15,7 @@
 #                 deletes some, unmounts, with no complaint
 #   fsck-after    our fsck finds what the kernel left clean (and newest
 #                 upstream's, with /bin/fsck_new: reported, see the host)
+#   dump-zones    dump.f2fs --sections shows each used section's zone
 #   remount-read  the kernel mounts it again and reads back every file
 #   wp-flagged    (with /bin/blkzone) an open zone the volume writes is
 #                 reset behind its back: our fsck -n reports it (exit 4)
@@ -127,6 +128,12 @@ else
 fi
 
 fsck_case fsck-after
+n=$(/bin/dump.f2fs --sections "$VOL" 2>/dev/null | grep -c 'zone:')
+if [ "$n" -gt 0 ]; then
+	case_line dump-zones PASS
+else
+	case_line dump-zones FAIL "dump.f2fs --sections shows no zone"
+fi
 if [ -x /tmp/up/fsck.f2fs ]; then
 	/tmp/up/fsck.f2fs --dry-run -f "$VOL" >/tmp/fsck-up.out 2>&1
 	echo "@@NOTE upstream fsck after the kernel: exit $?: $(grep -E -m 3 '\[Fail\]|\[FIX\]|Error|Wrong' /tmp/fsck-up.out | tr '\n' ' ')"
