@@ -16,7 +16,7 @@
 # wrote; without it (CI), with the table.  ZONED_WRITE_EXPECTED=1 with
 # newest upstream built rewrites the table's rows from what it wrote.
 #
-# Environment: MKFS, OUR_FSCK, DUMP (ours, defaults in the tree),
+# Environment: MKFS, OUR_FSCK, DUMP, OUR_SLOAD (ours, defaults in the tree),
 # UPSTREAM_NEWEST_MKFS / UPSTREAM_NEWEST_FSCK (default
 # ../upstream-f2fs-tools), ZONED_CASES (default "smr zns"), plus guest.sh's
 # GUEST_*.  Output: one PASS/FAIL/SKIP line per case; exit 1 if any failed.
@@ -33,6 +33,7 @@ repo=$(cd "$here/../.." && pwd)
 MKFS=${MKFS:-$repo/mkfs/mkfs.f2fs}
 OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
 DUMP=${DUMP:-$repo/dump/dump.f2fs}
+OUR_SLOAD=${OUR_SLOAD:-$repo/sload/sload.f2fs}
 newest=$(dirname "$repo")/upstream-f2fs-tools
 NEWEST_MKFS=${UPSTREAM_NEWEST_MKFS:-$newest/mkfs/mkfs.f2fs}
 NEWEST_FSCK=${UPSTREAM_NEWEST_FSCK:-$newest/fsck/fsck.f2fs}
@@ -41,7 +42,7 @@ BLKZONE=${BLKZONE:-$(command -v blkzone || echo /usr/sbin/blkzone)}
 EXPECTED=$here/zoned-layout.expected
 JOB=$here/jobs/zoned.sh
 STEPS="mkfs layout layout-up fsck-fresh kernel-write fsck-after dump-zones remount-read wp-flagged
-	wp-repair wp-kernel"
+	wp-repair wp-kernel sload"
 
 all_names() {
 	local k s
@@ -96,7 +97,7 @@ check_layout() {
 # run_kind KIND: one boot on that kind of device.
 run_kind() {
 	local kind=$1 meta=$work/$1-meta.img zns=$work/$1-zns.img
-	local -a bins=("$MKFS" "$OUR_FSCK" "$DUMP")
+	local -a bins=("$MKFS" "$OUR_FSCK" "$DUMP" "$OUR_SLOAD")
 	[ -x "$BLKZONE" ] && bins+=("$BLKZONE")
 	[ -x "$NEWEST_MKFS" ] && cp "$NEWEST_MKFS" "$work/mkfs_new" && bins+=("$work/mkfs_new")
 	[ -x "$NEWEST_FSCK" ] && cp "$NEWEST_FSCK" "$work/fsck_new" && bins+=("$work/fsck_new")
@@ -128,7 +129,7 @@ run_kind() {
 main() {
 	local k
 	start_work zoned
-	need_executable "$MKFS" "$OUR_FSCK" "$DUMP"
+	need_executable "$MKFS" "$OUR_FSCK" "$DUMP" "$OUR_SLOAD"
 	for k in $KINDS; do run_kind "$k"; done
 	finish_work '*.img'
 }

@@ -23,6 +23,9 @@
 #   wp-kernel     the kernel mounts the repaired volume, reads every file
 #                 (some lost their blocks: holes now), writes and unmounts
 #                 without a complaint, and our fsck still calls it clean
+#   sload         (with /bin/sload.f2fs) a fresh volume loaded with a tree
+#                 across several zones by our sload: our fsck calls it
+#                 clean, the kernel reads back every file of the tree
 # Each case prints "@@CASE NAME PASS|FAIL|SKIP [REASON]@@".  Busybox sh only.
 
 JOB_NAME=zoned
@@ -196,4 +199,40 @@ if mount -t f2fs "$VOL" "$MNT" && find "$MNT" -type f -exec cat {} + >/dev/null 
 else
 	case_line wp-kernel FAIL "the kernel could not use the repaired volume"
 fi
+
+# sload: 200 MiB in three big files and 500 small ones, through our write path
+sload_case() {
+	rm -rf /tmp/src
+	mkdir -p /tmp/src/small || return 1
+	for f in 1 2 3; do
+		dd if=/dev/urandom of=/tmp/src/big$f bs=1M count=$((f * 33)) 2>/dev/null || return 1
+	done
+	i=0
+	while [ $i -lt 500 ]; do
+		head -c $((i * 53 + 7)) /dev/urandom >/tmp/src/small/$((i % 2))-$i ||
+			return 1
+		i=$((i + 1))
+	done
+	(cd /tmp/src && find . -type f | sort | xargs sha256sum) >/tmp/src.sums || return 1
+	# shellcheck disable=SC2086
+	/bin/mkfs.f2fs $MKFS_ARGS >/tmp/mkfs.out 2>&1 || return 1
+	/bin/sload.f2fs -f /tmp/src "$VOL" >/tmp/sload.out 2>&1 || return 2
+	/bin/fsck.f2fs "$VOL" >/tmp/fsck-s.out 2>&1 || return 3
+	mount -t f2fs "$VOL" "$MNT" && (cd "$MNT" && sha256sum -c -s /tmp/src.sums) || return 4
+	umount "$MNT" || return 4
+	check_dmesg "after reading the loaded tree"
+}
+if [ ! -x /bin/sload.f2fs ]; then
+	case_line sload SKIP "no sload.f2fs"
+else
+	sload_case
+	case $? in
+	0) case_line sload PASS ;;
+	2) case_line sload FAIL "sload: $(tail -n 1 /tmp/sload.out)" ;;
+	3) case_line sload FAIL "our fsck after sload: $(grep -m 1 'PR_' /tmp/fsck-s.out)" ;;
+	4) case_line sload FAIL "the kernel did not read back the loaded tree" ;;
+	*) case_line sload FAIL "could not make the tree or the volume" ;;
+	esac
+fi
+rm -rf /tmp/src
 echo "@@JOB-OK@@"
