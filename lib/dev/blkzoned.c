@@ -54,6 +54,14 @@ static uint64_t queue_number(dev_t rdev, const char *attr)
 	return strtoull(val, NULL, 10);
 }
 
+bool dev_blkzoned_host_managed(dev_t rdev)
+{
+	char model[32];
+
+	return queue_attr(rdev, "zoned", model, sizeof(model)) == 0 &&
+	       strcmp(model, "host-managed") == 0;
+}
+
 int dev_blkzoned_probe(struct f2fs_device *dev)
 {
 	struct f2fs_zone_info *zi = &dev->zones;

@@ -107,6 +107,8 @@ int dev_find_use(const char *real, const struct stat *st, struct f2fs_target *t)
  * this build cannot drive), and the report and reset/finish ioctls.
  */
 int dev_blkzoned_probe(struct f2fs_device *dev);
+/* Is block device @rdev host-managed (writes must reach it in order)? */
+bool dev_blkzoned_host_managed(dev_t rdev);
 int dev_blkzoned_report(struct f2fs_device *dev, uint64_t off, struct f2fs_zone *zones,
 			unsigned int max, unsigned int *nr);
 int dev_blkzoned_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len);

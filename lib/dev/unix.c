@@ -256,6 +256,14 @@ static int open_fd(const char *path, unsigned int flags, const struct stat *st)
 
 	if (S_ISBLK(st->st_mode) && (flags & F2FS_DEV_EXCL))
 		oflags |= O_EXCL;
+	/*
+	 * A host-managed device fails a write that does not land at a zone's
+	 * pointer, and the page cache would write back in its own order: each
+	 * write completes before the next is issued, as upstream opens it.
+	 */
+	if (S_ISBLK(st->st_mode) && !(flags & F2FS_DEV_RDONLY) &&
+	    dev_blkzoned_host_managed(st->st_rdev))
+		oflags |= O_DSYNC;
 	do {
 		fd = open(path, oflags);
 	} while (fd < 0 && errno == EINTR);
