@@ -598,6 +598,12 @@ int f2fs_mkfs_describe_devices(struct f2fs_mkfs_config *cfg, struct f2fs_device 
 			return say(why, len, -EINVAL,
 				   "%s is a zoned block device: format it with -m",
 				   f2fs_dev_path(devs[i]));
+		/* the six logs each keep a zone open and active */
+		if (zi->model == F2FS_ZONED_HM && zi->max_active &&
+		    zi->max_active < F2FS_NR_CURSEG_TYPE)
+			return say(why, len, -EINVAL,
+				   "%s keeps at most %u zones active: F2FS writes six logs at once",
+				   f2fs_dev_path(devs[i]), zi->max_active);
 		any_zoned |= zi->model != F2FS_ZONED_NONE;
 	}
 	if (zoned_mode && !any_zoned)

@@ -337,6 +337,13 @@ static void test_describe_refusals(void)
 	}
 	f2fs_dev_close(d[1]);
 	f2fs_dev_close(d[0]);
+	/* fewer active zones than the six logs need */
+	smr.nr_conv = 4;
+	smr.max_active = 4;
+	CHECK(f2fs_dev_open_memory_zoned(&smr, &d[0]) == 0);
+	CHECK(describe(&d[0], 1, true, true, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "at most 4 zones active") != NULL);
+	f2fs_dev_close(d[0]);
 	/* 12 MiB zones: Linux 6.1 mounts only powers of two */
 	CHECK(f2fs_dev_open_memory_zoned(&odd, &d[0]) == 0);
 	CHECK(describe(&d[0], 1, true, true, why, sizeof(why)) == -EINVAL);
