@@ -60,6 +60,12 @@ enum f2fs_dev_tag {
  * engine's I/O scheduler and the repair undo journal are such layers, and
  * tests use one to inject read errors.
  */
+/* What a zone management request does to its zones (f2fs/zone.h). */
+enum f2fs_zone_op {
+	F2FS_ZONE_OP_RESET,  /* back to empty */
+	F2FS_ZONE_OP_FINISH, /* full: write pointer to the end */
+};
+
 struct f2fs_dev_layer_ops {
 	int (*read)(void *priv, struct f2fs_device *lower, void *buf, uint64_t off, size_t len);
 	int (*write)(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
@@ -71,6 +77,9 @@ struct f2fs_dev_layer_ops {
 	int (*discard)(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len,
 		       bool *reads_zero);
 	int (*flush)(void *priv, struct f2fs_device *lower);
+	/* a zone reset or finish (the range checked already); unset, it goes to @lower */
+	int (*zone_mgmt)(void *priv, struct f2fs_device *lower, enum f2fs_zone_op op, uint64_t off,
+			 uint64_t len);
 	void (*release)(void *priv); /* when the stacked device is closed */
 };
 

@@ -140,13 +140,13 @@ int dev_blkzoned_report(struct f2fs_device *dev, uint64_t off, struct f2fs_zone 
 	return ret;
 }
 
-int dev_blkzoned_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
+int dev_blkzoned_mgmt(struct f2fs_device *dev, enum f2fs_zone_op op, uint64_t off, uint64_t len)
 {
 	struct blk_zone_range range = {
 	    .sector = off >> SECTOR_SHIFT,
 	    .nr_sectors = len >> SECTOR_SHIFT,
 	};
-	unsigned long req = op == DEV_ZONE_RESET ? BLKRESETZONE : BLKFINISHZONE;
+	unsigned long req = op == F2FS_ZONE_OP_RESET ? BLKRESETZONE : BLKFINISHZONE;
 
 	if (ioctl(dev->sys.fd, req, &range) < 0)
 		return dev_neg_errno();
@@ -163,7 +163,7 @@ int dev_blkzoned_report(struct f2fs_device *dev, uint64_t off, struct f2fs_zone 
 	return -EOPNOTSUPP;
 }
 
-int dev_blkzoned_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
+int dev_blkzoned_mgmt(struct f2fs_device *dev, enum f2fs_zone_op op, uint64_t off, uint64_t len)
 {
 	(void)dev, (void)op, (void)off, (void)len;
 	return -EOPNOTSUPP;

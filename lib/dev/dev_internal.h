@@ -22,11 +22,6 @@
 
 #define ZERO_CHUNK (1u << 20)
 
-enum dev_zone_op {
-	DEV_ZONE_RESET,
-	DEV_ZONE_FINISH,
-};
-
 struct dev_ops {
 	int (*read)(struct f2fs_device *dev, void *buf, uint64_t off, size_t len);
 	int (*write)(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len,
@@ -39,7 +34,7 @@ struct dev_ops {
 	/* zoned devices only (NULL otherwise); ranges are checked by zone.c */
 	int (*report_zones)(struct f2fs_device *dev, uint64_t off, struct f2fs_zone *zones,
 			    unsigned int max, unsigned int *nr);
-	int (*zone_mgmt)(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len);
+	int (*zone_mgmt)(struct f2fs_device *dev, enum f2fs_zone_op op, uint64_t off, uint64_t len);
 };
 
 struct f2fs_device {
@@ -111,6 +106,6 @@ int dev_blkzoned_probe(struct f2fs_device *dev);
 bool dev_blkzoned_host_managed(dev_t rdev);
 int dev_blkzoned_report(struct f2fs_device *dev, uint64_t off, struct f2fs_zone *zones,
 			unsigned int max, unsigned int *nr);
-int dev_blkzoned_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len);
+int dev_blkzoned_mgmt(struct f2fs_device *dev, enum f2fs_zone_op op, uint64_t off, uint64_t len);
 
 #endif

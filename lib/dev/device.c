@@ -136,9 +136,12 @@ static int stack_report_zones(struct f2fs_device *dev, uint64_t off, struct f2fs
 	return f2fs_dev_report_zones(dev->stack.lower, off, zones, max, nr);
 }
 
-static int stack_zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
+static int stack_zone_mgmt(struct f2fs_device *dev, enum f2fs_zone_op op, uint64_t off,
+			   uint64_t len)
 {
-	if (op == DEV_ZONE_RESET)
+	if (dev->stack.ops->zone_mgmt)
+		return dev->stack.ops->zone_mgmt(dev->stack.priv, dev->stack.lower, op, off, len);
+	if (op == F2FS_ZONE_OP_RESET)
 		return f2fs_dev_reset_zones(dev->stack.lower, off, len);
 	return f2fs_dev_finish_zones(dev->stack.lower, off, len);
 }

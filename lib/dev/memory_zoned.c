@@ -163,7 +163,7 @@ static bool on_zone_boundaries(const struct f2fs_device *dev, uint64_t off, uint
 	return off % zb == 0 && (end % zb == 0 || end == dev->info.size_bytes);
 }
 
-static int mz_zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
+static int mz_zone_mgmt(struct f2fs_device *dev, enum f2fs_zone_op op, uint64_t off, uint64_t len)
 {
 	uint32_t i, first = zone_index(dev, off), last = zone_index(dev, off + len - 1);
 
@@ -175,7 +175,7 @@ static int mz_zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t o
 	for (i = first; i <= last; i++) {
 		struct f2fs_zone *z = &dev->mem.zones[i];
 
-		if (op == DEV_ZONE_RESET) {
+		if (op == F2FS_ZONE_OP_RESET) {
 			reset_zone(dev, z);
 		} else {
 			z->wp = z->start + z->len;
@@ -194,7 +194,7 @@ static int mz_discard(struct f2fs_device *dev, uint64_t off, uint64_t len, bool 
 	}
 	if (!on_zone_boundaries(dev, off, len))
 		return -EOPNOTSUPP;
-	return mz_zone_mgmt(dev, DEV_ZONE_RESET, off, len); /* -EIO with a conventional zone */
+	return mz_zone_mgmt(dev, F2FS_ZONE_OP_RESET, off, len); /* -EIO with a conventional zone */
 }
 
 static int mz_report(struct f2fs_device *dev, uint64_t off, struct f2fs_zone *zones,

@@ -199,7 +199,8 @@ static int multi_report(struct f2fs_device *dev, uint64_t off, struct f2fs_zone 
 	return 0;
 }
 
-static int multi_zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
+static int multi_zone_mgmt(struct f2fs_device *dev, enum f2fs_zone_op op, uint64_t off,
+			   uint64_t len)
 {
 	struct multi *m = multi_of(dev);
 	unsigned int i = member_at(m, off);
@@ -207,7 +208,7 @@ static int multi_zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_
 
 	if (len > m->len[i] - moff)
 		return -EINVAL; /* one member at a time */
-	if (op == DEV_ZONE_RESET)
+	if (op == F2FS_ZONE_OP_RESET)
 		return f2fs_dev_reset_zones(m->dev[i], moff, len);
 	return f2fs_dev_finish_zones(m->dev[i], moff, len);
 }

@@ -61,7 +61,7 @@ int f2fs_dev_for_each_zone(struct f2fs_device *dev, int (*fn)(const struct f2fs_
 	return 0;
 }
 
-static int zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off, uint64_t len)
+static int zone_mgmt(struct f2fs_device *dev, enum f2fs_zone_op op, uint64_t off, uint64_t len)
 {
 	if (!zoned(dev) || !dev->ops->zone_mgmt)
 		return -EOPNOTSUPP;
@@ -74,10 +74,10 @@ static int zone_mgmt(struct f2fs_device *dev, enum dev_zone_op op, uint64_t off,
 
 int f2fs_dev_reset_zones(struct f2fs_device *dev, uint64_t off, uint64_t len)
 {
-	return zone_mgmt(dev, DEV_ZONE_RESET, off, len);
+	return zone_mgmt(dev, F2FS_ZONE_OP_RESET, off, len);
 }
 
 int f2fs_dev_finish_zones(struct f2fs_device *dev, uint64_t off, uint64_t len)
 {
-	return zone_mgmt(dev, DEV_ZONE_FINISH, off, len);
+	return zone_mgmt(dev, F2FS_ZONE_OP_FINISH, off, len);
 }
