@@ -227,6 +227,11 @@ struct f2fs_replay_policy {
 	 * may each run this far ahead (qemu's drive throttling: 100)
 	 */
 	double model_burst_ms;
+	/*
+	 * A zoned device's zone reset (or finish) takes at least this long per
+	 * zone (0: the device's own time): an SMR drive's takes milliseconds
+	 */
+	double model_zone_reset_ms;
 	uint32_t device_queue; /* requests the device holds, served in order (1) */
 	uint64_t max_request;  /* bytes: longer writes are split (max_sectors_kb, 512 KiB) */
 	/*
@@ -324,6 +329,14 @@ struct f2fs_replay_report {
 	/* per I/O class: bytes, requests, average and peak queue wait */
 	uint64_t class_bytes[F2FS_RP_IO_CLASSES], class_requests[F2FS_RP_IO_CLASSES];
 	double class_wait_avg_ms[F2FS_RP_IO_CLASSES], class_wait_max_ms[F2FS_RP_IO_CLASSES];
+	/*
+	 * a zoned device: zones reset and finished (their bytes, the time
+	 * they took, the device busy meanwhile), and writes the scheduler
+	 * held back until their zone's write pointer reached them
+	 */
+	bool zoned;
+	uint64_t zone_resets, zone_reset_bytes, zone_finishes, zone_ordered_writes;
+	double zone_mgmt_ms;
 	/* the content check: files sampled and read back, and how many differed */
 	uint64_t verified_files, verify_failures;
 };

@@ -48,6 +48,7 @@
 #include "f2fs/read.h"
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
+#include "f2fs/zone.h"
 #include "engine_internal.h"
 #include "iosched.h"
 
@@ -782,6 +783,7 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	cfg.model.iops = (uint32_t)p->model_iops;
 	cfg.model.flush_ms = (uint32_t)p->model_flush_ms;
 	cfg.model.burst_ms = (uint32_t)p->model_burst_ms;
+	cfg.model.zone_reset_ms = (uint32_t)p->model_zone_reset_ms;
 	cfg.max_write_bytes = p->max_request ? p->max_request : 512u << 10;
 	cfg.defer_flush = true;
 	cfg.queue_depth = p->device_queue;
@@ -1015,6 +1017,11 @@ static void sched_report(struct rp_sched *sched, struct f2fs_replay_report *rep)
 		rep->class_wait_avg_ms[c] = n ? (double)k->wait_ns / 1e6 / (double)n : 0;
 		rep->class_wait_max_ms[c] = (double)k->max_wait_ns / 1e6;
 	}
+	rep->zone_resets = st.zone_resets;
+	rep->zone_reset_bytes = st.zone_reset_bytes;
+	rep->zone_finishes = st.zone_finishes;
+	rep->zone_mgmt_ms = (double)st.zone_mgmt_ns / 1e6;
+	rep->zone_ordered_writes = st.zone_held_writes;
 }
 
 int f2fs_replay_run(struct f2fs_device *dev, const struct f2fs_replay_workload *wl,
@@ -1025,6 +1032,7 @@ int f2fs_replay_run(struct f2fs_device *dev, const struct f2fs_replay_workload *
 	int ret, sret;
 
 	memset(rep, 0, sizeof(*rep));
+	rep->zoned = f2fs_dev_zone_info(dev)->model != F2FS_ZONED_NONE;
 	snprintf(rep->workload, sizeof(rep->workload), "%s", wl->name);
 	if (!e) {
 		f2fs_dev_close(dev);

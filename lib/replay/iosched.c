@@ -25,8 +25,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "f2fs/zone.h"
 #include "clock.h"
 #include "iosched.h"
+#include "zone_order.h"
 
 #define NS_PER_SEC 1000000000ull
 #define BLK_SHIFT  12	    /* the overlap check's granularity */
@@ -149,6 +151,15 @@ struct rp_sched {
 	 */
 	void *pool[POOL_MAX];
 	unsigned int npool;
+	/*
+	 * A zoned device's write pointers (NULL: any order goes), and the
+	 * requests the dispatcher holds aside until their zone's pointer
+	 * reaches them, in the order it took them
+	 */
+	struct rp_zone_order *zones;
+	struct req *held_head, *held_tail;
+	unsigned int nheld;
+	uint64_t zone_resets, zone_reset_bytes, zone_finishes, zone_mgmt_ns, zone_held_writes;
 };
 
 /* ---- the set of blocks under pending writes ---- */
@@ -958,6 +969,110 @@ static void wait_for_work(struct rp_sched *s)
 	pthread_cond_timedwait(&s->work, &s->lock, &ts);
 }
 
+/* ---- zone order (zoned devices) ---- */
+
+static bool held_write_of(const struct rp_sched *s, unsigned int ctx, const struct req *upto)
+{
+	const struct req *h;
+
+	for (h = s->held_head; h && h != upto; h = h->next)
+		if (h->kind == REQ_WRITE && h->ctx == ctx)
+			return true;
+	return false;
+}
+
+/* @r may go to the device now: a write at its zone's pointer, a flush with no write of its held. */
+static bool zone_ready(const struct rp_sched *s, const struct req *r, const struct req *upto)
+{
+	if (r->kind == REQ_WRITE)
+		return rp_zone_order_ready(s->zones, r->off, r->len);
+	if (r->kind == REQ_FLUSH)
+		return !held_write_of(s, r->ctx, upto);
+	return true;
+}
+
+static void held_push(struct rp_sched *s, struct req *r)
+{
+	r->next = NULL;
+	if (s->held_tail)
+		s->held_tail->next = r;
+	else
+		s->held_head = r;
+	s->held_tail = r;
+	s->nheld++;
+	if (r->kind == REQ_WRITE)
+		s->zone_held_writes++;
+	/* held, it is not in the device: its slot may serve a request that is */
+	slot_give_back(s, r);
+	slots_grant(s);
+}
+
+static struct req *held_take(struct rp_sched *s, struct req *prev, struct req *r)
+{
+	if (prev)
+		prev->next = r->next;
+	else
+		s->held_head = r->next;
+	if (s->held_tail == r)
+		s->held_tail = prev;
+	s->nheld--;
+	r->next = NULL;
+	return r;
+}
+
+/* The first held request that may go now, or NULL. */
+static struct req *held_ready(struct rp_sched *s)
+{
+	struct req *r, *prev = NULL;
+
+	for (r = s->held_head; r; prev = r, r = r->next)
+		if (zone_ready(s, r, r))
+			return held_take(s, prev, r);
+	return NULL;
+}
+
+/*
+ * When every outstanding request is held (nothing queued, nothing in the
+ * device), the first held one regardless, which the device then fails:
+ * an error, not a hang.
+ */
+static struct req *held_stuck(struct rp_sched *s)
+{
+	if (s->held_head && s->queued - s->completed == s->nheld && !s->devq_len)
+		return held_take(s, NULL, s->held_head);
+	return NULL;
+}
+
+/* Whether the dispatcher put @r aside for its zone's order. */
+static bool zone_hold(struct rp_sched *s, struct req *r)
+{
+	if (!s->zones || zone_ready(s, r, NULL))
+		return false;
+	held_push(s, r);
+	return true;
+}
+
+static void zone_note_done(struct rp_sched *s, const struct req *r)
+{
+	if (s->zones && r->kind == REQ_WRITE && !r->ret)
+		rp_zone_order_wrote(s->zones, r->off, r->len);
+}
+
+static struct req *next_to_serve(struct rp_sched *s)
+{
+	struct req *r = s->nheld ? held_ready(s) : NULL;
+
+	while (!r) {
+		devq_fill(s);
+		r = devq_pop(s);
+		if (!r)
+			return s->nheld ? held_stuck(s) : NULL;
+		if (zone_hold(s, r))
+			r = NULL;
+	}
+	return r;
+}
+
 static void *dispatcher(void *arg)
 {
 	struct rp_sched *s = arg;
@@ -965,10 +1080,9 @@ static void *dispatcher(void *arg)
 
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
-		devq_fill(s);
-		r = devq_pop(s);
+		r = next_to_serve(s);
 		if (!r) {
-			if (s->stopping)
+			if (s->stopping && !s->nheld)
 				break;
 			wait_for_work(s);
 			continue;
@@ -978,6 +1092,7 @@ static void *dispatcher(void *arg)
 		serve(s, r);
 		pthread_mutex_lock(&s->lock);
 		s->in_service = false;
+		zone_note_done(s, r);
 		complete(s, r);
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -1223,12 +1338,20 @@ static void passthrough_end(struct rp_sched *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* A request that went around the queue may have moved write pointers (a discard resets zones). */
+static int zones_reload(struct rp_sched *s, struct f2fs_device *lower)
+{
+	return s->zones ? rp_zone_order_reload(s->zones, lower) : 0;
+}
+
 static int sched_zero(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len)
 {
 	int ret;
 
 	passthrough_begin(priv);
 	ret = f2fs_dev_zero(lower, off, len);
+	if (!ret)
+		ret = zones_reload(priv, lower);
 	passthrough_end(priv);
 	return ret;
 }
@@ -1240,7 +1363,59 @@ static int sched_discard(void *priv, struct f2fs_device *lower, uint64_t off, ui
 
 	passthrough_begin(priv);
 	ret = f2fs_dev_discard(lower, off, len, reads_zero);
+	if (!ret)
+		ret = zones_reload(priv, lower);
 	passthrough_end(priv);
+	return ret;
+}
+
+/* Count a reset or finish of [off, off + len) that took @ns. */
+static void zone_mgmt_count(struct rp_sched *s, enum f2fs_zone_op op, uint64_t n, uint64_t bytes,
+			    uint64_t ns)
+{
+	if (op == F2FS_ZONE_OP_RESET) {
+		s->zone_resets += n;
+		s->zone_reset_bytes += bytes;
+	} else {
+		s->zone_finishes += n;
+	}
+	s->zone_mgmt_ns += ns;
+}
+
+/*
+ * A zone reset or finish, once every queued write is on the device (a
+ * reset must not overtake a write into its zone): it takes the device's
+ * own time or the model's zone_reset_ms per zone, whichever is longer, and
+ * the modelled device is busy meanwhile.
+ */
+static int sched_zone_mgmt(void *priv, struct f2fs_device *lower, enum f2fs_zone_op op,
+			   uint64_t off, uint64_t len)
+{
+	struct rp_sched *s = priv;
+	uint64_t t0, end, n = 0, bytes = len;
+	int ret;
+
+	passthrough_begin(s);
+	t0 = rp_now_ns();
+	if (s->dev_free_ns > t0)
+		t0 = s->dev_free_ns;
+	if (s->zones)
+		n = rp_zone_order_count(s->zones, off, len, &bytes);
+	ret = op == F2FS_ZONE_OP_RESET ? f2fs_dev_reset_zones(lower, off, len)
+				       : f2fs_dev_finish_zones(lower, off, len);
+	end = t0 + n * s->model.zone_reset_ms * 1000000ull;
+	if (end > rp_now_ns())
+		rp_sleep_until(end);
+	else
+		end = rp_now_ns();
+	if (!ret)
+		ret = zones_reload(s, lower);
+	pthread_mutex_lock(&s->lock);
+	s->dev_free_ns = end;
+	if (!ret)
+		zone_mgmt_count(s, op, n, bytes, end - t0);
+	pthread_mutex_unlock(&s->lock);
+	passthrough_end(s);
 	return ret;
 }
 
@@ -1257,6 +1432,7 @@ static void sched_free(struct rp_sched *s)
 {
 	while (s->npool)
 		free(s->pool[--s->npool]);
+	rp_zone_order_free(s->zones);
 	free(s->cache_tag);
 	free(s->cache_data);
 	pthread_cond_destroy(&s->done);
@@ -1279,6 +1455,7 @@ static const struct f2fs_dev_layer_ops sched_ops = {
     .zero = sched_zero,
     .discard = sched_discard,
     .flush = sched_flush,
+    .zone_mgmt = sched_zone_mgmt,
     .release = sched_release,
 };
 
@@ -1357,8 +1534,11 @@ static int sched_new(struct f2fs_device *lower, const struct rp_sched_config *c,
 		return -ENOMEM;
 	s->ctx = calloc(CTX_ROOM, sizeof(*s->ctx));
 	if (s->ctx && !blkset_init(&s->pending, SET_BITS))
+		ret = rp_zone_order_open(lower, &s->zones);
+	if (!ret)
 		ret = sync_init(s);
 	if (ret) {
+		rp_zone_order_free(s->zones);
 		free(s->pending.slot);
 		free(s->ctx);
 		free(s);
@@ -1534,6 +1714,11 @@ void rp_sched_get_stats(struct rp_sched *s, struct rp_sched_stats *out)
 	out->busy_ns = s->busy_ns;
 	out->elapsed_ns = rp_now_ns() - s->open_ns;
 	out->error = s->err;
+	out->zone_resets = s->zone_resets;
+	out->zone_reset_bytes = s->zone_reset_bytes;
+	out->zone_finishes = s->zone_finishes;
+	out->zone_mgmt_ns = s->zone_mgmt_ns;
+	out->zone_held_writes = s->zone_held_writes;
 	pthread_mutex_unlock(&s->lock);
 }
 

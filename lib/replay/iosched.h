@@ -59,6 +59,20 @@
  *   zero, discard  pass through synchronously once every queued request is
  *          complete, with new requests held back meanwhile (mkfs only;
  *          not counted in the stats).
+ *   zone reset, finish  the same, counted (zones, bytes, time) and, with
+ *          model.zone_reset_ms, taking at least that long per zone.
+ *
+ * On a host-managed zoned device a write into a sequential zone must start
+ * at the zone's write pointer.  The write path allocates and queues each
+ * zone's blocks in order, but the weighted-fair order may serve a later
+ * one first; the dispatcher then holds that write aside (it gives its
+ * request slot back) and serves it as soon as the zone's pointer reaches
+ * it, as mq-deadline's zone write locking keeps a zone's writes in order.
+ * A flush of a context with a write held waits with it, so a flush still
+ * covers every earlier write of its context.  Should every outstanding
+ * request be held (a gap the write path left), the first held one is
+ * served anyway and fails as the device fails it: the run ends with an
+ * error instead of a hang.
  *
  * Modelled, the dispatcher does the real I/O, then sleeps until the
  * model says the request is done (struct rp_sched_model), so a request
@@ -109,10 +123,11 @@ struct rp_sched_class {
  *                the request budget that the big ones left unused.
  */
 struct rp_sched_model {
-	uint32_t mbps;	   /* throughput, 10^6 bytes per second */
-	uint32_t iops;	   /* requests per second (data requests) */
-	uint32_t flush_ms; /* time of a cache flush (never throttled) */
-	uint32_t burst_ms; /* work either bucket may hold before a request waits */
+	uint32_t mbps;		/* throughput, 10^6 bytes per second */
+	uint32_t iops;		/* requests per second (data requests) */
+	uint32_t flush_ms;	/* time of a cache flush (never throttled) */
+	uint32_t burst_ms;	/* work either bucket may hold before a request waits */
+	uint32_t zone_reset_ms; /* a zone reset or finish, per zone (else the device's own time) */
 };
 
 struct rp_sched_config {
@@ -196,6 +211,9 @@ struct rp_sched_stats {
 	uint64_t busy_ns;    /* the dispatcher serving requests */
 	uint64_t elapsed_ns; /* since rp_sched_open */
 	int error;	     /* the first write or flush error, 0 if none */
+	/* zoned devices: zones reset and finished, their bytes and time; writes held for order */
+	uint64_t zone_resets, zone_reset_bytes, zone_finishes, zone_mgmt_ns;
+	uint64_t zone_held_writes;
 };
 
 /*

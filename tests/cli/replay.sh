@@ -51,6 +51,10 @@ run_workload() {
 		fail "$name" "no content check: $(echo "$out" | grep 'content check')"
 		return 1
 	fi
+	if echo "$out" | grep -q '^zones:'; then
+		fail "$name" "a zones line for an image file: $(echo "$out" | grep '^zones:')"
+		return 1
+	fi
 	both_clean "$name" || return 1
 	REPORT=$out
 	return 0
@@ -361,6 +365,7 @@ refuse bad-op-cpu "--op-cpu-us" "$F2FS_IO" replay --op-cpu-us 2,1 seqwrite "$IMG
 refuse bad-max-request "--max-request" "$F2FS_IO" replay --max-request 1000 seqwrite "$IMG"
 refuse bad-nr-requests "--nr-requests" "$F2FS_IO" replay --nr-requests 0 seqwrite "$IMG"
 refuse bad-model "--device-model" "$F2FS_IO" replay --device-model 1,2,3,4,5 seqwrite "$IMG"
+refuse bad-zone-reset "--zone-reset-ms" "$F2FS_IO" replay --zone-reset-ms 2x seqwrite "$IMG"
 refuse bad-plot "--plot $WORK/no/such/dir/p.svg" "$F2FS_IO" replay --plot "$WORK/no/such/dir/p.svg" \
 	seqwrite "$IMG"
 refuse bad-compare "not a policy option" "$F2FS_IO" replay --mkfs "" --compare "--bogus" "" \

@@ -83,6 +83,7 @@ enum {
 	OPT_SLICE_IDLE,
 	OPT_CKPT_WAKEUP,
 	OPT_OP_CPU,
+	OPT_ZONE_RESET,
 	OPT_INJECT,
 	OPT_NO_INJECT,
 	OPT_DIRTY_THROTTLE,
@@ -114,6 +115,7 @@ static const struct option policy_options[] = {
     {"bfq-slice-idle", required_argument, NULL, OPT_SLICE_IDLE},
     {"ckpt-wakeup-us", required_argument, NULL, OPT_CKPT_WAKEUP},
     {"op-cpu-us", required_argument, NULL, OPT_OP_CPU},
+    {"zone-reset-ms", required_argument, NULL, OPT_ZONE_RESET},
     {"bfq-inject", no_argument, NULL, OPT_INJECT},
     {"no-bfq-inject", no_argument, NULL, OPT_NO_INJECT},
     {"dirty-throttle", required_argument, NULL, OPT_DIRTY_THROTTLE},
@@ -254,6 +256,7 @@ static bool parse_us_range(const char *s, uint32_t *min_us, uint32_t *max_us)
 /* Apply policy option @opt with @arg; false when @arg is not a valid value. */
 static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 {
+	uint32_t v32;
 	uint64_t v;
 
 	switch (opt) {
@@ -306,6 +309,11 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 		return parse_us_range(arg, &p->ckpt_wakeup_us, &p->ckpt_wakeup_max_us);
 	case OPT_OP_CPU:
 		return parse_us_range(arg, &p->op_cpu_us, &p->op_cpu_max_us);
+	case OPT_ZONE_RESET:
+		if (!parse_u32(arg, 60000, &v32))
+			return false;
+		p->model_zone_reset_ms = v32;
+		return true;
 	case OPT_NR_REQUESTS:
 		return parse_u32(arg, 4096, &p->nr_requests) && p->nr_requests;
 	case OPT_MAX_REQUEST:
@@ -602,14 +610,18 @@ static const char *class_name(unsigned int c)
 
 static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_t len)
 {
-	char model[96] = "the device's own speed", burst[32] = "";
+	char model[128] = "the device's own speed", burst[32] = "", zr[40] = "";
 
 	if (p->model_burst_ms)
 		snprintf(burst, sizeof(burst), ", throttle burst %.0f ms", p->model_burst_ms);
+	if (p->model_zone_reset_ms)
+		snprintf(zr, sizeof(zr), ", zone reset %.0f ms", p->model_zone_reset_ms);
 	if (p->model_mbps || p->model_iops || p->model_flush_ms)
 		snprintf(model, sizeof(model),
-			 "model %.0f MB/s, %.0f IOPS, flush %.0f ms%s, queue %u", p->model_mbps,
-			 p->model_iops, p->model_flush_ms, burst, p->device_queue);
+			 "model %.0f MB/s, %.0f IOPS, flush %.0f ms%s%s, queue %u", p->model_mbps,
+			 p->model_iops, p->model_flush_ms, burst, zr, p->device_queue);
+	else if (zr[0])
+		snprintf(model, sizeof(model), "the device's own speed%s", zr);
 	snprintf(out, len,
 		 "%s (ckpt ioprio %s,%u), %s (min_seq_blocks %u), section counts %s, writeback "
 		 "%s, weights fg=%u bg=%u flusher=%u%s, %s, seed %llu",
@@ -681,6 +693,12 @@ static void print_report(const struct f2fs_replay_report *r, const struct f2fs_r
 			       class_name(c), mib(r->class_bytes[c]),
 			       (unsigned long long)r->class_requests[c], r->class_wait_avg_ms[c],
 			       r->class_wait_max_ms[c]);
+	if (r->zoned)
+		printf("zones: %llu reset (%.1f MiB), %llu finished, in %.1f ms; %llu writes held "
+		       "for their zone's write pointer\n",
+		       (unsigned long long)r->zone_resets, mib(r->zone_reset_bytes),
+		       (unsigned long long)r->zone_finishes, r->zone_mgmt_ms,
+		       (unsigned long long)r->zone_ordered_writes);
 	printf("content check: %llu files read back, %llu differ\n",
 	       (unsigned long long)r->verified_files, (unsigned long long)r->verify_failures);
 }
@@ -714,6 +732,7 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_double(j, "model_iops", p->model_iops);
 	json_double(j, "model_flush_ms", p->model_flush_ms);
 	json_double(j, "model_burst_ms", p->model_burst_ms);
+	json_double(j, "model_zone_reset_ms", p->model_zone_reset_ms);
 	json_u64(j, "max_request", p->max_request);
 	json_u64(j, "nr_requests", p->nr_requests);
 	json_u64(j, "seed", p->seed);
@@ -796,6 +815,15 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 		json_double(j, "mbps", r->read_pass_mbps);
 		json_end(j);
 	}
+	if (r->zoned) {
+		json_object(j, "zones");
+		json_u64(j, "resets", r->zone_resets);
+		json_u64(j, "reset_bytes", r->zone_reset_bytes);
+		json_u64(j, "finishes", r->zone_finishes);
+		json_double(j, "mgmt_ms", r->zone_mgmt_ms);
+		json_u64(j, "ordered_writes", r->zone_ordered_writes);
+		json_end(j);
+	}
 	json_array(j, "io_classes");
 	for (c = 0; c < F2FS_RP_IO_CLASSES; c++) {
 		json_object(j, NULL);
@@ -854,6 +882,10 @@ static void print_compare(const struct f2fs_replay_report r[2], const char *cons
 		print_metric("read pass MB/s", r[0].read_pass_mbps, r[1].read_pass_mbps);
 	print_metric("cleaner blocks moved", (double)r[0].gc_blocks_moved,
 		     (double)r[1].gc_blocks_moved);
+	if (r[0].zoned) {
+		print_metric("zones reset", (double)r[0].zone_resets, (double)r[1].zone_resets);
+		print_metric("zone reset time (ms)", r[0].zone_mgmt_ms, r[1].zone_mgmt_ms);
+	}
 }
 
 /* ---- running ---- */
@@ -991,7 +1023,8 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --seed N   --max-request SIZE   --nr-requests N\n"
      "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n"
      "  --bfq-budget SIZE   --bfq-slice-idle MS   --dirty-throttle sleep|writeback\n"
-     "  --bfq-inject | --no-bfq-inject   --ckpt-wakeup-us MIN[,MAX]   --op-cpu-us MIN[,MAX]\n",
+     "  --bfq-inject | --no-bfq-inject   --ckpt-wakeup-us MIN[,MAX]   --op-cpu-us MIN[,MAX]\n"
+     "  --zone-reset-ms MS\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "f2fs/device.h"
+#include "f2fs/zone.h"
 #include "test.h"
 #include "../../../lib/replay/iosched.h"
 
@@ -145,7 +146,9 @@ struct rig {
 	struct recorder rec;
 };
 
-static void rig_open(struct rig *g, uint64_t size, const struct rp_sched_config *c, bool gated)
+/* The rig on @mem, which it takes. */
+static void rig_open_on(struct rig *g, struct f2fs_device *mem, const struct rp_sched_config *c,
+			bool gated)
 {
 	struct f2fs_device *rec;
 
@@ -153,9 +156,28 @@ static void rig_open(struct rig *g, uint64_t size, const struct rp_sched_config 
 	pthread_mutex_init(&g->rec.lock, NULL);
 	pthread_cond_init(&g->rec.cond, NULL);
 	g->rec.gate_closed = gated;
-	CHECK_EQ_U64(f2fs_dev_open_memory(size, &g->mem), 0);
+	g->mem = mem;
 	CHECK_EQ_U64(f2fs_dev_stack(g->mem, &rec_ops, &g->rec, &rec), 0);
 	CHECK_EQ_U64(rp_sched_open(rec, c, &g->s, &g->dev), 0);
+}
+
+static void rig_open(struct rig *g, uint64_t size, const struct rp_sched_config *c, bool gated)
+{
+	struct f2fs_device *mem = NULL;
+
+	CHECK_EQ_U64(f2fs_dev_open_memory(size, &mem), 0);
+	rig_open_on(g, mem, c, gated);
+}
+
+/* 4 MiB of host-managed zones of 1 MiB, the first conventional. */
+#define ZONE_BLKS (MIB / BLK)
+static void rig_open_zoned(struct rig *g, const struct rp_sched_config *c, bool gated)
+{
+	struct f2fs_memory_zones zp = {.size = 4 * MIB, .zone_bytes = MIB, .nr_conv = 1};
+	struct f2fs_device *mem = NULL;
+
+	CHECK_EQ_U64(f2fs_dev_open_memory_zoned(&zp, &mem), 0);
+	rig_open_on(g, mem, c, gated);
 }
 
 static void rig_close(struct rig *g)
@@ -1387,6 +1409,93 @@ static void test_bad_arguments(void)
 	CHECK_EQ_U64(f2fs_dev_close(dev), 0);
 }
 
+/*
+ * Two writes into one sequential zone, the second from a realtime context
+ * that the scheduler serves first, and a flush of that context after it:
+ * the emulated zone would fail the second write before the first, so the
+ * dispatcher holds it (and the flush behind it) until the first is done.
+ */
+static void test_zone_order(void)
+{
+	struct rp_sched_config c = two_classes(100, 100, true);
+	struct rp_sched_stats st;
+	unsigned int first, second, flush;
+	struct rig g;
+	int rt;
+
+	c.defer_flush = true;
+	rig_open_zoned(&g, &c, true);
+	rt = rp_sched_context_new(g.s, 1);
+	CHECK_EQ_U64(rt, 1);
+	CHECK_EQ_U64(put(&g, 0, 3, 1, 0x01, F2FS_DEV_TAG_DATA),
+		     0); /* conventional: held at the gate */
+	rec_wait_held(&g.rec);
+	CHECK_EQ_U64(put(&g, 0, ZONE_BLKS, 2, 'A', F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, rt, ZONE_BLKS + 2, 1, 'B', F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(rp_sched_set_current(g.s, rt), 0);
+	CHECK_EQ_U64(f2fs_dev_flush(g.dev), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK(holds(g.mem, MIB, 2 * BLK, 'A'));
+	CHECK(holds(g.mem, MIB + 2 * BLK, BLK, 'B'));
+	first = rec_find(&g.rec, REC_WRITE, ZONE_BLKS, 'A');
+	second = rec_find(&g.rec, REC_WRITE, ZONE_BLKS + 2, 'B');
+	flush = rec_find(&g.rec, REC_FLUSH, 0, 0);
+	CHECK(first < second && second < flush && flush < MAX_LOG);
+	rp_sched_get_stats(g.s, &st);
+	CHECK_EQ_U64(st.zone_held_writes, 1);
+	CHECK_EQ_U64(st.error, 0);
+	rig_close(&g);
+}
+
+/* A write past a gap in its zone never becomes ready: served anyway, it fails; no hang. */
+static void test_zone_gap_fails(void)
+{
+	struct rig g;
+
+	rig_open_zoned(&g, &one_class, false);
+	CHECK_EQ_U64(put(&g, 0, 2 * ZONE_BLKS + 5, 1, 'G', F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(rp_sched_drain(g.s), -EIO);
+	CHECK(holds(g.mem, 2 * MIB + 5 * BLK, BLK, 0));
+	rig_close(&g);
+}
+
+/*
+ * A zone reset through the scheduler waits for the writes queued before it,
+ * takes the model's time per zone, is counted, and the zone's order starts
+ * over from its beginning.
+ */
+static void test_zone_reset_counted(void)
+{
+	struct rp_sched_config c = one_class;
+	struct rp_sched_stats st;
+	uint64_t t0, ns;
+	struct rig g;
+
+	c.model.zone_reset_ms = 10;
+	rig_open_zoned(&g, &c, false);
+	CHECK_EQ_U64(put(&g, 0, ZONE_BLKS, 4, 'A', F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, 0, 2 * ZONE_BLKS, 4, 'B', F2FS_DEV_TAG_DATA), 0);
+	t0 = now_ns();
+	CHECK_EQ_U64(f2fs_dev_reset_zones(g.dev, MIB, 2 * MIB), 0);
+	ns = now_ns() - t0;
+	CHECK(ns >= 20 * MS);
+	CHECK(holds(g.mem, MIB, 4 * BLK, 0));
+	CHECK_EQ_U64(f2fs_dev_finish_zones(g.dev, 3 * MIB, MIB), 0);
+	/* written again from the start: in order, so nothing is held */
+	CHECK_EQ_U64(put(&g, 0, ZONE_BLKS, 1, 'C', F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK(holds(g.mem, MIB, BLK, 'C'));
+	rp_sched_get_stats(g.s, &st);
+	CHECK_EQ_U64(st.zone_resets, 2);
+	CHECK_EQ_U64(st.zone_reset_bytes, 2 * MIB);
+	CHECK_EQ_U64(st.zone_finishes, 1);
+	CHECK(st.zone_mgmt_ns >= 30 * MS);
+	CHECK_EQ_U64(st.zone_held_writes, 0);
+	printf("  a reset of 2 zones took %.1f ms (model: 10 ms a zone)\n", (double)ns / 1e6);
+	rig_close(&g);
+}
+
 int main(void)
 {
 	RUN(test_write_read_back);
@@ -1419,6 +1528,9 @@ int main(void)
 	RUN(test_io_error);
 	RUN(test_close_drains);
 	RUN(test_stats);
+	RUN(test_zone_order);
+	RUN(test_zone_gap_fails);
+	RUN(test_zone_reset_counted);
 	RUN(test_bad_arguments);
 	TEST_EXIT();
 }
