@@ -8,7 +8,8 @@
 # jobs/zoned.sh makes the volume, checks it, lets the kernel write and
 # delete across several zones, checks it again and reads it back, then
 # resets a zone the volume writes behind its back (util-linux blkzone) and
-# has our fsck flag and repair it before the kernel uses it again (its
+# has our fsck flag and repair it before the kernel uses it again, loads a
+# tree with our sload and replays a workload with f2fs_io replay (its
 # header lists the cases).  Here the layout our mkfs wrote (dump.f2fs -d 1)
 # is compared field by field with newest upstream's for the same device:
 # with upstream's mkfs built beside the repository it runs in the same boot
@@ -16,7 +17,7 @@
 # wrote; without it (CI), with the table.  ZONED_WRITE_EXPECTED=1 with
 # newest upstream built rewrites the table's rows from what it wrote.
 #
-# Environment: MKFS, OUR_FSCK, DUMP, OUR_SLOAD (ours, defaults in the tree),
+# Environment: MKFS, OUR_FSCK, DUMP, OUR_SLOAD, F2FS_IO (ours, defaults in the tree),
 # UPSTREAM_NEWEST_MKFS / UPSTREAM_NEWEST_FSCK (default
 # ../upstream-f2fs-tools), ZONED_CASES (default "smr zns"), plus guest.sh's
 # GUEST_*.  Output: one PASS/FAIL/SKIP line per case; exit 1 if any failed.
@@ -34,6 +35,7 @@ MKFS=${MKFS:-$repo/mkfs/mkfs.f2fs}
 OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
 DUMP=${DUMP:-$repo/dump/dump.f2fs}
 OUR_SLOAD=${OUR_SLOAD:-$repo/sload/sload.f2fs}
+F2FS_IO=${F2FS_IO:-$repo/tools/f2fs_io/f2fs_io}
 newest=$(dirname "$repo")/upstream-f2fs-tools
 NEWEST_MKFS=${UPSTREAM_NEWEST_MKFS:-$newest/mkfs/mkfs.f2fs}
 NEWEST_FSCK=${UPSTREAM_NEWEST_FSCK:-$newest/fsck/fsck.f2fs}
@@ -42,7 +44,7 @@ BLKZONE=${BLKZONE:-$(command -v blkzone || echo /usr/sbin/blkzone)}
 EXPECTED=$here/zoned-layout.expected
 JOB=$here/jobs/zoned.sh
 STEPS="mkfs layout layout-up fsck-fresh kernel-write fsck-after dump-zones remount-read wp-flagged
-	wp-repair wp-kernel sload"
+	wp-repair wp-kernel sload replay"
 
 all_names() {
 	local k s
@@ -97,7 +99,7 @@ check_layout() {
 # run_kind KIND: one boot on that kind of device.
 run_kind() {
 	local kind=$1 meta=$work/$1-meta.img zns=$work/$1-zns.img
-	local -a bins=("$MKFS" "$OUR_FSCK" "$DUMP" "$OUR_SLOAD")
+	local -a bins=("$MKFS" "$OUR_FSCK" "$DUMP" "$OUR_SLOAD" "$F2FS_IO")
 	[ -x "$BLKZONE" ] && bins+=("$BLKZONE")
 	[ -x "$NEWEST_MKFS" ] && cp "$NEWEST_MKFS" "$work/mkfs_new" && bins+=("$work/mkfs_new")
 	[ -x "$NEWEST_FSCK" ] && cp "$NEWEST_FSCK" "$work/fsck_new" && bins+=("$work/fsck_new")
@@ -129,7 +131,7 @@ run_kind() {
 main() {
 	local k
 	start_work zoned
-	need_executable "$MKFS" "$OUR_FSCK" "$DUMP" "$OUR_SLOAD"
+	need_executable "$MKFS" "$OUR_FSCK" "$DUMP" "$OUR_SLOAD" "$F2FS_IO"
 	for k in $KINDS; do run_kind "$k"; done
 	finish_work '*.img'
 }

@@ -26,6 +26,13 @@
 #   sload         (with /bin/sload.f2fs) a fresh volume loaded with a tree
 #                 across several zones by our sload: our fsck calls it
 #                 clean, the kernel reads back every file of the tree
+#   replay        (with /bin/f2fs_io) f2fs_io replay --mkfs "-m ..." of a
+#                 trace whose writer writes 96 MiB files, fsyncs them and
+#                 deletes all but the last two, beside a looping thread
+#                 of small fsynced files: the run succeeds and reads its
+#                 files back, reports zones reset, our fsck calls the
+#                 volume clean, and the kernel mounts it, reads every
+#                 file, writes and unmounts without a complaint
 # Each case prints "@@CASE NAME PASS|FAIL|SKIP [REASON]@@".  Busybox sh only.
 
 JOB_NAME=zoned
@@ -50,12 +57,14 @@ smr)
 	wait_for /dev/nullb0
 	ZDEV=/dev/nullb0
 	MKFS_ARGS="-f -m /dev/nullb0"
+	REPLAY_MKFS="-m"
 	VOL=/dev/nullb0
 	;;
 zns)
 	wait_for /dev/nvme0n1
 	ZDEV=/dev/nvme0n1
 	MKFS_ARGS="-f -m -c /dev/nvme0n1 /dev/vda"
+	REPLAY_MKFS="-m -c /dev/nvme0n1"
 	VOL=/dev/vda
 	;;
 *) fail "KIND must be smr or zns" ;;
@@ -235,4 +244,55 @@ else
 	esac
 fi
 rm -rf /tmp/src
+
+# replay: the engine's scheduler keeps each zone's writes in order, the write path resets freed zones
+replay_trace() {
+	echo "0 x bg+loop create /x%n"
+	echo "- x bg+loop write /x%n 64K"
+	echo "- x bg+loop fsync /x%n"
+	echo "- x bg+loop unlink /x%n"
+	i=0
+	while [ $i -lt 8 ]; do
+		echo "- w fg create /f$i"
+		echo "- w fg write /f$i 96M"
+		echo "- w fg fsync /f$i"
+		[ $i -ge 2 ] && echo "- w fg unlink /f$((i - 2))"
+		echo "- w fg sync"
+		i=$((i + 1))
+	done
+}
+replay_case() {
+	replay_trace >/tmp/zoned.trace
+	timeout 240 /bin/f2fs_io replay --mkfs "$REPLAY_MKFS" --no-progress --zone-reset-ms 1 \
+		--trace /tmp/zoned.trace "$VOL" >/tmp/replay.out 2>&1
+	rc=$?
+	echo "@@NOTE replay exit $rc"
+	cat /sys/block/${ZDEV#/dev/}/queue/max_open_zones /sys/block/${ZDEV#/dev/}/queue/max_active_zones
+	[ $rc -eq 0 ] || sed 's/^/@@REPLAY /' /tmp/replay.out
+	[ $rc -eq 0 ] || return 2
+	resets=$(sed -n 's/^zones: \([0-9]*\) reset.*/\1/p' /tmp/replay.out)
+	[ "${resets:-0}" -gt 0 ] || return 3
+	/bin/fsck.f2fs "$VOL" >/tmp/fsck-r.out 2>&1 || return 4
+	mount -t f2fs "$VOL" "$MNT" || return 5
+	find "$MNT" -type f -exec cat {} + >/dev/null || return 5
+	dd if=/dev/urandom of="$MNT/after-replay" bs=1M count=8 2>/dev/null || return 5
+	umount "$MNT" || return 5
+	check_dmesg "after the replayed volume was used"
+	/bin/fsck.f2fs "$VOL" >/tmp/fsck-r.out 2>&1 || return 4
+}
+if [ ! -x /bin/f2fs_io ]; then
+	case_line replay SKIP "no f2fs_io"
+else
+	replay_case
+	case $? in
+	0)
+		echo "@@NOTE replay: $(grep '^elapsed' /tmp/replay.out), $(grep '^zones:' /tmp/replay.out)"
+		case_line replay PASS
+		;;
+	2) case_line replay FAIL "f2fs_io replay: $(tail -n 1 /tmp/replay.out)" ;;
+	3) case_line replay FAIL "no zone reset reported: $(grep '^zones:' /tmp/replay.out)" ;;
+	4) case_line replay FAIL "our fsck: $(grep -m 1 'PR_' /tmp/fsck-r.out)" ;;
+	*) case_line replay FAIL "the kernel could not use the replayed volume" ;;
+	esac
+fi
 echo "@@JOB-OK@@"
