@@ -266,8 +266,6 @@ replay_case() {
 	timeout 240 /bin/f2fs_io replay --mkfs "$REPLAY_MKFS" --no-progress --zone-reset-ms 1 \
 		--trace /tmp/zoned.trace "$VOL" >/tmp/replay.out 2>&1
 	rc=$?
-	echo "@@NOTE replay exit $rc"
-	cat /sys/block/${ZDEV#/dev/}/queue/max_open_zones /sys/block/${ZDEV#/dev/}/queue/max_active_zones
 	[ $rc -eq 0 ] || sed 's/^/@@REPLAY /' /tmp/replay.out
 	[ $rc -eq 0 ] || return 2
 	resets=$(sed -n 's/^zones: \([0-9]*\) reset.*/\1/p' /tmp/replay.out)
