@@ -35,6 +35,12 @@ void fix_plan_count(struct fix_plan *plan, const struct f2fs_problem *p)
 		plan->fixable[info->fix]++;
 	else if (info && !info->warning)
 		plan->unfixable++;
+	if (info && (info->flags & F2FS_PR_GATES_WRITES)) {
+		if (fix_plan_may(plan, p))
+			plan->gate[info->fix] = true;
+		else
+			plan->writes_gated = true;
+	}
 }
 
 /* One question on a terminal: true for an answer starting with y. */
@@ -55,13 +61,20 @@ bool fix_plan_decide(struct fix_plan *plan, FILE *in, FILE *out)
 	int k;
 
 	for (k = 0; k < F2FS_NR_FIXES; k++) {
-		if (!plan->fixable[k])
+		if (!plan->fixable[k] || plan->writes_gated)
 			continue;
 		plan->approve[k] =
 		    plan->mode == FIX_ASK
 			? ask(in, out, f2fs_fix_info((enum f2fs_fix)k), plan->fixable[k])
 			: true;
 		any |= plan->approve[k];
+	}
+	for (k = 0; k < F2FS_NR_FIXES; k++)
+		if (plan->gate[k] && !plan->approve[k])
+			plan->writes_gated = true;
+	if (plan->writes_gated) {
+		memset(plan->approve, 0, sizeof(plan->approve));
+		any = false;
 	}
 	return any;
 }
@@ -71,7 +84,8 @@ bool fix_plan_approves(const struct fix_plan *plan, const struct f2fs_problem *p
 	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
 
 	/* -y and -p approve every kind they may fix, also those only a later round finds */
-	return fix_plan_may(plan, p) && (plan->mode != FIX_ASK || plan->approve[info->fix]);
+	return !plan->writes_gated && fix_plan_may(plan, p) &&
+	       (plan->mode != FIX_ASK || plan->approve[info->fix]);
 }
 
 struct note_ctx {
@@ -128,7 +142,8 @@ int fix_roll_forward(struct f2fs_device *dev,
 	struct f2fs_recovery rec;
 	uint32_t fsynced, length;
 	struct f2fs_fs *fs;
-	int ret = f2fs_fs_open(dev, F2FS_FS_WRITE | F2FS_FS_ROLL_FORWARD, &fs, why, why_len);
+	int ret = f2fs_fs_open(dev, F2FS_FS_WRITE | F2FS_FS_ROLL_FORWARD | F2FS_FS_ROLL_BACK, &fs,
+			       why, why_len);
 
 	if (ret)
 		return ret;
@@ -171,9 +186,10 @@ int fix_run(struct tool *t, struct f2fs_device *dev, const char *undo, const str
 	if (!plan->drop_roll_forward)
 		ret = fix_roll_forward(dev, on_recovery, arg, out, why, why_len);
 	for (round = 0; !ret && again && round < FIX_ROUNDS; round++) {
-		ret = f2fs_fs_open(
-		    dev, F2FS_FS_WRITE | (plan->drop_roll_forward ? F2FS_FS_DROP_ROLL_FORWARD : 0),
-		    &fs, why, why_len);
+		ret = f2fs_fs_open(dev,
+				   F2FS_FS_WRITE | F2FS_FS_ROLL_BACK |
+				       (plan->drop_roll_forward ? F2FS_FS_DROP_ROLL_FORWARD : 0),
+				   &fs, why, why_len);
 		if (ret)
 			break;
 		n.repair = NULL;

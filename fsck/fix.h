@@ -34,6 +34,9 @@ struct fix_plan {
 	unsigned int unfixable;		     /* problems without a fix, or not preen-safe */
 	bool approve[F2FS_NR_FIXES];
 	bool drop_roll_forward; /* a fsynced chain may be lost to the repair's checkpoint */
+	/* F2FS_PR_GATES_WRITES problems: their fix kinds; one left unfixed stops every write */
+	bool gate[F2FS_NR_FIXES];
+	bool writes_gated;
 };
 
 /* May the plan's mode fix @p (before any question)? */

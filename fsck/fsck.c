@@ -1492,6 +1492,9 @@ static const char *why_not_repaired(const struct fsck_opts *o, bool may_write)
 			   : "this version has no fix for them yet";
 	if (o->plan.mode == FIX_ASK && !(isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)))
 		return "no terminal to ask on (-y repairs them, -p what is safe)";
+	if (o->plan.writes_gated && o->plan.mode == FIX_PREEN)
+		return "any repair would roll the volume back to the older checkpoint pack, which "
+		       "preen mode does not do (-y does)";
 	return NULL;
 }
 

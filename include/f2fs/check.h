@@ -21,6 +21,7 @@
 enum f2fs_problem_code {
 	PR_SB_INVALID,		 /* a superblock copy is unusable */
 	PR_CP_INVALID,		 /* a checkpoint pack is unusable (a warning: see below) */
+	PR_CP_NEWEST_INSANE,	 /* the newest pack's checksums hold, its fields do not */
 	PR_SIT_VBLOCKS,		 /* vblocks larger than a segment */
 	PR_SIT_BITMAP_COUNT,	 /* vblocks differs from the bitmap's popcount */
 	PR_SIT_TYPE,		 /* segment type out of range */
@@ -203,6 +204,12 @@ const struct f2fs_fix_info *f2fs_fix_info(enum f2fs_fix fix);
 /* Row flags. */
 #define F2FS_PR_PREEN_OK   (1u << 0) /* fixed in preen mode (-p, -a): expected after a crash */
 #define F2FS_PR_KEEPS_WALK (1u << 1) /* the walk went on past it: what it reached is complete */
+/*
+ * any repair's write would act on it (the volume was read from the older
+ * checkpoint pack: writing anything rolls back to it), so while its own
+ * fix is not approved nothing may be written
+ */
+#define F2FS_PR_GATES_WRITES (1u << 2)
 
 /*
  * The table row of a code: stable name (e.g. "PR_INODE_LINKS"), structure,

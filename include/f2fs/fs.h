@@ -63,6 +63,14 @@ enum f2fs_fs_flags {
 	 * f2fs_roll_forward() (f2fs/write.h) before anything else writes.
 	 */
 	F2FS_FS_ROLL_FORWARD = 1u << 3,
+	/*
+	 * With F2FS_FS_WRITE: open a volume whose newest checkpoint pack is
+	 * insane (F2FS_REJECTED_CP_NEWEST, f2fs/volume.h) from its older pack;
+	 * the next checkpoint replaces the insane one, rolling the volume back
+	 * (fsck's repair).  Without it such a volume is refused (-EUCLEAN):
+	 * the kernel refuses to mount it.
+	 */
+	F2FS_FS_ROLL_BACK = 1u << 4,
 };
 
 /*

@@ -77,9 +77,14 @@ enum f2fs_rejected_copy {
 	F2FS_REJECTED_SB1 = 1u << 1, /* superblock in block 1 */
 	F2FS_REJECTED_CP1 = 1u << 2, /* checkpoint pack 1 */
 	F2FS_REJECTED_CP2 = 1u << 3, /* checkpoint pack 2 */
+	/*
+	 * with CP1 or CP2: the rejected pack is the newest whose checksums
+	 * hold; its fields are insane, so the kernel refuses to mount
+	 */
+	F2FS_REJECTED_CP_NEWEST = 1u << 4,
 };
 #define F2FS_REJECTED_SB (F2FS_REJECTED_SB0 | F2FS_REJECTED_SB1)
-#define F2FS_REJECTED_CP (F2FS_REJECTED_CP1 | F2FS_REJECTED_CP2)
+#define F2FS_REJECTED_CP (F2FS_REJECTED_CP1 | F2FS_REJECTED_CP2 | F2FS_REJECTED_CP_NEWEST)
 
 unsigned int f2fs_volume_rejected(const struct f2fs_volume *v);
 

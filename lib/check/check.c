@@ -325,7 +325,10 @@ static void report_rejected_copies(struct check_ctx *c)
 	if (sb)
 		check_report(c, PR_SB_INVALID, 0, 0, "%s", sb);
 	if (cp)
-		check_report(c, PR_CP_INVALID, 0, 0, "%s", cp);
+		check_report(c,
+			     f2fs_volume_rejected(v) & F2FS_REJECTED_CP_NEWEST ? PR_CP_NEWEST_INSANE
+									       : PR_CP_INVALID,
+			     0, 0, "%s", cp);
 }
 
 int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,

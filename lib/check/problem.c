@@ -17,6 +17,7 @@
 #define LINE(l) F2FS_LINE_BIT(F2FS_LINE_##l)
 #define PREEN	F2FS_PR_PREEN_OK
 #define KEEPS	F2FS_PR_KEEPS_WALK
+#define GATES	F2FS_PR_GATES_WRITES
 #define ROW(code, structure, summary, lines, fix, flags)                                           \
 	[code] = {#code, structure, summary, lines, false, F2FS_FIX_##fix, flags}
 #define ROW_WARN(code, structure, summary, fix, flags)                                             \
@@ -29,6 +30,9 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_SB_INVALID, "superblock", "a superblock copy is invalid", SUPER, PREEN | KEEPS),
     ROW_WARN(PR_CP_INVALID, "checkpoint", "a checkpoint pack is invalid", CHECKPOINT,
 	     PREEN | KEEPS),
+    ROW_OTHER(PR_CP_NEWEST_INSANE, "checkpoint",
+	      "the newest checkpoint pack is insane: the kernel refuses to mount", CHECKPOINT,
+	      KEEPS | GATES), /* the repair rolls back to the older pack: not for preen */
     ROW_OTHER(PR_SIT_VBLOCKS, "SIT", "segment valid-block count exceeds the segment size", SPACE,
 	      PREEN | KEEPS),
     ROW(PR_SIT_BITMAP_COUNT, "SIT", "segment valid-block count differs from its bitmap",

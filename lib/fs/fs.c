@@ -79,6 +79,13 @@ int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **o
 	f2fs_geometry_init(&fs->geo, f2fs_volume_sb(fs->vol));
 	fs_read_zone_capacity(fs);
 	fs->lock_ops = no_locks;
+	if ((flags & (F2FS_FS_WRITE | F2FS_FS_ROLL_BACK)) == F2FS_FS_WRITE &&
+	    (f2fs_volume_rejected(fs->vol) & F2FS_REJECTED_CP_NEWEST)) {
+		snprintf(why, why_len, "%s (fsck.f2fs -y rolls it back)",
+			 f2fs_volume_rejected_why(fs->vol, F2FS_REJECTED_CP));
+		f2fs_fs_close(fs);
+		return -EUCLEAN;
+	}
 	if (flags & F2FS_FS_WRITE) {
 		ret = open_for_write(fs, why, why_len);
 		if (ret) {

@@ -35,14 +35,14 @@ struct f2fs_volume {
 	int cp_index;
 	uint64_t cp_version;
 	uint32_t cp_start;
-	char warning[2 * REASON_LEN + 64];
+	char warning[2 * REASON_LEN + 200];
 	bool has_warning;
 	unsigned int rejected; /* enum f2fs_rejected_copy bits */
 	uint64_t dev_blocks;   /* whole blocks the device holds */
 	unsigned int members;  /* devices the opened device spans (f2fs_dev_members) */
 	bool allow_short;      /* a device shorter than block_count is accepted */
 	char sb_rejected[REASON_LEN + 48];
-	char cp_rejected[REASON_LEN + 48];
+	char cp_rejected[REASON_LEN + 160];
 };
 
 /* ---- superblock ---- */
@@ -464,8 +464,12 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 }
 
 /*
- * Validate the pack starting at block @start: first block into @first.
- * A read error is returned as is; a bad pack gives -EINVAL and a reason.
+ * Read the pack starting at block @start (first block into @first) and
+ * check what the kernel checks to choose a pack (validate_checkpoint()):
+ * both blocks' checksums, a total that fits the segment, equal versions.
+ * A read error is returned as is; a pack failing those gives -EINVAL and a
+ * reason.  Its fields are not checked here: the kernel takes the newest
+ * pack that passes, and only then sanity-checks it (check_cp_fields()).
  */
 static int read_cp_pack(struct f2fs_device *dev, const struct f2fs_super_block *sb, uint64_t start,
 			uint8_t *first, char *r, size_t rl)
@@ -485,11 +489,12 @@ static int read_cp_pack(struct f2fs_device *dev, const struct f2fs_super_block *
 	ret = check_cp_block(cp, "first", r, rl);
 	if (ret)
 		return ret;
-	ret = check_cp_fields(sb, cp, r, rl);
-	if (ret)
-		return ret;
-
-	total = le32_get(cp->cp_pack_total_block_count); /* 3..512, checked above */
+	total = le32_get(cp->cp_pack_total_block_count);
+	if (total < le32_get(sb->cp_payload) + 3 || total > BLKS_PER_SEG) {
+		fs_say(r, rl, "cp_pack_total_block_count %u is out of range (%u..%u)", total,
+		       le32_get(sb->cp_payload) + 3, BLKS_PER_SEG);
+		return -EINVAL;
+	}
 	last_raw = malloc(F2FS_BLKSIZE);
 	if (!last_raw) {
 		fs_say(r, rl, "out of memory");
@@ -597,6 +602,62 @@ static int pick_sb(struct f2fs_volume *v, char *why, size_t why_len)
 	return worse(ret0, ret1);
 }
 
+/* Which pack to use: the newer of those read, as the kernel picks; -1 when none was. */
+static int newest_pack(const int ret[2], const uint64_t ver[2])
+{
+	if (ret[0] && ret[1])
+		return -1;
+	if (ret[0])
+		return 1;
+	if (ret[1])
+		return 0;
+	return ver[1] > ver[0] ? 1 : 0;
+}
+
+/*
+ * The pack to read the volume from, and what was wrong with the other.
+ * The kernel takes the newest pack whose checksums and versions hold and
+ * refuses to mount when its fields are insane; it never falls back to the
+ * older pack.  So when the newest is insane and the older is whole, the
+ * older is used to read the volume (a repair writes a checkpoint from it,
+ * which replaces the newest), and the newest is recorded as rejected with
+ * F2FS_REJECTED_CP_NEWEST: an error, not the warning an older bad pack is.
+ */
+static int choose_pack(struct f2fs_volume *v, uint8_t *pack[2], int ret[2], uint64_t ver[2],
+		       char r[2][REASON_LEN], char *why, size_t why_len)
+{
+	int best = newest_pack(ret, ver), i;
+
+	if (best < 0) {
+		fs_say(why, why_len, "checkpoint: both packs invalid: pack 1: %s; pack 2: %s", r[0],
+		       r[1]);
+		return worse(ret[0], ret[1]);
+	}
+	for (i = 0; i < 2; i++)
+		if (!ret[i] &&
+		    check_cp_fields(&v->sb, (struct f2fs_checkpoint *)pack[i], r[i], sizeof(r[i])))
+			ret[i] = -EUCLEAN;
+	if (ret[best] == -EUCLEAN) {
+		if (ret[!best]) {
+			fs_say(why, why_len,
+			       "checkpoint: pack %d (the newest) is insane: %s; pack %d: %s",
+			       best + 1, r[best], !best + 1, r[!best]);
+			return -EINVAL;
+		}
+		reject(v, (best ? F2FS_REJECTED_CP2 : F2FS_REJECTED_CP1) | F2FS_REJECTED_CP_NEWEST,
+		       "checkpoint pack %d (version %llu, the newest) is insane: %s; the kernel "
+		       "refuses to mount it; read from pack %d (version %llu)",
+		       best + 1, (unsigned long long)ver[best], r[best], !best + 1,
+		       (unsigned long long)ver[!best]);
+		return !best;
+	}
+	if (ret[!best])
+		reject(v, best ? F2FS_REJECTED_CP1 : F2FS_REJECTED_CP2,
+		       "checkpoint pack %d rejected (%s); using pack %d", !best + 1, r[!best],
+		       best + 1);
+	return best;
+}
+
 static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
 {
 	uint8_t *pack[2];
@@ -617,30 +678,16 @@ static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
 		ret[i] = read_cp_pack(v->dev, &v->sb, start[i], pack[i], r[i], sizeof(r[i]));
 		ver[i] = ret[i] ? 0 : le64_get(((struct f2fs_checkpoint *)pack[i])->checkpoint_ver);
 	}
-	if (ret[0] && ret[1]) {
-		fs_say(why, why_len, "checkpoint: both packs invalid: pack 1: %s; pack 2: %s", r[0],
-		       r[1]);
-		free(pack[0]);
-		free(pack[1]);
-		return worse(ret[0], ret[1]);
+	best = choose_pack(v, pack, ret, ver, r, why, why_len);
+	if (best >= 0) {
+		memcpy(v->cp_raw, pack[best], F2FS_BLKSIZE);
+		v->cp_index = best;
+		v->cp_version = ver[best];
+		v->cp_start = (uint32_t)start[best];
 	}
-	if (ret[0])
-		best = 1;
-	else if (ret[1])
-		best = 0;
-	else
-		best = ver[1] > ver[0] ? 1 : 0;
-	if (ret[!best])
-		reject(v, best ? F2FS_REJECTED_CP1 : F2FS_REJECTED_CP2,
-		       "checkpoint pack %d rejected (%s); using pack %d", !best + 1, r[!best],
-		       best + 1);
-	memcpy(v->cp_raw, pack[best], F2FS_BLKSIZE);
-	v->cp_index = best;
-	v->cp_version = ver[best];
-	v->cp_start = (uint32_t)start[best];
 	free(pack[0]);
 	free(pack[1]);
-	return 0;
+	return best < 0 ? best : 0;
 }
 
 /* Add to @why that the device ends before the volume: why its packs could not be read. */

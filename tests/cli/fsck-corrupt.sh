@@ -216,6 +216,28 @@ else
 	fail "cp-other-crc PR_CP_INVALID torn-pack-is-info" "rc $RC: $(grep -m2 'PR_' "$WORK/last.out" | tr '\n' ' ')"
 fi
 
+# the newest pack with valid checksums but a log past the main area: the kernel
+# takes it and refuses to mount (no fallback), so it is an error, not an Info line
+one_field cp-newest-cur_node_segno PR_CP_NEWEST_INSANE --cp 0 --mb cur_node_segno --idx 1 --val 99999
+# a repair rolls the volume back to the older pack: preen mode writes nothing, -y repairs
+sum=$(md5sum <"$IMG")
+run_cmd "$FSCK" -p "$IMG"
+if [ "$RC" -eq 4 ] && [ "$(md5sum <"$IMG")" = "$sum" ] &&
+	grep -q 'not repaired: any repair would roll the volume back' "$WORK/last.out"; then
+	pass "cp-newest-insane preen-writes-nothing"
+else
+	fail "cp-newest-insane preen-writes-nothing" "rc $RC: $(grep -m1 'repaired' "$WORK/last.out")"
+fi
+# a writer other than fsck refuses it: it would roll the volume back unasked
+mkdir -p "$WORK/empty"
+run_cmd "${OUR_SLOAD:-$TOP/sload/sload.f2fs}" -f "$WORK/empty" "$IMG"
+if [ "$RC" -ne 0 ] && [ "$(md5sum <"$IMG")" = "$sum" ] &&
+	[ "$(wc -l <"$WORK/last.err")" -eq 1 ] && grep -q 'the newest) is insane' "$WORK/last.err"; then
+	pass "cp-newest-insane sload-refuses"
+else
+	fail "cp-newest-insane sload-refuses" "rc $RC: $(head -2 "$WORK/last.err")"
+fi
+
 one_field cp-valid_block_count PR_COUNT_VALID_BLOCKS --cp 0 --mb valid_block_count --val "$(plus "$(getv --cp 0 --mb valid_block_count)" 1)"
 
 one_field cp-valid_node_count PR_COUNT_VALID_NODES --cp 0 --mb valid_node_count --val "$(plus "$(getv --cp 0 --mb valid_node_count)" 1)"

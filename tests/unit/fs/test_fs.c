@@ -352,6 +352,53 @@ static void test_rejected_copies(void)
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
+/* Pack @blk's first block with cur_node_segno[1] past the main area, resealed. */
+static void insane_pack(struct fixture *fx, uint64_t blk)
+{
+	uint8_t b[BLK];
+	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)b;
+
+	CHECK(fixture_read_blk(fx, blk, b));
+	cp->cur_node_segno[1] = le32_put(99999);
+	f2fs_cp_seal(cp);
+	CHECK(fixture_write_blk(fx, blk, b));
+}
+
+/*
+ * The newest pack's checksums hold but its fields do not: as the kernel,
+ * no fallback for a writer; a reader and fsck's repair (F2FS_FS_ROLL_BACK)
+ * get the older pack with the newest marked.  Both insane: nothing opens.
+ */
+static void test_newest_pack_insane(void)
+{
+	struct fixture fx;
+	struct f2fs_fs *fs = NULL;
+	char why[256] = "";
+	uint64_t newest, older;
+
+	if (!format(&fx))
+		return;
+	if (!fixture_fs_open(&fx, &fs))
+		return;
+	newest = fx.l.cp_blkaddr + (f2fs_volume_cp_index(f2fs_fs_volume(fs)) ? SEG : 0);
+	older = newest == fx.l.cp_blkaddr ? newest + SEG : fx.l.cp_blkaddr;
+	f2fs_fs_close(fs);
+	insane_pack(&fx, newest);
+	expect_rejected(&fx,
+			(newest == fx.l.cp_blkaddr ? F2FS_REJECTED_CP1 : F2FS_REJECTED_CP2) |
+			    F2FS_REJECTED_CP_NEWEST,
+			NULL, "the newest) is insane: cur_node_segno[1] 99999");
+	CHECK_EQ_U64(f2fs_fs_open(fx.dev, F2FS_FS_WRITE, &fs, why, sizeof(why)), -EUCLEAN);
+	CHECK(strstr(why, "fsck.f2fs -y") != NULL);
+	CHECK_EQ_U64(f2fs_fs_open(fx.dev, F2FS_FS_WRITE | F2FS_FS_ROLL_BACK, &fs, why, sizeof(why)),
+		     0);
+	f2fs_fs_close(fs);
+	insane_pack(&fx, older);
+	CHECK_EQ_U64(f2fs_fs_open(fx.dev, F2FS_FS_READ, &fs, why, sizeof(why)), -EINVAL);
+	CHECK(strstr(why, "(the newest) is insane") != NULL);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 struct lock_count {
 	unsigned int locks, unlocks;
 };
@@ -401,6 +448,7 @@ int main(void)
 	RUN(test_failed_pack);
 	RUN(test_write_open);
 	RUN(test_rejected_copies);
+	RUN(test_newest_pack_insane);
 	RUN(test_readers_take_no_locks);
 	TEST_EXIT();
 }
