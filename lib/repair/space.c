@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "f2fs/bitops.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
 #include "f2fs/fs.h"
@@ -63,7 +64,9 @@ static int rebuild_sit(struct f2fs_repair *r, struct f2fs_fix_report *rep)
 		if (!se || !f2fs_findings_segment(r->findings, segno, map, &kinds))
 			return -EUCLEAN;
 		type = segment_type(cpd, segno, se->type, kinds);
+		/* the count too: a stored vblocks above the bitmap's (up to 1023) must go */
 		if (se->valid == se->ckpt_valid && se->type == type &&
+		    se->valid == f2fs_popcount_bytes(map, sizeof(map)) &&
 		    !memcmp(se->map, map, sizeof(map)))
 			continue;
 		ret = f2fs_fix_segment(r->fs, segno, map, type);

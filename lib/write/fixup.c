@@ -27,22 +27,12 @@
 #include "f2fs/volume.h"
 #include "write_internal.h"
 
-static uint16_t map_count(const uint8_t *map)
-{
-	uint16_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < F2FS_SIT_VBLOCK_MAP_SIZE; i++)
-		n += (uint16_t)__builtin_popcount(map[i]);
-	return n;
-}
-
 int f2fs_fix_segment(struct f2fs_fs *fs, uint32_t segno, const uint8_t *map, int type)
 {
 	struct f2fs_seg_entry *se;
 	struct f2fs_sec_entry *sec;
 	struct f2fs_wr *w;
-	uint16_t count = map_count(map);
+	uint16_t count = (uint16_t)f2fs_popcount_bytes(map, F2FS_SIT_VBLOCK_MAP_SIZE);
 	int ret = wr_get(fs, &w);
 
 	if (ret)
