@@ -346,6 +346,99 @@ static int check_cp_block(const struct f2fs_checkpoint *cp, const char *what, ch
 	return 0;
 }
 
+/*
+ * The six logs, as the kernel checks them at mount (f2fs_sanity_check_ckpt):
+ * each inside the main area, its offset inside its segment, and no two on
+ * one segment.  -1 with the reason in @r.
+ */
+static int check_cp_logs(const struct f2fs_checkpoint *cp, uint32_t main_segs, bool ro, char *r,
+			 size_t rl)
+{
+	uint32_t seg[6];
+	int i, j;
+
+	for (i = 0; i < 6; i++) {
+		bool node = i < 3;
+		const char *kind = node ? "node" : "data";
+		uint32_t off =
+		    node ? le16_get(cp->cur_node_blkoff[i]) : le16_get(cp->cur_data_blkoff[i - 3]);
+
+		seg[i] =
+		    node ? le32_get(cp->cur_node_segno[i]) : le32_get(cp->cur_data_segno[i - 3]);
+		if (seg[i] >= main_segs) {
+			fs_say(r, rl, "cur_%s_segno[%d] %u is out of range (0..%u)", kind, i % 3,
+			       seg[i], main_segs - 1);
+			return -1;
+		}
+		if (off >= BLKS_PER_SEG) {
+			fs_say(r, rl, "cur_%s_blkoff[%d] %u is out of range (0..%u)", kind, i % 3,
+			       off, BLKS_PER_SEG - 1);
+			return -1;
+		}
+	}
+	/* a read-only volume's logs may share its one segment */
+	for (i = 0; i < 6 && !ro; i++)
+		for (j = i + 1; j < 6; j++)
+			if (seg[i] == seg[j]) {
+				fs_say(r, rl, "cur_%s_segno[%d] and cur_%s_segno[%d] are both %u",
+				       i < 3 ? "node" : "data", i % 3, j < 3 ? "node" : "data",
+				       j % 3, seg[i]);
+				return -1;
+			}
+	return 0;
+}
+
+/*
+ * The kernel's other layout checks of a checkpoint: the metadata areas and
+ * the reserved segments inside the volume, over- and reserved provisioning
+ * present, the node count under the NAT's capacity, the SIT version bitmap
+ * covering every SIT block, nat_bits fitting the pack.  -1 with a reason.
+ */
+static int check_cp_space(const struct f2fs_super_block *sb, const struct f2fs_checkpoint *cp,
+			  char *r, size_t rl)
+{
+	uint64_t fsmeta = (uint64_t)le32_get(sb->segment_count_ckpt) +
+			  le32_get(sb->segment_count_sit) + le32_get(sb->segment_count_nat) +
+			  le32_get(cp->rsvd_segment_count) + le32_get(sb->segment_count_ssa);
+	uint32_t nat_segs = le32_get(sb->segment_count_nat), payload = le32_get(sb->cp_payload);
+	uint64_t nodes = (uint64_t)nat_segs / 2 * BLKS_PER_SEG * F2FS_NAT_ENTRY_PER_BLOCK;
+	uint32_t sit_blocks = (le32_get(sb->segment_count_main) + F2FS_SIT_ENTRY_PER_BLOCK - 1) /
+			      F2FS_SIT_ENTRY_PER_BLOCK;
+	uint32_t nat_bits_blocks =
+	    ((nat_segs * BLKS_PER_SEG / 8) * 2 + 8 + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
+	bool ro = le32_get(sb->feature) & F2FS_FEATURE_RO;
+
+	if (fsmeta >= le32_get(sb->segment_count)) {
+		fs_say(r, rl, "the metadata and reserved segments (%llu) fill the volume (%u)",
+		       (unsigned long long)fsmeta, le32_get(sb->segment_count));
+		return -1;
+	}
+	if (!ro && (fsmeta < 8 || !le32_get(cp->overprov_segment_count) ||
+		    !le32_get(cp->rsvd_segment_count))) {
+		fs_say(r, rl, "wrong layout: %llu metadata segments, overprov %u, reserved %u",
+		       (unsigned long long)fsmeta, le32_get(cp->overprov_segment_count),
+		       le32_get(cp->rsvd_segment_count));
+		return -1;
+	}
+	if (le32_get(cp->valid_node_count) > nodes - 3) {
+		fs_say(r, rl, "valid_node_count %u exceeds the NAT's %llu",
+		       le32_get(cp->valid_node_count), (unsigned long long)(nodes - 3));
+		return -1;
+	}
+	if ((uint64_t)le32_get(cp->sit_ver_bitmap_bytesize) * 8 < sit_blocks) {
+		fs_say(r, rl, "the SIT version bitmap (%u bytes) covers fewer than %u SIT blocks",
+		       le32_get(cp->sit_ver_bitmap_bytesize), sit_blocks);
+		return -1;
+	}
+	if ((le32_get(cp->ckpt_flags) & CP_NAT_BITS_FLAG) &&
+	    payload + 2 + 6 + nat_bits_blocks >= BLKS_PER_SEG) {
+		fs_say(r, rl, "nat_bits (%u blocks) do not fit the pack beside cp_payload %u",
+		       nat_bits_blocks, payload);
+		return -1;
+	}
+	return 0;
+}
+
 /* Fields of a checksummed checkpoint checked against the superblock. */
 static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_checkpoint *cp,
 			   char *r, size_t rl)
@@ -359,9 +452,9 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 	uint32_t want_sit = le32_get(sb->segment_count_sit) / 2 * BLKS_PER_SEG / 8;
 	uint32_t want_nat = le32_get(sb->segment_count_nat) / 2 * BLKS_PER_SEG / 8;
 	bool large = le32_get(cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
+	bool ro = le32_get(sb->feature) & F2FS_FEATURE_RO;
 	uint64_t room, user, valid;
 	uint32_t v;
-	int i;
 
 	if (total < payload + 3 || total > BLKS_PER_SEG) {
 		fs_say(r, rl, "cp_pack_total_block_count %u is out of range (%u..%u)", total,
@@ -404,38 +497,14 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 		return -EINVAL;
 	}
 
-	/* the three node and three data logs in use */
-	for (i = 0; i < 3; i++) {
-		v = le32_get(cp->cur_node_segno[i]);
-		if (v >= main_segs) {
-			fs_say(r, rl, "cur_node_segno[%d] %u is out of range (0..%u)", i, v,
-			       main_segs - 1);
-			return -EINVAL;
-		}
-		v = le16_get(cp->cur_node_blkoff[i]);
-		if (v > BLKS_PER_SEG) {
-			fs_say(r, rl, "cur_node_blkoff[%d] %u is out of range (0..%u)", i, v,
-			       BLKS_PER_SEG);
-			return -EINVAL;
-		}
-		v = le32_get(cp->cur_data_segno[i]);
-		if (v >= main_segs) {
-			fs_say(r, rl, "cur_data_segno[%d] %u is out of range (0..%u)", i, v,
-			       main_segs - 1);
-			return -EINVAL;
-		}
-		v = le16_get(cp->cur_data_blkoff[i]);
-		if (v > BLKS_PER_SEG) {
-			fs_say(r, rl, "cur_data_blkoff[%d] %u is out of range (0..%u)", i, v,
-			       BLKS_PER_SEG);
-			return -EINVAL;
-		}
-	}
+	if (check_cp_logs(cp, main_segs, ro, r, rl) || check_cp_space(sb, cp, r, rl))
+		return -EINVAL;
 
 	user = le64_get(cp->user_block_count);
-	if (user == 0 || user > (uint64_t)main_segs * BLKS_PER_SEG) {
+	if (user == 0 || user >= (uint64_t)(main_segs + ro) * BLKS_PER_SEG) {
 		fs_say(r, rl, "user_block_count %llu is out of range (1..%llu)",
-		       (unsigned long long)user, (unsigned long long)main_segs * BLKS_PER_SEG);
+		       (unsigned long long)user,
+		       (unsigned long long)(main_segs + ro) * BLKS_PER_SEG - 1);
 		return -EINVAL;
 	}
 	valid = le64_get(cp->valid_block_count);

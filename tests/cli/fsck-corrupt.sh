@@ -219,6 +219,9 @@ fi
 # the newest pack with valid checksums but a log past the main area: the kernel
 # takes it and refuses to mount (no fallback), so it is an error, not an Info line
 one_field cp-newest-cur_node_segno PR_CP_NEWEST_INSANE --cp 0 --mb cur_node_segno --idx 1 --val 99999
+# two node logs on one segment (upstream: "Incorrect curseg"; the kernel: "Node segment
+# (0, 1) has the same segno")
+one_field cp-newest-two-logs-one-segment PR_CP_NEWEST_INSANE --cp 0 --mb cur_node_segno --idx 0 --val "$(getv --cp 0 --mb cur_node_segno --idx 1)"
 # a repair rolls the volume back to the older pack: preen mode writes nothing, -y repairs
 sum=$(md5sum <"$IMG")
 run_cmd "$FSCK" -p "$IMG"
