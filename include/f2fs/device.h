@@ -169,6 +169,7 @@ enum f2fs_target_use {
 	F2FS_USE_FREE,
 	F2FS_USE_MOUNTED, /* mounted: it, one of its partitions, or a loop device over the file */
 	F2FS_USE_HELD,	  /* not mounted, but opened O_EXCL by a program or a kernel driver */
+	F2FS_USE_LOCKED,  /* an image file another program writes (its exclusive flock) */
 };
 
 struct f2fs_target {
@@ -177,7 +178,8 @@ struct f2fs_target {
 	enum f2fs_target_use use;
 	bool mounted_ro;	    /* MOUNTED, and no mount of it is read-write */
 	char mount_point[PATH_MAX]; /* MOUNTED: where (a read-write mount first) */
-	char via[64];		    /* "/dev/loop3" when a file is MOUNTED or HELD through it */
+	char via[64]; /* "/dev/loop3" when a file is MOUNTED or HELD through it; LOCKED: "pid 12
+			 (f2fs_io)" */
 };
 
 enum f2fs_target_checks {

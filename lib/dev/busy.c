@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -318,6 +319,51 @@ static int loop_claimed(const char *loop, void *ctx)
 	return 1;
 }
 
+/* The pid of the flock on the file of @st that /proc/locks lists first, or 0. */
+static long lock_holder(const struct stat *st)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	char line[256];
+	long pid = 0;
+
+	if (!f)
+		return 0;
+	while (!pid && fgets(line, sizeof(line), f)) {
+		unsigned int maj, min;
+		unsigned long ino;
+		long p;
+
+		if (sscanf(line, "%*s FLOCK %*s %*s %ld %x:%x:%lu", &p, &maj, &min, &ino) == 4 &&
+		    maj == major(st->st_dev) && min == minor(st->st_dev) && ino == st->st_ino)
+			pid = p;
+	}
+	fclose(f);
+	return pid;
+}
+
+/* Whether another program writes the image file (it holds the exclusive flock); who, in @t. */
+static bool file_locked(const char *real, const struct stat *st, struct f2fs_target *t)
+{
+	int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	char comm[32] = "", path[64];
+	bool locked;
+	long pid;
+
+	if (fd < 0)
+		return false;
+	locked = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	close(fd);
+	if (!locked)
+		return false;
+	pid = lock_holder(st);
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (pid && dev_read_first_line(path, comm, sizeof(comm)) == 0)
+		snprintf(t->via, sizeof(t->via), "pid %ld (%s)", pid, comm);
+	else if (pid)
+		snprintf(t->via, sizeof(t->via), "pid %ld", pid);
+	return true;
+}
+
 static void find_holder(const char *real, const struct stat *st, struct f2fs_target *t)
 {
 	bool held;
@@ -328,6 +374,8 @@ static void find_holder(const char *real, const struct stat *st, struct f2fs_tar
 		held = blkdev_claimed(real);
 	if (held)
 		t->use = F2FS_USE_HELD;
+	else if (S_ISREG(st->st_mode) && file_locked(real, st, t))
+		t->use = F2FS_USE_LOCKED;
 }
 
 int dev_find_use(const char *real, const struct stat *st, struct f2fs_target *t)
@@ -359,6 +407,11 @@ int f2fs_dev_is_busy(const char *path, char *where, size_t where_len)
 	ret = f2fs_target_classify(path, F2FS_TARGET_USE, t);
 	if (ret == 0 && t->use == F2FS_USE_MOUNTED) {
 		copy_str(where, where_len, t->mount_point);
+		ret = 1;
+	} else if (ret == 0 && t->use == F2FS_USE_LOCKED) {
+		if (where && where_len > 0)
+			snprintf(where, where_len, "written by another program%s%s",
+				 t->via[0] ? ", " : "", t->via);
 		ret = 1;
 	} else if (ret == 0 && t->use == F2FS_USE_HELD) {
 		if (where && where_len > 0)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -267,7 +268,20 @@ static int open_fd(const char *path, unsigned int flags, const struct stat *st)
 	do {
 		fd = open(path, oflags);
 	} while (fd < 0 && errno == EINTR);
-	return fd < 0 ? dev_neg_errno() : fd;
+	if (fd < 0)
+		return dev_neg_errno();
+	/*
+	 * O_EXCL means nothing for a regular file: a writer of an image file
+	 * holds an exclusive flock instead, which another writer finds taken
+	 */
+	if (S_ISREG(st->st_mode) && (flags & F2FS_DEV_EXCL) && !(flags & F2FS_DEV_RDONLY) &&
+	    flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int err = errno == EWOULDBLOCK ? -EBUSY : dev_neg_errno();
+
+		close(fd);
+		return err;
+	}
+	return fd;
 }
 
 int f2fs_dev_open(const char *path, unsigned int flags, struct f2fs_device **out)

@@ -372,4 +372,41 @@ else
 	mounted_cases
 	held_cases
 fi
+# --- an image file another program writes (its exclusive flock) ------------
+
+# Every writer of an image file holds an exclusive flock on it for its run
+# (O_EXCL means nothing for a regular file): a second writer is refused with
+# one line naming the holder, a reader warns.  flock(1) stands for the
+# first writer here.
+lock_cases() {
+	local d=$WORK/locked.img desc holder
+	command -v flock >/dev/null 2>&1 || { skip locked "no flock(1)"; return; }
+	cp "$img" "$d"
+	flock -o -x "$d" sleep 60 &
+	holder=$!
+	at_exit "kill $holder 2>/dev/null"
+	for _ in $(seq 50); do
+		grep -q FLOCK /proc/locks && break
+		sleep 0.1
+	done
+	desc="being written by another program, pid [0-9]+ \\([a-z]+\\) \\(it holds the image's lock\\)"
+	refuse_writers locked "$d" "$desc"
+	REFUSE_IMAGE=$d refuse locked/mkfs 1 "^mkfs.f2fs: $d is mounted or in use \\(written by another program, pid [0-9]+ \\([a-z]+\\)\\): not formatting it\$" -- "$MKFS" -f "$d"
+	REFUSE_IMAGE=$d refuse locked/sload 1 "^sload.f2fs: $d: $desc: refusing to write to it\$" -- \
+		"${OUR_SLOAD:-$TOP/sload/sload.f2fs}" -f "$WORK" "$d"
+	REFUSE_IMAGE=$d refuse locked/replay 1 "^f2fs_io replay: $d: $desc: refusing to write to it\$" -- \
+		"$TOP/tools/f2fs_io/f2fs_io" replay seqwrite "$d"
+	run_cmd "$FSCK" -n "$d"
+	if [ "$RC" -eq 0 ] && grep -Eq "^fsck.f2fs: warning: $d: $desc: the result may be stale\$" "$WORK/last.err"; then
+		pass locked/fsck-n-warns
+	else
+		fail locked/fsck-n-warns "exit $RC: $(snippet "$WORK/last.err")"
+	fi
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	run_cmd "$FSCK" -y "$d"
+	if [ "$RC" -eq 0 ]; then pass locked/free-again; else fail locked/free-again "fsck -y exit $RC once the lock is gone"; fi
+}
+lock_cases
+
 finish

@@ -45,6 +45,10 @@ static void describe_use(const struct f2fs_target *tg, char *out, size_t len)
 	if (tg->use == F2FS_USE_MOUNTED)
 		snprintf(out, len, "mounted%s at %s%s%s", tg->mounted_ro ? " read-only" : "",
 			 tg->mount_point, through, tg->via);
+	else if (tg->use == F2FS_USE_LOCKED)
+		snprintf(out, len,
+			 "being written by another program%s%s (it holds the image's lock)",
+			 tg->via[0] ? ", " : "", tg->via);
 	else
 		snprintf(out, len, "in use by the system%s%s (held open exclusively)", through,
 			 tg->via);
