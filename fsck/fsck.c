@@ -52,14 +52,15 @@
 struct fsck_opts {
 	const char *device;
 	int debug;
-	int show_layout;			   /* -l */
-	int show_tree;				   /* -t */
-	int quiet;				   /* --quiet */
-	int force;				   /* -f, -y: fix everything */
-	bool json;				   /* --json */
-	int read_only;				   /* -n, -N, --dry-run, -l: may never write */
-	const char *undo;			   /* -z: the undo journal of the repairs */
-	bool rebuild;				   /* --rebuild: tables from a scan first */
+	int show_layout;  /* -l */
+	int show_tree;	  /* -t */
+	int quiet;	  /* --quiet */
+	int force;	  /* -f, -y: fix everything */
+	long preen_level; /* -p N (-a and a bare -p: 0): 0 skips a volume the kernel left clean */
+	bool json;	  /* --json */
+	int read_only;	  /* -n, -N, --dry-run, -l: may never write */
+	const char *undo; /* -z: the undo journal of the repairs */
+	bool rebuild;	  /* --rebuild: tables from a scan first */
 	struct f2fs_device *wdev;		   /* the device opened for writing, once it is */
 	struct fix_plan plan;			   /* what the mode may fix, counted by the check */
 	f2fs_problem_fn show_problem;		   /* how the first check's problems are shown */
@@ -278,8 +279,8 @@ static void preen_arg(struct fsck_opts *o, int argc)
 		info(o, "Info: Use default preen mode\n");
 		return;
 	}
-	info(o, "Info: Fix the reported corruption in preen mode %ld\n",
-	     number_arg(o, 'p', arg, 2));
+	o->preen_level = number_arg(o, 'p', arg, 2);
+	info(o, "Info: Fix the reported corruption in preen mode %ld\n", o->preen_level);
 }
 
 /* Options that cannot go together. */
@@ -1101,6 +1102,34 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 	print_cp_flags(le32_get(cp->ckpt_flags));
 }
 
+/*
+ * A boot-time run (-a, -p or -p 0, without -f) checks nothing when the
+ * kernel left the volume without a sign of trouble, as upstream does
+ * (f2fs_should_proceed): no fsck or checkpoint-disabled flag, no quota
+ * that needs a check, no error flag with quota files, and both
+ * superblock copies and the newest checkpoint pack sound.  -p 1 and -p 2
+ * check as -p does otherwise.
+ */
+static bool boot_skip(const struct fsck_opts *o, struct f2fs_fs *fs)
+{
+	uint32_t flags = le32_get(f2fs_fs_cp(fs)->ckpt_flags);
+	const struct f2fs_super_block *sb = f2fs_fs_sb(fs);
+	bool quota = false;
+	int i;
+
+	/* --json and -t ask for the check itself */
+	if (o->plan.mode != FIX_PREEN || o->force || o->preen_level != 0 || o->show_tree || o->json)
+		return false;
+	for (i = 0; i < F2FS_MAX_QUOTAS; i++)
+		quota |= le32_get(sb->qf_ino[i]) != 0;
+	if (flags & (CP_FSCK_FLAG | CP_DISABLED_FLAG | CP_QUOTA_NEED_FSCK_FLAG))
+		return false;
+	if (quota && (flags & CP_ERROR_FLAG))
+		return false;
+	return !(f2fs_volume_rejected(f2fs_fs_volume(fs)) &
+		 (F2FS_REJECTED_SB | F2FS_REJECTED_CP_NEWEST));
+}
+
 /* Upstream's line for a zoned volume checked on its device, before the others. */
 static void print_write_pointers(const struct f2fs_check_result *r)
 {
@@ -1605,6 +1634,15 @@ int main(int argc, char **argv)
 	}
 	if (!o.quiet && !o.json)
 		print_info(fs, &o);
+	if (!recovered && boot_skip(&o, fs)) {
+		/* upstream's verdict for a boot-time run on a volume the kernel left clean */
+		if (!o.quiet)
+			printf("Info: No error was reported\n");
+		f2fs_fs_close(fs);
+		if (dev != o.wdev)
+			f2fs_dev_close(dev);
+		return EXIT_CLEAN;
+	}
 	if (o.show_tree && !o.quiet)
 		print_tree(fs);
 	route_reports(&o, &co);

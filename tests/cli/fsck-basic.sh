@@ -9,6 +9,7 @@ set -u
 setup_workdir
 require_mkfs
 FSCK=${FSCK:-$(cd "$(dirname "$0")/../.." && pwd)/fsck/fsck.f2fs}
+INJECT=${INJECT:-$(cd "$(dirname "$0")/../.." && pwd)/inject/inject.f2fs}
 if [ ! -x "$FSCK" ]; then
 	fail setup "FSCK=$FSCK is not executable (build with make first)"
 	finish
@@ -98,7 +99,21 @@ accepts() { # NAME INFO-REGEX|- OPTIONS...
 		pass "option-$name"
 	fi
 }
-accepts a '^Info: Automatic fix mode enabled\.$' -a
+# boot-time runs: -a, -p and -p 0 check nothing on a volume the kernel left
+# clean, as upstream (f2fs_should_proceed), and say so; -f makes them check
+skips() { # NAME INFO-REGEX OPTIONS...
+	local name=$1 info=$2
+	shift 2
+	run_cmd "$FSCK" "$@" "$img"
+	if [ "$RC" -ne 0 ] || ! grep -q '^Info: No error was reported$' "$WORK/last.out" ||
+		grep -q '^\[FSCK\]' "$WORK/last.out" || ! grep -Eq "$info" "$WORK/last.out"; then
+		fail "option-$name" "rc $RC: $(snippet "$WORK/last.out")"
+	else
+		pass "option-$name"
+	fi
+}
+skips a '^Info: Automatic fix mode enabled\.$' -a
+accepts a-then-f '^Info: Automatic fix mode enabled\.$' -a -f
 accepts c - -c 1024
 accepts m - -m 16
 accepts debug-cache - --debug-cache
@@ -118,11 +133,26 @@ else
 fi
 accepts M - -M
 accepts O - -O encrypt,extra_attr
-accepts p-alone '^Info: Use default preen mode$' -p
-accepts p0 '^Info: Fix the reported corruption in preen mode 0$' -p 0
+skips p-alone '^Info: Use default preen mode$' -p
+skips p0 '^Info: Fix the reported corruption in preen mode 0$' -p 0
 accepts p1 '^Info: Fix the reported corruption in preen mode 1$' -p 1
 accepts p2 '^Info: Fix the reported corruption in preen mode 2$' -p 2
 accepts p-then-f '^Info: Use default preen mode$' -p -f
+# the kernel's fsck flag (set when it met an error) makes -a check
+flagged=$WORK/flagged.img
+cp "$img" "$flagged"
+flags=$("$INJECT" --dry-run --cp 0 --mb ckpt_flags --val 0 "$flagged" 2>/dev/null | sed -n 's/.*: \([0-9]*\) (0x.*/\1/p' | head -1)
+if [ -n "$flags" ] && "$INJECT" --cp 0 --mb ckpt_flags --val $((flags | 0x10)) "$flagged" >/dev/null 2>&1; then
+	run_cmd "$FSCK" -a "$flagged"
+	if grep -q 'other corrupted bugs .*\[Ok..\]' "$WORK/last.out" &&
+		! grep -q 'No error was reported' "$WORK/last.out"; then
+		pass option-a-fsck-flag-checks
+	else
+		fail option-a-fsck-flag-checks "rc $RC: $(snippet "$WORK/last.out")"
+	fi
+else
+	fail option-a-fsck-flag-checks "cannot set CP_FSCK_FLAG with inject.f2fs"
+fi
 accepts q '^Info: Preserve quota limits = 1$' -q 1
 accepts S - -S
 accepts t - -t
