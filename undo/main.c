@@ -147,6 +147,14 @@ static void mismatch(const struct f2fs_undo_summary *s, enum f2fs_undo_problem w
 			 (unsigned long long)dev_bytes, (unsigned long long)s->device_bytes);
 	else if (why == F2FS_UNDO_WRONG_FS)
 		snprintf(out, len, "not the file system the journal's run left (%s)", want);
+	else if (why == F2FS_UNDO_APPLIED)
+		snprintf(out, len,
+			 "the journal was applied already: the blocks it restores hold "
+			 "what it would write");
+	else if (why == F2FS_UNDO_CHANGED)
+		snprintf(out, len,
+			 "written since the journal's run: the blocks it restores no "
+			 "longer hold what the run left");
 	else
 		snprintf(out, len,
 			 "the journal was cut short and this is not the file system from "
@@ -154,13 +162,19 @@ static void mismatch(const struct f2fs_undo_summary *s, enum f2fs_undo_problem w
 			 want);
 }
 
-/* Is the device the one the journal's run left?  Refused, or with -f warned, when not. */
+/*
+ * Is the device the one the journal's run left, in the state it left it?
+ * Refused, or with -f warned, when not.
+ */
 static void check_device(struct tool *t, const struct undo_opts *o,
 			 const struct f2fs_undo_summary *s, struct f2fs_device *dev)
 {
 	enum f2fs_undo_problem why;
 	char what[200];
 	int ret = f2fs_undo_check_device(s, dev, &why);
+
+	if (!ret && why == F2FS_UNDO_OK)
+		ret = f2fs_undo_check_state(o->journal, s, dev, &why);
 
 	if (ret) {
 		f2fs_dev_close(dev);

@@ -49,6 +49,8 @@ enum f2fs_undo_problem {
 	F2FS_UNDO_DEVICE_SIZE,	  /* the device is not the size the journal was made on */
 	F2FS_UNDO_WRONG_FS,	  /* the device's F2FS is not the one the run left */
 	F2FS_UNDO_UNFINISHED_FS,  /* cut short, and the device's F2FS is not the one before */
+	F2FS_UNDO_APPLIED,	  /* the device already holds what the journal restores */
+	F2FS_UNDO_CHANGED,	  /* the blocks it restores changed since the run */
 };
 
 /* What f2fs_undo_inspect() found in a journal. */
@@ -63,6 +65,13 @@ struct f2fs_undo_summary {
 	uint64_t zero_blocks;	      /* of those, blocks restored as zeros */
 	bool f2fs_before, f2fs_after; /* an F2FS superblock was there (after: finished only) */
 	uint8_t uuid_before[16], uuid_after[16];
+	/*
+	 * Fingerprints of the blocks the journal restores: as the run left
+	 * them (has_state: a finished journal of this version) and as the
+	 * journal restores them
+	 */
+	bool has_state;
+	uint32_t state_after, state_before;
 };
 
 /*
@@ -91,6 +100,17 @@ int f2fs_undo_inspect(const char *journal, struct f2fs_undo_summary *s);
  */
 int f2fs_undo_check_device(const struct f2fs_undo_summary *s, struct f2fs_device *dev,
 			   enum f2fs_undo_problem *why);
+
+/*
+ * Do the blocks @journal restores hold on @dev what the run left there?
+ * F2FS_UNDO_OK, F2FS_UNDO_APPLIED when they hold what the journal restores
+ * (it was applied already), F2FS_UNDO_CHANGED when they hold something
+ * else (a later run wrote them: applying would mix two states).  A journal
+ * without the run's fingerprint (cut short, or older) passes.  Reads every
+ * such block; returns 0 or a negative errno.
+ */
+int f2fs_undo_check_state(const char *journal, const struct f2fs_undo_summary *s,
+			  struct f2fs_device *dev, enum f2fs_undo_problem *why);
 
 /*
  * Write every complete record of @journal back to @dev and flush it.

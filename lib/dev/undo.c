@@ -23,14 +23,16 @@
 #include "f2fs/undo.h"
 #include "dev_internal.h"
 
-#define UNDO_MAGIC   "F2FSUNDO"
-#define REC_MAGIC    "UREC"
-#define HDR_BYTES    F2FS_BLKSIZE /* the header's room in the journal */
-#define CHUNK_BLOCKS 256u	  /* the longest record: 1 MiB of blocks */
-#define REC_DATA     1u
-#define REC_ZERO     2u
-#define FS_BEFORE    (1u << 0)
-#define FS_AFTER     (1u << 1)
+#define UNDO_MAGIC    "F2FSUNDO"
+#define REC_MAGIC     "UREC"
+#define HDR_BYTES     F2FS_BLKSIZE /* the header's room in the journal */
+#define CHUNK_BLOCKS  256u	   /* the longest record: 1 MiB of blocks */
+#define BLKS_PER_PACK 512u	   /* a checkpoint pack's segment */
+#define REC_DATA      1u
+#define REC_ZERO      2u
+#define FS_BEFORE     (1u << 0)
+#define FS_AFTER      (1u << 1)
+#define FS_STATE      (1u << 2) /* the header's state holds the journaled blocks' fingerprint */
 
 struct undo_disk_header {
 	char magic[8];
@@ -43,7 +45,8 @@ struct undo_disk_header {
 	uint8_t uuid_after[16];
 	uint64_t records;
 	uint64_t blocks;
-	uint32_t reserved;
+	uint32_t
+	    state;    /* with FS_STATE: fingerprint of the journaled blocks as the run left them */
 	uint32_t crc; /* CRC-32 of the bytes before it */
 };
 _Static_assert(sizeof(struct undo_disk_header) == 88, "undo header");
@@ -76,6 +79,27 @@ struct undo {
 static uint32_t crc_of(const void *buf, size_t len)
 {
 	return (uint32_t)crc32(0L, buf, (uInt)len);
+}
+
+/*
+ * The fingerprint of a set of blocks: a sum over the blocks of a mix of
+ * each one's address and CRC, so that it does not depend on the order the
+ * blocks are visited in (the layer visits them by address, the journal
+ * holds them in the order the run first changed them).
+ */
+static uint64_t fp_block(uint64_t blk, const uint8_t *data, size_t len)
+{
+	uint64_t z = (blk << 32 ^ blk >> 32) ^ crc_of(data, len);
+
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint32_t fp_fold(uint64_t fp)
+{
+	return (uint32_t)(fp ^ fp >> 32);
 }
 
 static bool all_zero(const uint8_t *p, size_t len)
@@ -150,6 +174,40 @@ static int device_identity(struct f2fs_device *dev, bool *f2fs, uint8_t uuid[16]
 		}
 	}
 	return 0;
+}
+
+/*
+ * The fingerprint of what says which state an F2FS is in: both superblock
+ * blocks and both checkpoint packs (every run that changes a volume writes
+ * a checkpoint, to the pack the journal's blocks may not cover).  Without
+ * an F2FS, the superblock blocks alone.  @buf holds CHUNK_BLOCKS blocks.
+ */
+static int state_fp(struct f2fs_device *dev, uint8_t *buf, uint64_t *fp)
+{
+	uint64_t size = f2fs_dev_get_info(dev)->size_bytes, blk, cp = 0;
+	const struct f2fs_super_block *sb;
+	unsigned int i;
+	int ret;
+
+	*fp = 0;
+	if (size < 2 * F2FS_BLKSIZE)
+		return 0;
+	ret = f2fs_dev_read(dev, buf, 0, 2 * F2FS_BLKSIZE);
+	for (i = 0; !ret && i < 2; i++) {
+		sb = (const void *)(buf + i * F2FS_BLKSIZE + F2FS_SUPER_OFFSET);
+		if (!cp && le32_get(sb->magic) == F2FS_SUPER_MAGIC)
+			cp = le32_get(sb->cp_blkaddr);
+		*fp += fp_block(i, buf + i * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	}
+	if (ret || !cp || (cp + 2 * BLKS_PER_PACK) * F2FS_BLKSIZE > size)
+		return ret;
+	for (blk = cp; !ret && blk < cp + 2 * BLKS_PER_PACK; blk += CHUNK_BLOCKS) {
+		ret = f2fs_dev_read(dev, buf, blk * F2FS_BLKSIZE,
+				    (size_t)CHUNK_BLOCKS * F2FS_BLKSIZE);
+		for (i = 0; !ret && i < CHUNK_BLOCKS; i++)
+			*fp += fp_block(blk + i, buf + (size_t)i * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	}
+	return ret;
 }
 
 /* ---- the layer ---- */
@@ -275,7 +333,7 @@ static int undo_discard(void *priv, struct f2fs_device *lower, uint64_t off, uin
 }
 
 static void fill_header(const struct undo *u, bool finished, bool f2fs_after,
-			const uint8_t *uuid_after, uint8_t *block)
+			const uint8_t *uuid_after, const uint32_t *state, uint8_t *block)
 {
 	struct undo_disk_header h;
 
@@ -285,7 +343,9 @@ static void fill_header(const struct undo *u, bool finished, bool f2fs_after,
 	h.block_size = le32_put(F2FS_BLKSIZE);
 	h.device_bytes = le64_put(u->device_bytes);
 	h.finished = le32_put(finished);
-	h.fs_flags = le32_put((u->f2fs_before ? FS_BEFORE : 0) | (f2fs_after ? FS_AFTER : 0));
+	h.fs_flags = le32_put((u->f2fs_before ? FS_BEFORE : 0) | (f2fs_after ? FS_AFTER : 0) |
+			      (state ? FS_STATE : 0));
+	h.state = le32_put(state ? *state : 0);
 	memcpy(h.uuid_before, u->uuid_before, 16);
 	if (uuid_after)
 		memcpy(h.uuid_after, uuid_after, 16);
@@ -296,12 +356,13 @@ static void fill_header(const struct undo *u, bool finished, bool f2fs_after,
 	memcpy(block, &h, sizeof(h));
 }
 
-static int write_header(struct undo *u, bool finished, bool f2fs_after, const uint8_t *uuid_after)
+static int write_header(struct undo *u, bool finished, bool f2fs_after, const uint8_t *uuid_after,
+			const uint32_t *state)
 {
 	uint8_t block[HDR_BYTES];
 	int ret;
 
-	fill_header(u, finished, f2fs_after, uuid_after, block);
+	fill_header(u, finished, f2fs_after, uuid_after, state, block);
 	ret = pwrite_all(u->fd, block, sizeof(block), 0);
 	if (!ret && fdatasync(u->fd))
 		ret = -errno;
@@ -317,19 +378,47 @@ static void undo_free(struct undo *u)
 	free(u);
 }
 
-/* Closed: the run is over, the journal says so and what the device holds now. */
+/* The fingerprint of the journaled blocks as the device holds them now. */
+static int saved_state(struct undo *u, uint32_t *state)
+{
+	uint64_t blk, fp = 0;
+	int ret = 0;
+
+	uint64_t id = 0;
+
+	for (blk = 0; !ret && blk < u->dev_blocks; blk++) {
+		size_t len = on_device(u->device_bytes, blk * F2FS_BLKSIZE, F2FS_BLKSIZE);
+
+		if (!is_saved(u, blk))
+			continue;
+		ret = f2fs_dev_read(u->lower, u->buf, blk * F2FS_BLKSIZE, len);
+		fp += fp_block(blk, u->buf, len);
+	}
+	if (!ret)
+		ret = state_fp(u->lower, u->buf, &id);
+	*state = fp_fold(fp + id);
+	return ret;
+}
+
+/*
+ * Closed: the run is over, the journal says so, with what the device holds
+ * now: its F2FS, and the fingerprint of every block the journal restores,
+ * so that f2fs_undo can tell the state the run left from a later one.
+ */
 static void undo_release(void *priv)
 {
 	struct undo *u = priv;
 	uint8_t uuid[16];
 	bool f2fs = false;
+	uint32_t state;
 
 	/*
 	 * A journal that cannot be marked finished stays a journal cut short,
 	 * which f2fs_undo still applies: nothing to report from here.
 	 */
-	if (!f2fs_dev_flush(u->lower) && !device_identity(u->lower, &f2fs, uuid))
-		write_header(u, true, f2fs, uuid);
+	if (!f2fs_dev_flush(u->lower) && !device_identity(u->lower, &f2fs, uuid) &&
+	    !saved_state(u, &state))
+		write_header(u, true, f2fs, uuid, &state);
 	undo_free(u);
 }
 
@@ -390,7 +479,7 @@ int f2fs_undo_stack(struct f2fs_device *lower, const char *journal, struct f2fs_
 			ret = -errno;
 	}
 	if (!ret)
-		ret = write_header(u, false, false, NULL);
+		ret = write_header(u, false, false, NULL, NULL);
 	if (!ret)
 		ret = f2fs_dev_stack(lower, &undo_ops, u, out);
 	if (ret)
@@ -405,8 +494,28 @@ struct reader {
 	uint64_t size; /* of the journal file */
 	uint64_t pos;
 	uint64_t dev_blocks;
-	uint8_t *buf; /* CHUNK_BLOCKS blocks */
+	uint8_t *buf;	    /* CHUNK_BLOCKS blocks */
+	uint64_t fp_before; /* the fingerprint of the complete records' blocks */
 };
+
+/*
+ * The fingerprint of a record's blocks as it restores them (a zero
+ * record's are zeros); each block counts only its part on the device.
+ */
+static uint64_t record_fp(uint64_t dev_bytes, const struct undo_disk_record *r, const uint8_t *data)
+{
+	static const uint8_t zeros[F2FS_BLKSIZE];
+	uint64_t blk = le64_get(r->blkaddr), fp = 0;
+	uint32_t i, n = le32_get(r->nblocks);
+	bool zero = le32_get(r->kind) == REC_ZERO;
+
+	for (i = 0; i < n; i++) {
+		size_t len = on_device(dev_bytes, (blk + i) * F2FS_BLKSIZE, F2FS_BLKSIZE);
+
+		fp += fp_block(blk + i, zero ? zeros : data + (size_t)i * F2FS_BLKSIZE, len);
+	}
+	return fp;
+}
 
 static int read_header(struct reader *rd, struct f2fs_undo_summary *s)
 {
@@ -434,6 +543,8 @@ static int read_header(struct reader *rd, struct f2fs_undo_summary *s)
 	s->device_bytes = le64_get(h.device_bytes);
 	s->f2fs_before = flags & FS_BEFORE;
 	s->f2fs_after = s->finished && (flags & FS_AFTER);
+	s->has_state = s->finished && (flags & FS_STATE);
+	s->state_after = le32_get(h.state);
 	memcpy(s->uuid_before, h.uuid_before, 16);
 	memcpy(s->uuid_after, h.uuid_after, 16);
 	rd->dev_blocks = (s->device_bytes + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
@@ -535,6 +646,7 @@ static int walk(struct reader *rd, struct f2fs_undo_summary *s, record_fn fn, vo
 		}
 		if (fn && (ret = fn(arg, &r, rd->buf)))
 			return ret;
+		rd->fp_before += record_fp(s->device_bytes, &r, rd->buf);
 		s->records++;
 		s->blocks += le32_get(r.nblocks);
 		if (le32_get(r.kind) == REC_ZERO)
@@ -543,6 +655,7 @@ static int walk(struct reader *rd, struct f2fs_undo_summary *s, record_fn fn, vo
 					    ? (uint64_t)le32_get(r.nblocks) * F2FS_BLKSIZE
 					    : 0);
 	}
+	s->state_before = fp_fold(rd->fp_before);
 	return 0;
 }
 
@@ -613,6 +726,60 @@ int f2fs_undo_check_device(const struct f2fs_undo_summary *s, struct f2fs_device
 	want = s->finished ? s->uuid_after : s->uuid_before;
 	if (f2fs != want_f2fs || (f2fs && memcmp(uuid, want, 16)))
 		*why = s->finished ? F2FS_UNDO_WRONG_FS : F2FS_UNDO_UNFINISHED_FS;
+	return 0;
+}
+
+/* Reading the device's blocks under the records, to fingerprint them. */
+struct state_reader {
+	struct f2fs_device *dev;
+	uint8_t *buf;
+	uint64_t fp;
+};
+
+static int fp_device_record(void *arg, const struct undo_disk_record *r, const uint8_t *data)
+{
+	struct state_reader *sr = arg;
+	uint64_t size = f2fs_dev_get_info(sr->dev)->size_bytes;
+	uint64_t blk = le64_get(r->blkaddr);
+	uint32_t i, n = le32_get(r->nblocks);
+	int ret = 0;
+
+	(void)data;
+	for (i = 0; !ret && i < n; i++) {
+		size_t len = on_device(size, (blk + i) * F2FS_BLKSIZE, F2FS_BLKSIZE);
+
+		ret = f2fs_dev_read(sr->dev, sr->buf, (blk + i) * F2FS_BLKSIZE, len);
+		sr->fp += fp_block(blk + i, sr->buf, len);
+	}
+	return ret;
+}
+
+int f2fs_undo_check_state(const char *journal, const struct f2fs_undo_summary *s,
+			  struct f2fs_device *dev, enum f2fs_undo_problem *why)
+{
+	struct f2fs_undo_summary again;
+	struct state_reader sr = {.dev = dev};
+	uint64_t id = 0;
+	int ret;
+
+	*why = F2FS_UNDO_OK;
+	/* cut short, or an older journal: the F2FS check is all there is */
+	if (!s->has_state || s->torn_tail)
+		return 0;
+	sr.buf = malloc((size_t)CHUNK_BLOCKS * F2FS_BLKSIZE);
+	if (!sr.buf)
+		return -ENOMEM;
+	ret = read_journal(journal, &again, fp_device_record, &sr);
+	if (!ret)
+		ret = state_fp(dev, sr.buf, &id);
+	free(sr.buf);
+	if (ret)
+		return ret;
+	if (fp_fold(sr.fp + id) == s->state_after)
+		return 0;
+	/* the journal's blocks hold what it restores: applied (whatever the packs hold now) */
+	*why =
+	    s->blocks && fp_fold(sr.fp) == s->state_before ? F2FS_UNDO_APPLIED : F2FS_UNDO_CHANGED;
 	return 0;
 }
 

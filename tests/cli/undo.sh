@@ -88,6 +88,42 @@ else
 	fail undo-twice-refused "exit $RC: $(snippet "$WORK/last.err")"
 fi
 
+# a journal applied once is refused the second time: its blocks already hold
+# what it restores (the image was loaded again meanwhile, over the same tree)
+cp "$WORK/before.img" "$IMG"
+mkdir -p "$WORK/src2" "$WORK/src3"
+for i in $(seq 1 300); do echo "$i" >"$WORK/src2/more$i"; done
+for i in $(seq 1 700); do echo "$i" >"$WORK/src3/most$i"; done
+run_cmd "$SLOAD" -f "$WORK/src2" -z "$WORK/again.undo" "$IMG"
+cp "$IMG" "$WORK/loaded.img"
+run_cmd "$UNDO" "$WORK/again.undo" "$IMG"
+run_cmd "$UNDO" "$WORK/again.undo" "$IMG"
+if [ "$RC" -eq 1 ] && grep -q "the journal was applied already" "$WORK/last.err" &&
+	cmp -s "$IMG" "$WORK/before.img"; then
+	pass applied-twice-refused
+else
+	fail applied-twice-refused "exit $RC: $(snippet "$WORK/last.err")"
+fi
+
+# a journal whose image was written since (a second load without a journal)
+# is refused: applying it would mix the two runs' blocks; -f applies anyway
+cp "$WORK/loaded.img" "$IMG"
+run_cmd "$SLOAD" -f "$WORK/src3" "$IMG"
+cp "$IMG" "$WORK/reloaded.img"
+run_cmd "$UNDO" "$WORK/again.undo" "$IMG"
+if [ "$RC" -eq 1 ] && grep -q "written since the journal's run" "$WORK/last.err" &&
+	cmp -s "$IMG" "$WORK/reloaded.img"; then
+	pass changed-since-refused
+else
+	fail changed-since-refused "exit $RC: $(snippet "$WORK/last.err")"
+fi
+run_cmd "$UNDO" -f "$WORK/again.undo" "$IMG"
+if [ "$RC" -eq 0 ] && grep -q "applying anyway (-f)" "$WORK/last.err"; then
+	pass changed-since-forced
+else
+	fail changed-since-forced "exit $RC: $(snippet "$WORK/last.err")"
+fi
+
 # -n reports and writes nothing; -v shows the journal
 cp "$WORK/formatted.img" "$IMG"
 run_cmd "$UNDO" -n -v "$WORK/mkfs.undo" "$IMG"
