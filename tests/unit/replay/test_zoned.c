@@ -71,6 +71,18 @@ static void check_on_release(void *priv)
 
 static const struct f2fs_dev_layer_ops checking_layer = {.release = check_on_release};
 
+/* mkfs -m's settings for zones of ZONE bytes, a section each. */
+static void zoned_config(struct f2fs_mkfs_config *cfg)
+{
+	f2fs_mkfs_config_init(cfg);
+	cfg->features |= F2FS_FEATURE_BLKZONED;
+	cfg->geometry.sector_size = 512;
+	cfg->geometry.zoned = true;
+	cfg->geometry.zone_blocks = ZONE / F2FS_BLKSIZE;
+	cfg->geometry.segs_per_sec = (uint32_t)(ZONE / F2FS_SEGMENT_BYTES);
+	cfg->geometry.secs_per_zone = 1;
+}
+
 /* 512 MiB in 8 MiB zones, the first 8 conventional, formatted with -m; checked when closed. */
 static struct f2fs_device *zoned_volume(struct close_check *c)
 {
@@ -83,13 +95,7 @@ static struct f2fs_device *zoned_volume(struct close_check *c)
 	char why[160] = "";
 
 	CHECK(f2fs_dev_open_memory_zoned(&zp, &mem) == 0);
-	f2fs_mkfs_config_init(&cfg);
-	cfg.features |= F2FS_FEATURE_BLKZONED;
-	cfg.geometry.sector_size = 512;
-	cfg.geometry.zoned = true;
-	cfg.geometry.zone_blocks = ZONE / F2FS_BLKSIZE;
-	cfg.geometry.segs_per_sec = (uint32_t)(ZONE / F2FS_SEGMENT_BYTES);
-	cfg.geometry.secs_per_zone = 1;
+	zoned_config(&cfg);
 	cfg.geometry.total_sectors = zp.size / 512;
 	cfg.geometry.nr_devices = 1;
 	cfg.geometry.devices[0] = (struct f2fs_layout_device){
@@ -121,13 +127,7 @@ static struct f2fs_device *zns_volume(struct close_check *c)
 
 	CHECK(f2fs_dev_open_memory(64 * MIB, &devs[0]) == 0);
 	CHECK(f2fs_dev_open_memory_zoned(&zp, &devs[1]) == 0);
-	f2fs_mkfs_config_init(&cfg);
-	cfg.features |= F2FS_FEATURE_BLKZONED;
-	cfg.geometry.sector_size = 512;
-	cfg.geometry.zoned = true;
-	cfg.geometry.zone_blocks = ZONE / F2FS_BLKSIZE;
-	cfg.geometry.segs_per_sec = (uint32_t)(ZONE / F2FS_SEGMENT_BYTES);
-	cfg.geometry.secs_per_zone = 1;
+	zoned_config(&cfg);
 	cfg.geometry.total_sectors = (64 + 512) * MIB / 512;
 	cfg.geometry.nr_devices = 2;
 	cfg.geometry.devices[0] = (struct f2fs_layout_device){.sectors = 64 * MIB / 512};
