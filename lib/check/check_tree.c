@@ -33,8 +33,9 @@
 #include "f2fs/node.h"
 #include "f2fs/xattr.h"
 
-#define MAX_EXTRA_ISIZE	 (F2FS_EXTRA_ATTR_END - F2FS_EXTRA_ISIZE_OFFSET)
-#define MAX_INLINE_XATTR (F2FS_DEF_ADDRS_PER_INODE - MAX_EXTRA_ISIZE / 4 - 2)
+#define MAX_EXTRA_ISIZE (F2FS_EXTRA_ATTR_END - F2FS_EXTRA_ISIZE_OFFSET)
+/* the kernel's MAX_INLINE_XATTR_SIZE: room left for the smallest inline dentry block */
+#define MAX_INLINE_XATTR (F2FS_DEF_ADDRS_PER_INODE - MAX_EXTRA_ISIZE / 4 - 1 - 40 / 4)
 
 /*
  * i_ext against the blocks found: every file block in [fofs, fofs + len)
@@ -798,13 +799,15 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 			check_report(c, PR_INODE_CHECKSUM, w->ino, 0, "i_inode_checksum 0x%x",
 				     le32_get(ri->i_inode_checksum));
 	}
-	if ((ri->i_inline & F2FS_INLINE_XATTR) &&
-	    (c->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
-	    (f2fs_inode_inline_xattr_addrs(ri, c->features) == 0 ||
-	     f2fs_inode_inline_xattr_addrs(ri, c->features) > MAX_INLINE_XATTR)) {
+	/* sanity_check_inode(): at most MAX_INLINE_XATTR, at least a header with the flag */
+	if ((c->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
+	    (f2fs_inode_inline_xattr_addrs(ri, c->features) > MAX_INLINE_XATTR ||
+	     ((ri->i_inline & F2FS_INLINE_XATTR) &&
+	      f2fs_inode_inline_xattr_addrs(ri, c->features) == 0))) {
 		check_report_values(c, PR_INODE_INLINE_XATTR, w->ino, 0,
 				    f2fs_inode_inline_xattr_addrs(ri, c->features),
-				    F2FS_INLINE_XATTR_ADDRS, "i_inline_xattr_size %u",
+				    ri->i_inline & F2FS_INLINE_XATTR ? F2FS_INLINE_XATTR_ADDRS : 0,
+				    "i_inline_xattr_size %u",
 				    f2fs_inode_inline_xattr_addrs(ri, c->features));
 		return false;
 	}

@@ -70,11 +70,16 @@ unsigned int f2fs_inode_inline_xattr_addrs(const struct f2fs_inode *ri, uint32_t
 	bool has_xattr = ri->i_inline & F2FS_INLINE_XATTR;
 	bool has_dentry = ri->i_inline & F2FS_INLINE_DENTRY;
 
-	/* with flexible sizing the inode says how much; otherwise a fixed default */
+	/*
+	 * With flexible sizing the inode says how much, whether or not its
+	 * inline-xattr flag is set: the kernel takes the field as it is
+	 * (do_read_inode) and lays out i_addr after it; otherwise a fixed
+	 * default
+	 */
 	if ((features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) && (ri->i_inline & F2FS_EXTRA_ATTR) &&
 	    le16_get(ri->i_extra_isize) >=
 		offsetof(struct f2fs_inode, i_projid) - F2FS_EXTRA_ISIZE_OFFSET)
-		return has_xattr ? le16_get(ri->i_inline_xattr_size) : 0;
+		return le16_get(ri->i_inline_xattr_size);
 	return has_xattr || has_dentry ? F2FS_INLINE_XATTR_ADDRS : 0;
 }
 
