@@ -91,6 +91,7 @@ enum f2fs_problem_code {
 	PR_SSA_VERSION, /* a data block's summary version differs from its node's NAT entry */
 	PR_DIR_PINO,	/* a directory's i_pino differs from the directory naming it */
 	PR_DIR_LOST,	/* a directory an entry names cannot be walked: its subtree is lost */
+	PR_DIR_DEPTH,	/* i_current_depth past the kernel's most, or below a level in use */
 	PR_NR_CODES
 };
 

@@ -60,9 +60,12 @@ uint64_t f2fs_dir_buckets(unsigned int level, unsigned int dir_level);
 unsigned int f2fs_dir_bucket_blocks(unsigned int level);
 /* First file block of bucket @bucket of level @level. */
 uint64_t f2fs_dir_block_index(unsigned int level, unsigned int dir_level, uint64_t bucket);
-/* The bucket (and the level's bucket count) file block @fblk serves; false past the last level. */
+/*
+ * The bucket (and the level's bucket count, and with @level not NULL the
+ * level) file block @fblk serves; false past the last level.
+ */
 bool f2fs_dir_block_bucket(uint64_t fblk, unsigned int dir_level, uint64_t *bucket,
-			   uint64_t *nbuckets);
+			   uint64_t *nbuckets, unsigned int *level);
 
 /* Store an entry with hash @hash at @slot of @a (-ENOSPC when it does not fit from there). */
 int f2fs_dentry_area_put(struct f2fs_dentry_area *a, unsigned int slot, const char *name,

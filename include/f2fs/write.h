@@ -553,6 +553,8 @@ struct f2fs_inode_fix {
 	bool set_links, set_blocks, set_pino, clear_extent, set_type, set_extra_isize;
 	bool set_inline_xattr_size, set_namelen, set_inline, set_size, set_flags;
 	bool clear_inline_reserved; /* the word before the inline area */
+	bool set_depth;		    /* i_current_depth := depth */
+	uint32_t depth;
 	uint32_t links, pino;
 	uint64_t blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
 	uint8_t type;	 /* F2FS_FT_*: i_mode's file type bits, its permissions kept */

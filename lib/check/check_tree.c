@@ -69,6 +69,7 @@ struct inode_walk {
 	uint64_t dent_block; /* file block of the dentry area being parsed, or F2FS_DENTRY_INLINE */
 	/* hash bucket the dentry block being parsed serves; nbuckets 0 for inline */
 	uint64_t bucket, nbuckets;
+	uint32_t depth_needed; /* one past the highest hash level a dentry block lies in */
 };
 
 static bool nid_valid(const struct check_ctx *c, uint32_t nid)
@@ -564,8 +565,12 @@ static void walk_dentry_block(struct check_ctx *c, struct inode_walk *w, uint32_
 		check_fail(c, -ENOMEM);
 		return;
 	}
-	if (!f2fs_dir_block_bucket(fblk, w->ri->i_dir_level, &w->bucket, &w->nbuckets))
+	unsigned int level;
+
+	if (!f2fs_dir_block_bucket(fblk, w->ri->i_dir_level, &w->bucket, &w->nbuckets, &level))
 		w->nbuckets = 0;
+	else if (level + 1 > w->depth_needed)
+		w->depth_needed = level + 1;
 	ret = f2fs_fs_read_blocks(c->fs, blkaddr, blk, 1);
 	if (ret) {
 		check_report(c, PR_IO, w->ino, blkaddr, "dentry block: %s",
@@ -895,6 +900,23 @@ static void check_dir_size(struct check_ctx *c, const struct inode_walk *w)
 }
 
 /*
+ * A lookup scans the hash levels below i_current_depth: a block of a level
+ * at or past it holds names no lookup finds, and past MAX_DIR_HASH_DEPTH
+ * the kernel calls the directory corrupted (and clamps it).  Expected: the
+ * levels the blocks use, at least one.
+ */
+static void check_dir_depth(struct check_ctx *c, const struct inode_walk *w)
+{
+	uint32_t depth = le32_get(w->ri->i_current_depth);
+	uint32_t need = w->depth_needed ? w->depth_needed : 1;
+
+	if (depth > F2FS_MAX_DIR_HASH_DEPTH || depth < need)
+		check_report_values(c, PR_DIR_DEPTH, w->ino, 0, depth, need,
+				    "i_current_depth %u, its blocks need %u (the most is %u)",
+				    depth, need, F2FS_MAX_DIR_HASH_DEPTH);
+}
+
+/*
  * Directory @w, named by a directory-typed entry of @w->parent, was read:
  * it counts as a subdirectory of the parent (only now, as upstream counts
  * it: an entry whose directory cannot be read adds no link), remembers its
@@ -964,8 +986,10 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 		goto out;
 	}
 	walk_inode_tree(c, &w);
-	if (w.is_dir && !(n->i.i_inline & F2FS_INLINE_DENTRY))
+	if (w.is_dir && !(n->i.i_inline & F2FS_INLINE_DENTRY)) {
 		check_dir_size(c, &w);
+		check_dir_depth(c, &w);
+	}
 	check_extent(c, &w);
 	check_xattrs(c, &w);
 	if (le64_get(n->i.i_blocks) != w.blocks)

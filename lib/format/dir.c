@@ -90,7 +90,7 @@ uint64_t f2fs_dir_block_index(unsigned int level, unsigned int dir_level, uint64
 }
 
 bool f2fs_dir_block_bucket(uint64_t fblk, unsigned int dir_level, uint64_t *bucket,
-			   uint64_t *nbuckets)
+			   uint64_t *nbuckets, unsigned int *level_out)
 {
 	uint64_t start = 0;
 	unsigned int level;
@@ -102,6 +102,8 @@ bool f2fs_dir_block_bucket(uint64_t fblk, unsigned int dir_level, uint64_t *buck
 		if (fblk < start + span) {
 			*bucket = (fblk - start) / f2fs_dir_bucket_blocks(level);
 			*nbuckets = nb;
+			if (level_out)
+				*level_out = level;
 			return true;
 		}
 		start += span;

@@ -316,6 +316,9 @@ one_field inode-i_namelen-long PR_INODE_NAMELEN --node --nid "$F1" --mb i_namele
 
 one_field dir-i_size-not-blocks PR_INODE_SIZE --node --nid "$DIR_D" --mb i_size --val "$(plus "$(getv --node --nid "$DIR_D" --mb i_size)" 1)"
 
+# i_current_depth past MAX_DIR_HASH_DEPTH: the kernel warns "Corrupted max_depth"
+one_field dir-depth-past-most PR_DIR_DEPTH --node --nid "$DIR_D" --mb i_current_depth --val 64
+
 one_field inode-i_extra_isize-odd PR_INODE_EXTRA_ISIZE --node --nid "$F1" --mb i_extra_isize --val 13
 
 one_field inode-checksum PR_INODE_CHECKSUM --node --nid "$F1" --mb i_inode_checksum --val 0x1234
