@@ -788,6 +788,20 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 		check_report(c, PR_DENT_FILE_TYPE, w->ino, 0,
 			     "entry says type %u, inode mode 0%o is type %u", expected_type, mode,
 			     type);
+	/*
+	 * sanity_check_inode(): on a flexible_inline_xattr volume every inode
+	 * has extra attributes; without the flag its fields would be read
+	 * from the wrong place.  Expected: the flag back.
+	 */
+	if ((c->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
+	    !(ri->i_inline & F2FS_EXTRA_ATTR)) {
+		check_report_values(c, PR_INODE_INLINE, w->ino, 0, ri->i_inline,
+				    ri->i_inline | F2FS_EXTRA_ATTR,
+				    "i_inline 0x%x lacks the extra-attribute flag the volume's "
+				    "flexible_inline_xattr requires",
+				    ri->i_inline);
+		return false;
+	}
 	if (ri->i_inline & F2FS_EXTRA_ATTR) {
 		uint16_t isize = le16_get(ri->i_extra_isize);
 
