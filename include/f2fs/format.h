@@ -63,7 +63,11 @@ enum f2fs_curseg_type {
 };
 
 /* Superblock feature bits */
-#define F2FS_FEATURE_ENCRYPT		   0x0001
+#define F2FS_FEATURE_ENCRYPT 0x0001
+/* i_advise bits the checker knows (the kernel's FADVISE_*_BIT) */
+#define F2FS_FADVISE_ENCRYPT		   0x04
+#define F2FS_FADVISE_ENC_NAME		   0x08
+#define F2FS_FADVISE_VERITY		   0x40
 #define F2FS_FEATURE_BLKZONED		   0x0002
 #define F2FS_FEATURE_ATOMIC_WRITE	   0x0004
 #define F2FS_FEATURE_EXTRA_ATTR		   0x0008

@@ -555,6 +555,8 @@ struct f2fs_inode_fix {
 	bool clear_inline_reserved; /* the word before the inline area */
 	bool set_depth;		    /* i_current_depth := depth */
 	uint32_t depth;
+	bool set_advise; /* i_advise := advise */
+	uint8_t advise;
 	uint32_t links, pino;
 	uint64_t blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
 	uint8_t type;	 /* F2FS_FT_*: i_mode's file type bits, its permissions kept */

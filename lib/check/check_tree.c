@@ -766,6 +766,18 @@ static uint8_t inline_flags_that_fit(uint8_t i_inline, uint8_t type)
 	return i_inline;
 }
 
+/* The i_advise bits of @ri that name a feature the volume lacks. */
+static uint8_t advise_unsupported(const struct f2fs_inode *ri, uint32_t features)
+{
+	uint8_t bad = 0;
+
+	if (!(features & F2FS_FEATURE_ENCRYPT))
+		bad |= ri->i_advise & (F2FS_FADVISE_ENCRYPT | F2FS_FADVISE_ENC_NAME);
+	if (!(features & F2FS_FEATURE_VERITY))
+		bad |= ri->i_advise & F2FS_FADVISE_VERITY;
+	return bad;
+}
+
 static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const struct f2fs_node *n,
 			       uint8_t expected_type)
 {
@@ -818,6 +830,19 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 			check_report(c, PR_INODE_CHECKSUM, w->ino, 0, "i_inode_checksum 0x%x",
 				     le32_get(ri->i_inode_checksum));
 	}
+	/*
+	 * Encryption or verity the volume lacks: the file cannot be read (no
+	 * key applies), and a regular file with inline data and either is
+	 * refused outright ("should not have inline_data").  Expected: the bits
+	 * cleared.
+	 */
+	if (advise_unsupported(ri, c->features))
+		check_report_values(c, PR_INODE_ADVISE, w->ino, 0, ri->i_advise,
+				    ri->i_advise & ~advise_unsupported(ri, c->features),
+				    "i_advise 0x%x marks %s the volume does not have", ri->i_advise,
+				    advise_unsupported(ri, c->features) & F2FS_FADVISE_VERITY
+					? "verity"
+					: "encryption");
 	/* sanity_check_inode(): at most MAX_INLINE_XATTR, at least a header with the flag */
 	if ((c->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
 	    (f2fs_inode_inline_xattr_addrs(ri, c->features) > MAX_INLINE_XATTR ||

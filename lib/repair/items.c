@@ -64,6 +64,10 @@ static int inode_fix_of(const struct fix_item *it, struct f2fs_inode_fix *fix)
 		fix->set_inline_xattr_size = true;
 		fix->inline_xattr_size = (uint16_t)e;
 		break;
+	case PR_INODE_ADVISE:
+		fix->set_advise = true;
+		fix->advise = (uint8_t)e;
+		break;
 	case PR_DIR_DEPTH:
 		fix->set_depth = true;
 		fix->depth = (uint32_t)e;

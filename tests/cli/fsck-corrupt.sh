@@ -319,6 +319,10 @@ one_field dir-i_size-not-blocks PR_INODE_SIZE --node --nid "$DIR_D" --mb i_size 
 # i_current_depth past MAX_DIR_HASH_DEPTH: the kernel warns "Corrupted max_depth"
 one_field dir-depth-past-most PR_DIR_DEPTH --node --nid "$DIR_D" --mb i_current_depth --val 64
 
+# the encryption advise bit on a volume without encryption: no key applies, and with
+# inline data the kernel refuses the inode ("should not have inline_data")
+one_field advise-encrypt-no-feature PR_INODE_ADVISE --node --nid "$SMALL" --mb i_advise --val 4
+
 one_field inode-i_extra_isize-odd PR_INODE_EXTRA_ISIZE --node --nid "$F1" --mb i_extra_isize --val 13
 
 one_field inode-checksum PR_INODE_CHECKSUM --node --nid "$F1" --mb i_inode_checksum --val 0x1234
