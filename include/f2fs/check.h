@@ -88,11 +88,12 @@ enum f2fs_problem_code {
 	PR_XATTR_ENTRY,		  /* an xattr entry runs past the end of the xattr space */
 	PR_XATTR_TRAILING,	  /* non-zero bytes after the end of the xattr list */
 	PR_SSA_TYPE,		  /* SSA footer says node for a data block, or the reverse */
-	PR_SSA_VERSION,	 /* a data block's summary version differs from its node's NAT entry */
-	PR_DIR_PINO,	 /* a directory's i_pino differs from the directory naming it */
-	PR_DIR_LOST,	 /* a directory an entry names cannot be walked: its subtree is lost */
-	PR_DIR_DEPTH,	 /* i_current_depth past the kernel's most, or below a level in use */
-	PR_INODE_ADVISE, /* i_advise marks encryption or verity the volume does not have */
+	PR_SSA_VERSION,	    /* a data block's summary version differs from its node's NAT entry */
+	PR_DIR_PINO,	    /* a directory's i_pino differs from the directory naming it */
+	PR_DIR_LOST,	    /* a directory an entry names cannot be walked: its subtree is lost */
+	PR_DIR_DEPTH,	    /* i_current_depth past the kernel's most, or below a level in use */
+	PR_INODE_ADVISE,    /* i_advise marks encryption or verity the volume does not have */
+	PR_DENT_NAME_CHARS, /* a name holds a NUL byte or a slash: no lookup can reach it */
 	PR_NR_CODES
 };
 

@@ -545,6 +545,19 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 				check_report_at(c, PR_DENT_BITMAP, w->ino, 0, &at,
 						"slot %u of a %zu-byte name is not marked",
 						slot + k, len);
+		/*
+		 * A name the kernel lists but no path can name (an all-NUL one
+		 * makes ls loop); an encrypted directory's names are ciphertext
+		 */
+		if (!w->encrypted && !(first && slot < 2) &&
+		    (memchr(names + (size_t)slot * F2FS_SLOT_LEN, 0, len) ||
+		     memchr(names + (size_t)slot * F2FS_SLOT_LEN, '/', len))) {
+			check_report_at(c, PR_DENT_NAME_CHARS, w->ino, 0, &at,
+					"slot %u: a %zu-byte name with a NUL byte or a slash", slot,
+					len);
+			slot += slots;
+			continue;
+		}
 		hash = entry_hash(w, &d[slot], names, slot);
 		if (w->nbuckets)
 			check_position(c, w, hash, &at);

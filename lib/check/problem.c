@@ -81,6 +81,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_DIR_MULTIPLE_PARENTS, "dentry", "directory is linked from more than one entry",
 	      DETACH, KEEPS),
     ROW_OTHER(PR_DENT_NAME_LEN, "dentry", "name length is zero or runs past the block", DETACH, 0),
+    ROW_OTHER(PR_DENT_NAME_CHARS, "dentry", "name holds a NUL byte or a slash", DETACH, KEEPS),
     ROW_OTHER(PR_DENT_HASH, "dentry", "stored hash differs from the name's hash", DENTRY,
 	      PREEN | KEEPS),
     ROW_OTHER(PR_DENT_POSITION, "dentry", "entry is in a hash bucket its hash does not select",

@@ -323,6 +323,10 @@ one_field dir-depth-past-most PR_DIR_DEPTH --node --nid "$DIR_D" --mb i_current_
 # inline data the kernel refuses the inode ("should not have inline_data")
 one_field advise-encrypt-no-feature PR_INODE_ADVISE --node --nid "$SMALL" --mb i_advise --val 4
 
+# a name with a NUL byte (one more byte of d_name_len takes in the padding): listed
+# by the kernel, reached by no path
+one_field dent-name-nul PR_DENT_NAME_CHARS --dent --nid "$F1" --mb d_name_len --val 3
+
 one_field inode-i_extra_isize-odd PR_INODE_EXTRA_ISIZE --node --nid "$F1" --mb i_extra_isize --val 13
 
 one_field inode-checksum PR_INODE_CHECKSUM --node --nid "$F1" --mb i_inode_checksum --val 0x1234
