@@ -804,6 +804,12 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 				    mode);
 		return false;
 	}
+	/* no entry names the root: it is a directory whatever its mode says */
+	if (w->ino == c->root_ino && type != F2FS_FT_DIR) {
+		check_report_values(c, PR_INODE_MODE, w->ino, 0, mode, F2FS_FT_DIR,
+				    "the root's i_mode 0%o is not a directory's", mode);
+		return false;
+	}
 	if (expected_type != F2FS_FT_UNKNOWN && expected_type != type &&
 	    c->entry.kind != F2FS_PLACE_NONE)
 		check_report_at(c, PR_DENT_FILE_TYPE, c->entry.node, 0, &c->entry,
