@@ -94,6 +94,7 @@ enum f2fs_problem_code {
 	PR_DIR_DEPTH,	    /* i_current_depth past the kernel's most, or below a level in use */
 	PR_INODE_ADVISE,    /* i_advise marks encryption or verity the volume does not have */
 	PR_DENT_NAME_CHARS, /* a name holds a NUL byte or a slash: no lookup can reach it */
+	PR_DIR_LEVEL,	    /* i_dir_level past what the kernel's dir_level option allows */
 	PR_NR_CODES
 };
 

@@ -557,6 +557,8 @@ struct f2fs_inode_fix {
 	uint32_t depth;
 	bool set_advise; /* i_advise := advise */
 	uint8_t advise;
+	bool set_dir_level; /* i_dir_level := dir_level */
+	uint8_t dir_level;
 	uint32_t links, pino;
 	uint64_t blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
 	uint8_t type;	 /* F2FS_FT_*: i_mode's file type bits, its permissions kept */

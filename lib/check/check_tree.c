@@ -804,6 +804,18 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 				    mode);
 		return false;
 	}
+	/*
+	 * The kernel's dir_level mount option stops at MAX_DIR_HASH_DEPTH; past
+	 * it every bucket lies past any block a directory can have, so no
+	 * lookup finds a name.  Expected: 0, the default every directory the
+	 * kernel makes has (the next round checks the entries' places).
+	 */
+	if (type == F2FS_FT_DIR && ri->i_dir_level > F2FS_MAX_DIR_HASH_DEPTH) {
+		check_report_values(c, PR_DIR_LEVEL, w->ino, 0, ri->i_dir_level, 0,
+				    "i_dir_level %u (the most is %u)", ri->i_dir_level,
+				    F2FS_MAX_DIR_HASH_DEPTH);
+		return false;
+	}
 	/* no entry names the root: it is a directory whatever its mode says */
 	if (w->ino == c->root_ino && type != F2FS_FT_DIR) {
 		check_report_values(c, PR_INODE_MODE, w->ino, 0, mode, F2FS_FT_DIR,

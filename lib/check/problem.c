@@ -72,6 +72,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_INODE_SIZE, "inode", "i_size is impossible for the file type", FIELDS, KEEPS),
     ROW_OTHER(PR_INODE_ADVISE, "inode",
 	      "i_advise marks encryption or verity the volume does not have", FIELDS, KEEPS),
+    ROW_OTHER(PR_DIR_LEVEL, "inode", "a directory's i_dir_level is past the most the kernel sets",
+	      FIELDS, 0),
     ROW_OTHER(PR_DIR_DEPTH, "inode",
 	      "a directory's i_current_depth is past the most or below a level it uses", FIELDS,
 	      PREEN | KEEPS),

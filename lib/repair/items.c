@@ -68,6 +68,10 @@ static int inode_fix_of(const struct fix_item *it, struct f2fs_inode_fix *fix)
 		fix->set_advise = true;
 		fix->advise = (uint8_t)e;
 		break;
+	case PR_DIR_LEVEL:
+		fix->set_dir_level = true;
+		fix->dir_level = (uint8_t)e;
+		break;
 	case PR_DIR_DEPTH:
 		fix->set_depth = true;
 		fix->depth = (uint32_t)e;

@@ -584,6 +584,8 @@ static void set_inode_fields(struct f2fs_inode *ri, const struct f2fs_inode_fix 
 		ri->i_current_depth = le32_put(fix->depth);
 	if (fix->set_advise)
 		ri->i_advise = fix->advise;
+	if (fix->set_dir_level)
+		ri->i_dir_level = fix->dir_level;
 	if (fix->clear_inline_reserved && (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
 		ri->i_addr[f2fs_inode_first_addr(ri)] = le32_put(0);
 }

@@ -327,6 +327,9 @@ one_field advise-encrypt-no-feature PR_INODE_ADVISE --node --nid "$SMALL" --mb i
 # by the kernel, reached by no path
 one_field dent-name-nul PR_DENT_NAME_CHARS --dent --nid "$F1" --mb d_name_len --val 3
 
+# an i_dir_level past the 63 the dir_level option allows: no lookup finds a name
+one_field dir-level-huge PR_DIR_LEVEL --node --nid "$DIR_D" --mb i_dir_level --val 200
+
 one_field inode-i_extra_isize-odd PR_INODE_EXTRA_ISIZE --node --nid "$F1" --mb i_extra_isize --val 13
 
 one_field inode-checksum PR_INODE_CHECKSUM --node --nid "$F1" --mb i_inode_checksum --val 0x1234
