@@ -95,6 +95,7 @@ enum f2fs_problem_code {
 	PR_INODE_ADVISE,    /* i_advise marks encryption or verity the volume does not have */
 	PR_DENT_NAME_CHARS, /* a name holds a NUL byte or a slash: no lookup can reach it */
 	PR_DIR_LEVEL,	    /* i_dir_level past what the kernel's dir_level option allows */
+	PR_ROOT_FOOTER,	    /* the root inode's footer names another nid or ino */
 	PR_NR_CODES
 };
 

@@ -512,6 +512,9 @@ int f2fs_fix_xattr_cut(struct f2fs_fs *fs, uint32_t ino, size_t from);
  */
 int f2fs_fix_release(struct f2fs_fs *fs, uint32_t ino);
 
+/* Name node @nid and inode @ino in the footer of node @nid (the block NAT names for @nid). */
+int f2fs_fix_node_ids(struct f2fs_fs *fs, uint32_t nid, uint32_t ino);
+
 /* Set the tree offset in the footer of node @nid (its other footer flags kept). */
 int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs);
 

@@ -244,6 +244,17 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 			     ret == -ENXIO ? "past the end of the device" : strerror(-ret));
 		return false;
 	}
+	/*
+	 * The root's block is where its NAT entry says; only its footer is
+	 * wrong, and no entry could be dropped for it: the footer is rewritten
+	 */
+	if (nid == c->root_ino && ino == c->root_ino &&
+	    (le32_get(n->footer.nid) != nid || le32_get(n->footer.ino) != ino)) {
+		check_report_values(c, PR_ROOT_FOOTER, nid, e->blkaddr, le32_get(n->footer.ino),
+				    ino, "footer nid %u, ino %u, expected %u",
+				    le32_get(n->footer.nid), le32_get(n->footer.ino), nid);
+		return false;
+	}
 	if (le32_get(n->footer.nid) != nid) {
 		check_report_at(c, PR_NODE_FOOTER_NID, nid, e->blkaddr, from,
 				"footer nid %u, expected %u", le32_get(n->footer.nid), nid);

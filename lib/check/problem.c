@@ -53,6 +53,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_NAT_INO, "NAT", "NAT entry's ino differs from the owning inode", NAT, KEEPS),
     ROW_OTHER(PR_NODE_FOOTER_NID, "node footer", "footer nid differs from the NAT entry", DETACH,
 	      0),
+    ROW_OTHER(PR_ROOT_FOOTER, "node footer", "the root inode's footer names another nid or ino",
+	      FOOTER, 0),
     ROW_OTHER(PR_NODE_FOOTER_INO, "node footer", "footer ino differs from the owning inode", DETACH,
 	      0),
     ROW_OTHER(PR_NODE_OFFSET, "node footer", "node offset in the file's tree is wrong", FOOTER,
@@ -189,7 +191,10 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
     [F2FS_FIX_ORPHANS] = {"orphans", "Release",
 			  "orphan inodes released as a mount releases them, entries naming no "
 			  "inode dropped (the checkpoint a repair writes lists none)"},
-    [F2FS_FIX_FOOTER] = {"footer", "Fix", "node footers' offsets set to their place in the tree"},
+    [F2FS_FIX_FOOTER] =
+	{"footer", "Fix",
+	 "node footers' offsets set to their place in the tree, the root's nid and ino "
+	 "restored"},
     [F2FS_FIX_EXTENT] = {"extent", "Clear", "i_ext cleared (the kernel rebuilds its extent cache)"},
     [F2FS_FIX_SUPER] = {"superblock", "Fix",
 			"rejected superblock copies rewritten from the one in use"},

@@ -282,6 +282,8 @@ static int fix_one_restore(struct f2fs_repair *r, const struct fix_item *it)
 
 static int fix_one_footer(struct f2fs_repair *r, const struct fix_item *it)
 {
+	if (it->code == PR_ROOT_FOOTER)
+		return f2fs_fix_node_ids(r->fs, it->nid, (uint32_t)it->expected);
 	return f2fs_fix_node_ofs(r->fs, it->nid, (uint32_t)it->expected);
 }
 

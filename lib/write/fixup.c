@@ -590,6 +590,24 @@ static void set_inode_fields(struct f2fs_inode *ri, const struct f2fs_inode_fix 
 		ri->i_addr[f2fs_inode_first_addr(ri)] = le32_put(0);
 }
 
+int f2fs_fix_node_ids(struct f2fs_fs *fs, uint32_t nid, uint32_t ino)
+{
+	struct f2fs_wr *w;
+	struct wr_node *n;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	ret = wr_node_get_any_footer(w, nid, &n);
+	if (ret)
+		return ret;
+	n->blk.footer.nid = le32_put(nid);
+	n->blk.footer.ino = le32_put(ino);
+	wr_node_dirty(w, n);
+	wr_node_put(n);
+	return 0;
+}
+
 int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs)
 {
 	struct f2fs_wr *w;

@@ -143,7 +143,9 @@ void wr_node_dirty(struct f2fs_wr *w, struct wr_node *n)
 	c->ndirty++;
 }
 
-int wr_node_get(struct f2fs_wr *w, uint32_t nid, uint32_t ino, struct wr_node **out)
+/* wr_node_get(), or with @trust_footer false, the block NAT names whatever its footer says. */
+static int node_load(struct f2fs_wr *w, uint32_t nid, uint32_t ino, bool trust_footer,
+		     struct wr_node **out)
 {
 	const struct f2fs_nat_info *e;
 	struct wr_node *n = find(&w->nodes, nid);
@@ -167,7 +169,8 @@ int wr_node_get(struct f2fs_wr *w, uint32_t nid, uint32_t ino, struct wr_node **
 		return -ENOMEM;
 	n->addr = e->blkaddr;
 	ret = wr_read_block(w, e->blkaddr, &n->blk);
-	if (!ret && (le32_get(n->blk.footer.nid) != nid || le32_get(n->blk.footer.ino) != e->ino))
+	if (!ret && trust_footer &&
+	    (le32_get(n->blk.footer.nid) != nid || le32_get(n->blk.footer.ino) != e->ino))
 		ret = -EUCLEAN;
 	if (ret) {
 		drop(&w->nodes, n);
@@ -176,6 +179,16 @@ int wr_node_get(struct f2fs_wr *w, uint32_t nid, uint32_t ino, struct wr_node **
 	n->pins++;
 	*out = n;
 	return 0;
+}
+
+int wr_node_get(struct f2fs_wr *w, uint32_t nid, uint32_t ino, struct wr_node **out)
+{
+	return node_load(w, nid, ino, true, out);
+}
+
+int wr_node_get_any_footer(struct f2fs_wr *w, uint32_t nid, struct wr_node **out)
+{
+	return node_load(w, nid, 0, false, out);
 }
 
 int wr_node_new(struct f2fs_wr *w, uint32_t ino, uint32_t nid, uint32_t ofs, bool is_dir,

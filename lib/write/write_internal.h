@@ -272,6 +272,8 @@ int wr_nodes_init(struct f2fs_wr *w);
 void wr_nodes_free(struct f2fs_wr *w);
 /* The cached node @nid of @ino, read on first use; pinned until wr_node_put(). */
 int wr_node_get(struct f2fs_wr *w, uint32_t nid, uint32_t ino, struct wr_node **out);
+/* wr_node_get() of the block NAT names for @nid, its footer unchecked (for fixing the footer). */
+int wr_node_get_any_footer(struct f2fs_wr *w, uint32_t nid, struct wr_node **out);
 /* A new node (nid allocated) of inode @ino at tree offset @ofs, zeroed, dirty, pinned. */
 int wr_node_new(struct f2fs_wr *w, uint32_t ino, uint32_t nid, uint32_t ofs, bool is_dir,
 		struct wr_node **out);

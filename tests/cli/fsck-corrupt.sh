@@ -330,6 +330,9 @@ one_field dent-name-nul PR_DENT_NAME_CHARS --dent --nid "$F1" --mb d_name_len --
 # an i_dir_level past the 63 the dir_level option allows: no lookup finds a name
 one_field dir-level-huge PR_DIR_LEVEL --node --nid "$DIR_D" --mb i_dir_level --val 200
 
+# the root's footer naming another inode: only the footer can be fixed
+one_field root-footer-ino PR_ROOT_FOOTER --node --nid 3 --mb ino --val 9
+
 one_field inode-i_extra_isize-odd PR_INODE_EXTRA_ISIZE --node --nid "$F1" --mb i_extra_isize --val 13
 
 one_field inode-checksum PR_INODE_CHECKSUM --node --nid "$F1" --mb i_inode_checksum --val 0x1234
