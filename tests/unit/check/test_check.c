@@ -291,7 +291,8 @@ static void test_inode_corruptions(void)
 	expect_root_inode_problem(bad_mode, true, PR_INODE_MODE);
 	expect_root_inode_problem(odd_extra_isize, true, PR_INODE_EXTRA_ISIZE);
 	expect_root_inode_problem(flip_name_byte, false, PR_INODE_CHECKSUM);
-	expect_root_inode_problem(bad_footer_nid, true, PR_NODE_FOOTER_NID);
+	/* the root's own footer: only the footer can be fixed, not an entry dropped */
+	expect_root_inode_problem(bad_footer_nid, true, PR_ROOT_FOOTER);
 	expect_root_inode_problem(data_out_of_range, true, PR_BLK_RANGE);
 	expect_root_inode_problem(long_namelen, true, PR_INODE_NAMELEN);
 	expect_root_inode_problem(odd_dir_size, true, PR_INODE_SIZE);
