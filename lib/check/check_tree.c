@@ -575,6 +575,12 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 		if (!(first && slot < 2))
 			check_entry(c, w, &d[slot], slot, names + (size_t)slot * F2FS_SLOT_LEN, len,
 				    hash);
+		else if (le32_get(d[slot].hash_code) != hash)
+			/* "." and ".." hash to 0, as upstream checks (f2fs_check_hash_code) */
+			check_report_at(c, PR_DENT_HASH, w->ino, 0, &at,
+					"entry \"%.*s\": hash 0x%x, expected 0x%x", (int)len,
+					names + (size_t)slot * F2FS_SLOT_LEN,
+					le32_get(d[slot].hash_code), hash);
 		slot += slots;
 	}
 }
