@@ -372,6 +372,28 @@ refuse bad-compare "not a policy option" "$F2FS_IO" replay --mkfs "" --compare "
 	seqwrite "$IMG"
 refuse compare-no-mkfs "needs --mkfs" "$F2FS_IO" replay --compare "" "" seqwrite "$IMG"
 refuse unknown-workload "unknown workload" "$F2FS_IO" replay nosuch "$IMG"
+refuse no-device "no device given" "$F2FS_IO" replay seqwrite
+refuse no-arguments "no workload and no device given" "$F2FS_IO" replay
+refuse two-sources "one workload at a time" "$F2FS_IO" replay --trace "$WORK/bad.trace" \
+	--import-fio-iolog "$WORK/bad.trace" "$IMG"
+if out=$("$F2FS_IO" replay --help 2>&1) && echo "$out" | grep -q -- "--zone-reset-ms"; then
+	pass help
+else
+	fail help "exit $?: $(echo "$out" | head -2)"
+fi
+
+# operations that fail make a failed run: exit 1, one line naming the first
+printf '0 t fg unlink /nope\n- t fg unlink /nope2\n' >"$WORK/fails.trace"
+out=$("$F2FS_IO" replay --no-progress --json --trace "$WORK/fails.trace" "$IMG" 2>"$WORK/fails.err")
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$WORK/fails.err")" -eq 1 ] &&
+	grep -q "2 operation(s) failed; the first: thread t, trace line 1: No such file or directory" \
+		"$WORK/fails.err" &&
+	echo "$out" | grep -q '"first_error":"No such file or directory","first_error_line":1'; then
+	pass failed-ops-exit-1
+else
+	fail failed-ops-exit-1 "exit $rc: $(cat "$WORK/fails.err")"
+fi
 head -c 64M /dev/zero >"$WORK/zero.img"
 sum=$(md5sum <"$IMG")
 refuse not-f2fs "zero.img" "$F2FS_IO" replay seqwrite "$WORK/zero.img"

@@ -458,6 +458,11 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct repla
 
 	all_options(opts, sizeof(opts) / sizeof(opts[0]));
 	f2fs_replay_policy_default(&o->policy[0]);
+	for (opt = 1; opt < argc && strcmp(argv[opt], "--"); opt++)
+		if (!strcmp(argv[opt], "--help") || !strcmp(argv[opt], "-h")) {
+			fputs(cmd->usage, stdout);
+			exit(0);
+		}
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (opt == '?' || opt == ':')
@@ -475,8 +480,17 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct repla
 		}
 	}
 	sources = !!o->trace + !!o->strace + !!o->fio_iolog;
-	if (sources > 1 || (sources && argc - optind != 1) || (!sources && argc - optind != 2))
-		usage_exit(cmd);
+	if (sources > 1)
+		tool_fail(t, 1,
+			  "one workload at a time: --trace, --import-strace and "
+			  "--import-fio-iolog do not go together");
+	if (argc - optind < 2 - sources)
+		tool_fail(t, 1, "%s (f2fs_io replay --help)",
+			  sources || argc - optind == 1 ? "no device given"
+							: "no workload and no device given");
+	if (argc - optind > 2 - sources)
+		tool_fail(t, 1, "\"%s\": one %sdevice only (f2fs_io replay --help)",
+			  argv[optind + 2 - sources], sources ? "" : "workload and one ");
 	if (!sources)
 		o->workload = argv[optind++];
 	o->device = argv[optind];
@@ -648,9 +662,11 @@ static void print_threads(const struct f2fs_replay_report *r)
 		       class_name(t->io_class), t->elapsed_s, (unsigned long long)t->ops,
 		       (unsigned long long)t->fsyncs, t->fsync_p50_ms, t->fsync_p99_ms,
 		       t->fsync_max_ms, (unsigned long long)t->errors);
-		if (t->errors)
-			printf("  first error: %s%s%u\n", strerror(-t->first_error),
-			       t->first_error_line ? ", trace line " : "", t->first_error_line);
+		if (t->errors && t->first_error_line)
+			printf("  first error: %s, trace line %u\n", strerror(-t->first_error),
+			       t->first_error_line);
+		else if (t->errors)
+			printf("  first error: %s\n", strerror(-t->first_error));
 	}
 }
 
@@ -758,6 +774,11 @@ static void json_threads(struct json *j, const struct f2fs_replay_report *r)
 		json_double(j, "fsync_p99_ms", t->fsync_p99_ms);
 		json_double(j, "fsync_max_ms", t->fsync_max_ms);
 		json_u64(j, "errors", t->errors);
+		if (t->errors) {
+			json_str(j, "first_error", strerror(-t->first_error));
+			if (t->first_error_line)
+				json_u64(j, "first_error_line", t->first_error_line);
+		}
 		json_end(j);
 	}
 	json_end(j);
@@ -931,6 +952,38 @@ static void run_one(struct tool *t, const struct replay_opts *o,
 		rep->write_mbps = (double)rep->user_bytes / 1e6 / rep->elapsed_s;
 }
 
+/*
+ * Operations of the workload that failed make the run a failed one (exit 1,
+ * as the man page says): one line on standard error with the first of them.
+ */
+static bool report_failed_ops(const struct tool *t, const struct f2fs_replay_report *rep, int runs)
+{
+	const struct f2fs_replay_thread_report *first = NULL;
+	uint64_t n = 0;
+	int i;
+	size_t k;
+
+	for (i = 0; i < runs; i++)
+		for (k = 0; k < rep[i].nthreads; k++) {
+			n += rep[i].threads[k].errors;
+			if (!first && rep[i].threads[k].errors)
+				first = &rep[i].threads[k];
+		}
+	if (!first)
+		return false;
+	if (first->first_error_line)
+		fprintf(stderr,
+			"%s: %s: %llu operation(s) failed; the first: thread %s, trace line "
+			"%u: %s\n",
+			t->prog, t->image, (unsigned long long)n, first->name,
+			first->first_error_line, strerror(-first->first_error));
+	else
+		fprintf(stderr, "%s: %s: %llu operation(s) failed; the first: thread %s: %s\n",
+			t->prog, t->image, (unsigned long long)n, first->name,
+			strerror(-first->first_error));
+	return true;
+}
+
 static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 {
 	struct tool t = {.prog = "f2fs_io replay"};
@@ -941,6 +994,7 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	struct progress_state ps = {.p = &prog};
 	FILE *plot = NULL;
 	char why[128];
+	bool failed;
 	int runs, i;
 
 	memset(&o, 0, sizeof(o));
@@ -992,9 +1046,12 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 		if (replay_plot_svg(plot, rep, labels, (size_t)runs) || fclose(plot))
 			tool_fail(&t, 1, "--plot %s: cannot write it", o.plot);
 	}
+	failed = report_failed_ops(&t, rep, runs);
 	for (i = 0; i < runs; i++)
 		f2fs_replay_report_free(&rep[i]);
 	f2fs_replay_workload_free(&wl);
+	if (failed)
+		exit(1);
 }
 
 const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
