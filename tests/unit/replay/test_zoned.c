@@ -21,6 +21,7 @@
 #include "f2fs/replay.h"
 #include "f2fs/zone.h"
 #include "test.h"
+#include "zoned_fixture.h"
 
 #define MIB  (1024ull * 1024)
 #define ZONE (8 * MIB) /* four segments */
@@ -74,13 +75,7 @@ static const struct f2fs_dev_layer_ops checking_layer = {.release = check_on_rel
 /* mkfs -m's settings for zones of ZONE bytes, a section each. */
 static void zoned_config(struct f2fs_mkfs_config *cfg)
 {
-	f2fs_mkfs_config_init(cfg);
-	cfg->features |= F2FS_FEATURE_BLKZONED;
-	cfg->geometry.sector_size = 512;
-	cfg->geometry.zoned = true;
-	cfg->geometry.zone_blocks = ZONE / F2FS_BLKSIZE;
-	cfg->geometry.segs_per_sec = (uint32_t)(ZONE / F2FS_SEGMENT_BYTES);
-	cfg->geometry.secs_per_zone = 1;
+	zoned_fixture_config(cfg, ZONE);
 }
 
 /* 512 MiB in 8 MiB zones, the first 8 conventional, formatted with -m; checked when closed. */
@@ -116,36 +111,14 @@ static struct f2fs_device *zoned_volume(struct close_check *c)
  */
 static struct f2fs_device *zns_volume(struct close_check *c)
 {
-	struct f2fs_memory_zones zp = {
-	    .size = 512 * MIB, .zone_bytes = ZONE, .capacity = 6 * MIB, .max_active = 14};
-	struct f2fs_device *devs[2] = {NULL, NULL}, *vol = NULL, *dev = NULL;
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_mkfs_result res;
+	struct f2fs_device *vol = NULL, *dev = NULL;
 	struct f2fs_layout l;
-	uint64_t lens[2];
-	char why[160] = "";
 
-	CHECK(f2fs_dev_open_memory(64 * MIB, &devs[0]) == 0);
-	CHECK(f2fs_dev_open_memory_zoned(&zp, &devs[1]) == 0);
-	zoned_config(&cfg);
-	cfg.geometry.total_sectors = (64 + 512) * MIB / 512;
-	cfg.geometry.nr_devices = 2;
-	cfg.geometry.devices[0] = (struct f2fs_layout_device){.sectors = 64 * MIB / 512};
-	cfg.geometry.devices[1] = (struct f2fs_layout_device){.sectors = zp.size / 512,
-							      .zoned = true,
-							      .host_managed = true,
-							      .usable_segments = 64 * 3};
-	cfg.paths[0] = "/dev/vda";
-	cfg.paths[1] = "/dev/nvme0n1";
-	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == 0);
-	lens[0] = ((uint64_t)l.segment0_blkaddr + (uint64_t)l.dev_segments[0] * 512) * 4096;
-	lens[1] = (uint64_t)l.dev_segments[1] * F2FS_SEGMENT_BYTES;
-	CHECK(f2fs_dev_concat(devs, lens, 2, &vol) == 0);
-	CHECK(vol && f2fs_mkfs_format(vol, &cfg, &l, &res) == 0);
+	CHECK(zoned_fixture_zns(14, &l, &vol) == 0);
 	memset(c, 0, sizeof(*c));
 	c->mem = vol;
 	c->opened = -1;
-	CHECK(f2fs_dev_stack(vol, &checking_layer, c, &dev) == 0);
+	CHECK(vol && f2fs_dev_stack(vol, &checking_layer, c, &dev) == 0);
 	return dev;
 }
 
