@@ -274,12 +274,11 @@ static int open_fd(const char *path, unsigned int flags, const struct stat *st)
 	 * O_EXCL means nothing for a regular file: a writer of an image file
 	 * holds an exclusive flock instead, which another writer finds taken
 	 */
+	/* (a file system without flocks, NFS without a lock manager, goes unlocked) */
 	if (S_ISREG(st->st_mode) && (flags & F2FS_DEV_EXCL) && !(flags & F2FS_DEV_RDONLY) &&
-	    flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int err = errno == EWOULDBLOCK ? -EBUSY : dev_neg_errno();
-
+	    flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK) {
 		close(fd);
-		return err;
+		return -EBUSY;
 	}
 	return fd;
 }
