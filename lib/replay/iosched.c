@@ -1002,6 +1002,12 @@ static void held_push(struct rp_sched *s, struct req *r)
 	s->nheld++;
 	if (r->kind == REQ_WRITE)
 		s->zone_held_writes++;
+	/*
+	 * Nor is it in flight: a context in service that idles for its
+	 * requests in the device (svc_idles) must not keep the device for one
+	 * that waits for another context's write to its zone
+	 */
+	s->ctx[r->ctx].dispatched--;
 	/* held, it is not in the device: its slot may serve a request that is */
 	slot_give_back(s, r);
 	slots_grant(s);
@@ -1016,6 +1022,7 @@ static struct req *held_take(struct rp_sched *s, struct req *prev, struct req *r
 	if (s->held_tail == r)
 		s->held_tail = prev;
 	s->nheld--;
+	s->ctx[r->ctx].dispatched++;
 	r->next = NULL;
 	return r;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "f2fs/device.h"
 #include "f2fs/zone.h"
@@ -1448,6 +1449,45 @@ static void test_zone_order(void)
 	rig_close(&g);
 }
 
+/*
+ * With budgets and a long slice_idle, the context in service sends a write
+ * that must wait for another context's earlier write to its zone: the held
+ * write is not in the device, so the context does not keep the device
+ * idling for it and the other context's write goes at once (before, each
+ * held write cost a whole idle window).
+ */
+static void test_zone_hold_no_idle(void)
+{
+	struct rp_sched_config c = {.nclasses = 1,
+				    .classes = {{.weight = 100}},
+				    .budget_bytes = 8 * MIB,
+				    .slice_ns = UINT64_MAX,
+				    .slice_idle_ns = 2000 * MS};
+	uint64_t t0, ns;
+	struct rig g;
+	int a, b;
+
+	c.defer_flush = true;
+	rig_open_zoned(&g, &c, true);
+	a = rp_sched_context_new(g.s, 0);
+	b = rp_sched_context_new(g.s, 0);
+	CHECK(a > 0 && b > 0);
+	CHECK_EQ_U64(put(&g, a, 3, 1, 0x01, F2FS_DEV_TAG_DATA), 0); /* a is in service */
+	rec_wait_held(&g.rec);
+	CHECK_EQ_U64(put(&g, a, ZONE_BLKS + 1, 1, 'A', F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, b, ZONE_BLKS, 1, 'B', F2FS_DEV_TAG_DATA), 0);
+	t0 = now_ns();
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	ns = now_ns() - t0;
+	printf("  a held write of the context in service, its zone's earlier write from another: "
+	       "%.1f ms (idle window 2000 ms)\n",
+	       (double)ns / 1e6);
+	CHECK(ns < 1000 * MS);
+	CHECK(holds(g.mem, MIB, BLK, 'B') && holds(g.mem, MIB + BLK, BLK, 'A'));
+	rig_close(&g);
+}
+
 /* A write past a gap in its zone never becomes ready: served anyway, it fails; no hang. */
 static void test_zone_gap_fails(void)
 {
@@ -1498,6 +1538,8 @@ static void test_zone_reset_counted(void)
 
 int main(void)
 {
+	/* a scheduler that hangs fails the program instead of the whole run */
+	alarm(120);
 	RUN(test_write_read_back);
 	RUN(test_read_while_queued_model);
 	RUN(test_read_while_queued_gate);
@@ -1529,6 +1571,7 @@ int main(void)
 	RUN(test_close_drains);
 	RUN(test_stats);
 	RUN(test_zone_order);
+	RUN(test_zone_hold_no_idle);
 	RUN(test_zone_gap_fails);
 	RUN(test_zone_reset_counted);
 	RUN(test_bad_arguments);

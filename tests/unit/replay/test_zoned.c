@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "f2fs/check.h"
 #include "f2fs/device.h"
@@ -267,6 +268,8 @@ static void test_delete_trace_on_zns(void)
 
 int main(void)
 {
+	/* an engine that hangs fails the program instead of the whole run */
+	alarm(300);
 	RUN(test_tiotest_on_zones);
 	RUN(test_resets_counted_and_costed);
 	RUN(test_delete_trace_on_zones);
