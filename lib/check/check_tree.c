@@ -814,6 +814,7 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 	const struct f2fs_inode *ri = &n->i;
 	uint16_t mode = le16_get(ri->i_mode);
 	uint8_t type = f2fs_mode_file_type(mode);
+	uint8_t bad_advise = advise_unsupported(ri, c->features);
 
 	if (type == F2FS_FT_UNKNOWN) {
 		/* expected: the type of the entry naming it, from which the repair takes it */
@@ -884,13 +885,11 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 	 * refused outright ("should not have inline_data").  Expected: the bits
 	 * cleared.
 	 */
-	if (advise_unsupported(ri, c->features))
+	if (bad_advise)
 		check_report_values(c, PR_INODE_ADVISE, w->ino, 0, ri->i_advise,
-				    ri->i_advise & ~advise_unsupported(ri, c->features),
+				    ri->i_advise & ~bad_advise,
 				    "i_advise 0x%x marks %s the volume does not have", ri->i_advise,
-				    advise_unsupported(ri, c->features) & F2FS_FADVISE_VERITY
-					? "verity"
-					: "encryption");
+				    bad_advise & F2FS_FADVISE_VERITY ? "verity" : "encryption");
 	/* sanity_check_inode(): at most MAX_INLINE_XATTR, at least a header with the flag */
 	if ((c->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
 	    (f2fs_inode_inline_xattr_addrs(ri, c->features) > MAX_INLINE_XATTR ||

@@ -23,6 +23,35 @@ void zoned_fixture_config(struct f2fs_mkfs_config *cfg, uint64_t zone_bytes)
 	cfg->geometry.secs_per_zone = 1;
 }
 
+int zoned_fixture_hm(uint32_t nr_conv, uint32_t max_active, struct f2fs_layout *l,
+		     struct f2fs_device **dev)
+{
+	struct f2fs_memory_zones zp = {.size = 512 * ZF_MIB,
+				       .zone_bytes = ZF_ZONE,
+				       .nr_conv = nr_conv,
+				       .max_active = max_active};
+	struct f2fs_mkfs_config cfg;
+	struct f2fs_mkfs_result res;
+	char why[160] = "";
+	int ret = f2fs_dev_open_memory_zoned(&zp, dev);
+
+	zoned_fixture_config(&cfg, ZF_ZONE);
+	cfg.geometry.total_sectors = zp.size / 512;
+	cfg.geometry.nr_devices = 1;
+	cfg.geometry.devices[0] = (struct f2fs_layout_device){
+	    .sectors = zp.size / 512, .zoned = true, .host_managed = true, .rnd_zones = nr_conv};
+	if (!ret)
+		ret = f2fs_layout_compute(&cfg.geometry, l, why, sizeof(why));
+	if (!ret)
+		ret = f2fs_mkfs_format(*dev, &cfg, l, &res);
+	if (ret) {
+		fprintf(stderr, "zoned fixture: %s%s%s\n", strerror(-ret), why[0] ? ": " : "", why);
+		f2fs_dev_close(*dev);
+		*dev = NULL;
+	}
+	return ret;
+}
+
 /* The two devices' layout: the regular one's segments, then three usable of each zone's four. */
 static void zns_geometry(struct f2fs_mkfs_config *cfg, uint64_t zoned_bytes)
 {

@@ -23,6 +23,15 @@
 void zoned_fixture_config(struct f2fs_mkfs_config *cfg, uint64_t zone_bytes);
 
 /*
+ * One host-managed device of 512 MiB in zones of ZF_ZONE, the first
+ * @nr_conv conventional (they hold the metadata), at most @max_active
+ * active (0: no limit), formatted, in *@dev (its layout in @l).  0 or a
+ * negative errno.
+ */
+int zoned_fixture_hm(uint32_t nr_conv, uint32_t max_active, struct f2fs_layout *l,
+		     struct f2fs_device **dev);
+
+/*
  * The ZNS-shaped pair, formatted, in *@vol (its layout in @l); zones of
  * ZF_ZONE, at most @max_active active (0: no limit).  0 or a negative errno.
  */

@@ -107,23 +107,14 @@ static void test_one_host_managed_device(void)
  */
 static void test_log_moves_past_foreign_writes(void)
 {
-	struct f2fs_memory_zones zp = {.size = 512 * MIB, .zone_bytes = ZONE, .nr_conv = 4};
 	static unsigned char junk[4 * F2FS_BLKSIZE];
 	struct f2fs_device *dev = NULL;
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_mkfs_result res;
 	struct f2fs_layout l;
-	char why[160] = "";
 	int type, moved = 0;
 
-	CHECK(f2fs_dev_open_memory_zoned(&zp, &dev) == 0);
-	zoned_config(&cfg);
-	cfg.geometry.total_sectors = zp.size / 512;
-	cfg.geometry.nr_devices = 1;
-	cfg.geometry.devices[0] = (struct f2fs_layout_device){
-	    .sectors = zp.size / 512, .zoned = true, .host_managed = true, .rnd_zones = 4};
-	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == 0);
-	CHECK(f2fs_mkfs_format(dev, &cfg, &l, &res) == 0);
+	CHECK(zoned_fixture_hm(4, 0, &l, &dev) == 0);
+	if (!dev)
+		return;
 	for (type = 0; type < F2FS_NR_CURSEG_TYPE; type++) {
 		struct f2fs_zone z = zone_at(
 		    dev, ((uint64_t)l.main_blkaddr + (uint64_t)l.cur_seg[type] * 512) * 4096);

@@ -15,10 +15,8 @@
 
 #include "f2fs/check.h"
 #include "f2fs/device.h"
-#include "f2fs/feature.h"
 #include "f2fs/fs.h"
 #include "f2fs/layout.h"
-#include "f2fs/mkfs.h"
 #include "f2fs/replay.h"
 #include "f2fs/zone.h"
 #include "test.h"
@@ -73,35 +71,17 @@ static void check_on_release(void *priv)
 
 static const struct f2fs_dev_layer_ops checking_layer = {.release = check_on_release};
 
-/* mkfs -m's settings for zones of ZONE bytes, a section each. */
-static void zoned_config(struct f2fs_mkfs_config *cfg)
-{
-	zoned_fixture_config(cfg, ZONE);
-}
-
 /* 512 MiB in 8 MiB zones, the first 8 conventional, formatted with -m; checked when closed. */
 static struct f2fs_device *zoned_volume(struct close_check *c)
 {
-	struct f2fs_memory_zones zp = {
-	    .size = 512 * MIB, .zone_bytes = ZONE, .nr_conv = 8, .max_active = 14};
 	struct f2fs_device *mem = NULL, *dev = NULL;
-	struct f2fs_mkfs_config cfg;
-	struct f2fs_mkfs_result res;
 	struct f2fs_layout l;
-	char why[160] = "";
 
-	CHECK(f2fs_dev_open_memory_zoned(&zp, &mem) == 0);
-	zoned_config(&cfg);
-	cfg.geometry.total_sectors = zp.size / 512;
-	cfg.geometry.nr_devices = 1;
-	cfg.geometry.devices[0] = (struct f2fs_layout_device){
-	    .sectors = zp.size / 512, .zoned = true, .host_managed = true, .rnd_zones = 8};
-	CHECK(f2fs_layout_compute(&cfg.geometry, &l, why, sizeof(why)) == 0);
-	CHECK(f2fs_mkfs_format(mem, &cfg, &l, &res) == 0);
+	CHECK(zoned_fixture_hm(8, 14, &l, &mem) == 0);
 	memset(c, 0, sizeof(*c));
 	c->mem = mem;
 	c->opened = -1;
-	CHECK(f2fs_dev_stack(mem, &checking_layer, c, &dev) == 0);
+	CHECK(mem && f2fs_dev_stack(mem, &checking_layer, c, &dev) == 0);
 	return dev;
 }
 
