@@ -334,14 +334,20 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 {
 	uint64_t left = 1, done = 0, turn;
 	struct f2fs_inode_attr a;
-	bool serial, dentries;
+	bool serial, dentries, gone;
 	int ret;
 
 	rp_enter(e, ctx);
 	serial = e->pol->serialize_writepages &&
 		 f2fs_writepages_serialized(e->fs, ino, mode, e->pol->min_seq_blocks);
-	ret = rp_leave(e, f2fs_getattr(e->fs, ino, &a));
-	if (ret)
+	ret = f2fs_getattr(e->fs, ino, &a);
+	/*
+	 * picked before another thread unlinked it: its pages went with it
+	 * (the kernel truncates them at eviction), nothing to write back
+	 */
+	gone = ret == -ENOENT && !f2fs_dirty_pages(e->fs, ino);
+	ret = rp_leave(e, gone ? 0 : ret);
+	if (ret || gone)
 		return ret;
 	/*
 	 * f2fs_write_single_data_page(): a directory's pages are written

@@ -221,8 +221,14 @@ static void delete_trace_on(struct f2fs_device *(*make)(struct close_check *), c
 	CHECK(f2fs_replay_run(dev, &wl, &pol, NULL, NULL, &rep, why, sizeof(why)) == 0);
 	if (why[0])
 		fprintf(stderr, "run: %s\n", why);
-	for (n = 0; n < rep.nthreads; n++)
+	for (n = 0; n < rep.nthreads; n++) {
+		if (rep.threads[n].errors)
+			fprintf(stderr, "thread %s: %llu errors, the first: %s (trace line %u)\n",
+				rep.threads[n].name, (unsigned long long)rep.threads[n].errors,
+				strerror(-rep.threads[n].first_error),
+				rep.threads[n].first_error_line);
 		CHECK_EQ_U64(rep.threads[n].errors, 0);
+	}
 	CHECK_EQ_U64(rep.verify_failures, 0);
 	CHECK_EQ_U64(c.opened, 0);
 	CHECK_EQ_U64(c.problems, 0);
