@@ -578,6 +578,10 @@ static void print_upstream_assert(const struct f2fs_problem *p)
 		       "[0x%llx]\n",
 		       e, v);
 		break;
+	case PR_QUOTA_FILE:
+	case PR_QUOTA_USAGE:
+		printf("[ASSERT] --> Quota file is missing or invalid quota file content found.\n");
+		break;
 	default:
 		break;
 	}

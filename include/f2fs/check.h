@@ -96,6 +96,9 @@ enum f2fs_problem_code {
 	PR_DENT_NAME_CHARS, /* a name holds a NUL byte or a slash: no lookup can reach it */
 	PR_DIR_LEVEL,	    /* i_dir_level past what the kernel's dir_level option allows */
 	PR_ROOT_FOOTER,	    /* the root inode's footer names another nid or ino */
+	PR_QUOTA_FILE,	    /* a quota file cannot be decoded */
+	PR_QUOTA_USAGE,	    /* a quota file's usage differs from what the walk counted */
+	PR_QUOTA_NEED_FSCK, /* the checkpoint says the kernel gave up on the quota files */
 	PR_NR_CODES
 };
 
@@ -135,7 +138,9 @@ struct f2fs_problem {
 	 * PR_SSA_TYPE, PR_SSA_MISMATCH, PR_SSA_VERSION: 1 when the block is
 	 * a node block, and the ofs_in_node its owner gives a data block;
 	 * PR_DIR_PINO: i_pino and the directory naming it;
-	 * PR_NAT_UNREACHABLE: the entry's ino (the nid itself for an inode).
+	 * PR_NAT_UNREACHABLE: the entry's ino (the nid itself for an inode);
+	 * PR_QUOTA_FILE, PR_QUOTA_USAGE: the quota type, and the first id
+	 * whose usage differs.
 	 * Else 0.
 	 */
 	uint64_t value, expected;
@@ -195,6 +200,7 @@ enum f2fs_fix {
 	F2FS_FIX_RESTORE,     /* a root or quota inode without a NAT entry: its newest copy, or a
 				 new root */
 	F2FS_FIX_ZONES,	      /* zoned: logs moved to fresh zones, stray zones reset or finished */
+	F2FS_FIX_QUOTA,	      /* the quota files rewritten from the usage the walk counted */
 	F2FS_NR_FIXES
 };
 
@@ -310,6 +316,10 @@ struct f2fs_check_options {
  */
 bool f2fs_findings_segment(const struct f2fs_findings *f, uint32_t segno, uint8_t *map,
 			   unsigned int *kinds);
+
+/* The usage the walk counted for quota type @type, NULL when the volume keeps no such file. */
+struct f2fs_quota_set;
+const struct f2fs_quota_set *f2fs_findings_quota(const struct f2fs_findings *f, unsigned int type);
 
 /* Did the walk reach @nid (as an inode or a node of one)? */
 bool f2fs_findings_nid_reached(const struct f2fs_findings *f, uint32_t nid);

@@ -549,6 +549,17 @@ struct f2fs_recovery {
 int f2fs_roll_forward(struct f2fs_fs *fs, struct f2fs_recovery *rep);
 
 /* Free the NAT entry of @nid (its block's SIT bit is the caller's). */
+/*
+ * Rewrite quota file @type whole with the usage @usage counts (a check's
+ * walk), keeping the limits, deadlines and grace times the old file holds
+ * when it can be decoded.  Charges made since (and pending ones: @usage
+ * was counted before this handle's changes) are added at the next
+ * checkpoint.  Once every quota file was rewritten that checkpoint clears
+ * CP_QUOTA_NEED_FSCK_FLAG and the files are accounted from then on.
+ */
+struct f2fs_quota_set;
+int f2fs_quota_write(struct f2fs_fs *fs, unsigned int type, const struct f2fs_quota_set *usage);
+
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);
 
 /* Fields of an inode to set; the inode is written again (checksum recomputed) in any case. */

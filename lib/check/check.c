@@ -214,6 +214,8 @@ struct f2fs_findings {
 	uint8_t *seg_kinds;
 	struct nid_rec **nid_pages;
 	uint32_t nid_page_count;
+	unsigned int quota_types;
+	struct f2fs_quota_set quota[F2FS_MAX_QUOTAS];
 };
 
 /* Hand the walk's tables to the caller's findings (the context no longer owns them). */
@@ -229,11 +231,19 @@ static int keep_findings(struct check_ctx *c)
 	f->seg_kinds = c->seg_kinds;
 	f->nid_pages = c->nid_pages;
 	f->nid_page_count = c->nid_page_count;
+	f->quota_types = c->quota_types;
+	memcpy(f->quota, c->quota, sizeof(f->quota));
+	memset(c->quota, 0, sizeof(c->quota));
 	c->seen_chunks = NULL;
 	c->seg_kinds = NULL;
 	c->nid_pages = NULL;
 	*c->o->findings = f;
 	return 0;
+}
+
+const struct f2fs_quota_set *f2fs_findings_quota(const struct f2fs_findings *f, unsigned int type)
+{
+	return type < F2FS_MAX_QUOTAS && f->quota_types & (1u << type) ? &f->quota[type] : NULL;
 }
 
 bool f2fs_findings_segment(const struct f2fs_findings *f, uint32_t segno, uint8_t *map,
@@ -286,6 +296,8 @@ void f2fs_findings_free(struct f2fs_findings *f)
 		return;
 	free_tables(f->seen_chunks, f->seen_chunk_count, f->nid_pages, f->nid_page_count);
 	free(f->seg_kinds);
+	for (unsigned int t = 0; t < F2FS_MAX_QUOTAS; t++)
+		f2fs_quota_set_free(&f->quota[t]);
 	free(f);
 }
 
@@ -300,6 +312,7 @@ static void release(struct check_ctx *c)
 	free(c->ssa_type_bad);
 	free(c->sec_written);
 	free(c->zone_open);
+	check_quota_release(c);
 }
 
 /* A device cut short (opened with F2FS_FS_SHORT_DEVICE): what lies inside is still checked. */
@@ -349,6 +362,8 @@ int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 	ret = load_tables(&c);
 	if (!ret)
 		ret = alloc_state(&c);
+	if (!ret)
+		ret = check_quota_start(&c);
 	if (!ret) {
 		check_progress(&c, CHECK_PASS_LOAD, 1, 1);
 		report_rejected_copies(&c);
@@ -362,6 +377,8 @@ int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 	}
 	if (!ret && !c.err)
 		check_space(&c);
+	if (!ret && !c.err)
+		check_quota(&c);
 	if (!ret && c.err)
 		ret = fatal(res, c.err,
 			    c.err == -ENOMEM ? "memory: out of memory during the check"

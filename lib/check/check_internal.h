@@ -10,6 +10,7 @@
 #include "f2fs/format.h"
 #include "f2fs/fs.h"
 #include "f2fs/geometry.h"
+#include "f2fs/quota.h"
 
 /* What the walk learned about one nid. */
 enum nid_kind {
@@ -94,6 +95,10 @@ struct check_ctx {
 	 */
 	uint32_t *sec_written;
 	uint8_t *zone_open; /* per section: its zone is open */
+
+	/* check_quota.c: per quota type the volume keeps, the usage the walk counted */
+	unsigned int quota_types;
+	struct f2fs_quota_set quota[F2FS_MAX_QUOTAS];
 };
 
 /* The checker's passes, as reported to the handle's progress hook. */
@@ -157,6 +162,17 @@ void check_zones(struct check_ctx *c);
 
 /* Walk the tree from the root, then orphans and quota files (check_tree.c). */
 int check_tree(struct check_ctx *c);
+
+/*
+ * Quota (check_quota.c): start counting, charge a walked inode with the
+ * blocks the walk found under it (@blocks, its own included), then compare
+ * the counts with the quota files and hand them to the findings.
+ */
+int check_quota_start(struct check_ctx *c);
+void check_quota_charge(struct check_ctx *c, uint32_t ino, const struct f2fs_inode *ri,
+			uint64_t blocks);
+void check_quota(struct check_ctx *c);
+void check_quota_release(struct check_ctx *c);
 
 /* Cross-check SIT, sections, NAT and the checkpoint counters (check_space.c). */
 void check_space(struct check_ctx *c);

@@ -1083,6 +1083,7 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 				   "i_blocks %llu, found %llu",
 				   (unsigned long long)le64_get(n->i.i_blocks),
 				   (unsigned long long)w.blocks);
+	check_quota_charge(c, ino, &n->i, w.blocks);
 out:
 	free(n);
 }

@@ -158,6 +158,12 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_WARN(PR_ZONE_NOT_RESET, "zones", "a zone with nothing valid is not reset", ZONES,
 	     PREEN | KEEPS),
     ROW_WARN(PR_ZONE_OPEN, "zones", "a zone no log writes is left open", ZONES, PREEN | KEEPS),
+    ROW_OTHER(PR_QUOTA_FILE, "quota", "a quota file is not in the kernel's format", QUOTA,
+	      PREEN | KEEPS),
+    ROW_OTHER(PR_QUOTA_USAGE, "quota", "a quota file's usage differs from the files found", QUOTA,
+	      PREEN | KEEPS),
+    ROW_OTHER(PR_QUOTA_NEED_FSCK, "checkpoint",
+	      "the checkpoint asks for the quota files to be checked", QUOTA, PREEN | KEEPS),
 };
 
 static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
@@ -204,6 +210,8 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
     [F2FS_FIX_RESTORE] = {"restore", "Restore",
 			  "a root or quota inode without a NAT entry pointed at its newest copy in "
 			  "the main area (a new empty root when none is left)"},
+    [F2FS_FIX_QUOTA] = {"quota", "Rebuild",
+			"quota files rewritten with the usage counted (limits kept)"},
     [F2FS_FIX_ZONES] = {"zones", "Fix",
 			"logs moved to fresh zones, zones with nothing valid reset, stray open "
 			"zones finished"},

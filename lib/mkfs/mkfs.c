@@ -28,6 +28,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/mkfs.h"
 #include "f2fs/node.h"
+#include "f2fs/quota.h"
 #include "f2fs/super.h"
 #include "f2fs/write.h"
 #include "f2fs/zone.h"
@@ -38,7 +39,6 @@
 #define MODE_DIR_0700	0x41c0
 #define MODE_REG_0600	0x8180
 #define FS_IMMUTABLE_FL 0x00000010
-#define QUOTA_FILE_SIZE 6144 /* header, info and a four-level tree for id 0 */
 
 /* The inodes a new volume starts with, and where they go in the hot logs. */
 struct initial_tree {
@@ -150,51 +150,32 @@ static void new_attr(const struct mkfs_ctx *c, struct f2fs_new_inode *a, uint16_
 	a->temp = F2FS_TEMP_HOT;
 }
 
-static const uint32_t quota_magic[F2FS_MAX_QUOTAS] = {
-    F2FS_QUOTA_USR_MAGIC,
-    F2FS_QUOTA_GRP_MAGIC,
-    F2FS_QUOTA_PRJ_MAGIC,
-};
-
 /*
- * A quota file in the kernel's v2 tree format with one record, for id 0
- * (root owns the root directory and lost+found): 1 KiB tree blocks 1..4 each
- * point at the next, block 5 holds the record.
+ * A quota file charging root (the owner of the root directory and
+ * lost+found) with each of them: one inode and its dentry block.
  */
-static void build_quota_file(const struct mkfs_ctx *c, unsigned int type, uint32_t id,
-			     uint8_t file[QUOTA_FILE_SIZE])
+static int build_quota_file(const struct mkfs_ctx *c, uint32_t id, unsigned int type,
+			    uint8_t **file, size_t *len)
 {
-	struct f2fs_v2_dqheader hdr = {le32_put(quota_magic[type]), le32_put(1)};
-	struct f2fs_v2_dqinfo info = {0};
-	struct f2fs_v2r1_dqblk rec = {0};
-	uint32_t ref, level;
-	uint16_t entries = le16_put(1);
+	struct f2fs_quota_set s;
 	unsigned int inodes = c->t.lpf_ino ? 2 : 1;
+	int ret;
 
-	memset(file, 0, QUOTA_FILE_SIZE);
-	memcpy(file, &hdr, sizeof(hdr));
-	info.dqi_bgrace = le32_put(F2FS_MAX_DQ_TIME);
-	info.dqi_igrace = le32_put(F2FS_MAX_IQ_TIME);
-	info.dqi_blocks = le32_put(F2FS_QT_TREEOFF + 5);
-	info.dqi_free_entry = le32_put(5);
-	memcpy(file + F2FS_V2_DQINFOOFF, &info, sizeof(info));
-	for (level = 1; level <= 4; level++) {
-		ref = le32_put(level + 1);
-		memcpy(file + level * 1024, &ref, sizeof(ref));
-	}
-	memcpy(file + 5 * 1024 + 8, &entries, sizeof(entries));
-	rec.dqb_id = le32_put(id);
-	rec.dqb_curinodes = le64_put(inodes);
-	rec.dqb_curspace = le64_put((uint64_t)inodes * F2FS_BLKSIZE);
-	memcpy(file + 5 * 1024 + 16, &rec, sizeof(rec));
+	f2fs_quota_set_init(&s);
+	ret = f2fs_quota_charge(&s, id, inodes, (int64_t)inodes * F2FS_BLKSIZE);
+	if (!ret)
+		ret = f2fs_quota_encode(&s, type, file, len);
+	f2fs_quota_set_free(&s);
+	return ret;
 }
 
 static int make_quota(struct mkfs_ctx *c, struct f2fs_fs *fs, unsigned int k)
 {
 	unsigned int type = c->t.quota_type[k];
 	uint32_t id = type == 0 ? c->cfg->root_uid : type == 1 ? c->cfg->root_gid : 0, ino;
-	uint8_t file[QUOTA_FILE_SIZE];
 	struct f2fs_new_inode a;
+	uint8_t *file;
+	size_t len;
 	int ret;
 
 	new_attr(c, &a, MODE_REG_0600);
@@ -204,8 +185,12 @@ static int make_quota(struct mkfs_ctx *c, struct f2fs_fs *fs, unsigned int k)
 		return ret;
 	if (ino != c->t.quota_ino[k])
 		return -EEXIST;
-	build_quota_file(c, type, id, file);
-	return f2fs_pwrite(fs, ino, file, sizeof(file), 0);
+	ret = build_quota_file(c, id, type, &file, &len);
+	if (ret)
+		return ret;
+	ret = f2fs_pwrite(fs, ino, file, len, 0);
+	free(file);
+	return ret;
 }
 
 /* Root, the quota files, lost+found: numbered as upstream numbers them. */

@@ -58,7 +58,7 @@ static int push(struct fix_queue *q, const struct f2fs_problem *p)
 static bool needs_items(enum f2fs_fix kind)
 {
 	return kind != F2FS_FIX_SPACE && kind != F2FS_FIX_SUPER && kind != F2FS_FIX_JOURNALS &&
-	       kind != F2FS_FIX_ORPHANS && kind != F2FS_FIX_CHECKPOINT;
+	       kind != F2FS_FIX_ORPHANS && kind != F2FS_FIX_CHECKPOINT && kind != F2FS_FIX_QUOTA;
 }
 
 int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool fix)
@@ -123,7 +123,7 @@ static int release_orphans(struct f2fs_repair *r,
 /* Does @kind rebuild state from the walk (and so wait for a complete one)? */
 static bool trusts_walk(enum f2fs_fix kind)
 {
-	return kind == F2FS_FIX_SPACE || kind == F2FS_FIX_UNREACHABLE;
+	return kind == F2FS_FIX_SPACE || kind == F2FS_FIX_UNREACHABLE || kind == F2FS_FIX_QUOTA;
 }
 
 /* Is a fix queued that writes (any but the two that wait for a complete walk)? */
@@ -177,6 +177,8 @@ static int run_one(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_re
 		return 0; /* the checkpoint below */
 	case F2FS_FIX_ZONES:
 		return repair_zones(r, rep);
+	case F2FS_FIX_QUOTA:
+		return repair_quota(r, rep);
 	default:
 		return repair_items(r, kind, rep);
 	}
@@ -188,12 +190,12 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 {
 	/* the space first: inode fixes allocate their new blocks from it */
 	static const enum f2fs_fix order[] = {
-	    F2FS_FIX_ZONES,   F2FS_FIX_SUPER,	  F2FS_FIX_RESTORE, F2FS_FIX_UNREACHABLE,
-	    F2FS_FIX_SPACE,   F2FS_FIX_SSA,	  F2FS_FIX_NAT,	    F2FS_FIX_DETACH,
-	    F2FS_FIX_DENTRY,  F2FS_FIX_DOTS,	  F2FS_FIX_FIELDS,  F2FS_FIX_FOOTER,
-	    F2FS_FIX_XATTR,   F2FS_FIX_CLONE,	  F2FS_FIX_LINKS,   F2FS_FIX_BLOCKS,
-	    F2FS_FIX_PINO,    F2FS_FIX_EXTENT,	  F2FS_FIX_REWRITE, F2FS_FIX_JOURNALS,
-	    F2FS_FIX_ORPHANS, F2FS_FIX_CHECKPOINT};
+	    F2FS_FIX_ZONES,    F2FS_FIX_SUPER,	 F2FS_FIX_RESTORE,   F2FS_FIX_UNREACHABLE,
+	    F2FS_FIX_SPACE,    F2FS_FIX_SSA,	 F2FS_FIX_NAT,	     F2FS_FIX_DETACH,
+	    F2FS_FIX_DENTRY,   F2FS_FIX_DOTS,	 F2FS_FIX_FIELDS,    F2FS_FIX_FOOTER,
+	    F2FS_FIX_XATTR,    F2FS_FIX_CLONE,	 F2FS_FIX_LINKS,     F2FS_FIX_BLOCKS,
+	    F2FS_FIX_PINO,     F2FS_FIX_EXTENT,	 F2FS_FIX_REWRITE,   F2FS_FIX_QUOTA,
+	    F2FS_FIX_JOURNALS, F2FS_FIX_ORPHANS, F2FS_FIX_CHECKPOINT};
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
 	size_t i;
 	int ran = 0, withheld = 0, ret;

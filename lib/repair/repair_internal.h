@@ -54,6 +54,9 @@ int repair_protect_reached(struct f2fs_repair *r);
  */
 int repair_zones(struct f2fs_repair *r, struct f2fs_fix_report *rep);
 
+/* quota.c: the quota files rewritten from the walk's counts. */
+int repair_quota(struct f2fs_repair *r, struct f2fs_fix_report *rep);
+
 /* space.c: unreachable inodes into /lost+found, or, once none is left, stray NAT entries freed. */
 int repair_unreachable(struct f2fs_repair *r, struct f2fs_fix_report *rep);
 

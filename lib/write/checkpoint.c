@@ -142,7 +142,7 @@ static uint32_t update_flags(struct f2fs_wr *w, uint32_t flags, unsigned int rea
 	}
 	if (reason & F2FS_CP_TRIMMED)
 		flags |= CP_TRIMMED_FLAG;
-	return flags;
+	return wr_quota_cp_flags(w, flags);
 }
 
 /* Fill the checkpoint block (the head of the pack contents, bitmaps in place). */
@@ -267,6 +267,9 @@ int wr_checkpoint(struct f2fs_wr *w, const struct f2fs_cp_request *req)
 		return wr_fail(w, -EUCLEAN);
 	/* dentry pages always go with a checkpoint; file pages unless asked to keep them */
 	ret = wr_write_all_data(w, req->keep_data);
+	/* after the data: writing it back is what charges its blocks */
+	if (!ret)
+		ret = wr_quota_flush(w);
 	if (!ret)
 		ret = wr_nodes_write_all(w);
 	if (!ret)

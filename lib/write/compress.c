@@ -130,7 +130,7 @@ static void release_cluster(struct f2fs_wr *w, struct wr_node *in, struct wr_dno
 		} else {
 			wr_invalidate(w, addr);
 		}
-		wr_inode_add_blocks(in, -1);
+		wr_inode_add_blocks(w, in, -1);
 		wr_dnode_set_addr_at(w, dn, k, F2FS_NULL_ADDR);
 	}
 }
@@ -185,7 +185,7 @@ static int write_compressed(struct f2fs_wr *w, struct wr_node *in, struct wr_dno
 	/* the marker and the saved slots keep the cluster's reservation */
 	w->valid_blocks += cs - blocks;
 	ri->i_compr_blocks = le64_put(le64_get(ri->i_compr_blocks) + cs - blocks);
-	wr_inode_add_blocks(in, cs);
+	wr_inode_add_blocks(w, in, cs);
 	wr_node_dirty(w, in);
 	return 0;
 }

@@ -340,7 +340,7 @@ static int write_page(struct f2fs_wr *w, struct wr_node *in, const struct wr_pag
 		ret = wr_write_block(w, addr, p->data, F2FS_IO_DATA);
 	if (!ret) {
 		if (old == F2FS_NULL_ADDR)
-			wr_inode_add_blocks(in, 1);
+			wr_inode_add_blocks(w, in, 1);
 		else
 			wr_invalidate(w, old);
 		wr_dnode_set_addr(w, &dn, (uint32_t)addr);

@@ -316,7 +316,7 @@ static int punch_block(struct f2fs_wr *w, struct wr_node *dir, uint64_t b)
 	if (addr != F2FS_NULL_ADDR) {
 		wr_invalidate(w, addr);
 		wr_dnode_set_addr(w, &dn, F2FS_NULL_ADDR);
-		wr_inode_add_blocks(dir, -1);
+		wr_inode_add_blocks(w, dir, -1);
 		wr_node_dirty(w, dir);
 	}
 	wr_dnode_put(&dn);

@@ -113,8 +113,9 @@ bool wr_is_dir(const struct wr_node *in)
 	return S_ISDIR(le16_get(in->blk.i.i_mode));
 }
 
-void wr_inode_add_blocks(struct wr_node *in, int64_t delta)
+void wr_inode_add_blocks(struct f2fs_wr *w, struct wr_node *in, int64_t delta)
 {
+	wr_quota_charge(w, in, 0, delta);
 	in->blk.i.i_blocks = le64_put((uint64_t)((int64_t)le64_get(in->blk.i.i_blocks) + delta));
 }
 
@@ -241,6 +242,7 @@ int wr_inode_make(struct f2fs_wr *w, uint32_t ino, const struct f2fs_new_inode *
 	if (a->inline_ok && dir)
 		ri->i_inline |= F2FS_INLINE_DENTRY;
 	w->valid_inodes++;
+	wr_quota_charge(w, n, 1, 0);
 	wi = wr_inode_find(w, ino, true);
 	if (!wi) {
 		wr_node_put(n);
@@ -319,6 +321,7 @@ int wr_inode_unlink(struct f2fs_wr *w, struct wr_node **pin)
 	if (ret)
 		return ret;
 	w->valid_inodes--;
+	wr_quota_charge(w, in, -1, -(int64_t)(f2fs_inode_quota_space(ri) / F2FS_BLKSIZE));
 	*pin = NULL;
 	return wr_node_remove(w, in);
 }

@@ -562,7 +562,7 @@ int f2fs_setattr(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_setattr *s)
 		return ret;
 	ret = wr_inode_get(w, ino, &in);
 	if (!ret) {
-		struct f2fs_inode *ri = &in->blk.i;
+		struct f2fs_inode *ri = &in->blk.i, before = *ri;
 
 		if (s->set_mode)
 			ri->i_mode =
@@ -570,6 +570,7 @@ int f2fs_setattr(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_setattr *s)
 		if (s->set_owner) {
 			ri->i_uid = le32_put(s->uid);
 			ri->i_gid = le32_put(s->gid);
+			wr_quota_transfer(w, in, &before);
 		}
 		if (s->set_flags)
 			ri->i_flags = le32_put(s->flags);

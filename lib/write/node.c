@@ -353,7 +353,7 @@ static int child(struct f2fs_wr *w, struct wr_node *inode, struct wr_node *paren
 		return ret;
 	set_nid(parent, is_inode, slot, nid);
 	wr_node_dirty(w, parent);
-	wr_inode_add_blocks(inode, 1);
+	wr_inode_add_blocks(w, inode, 1);
 	wr_node_dirty(w, inode);
 	return 0;
 }
@@ -565,7 +565,7 @@ int wr_truncate_blocks(struct f2fs_wr *w, struct wr_node *inode, uint64_t from)
 		}
 		base += span;
 	}
-	wr_inode_add_blocks(inode, -t.freed);
+	wr_inode_add_blocks(w, inode, -t.freed);
 	wr_node_dirty(w, inode);
 	return ret;
 }

@@ -141,6 +141,7 @@ static int make_inode(struct f2fs_wr *w, const struct f2fs_node *src)
 		}
 	}
 	w->valid_inodes++;
+	wr_quota_charge(w, n, 1, 0);
 	wi = wr_inode_find(w, ino, true);
 	if (wi)
 		wi->created = true;
@@ -284,7 +285,7 @@ static int recover_xattr_node(struct f2fs_wr *w, struct wr_node *in, const struc
 	wr_node_put(x);
 	if (!in->blk.i.i_xattr_nid) {
 		in->blk.i.i_xattr_nid = le32_put(xnid);
-		wr_inode_add_blocks(in, 1);
+		wr_inode_add_blocks(w, in, 1);
 	}
 	return 0;
 }
@@ -337,7 +338,7 @@ static void drop_addr(struct f2fs_wr *w, struct wr_dnode *dn, struct wr_node *in
 		w->valid_blocks--; /* a reservation counts as a valid block (free_addr) */
 	wr_invalidate(w, old);
 	wr_dnode_set_addr(w, dn, F2FS_NULL_ADDR);
-	wr_inode_add_blocks(in, -1);
+	wr_inode_add_blocks(w, in, -1);
 }
 
 /* How many data addresses node @n holds (0 for one that holds none). */
@@ -408,7 +409,7 @@ static int recover_addr(struct recovery *r, struct wr_node *in, struct wr_dnode 
 	if (dest != F2FS_NEW_ADDR && !f2fs_geo_in_main(&w->fs->geo, dest))
 		return dest == F2FS_COMPRESS_ADDR ? 0 : -EUCLEAN; /* a cluster head: left */
 	drop_addr(w, dn, in);
-	wr_inode_add_blocks(in, 1);
+	wr_inode_add_blocks(w, in, 1);
 	if (dest == F2FS_NEW_ADDR) {
 		wr_dnode_set_addr(w, dn, F2FS_NEW_ADDR);
 		w->valid_blocks++;

@@ -60,6 +60,7 @@ static void wr_destroy(void *p)
 
 	if (!w)
 		return;
+	wr_quota_free(w);
 	wr_inodes_free(w);
 	wr_nodes_free(w);
 	wr_nat_free(w);
@@ -131,6 +132,7 @@ static int build(struct f2fs_fs *fs, bool existing, struct f2fs_wr **out)
 	w->segments = fs->geo.main_segs;
 	w->sections = fs->geo.sections;
 	take_counts(w, f2fs_fs_cp(fs));
+	wr_quota_init(w, existing);
 	ret = wr_io_init(&w->io);
 	if (!ret)
 		ret = wr_alloc_init(w);

@@ -23,6 +23,7 @@
 
 #include "../fs/fs_internal.h"
 #include "f2fs/write.h"
+#include "f2fs/quota.h"
 
 /* ---- io.c ---- */
 
@@ -86,6 +87,14 @@ struct wr_inode_table {
 
 /* ---- the state ---- */
 
+/* quota.c: the pending quota charges */
+struct wr_quota {
+	unsigned int types;				/* bit per quota type kept current */
+	struct f2fs_quota_set pending[F2FS_MAX_QUOTAS]; /* charges since the last flush */
+	bool broken;		/* a flush failed: checkpoints ask for fsck */
+	unsigned int rewritten; /* bit per type a repair rewrote whole */
+};
+
 struct f2fs_wr {
 	struct f2fs_fs *fs;
 	const struct f2fs_super_block *sb;
@@ -141,6 +150,7 @@ struct f2fs_wr {
 	 */
 	bool meta_dirty;
 	bool fresh; /* a new volume before its first checkpoint: no copy is in use yet */
+	struct wr_quota quota;
 };
 
 /* Something a checkpoint writes changed. */
@@ -149,6 +159,19 @@ static inline void wr_mark_dirty(struct f2fs_wr *w)
 	w->dirty = true;
 	w->meta_dirty = true;
 }
+
+/* quota.c */
+void wr_quota_init(struct f2fs_wr *w, bool existing);
+void wr_quota_free(struct f2fs_wr *w);
+/* Charge @in's ids with @inodes inodes and @blocks blocks (either may be negative). */
+void wr_quota_charge(struct f2fs_wr *w, const struct wr_node *in, int64_t inodes, int64_t blocks);
+/* @in's owner changed from what @before says: its usage moves to the new ids. */
+void wr_quota_transfer(struct f2fs_wr *w, const struct wr_node *in,
+		       const struct f2fs_inode *before);
+/* Fold the pending charges into the quota files (a checkpoint's first step after data). */
+int wr_quota_flush(struct f2fs_wr *w);
+/* @flags with CP_QUOTA_NEED_FSCK_FLAG set or cleared as the quota files stand. */
+uint32_t wr_quota_cp_flags(const struct f2fs_wr *w, uint32_t flags);
 
 /* state.c */
 int wr_get(struct f2fs_fs *fs, struct f2fs_wr **out);
@@ -327,7 +350,7 @@ int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pin
 int wr_inode_make(struct f2fs_wr *w, uint32_t ino, const struct f2fs_new_inode *a, uint32_t pino,
 		  struct wr_node **out);
 /* i_blocks += @delta (blocks) */
-void wr_inode_add_blocks(struct wr_node *in, int64_t delta);
+void wr_inode_add_blocks(struct f2fs_wr *w, struct wr_node *in, int64_t delta);
 void wr_inode_touch(struct f2fs_wr *w, struct wr_node *in, bool ctime, bool mtime);
 void wr_inode_touch_lazy(struct f2fs_wr *w, struct wr_node *in);
 /* Drop a link; the last one frees the inode's blocks, nodes and nid (and *in becomes NULL). */

@@ -104,7 +104,7 @@ static int store(struct f2fs_wr *w, struct wr_node *in, struct xlist *x, size_t 
 					  &xn);
 		if (!ret) {
 			in->blk.i.i_xattr_nid = le32_put(xnid);
-			wr_inode_add_blocks(in, 1);
+			wr_inode_add_blocks(w, in, 1);
 		}
 	}
 	if (ret)
@@ -247,6 +247,6 @@ int wr_xattr_free(struct f2fs_wr *w, struct wr_node *in)
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
 	in->blk.i.i_xattr_nid = 0;
-	wr_inode_add_blocks(in, -1);
+	wr_inode_add_blocks(w, in, -1);
 	return wr_node_remove(w, xn);
 }
