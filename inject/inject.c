@@ -246,6 +246,8 @@ static const struct member inode_members[] = {
     M(f2fs_inode, i_inode_checksum),
     M(f2fs_inode, i_crtime),
     M(f2fs_inode, i_compr_blocks),
+    M(f2fs_inode, i_compress_algorithm),
+    M(f2fs_inode, i_log_cluster_size),
     MA(f2fs_inode, i_addr, F2FS_DEF_ADDRS_PER_INODE),
     MA(f2fs_inode, i_nid, F2FS_DEF_NIDS_PER_INODE),
     {NULL, 0, 0, 0},

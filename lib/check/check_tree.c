@@ -736,6 +736,42 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 		walk_dentry_block(c, w, w->parent, addr, w->node_base + ofs);
 }
 
+/*
+ * A compressed inode's parameters, where the kernel's inode check reads
+ * them (the extra attributes reach them, the volume compresses): an
+ * algorithm it does not know, a cluster of other than 4 to 256 blocks, or
+ * more saved blocks than the file holds make it refuse the inode.  Which
+ * algorithm or cluster size wrote the clusters cannot be told from the
+ * inode, so there is no fix: the report keeps fsck from calling clean a
+ * file the kernel will not open.
+ */
+static void check_compress_params(struct check_ctx *c, const struct inode_walk *w)
+{
+	const struct f2fs_inode *ri = w->ri;
+	size_t end = offsetof(struct f2fs_inode, i_log_cluster_size) + 1;
+	uint64_t blocks = le64_get(ri->i_blocks), saved = le64_get(ri->i_compr_blocks);
+
+	if (!(le32_get(ri->i_flags) & F2FS_COMPR_FL) || !(c->features & F2FS_FEATURE_COMPRESSION) ||
+	    !(ri->i_inline & F2FS_EXTRA_ATTR) ||
+	    F2FS_EXTRA_ISIZE_OFFSET + (size_t)le16_get(ri->i_extra_isize) < end)
+		return;
+	if (ri->i_compress_algorithm >= F2FS_COMPRESS_MAX)
+		check_report_values(c, PR_INODE_COMPRESS_PARAMS, w->ino, 0,
+				    ri->i_compress_algorithm, 0,
+				    "i_compress_algorithm %u: the kernel knows 0 to %u",
+				    ri->i_compress_algorithm, F2FS_COMPRESS_MAX - 1);
+	else if (ri->i_log_cluster_size < F2FS_MIN_LOG_CLUSTER ||
+		 ri->i_log_cluster_size > F2FS_MAX_LOG_CLUSTER)
+		check_report_values(c, PR_INODE_COMPRESS_PARAMS, w->ino, 0, ri->i_log_cluster_size,
+				    0, "i_log_cluster_size %u: the kernel takes %u to %u",
+				    ri->i_log_cluster_size, F2FS_MIN_LOG_CLUSTER,
+				    F2FS_MAX_LOG_CLUSTER);
+	else if (blocks && saved > blocks - 1)
+		check_report_values(c, PR_INODE_COMPRESS_PARAMS, w->ino, 0, saved, blocks - 1,
+				    "i_compr_blocks %llu, more than the %llu blocks the file holds",
+				    (unsigned long long)saved, (unsigned long long)(blocks - 1));
+}
+
 /* i_flags bits only some inodes may carry (upstream's and the kernel's rules). */
 static void check_inode_flags(struct check_ctx *c, const struct inode_walk *w, uint8_t type)
 {
@@ -754,6 +790,7 @@ static void check_inode_flags(struct check_ctx *c, const struct inode_walk *w, u
 				    (w->ri->i_inline & F2FS_INLINE_DATA)
 					? "an inode with inline data"
 					: "a volume without the compression feature");
+	check_compress_params(c, w);
 }
 
 /* The inline area of an inode with inline data or dentries (i_extra_isize validated). */

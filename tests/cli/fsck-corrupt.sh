@@ -593,4 +593,22 @@ else
 	verdict "dent-wrong-bucket PR_DENT_POSITION" PR_DENT_POSITION
 fi
 
+# --- compression parameters the kernel's inode check refuses ----------------------
+# (our sload -c makes the compressed file; the kernel would not open it afterwards,
+# sanity_check_inode: an unknown algorithm, a cluster size out of 4..256 blocks, more
+# saved blocks than the file holds; no fix: which values wrote the clusters is unknown)
+CSRC=$WORK/csrc CIMG=$WORK/compressed.img
+mkdir -p "$CSRC" && head -c 200000 /dev/zero >"$CSRC/z"
+rm -f "$CIMG" && truncate -s 128M "$CIMG"
+if "$MKFS" -q -f -O extra_attr,compression "$CIMG" </dev/null >/dev/null 2>&1 &&
+	"$TOP/sload/sload.f2fs" -f "$CSRC" -c "$CIMG" </dev/null >/dev/null 2>&1; then
+	for c in i_log_cluster_size:9 i_log_cluster_size:1 i_compress_algorithm:7 i_compr_blocks:999; do
+		prep "$CIMG"
+		inj --node --nid 4 --mb "${c%%:*}" --val "${c#*:}"
+		verdict "compress-${c%%:*}-${c#*:} PR_INODE_COMPRESS_PARAMS" PR_INODE_COMPRESS_PARAMS
+	done
+else
+	fail compress-params "mkfs or sload -c failed"
+fi
+
 finish
