@@ -62,6 +62,10 @@ struct fsck_opts {
 	const char *undo; /* -z: the undo journal of the repairs */
 	bool rebuild;	  /* --rebuild: tables from a scan first */
 	struct f2fs_device *wdev;		   /* the device opened for writing, once it is */
+	struct f2fs_session *session;		   /* the run's one handle (lib/repair/session.c) */
+	struct f2fs_device *dev;		   /* the device it is on (wdev, or read-only) */
+	char why[256];				   /* the session's reasons */
+	bool in_repairs;			   /* --json: the "repairs" array is open */
 	struct fix_plan plan;			   /* what the mode may fix, counted by the check */
 	f2fs_problem_fn show_problem;		   /* how the first check's problems are shown */
 	unsigned int problems_shown, problems_max; /* 0: no limit */
@@ -1331,56 +1335,6 @@ static void print_rebuild(struct fsck_opts *o, const struct f2fs_rebuild_report 
 
 static void print_recovery(const struct f2fs_recovery *r, void *arg);
 
-/* Does the volume hold fsynced blocks past its checkpoint? (false when it does not open) */
-static bool has_fsynced_chain(const char *device)
-{
-	uint32_t fsynced = 0, length;
-	struct f2fs_device *dev;
-	struct f2fs_fs *fs;
-
-	if (f2fs_dev_open(device, F2FS_DEV_RDONLY, &dev))
-		return false;
-	if (f2fs_volume_open_members(&dev, F2FS_DEV_RDONLY, NULL, NULL, NULL, 0)) {
-		f2fs_dev_close(dev);
-		return false;
-	}
-	if (!f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, NULL, 0)) {
-		if (f2fs_roll_forward_chain(fs, &fsynced, &length))
-			fsynced = 0;
-		f2fs_fs_close(fs);
-	}
-	f2fs_dev_close(dev);
-	return fsynced > 0;
-}
-
-/*
- * -y and -p first apply the fsynced data past the checkpoint, as a mount
- * (and e2fsck's journal replay) would, then check the volume that results;
- * --drop-roll-forward keeps the chain out, -n and a terminal only look.
- */
-static bool recovery_phase(struct fsck_opts *o, struct tool *t, bool may_write)
-{
-	struct fix_outcome out = {0};
-	char why[256];
-	int ret;
-
-	if (o->read_only || !may_write || o->plan.drop_roll_forward ||
-	    (o->plan.mode != FIX_YES && o->plan.mode != FIX_PREEN) || !has_fsynced_chain(o->device))
-		return false;
-	if (!o->wdev) {
-		o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, 0);
-		o->wdev = tool_undo_stack(t, o->wdev, o->undo, EXIT_OPERATIONAL);
-	}
-	if (o->json)
-		json_array(&o->js, "recovery");
-	ret = fix_roll_forward(o->wdev, print_recovery, o, &out, why, sizeof(why));
-	if (o->json)
-		json_end(&o->js);
-	if (ret)
-		fail(o, EXIT_UNCORRECTED, "%s: %s", o->device, why);
-	return out.checkpointed;
-}
-
 /*
  * --rebuild: open the device for writing (with the undo journal), rebuild
  * the tables from a scan; the check and repairs that follow use that handle.
@@ -1404,6 +1358,8 @@ static void print_recovery(const struct f2fs_recovery *r, void *arg)
 	struct fsck_opts *o = arg;
 
 	if (o->json) {
+		if (!o->in_repairs)
+			json_array(&o->js, "recovery");
 		json_object(&o->js, NULL);
 		json_str(&o->js, "fix", "roll_forward");
 		json_u64(&o->js, "chain_blocks", r->chain);
@@ -1415,6 +1371,8 @@ static void print_recovery(const struct f2fs_recovery *r, void *arg)
 		json_u64(&o->js, "skipped", r->skipped);
 		json_str(&o->js, "result", "done");
 		json_end(&o->js);
+		if (!o->in_repairs)
+			json_end(&o->js);
 		return;
 	}
 	say(o,
@@ -1467,44 +1425,26 @@ static void print_left(const struct f2fs_problem *p, void *arg)
 	       info ? info->summary : "?", p->detail);
 }
 
-/* Check again, read-only, after the repairs: the problems left. */
-static unsigned int recheck(struct fsck_opts *o)
+/*
+ * After repairs that wrote: the problems the last round's check left,
+ * printed by a check of the same handle (only when there are any: a clean
+ * last check is the verdict).
+ */
+static unsigned int report_left(struct fsck_opts *o, unsigned int left)
 {
 	struct f2fs_check_options co = {.on_problem = print_left, .arg = o};
 	struct f2fs_check_result r;
-	struct f2fs_device *dev;
-	struct f2fs_fs *fs;
-	char why[256];
-	int ret;
 
 	if (!o->quiet && !o->json)
 		printf("\nInfo: checking again after the repairs\n");
 	o->problems_shown = 0;
-	ret = f2fs_dev_open(o->device, F2FS_DEV_RDONLY, &dev);
-	if (!ret) {
-		ret = f2fs_volume_open_members(&dev, F2FS_DEV_RDONLY, NULL, NULL, NULL, 0);
-		if (ret)
-			f2fs_dev_close(dev);
-	}
-	if (ret)
-		fail(o, EXIT_OPERATIONAL, "%s: cannot open after the repairs: %s", o->device,
-		     strerror(-ret));
-	ret = f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, why, sizeof(why));
-	if (ret) {
-		f2fs_dev_close(dev);
-		fail(o, EXIT_OPERATIONAL, "%s: does not open after the repairs: %s", o->device,
-		     why);
-	}
 	if (o->json)
 		json_array(&o->js, "remaining");
-	ret = f2fs_check(fs, &co, &r);
+	if (left && f2fs_session_check(o->session, &co, &r))
+		fail(o, EXIT_OPERATIONAL, "%s: after the repairs: %s", o->device, r.fatal_why);
 	if (o->json)
 		json_end(&o->js);
-	f2fs_fs_close(fs);
-	f2fs_dev_close(dev);
-	if (ret)
-		fail(o, EXIT_OPERATIONAL, "%s: after the repairs: %s", o->device, r.fatal_why);
-	return r.problems;
+	return left ? r.problems : 0;
 }
 
 /* Why the problems of the first check are not repaired, or NULL when they may be. */
@@ -1544,11 +1484,10 @@ say(const struct fsck_opts *o, const char *fmt, ...)
 }
 
 /* After a check that found @r->problems: repair what the plan allows; the exit status. */
-static int repair_phase(struct fsck_opts *o, struct tool *t, bool may_write,
-			const struct f2fs_check_result *r)
+static int repair_phase(struct fsck_opts *o, bool may_write, const struct f2fs_check_result *r)
 {
 	const char *why_not = why_not_repaired(o, may_write);
-	struct fix_outcome out;
+	struct f2fs_session_outcome out;
 	unsigned int left;
 	char why[256];
 	int ret;
@@ -1563,17 +1502,19 @@ static int repair_phase(struct fsck_opts *o, struct tool *t, bool may_write,
 		json_array(&o->js, "repairs");
 	else if (!o->quiet)
 		putchar('\n');
-	ret = fix_run(t, o->wdev, o->undo, &o->plan, print_recovery, print_fix, o, &out, why,
-		      sizeof(why), EXIT_OPERATIONAL);
+	o->in_repairs = true;
+	ret = f2fs_session_repair(o->session, &out);
+	o->in_repairs = false;
 	if (o->json)
 		json_end(&o->js);
+	snprintf(why, sizeof(why), "%s", o->why);
 	if (ret == -ENOMEM || ret == -EIO)
 		fail(o, EXIT_OPERATIONAL, "%s: repairing: %s", o->device, why);
 	if (ret) {
 		say(o, "\nInfo: %u problem(s) found; not repaired: %s\n", r->problems, why);
 		return EXIT_UNCORRECTED;
 	}
-	left = out.checkpointed ? recheck(o) : r->problems;
+	left = out.checkpointed ? report_left(o, out.left) : r->problems;
 	say(o, "\nInfo: %u problem(s) found; %u left after the repairs\n", r->problems, left);
 	if (left && o->plan.mode == FIX_PREEN)
 		say(o, "UNEXPECTED INCONSISTENCY; RUN fsck.f2fs MANUALLY (without -a or -p)\n");
@@ -1582,16 +1523,84 @@ static int repair_phase(struct fsck_opts *o, struct tool *t, bool may_write,
 	return left ? EXIT_UNCORRECTED : EXIT_CORRECTED;
 }
 
+/* The session's policy hook: would the plan fix a problem with @code? */
+static bool approve_code(enum f2fs_problem_code code, void *arg)
+{
+	const struct fsck_opts *o = arg;
+	struct f2fs_problem p = {.code = code};
+
+	return fix_plan_approves(&o->plan, &p);
+}
+
+/* May this run repair (then the device is opened for writing from the start)? */
+static bool may_repair(const struct fsck_opts *o, bool may_write)
+{
+	if (!may_write || o->read_only || o->plan.mode == FIX_NO)
+		return false;
+	return o->plan.mode != FIX_ASK || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
+}
+
+/*
+ * The run's one handle: for writing when it may repair (with the undo
+ * journal), applying the fsynced chain first for -y and -p as a mount
+ * (and e2fsck's journal replay) would; --drop-roll-forward keeps the
+ * chain out, -n and a terminal only look.
+ */
+static void open_session(struct fsck_opts *o, struct tool *t, bool repairing)
+{
+	struct f2fs_session_hooks h = {
+	    .approve = approve_code, .on_recovery = print_recovery, .on_fix = print_fix, .arg = o};
+	unsigned int flags = 0;
+	char reason[400];
+	int ret;
+
+	if (repairing && !o->wdev) {
+		o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, 0);
+		o->wdev = tool_undo_stack(t, o->wdev, o->undo, EXIT_OPERATIONAL);
+	}
+	if (repairing) {
+		flags |= F2FS_SESSION_WRITE;
+		if (o->plan.drop_roll_forward)
+			flags |= F2FS_SESSION_DROP_ROLL_FORWARD;
+		else if (o->plan.mode == FIX_YES || o->plan.mode == FIX_PREEN)
+			flags |= F2FS_SESSION_ROLL_FORWARD;
+	}
+	o->dev = o->wdev ? o->wdev : tool_open_for_reading(t, EXIT_OPERATIONAL);
+	ret = f2fs_session_open(o->dev, flags, &h, &o->session, o->why, sizeof(o->why));
+	if (!ret)
+		return;
+	if (o->dev != o->wdev)
+		f2fs_dev_close(o->dev);
+	if (!strncmp(o->why, "roll-forward", 12))
+		fail(o, EXIT_UNCORRECTED, "%s: %s", o->device, o->why);
+	tool_not_f2fs_reason(t, ret, o->why, reason, sizeof(reason));
+	fail(o, EXIT_OPERATIONAL, "%s: %s", o->device, reason);
+}
+
+/* The session and the devices, closed: a device that does not close is an error. */
+static void close_all(struct fsck_opts *o)
+{
+	f2fs_session_close(o->session);
+	o->session = NULL;
+	if (o->dev && o->dev != o->wdev)
+		f2fs_dev_close(o->dev);
+	o->dev = NULL;
+	if (o->wdev && f2fs_dev_close(o->wdev)) {
+		o->wdev = NULL;
+		fail(o, EXIT_OPERATIONAL, "%s: closing the device failed", o->device);
+	}
+	o->wdev = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct fsck_opts o = {0};
 	struct tool t = {.prog = "fsck.f2fs"};
 	struct f2fs_check_options co = {0};
 	struct f2fs_check_result r;
-	struct f2fs_device *dev;
 	struct f2fs_fs *fs;
 	struct timespec start;
-	char why[256], reason[400];
+	char why[256];
 	bool may_write, recovered;
 	int ret, status;
 
@@ -1615,25 +1624,16 @@ int main(int argc, char **argv)
 		     o.device);
 	if (o.rebuild)
 		rebuild_phase(&o, &t);
-	recovered = recovery_phase(&o, &t, may_write);
-	dev = o.wdev;
-	if (!dev)
-		dev = tool_open_for_reading(&t, EXIT_OPERATIONAL);
-	ret = f2fs_fs_open(dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &fs, why, sizeof(why));
-	if (ret) {
-		if (dev != o.wdev)
-			f2fs_dev_close(dev);
-		tool_not_f2fs_reason(&t, ret, why, reason, sizeof(reason));
-		fail(&o, EXIT_OPERATIONAL, "%s: %s", o.device, reason);
-	}
+	open_session(&o, &t, may_repair(&o, may_write));
+	recovered = f2fs_session_recovered(o.session);
+	fs = f2fs_session_fs(o.session);
 	if (o.show_layout) {
 		/* as upstream: the layout, and no check */
 		if (!o.quiet) {
 			lay_super(f2fs_fs_sb(fs));
 			lay_checkpoint(fs);
 		}
-		f2fs_fs_close(fs);
-		f2fs_dev_close(dev);
+		close_all(&o);
 		return EXIT_CLEAN;
 	}
 	if (!o.quiet && !o.json)
@@ -1642,9 +1642,7 @@ int main(int argc, char **argv)
 		/* upstream's verdict for a boot-time run on a volume the kernel left clean */
 		if (!o.quiet)
 			printf("Info: No error was reported\n");
-		f2fs_fs_close(fs);
-		if (dev != o.wdev)
-			f2fs_dev_close(dev);
+		close_all(&o);
 		return EXIT_CLEAN;
 	}
 	if (o.show_tree && !o.quiet)
@@ -1654,11 +1652,9 @@ int main(int argc, char **argv)
 	f2fs_fs_set_progress(fs, progress_report, &o.progress);
 	if (o.json)
 		json_array(&o.js, "problems");
-	ret = f2fs_check(fs, &co, &r);
+	ret = f2fs_session_check(o.session, &co, &r);
 	progress_finish(&o.progress);
-	f2fs_fs_close(fs);
-	if (dev != o.wdev)
-		f2fs_dev_close(dev);
+	f2fs_fs_set_progress(fs, NULL, NULL);
 	o.geo = NULL;
 	if (ret)
 		fail(&o, EXIT_OPERATIONAL, "%s: %s", o.device, r.fatal_why);
@@ -1666,9 +1662,8 @@ int main(int argc, char **argv)
 		json_report(&o, &r);
 	else if (!o.quiet)
 		print_report(&o, &r);
-	status = r.problems ? repair_phase(&o, &t, may_write, &r) : EXIT_CLEAN;
-	if (o.wdev && f2fs_dev_close(o.wdev))
-		fail(&o, EXIT_OPERATIONAL, "%s: closing the device failed", o.device);
+	status = r.problems ? repair_phase(&o, may_write, &r) : EXIT_CLEAN;
+	close_all(&o);
 	if ((o.rebuild || recovered) && status == EXIT_CLEAN)
 		status = EXIT_CORRECTED;
 	if (o.json) {

@@ -85,6 +85,20 @@ int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **o
 		 size_t why_len);
 
 /*
+ * Read the volume again, as a remount would, with @flags (F2FS_FS_*): what
+ * the handle loaded and the write path's state are dropped (changes since
+ * the last f2fs_checkpoint() with them), and the superblocks, the newest
+ * checkpoint and the tables are read from the device the handle keeps.  A
+ * repair run does this after each checkpoint it writes, to check what it
+ * wrote from one handle.  On failure (@why set) only f2fs_fs_close() may
+ * follow.
+ */
+int f2fs_fs_reload(struct f2fs_fs *fs, unsigned int flags, char *why, size_t why_len);
+
+/* The F2FS_FS_* flags the handle was opened (or last reloaded) with. */
+unsigned int f2fs_fs_flags(const struct f2fs_fs *fs);
+
+/*
  * Free the handle and every table it loaded (NULL is fine).  Nothing is
  * written: changes made through write.h since the last f2fs_checkpoint()
  * are dropped, as a power cut would drop them.

@@ -57,16 +57,72 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 		    const struct f2fs_check_result *res,
 		    void (*on_fix)(const struct f2fs_fix_report *, void *), void *arg);
 
-/*
- * Did the run change the tree under the walk the fixes trusted (inodes
- * reconnected, entries or pointers removed, inodes made readable), or
- * withhold a fix until the walk is complete?  Then check again, with a new
- * repair: links are counted and the space rebuilt with what is reachable
- * now.
- */
-bool f2fs_repair_again(const struct f2fs_repair *r);
-
 void f2fs_repair_free(struct f2fs_repair *r);
+
+/*
+ * A repair session: fsck's whole run on one handle (lib/repair/session.c).
+ * Open it on the device, check (the caller prints what it hears), let the
+ * caller decide, then repair: rounds of the approved fixes, each ending
+ * with a checkpoint after which the handle reads the volume again
+ * (f2fs_fs_reload()) and checks it, until a check finds nothing the caller
+ * approves or a round changes nothing.  The first round works from the
+ * first check's findings: no second walk before it.
+ */
+struct f2fs_session;
+struct f2fs_recovery;
+
+#define F2FS_SESSION_WRITE	       (1u << 0) /* open for writing (read-only when it cannot) */
+#define F2FS_SESSION_ROLL_FORWARD      (1u << 1) /* apply a fsynced chain at open, as a mount */
+#define F2FS_SESSION_DROP_ROLL_FORWARD (1u << 2) /* the repair's checkpoint discards the chain */
+
+struct f2fs_session_hooks {
+	/* may the fix of a problem with @code run (the caller's policy; asked each round) */
+	bool (*approve)(enum f2fs_problem_code code, void *arg);
+	void (*on_recovery)(const struct f2fs_recovery *rec, void *arg);
+	void (*on_fix)(const struct f2fs_fix_report *rep, void *arg);
+	void *arg;
+};
+
+struct f2fs_session_outcome {
+	bool checkpointed;   /* something was written and checkpointed */
+	unsigned int rounds; /* rounds that wrote */
+	unsigned int left;   /* problems the last check found */
+};
+
+/*
+ * Open a session on @dev (the caller closes the device after the session).
+ * With F2FS_SESSION_WRITE the handle is opened for writing, else (or when
+ * that fails: f2fs_session_repair() then says why) read-only, accepting a
+ * short device.  With F2FS_SESSION_ROLL_FORWARD a fsynced chain is applied
+ * and checkpointed first (@h->on_recovery hears it); its failure fails the
+ * open.  Returns 0, or a negative errno with one line in @why.
+ */
+int f2fs_session_open(struct f2fs_device *dev, unsigned int flags,
+		      const struct f2fs_session_hooks *h, struct f2fs_session **out, char *why,
+		      size_t why_len);
+
+struct f2fs_fs *f2fs_session_fs(const struct f2fs_session *s);
+bool f2fs_session_writable(const struct f2fs_session *s);
+/* Was a fsynced chain applied and checkpointed? */
+bool f2fs_session_recovered(const struct f2fs_session *s);
+
+/*
+ * Check the volume as the handle holds it now; @o's callbacks hear the
+ * problems (its findings member is ignored: the session keeps them).
+ * Returns 0, or a negative errno with res->fatal set.
+ */
+int f2fs_session_check(struct f2fs_session *s, const struct f2fs_check_options *o,
+		       struct f2fs_check_result *res);
+
+/*
+ * The rounds, from the last check (see above).  Returns 0 with @out
+ * filled, -EROFS when the handle is read-only, or another negative errno
+ * (one line in the open's @why): a fix or a checkpoint failed, and what
+ * the device holds is what the last checkpoint written says.
+ */
+int f2fs_session_repair(struct f2fs_session *s, struct f2fs_session_outcome *out);
+
+void f2fs_session_close(struct f2fs_session *s);
 
 /* What f2fs_rebuild() found and used. */
 struct f2fs_rebuild_report {

@@ -56,6 +56,48 @@ static int open_for_write(struct f2fs_fs *fs, char *why, size_t why_len)
 	return ret;
 }
 
+/* What the handle read from the device, dropped (the write path's state with it). */
+static void drop_loaded(struct f2fs_fs *fs)
+{
+	if (fs->wr_free)
+		fs->wr_free(fs->wr);
+	fs->wr = NULL;
+	fs->wr_free = NULL;
+	f2fs_ssa_free(fs->ssa);
+	f2fs_nat_free(fs->nat);
+	f2fs_sit_free(fs->sit);
+	f2fs_cp_data_free(fs->cpd);
+	f2fs_volume_close(fs->vol);
+	fs->ssa = NULL;
+	fs->nat = NULL;
+	fs->sit = NULL;
+	fs->cpd = NULL;
+	fs->vol = NULL;
+	fs->cpd_slot = fs->sit_slot = fs->nat_slot = fs->ssa_slot = (struct fs_slot){0};
+	fs->why[0] = '\0';
+}
+
+/* Read the volume on fs->dev as fs->flags say: superblocks, checkpoint, and for writing the rest.
+ */
+static int load_volume(struct f2fs_fs *fs, char *why, size_t why_len)
+{
+	int ret =
+	    f2fs_volume_open(fs->dev, fs->flags & F2FS_FS_SHORT_DEVICE, &fs->vol, why, why_len);
+
+	if (ret)
+		return ret;
+	fs->features = le32_get(f2fs_volume_sb(fs->vol)->feature);
+	f2fs_geometry_init(&fs->geo, f2fs_volume_sb(fs->vol));
+	fs_read_zone_capacity(fs);
+	if ((fs->flags & (F2FS_FS_WRITE | F2FS_FS_ROLL_BACK)) == F2FS_FS_WRITE &&
+	    (f2fs_volume_rejected(fs->vol) & F2FS_REJECTED_CP_NEWEST)) {
+		snprintf(why, why_len, "%s (fsck.f2fs -y rolls it back)",
+			 f2fs_volume_rejected_why(fs->vol, F2FS_REJECTED_CP));
+		return -EUCLEAN;
+	}
+	return fs->flags & F2FS_FS_WRITE ? open_for_write(fs, why, why_len) : 0;
+}
+
 int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **out, char *why,
 		 size_t why_len)
 {
@@ -68,33 +110,28 @@ int f2fs_fs_open(struct f2fs_device *dev, unsigned int flags, struct f2fs_fs **o
 		snprintf(why, why_len, "out of memory");
 		return -ENOMEM;
 	}
-	ret = f2fs_volume_open(dev, flags & F2FS_FS_SHORT_DEVICE, &fs->vol, why, why_len);
-	if (ret) {
-		free(fs);
-		return ret;
-	}
 	fs->dev = dev;
 	fs->flags = flags;
-	fs->features = le32_get(f2fs_volume_sb(fs->vol)->feature);
-	f2fs_geometry_init(&fs->geo, f2fs_volume_sb(fs->vol));
-	fs_read_zone_capacity(fs);
 	fs->lock_ops = no_locks;
-	if ((flags & (F2FS_FS_WRITE | F2FS_FS_ROLL_BACK)) == F2FS_FS_WRITE &&
-	    (f2fs_volume_rejected(fs->vol) & F2FS_REJECTED_CP_NEWEST)) {
-		snprintf(why, why_len, "%s (fsck.f2fs -y rolls it back)",
-			 f2fs_volume_rejected_why(fs->vol, F2FS_REJECTED_CP));
+	ret = load_volume(fs, why, why_len);
+	if (ret) {
 		f2fs_fs_close(fs);
-		return -EUCLEAN;
-	}
-	if (flags & F2FS_FS_WRITE) {
-		ret = open_for_write(fs, why, why_len);
-		if (ret) {
-			f2fs_fs_close(fs);
-			return ret;
-		}
+		return ret;
 	}
 	*out = fs;
 	return 0;
+}
+
+int f2fs_fs_reload(struct f2fs_fs *fs, unsigned int flags, char *why, size_t why_len)
+{
+	drop_loaded(fs);
+	fs->flags = flags;
+	return load_volume(fs, why, why_len);
+}
+
+unsigned int f2fs_fs_flags(const struct f2fs_fs *fs)
+{
+	return fs->flags;
 }
 
 int f2fs_fs_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
@@ -137,13 +174,7 @@ void f2fs_fs_close(struct f2fs_fs *fs)
 {
 	if (!fs)
 		return;
-	if (fs->wr_free)
-		fs->wr_free(fs->wr);
-	f2fs_ssa_free(fs->ssa);
-	f2fs_nat_free(fs->nat);
-	f2fs_sit_free(fs->sit);
-	f2fs_cp_data_free(fs->cpd);
-	f2fs_volume_close(fs->vol);
+	drop_loaded(fs);
 	free(fs);
 }
 

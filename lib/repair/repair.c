@@ -245,11 +245,6 @@ int f2fs_repair_run(struct f2fs_repair *r, const struct f2fs_findings *findings,
 	return ret ? ret : ran;
 }
 
-bool f2fs_repair_again(const struct f2fs_repair *r)
-{
-	return r->again;
-}
-
 void f2fs_repair_free(struct f2fs_repair *r)
 {
 	int i;

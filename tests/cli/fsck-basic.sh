@@ -203,4 +203,29 @@ if "$FSCK" "$state" | grep -q '^Info: checkpoint state = .* unmount$'; then
 else
 	fail "cp-state-sudden-power-off" "a fresh image's state line does not end in 'unmount'"
 fi
+# One handle for a whole repair run (lib/repair/session.c): fsck -y opens the device once
+# for the check, the rounds and the verdict after them (besides the probe for a busy
+# device, which does not read), and reads the volume again once per checkpoint it writes.
+one=$WORK/one.img
+rm -f "$one" && truncate -s 128M "$one" && "$MKFS" -q -f -O extra_attr "$one"
+"$INJECT" --cp 0 --mb valid_inode_count --val 9 "$one" >/dev/null 2>&1
+if ! command -v strace >/dev/null; then
+	skip one-open "strace is not installed"
+else
+	strace -f -e trace=openat,pread64 -o "$WORK/strace.out" "$FSCK" -y "$one" >"$WORK/one.out" 2>&1
+	rc=$?
+	opens=$(grep -c "openat(.*one.img\", O_RDWR" "$WORK/strace.out")
+	others=$(grep "openat(.*one.img\"" "$WORK/strace.out" | grep -vc 'O_RDWR\|O_NONBLOCK')
+	# copy 1 of the superblock: read at each load of the volume (the open, each reload)
+	loads=$(grep -c 'pread64(.*, 3072, 1024) = 3072' "$WORK/strace.out")
+	if [ "$rc" -ne 1 ] || ! grep -q '0 left after the repairs' "$WORK/one.out"; then
+		fail one-open "fsck -y exited $rc: $(grep -m2 -E 'PR_|left' "$WORK/one.out" | tr '\n' ' ')"
+	elif [ "$opens" -ne 1 ] || [ "$others" -ne 0 ]; then
+		fail one-open "the image was opened $opens time(s) for writing and $others more"
+	elif [ "$loads" -gt 4 ]; then
+		fail one-open "the volume was read $loads times for a one-round repair (open and one reload: 2 or 4 with both copies)"
+	else
+		pass one-open
+	fi
+fi
 finish
