@@ -99,6 +99,7 @@ enum f2fs_problem_code {
 	PR_QUOTA_FILE,	    /* a quota file cannot be decoded */
 	PR_QUOTA_USAGE,	    /* a quota file's usage differs from what the walk counted */
 	PR_QUOTA_NEED_FSCK, /* the checkpoint says the kernel gave up on the quota files */
+	PR_INODE_DEVICE_ALIAS,	  /* the device-alias flag without the device_alias feature */
 	PR_INODE_COMPRESS_PARAMS, /* compression algorithm, cluster size or saved blocks the kernel
 				     refuses */
 	PR_NR_CODES

@@ -82,6 +82,7 @@ enum f2fs_curseg_type {
 #define F2FS_FEATURE_CASEFOLD		   0x1000
 #define F2FS_FEATURE_COMPRESSION	   0x2000
 #define F2FS_FEATURE_RO			   0x4000
+#define F2FS_FEATURE_DEVICE_ALIAS	   0x8000 /* newest upstream; the 6.1 kernel has none */
 
 /* Checkpoint flags */
 #define CP_UMOUNT_FLAG		 0x00000001

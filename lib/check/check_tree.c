@@ -790,6 +790,15 @@ static void check_inode_flags(struct check_ctx *c, const struct inode_walk *w, u
 				    (w->ri->i_inline & F2FS_INLINE_DATA)
 					? "an inode with inline data"
 					: "a volume without the compression feature");
+	/*
+	 * Newest upstream's fsck counts such a file's blocks from i_ext alone
+	 * and newer kernels refuse the flag without the feature; the 6.1 kernel
+	 * ignores it.  Cleared, every reader sees an ordinary file.
+	 */
+	if ((flags & F2FS_DEVICE_ALIAS_FL) && !(c->features & F2FS_FEATURE_DEVICE_ALIAS))
+		check_report_values(
+		    c, PR_INODE_DEVICE_ALIAS, w->ino, 0, flags, flags & ~F2FS_DEVICE_ALIAS_FL,
+		    "i_flags 0x%x: device-alias flag without the device_alias feature", flags);
 	check_compress_params(c, w);
 }
 

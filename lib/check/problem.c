@@ -164,6 +164,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	      PREEN | KEEPS),
     ROW_OTHER(PR_QUOTA_NEED_FSCK, "checkpoint",
 	      "the checkpoint asks for the quota files to be checked", QUOTA, PREEN | KEEPS),
+    ROW_OTHER(PR_INODE_DEVICE_ALIAS, "inode",
+	      "device-alias flag on a volume without the device_alias feature", FIELDS, KEEPS),
     ROW_OTHER(PR_INODE_COMPRESS_PARAMS, "inode",
 	      "compression parameters the kernel refuses: it will not open the file", NONE, KEEPS),
 };

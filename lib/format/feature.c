@@ -37,6 +37,7 @@ static const struct feature_entry features_table[] = {
     {"ro", F2FS_FEATURE_RO, false},
     {"blkzoned", F2FS_FEATURE_BLKZONED, false},
     {"atomic_write", F2FS_FEATURE_ATOMIC_WRITE, false},
+    {"device_alias", F2FS_FEATURE_DEVICE_ALIAS, false},
 };
 
 #define N_FEATURES (sizeof(features_table) / sizeof(features_table[0]))

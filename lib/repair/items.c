@@ -94,6 +94,7 @@ static int inode_fix_of(const struct fix_item *it, struct f2fs_inode_fix *fix)
 		break;
 	case PR_INODE_CASEFOLD:
 	case PR_INODE_COMPRESS:
+	case PR_INODE_DEVICE_ALIAS:
 		fix->set_flags = true;
 		fix->flags = (uint32_t)e;
 		break;

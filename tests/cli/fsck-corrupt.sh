@@ -498,6 +498,8 @@ if [ -n "${KINO[docs]:-}" ] && [ -n "${KINO[note-00.txt]:-}" ] && [ -n "${KINO[c
 		--node --nid "$DOCS" --mb i_flags --val 0x40000000
 	kfield compress-without-feature PR_INODE_COMPRESS "" \
 		--node --nid "$CLIP" --mb i_flags --val 0x4
+	kfield device-alias-without-feature PR_INODE_DEVICE_ALIAS "" \
+		--node --nid "$MOVIE" --mb i_flags --val 0x80000000
 
 	# SSA: the type of a closed data segment's summary; a data block's version,
 	# and the NAT version of the node holding its address
