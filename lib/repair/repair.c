@@ -34,7 +34,7 @@ int f2fs_repair_begin(struct f2fs_fs *fs, struct f2fs_repair **out)
 	return 0;
 }
 
-static int push(struct fix_queue *q, const struct f2fs_problem *p)
+int fix_queue_push(struct fix_queue *q, const struct f2fs_problem *p)
 {
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 16;
@@ -74,7 +74,7 @@ int f2fs_repair_note(struct f2fs_repair *r, const struct f2fs_problem *p, bool f
 	if (!fix || info->fix == F2FS_FIX_NONE)
 		return 0;
 	r->q[info->fix].problems++;
-	return needs_items(info->fix) ? push(&r->q[info->fix], p) : 0;
+	return needs_items(info->fix) ? fix_queue_push(&r->q[info->fix], p) : 0;
 }
 
 /*

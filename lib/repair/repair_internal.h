@@ -29,6 +29,9 @@ struct fix_queue {
 	size_t n, cap;
 };
 
+/* Add @p's particulars to @q (grown as needed); -ENOMEM. */
+int fix_queue_push(struct fix_queue *q, const struct f2fs_problem *p);
+
 struct f2fs_repair {
 	struct f2fs_fs *fs;
 	const struct f2fs_findings *findings;

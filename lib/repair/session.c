@@ -40,10 +40,9 @@ struct f2fs_session {
 	/* the last check: its findings, result and problems (what a repair needs of them) */
 	struct f2fs_findings *findings;
 	struct f2fs_check_result res;
-	struct fix_item *found;
-	size_t nfound, capfound;
-	int err;	    /* -ENOMEM while keeping problems */
-	unsigned int heard; /* problems the caller heard in this check */
+	struct fix_queue found; /* its problems, each once */
+	int err;		/* -ENOMEM while keeping problems */
+	unsigned int heard;	/* problems the caller heard in this check */
 	/* the caller's options for the check it prints */
 	const struct f2fs_check_options *caller;
 	bool approved_any;
@@ -186,23 +185,8 @@ static void keep_problem(const struct f2fs_problem *p, void *arg)
 	if (s->caller && s->caller->on_problem &&
 	    (!s->caller->max_problems || ++s->heard <= s->caller->max_problems))
 		s->caller->on_problem(p, s->caller->arg);
-	if (s->nfound == s->capfound) {
-		size_t cap = s->capfound ? s->capfound * 2 : 64;
-		struct fix_item *grown = realloc(s->found, cap * sizeof(*grown));
-
-		if (!grown) {
-			s->err = -ENOMEM;
-			return;
-		}
-		s->found = grown;
-		s->capfound = cap;
-	}
-	s->found[s->nfound++] = (struct fix_item){.nid = p->nid,
-						  .blkaddr = p->blkaddr,
-						  .value = p->value,
-						  .expected = p->expected,
-						  .code = p->code,
-						  .at = p->at};
+	if (fix_queue_push(&s->found, p))
+		s->err = -ENOMEM;
 }
 
 static void forward_section(const struct f2fs_section_report *sec, void *arg)
@@ -224,7 +208,7 @@ static int check_now(struct f2fs_session *s, const struct f2fs_check_options *ca
 	s->caller = caller;
 	f2fs_findings_free(s->findings);
 	s->findings = NULL;
-	s->nfound = 0;
+	s->found.n = 0;
 	s->err = 0;
 	co.findings = &s->findings;
 	ret = f2fs_check(s->fs, &co, &s->res);
@@ -263,8 +247,8 @@ static uint64_t fixable_print(const struct f2fs_session *s)
 	uint64_t h = 0;
 	size_t i;
 
-	for (i = 0; i < s->nfound; i++) {
-		const struct fix_item *it = &s->found[i];
+	for (i = 0; i < s->found.n; i++) {
+		const struct fix_item *it = &s->found.items[i];
 
 		if (!approves(s, it->code))
 			continue;
@@ -284,8 +268,8 @@ static int one_round(struct f2fs_session *s)
 
 	if (ret)
 		return say(s, ret, "out of memory");
-	for (i = 0; i < s->nfound && !ret; i++) {
-		const struct fix_item *it = &s->found[i];
+	for (i = 0; i < s->found.n && !ret; i++) {
+		const struct fix_item *it = &s->found.items[i];
 		struct f2fs_problem p = {.code = it->code,
 					 .nid = it->nid,
 					 .blkaddr = it->blkaddr,
@@ -346,7 +330,7 @@ void f2fs_session_close(struct f2fs_session *s)
 	if (!s)
 		return;
 	f2fs_findings_free(s->findings);
-	free(s->found);
+	free(s->found.items);
 	f2fs_fs_close(s->fs);
 	free(s);
 }
