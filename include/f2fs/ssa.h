@@ -22,4 +22,12 @@ struct f2fs_ssa;
  */
 const struct f2fs_summary_block *f2fs_ssa_get(struct f2fs_ssa *s, uint32_t segno, int *err);
 
+/*
+ * Keep at most @blocks of the summary blocks read from disk from now on
+ * (0: all of them, the default).  With a budget a block f2fs_ssa_get()
+ * returned may be dropped by the next call: use it before asking again,
+ * and set no budget while a writer holds blocks.  -ENOMEM.
+ */
+int f2fs_ssa_set_budget(struct f2fs_ssa *s, uint32_t blocks);
+
 #endif

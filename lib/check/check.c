@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check_internal.h"
+#include "f2fs/ssa.h"
 #include "f2fs/bitops.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
@@ -123,7 +124,58 @@ static int load_tables(struct check_ctx *c)
 	f2fs_fs_sit(c->fs, &c->sit);
 	f2fs_fs_nat(c->fs, &c->nat);
 	f2fs_fs_ssa(c->fs, &c->ssa);
+	/* the walk visits segments in tree order, near one another: a window of them will do */
+	if (f2fs_ssa_set_budget(c->ssa, CHECK_SSA_BUDGET))
+		return fatal(c->res, -ENOMEM, "memory: cannot hold the check's tables");
 	return 0;
+}
+
+static size_t dir_slot(const struct dir_rec *t, size_t cap, uint32_t nid)
+{
+	size_t i = ((size_t)nid * 2654435761u) & (cap - 1);
+
+	while (t[i].nid && t[i].nid != nid)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+static int grow_dirs(struct check_ctx *c)
+{
+	size_t cap = c->dir_cap ? c->dir_cap * 2 : 1024, i;
+	struct dir_rec *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < c->dir_cap; i++)
+		if (c->dirs[i].nid)
+			t[dir_slot(t, cap, c->dirs[i].nid)] = c->dirs[i];
+	free(c->dirs);
+	c->dirs = t;
+	c->dir_cap = cap;
+	return 0;
+}
+
+struct dir_rec *dir_record(struct check_ctx *c, uint32_t nid, bool create)
+{
+	size_t i;
+
+	if (!nid)
+		return NULL;
+	if (c->dir_cap) {
+		i = dir_slot(c->dirs, c->dir_cap, nid);
+		if (c->dirs[i].nid)
+			return &c->dirs[i];
+	}
+	if (!create)
+		return NULL;
+	if ((c->ndirs + 1) * 4 > c->dir_cap * 3 && grow_dirs(c)) {
+		check_fail(c, -ENOMEM);
+		return NULL;
+	}
+	i = dir_slot(c->dirs, c->dir_cap, nid);
+	c->dirs[i].nid = nid;
+	c->ndirs++;
+	return &c->dirs[i];
 }
 
 struct nid_rec *nid_record(struct check_ctx *c, uint32_t nid)
@@ -303,6 +355,8 @@ void f2fs_findings_free(struct f2fs_findings *f)
 
 static void release(struct check_ctx *c)
 {
+	if (c->ssa)
+		f2fs_ssa_set_budget(c->ssa, 0);
 	free_tables(c->seen_chunks, c->seen_chunk_count, c->nid_pages, c->nid_page_count);
 	free(c->found_per_sec);
 	free(c->seg_kinds);
@@ -312,6 +366,7 @@ static void release(struct check_ctx *c)
 	free(c->ssa_type_bad);
 	free(c->sec_written);
 	free(c->zone_open);
+	free(c->dirs);
 	check_quota_release(c);
 }
 

@@ -24,14 +24,22 @@ enum nid_kind {
 /* What the walk records per nid; kept in pages since most nids are unused. */
 struct nid_rec {
 	uint32_t entries;   /* directory entries naming this inode */
-	uint32_t subdirs;   /* subdirectories of this directory the walk entered */
 	uint32_t i_links;   /* i_links as stored */
-	uint32_t parent;    /* a directory: the one whose entry led the walk here */
 	uint8_t kind;	    /* enum nid_kind */
 	uint8_t entry_type; /* file type of the first entry naming it */
 };
 
+/* What only a directory needs (a table of its own: directories are few). */
+struct dir_rec {
+	uint32_t nid;	  /* 0: a free slot */
+	uint32_t parent;  /* the directory whose entry led the walk here */
+	uint32_t subdirs; /* subdirectories the walk entered */
+};
+
 #define NID_PAGE 1024
+
+/* Summary blocks the walk keeps read (f2fs_ssa_set_budget()): 256 KiB. */
+#define CHECK_SSA_BUDGET 64u
 
 #define SEEN_CHUNK_SEGS	 64u
 #define SEG_WORDS	 (F2FS_DEFAULT_BLKS_PER_SEG / 64u) /* 64-bit words per segment */
@@ -75,6 +83,8 @@ struct check_ctx {
 	uint32_t *found_per_sec; /* blocks reached per section */
 	struct nid_rec **nid_pages; /* NID_PAGE records each, NULL until written */
 	uint32_t nid_page_count;
+	struct dir_rec *dirs; /* open addressing by nid, dir_cap slots (a power of two) */
+	size_t ndirs, dir_cap;
 
 	bool in_leaf_walk; /* checking a file named by an entry, not from the queue */
 	/* the entry naming the inode whose walk begins (F2FS_PLACE_NONE: none known) */
@@ -208,6 +218,12 @@ static inline const uint64_t *seg_seen_words(const struct check_ctx *c, uint32_t
  * marked, 0 when newly marked, -ENOMEM (also noted with check_fail).
  */
 int mark_seen(struct check_ctx *c, uint32_t segno, uint32_t off);
+
+/*
+ * The directory record of @nid; with @create one is added when missing
+ * (NULL when out of memory, noted with check_fail), else NULL when none.
+ */
+struct dir_rec *dir_record(struct check_ctx *c, uint32_t nid, bool create);
 
 /* The record of @nid for writing (allocating its page); NULL when out of memory. */
 struct nid_rec *nid_record(struct check_ctx *c, uint32_t nid);

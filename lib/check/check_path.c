@@ -100,11 +100,12 @@ void check_dir_path(struct check_ctx *c, uint32_t dir, char *buf, size_t size)
 
 	while (d != c->root_ino && depth < PATH_DEPTH) {
 		const struct nid_rec *r = nid_peek(c, d);
+		const struct dir_rec *dr = dir_record(c, d, false);
 
-		if (!r || r->kind != NID_DIR || !r->parent)
+		if (!r || r->kind != NID_DIR || !dr || !dr->parent)
 			break;
 		chain[depth++] = d;
-		d = r->parent;
+		d = dr->parent;
 	}
 	text = malloc(PATH_TEXT);
 	if (d != c->root_ino || c->paths_named + depth > PATH_LOOKUPS || !text) {

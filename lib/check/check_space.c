@@ -192,7 +192,9 @@ static void check_links(struct check_ctx *c)
 			if (want > 1)
 				c->res->hard_link_files++;
 		} else if (r->kind == NID_DIR) {
-			want = 2 + r->subdirs;
+			const struct dir_rec *d = dir_record(c, nid, false);
+
+			want = 2 + (d ? d->subdirs : 0);
 		} else {
 			continue;
 		}

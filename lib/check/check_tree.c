@@ -1055,14 +1055,15 @@ static void check_dir_depth(struct check_ctx *c, const struct inode_walk *w)
  * parent for paths, and its i_pino must name that parent (upstream reads
  * it as what ".." should be).
  */
-static void enter_dir(struct check_ctx *c, const struct inode_walk *w, struct nid_rec *rec)
+static void enter_dir(struct check_ctx *c, const struct inode_walk *w)
 {
-	struct nid_rec *parent = nid_record(c, w->parent);
+	struct dir_rec *parent = dir_record(c, w->parent, true),
+		       *self = dir_record(c, w->ino, true);
 
 	if (parent)
 		parent->subdirs++;
-	if (rec)
-		rec->parent = w->parent;
+	if (self)
+		self->parent = w->parent;
 	if (le32_get(w->ri->i_pino) != w->parent)
 		check_report_count(c, PR_DIR_PINO, w->ino, le32_get(w->ri->i_pino), w->parent,
 				   "i_pino %u, but directory %u names it", le32_get(w->ri->i_pino),
@@ -1111,7 +1112,7 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 		rec->i_links = le32_get(n->i.i_links);
 	}
 	if (named_dir && w.is_dir)
-		enter_dir(c, &w, rec);
+		enter_dir(c, &w);
 	if (!check_inode_fields(c, &w, n, type)) {
 		if (named_dir)
 			report_lost_dir(c, parent, ino, NULL, 0);

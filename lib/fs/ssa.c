@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Segment summary area, loaded lazily with read-ahead over consecutive segments. */
+/*
+ * Segment summary area, loaded lazily with read-ahead over consecutive
+ * segments.  Blocks the write path put are kept; blocks read from disk
+ * are kept too, unless a budget is set (the checker sets one for its walk):
+ * then the oldest read ones are dropped, to be read again when asked for,
+ * so that memory does not follow the segments in use.
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -21,6 +27,10 @@ struct f2fs_ssa {
 	/* per SSA_CHUNK segments, NULL until one of them is loaded; then per segment */
 	struct f2fs_summary_block ***chunks;
 	uint32_t nr_chunks;
+	/* with a budget: the segments whose blocks were read, oldest first (a ring) */
+	uint32_t budget;
+	uint32_t *ring;
+	uint32_t ring_n, ring_next;
 };
 
 /* The slot of @segno, or NULL when its chunk is not there and @create is false (or no memory). */
@@ -82,7 +92,45 @@ void f2fs_ssa_free(struct f2fs_ssa *s)
 			free(s->chunks[i / SSA_CHUNK]);
 	}
 	free(s->chunks);
+	free(s->ring);
 	free(s);
+}
+
+/* Keep @segno's newly read block within the budget: the oldest read one goes. */
+static void remember_read(struct f2fs_ssa *s, uint32_t segno)
+{
+	struct f2fs_summary_block **old;
+
+	if (!s->budget)
+		return;
+	if (s->ring_n < s->budget) {
+		s->ring[s->ring_n++] = segno;
+		return;
+	}
+	old = slot(s, s->ring[s->ring_next], false);
+	if (old) {
+		free(*old);
+		*old = NULL;
+	}
+	s->ring[s->ring_next] = segno;
+	s->ring_next = (s->ring_next + 1) % s->budget;
+}
+
+int f2fs_ssa_set_budget(struct f2fs_ssa *s, uint32_t blocks)
+{
+	uint32_t *ring = NULL;
+
+	if (blocks) {
+		ring = malloc(sizeof(*ring) * blocks);
+		if (!ring)
+			return -ENOMEM;
+	}
+	/* what was read under the old budget stays (until the handle goes) */
+	free(s->ring);
+	s->ring = ring;
+	s->budget = blocks;
+	s->ring_n = s->ring_next = 0;
+	return 0;
 }
 
 static const struct f2fs_summary_block *open_log_summary(const struct f2fs_ssa *s, uint32_t segno)
@@ -95,11 +143,12 @@ static const struct f2fs_summary_block *open_log_summary(const struct f2fs_ssa *
 /* Read @segno and the following not-yet-loaded segments in one request. */
 static int load_run(struct f2fs_ssa *s, uint32_t segno)
 {
-	uint32_t n = 0, i;
+	uint32_t n = 0, i,
+		 most = s->budget && s->budget < SSA_READAHEAD ? s->budget : SSA_READAHEAD;
 	uint8_t *buf;
 	int ret;
 
-	while (n < SSA_READAHEAD && segno + n < s->segments && !loaded(s, segno + n))
+	while (n < most && segno + n < s->segments && !loaded(s, segno + n))
 		n++;
 	buf = malloc((size_t)n * F2FS_BLKSIZE);
 	if (!buf)
@@ -111,10 +160,12 @@ static int load_run(struct f2fs_ssa *s, uint32_t segno)
 
 		if (p)
 			*p = malloc(F2FS_BLKSIZE);
-		if (!p || !*p)
+		if (!p || !*p) {
 			ret = -ENOMEM;
-		else
+		} else {
 			memcpy(*p, buf + (size_t)i * F2FS_BLKSIZE, F2FS_BLKSIZE);
+			remember_read(s, segno + i);
+		}
 	}
 	free(buf);
 	return ret;
