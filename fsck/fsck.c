@@ -1138,6 +1138,33 @@ static bool boot_skip(const struct fsck_opts *o, struct f2fs_fs *fs)
 		 (F2FS_REJECTED_SB | F2FS_REJECTED_CP_NEWEST));
 }
 
+/*
+ * -p 1 as upstream: when the SIT, the NAT and the checkpoint agree, that is
+ * the check ("F2FS metadata [Ok..]", exit 0); when they do not, the full
+ * check and preen's repairs follow.  Returns true when the run is over.
+ */
+static bool meta_only(struct fsck_opts *o, struct f2fs_fs *fs)
+{
+	char why[256];
+	int ret;
+
+	if (o->plan.mode != FIX_PREEN || o->force || o->preen_level != 1 || o->show_tree || o->json)
+		return false;
+	ret = f2fs_check_meta(fs, why, sizeof(why));
+	if (ret < 0)
+		fail(o, EXIT_OPERATIONAL, "%s: %s", o->device, why);
+	if (!ret) {
+		if (!o->quiet)
+			printf("[FSCK] F2FS metadata   [Ok..]\n");
+		return true;
+	}
+	if (!o->quiet)
+		printf("[FSCK] F2FS metadata   [Fail]\tError: meta does not match, force check all "
+		       "(%s)\n",
+		       why);
+	return false;
+}
+
 /* Upstream's line for a zoned volume checked on its device, before the others. */
 static void print_write_pointers(const struct f2fs_check_result *r)
 {
@@ -1642,6 +1669,10 @@ int main(int argc, char **argv)
 		/* upstream's verdict for a boot-time run on a volume the kernel left clean */
 		if (!o.quiet)
 			printf("Info: No error was reported\n");
+		close_all(&o);
+		return EXIT_CLEAN;
+	}
+	if (!recovered && meta_only(&o, fs)) {
 		close_all(&o);
 		return EXIT_CLEAN;
 	}

@@ -345,4 +345,13 @@ static inline bool f2fs_check_line_ok(const struct f2fs_check_result *r, enum f2
 int f2fs_check(struct f2fs_fs *fs, const struct f2fs_check_options *o,
 	       struct f2fs_check_result *res);
 
+/*
+ * The metadata check of a boot-time run (upstream's `-p 1`): the SIT, the
+ * NAT and the checkpoint agree with one another, without a walk of the
+ * tree (lib/check/check_meta.c has the list).  Returns 0 when they do, 1
+ * with the first disagreement in @why, or a negative errno (@why set)
+ * when the tables cannot be loaded.
+ */
+int f2fs_check_meta(struct f2fs_fs *fs, char *why, size_t why_len);
+
 #endif
