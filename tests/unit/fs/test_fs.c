@@ -7,7 +7,8 @@
  * load names its structure in f2fs_fs_why() and fails the same way on every
  * later call, also after the device was repaired; opening for writing is
  * refused; the superblock and checkpoint copies rejected while the other was
- * used are reported per kind; readers never take the lock hooks.
+ * used are reported per kind; readers never take the lock hooks; the SSA
+ * under a budget answers as without one; a reload reads the device again.
  */
 #include "config.h"
 
@@ -20,6 +21,8 @@
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
 #include "f2fs/fs.h"
+#include "f2fs/ssa.h"
+#include "f2fs/summary.h"
 #include "f2fs/volume.h"
 #include "fixture.h"
 #include "test.h"
@@ -439,6 +442,84 @@ static void test_readers_take_no_locks(void)
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
+/* SSA block @segno of the device stamped with @segno + 1000 as its first entry's nid. */
+static void stamp_ssa(struct fixture *fx, uint32_t segno)
+{
+	struct f2fs_summary_block b;
+
+	memset(&b, 0, sizeof(b));
+	b.entries[0].nid = le32_put(segno + 1000);
+	CHECK(fixture_write_blk(fx, fx->l.ssa_blkaddr + segno, &b));
+}
+
+/*
+ * With a budget the SSA keeps only that many blocks read from disk: the
+ * oldest are dropped and read again when asked for, every answer still
+ * the device's; back to no budget, what is loaded stays.
+ */
+static void test_ssa_budget(void)
+{
+	const struct f2fs_summary_block *b;
+	const struct f2fs_cp_data *cpd;
+	struct f2fs_fs *fs;
+	struct f2fs_ssa *ssa;
+	struct fixture fx;
+	uint32_t segno, round, first = 0, last;
+	int err;
+
+	if (!fixture_format(&fx, DEV_BYTES, NULL, false))
+		return;
+	last = fx.l.segment_count_main; /* some twenty segments: five budgets' worth */
+	for (segno = first; segno < last; segno++)
+		stamp_ssa(&fx, segno);
+	if (!fixture_fs_open(&fx, &fs)) {
+		fixture_free(&fx);
+		return;
+	}
+	CHECK_EQ_U64(f2fs_fs_ssa(fs, &ssa), 0);
+	CHECK_EQ_U64(f2fs_fs_cp_data(fs, &cpd), 0);
+	CHECK_EQ_U64(f2fs_ssa_set_budget(ssa, 4), 0);
+	for (round = 0; round < 2; round++)
+		for (segno = first; segno < last; segno++) {
+			b = f2fs_ssa_get(ssa, segno, &err);
+			if (f2fs_cp_log_of_segment(cpd, segno) >= 0)
+				continue; /* an open log: the pack's summary */
+			CHECK(b != NULL && le32_get(b->entries[0].nid) == segno + 1000);
+		}
+	CHECK_EQ_U64(f2fs_ssa_set_budget(ssa, 0), 0);
+	b = f2fs_ssa_get(ssa, last - 1, &err);
+	CHECK(b != NULL && le32_get(b->entries[0].nid) == last - 1 + 1000);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
+/* A reload reads what the device holds now, and the handle's tables with it. */
+static void test_reload(void)
+{
+	const struct f2fs_nat_table *nat;
+	struct f2fs_fs *fs;
+	struct fixture fx;
+	char why[128];
+
+	if (!format(&fx))
+		return;
+	if (!fixture_fs_open(&fx, &fs)) {
+		fixture_free(&fx);
+		return;
+	}
+	CHECK_EQ_U64(f2fs_fs_nat(fs, &nat), 0);
+	CHECK_EQ_U64(f2fs_fs_flags(fs), F2FS_FS_READ);
+	CHECK_EQ_U64(f2fs_fs_reload(fs, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, why, sizeof(why)), 0);
+	CHECK_EQ_U64(f2fs_fs_flags(fs), F2FS_FS_READ | F2FS_FS_SHORT_DEVICE);
+	CHECK_EQ_U64(f2fs_fs_nat(fs, &nat), 0);
+	CHECK_EQ_U64(f2fs_nat_get(nat, 3)->ino, 3);
+	/* a superblock and checkpoint gone: the reload fails, only close may follow */
+	fail_everything(&fx);
+	CHECK(f2fs_fs_reload(fs, F2FS_FS_READ, why, sizeof(why)) < 0 && why[0]);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 int main(void)
 {
 	RUN(test_open_accessors);
@@ -450,5 +531,7 @@ int main(void)
 	RUN(test_rejected_copies);
 	RUN(test_newest_pack_insane);
 	RUN(test_readers_take_no_locks);
+	RUN(test_ssa_budget);
+	RUN(test_reload);
 	TEST_EXIT();
 }
