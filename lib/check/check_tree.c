@@ -832,11 +832,21 @@ static void check_inline_area(struct check_ctx *c, const struct inode_walk *w)
 		    "byte %u of the inline data is not zero but F2FS_DATA_EXIST is clear", i);
 }
 
-/* @i_inline without the inline-data and inline-dentry flags a file of @type cannot carry. */
+/*
+ * @i_inline without the inline-data and inline-dentry flags a file of
+ * @type cannot carry.  A file with the inline-dentry flag and the
+ * data-exist flag (which only an inline file sets) keeps its data inline:
+ * the inline kind flipped, and its i_addr[] holds bytes, not addresses.
+ */
 static uint8_t inline_flags_that_fit(uint8_t i_inline, uint8_t type)
 {
-	if (type != F2FS_FT_DIR)
+	bool inline_file = type == F2FS_FT_REG_FILE || type == F2FS_FT_SYMLINK;
+
+	if (type != F2FS_FT_DIR && (i_inline & F2FS_INLINE_DENTRY)) {
 		i_inline &= (uint8_t)~F2FS_INLINE_DENTRY;
+		if (inline_file && (i_inline & F2FS_DATA_EXIST))
+			i_inline |= F2FS_INLINE_DATA;
+	}
 	if (type != F2FS_FT_REG_FILE && type != F2FS_FT_SYMLINK)
 		i_inline &= (uint8_t)~F2FS_INLINE_DATA;
 	return i_inline;
