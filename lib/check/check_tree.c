@@ -31,6 +31,7 @@
 #include "f2fs/dir.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
+#include "f2fs/ssa.h"
 #include "f2fs/xattr.h"
 
 #define MAX_EXTRA_ISIZE (F2FS_EXTRA_ATTR_END - F2FS_EXTRA_ISIZE_OFFSET)
@@ -852,6 +853,31 @@ static uint8_t inline_flags_that_fit(uint8_t i_inline, uint8_t type)
 	return i_inline;
 }
 
+/*
+ * Did a small file lose its inline-data flag?  The data-exist flag is an
+ * inline file's alone (the kernel clears it when it moves the data to a
+ * block), and a file that small with real blocks has its first block's
+ * summary naming it; without one, i_addr[] holds the file's bytes, and
+ * reading them as addresses would cut or claim blocks that are not its.
+ */
+static bool lost_inline_data(struct check_ctx *c, const struct inode_walk *w, uint8_t type)
+{
+	const struct f2fs_inode *ri = w->ri;
+	uint32_t addr = le32_get(ri->i_addr[f2fs_inode_first_addr(ri)]);
+	const struct f2fs_summary_block *sum;
+	int err;
+
+	if ((type != F2FS_FT_REG_FILE && type != F2FS_FT_SYMLINK) ||
+	    !(ri->i_inline & F2FS_DATA_EXIST) ||
+	    (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)) ||
+	    le64_get(ri->i_size) > f2fs_inline_data_bytes(ri, c->features))
+		return false;
+	if (!f2fs_geo_in_main(c->geo, addr))
+		return true;
+	sum = f2fs_ssa_get(c->ssa, f2fs_geo_segno(c->geo, addr), &err);
+	return sum && le32_get(sum->entries[f2fs_geo_blkoff(c->geo, addr)].nid) != w->ino;
+}
+
 /* The i_advise bits of @ri that name a feature the volume lacks. */
 static uint8_t advise_unsupported(const struct f2fs_inode *ri, uint32_t features)
 {
@@ -969,6 +995,14 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 		check_report_values(c, PR_INODE_INLINE, w->ino, 0, ri->i_inline,
 				    inline_flags_that_fit(ri->i_inline, type),
 				    "i_inline 0x%x for mode 0%o", ri->i_inline, mode);
+		return false;
+	}
+	if (lost_inline_data(c, w, type)) {
+		check_report_values(
+		    c, PR_INODE_INLINE, w->ino, 0, ri->i_inline, ri->i_inline | F2FS_INLINE_DATA,
+		    "i_inline 0x%x: data-exist without inline data, and i_addr[] holds "
+		    "no block of this file",
+		    ri->i_inline);
 		return false;
 	}
 	check_inode_flags(c, w, type);

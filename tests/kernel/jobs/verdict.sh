@@ -49,6 +49,8 @@ if ! run 60 sh -c "find '$MNT' -xdev -type f -exec head -c 16777216 {} + >/dev/n
 	[ "$rc" -ge 124 ] && say hung "reading the tree"
 	say read-failed "$detail"
 fi
+# an immutable or append-only root is a state, not damage: lifted first
+chattr -i -a "$MNT" 2>/dev/null
 if ! run 30 sh -c "echo probe >'$MNT/verdict-probe' && sync && rm '$MNT/verdict-probe' && sync"; then
 	detail=$(kernel_says)
 	umount "$MNT" 2>/dev/null
