@@ -49,9 +49,10 @@ if ! run 60 sh -c "find '$MNT' -xdev -type f -exec head -c 16777216 {} + >/dev/n
 	[ "$rc" -ge 124 ] && say hung "reading the tree"
 	say read-failed "$detail"
 fi
-# an immutable or append-only root is a state, not damage: lifted first
-chattr -i -a "$MNT" 2>/dev/null
-if ! run 30 sh -c "echo probe >'$MNT/verdict-probe' && sync && rm '$MNT/verdict-probe' && sync"; then
+if ! run 30 sh -c "echo probe >'$MNT/verdict-probe' && sync && rm '$MNT/verdict-probe' && sync" &&
+	! { grep -q 'Operation not permitted' /tmp/run.out &&
+		lsattr -d "$MNT" 2>/dev/null | cut -d' ' -f1 | grep -q '[ia]'; }; then
+	# (an immutable or append-only root refusing the write is its state, not damage)
 	detail=$(kernel_says)
 	umount "$MNT" 2>/dev/null
 	say write-failed "${detail:-$(head -n 1 /tmp/run.out)}"
