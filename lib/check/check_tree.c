@@ -37,6 +37,8 @@
 #define MAX_EXTRA_ISIZE (F2FS_EXTRA_ATTR_END - F2FS_EXTRA_ISIZE_OFFSET)
 /* the kernel's MAX_INLINE_XATTR_SIZE: room left for the smallest inline dentry block */
 #define MAX_INLINE_XATTR (F2FS_DEF_ADDRS_PER_INODE - MAX_EXTRA_ISIZE / 4 - 1 - 40 / 4)
+/* the least the kernel takes with the flag (6.1 stable's MIN_INLINE_XATTR_SIZE): a header */
+#define MIN_INLINE_XATTR (F2FS_XATTR_HEADER_SIZE / 4)
 
 /*
  * i_ext against the blocks found: every file block in [fofs, fofs + len)
@@ -976,7 +978,7 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 	if ((c->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
 	    (f2fs_inode_inline_xattr_addrs(ri, c->features) > MAX_INLINE_XATTR ||
 	     ((ri->i_inline & F2FS_INLINE_XATTR) &&
-	      f2fs_inode_inline_xattr_addrs(ri, c->features) == 0))) {
+	      f2fs_inode_inline_xattr_addrs(ri, c->features) < MIN_INLINE_XATTR))) {
 		check_report_values(c, PR_INODE_INLINE_XATTR, w->ino, 0,
 				    f2fs_inode_inline_xattr_addrs(ri, c->features),
 				    ri->i_inline & F2FS_INLINE_XATTR ? F2FS_INLINE_XATTR_ADDRS : 0,
