@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "f2fs/endian.h"
 #include "f2fs/format.h"
 
 /* Bytes of extra attributes mkfs gives new inodes for @features (0 without extra_attr). */
@@ -23,6 +24,15 @@ uint32_t f2fs_inode_chksum(const struct f2fs_node *node, uint32_t seed);
 
 /* Store the checksum when @features has inode_checksum. */
 void f2fs_inode_seal(struct f2fs_node *node, uint32_t features, uint32_t seed);
+
+/*
+ * Does extra attribute @field lie inside inode @ri's extra area?  (Past it
+ * the same bytes are data addresses: the kernel's F2FS_FITS_IN_INODE.)
+ */
+#define F2FS_INODE_FITS(ri, field)                                                                 \
+	(((ri)->i_inline & F2FS_EXTRA_ATTR) &&                                                     \
+	 offsetof(struct f2fs_inode, field) + sizeof((ri)->field) <=                               \
+	     F2FS_EXTRA_ISIZE_OFFSET + le16_get((ri)->i_extra_isize))
 
 #define F2FS_COMPR_FL	       0x00000004  /* i_flags: compressed file */
 #define F2FS_CASEFOLD_FL       0x40000000  /* i_flags: casefolded directory */

@@ -96,6 +96,9 @@ uint32_t f2fs_inode_quota_id(const struct f2fs_inode *ri, unsigned int type, uin
 /* The bytes the kernel charges for @ri: every block but the inode's own. */
 uint64_t f2fs_inode_quota_space(const struct f2fs_inode *ri);
 
+/* Is @ino one of the quota files the superblock names (not charged: the kernel's S_NOQUOTA)? */
+bool f2fs_is_quota_ino(const struct f2fs_super_block *sb, uint32_t ino);
+
 /* The quota types whose file the superblock names (bit per type). */
 unsigned int f2fs_quota_types(const struct f2fs_super_block *sb);
 

@@ -102,7 +102,6 @@ int f2fs_session_open(struct f2fs_device *dev, unsigned int flags,
 		      size_t why_len);
 
 struct f2fs_fs *f2fs_session_fs(const struct f2fs_session *s);
-bool f2fs_session_writable(const struct f2fs_session *s);
 /* Was a fsynced chain applied and checkpointed? */
 bool f2fs_session_recovered(const struct f2fs_session *s);
 

@@ -233,7 +233,7 @@ static int alloc_state(struct check_ctx *c)
 
 static bool is_node_segment(const struct f2fs_seg_entry *se)
 {
-	return se->valid && se->type >= F2FS_CURSEG_HOT_NODE && se->type <= F2FS_CURSEG_COLD_NODE;
+	return se->valid && check_node_type(se->type);
 }
 
 /*

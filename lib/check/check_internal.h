@@ -38,6 +38,12 @@ struct dir_rec {
 
 #define NID_PAGE 1024
 
+/* Is a SIT segment type one of the node logs? */
+static inline bool check_node_type(uint8_t type)
+{
+	return type >= F2FS_CURSEG_HOT_NODE && type <= F2FS_CURSEG_COLD_NODE;
+}
+
 /* Summary blocks the walk keeps read (f2fs_ssa_set_budget()): 256 KiB. */
 #define CHECK_SSA_BUDGET 64u
 

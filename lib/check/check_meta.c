@@ -48,11 +48,6 @@ static int __attribute__((format(printf, 2, 3))) differs(struct meta *m, const c
 	return 1;
 }
 
-static bool is_node_type(uint8_t type)
-{
-	return type >= F2FS_CURSEG_HOT_NODE && type <= F2FS_CURSEG_COLD_NODE;
-}
-
 /* SIT against the checkpoint: segments free and in use, and the node blocks; 0 when they agree. */
 static int sit_counts(struct meta *m, uint64_t *node_blocks)
 {
@@ -67,7 +62,7 @@ static int sit_counts(struct meta *m, uint64_t *node_blocks)
 		usable++;
 		if (se->valid || f2fs_cp_log_of_segment(m->cpd, segno) >= 0)
 			used++;
-		if (is_node_type(se->type))
+		if (check_node_type(se->type))
 			*node_blocks += se->valid;
 	}
 	if (free + used != usable)

@@ -30,23 +30,13 @@ int check_quota_start(struct check_ctx *c)
 	return 0;
 }
 
-static bool is_quota_file(const struct check_ctx *c, uint32_t ino)
-{
-	unsigned int t;
-
-	for (t = 0; t < F2FS_MAX_QUOTAS; t++)
-		if (le32_get(c->sb->qf_ino[t]) == ino)
-			return true;
-	return false;
-}
-
 void check_quota_charge(struct check_ctx *c, uint32_t ino, const struct f2fs_inode *ri,
 			uint64_t blocks)
 {
 	int64_t space = blocks ? (int64_t)((blocks - 1) * F2FS_BLKSIZE) : 0;
 	unsigned int t;
 
-	if (!c->quota_types || is_quota_file(c, ino))
+	if (!c->quota_types || f2fs_is_quota_ino(c->sb, ino))
 		return;
 	for (t = 0; t < F2FS_MAX_QUOTAS; t++)
 		if (c->quota_types & (1u << t) &&

@@ -751,12 +751,10 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 static void check_compress_params(struct check_ctx *c, const struct inode_walk *w)
 {
 	const struct f2fs_inode *ri = w->ri;
-	size_t end = offsetof(struct f2fs_inode, i_log_cluster_size) + 1;
 	uint64_t blocks = le64_get(ri->i_blocks), saved = le64_get(ri->i_compr_blocks);
 
 	if (!(le32_get(ri->i_flags) & F2FS_COMPR_FL) || !(c->features & F2FS_FEATURE_COMPRESSION) ||
-	    !(ri->i_inline & F2FS_EXTRA_ATTR) ||
-	    F2FS_EXTRA_ISIZE_OFFSET + (size_t)le16_get(ri->i_extra_isize) < end)
+	    !F2FS_INODE_FITS(ri, i_log_cluster_size))
 		return;
 	if (ri->i_compress_algorithm >= F2FS_COMPRESS_MAX)
 		check_report_values(c, PR_INODE_COMPRESS_PARAMS, w->ino, 0,

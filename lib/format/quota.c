@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "f2fs/endian.h"
+#include "f2fs/node.h"
 #include "f2fs/quota.h"
 
 #define QUOTA_VERSION  1u
@@ -515,8 +516,6 @@ int f2fs_quota_take_usage(struct f2fs_quota_set *to, const struct f2fs_quota_set
 
 uint32_t f2fs_inode_quota_id(const struct f2fs_inode *ri, unsigned int type, uint32_t features)
 {
-	size_t end = offsetof(struct f2fs_inode, i_projid) + sizeof(ri->i_projid);
-
 	switch (type) {
 	case F2FS_USRQUOTA:
 		return le32_get(ri->i_uid);
@@ -524,8 +523,7 @@ uint32_t f2fs_inode_quota_id(const struct f2fs_inode *ri, unsigned int type, uin
 		return le32_get(ri->i_gid);
 	default:
 		/* as the kernel reads it: the field counts only when the inode has room for it */
-		if (!(features & F2FS_FEATURE_PRJQUOTA) || !(ri->i_inline & F2FS_EXTRA_ATTR) ||
-		    F2FS_EXTRA_ISIZE_OFFSET + (size_t)le16_get(ri->i_extra_isize) < end)
+		if (!(features & F2FS_FEATURE_PRJQUOTA) || !F2FS_INODE_FITS(ri, i_projid))
 			return 0;
 		return le32_get(ri->i_projid);
 	}
@@ -536,6 +534,16 @@ uint64_t f2fs_inode_quota_space(const struct f2fs_inode *ri)
 	uint64_t blocks = le64_get(ri->i_blocks);
 
 	return blocks ? (blocks - 1) * F2FS_BLKSIZE : 0;
+}
+
+bool f2fs_is_quota_ino(const struct f2fs_super_block *sb, uint32_t ino)
+{
+	unsigned int t;
+
+	for (t = 0; t < F2FS_MAX_QUOTAS; t++)
+		if (ino && le32_get(sb->qf_ino[t]) == ino)
+			return true;
+	return false;
 }
 
 unsigned int f2fs_quota_types(const struct f2fs_super_block *sb)

@@ -165,11 +165,6 @@ struct f2fs_fs *f2fs_session_fs(const struct f2fs_session *s)
 	return s->fs;
 }
 
-bool f2fs_session_writable(const struct f2fs_session *s)
-{
-	return s->writable;
-}
-
 bool f2fs_session_recovered(const struct f2fs_session *s)
 {
 	return s->recovered;

@@ -40,16 +40,6 @@ void wr_quota_free(struct f2fs_wr *w)
 		f2fs_quota_set_free(&w->quota.pending[t]);
 }
 
-static bool is_quota_file(const struct f2fs_wr *w, uint32_t ino)
-{
-	unsigned int t;
-
-	for (t = 0; t < F2FS_MAX_QUOTAS; t++)
-		if (ino && le32_get(w->sb->qf_ino[t]) == ino)
-			return true;
-	return false;
-}
-
 static void charge_ids(struct f2fs_wr *w, const struct f2fs_inode *ri, int64_t inodes,
 		       int64_t space)
 {
@@ -68,7 +58,7 @@ static void charge_ids(struct f2fs_wr *w, const struct f2fs_inode *ri, int64_t i
 
 void wr_quota_charge(struct f2fs_wr *w, const struct wr_node *in, int64_t inodes, int64_t blocks)
 {
-	if (!w->quota.types || is_quota_file(w, in->ino))
+	if (!w->quota.types || f2fs_is_quota_ino(w->sb, in->ino))
 		return;
 	charge_ids(w, &in->blk.i, inodes, blocks * (int64_t)F2FS_BLKSIZE);
 }
@@ -77,7 +67,7 @@ void wr_quota_transfer(struct f2fs_wr *w, const struct wr_node *in, const struct
 {
 	int64_t space = (int64_t)f2fs_inode_quota_space(&in->blk.i);
 
-	if (!w->quota.types || is_quota_file(w, in->ino))
+	if (!w->quota.types || f2fs_is_quota_ino(w->sb, in->ino))
 		return;
 	charge_ids(w, before, -1, -space);
 	charge_ids(w, &in->blk.i, 1, space);

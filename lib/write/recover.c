@@ -34,15 +34,6 @@
 #define PIN_AND_DATA_EXIST    (0x40 | F2FS_DATA_EXIST) /* F2FS_PIN_FILE, F2FS_DATA_EXIST */
 #define XATTR_PAYLOAD	      offsetof(struct f2fs_node, footer)
 
-/*
- * Does extra attribute @field lie inside inode @ri's extra area?  (Past it
- * the same bytes are data addresses: the kernel's F2FS_FITS_IN_INODE.)
- */
-#define FITS(ri, field)                                                                            \
-	(((ri)->i_inline & F2FS_EXTRA_ATTR) &&                                                     \
-	 offsetof(struct f2fs_inode, field) + sizeof((ri)->field) <=                               \
-	     F2FS_EXTRA_ISIZE_OFFSET + le16_get((ri)->i_extra_isize))
-
 /* An inode with fsynced blocks in the chain. */
 struct fsync_entry {
 	uint32_t ino;
@@ -131,11 +122,11 @@ static int make_inode(struct f2fs_wr *w, const struct f2fs_node *src)
 	n->blk.i.i_inline = src->i.i_inline & (F2FS_INLINE_XATTR | F2FS_EXTRA_ATTR);
 	if (src->i.i_inline & F2FS_EXTRA_ATTR) {
 		n->blk.i.i_extra_isize = src->i.i_extra_isize;
-		if (FITS(&src->i, i_inline_xattr_size))
+		if (F2FS_INODE_FITS(&src->i, i_inline_xattr_size))
 			n->blk.i.i_inline_xattr_size = src->i.i_inline_xattr_size;
-		if (FITS(&src->i, i_projid))
+		if (F2FS_INODE_FITS(&src->i, i_projid))
 			n->blk.i.i_projid = src->i.i_projid;
-		if (FITS(&src->i, i_crtime_nsec)) {
+		if (F2FS_INODE_FITS(&src->i, i_crtime_nsec)) {
 			n->blk.i.i_crtime = src->i.i_crtime;
 			n->blk.i.i_crtime_nsec = src->i.i_crtime_nsec;
 		}
@@ -195,7 +186,8 @@ static void recover_attrs(struct f2fs_inode *dst, const struct f2fs_inode *src)
 	dst->i_mode = src->i_mode;
 	dst->i_uid = src->i_uid;
 	dst->i_gid = src->i_gid;
-	if ((src->i_inline & F2FS_EXTRA_ATTR) && FITS(src, i_projid) && FITS(dst, i_projid))
+	if ((src->i_inline & F2FS_EXTRA_ATTR) && F2FS_INODE_FITS(src, i_projid) &&
+	    F2FS_INODE_FITS(dst, i_projid))
 		dst->i_projid = src->i_projid;
 	dst->i_size = src->i_size;
 	dst->i_atime = src->i_atime;
