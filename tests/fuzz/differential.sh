@@ -49,11 +49,6 @@ IMAGE=${1:-$TOP/tests/fuzz/images/kernel.img.xz}
 FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
 INJECT=${INJECT:-$TOP/inject/inject.f2fs}
 DUMP=${DUMP:-$(dirname "$FSCK")/../dump/dump.f2fs}
-if [ -z "${UP_FSCK:-}" ]; then
-	UP_FSCK=/usr/sbin/fsck.f2fs
-	[ -x "$TOP/../upstream-f2fs-tools/fsck/fsck.f2fs" ] &&
-		UP_FSCK=$(cd "$TOP/../upstream-f2fs-tools/fsck" && pwd)/fsck.f2fs
-fi
 ITERS=${DIFF_ITERS:-300}
 SEED=${DIFF_SEED:-1}
 FIRST=${DIFF_FIRST:-1}
@@ -61,6 +56,8 @@ TMO=${DIFF_TIMEOUT:-20}
 MAX_UP_ONLY=${DIFF_MAX_UP_ONLY:-}
 ALLOW=${DIFF_ALLOW-$TOP/tests/fuzz/differential-allow.txt}
 LIST=${DIFF_LIST:-}
+# shellcheck source=mutations.sh
+. "$TOP/tests/fuzz/mutations.sh"
 
 setup_workdir
 for b in "$FSCK" "$INJECT" "$DUMP"; do
@@ -85,9 +82,6 @@ esac || {
 	fail setup "cannot read $IMAGE"
 	finish
 }
-
-# shellcheck source=mutations.sh
-. "$TOP/tests/fuzz/mutations.sh"
 
 ours "$BASE"
 if [ "$OURS_RC" != 0 ]; then

@@ -374,7 +374,14 @@ mutation() {
 }
 
 # --- verdicts --------------------------------------------------------------
-# (TMO: seconds per command; UP_FSCK: upstream's fsck)
+# (TMO: seconds per command; UP_FSCK: upstream's fsck, by default newest
+# upstream's built beside the tree, else Debian's)
+
+if [ -z "${UP_FSCK:-}" ]; then
+	UP_FSCK=/usr/sbin/fsck.f2fs
+	[ -x "$TOP/../upstream-f2fs-tools/fsck/fsck.f2fs" ] &&
+		UP_FSCK=$(cd "$TOP/../upstream-f2fs-tools/fsck" && pwd)/fsck.f2fs
+fi
 
 # ours IMG: OURS_RC and OURS_SAID (the PR_ codes, or the error line).
 ours() {

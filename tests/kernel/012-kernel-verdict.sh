@@ -41,11 +41,6 @@ TOP=$repo
 FSCK=${FSCK:-$repo/fsck/fsck.f2fs}
 INJECT=${INJECT:-$repo/inject/inject.f2fs}
 DUMP=${DUMP:-$repo/dump/dump.f2fs}
-if [ -z "${UP_FSCK:-}" ]; then
-	UP_FSCK=/usr/sbin/fsck.f2fs
-	[ -x "$repo/../upstream-f2fs-tools/fsck/fsck.f2fs" ] &&
-		UP_FSCK=$(cd "$repo/../upstream-f2fs-tools/fsck" && pwd)/fsck.f2fs
-fi
 MUTANTS=${KV_MUTANTS:-24}
 SEED=${KV_SEED:-1}
 MIN_REPAIRED=${KV_MIN_REPAIRED:-99}
