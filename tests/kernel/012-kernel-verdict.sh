@@ -106,8 +106,9 @@ make_mutant() {
 
 declare -A VERDICT=()
 # boot LABEL...: one boot for these images (mI, rI); sets VERDICT of each
-# that printed one, and LEFT to the labels that did not (the guest hung or
-# died on one of them: the kernel's own hang, a lock-up, an oops)
+# that printed one, or that started and never ended (the guest froze on it:
+# a lock-up the job could not step around, an oops), and LEFT to the labels
+# the guest never reached (the job powers off after a disk that hung)
 boot() {
 	local j label line
 	GUEST_EACH_IMAGES=() GUEST_EACH_ENV=() LEFT=()
@@ -120,21 +121,26 @@ boot() {
 			sed 's/^verdict: [a-z0-9]* //')
 		if [ -n "$line" ]; then
 			VERDICT[$label]=$line
+		elif [ -s "${guest_each_log[j]:-/dev/null}" ]; then
+			VERDICT[$label]="hung: the guest stopped (${guest_each_error[j]:-no verdict})"
 		else
 			LEFT+=("$label")
-			VERDICT[$label]="hung: the guest stopped (${guest_each_error[j]:-no verdict})"
 		fi
 	done
 }
 
-# judge LABEL...: boot them, then each that printed nothing alone, so that
-# one image's hang is its own verdict and not its neighbours'
+# judge LABEL...: boot them, and again those the guest did not reach, as
+# long as each boot reaches one
 judge() {
 	local label
 	boot "$@"
-	if [ ${#LEFT[@]} -gt 0 ] && [ $# -gt 1 ]; then
-		for label in "${LEFT[@]}"; do boot "$label"; done
-	fi
+	while [ ${#LEFT[@]} -gt 0 ] && [ ${#LEFT[@]} -lt $# ]; do
+		set -- "${LEFT[@]}"
+		boot "$@"
+	done
+	for label in "${LEFT[@]}"; do
+		VERDICT[$label]="hung: the guest did not reach it (${guest_error:-no verdict})"
+	done
 }
 
 # --- judging -------------------------------------------------------------------------------
@@ -143,7 +149,7 @@ fc=0 bad_repair=0 flagged=0 repaired=0 clean=0 unreadable=0 done_n=0
 declare -A BYKERNEL=()
 # group VERDICT: the kernel's complaint, its device and numbers masked
 group() {
-	sed -E 's/F2FS-fs \([a-z0-9]+\): //; s/0x[0-9a-fA-F]+/N/g; s/\b[0-9a-f]*[0-9][0-9a-f]*\b/N/g' <<<"$1" |
+	sed -E 's/F2FS-fs \([a-z0-9]+\): //; s/0x[0-9a-fA-F]+/N/g; s/(= ?)[0-9a-f]+\b/\1N/g; s/\b[0-9a-f]*[0-9][0-9a-f]*\b/N/g' <<<"$1" |
 		cut -c1-110
 }
 # outcome I: count mutant I (its kernel verdicts known), print why it failed
@@ -185,14 +191,17 @@ outcome() {
 RANDOM=$SEED
 for ((first = 0; first < MUTANTS; first += 8)); do
 	labels=()
+	t0=$SECONDS
 	for ((i = first; i < first + 8 && i < MUTANTS; i++)); do
 		make_mutant "$i"
 		labels+=("m$i")
 		[ -n "${R_RC[i]}" ] && labels+=("r$i")
 	done
+	t1=$SECONDS
 	judge "${labels[@]}"
 	for ((i = first; i < first + 8 && i < MUTANTS; i++)); do outcome "$i"; done
-	echo "# progress: $done_n judged, false clean $fc, flagged $flagged, repaired $repaired"
+	echo "# progress: $done_n judged, false clean $fc, flagged $flagged, repaired $repaired" \
+		"(host $((t1 - t0)) s, guest $((SECONDS - t1)) s)"
 	if [ -n "${KV_KEEP:-}" ]; then
 		mkdir -p "$KV_KEEP" && cp --sparse=always "$work"/*.img "$KV_KEEP"/ 2>/dev/null
 	fi
