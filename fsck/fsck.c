@@ -1577,6 +1577,7 @@ static void open_session(struct fsck_opts *o, struct tool *t, bool repairing)
 {
 	struct f2fs_session_hooks h = {
 	    .approve = approve_code, .on_recovery = print_recovery, .on_fix = print_fix, .arg = o};
+	enum f2fs_session_failure failure;
 	unsigned int flags = 0;
 	char reason[400];
 	int ret;
@@ -1593,12 +1594,12 @@ static void open_session(struct fsck_opts *o, struct tool *t, bool repairing)
 			flags |= F2FS_SESSION_ROLL_FORWARD;
 	}
 	o->dev = o->wdev ? o->wdev : tool_open_for_reading(t, EXIT_OPERATIONAL);
-	ret = f2fs_session_open(o->dev, flags, &h, &o->session, o->why, sizeof(o->why));
+	ret = f2fs_session_open(o->dev, flags, &h, &o->session, o->why, sizeof(o->why), &failure);
 	if (!ret)
 		return;
 	if (o->dev != o->wdev)
 		f2fs_dev_close(o->dev);
-	if (!strncmp(o->why, "roll-forward", 12))
+	if (failure == F2FS_SESSION_NOT_RECOVERED)
 		fail(o, EXIT_UNCORRECTED, "%s: %s", o->device, o->why);
 	tool_not_f2fs_reason(t, ret, o->why, reason, sizeof(reason));
 	fail(o, EXIT_OPERATIONAL, "%s: %s", o->device, reason);

@@ -89,17 +89,24 @@ struct f2fs_session_outcome {
 	unsigned int left;   /* problems the last check found */
 };
 
+/* Why f2fs_session_open() failed: the caller's exit code differs. */
+enum f2fs_session_failure {
+	F2FS_SESSION_NOT_OPENED = 1, /* the volume could not be opened at all */
+	F2FS_SESSION_NOT_RECOVERED,  /* opened, but the fsynced chain could not be applied */
+};
+
 /*
  * Open a session on @dev (the caller closes the device after the session).
  * With F2FS_SESSION_WRITE the handle is opened for writing, else (or when
  * that fails: f2fs_session_repair() then says why) read-only, accepting a
  * short device.  With F2FS_SESSION_ROLL_FORWARD a fsynced chain is applied
  * and checkpointed first (@h->on_recovery hears it); its failure fails the
- * open.  Returns 0, or a negative errno with one line in @why.
+ * open.  Returns 0, or a negative errno with one line in @why and the
+ * kind of failure in @failure.
  */
 int f2fs_session_open(struct f2fs_device *dev, unsigned int flags,
 		      const struct f2fs_session_hooks *h, struct f2fs_session **out, char *why,
-		      size_t why_len);
+		      size_t why_len, enum f2fs_session_failure *failure);
 
 struct f2fs_fs *f2fs_session_fs(const struct f2fs_session *s);
 /* Was a fsynced chain applied and checkpointed? */

@@ -122,12 +122,13 @@ static int open_writable(struct f2fs_session *s, struct f2fs_device *dev)
 
 int f2fs_session_open(struct f2fs_device *dev, unsigned int flags,
 		      const struct f2fs_session_hooks *h, struct f2fs_session **out, char *why,
-		      size_t why_len)
+		      size_t why_len, enum f2fs_session_failure *failure)
 {
 	struct f2fs_session *s = calloc(1, sizeof(*s));
 	int ret;
 
 	*out = NULL;
+	*failure = F2FS_SESSION_NOT_OPENED;
 	if (!s)
 		return -ENOMEM;
 	s->flags = flags;
@@ -140,6 +141,7 @@ int f2fs_session_open(struct f2fs_device *dev, unsigned int flags,
 		ret = open_writable(s, dev);
 		if (ret && s->fatal) {
 			f2fs_session_close(s);
+			*failure = F2FS_SESSION_NOT_RECOVERED;
 			return ret;
 		}
 		if (ret) { /* checked read-only below; a repair says why it cannot run */
