@@ -560,7 +560,7 @@ static void inject_cp(const struct inject *in)
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)buf;
 	const struct member *m = find_member(cp_members, o->mb);
 	int pack = o->pack ? o->pack - 1 : f2fs_volume_cp_index(f2fs_fs_volume(in->fs));
-	uint64_t start = le32_get(sb->cp_blkaddr) + (uint64_t)pack * SEG_BLKS;
+	uint64_t start = f2fs_sb_cp_pack_addr(sb, (unsigned int)pack);
 	struct f2fs_pack_layout layout;
 	uint32_t csum_off;
 	char what[16];
@@ -637,12 +637,6 @@ static uint64_t journal_location(const struct inject *in, bool sit, size_t *off)
 }
 
 /* ---- NAT ---- */
-
-/* Nids one NAT copy holds (without loading the NAT: --nat works on a NAT that does not load). */
-static uint32_t nat_max_nid(const struct f2fs_super_block *sb)
-{
-	return (le32_get(sb->segment_count_nat) / 2) * SEG_BLKS * F2FS_NAT_ENTRY_PER_BLOCK;
-}
 
 static void set_nat_field(const struct inject *in, struct f2fs_nat_entry *ne, const char *where)
 {
@@ -732,9 +726,9 @@ static void inject_nat(const struct inject *in)
 
 	if (!o->have_nid)
 		tool_fail(&in->tool, 1, "--nat needs --nid");
-	if (o->nid >= nat_max_nid(sb))
-		tool_fail(&in->tool, 1, "--nid %u is out of range (0..%u)", o->nid,
-			  nat_max_nid(sb) - 1);
+	if (o->nid >= f2fs_sb_max_nid(sb))
+		tool_fail(&in->tool, 1, "--nid %u is out of range (0..%" PRIu64 ")", o->nid,
+			  f2fs_sb_max_nid(sb) - 1);
 	check_nat_member(in);
 	for (i = 0; i < n; i++) {
 		struct f2fs_journal *j;
@@ -794,14 +788,6 @@ static uint32_t blk_segno(const struct inject *in)
 	return f2fs_geo_segno(g, in->o.blk);
 }
 
-/* Block address of SIT block @idx in copy 0 or 1 (the copies are the two halves of the area). */
-static uint64_t sit_block_addr(const struct f2fs_super_block *sb, uint32_t idx, int copy)
-{
-	uint64_t half = (uint64_t)(le32_get(sb->segment_count_sit) / 2) * SEG_BLKS;
-
-	return le32_get(sb->sit_blkaddr) + (uint64_t)idx + (copy ? half : 0);
-}
-
 static void set_sit_field(const struct inject *in, struct f2fs_sit_entry *se, uint32_t segno,
 			  const char *where)
 {
@@ -854,7 +840,7 @@ static void set_sit_field(const struct inject *in, struct f2fs_sit_entry *se, ui
 		if (o->val)
 			f2fs_set_bit_msb(se->valid_map, off);
 		else
-			se->valid_map[off >> 3] &= (uint8_t) ~(0x80u >> (off & 7));
+			f2fs_clear_bit_msb(se->valid_map, off);
 		info("inject valid_bit of block %u of %s: %d -> %d", off, what, old, (int)o->val);
 	} else if (!strcmp(o->mb, "mtime")) {
 		uint64_t old = le64_get(se->mtime);
@@ -935,7 +921,7 @@ static void inject_sit(const struct inject *in)
 		copy = o->pack - 1;
 	else
 		copy = f2fs_test_bit_msb(in->cpd->sit_bitmap, bidx);
-	addr = sit_block_addr(sb, bidx, copy);
+	addr = f2fs_sb_sit_block_addr(sb, bidx, copy);
 	rd(in, buf, addr);
 	snprintf(where, sizeof(where), "SIT copy %d (block 0x%" PRIx64 ")", copy + 1, addr);
 	set_sit_field(in,

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Word-at-a-time bit counting.  __builtin_popcount compiles to a call into
- * libgcc when the target has no popcnt instruction (the default x86-64
- * baseline), which made bitmap scans the hot spot of a check; the SWAR
- * count below is a handful of instructions on any target.
+ * Bits of on-disk bitmaps, and counting them.  SIT valid maps and the
+ * checkpoint's version bitmaps number bits from the most significant bit
+ * of each byte (_msb); dentry bitmaps and nat_bits from the least (_lsb).
+ * __builtin_popcount compiles to a call into libgcc when the target has no
+ * popcnt instruction (the default x86-64 baseline), which made bitmap scans
+ * the hot spot of a check; the SWAR count below is a handful of
+ * instructions on any target.
  */
 #ifndef F2FS_BITOPS_H
 #define F2FS_BITOPS_H
@@ -42,6 +45,36 @@ static inline uint8_t f2fs_bit_reverse8(uint8_t b)
 	b = (uint8_t)((b & 0xf0) >> 4 | (b & 0x0f) << 4);
 	b = (uint8_t)((b & 0xcc) >> 2 | (b & 0x33) << 2);
 	return (uint8_t)((b & 0xaa) >> 1 | (b & 0x55) << 1);
+}
+
+static inline void f2fs_set_bit_msb(uint8_t *map, unsigned int nr)
+{
+	map[nr >> 3] |= (uint8_t)(0x80u >> (nr & 7));
+}
+
+static inline void f2fs_clear_bit_msb(uint8_t *map, unsigned int nr)
+{
+	map[nr >> 3] &= (uint8_t) ~(0x80u >> (nr & 7));
+}
+
+static inline int f2fs_test_bit_msb(const uint8_t *map, unsigned int nr)
+{
+	return (map[nr >> 3] >> (7 - (nr & 7))) & 1;
+}
+
+static inline void f2fs_set_bit_lsb(uint8_t *map, unsigned int nr)
+{
+	map[nr >> 3] |= (uint8_t)(1u << (nr & 7));
+}
+
+static inline void f2fs_clear_bit_lsb(uint8_t *map, unsigned int nr)
+{
+	map[nr >> 3] &= (uint8_t) ~(1u << (nr & 7));
+}
+
+static inline int f2fs_test_bit_lsb(const uint8_t *map, unsigned int nr)
+{
+	return (map[nr >> 3] >> (nr & 7)) & 1;
 }
 
 #endif

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "f2fs/bitops.h"
 #include "f2fs/format.h"
 
 /* Checksum of a checkpoint block per its checksum_offset. */
@@ -60,17 +61,6 @@ uint64_t f2fs_nat_bits_tag(const struct f2fs_checkpoint *cp);
 uint32_t f2fs_cp_flag_bit(unsigned int i);
 const char *f2fs_cp_flag_name(uint32_t bit);
 
-/* Bit helpers for on-disk bitmaps: SIT maps count from the most significant bit. */
-static inline void f2fs_set_bit_msb(uint8_t *map, unsigned int nr)
-{
-	map[nr >> 3] |= (uint8_t)(0x80u >> (nr & 7));
-}
-
-static inline int f2fs_test_bit_msb(const uint8_t *map, unsigned int nr)
-{
-	return (map[nr >> 3] >> (7 - (nr & 7))) & 1;
-}
-
 /* alloc_type[] of a log: appending to a clean segment, or filling a dirty one's holes */
 #define F2FS_ALLOC_LFS 0
 #define F2FS_ALLOC_SSR 1
@@ -83,20 +73,5 @@ static inline int f2fs_test_bit_msb(const uint8_t *map, unsigned int nr)
  */
 uint32_t f2fs_log_first_used(const uint8_t *map, uint32_t off, bool ssr);
 
-/* ... dentry bitmaps and nat_bits from the least significant one. */
-static inline void f2fs_set_bit_lsb(uint8_t *map, unsigned int nr)
-{
-	map[nr >> 3] |= (uint8_t)(1u << (nr & 7));
-}
-
-static inline void f2fs_clear_bit_lsb(uint8_t *map, unsigned int nr)
-{
-	map[nr >> 3] &= (uint8_t) ~(1u << (nr & 7));
-}
-
-static inline int f2fs_test_bit_lsb(const uint8_t *map, unsigned int nr)
-{
-	return (map[nr >> 3] >> (nr & 7)) & 1;
-}
 
 #endif

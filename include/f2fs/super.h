@@ -47,4 +47,17 @@ int f2fs_label_to_utf16(const char *label, void *out, size_t max);
 void f2fs_super_set_extensions(struct f2fs_super_block *sb, const char *cold, const char *hot,
 			       void (*warn)(const char *ext, void *arg), void *arg);
 
+/*
+ * Where the metadata areas' blocks are, from the superblock alone: the
+ * first block of checkpoint pack @pack (0 or 1); the blocks of one NAT or
+ * SIT copy (each area holds two copies); the nids a NAT copy can map; the
+ * address of SIT block @idx in copy @copy (SIT copies are the two halves
+ * of the area; NAT copies alternate segment by segment: f2fs_nat_block_addr()).
+ */
+uint64_t f2fs_sb_cp_pack_addr(const struct f2fs_super_block *sb, unsigned int pack);
+uint64_t f2fs_sb_nat_blocks(const struct f2fs_super_block *sb);
+uint64_t f2fs_sb_max_nid(const struct f2fs_super_block *sb);
+uint64_t f2fs_sb_sit_blocks(const struct f2fs_super_block *sb);
+uint64_t f2fs_sb_sit_block_addr(const struct f2fs_super_block *sb, uint32_t idx, int copy);
+
 #endif

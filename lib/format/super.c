@@ -2,7 +2,8 @@
 /*
  * Superblock construction: geometry fields from a computed layout, the
  * volume label in UTF-16, the extension lists that steer cold and hot data,
- * and the optional checksum.
+ * and the optional checksum; and the addresses the superblock gives the
+ * metadata areas' blocks, for everyone who reads or writes them.
  */
 #include "config.h"
 
@@ -47,6 +48,31 @@ void f2fs_super_set_layout(struct f2fs_super_block *sb, const struct f2fs_layout
 	sb->ssa_blkaddr = le32_put(l->ssa_blkaddr);
 	sb->main_blkaddr = le32_put(l->main_blkaddr);
 	sb->cp_payload = le32_put(l->cp_payload);
+}
+
+uint64_t f2fs_sb_cp_pack_addr(const struct f2fs_super_block *sb, unsigned int pack)
+{
+	return le32_get(sb->cp_blkaddr) + (uint64_t)pack * F2FS_DEFAULT_BLKS_PER_SEG;
+}
+
+uint64_t f2fs_sb_nat_blocks(const struct f2fs_super_block *sb)
+{
+	return (uint64_t)(le32_get(sb->segment_count_nat) / 2) * F2FS_DEFAULT_BLKS_PER_SEG;
+}
+
+uint64_t f2fs_sb_max_nid(const struct f2fs_super_block *sb)
+{
+	return f2fs_sb_nat_blocks(sb) * F2FS_NAT_ENTRY_PER_BLOCK;
+}
+
+uint64_t f2fs_sb_sit_blocks(const struct f2fs_super_block *sb)
+{
+	return (uint64_t)(le32_get(sb->segment_count_sit) / 2) * F2FS_DEFAULT_BLKS_PER_SEG;
+}
+
+uint64_t f2fs_sb_sit_block_addr(const struct f2fs_super_block *sb, uint32_t idx, int copy)
+{
+	return le32_get(sb->sit_blkaddr) + (uint64_t)idx + (copy ? f2fs_sb_sit_blocks(sb) : 0);
 }
 
 void f2fs_super_seal(struct f2fs_super_block *sb)

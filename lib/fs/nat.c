@@ -21,6 +21,7 @@
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
+#include "f2fs/super.h"
 #include "fs_internal.h"
 
 #define SEG_BLOCKS F2FS_DEFAULT_BLKS_PER_SEG
@@ -206,8 +207,8 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		       segs);
 		return -EINVAL;
 	}
-	blocks = (uint64_t)(segs / 2) * SEG_BLOCKS;
-	max_nid = blocks * F2FS_NAT_ENTRY_PER_BLOCK;
+	blocks = f2fs_sb_nat_blocks(sb);
+	max_nid = f2fs_sb_max_nid(sb);
 	if (max_nid > UINT32_MAX) {
 		fs_say(why, why_len, "NAT: segment_count_nat %u gives more than 2^32 nids", segs);
 		return -EINVAL;

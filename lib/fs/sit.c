@@ -23,6 +23,7 @@
 #include "f2fs/format.h"
 #include "fs_internal.h"
 #include "f2fs/summary.h"
+#include "f2fs/super.h"
 
 #define SIT_CHUNK_BLOCKS 1024u
 
@@ -134,9 +135,7 @@ static int load(struct f2fs_sit_table *t, struct f2fs_device *dev,
 		const struct f2fs_super_block *sb, const struct f2fs_cp_data *cpd, char *why,
 		size_t why_len)
 {
-	uint32_t sit_segs = le32_get(sb->segment_count_sit);
-	uint64_t sit_base = le32_get(sb->sit_blkaddr);
-	uint64_t half_blocks = (uint64_t)(sit_segs / 2) * F2FS_DEFAULT_BLKS_PER_SEG;
+	uint64_t half_blocks = f2fs_sb_sit_blocks(sb);
 	uint32_t sit_blocks, blk, cap = 0, n_sits, i;
 	uint8_t *buf;
 	int ret = 0;
@@ -167,7 +166,7 @@ static int load(struct f2fs_sit_table *t, struct f2fs_device *dev,
 		while (end < sit_blocks && end - blk < SIT_CHUNK_BLOCKS &&
 		       f2fs_test_bit_msb(cpd->sit_bitmap, end) == copy)
 			end++;
-		ret = read_blocks(t, dev, sit_base + blk + (copy ? half_blocks : 0), blk, end - blk,
+		ret = read_blocks(t, dev, f2fs_sb_sit_block_addr(sb, blk, copy), blk, end - blk,
 				  buf, why, why_len);
 		blk = end;
 	}

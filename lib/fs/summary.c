@@ -26,6 +26,7 @@
 #include "f2fs/checkpoint.h"
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
+#include "f2fs/super.h"
 #include "fs_internal.h"
 
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
@@ -100,8 +101,7 @@ too_big:
 static int load_orphans(struct loader *ld, struct f2fs_cp_data *d)
 {
 	uint32_t first = ld->layout.orphan_start, nblocks = ld->start_sum - first, b, i, n;
-	uint64_t max_nid = (uint64_t)(le32_get(ld->sb->segment_count_nat) / 2) * BLKS_PER_SEG *
-			   F2FS_NAT_ENTRY_PER_BLOCK;
+	uint64_t max_nid = f2fs_sb_max_nid(ld->sb);
 	struct f2fs_orphan_block *ob;
 	uint32_t *list;
 	int ret = 0;

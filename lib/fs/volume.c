@@ -449,8 +449,8 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 	uint32_t start_sum = le32_get(cp->cp_pack_start_sum);
 	uint32_t sit_bytes = le32_get(cp->sit_ver_bitmap_bytesize);
 	uint32_t nat_bytes = le32_get(cp->nat_ver_bitmap_bytesize);
-	uint32_t want_sit = le32_get(sb->segment_count_sit) / 2 * BLKS_PER_SEG / 8;
-	uint32_t want_nat = le32_get(sb->segment_count_nat) / 2 * BLKS_PER_SEG / 8;
+	uint64_t want_sit = f2fs_sb_sit_blocks(sb) / 8;
+	uint64_t want_nat = f2fs_sb_nat_blocks(sb) / 8;
 	bool large = le32_get(cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
 	bool ro = le32_get(sb->feature) & F2FS_FEATURE_RO;
 	uint64_t room, user, valid;
@@ -467,11 +467,13 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 		return -EINVAL;
 	}
 	if (sit_bytes != want_sit) {
-		fs_say(r, rl, "sit_ver_bitmap_bytesize %u is not %u", sit_bytes, want_sit);
+		fs_say(r, rl, "sit_ver_bitmap_bytesize %u is not %llu", sit_bytes,
+		       (unsigned long long)want_sit);
 		return -EINVAL;
 	}
 	if (nat_bytes != want_nat) {
-		fs_say(r, rl, "nat_ver_bitmap_bytesize %u is not %u", nat_bytes, want_nat);
+		fs_say(r, rl, "nat_ver_bitmap_bytesize %u is not %llu", nat_bytes,
+		       (unsigned long long)want_nat);
 		return -EINVAL;
 	}
 	/* the version bitmaps must lie inside the cp block and its payload */
@@ -743,7 +745,7 @@ static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
 		return -ENOMEM;
 	}
 	for (i = 0; i < 2; i++) {
-		start[i] = (uint64_t)le32_get(v->sb.cp_blkaddr) + (uint64_t)i * BLKS_PER_SEG;
+		start[i] = f2fs_sb_cp_pack_addr(&v->sb, (unsigned int)i);
 		ret[i] = read_cp_pack(v->dev, &v->sb, start[i], pack[i], r[i], sizeof(r[i]));
 		ver[i] = ret[i] ? 0 : le64_get(((struct f2fs_checkpoint *)pack[i])->checkpoint_ver);
 	}
@@ -906,7 +908,7 @@ static void take_cp(struct f2fs_volume *v, const void *cp_block, int cp_index)
 	memcpy(v->cp_raw, cp_block, sizeof(v->cp_raw));
 	v->cp_index = cp_index;
 	v->cp_version = le64_get(cp->checkpoint_ver);
-	v->cp_start = le32_get(v->sb.cp_blkaddr) + (uint32_t)cp_index * F2FS_DEFAULT_BLKS_PER_SEG;
+	v->cp_start = f2fs_sb_cp_pack_addr(&v->sb, (unsigned int)cp_index);
 }
 
 int f2fs_volume_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,

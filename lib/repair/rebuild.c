@@ -37,6 +37,7 @@
 #include "f2fs/sit.h"
 #include "f2fs/volume.h"
 #include "f2fs/write.h"
+#include "f2fs/super.h"
 
 #define SEG_BLOCKS F2FS_DEFAULT_BLKS_PER_SEG
 #define NO_TYPE	   0xff
@@ -755,8 +756,8 @@ static int build_cp(struct rebuild *b, struct f2fs_checkpoint *cp)
 {
 	static const int node_logs[3] = {F2FS_CURSEG_HOT_NODE, F2FS_CURSEG_WARM_NODE,
 					 F2FS_CURSEG_COLD_NODE};
-	uint32_t sit_bytes = le32_get(b->sb.segment_count_sit) / 2 * SEG_BLOCKS / 8;
-	uint32_t nat_bytes = le32_get(b->sb.segment_count_nat) / 2 * SEG_BLOCKS / 8;
+	uint32_t sit_bytes = (uint32_t)(f2fs_sb_sit_blocks(&b->sb) / 8);
+	uint32_t nat_bytes = (uint32_t)(f2fs_sb_nat_blocks(&b->sb) / 8);
 	uint64_t ver = b->max_ver;
 	bool large;
 	int i;
@@ -817,7 +818,7 @@ static int fits(struct rebuild *b, const struct f2fs_checkpoint *cp)
 static int clear_tables(struct rebuild *b)
 {
 	uint32_t nat_pairs = le32_get(b->sb.segment_count_nat) / 2, p;
-	uint64_t sit_half = (uint64_t)le32_get(b->sb.segment_count_sit) / 2 * SEG_BLOCKS;
+	uint64_t sit_half = f2fs_sb_sit_blocks(&b->sb);
 	uint64_t seg_bytes = (uint64_t)SEG_BLOCKS * F2FS_BLKSIZE;
 	int ret = f2fs_dev_zero(b->dev, (uint64_t)le32_get(b->sb.sit_blkaddr) * F2FS_BLKSIZE,
 				sit_half * F2FS_BLKSIZE);
@@ -957,7 +958,6 @@ static int write_all(struct rebuild *b)
 
 static int setup(struct rebuild *b)
 {
-	uint32_t nat_blocks;
 	char why[256];
 	int ret = f2fs_volume_read_super(b->dev, &b->sb, why, sizeof(why));
 
@@ -966,8 +966,9 @@ static int setup(struct rebuild *b)
 	f2fs_geometry_init(&b->geo, &b->sb);
 	b->features = le32_get(b->sb.feature);
 	b->seed = f2fs_inode_chksum_seed(b->sb.uuid);
-	nat_blocks = le32_get(b->sb.segment_count_nat) / 2 * SEG_BLOCKS;
-	b->max_nid = nat_blocks * F2FS_NAT_ENTRY_PER_BLOCK;
+	if (f2fs_sb_max_nid(&b->sb) > UINT32_MAX)
+		return say(b, -EINVAL, "segment_count_nat gives more than 2^32 nids");
+	b->max_nid = (uint32_t)f2fs_sb_max_nid(&b->sb);
 	b->slot = calloc(b->max_nid, sizeof(*b->slot));
 	b->used = calloc(b->geo.main_blocks / 8 + 1, 1);
 	b->segtype = malloc(b->geo.main_segs);

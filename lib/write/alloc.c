@@ -26,6 +26,7 @@
 
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
+#include "f2fs/super.h"
 #include "write_internal.h"
 
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
@@ -430,7 +431,7 @@ void wr_invalidate(struct f2fs_wr *w, uint64_t blkaddr)
 	off = f2fs_geo_blkoff(&w->fs->geo, blkaddr);
 	se = f2fs_sit_seg_mut(w->fs->sit, segno);
 	sec = &w->fs->sit->sec[segno / w->segs_per_sec];
-	se->map[off >> 3] &= (uint8_t) ~(0x80u >> (off & 7));
+	f2fs_clear_bit_msb(se->map, off);
 	se->valid--;
 	sec->valid--;
 	w->valid_blocks--;
@@ -550,7 +551,7 @@ static int write_sit_block(struct f2fs_wr *w, uint32_t blk)
 	uint8_t *bitmap = (uint8_t *)w->fs->cpd->sit_bitmap;
 	/* the copy no checkpoint refers to (on a new volume, neither: stay in copy 0) */
 	int copy = f2fs_test_bit_msb(bitmap, blk) ^ !w->fresh;
-	uint64_t addr = le32_get(w->sb->sit_blkaddr) + blk;
+	uint64_t addr = f2fs_sb_sit_block_addr(w->sb, blk, copy);
 	uint8_t buf[F2FS_BLKSIZE];
 	struct f2fs_sit_block *sb = (struct f2fs_sit_block *)buf;
 	uint32_t i;
@@ -562,12 +563,10 @@ static int write_sit_block(struct f2fs_wr *w, uint32_t blk)
 		raw_sit(&t->blocks[blk][i], &sb->entries[i]);
 		t->blocks[blk][i].from_journal = 0;
 	}
-	if (copy) {
+	if (copy)
 		f2fs_set_bit_msb(bitmap, blk);
-		addr += (uint64_t)le32_get(w->sb->segment_count_sit) / 2 * BLKS_PER_SEG;
-	} else {
-		bitmap[blk >> 3] &= (uint8_t) ~(0x80u >> (blk & 7));
-	}
+	else
+		f2fs_clear_bit_msb(bitmap, blk);
 	return wr_write_block(w, addr, buf, F2FS_IO_META);
 }
 

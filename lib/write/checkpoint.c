@@ -30,6 +30,7 @@
 
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
+#include "f2fs/super.h"
 #include "write_internal.h"
 
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
@@ -199,7 +200,7 @@ static int build_pack(struct f2fs_wr *w, unsigned int reason, struct pack *p)
 		write_node_sums(d, p->buf + (size_t)p->l.node_sum_start * F2FS_BLKSIZE);
 	memcpy(p->buf + (size_t)p->l.last * F2FS_BLKSIZE, cp, F2FS_BLKSIZE);
 	p->index = !f2fs_volume_cp_index(w->fs->vol);
-	p->start = le32_get(w->sb->cp_blkaddr) + (uint64_t)p->index * BLKS_PER_SEG;
+	p->start = f2fs_sb_cp_pack_addr(w->sb, (unsigned int)p->index);
 	return 0;
 }
 

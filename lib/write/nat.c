@@ -165,7 +165,7 @@ static int write_nat_block(struct f2fs_wr *w, uint32_t blk)
 	if (copy)
 		f2fs_set_bit_msb(bitmap, blk);
 	else
-		bitmap[blk >> 3] &= (uint8_t) ~(0x80u >> (blk & 7));
+		f2fs_clear_bit_msb(bitmap, blk);
 	return wr_write_block(w, f2fs_nat_block_addr(w->sb, blk, copy), buf, F2FS_IO_META);
 }
 
