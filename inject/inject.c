@@ -279,14 +279,39 @@ static const struct member *find_member(const struct member *t, const char *name
 	return NULL;
 }
 
-static void list_members(const char *what, const struct member *t, const char *extra)
+/*
+ * The help of one structure, in upstream's form (fstests looks for a
+ * member's "NAME:" line to decide whether a test can run): the command
+ * line, then under "[mb]:" a line a member.
+ */
+static void help_head(const char *usage_line)
 {
-	printf("members of %s:", what);
+	printf("%s\n[mb]:\n", usage_line);
+}
+
+static void help_member(const char *name, const char *what, bool indexed)
+{
+	printf("  %s: inject %s %s%s\n", name, what, name,
+	       indexed ? " array selected by --idx <index>" : "");
+}
+
+static void help_members(const struct member *t, const char *what)
+{
 	for (; t->name; t++)
-		printf(" %s%s", t->name, t->count > 1 ? "[]" : "");
-	if (extra)
-		printf(" %s", extra);
-	putchar('\n');
+		help_member(t->name, what, t->count > 1);
+}
+
+/* Members without a table: NULL-terminated names, an --idx name marked by a trailing '[' */
+static void help_names(const char *const *names, const char *what)
+{
+	for (; *names; names++) {
+		size_t len = strlen(*names);
+		bool indexed = len && (*names)[len - 1] == '[';
+		char name[32];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(indexed ? len - 1 : len), *names);
+		help_member(name, what, indexed);
+	}
 }
 
 static uint64_t get_le(const uint8_t *p, unsigned int size)
@@ -552,6 +577,91 @@ static void inject_orphan(const struct inject *in, uint64_t start, uint8_t *cpbl
 		orphan_insert(in, start, cpblk, l, what);
 }
 
+/* ---- the fsynced chain (--cp --mb next_blkaddr) ---- */
+
+static void write_inode_block(const struct inject *in, struct f2fs_node *n, uint32_t addr,
+			      bool reseal, const char *what);
+
+/* Inodes with fsynced dnodes in the chain, in the order the chain first names them. */
+struct fsync_list {
+	uint32_t *ino;
+	uint64_t *addr; /* each inode's last fsynced dnode in the chain */
+	uint32_t n, cap;
+};
+
+static int collect_fsynced(uint64_t blkaddr, const struct f2fs_node *n, void *arg)
+{
+	struct fsync_list *l = arg;
+	uint32_t ino = le32_get(n->footer.ino), i;
+
+	if (!(le32_get(n->footer.flag) & (1u << F2FS_FSYNC_BIT_SHIFT)))
+		return 0;
+	for (i = 0; i < l->n && l->ino[i] != ino; i++)
+		;
+	if (i == l->cap) {
+		uint32_t cap = l->cap ? 2 * l->cap : 16;
+		uint32_t *inos = realloc(l->ino, cap * sizeof(*inos));
+		uint64_t *addrs;
+
+		if (inos)
+			l->ino = inos;
+		addrs = inos ? realloc(l->addr, cap * sizeof(*addrs)) : NULL;
+		if (!addrs)
+			return -ENOMEM;
+		l->addr = addrs;
+		l->cap = cap;
+	}
+	if (i == l->n)
+		l->ino[l->n++] = ino;
+	l->addr[i] = blkaddr;
+	return 0;
+}
+
+/*
+ * Set next_blkaddr in the footer of the last fsynced dnode of the --idx-th
+ * inode the roll-forward chain names (what upstream's inject lists first,
+ * "[   i] blkaddr:0x..", so that scripts can pick a target: --dry-run
+ * lists without writing).  Upstream refuses --idx 0; we take it.
+ */
+static void inject_chain_next(const struct inject *in, const char *what)
+{
+	struct fsync_list l = {0};
+	struct f2fs_node n;
+	uint32_t i, old;
+	int ret;
+
+	need_val(in);
+	if (le32_get(f2fs_fs_cp(in->fs)->ckpt_flags) & CP_UMOUNT_FLAG)
+		tool_fail(&in->tool, 1, "%s: unmounted cleanly, no fsynced dnodes to recover",
+			  what);
+	ret = f2fs_roll_forward_walk(in->fs, collect_fsynced, &l);
+	if (ret)
+		tool_fail_image(&in->tool, 1, "%s: cannot walk the fsynced chain: %s", what,
+				strerror(-ret));
+	for (i = 0; i < l.n; i++)
+		info("[%4u] blkaddr:0x%" PRIx64, i, l.addr[i]);
+	if (!in->o.have_idx || in->o.idx >= l.n) {
+		free(l.ino);
+		free(l.addr);
+		tool_fail(&in->tool, 1, "invalid index %u of fsync dnodes range [0, %u)", in->o.idx,
+			  l.n);
+	}
+	if (in->o.val > UINT32_MAX)
+		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit next_blkaddr (4 bytes)",
+			  in->o.val);
+	rd(in, &n, l.addr[in->o.idx]);
+	old = le32_get(n.footer.next_blkaddr);
+	n.footer.next_blkaddr = le32_put((uint32_t)in->o.val);
+	info("inject next_blkaddr[%u] of %s (block 0x%" PRIx64 ", ino %u): 0x%x -> 0x%x", in->o.idx,
+	     what, l.addr[in->o.idx], l.ino[in->o.idx], old, (uint32_t)in->o.val);
+	if (f2fs_node_ofs(&n) == 0 && n.footer.nid == n.footer.ino)
+		write_inode_block(in, &n, (uint32_t)l.addr[in->o.idx], true, "fsynced inode");
+	else
+		wr(in, &n, l.addr[in->o.idx], "fsynced dnode");
+	free(l.ino);
+	free(l.addr);
+}
+
 static void inject_cp(const struct inject *in)
 {
 	const struct opts *o = &in->o;
@@ -566,6 +676,10 @@ static void inject_cp(const struct inject *in)
 	char what[16];
 
 	snprintf(what, sizeof(what), "cp %d", pack + 1);
+	if (!strcmp(o->mb, "next_blkaddr")) {
+		inject_chain_next(in, what);
+		return;
+	}
 	if (!m && strcmp(o->mb, "crc") && strcmp(o->mb, "orphan"))
 		tool_fail(&in->tool, 1,
 			  "unknown or unsupported checkpoint member \"%s\" (-h after --cp lists "
@@ -1415,6 +1529,8 @@ static void set_target(struct inject *in, enum target t, int pack, const char *n
 
 static int parse_pack(const struct inject *in, const char *opt, const char *s)
 {
+	if (!s[0])
+		return 0; /* as upstream reads it: fstests asks for help with --cp "" -h */
 	if (strlen(s) != 1 || s[0] < '0' || s[0] > '2')
 		tool_fail(&in->tool, 1, "invalid value for --%s: '%s' (expected 0, 1 or 2)", opt,
 			  s);
@@ -1423,34 +1539,57 @@ static int parse_pack(const struct inject *in, const char *opt, const char *s)
 
 static void target_help(enum target target)
 {
+	static const char *const cp_extra[] = {"crc", "orphan", "next_blkaddr[", NULL};
+	static const char *const sb_extra[] = {"devs.path[", NULL};
+	static const char *const nat[] = {"version", "ino", "block_addr", NULL};
+	static const char *const sit[] = {"vblocks", "type",	"valid_map[", "valid_bit",
+					  "mtime",   "j_segno", NULL};
+	static const char *const ssa[] = {"entry_type", "check_sum",	"nid[",
+					  "version[",	"ofs_in_node[", NULL};
+	static const char *const dnode[] = {"addr[", NULL};
+	static const char *const footer[] = {"ofs", NULL};
+	static const char *const dent[] = {"d_bitmap",	 "d_hash",   "d_ino", "d_ftype",
+					   "d_name_len", "filename", NULL};
+
 	switch (target) {
 	case T_SB:
-		list_members("--sb", sb_members, "devs.path (--idx, --str)");
+		help_head("inject.f2fs --sb <0|1|2> --mb <name> [--idx <index>] --val/str "
+			  "<value/string>");
+		help_members(sb_members, "super block");
+		help_names(sb_extra, "super block");
 		break;
 	case T_CP:
-		list_members("--cp", cp_members, "crc orphan");
+		help_head("inject.f2fs --cp <0|1|2> --mb <name> [--idx <index>] --val <value>");
+		help_members(cp_members, "checkpoint");
+		help_names(cp_extra, "checkpoint");
 		break;
 	case T_NAT:
-		puts("members of --nat (with --nid): version ino block_addr");
+		help_head("inject.f2fs --nat <0|1|2> --mb <name> --nid <nid> --val <value>");
+		help_names(nat, "nat entry");
 		break;
 	case T_SIT:
-		puts("members of --sit (with --blk): vblocks type valid_map (--idx byte) valid_bit "
-		     "mtime j_segno (the key of a SIT journal entry)");
+		help_head("inject.f2fs --sit <0|1|2> --mb <name> --blk <blk> [--idx <index>] --val "
+			  "<value>");
+		help_names(sit, "sit entry");
 		break;
 	case T_SSA:
-		puts("members of --ssa (with --blk): nid version ofs_in_node (--idx entry) "
-		     "entry_type check_sum");
+		help_head(
+		    "inject.f2fs --ssa --mb <name> --blk <blk> [--idx <index>] --val <value>");
+		help_names(ssa, "summary");
 		break;
 	case T_NODE:
-		list_members("--node (footer)", footer_members, "ofs");
-		list_members("--node (inode)", inode_members, NULL);
-		list_members("--node (inode, --idx an entry of its xattr list)", xattr_members,
-			     NULL);
-		puts("members of --node (direct/indirect node): addr[]");
+		help_head(
+		    "inject.f2fs --node --mb <name> --nid <nid> [--idx <index>] --val <value>");
+		help_members(footer_members, "node footer");
+		help_names(footer, "node footer");
+		help_members(inode_members, "inode");
+		help_members(xattr_members, "inode xattr entry");
+		help_names(dnode, "{in}direct node");
 		break;
 	case T_DENT:
-		puts(
-		    "members of --dent: d_hash d_ino d_ftype d_name_len d_bitmap filename (--str)");
+		help_head("inject.f2fs --dent --mb <name> --nid <nid> [--dots <1|2>] --val/str "
+			  "<value/string>");
+		help_names(dent, "dentry");
 		break;
 	default:
 		usage(stdout);

@@ -613,4 +613,28 @@ else
 	fail compress-params "mkfs or sload -c failed"
 fi
 
+# --- inject's member lists, in the form fstests probes ---------------------------
+# (common/f2fs _require_inject_f2fs_command: `inject.f2fs --STRUCT "" -h | grep "MEMBER:"`)
+for probe in node:addr node:i_nid node:i_links node:i_inline node:i_inline_xattr_size dent:d_hash \
+	cp:cur_node_segno sit:vblocks nat:block_addr ssa:ofs_in_node sb:magic; do
+	if "$INJECT" "--${probe%%:*}" "" -h 2>/dev/null | grep -q "^  ${probe#*:}: "; then
+		pass "inject-help/${probe/:/-}"
+	else
+		fail "inject-help/${probe/:/-}" "no '  ${probe#*:}: ' line in --${probe%%:*} -h"
+	fi
+done
+# every member newest upstream lists, ours lists too (upstream's inject is its fsck by that name)
+ln -sf "$UPSTREAM_FSCK" "$WORK/inject.f2fs"
+for what in sb cp nat sit ssa node dent; do
+	theirs=$("$WORK/inject.f2fs" "--$what" "" -h 2>/dev/null | sed -n 's/^  \([a-z_.]*\): inject.*/\1/p')
+	if [ -z "$theirs" ]; then
+		skip "inject-help/upstream-$what" "$UPSTREAM_FSCK has no inject.f2fs --$what"
+		continue
+	fi
+	ours=$("$INJECT" "--$what" "" -h 2>/dev/null | sed -n 's/^  \([a-z_.]*\): .*/\1/p')
+	missing=$(comm -23 <(sort -u <<<"$theirs") <(sort -u <<<"$ours") | tr '\n' ' ')
+	[ -z "$missing" ] && pass "inject-help/upstream-$what" ||
+		fail "inject-help/upstream-$what" "members upstream lists and we do not: $missing"
+done
+
 finish
