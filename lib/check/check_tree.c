@@ -661,7 +661,14 @@ static void check_extent(struct check_ctx *c, const struct inode_walk *w)
 
 	if (!x->len)
 		return;
-	if (w->ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
+	/*
+	 * The kernel keeps no extent for a device, fifo or socket and drops
+	 * one it finds, but checks it first: blocks no longer in use (a mode
+	 * changed under a file's extent) make it refuse the inode.
+	 */
+	if (w->special)
+		snprintf(why, sizeof(why), "a device, fifo or socket has no extent");
+	else if (w->ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
 		snprintf(why, sizeof(why), "the inode keeps its data inline");
 	else if (x->bad)
 		snprintf(why, sizeof(why), "file block %llu is at 0x%x",
@@ -1146,10 +1153,9 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 	w.special = S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) || S_ISSOCK(mode);
 	w.casefold = le32_get(n->i.i_flags) & F2FS_CASEFOLD_FL;
 	w.encrypted = le32_get(n->i.i_flags) & F2FS_ENCRYPT_FL;
-	if (!w.special) /* device, fifo and socket inodes have no extent */
-		w.ext = (struct extent_check){.fofs = le32_get(n->i.i_ext.fofs),
-					      .blk = le32_get(n->i.i_ext.blk),
-					      .len = le32_get(n->i.i_ext.len)};
+	w.ext = (struct extent_check){.fofs = le32_get(n->i.i_ext.fofs),
+				      .blk = le32_get(n->i.i_ext.blk),
+				      .len = le32_get(n->i.i_ext.len)};
 	rec = nid_record(c, ino);
 	if (rec) {
 		rec->kind = system ? NID_SYSTEM : w.is_dir ? NID_DIR : NID_FILE;
