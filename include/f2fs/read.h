@@ -251,9 +251,11 @@ typedef int (*f2fs_chain_fn)(uint64_t blkaddr, const struct f2fs_node *n, void *
  * Walk the warm node log from where the checkpoint left it, as the
  * kernel's recovery does, while each footer carries this checkpoint's
  * version (with its CRC when the checkpoint asks for CRC recovery),
- * following next_blkaddr; a chain longer than the main area stops there.
- * Returns 0, @fn's value, -EUCLEAN for a checkpoint whose warm node
- * segment is outside the main area, or -ENOMEM.
+ * following next_blkaddr.  Returns 0, @fn's value, -EUCLEAN for a
+ * checkpoint whose warm node segment is outside the main area, -ELOOP
+ * for a chain the kernel calls looped (it then refuses to mount: more
+ * blocks than the main area has free, or a block that names itself
+ * next), or -ENOMEM.
  */
 int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg);
 
@@ -261,8 +263,7 @@ int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg);
  * Walk the warm node log from where the checkpoint left it, as the
  * kernel's recovery does: *length node blocks carry this checkpoint's
  * version, *fsynced of them the FSYNC mark (what mount would replay).
- * Returns 0, -EUCLEAN for a checkpoint
- * whose warm node segment is outside the main area, or -ENOMEM.
+ * Returns 0, or f2fs_roll_forward_walk()'s errors.
  */
 int f2fs_roll_forward_chain(struct f2fs_fs *fs, uint32_t *fsynced, uint32_t *length);
 

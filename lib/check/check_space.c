@@ -259,7 +259,8 @@ static void check_counters(struct check_ctx *c)
 /*
  * After a power cut the warm node log may hold fsynced direct nodes newer
  * than the checkpoint (f2fs_roll_forward_chain): roll-forward recovery
- * replays them at mount, so they are not corruption.
+ * replays them at mount, so they are not corruption -- unless the chain
+ * loops, when the kernel refuses the mount ("detect looped node chain").
  */
 static void count_fsynced_chain(struct check_ctx *c)
 {
@@ -268,6 +269,9 @@ static void count_fsynced_chain(struct check_ctx *c)
 
 	if (ret == -ENOMEM)
 		check_fail(c, ret);
+	else if (ret == -ELOOP)
+		check_report(c, PR_CHAIN_LOOP, 0, 0,
+			     "it goes on past %u blocks (%u of them fsynced)", length, fsynced);
 	else if (!ret)
 		c->res->fsynced_nodes += fsynced;
 }

@@ -33,6 +33,9 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_CP_NEWEST_INSANE, "checkpoint",
 	      "the newest checkpoint pack is insane: the kernel refuses to mount", CHECKPOINT,
 	      KEEPS | GATES), /* the repair rolls back to the older pack: not for preen */
+    ROW_OTHER(PR_CHAIN_LOOP, "roll-forward",
+	      "the fsynced node chain loops: the kernel refuses to mount", CHECKPOINT,
+	      KEEPS), /* the new checkpoint drops what was fsynced: not for preen */
     ROW_OTHER(PR_SIT_VBLOCKS, "SIT", "segment valid-block count exceeds the segment size", SPACE,
 	      PREEN | KEEPS),
     ROW(PR_SIT_BITMAP_COUNT, "SIT", "segment valid-block count differs from its bitmap",
@@ -210,7 +213,8 @@ static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {
 			"rejected superblock copies rewritten from the one in use"},
     [F2FS_FIX_REWRITE] = {"rewrite", "Fix", "inodes written again with their checksums"},
     [F2FS_FIX_CHECKPOINT] = {"checkpoint", "Fix",
-			     "a new checkpoint written (nat_bits, the rejected pack replaced)"},
+			     "a new checkpoint written (nat_bits, the rejected pack replaced, a "
+			     "looped fsynced chain dropped)"},
     [F2FS_FIX_RESTORE] = {"restore", "Restore",
 			  "a root or quota inode without a NAT entry pointed at its newest copy in "
 			  "the main area (a new empty root when none is left)"},

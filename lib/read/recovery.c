@@ -19,12 +19,17 @@
 #include "f2fs/endian.h"
 #include "f2fs/read.h"
 
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
 int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg)
 {
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
 	const struct f2fs_geometry *g = f2fs_fs_geo(fs);
 	uint32_t flags = le32_get(cp->ckpt_flags);
-	uint64_t ver = le64_get(cp->checkpoint_ver), blk, steps = 0;
+	uint64_t ver = le64_get(cp->checkpoint_ver), blk, next, steps = 0, room;
 	uint32_t segno = le32_get(cp->cur_node_segno[1]);
 	struct f2fs_node *n;
 	int ret = 0;
@@ -38,13 +43,21 @@ int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg)
 	if (!n)
 		return -ENOMEM;
 	blk = f2fs_geo_blkaddr(g, segno, le16_get(cp->cur_node_blkoff[1]));
-	/* a chain longer than the main area loops: the kernel stops there too */
-	while (!ret && f2fs_geo_in_main(g, blk) && steps++ < g->main_blocks) {
+	/*
+	 * The kernel's find_fsync_dnodes() calls a chain looped, and fails the
+	 * mount, when it has more blocks than the main area has free, or a
+	 * block names itself next.
+	 */
+	room = g->main_blocks - min_u64(le64_get(cp->valid_block_count), g->main_blocks);
+	while (!ret && f2fs_geo_in_main(g, blk)) {
 		if (f2fs_dev_read(f2fs_fs_dev(fs), n, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE) ||
 		    le64_get(n->footer.cp_ver) != ver)
 			break;
 		ret = fn(blk, n, arg);
-		blk = le32_get(n->footer.next_blkaddr);
+		next = le32_get(n->footer.next_blkaddr);
+		if (!ret && (++steps >= room || next == blk))
+			ret = -ELOOP;
+		blk = next;
 	}
 	free(n);
 	return ret;

@@ -174,7 +174,8 @@ static int run_one(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_re
 		rep->changed = rep->problems;
 		return f2fs_fix_journals(r->fs);
 	case F2FS_FIX_CHECKPOINT:
-		return 0; /* the checkpoint below */
+		rep->changed = rep->problems; /* the checkpoint below fixes each */
+		return 0;
 	case F2FS_FIX_ZONES:
 		return repair_zones(r, rep);
 	case F2FS_FIX_QUOTA:

@@ -112,6 +112,9 @@ static int open_writable(struct f2fs_session *s, struct f2fs_device *dev)
 	if (s->flags & F2FS_SESSION_DROP_ROLL_FORWARD)
 		return 0;
 	ret = f2fs_roll_forward_chain(s->fs, &fsynced, &length);
+	if (ret == -ELOOP)
+		return 0; /* nothing a mount could apply: PR_CHAIN_LOOP, and the next checkpoint
+			     drops it */
 	if (ret) {
 		s->fatal = true;
 		return say(s, ret, "roll-forward chain");

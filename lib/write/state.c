@@ -96,6 +96,10 @@ static int refuse_pending_recovery(struct f2fs_fs *fs)
 	uint32_t fsynced, length;
 	int ret = f2fs_roll_forward_chain(fs, &fsynced, &length);
 
+	if (ret == -ELOOP)
+		fs_say(fs->why, sizeof(fs->why),
+		       "the fsynced node chain loops (the kernel refuses to mount the volume): run "
+		       "fsck.f2fs -y before writing to it");
 	if (ret)
 		return ret;
 	if (!fsynced)

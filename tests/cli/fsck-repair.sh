@@ -208,6 +208,31 @@ if [ -x "$WRTOOL" ] && rf_image "$WORK/rf-mirror"; then
 	else
 		fail roll-forward/dropped-on-request "exit $rc_drop, then $RC: $dropped_log"
 	fi
+	# the chain as upstream's inject lists it (--cp --mb next_blkaddr), then made to loop:
+	# the kernel's find_fsync_dnodes() refuses the mount, so fsck flags it and -y drops it
+	rf_image "$WORK/rf-mirror"
+	before=$(sha256sum <"$IMG")
+	listed=$("$INJECT" --dry-run --cp 0 --mb next_blkaddr --idx 0 --val 0 "$IMG" 2>&1)
+	first=$(sed -n 's/^Info: \[ *0\] blkaddr:\(0x[0-9a-f]*\)$/\1/p' <<<"$listed")
+	if [ -n "$first" ] && grep -q '^Info: \[ *1\] blkaddr:0x' <<<"$listed" &&
+		[ "$(sha256sum <"$IMG")" = "$before" ]; then
+		pass inject/chain-listed
+	else
+		fail inject/chain-listed "$(head -c 300 <<<"$listed")"
+	fi
+	inj --cp 0 --mb next_blkaddr --idx 1 --val "${first:-0}"
+	run_cmd "$FSCK" -n "$IMG"
+	if [ "$RC" -eq 4 ] && grep -q '^\[FSCK\] PR_CHAIN_LOOP' "$WORK/last.out"; then
+		pass roll-forward/loop-flagged
+	else
+		fail roll-forward/loop-flagged "exit $RC: $(grep -m2 -E 'PR_|recoverable' "$WORK/last.out")"
+	fi
+	run_cmd "$FSCK" -y "$IMG"
+	rc_loop=$RC
+	run_cmd "$FSCK" "$IMG"
+	if [ "$rc_loop" -eq 1 ] && [ "$RC" -eq 0 ]; then pass roll-forward/loop-dropped; else
+		fail roll-forward/loop-dropped "fsck -y exited $rc_loop, the rerun $RC"
+	fi
 	# preen mode replays too (e2fsck -p replays its journal), on a volume with nothing else wrong
 	rf_image "$WORK/rf-mirror"
 	inj --node --nid "$FILE2" --mb i_links --val 1

@@ -149,6 +149,22 @@ cases_entry_slot() {
 		sed -n 's/.*dentry slot \([0-9]*\) of directory \([0-9]*\):.*/\1 \2/p'
 }
 
+# wr COMMAND...: a recipe's verb, tests/cli/wrtool's commands on $IMG (fsynced
+# writes cut by "abort" leave a roll-forward chain)
+wr() {
+	if ! "${WRTOOL:-$CASES_DIR/../cli/wrtool}" "$IMG" "$@" >"$CASES_WORK/wr.out" 2>&1; then
+		echo "wrtool $* failed: $(tail -1 "$CASES_WORK/wr.out")" >>"$CASES_WORK/inj.err"
+		return 1
+	fi
+}
+
+# chain_block I: the block of the I-th inode's last fsynced dnode in the
+# roll-forward chain, as inject.f2fs --cp --mb next_blkaddr lists them
+chain_block() {
+	"$INJECT" --dry-run --cp 0 --mb next_blkaddr --idx 0 --val 0 "$IMG" 2>/dev/null |
+		sed -n "s/^Info: \\[ *$1\\] blkaddr:\\(0x[0-9a-f]*\\)$/\\1/p"
+}
+
 # cases_prepare DIR IMG: a copy of the base image at IMG, broken by DIR's recipe
 cases_prepare() {
 	local dir=$1
