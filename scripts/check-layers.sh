@@ -21,14 +21,36 @@
 #     Makefile.am builds, but lib/ (the layers) and tests/unit/ (white-box
 #     tests of lib's internals), may include only include/f2fs/, tools/common/
 #     and their own folder's headers, never a lib/ header.
+# - Symbols, after the build: for each object lib/L/x.o, every undefined
+#   symbol (nm -u) that another lib object defines must be defined in a layer
+#   L may use, so a call through a prototype written by hand is caught too.
+#   Symbols that no lib object defines (libc, zlib...) are not looked at.
+#   Every lib/**.c must have its object; a missing one fails the check, unless
+#   the script runs with --source-only, which skips the symbol check.
 #
 # Environment: top_srcdir, the source tree (default: the folder above this
-# script's).  Each violation is one line "check-layers: ..." on stderr;
+# script's); top_builddir, where the objects are (default: top_srcdir; as
+# make check passes them, both may be relative to the current folder); NM
+# (default nm).  Each violation is one line "check-layers: ..." on stderr;
 # then "PASS: check-layers", or "FAIL: check-layers: N violation(s)" and
 # exit status 1, on stdout.
 set -u
+source_only=0
+case $#:${1:-} in
+0:) ;;
+1:--source-only) source_only=1 ;;
+*)
+	echo "usage: scripts/check-layers.sh [--source-only]" >&2
+	exit 2
+	;;
+esac
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+build=${top_builddir:-$top}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
+[ -d "$build" ] && build=$(cd "$build" && pwd)
 cd "$top" || exit 1
+
+layers="format dev fs read check write mkfs load replay repair"
 
 # allowed LAYER: the layers a file of LAYER may use, itself included
 allowed() {
@@ -289,6 +311,94 @@ for d in $folders; do
 		each_include "$f" tool_rule
 	done
 done
+
+# symbol_uses: "OBJECT uses SYMBOL from lib/LAYER (why)" per use of a
+# symbol defined in a lib object of a layer the user may not use, from
+# "OBJECT: SYMBOL TYPE ..." lines (nm -A -P) on stdin
+symbol_uses() {
+	local l table=
+	for l in $layers; do
+		table+="$l:$(allowed "$l");"
+	done
+	awk -v table="$table" '
+	function layer(o, p) {
+		split(o, p, "/")
+		return p[2]
+	}
+	BEGIN {
+		n = split(table, rows, ";")
+		for (i = 1; i <= n; i++) {
+			if (split(rows[i], kv, ":") != 2)
+				continue
+			m = split(kv[2], us, " ")
+			for (j = 1; j <= m; j++)
+				ok[kv[1], us[j]] = 1
+		}
+	}
+	{
+		o = $1
+		sub(/:$/, "", o)
+		if ($3 == "U" || $3 == "w" || $3 == "v") {
+			nu++
+			uobj[nu] = o
+			usym[nu] = $2
+		} else {
+			def[$2] = def[$2] " " o
+		}
+	}
+	END {
+		for (i = 1; i <= nu; i++) {
+			if (!(usym[i] in def))
+				continue
+			user = layer(uobj[i])
+			k = split(def[usym[i]], d, " ")
+			for (j = 1; j <= k; j++) {
+				l = layer(d[j])
+				if (d[j] == uobj[i] || ((user, l) in ok))
+					continue
+				if ((l, user) in ok)
+					why = l " is above " user
+				else
+					why = user " may not use " l
+				printf "%s uses %s from lib/%s (%s)\n", uobj[i], usym[i], l, why
+			}
+		}
+	}' | sort -u
+}
+
+if [ "$source_only" = 1 ]; then
+	echo "check-layers: --source-only: the symbol check is skipped" >&2
+else
+	objs=()
+	missing=()
+	for c in $(find lib -name '*.c' | sort); do
+		o=${c%.c}.o
+		# with per-target flags automake names the object after the target
+		alt=$(dirname "$c")/lib_libf2fs_a-$(basename "$o")
+		if [ -f "$build/$o" ]; then
+			objs+=("$o")
+		elif [ -f "$build/$alt" ]; then
+			objs+=("$alt")
+		else
+			missing+=("$o")
+		fi
+	done
+	nm=${NM:-nm}
+	if [ ${#objs[@]} -eq 0 ]; then
+		complain "no lib objects under $build: build first, or run with --source-only"
+	elif [ ${#missing[@]} -gt 0 ]; then
+		complain "${#missing[@]} lib object(s) missing under $build (${missing[*]:0:3}...): build first, or run with --source-only"
+	fi
+	if [ ${#objs[@]} -gt 0 ]; then
+		if ! syms=$(cd "$build" && "$nm" -A -P -g "${objs[@]}"); then
+			complain "$nm failed on the objects under $build"
+		else
+			while read -r line; do
+				complain "$line"
+			done < <(symbol_uses <<<"$syms")
+		fi
+	fi
+fi
 
 if [ "$bad" -ne 0 ]; then
 	echo "FAIL: check-layers: $bad violation(s)"

@@ -111,7 +111,7 @@ unit_tests() {
 	# every PR_ code must be asserted by some test; the layers must hold
 	top_srcdir=$top bash "$top/tests/unit/problem-codes.sh" || rc=1
 	top_srcdir=$top bash "$top/tests/unit/fix-codes.sh" || rc=1
-	top_srcdir=$top bash "$top/scripts/check-layers.sh" || rc=1
+	top_srcdir=$top top_builddir=$dir bash "$top/scripts/check-layers.sh" || rc=1
 	return $rc
 }
 
