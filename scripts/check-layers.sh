@@ -1,16 +1,56 @@
 #!/bin/bash
-# The layer check (run by make check): lib/ is layered
+# The layer check (run by make check).  Each folder lib/L is a layer:
 #   format <- dev <- fs <- read <- check
 #   format <- dev <- fs <- read <- write <- mkfs, load, replay
 #   check and write <- repair
-# and each file may include only headers of its own layer or the layers
-# below it (allowed() lists them).  Tools (mkfs/ fsck/ dump/ inject/ tools/) may include only the
-# public API (include/f2fs/) and tools/common/, never lib/'s internal
-# headers.  Every public header is assigned to a layer below; a header that
-# is not fails the check, so a new one must be placed.
+# and a layer may use only itself and the layers below it (allowed() lists
+# them).  What is checked:
+#
+# - Includes, in both forms ("..." and <...>), each resolved the way the
+#   compiler does ("..." first in the including file's folder, then both
+#   forms in include/ and the top folder; config.h and headers found in
+#   none of them, the system's, are left out):
+#   - a lib/ file may include public headers (include/f2fs/) of its own layer
+#     or below, and the internal headers of its own folder (any .h under
+#     lib/L/) but no other folder's: shared_internal() lists the only
+#     exception;
+#   - a public header may include only public headers of its own layer or
+#     below.  Every public header has a layer in header_layer(); one that has
+#     none fails the check, so a new one must be placed;
+#   - tools: the folders of the sources of every program and library that
+#     Makefile.am builds, but lib/ (the layers) and tests/unit/ (white-box
+#     tests of lib's internals), may include only include/f2fs/, tools/common/
+#     and their own folder's headers, never a lib/ header.
+# - Symbols, after the build: for each object lib/L/x.o, every undefined
+#   symbol (nm -u) that another lib object defines must be defined in a layer
+#   L may use, so a call through a prototype written by hand is caught too.
+#   Symbols that no lib object defines (libc, zlib...) are not looked at.
+#   Every lib/**.c must have its object; a missing one fails the check, unless
+#   the script runs with --source-only, which skips the symbol check.
+#
+# Environment: top_srcdir, the source tree (default: the folder above this
+# script's); top_builddir, where the objects are (default: top_srcdir; as
+# make check passes them, both may be relative to the current folder); NM
+# (default nm).  Each violation is one line "check-layers: ..." on stderr;
+# then "PASS: check-layers", or "FAIL: check-layers: N violation(s)" and
+# exit status 1, on stdout.
 set -u
+source_only=0
+case $#:${1:-} in
+0:) ;;
+1:--source-only) source_only=1 ;;
+*)
+	echo "usage: scripts/check-layers.sh [--source-only]" >&2
+	exit 2
+	;;
+esac
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+build=${top_builddir:-$top}
+case $build in /*) ;; *) build=$PWD/$build ;; esac
+[ -d "$build" ] && build=$(cd "$build" && pwd)
 cd "$top" || exit 1
+
+layers="format dev fs read check write mkfs load replay repair"
 
 # allowed LAYER: the layers a file of LAYER may use, itself included
 allowed() {
@@ -52,10 +92,100 @@ header_layer() {
 	esac
 }
 
+# shared_internal HEADER LAYER: may a file of lib/LAYER include HEADER, an
+# internal header of another folder?  Only fs_internal.h, to write: the write
+# path keeps its dirty state in the fs handle (the header says so).
+shared_internal() {
+	case $1:$2 in
+	lib/fs/fs_internal.h:write) return 0 ;;
+	esac
+	return 1
+}
+
 bad=0
 complain() {
 	echo "check-layers: $*" >&2
 	bad=$((bad + 1))
+}
+
+# norm PATH: PATH without "." and "dir/.." parts, in $normed; fails when
+# PATH climbs out of the top folder
+norm() {
+	local part parts out=()
+	IFS=/ read -ra parts <<<"$1"
+	for part in "${parts[@]}"; do
+		case $part in
+		'' | .) ;;
+		..)
+			[ ${#out[@]} -gt 0 ] || return 1
+			unset 'out[${#out[@]}-1]'
+			;;
+		*) out+=("$part") ;;
+		esac
+	done
+	normed=
+	for part in "${out[@]}"; do
+		normed+=${normed:+/}$part
+	done
+}
+
+# resolve FORM INC DIR: the file that #include FORM INC (FORM is " or <) in
+# a file of folder DIR names, relative to the top folder, in $res; empty when
+# it is not in the tree
+resolve() {
+	local form=$1 inc=$2 dir=$3 d
+	res=
+	if [ "$form" = '"' ]; then
+		set -- "$dir" include .
+	else
+		set -- include .
+	fi
+	for d; do
+		norm "$d/$inc" || continue
+		if [ -f "$normed" ]; then
+			res=$normed
+			return
+		fi
+	done
+}
+
+# includes FILE: "FORM INC" per #include line of FILE
+includes() {
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\([<"]\)\([^>"]*\)[>"].*/\1 \2/p' "$1"
+}
+
+# Each include of FILE, classified: sets inc (as written), res (the file it
+# resolves to), kind and, by kind, name and owner:
+#   public    a header of include/f2fs/, $name (e.g. fs.h)
+#   internal  a header under lib/$owner/
+#   common    a header of tools/common/
+#   other     any other file of the tree
+#   missing   a "..." include (or an f2fs/ one) found nowhere
+#   system    a <...> include found nowhere: the system's
+# and calls the function $2 (FILE stays in $f).
+each_include() {
+	local form
+	f=$1
+	while read -r form inc; do
+		[ "$inc" = config.h ] && continue
+		resolve "$form" "$inc" "${f%/*}"
+		case $res in
+		include/f2fs/*.h) kind=public name=${res#include/f2fs/} ;;
+		lib/*/*)
+			kind=internal owner=${res#lib/}
+			owner=${owner%%/*}
+			;;
+		tools/common/*) kind=common ;;
+		'')
+			case $form:$inc in
+			*:f2fs/* | '":'*) kind=missing ;;
+			*) kind=system ;;
+			esac
+			;;
+		*) kind=other ;;
+		esac
+		"$2"
+	done < <(includes "$f")
 }
 
 for h in include/f2fs/*.h; do
@@ -64,48 +194,211 @@ for h in include/f2fs/*.h; do
 done
 
 # a header used by lib and tools alike, so it must not include upward either
+public_rule() {
+	case $kind in
+	public)
+		l=$(header_layer "$name")
+		may_use "$own" "$l" || complain "$f ($own) includes f2fs/$name ($l)"
+		;;
+	internal | common | other) complain "$f includes $res (public headers include only include/f2fs/)" ;;
+	missing) complain "$f includes \"$inc\", which is not in the tree" ;;
+	esac
+}
 for h in include/f2fs/*.h; do
 	own=$(header_layer "$(basename "$h")")
 	[ "$own" = unknown ] && continue
-	for inc in $(sed -n 's/^#include "f2fs\/\([a-z_]*\.h\)".*/\1/p' "$h"); do
-		l=$(header_layer "$inc")
-		may_use "$own" "$l" || complain "$h ($own) includes f2fs/$inc ($l)"
+	each_include "$h" public_rule
+done
+
+lib_rule() {
+	case $kind in
+	public)
+		l=$(header_layer "$name")
+		may_use "$own" "$l" || complain "$f ($own) includes f2fs/$name ($l)"
+		;;
+	internal)
+		[ "$owner" = "$own" ] && return
+		shared_internal "$res" "$own" && may_use "$own" "$owner" && return
+		complain "$f includes $res, internal to lib/$owner"
+		;;
+	common | other) complain "$f includes $res, outside lib/ and include/f2fs/" ;;
+	missing) complain "$f includes \"$inc\", which is not in the tree" ;;
+	esac
+}
+for f in $(find lib -name '*.[ch]' | sort); do
+	own=$(echo "$f" | cut -d/ -f2)
+	[ -n "$(allowed "$own")" ] || {
+		complain "$f: lib/$own is not a known layer"
+		continue
+	}
+	each_include "$f" lib_rule
+done
+
+# tool_folders: the folders of the sources of every program and library in
+# Makefile.am (a target's _SOURCES, or the default TARGET.c), but lib/ and
+# tests/unit/
+tool_folders() {
+	awk '
+	function expand(s, guard, name) {
+		while (match(s, /\$\([A-Za-z0-9_]+\)/) && guard++ < 1000) {
+			name = substr(s, RSTART + 2, RLENGTH - 3)
+			s = substr(s, 1, RSTART - 1) " " val[name] " " substr(s, RSTART + RLENGTH)
+		}
+		return s
+	}
+	{
+		line = line $0
+		if (line ~ /\\$/) {
+			sub(/\\$/, " ", line)
+			next
+		}
+		l = line
+		line = ""
+		if (!match(l, /^[A-Za-z0-9_]+[ \t]*\+?=/))
+			next
+		name = l
+		sub(/[ \t]*\+?=.*/, "", name)
+		v = l
+		sub(/^[^=]*=/, "", v)
+		if (l ~ /^[A-Za-z0-9_]+[ \t]*\+=/)
+			val[name] = val[name] " " v
+		else
+			val[name] = v
+	}
+	END {
+		for (name in val) {
+			if (name !~ /_(PROGRAMS|LIBRARIES)$/)
+				continue
+			n = split(expand(val[name]), t, /[ \t]+/)
+			for (i = 1; i <= n; i++) {
+				if (t[i] == "")
+					continue
+				c = t[i]
+				gsub(/[^A-Za-z0-9_]/, "_", c)
+				if ((c "_SOURCES") in val)
+					s = expand(val[c "_SOURCES"])
+				else
+					s = t[i] ".c"
+				m = split(s, src, /[ \t]+/)
+				for (j = 1; j <= m; j++) {
+					d = src[j]
+					if (d == "")
+						continue
+					if (!sub(/\/[^\/]*$/, "", d))
+						d = "."
+					print d
+				}
+			}
+		}
+	}' Makefile.am | sort -u | grep -v -e '^lib$' -e '^lib/' -e '^tests/unit$' -e '^tests/unit/'
+}
+
+tool_rule() {
+	case $kind in
+	public | common | system) ;;
+	internal) complain "$f includes $res, internal to lib/$owner (tools use include/f2fs/ and tools/common/ only)" ;;
+	other)
+		[ "${res%/*}" = "${f%/*}" ] ||
+			complain "$f includes \"$inc\" (tools use include/f2fs/ and tools/common/ only)"
+		;;
+	missing) complain "$f includes \"$inc\", which is not in the tree" ;;
+	esac
+}
+folders=$(tool_folders)
+[ -n "$folders" ] || complain "Makefile.am: no program sources found outside lib/"
+for d in $folders; do
+	for f in $(find "$d" -maxdepth 1 -name '*.[ch]' | sort); do
+		each_include "$f" tool_rule
 	done
 done
 
-for f in $(find lib -name '*.[ch]' | sort); do
-	own=$(echo "$f" | cut -d/ -f2)
-	[ -n "$(allowed "$own")" ] || { complain "$f: lib/$own is not a known layer"; continue; }
-	while read -r inc; do
-		case $inc in
-		f2fs/*)
-			l=$(header_layer "${inc#f2fs/}")
-			;;
-		config.h) continue ;;
-		*/*)
-			# another folder's internal header, e.g. ../fs/fs_internal.h
-			l=$(echo "$inc" | sed -n 's|^\.\./\([a-z]*\)/.*|\1|p')
-			[ -n "$l" ] || { complain "$f includes \"$inc\""; continue; }
-			;;
-		*)
-			[ -f "$(dirname "$f")/$inc" ] || complain "$f includes \"$inc\", not in lib/$own"
-			continue
-			;;
-		esac
-		may_use "$own" "$l" || complain "$f ($own) includes $inc ($l)"
-	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
-done
+# symbol_uses: "OBJECT uses SYMBOL from lib/LAYER (why)" per use of a
+# symbol defined in a lib object of a layer the user may not use, from
+# "OBJECT: SYMBOL TYPE ..." lines (nm -A -P) on stdin
+symbol_uses() {
+	local l table=
+	for l in $layers; do
+		table+="$l:$(allowed "$l");"
+	done
+	awk -v table="$table" '
+	function layer(o, p) {
+		split(o, p, "/")
+		return p[2]
+	}
+	BEGIN {
+		n = split(table, rows, ";")
+		for (i = 1; i <= n; i++) {
+			if (split(rows[i], kv, ":") != 2)
+				continue
+			m = split(kv[2], us, " ")
+			for (j = 1; j <= m; j++)
+				ok[kv[1], us[j]] = 1
+		}
+	}
+	{
+		o = $1
+		sub(/:$/, "", o)
+		if ($3 == "U" || $3 == "w" || $3 == "v") {
+			nu++
+			uobj[nu] = o
+			usym[nu] = $2
+		} else {
+			def[$2] = def[$2] " " o
+		}
+	}
+	END {
+		for (i = 1; i <= nu; i++) {
+			if (!(usym[i] in def))
+				continue
+			user = layer(uobj[i])
+			k = split(def[usym[i]], d, " ")
+			for (j = 1; j <= k; j++) {
+				l = layer(d[j])
+				if (d[j] == uobj[i] || ((user, l) in ok))
+					continue
+				if ((l, user) in ok)
+					why = l " is above " user
+				else
+					why = user " may not use " l
+				printf "%s uses %s from lib/%s (%s)\n", uobj[i], usym[i], l, why
+			}
+		}
+	}' | sort -u
+}
 
-for f in $(find mkfs fsck dump inject sload tools -name '*.[ch]' 2>/dev/null | sort); do
-	while read -r inc; do
-		case $inc in
-		f2fs/* | config.h) ;;
-		*/*) case $inc in *common/*) ;; *) complain "$f includes \"$inc\" (tools use include/f2fs/ and tools/common/ only)" ;; esac ;;
-		*) [ -f "$(dirname "$f")/$inc" ] || complain "$f includes \"$inc\"" ;;
-		esac
-	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
-	grep -q 'fs_internal\|check_internal' "$f" && complain "$f uses a lib-internal header"
-done
+if [ "$source_only" = 1 ]; then
+	echo "check-layers: --source-only: the symbol check is skipped" >&2
+else
+	objs=()
+	missing=()
+	for c in $(find lib -name '*.c' | sort); do
+		o=${c%.c}.o
+		# with per-target flags automake names the object after the target
+		alt=$(dirname "$c")/lib_libf2fs_a-$(basename "$o")
+		if [ -f "$build/$o" ]; then
+			objs+=("$o")
+		elif [ -f "$build/$alt" ]; then
+			objs+=("$alt")
+		else
+			missing+=("$o")
+		fi
+	done
+	nm=${NM:-nm}
+	if [ ${#objs[@]} -eq 0 ]; then
+		complain "no lib objects under $build: build first, or run with --source-only"
+	elif [ ${#missing[@]} -gt 0 ]; then
+		complain "${#missing[@]} lib object(s) missing under $build (${missing[*]:0:3}...): build first, or run with --source-only"
+	fi
+	if [ ${#objs[@]} -gt 0 ]; then
+		if ! syms=$(cd "$build" && "$nm" -A -P -g "${objs[@]}"); then
+			complain "$nm failed on the objects under $build"
+		else
+			while read -r line; do
+				complain "$line"
+			done < <(symbol_uses <<<"$syms")
+		fi
+	fi
+fi
 
 if [ "$bad" -ne 0 ]; then
 	echo "FAIL: check-layers: $bad violation(s)"

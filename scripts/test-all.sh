@@ -111,7 +111,7 @@ unit_tests() {
 	# every PR_ code must be asserted by some test; the layers must hold
 	top_srcdir=$top bash "$top/tests/unit/problem-codes.sh" || rc=1
 	top_srcdir=$top bash "$top/tests/unit/fix-codes.sh" || rc=1
-	top_srcdir=$top bash "$top/scripts/check-layers.sh" || rc=1
+	top_srcdir=$top top_builddir=$dir bash "$top/scripts/check-layers.sh" || rc=1
 	return $rc
 }
 
@@ -122,7 +122,7 @@ cli_tests() {
 		MKFS=$dir/mkfs/mkfs.f2fs FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/dump/dump.f2fs \
 			INJECT=$dir/inject/inject.f2fs F2FS_IO=$dir/tools/f2fs_io/f2fs_io \
 			OUR_SLOAD=$dir/sload/sload.f2fs F2FS_UNDO=$dir/undo/f2fs_undo \
-			WRTOOL=$dir/tests/cli/wrtool bash "$t" || rc=1
+			WRTOOL=$dir/tests/cli/wrtool TOP_BUILDDIR=$dir bash "$t" || rc=1
 	done
 	FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/dump/dump.f2fs INJECT=$dir/inject/inject.f2fs \
 		bash "$top/tests/golden/run.sh" || rc=1
