@@ -897,6 +897,34 @@ static uint8_t advise_unsupported(const struct f2fs_inode *ri, uint32_t features
 	return bad;
 }
 
+/*
+ * The i_extra_isize an inode with extra attributes most likely had when its
+ * i_extra_isize reads 0 although the word it shares with i_inline_xattr_size
+ * is in use: the kernel's size (it writes every inode so) or the volume's
+ * (mkfs's), whichever leaves the inode's first word after it what it
+ * should be -- zero before inline data, a valid address (or none) before
+ * data addresses.
+ */
+/* A data address the kernel takes: none, one to come, or a block of the main area. */
+static bool plausible_addr(const struct check_ctx *c, uint32_t a)
+{
+	return a == F2FS_NULL_ADDR || a == F2FS_NEW_ADDR || f2fs_geo_in_main(c->geo, a);
+}
+
+static uint16_t likely_extra_isize(const struct check_ctx *c, const struct f2fs_inode *ri)
+{
+	uint16_t mine = f2fs_extra_isize_for(c->features);
+	uint32_t at_kernels = le32_get(ri->i_addr[MAX_EXTRA_ISIZE / 4]);
+	uint32_t at_mine = le32_get(ri->i_addr[mine / 4]);
+
+	if (mine == MAX_EXTRA_ISIZE)
+		return mine;
+	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
+		return !at_kernels || at_mine ? MAX_EXTRA_ISIZE : mine;
+	return plausible_addr(c, at_kernels) || !plausible_addr(c, at_mine) ? MAX_EXTRA_ISIZE
+									    : mine;
+}
+
 static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const struct f2fs_node *n,
 			       uint8_t expected_type)
 {
@@ -960,6 +988,21 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 			check_report_values(c, PR_INODE_EXTRA_ISIZE, w->ino, 0, isize,
 					    f2fs_extra_isize_for(c->features), "i_extra_isize %u",
 					    isize);
+			return false;
+		}
+		/*
+		 * The kernel takes 0, but then the word that holds i_extra_isize and
+		 * i_inline_xattr_size is also the first data address or the word
+		 * reserved before inline data: fixing that word as an address or a
+		 * reserved word would take the inline xattr size with it, which the
+		 * kernel refuses.  What is wrong is the size.
+		 */
+		if (isize == 0 && ri->i_addr[0]) {
+			check_report_values(c, PR_INODE_EXTRA_ISIZE, w->ino, 0, 0,
+					    likely_extra_isize(c, ri),
+					    "i_extra_isize 0 puts the first address over the extra "
+					    "attributes (0x%x)",
+					    le32_get(ri->i_addr[0]));
 			return false;
 		}
 		if ((c->features & F2FS_FEATURE_INODE_CHKSUM) &&

@@ -72,13 +72,11 @@ unsigned int f2fs_inode_inline_xattr_addrs(const struct f2fs_inode *ri, uint32_t
 
 	/*
 	 * With flexible sizing the inode says how much, whether or not its
-	 * inline-xattr flag is set: the kernel takes the field as it is
-	 * (do_read_inode) and lays out i_addr after it; otherwise a fixed
-	 * default
+	 * inline-xattr flag is set, and whatever i_extra_isize says: the
+	 * kernel takes the field as it is (do_read_inode) and lays out i_addr
+	 * after it; otherwise a fixed default
 	 */
-	if ((features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) && (ri->i_inline & F2FS_EXTRA_ATTR) &&
-	    le16_get(ri->i_extra_isize) >=
-		offsetof(struct f2fs_inode, i_projid) - F2FS_EXTRA_ISIZE_OFFSET)
+	if ((features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) && (ri->i_inline & F2FS_EXTRA_ATTR))
 		return le16_get(ri->i_inline_xattr_size);
 	return has_xattr || has_dentry ? F2FS_INLINE_XATTR_ADDRS : 0;
 }
