@@ -287,6 +287,9 @@ struct f2fs_replay_sample {
 	double at_s, ms;
 };
 
+/* Kinds of error a thread's report counts apart; the rest are in its errors only. */
+#define F2FS_RP_ERROR_KINDS 8
+
 /* One emulated thread's figures. */
 struct f2fs_replay_thread_report {
 	char name[32];
@@ -295,8 +298,15 @@ struct f2fs_replay_thread_report {
 	uint64_t ops, errors, rounds;
 	uint64_t fsyncs;
 	double fsync_p50_ms, fsync_p99_ms, fsync_max_ms;
-	int first_error; /* negative errno of the first failed op, 0 when none */
-	uint32_t first_error_line;
+	int first_error;	   /* negative errno of the first failed op, 0 when none */
+	uint32_t first_error_line; /* its trace line, 0 for a generated op */
+	double first_error_at_s;   /* when it started, s after the threads started */
+	/* failed ops counted by error (negative errno), kinds in the order they first failed */
+	struct f2fs_replay_error_count {
+		int error;
+		uint64_t count;
+	} error_kinds[F2FS_RP_ERROR_KINDS];
+	size_t nerror_kinds;
 	struct f2fs_replay_sample *fsync_samples; /* each fsync-like op, in order */
 	size_t nfsync_samples;
 };

@@ -382,17 +382,39 @@ else
 	fail help "exit $?: $(echo "$out" | head -2)"
 fi
 
-# operations that fail make a failed run: exit 1, one line naming the first
-printf '0 t fg unlink /nope\n- t fg unlink /nope2\n' >"$WORK/fails.trace"
-out=$("$F2FS_IO" replay --no-progress --json --trace "$WORK/fails.trace" "$IMG" 2>"$WORK/fails.err")
+# operations that fail make a failed run: exit 1, one line on stderr counting
+# them by error and naming the first in time (thread "early", though "late"
+# comes first in the trace), the text report says the same, --json counts
+# every error by its name
+printf '%s\n' "0.05 late fg unlink /nope" "0 early fg create /x" "- early fg mkdir /x/y" \
+	"- early fg unlink /nope2" >"$WORK/fails.trace"
+first="(ENOENT 2, ENOTDIR 1); the first: thread early, trace line 3: Not a directory"
+want="3 operations failed $first"
+out=$("$F2FS_IO" replay --no-progress --trace "$WORK/fails.trace" "$IMG" 2>"$WORK/fails.err")
 rc=$?
-if [ "$rc" -eq 1 ] && [ "$(wc -l <"$WORK/fails.err")" -eq 1 ] &&
-	grep -q "2 operation(s) failed; the first: thread t, trace line 1: No such file or directory" \
-		"$WORK/fails.err" &&
-	echo "$out" | grep -q '"first_error":"No such file or directory","first_error_line":1'; then
-	pass failed-ops-exit-1
-else
+if [ "$rc" -ne 1 ] || [ "$(wc -l <"$WORK/fails.err")" -ne 1 ] || ! grep -qF "$want" "$WORK/fails.err"; then
 	fail failed-ops-exit-1 "exit $rc: $(cat "$WORK/fails.err")"
+elif ! echo "$out" | grep -qF "failed operations: 3 $first" ||
+	! echo "$out" | grep -qx "  first error: Not a directory, trace line 3" ||
+	echo "$out" | grep -qE 'directory[0-9]|line 0'; then
+	fail failed-ops-exit-1 "text report: $(echo "$out" | grep -i error)"
+else
+	pass failed-ops-exit-1
+fi
+out=$("$F2FS_IO" replay --no-progress --json --trace "$WORK/fails.trace" "$IMG" 2>/dev/null)
+rc=$?
+if [ "$rc" -ne 1 ]; then
+	fail failed-ops-json "exit $rc"
+elif ! verdict=$(echo "$out" | python3 -c '
+import json, sys
+f = json.load(sys.stdin)["run"]["failed_ops"]
+assert f["count"] == 3 and f["by_error"] == {"ENOTDIR": 1, "ENOENT": 2}, f
+assert f["first_error"] == "Not a directory" and f["first_error_name"] == "ENOTDIR", f
+assert f["first_error_thread"] == "early" and f["first_error_line"] == 3, f
+' 2>&1); then
+	fail failed-ops-json "$verdict"
+else
+	pass failed-ops-json
 fi
 head -c 64M /dev/zero >"$WORK/zero.img"
 sum=$(md5sum <"$IMG")

@@ -649,6 +649,127 @@ static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_
 		 (unsigned long long)p->seed);
 }
 
+/* ---- failed operations ---- */
+
+#define MAX_ERROR_KINDS (2 * F2FS_RP_ERROR_KINDS)
+
+/* A run's failed operations: counted by error, and the first of them in time. */
+struct error_summary {
+	uint64_t total, other; /* other: of kinds the threads' reports did not count apart */
+	struct f2fs_replay_error_count kinds[MAX_ERROR_KINDS];
+	size_t nkinds;
+	const struct f2fs_replay_thread_report *first; /* its thread, NULL when none failed */
+};
+
+/* ENOENT for -ENOENT, or "errno N" where libc has no names. */
+static const char *error_name(int err, char *buf, size_t len)
+{
+#ifdef HAVE_STRERRORNAME_NP
+	const char *name = strerrorname_np(-err);
+
+	if (name)
+		return name;
+#endif
+	snprintf(buf, len, "errno %d", -err);
+	return buf;
+}
+
+static void add_error_kind(struct error_summary *s, const struct f2fs_replay_error_count *k)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkinds && s->kinds[i].error != k->error; i++)
+		;
+	if (i == MAX_ERROR_KINDS) {
+		s->other += k->count;
+		return;
+	}
+	s->kinds[i].error = k->error;
+	s->kinds[i].count += k->count;
+	if (i == s->nkinds)
+		s->nkinds++;
+}
+
+/* The most frequent error first (a stable insertion sort: ties keep their order). */
+static void sort_kinds(struct error_summary *s)
+{
+	struct f2fs_replay_error_count k;
+	size_t i, j;
+
+	for (i = 1; i < s->nkinds; i++) {
+		k = s->kinds[i];
+		for (j = i; j > 0 && s->kinds[j - 1].count < k.count; j--)
+			s->kinds[j] = s->kinds[j - 1];
+		s->kinds[j] = k;
+	}
+}
+
+static void summarize_errors(const struct f2fs_replay_report *r, struct error_summary *s)
+{
+	size_t i, k;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < r->nthreads; i++) {
+		const struct f2fs_replay_thread_report *t = &r->threads[i];
+		uint64_t counted = 0;
+
+		if (!t->errors)
+			continue;
+		s->total += t->errors;
+		for (k = 0; k < t->nerror_kinds; k++) {
+			add_error_kind(s, &t->error_kinds[k]);
+			counted += t->error_kinds[k].count;
+		}
+		s->other += t->errors - counted;
+		if (!s->first || t->first_error_at_s < s->first->first_error_at_s)
+			s->first = t;
+	}
+	sort_kinds(s);
+}
+
+/* "ENOENT 2, EEXIST 1" */
+static void describe_kinds(const struct error_summary *s, char *out, size_t len)
+{
+	char name[32];
+	size_t i, o = 0;
+
+	out[0] = 0;
+	for (i = 0; i < s->nkinds && o < len; i++)
+		o += (size_t)snprintf(out + o, len - o, "%s%s %llu", i ? ", " : "",
+				      error_name(s->kinds[i].error, name, sizeof(name)),
+				      (unsigned long long)s->kinds[i].count);
+	if (s->other && o < len)
+		snprintf(out + o, len - o, "%sother %llu", o ? ", " : "",
+			 (unsigned long long)s->other);
+}
+
+/* "thread t, trace line 3: No such file or directory", or "(no trace line)" for a generated op. */
+static void describe_first(const struct f2fs_replay_thread_report *t, char *out, size_t len)
+{
+	if (t->first_error_line)
+		snprintf(out, len, "thread %s, trace line %u: %s", t->name, t->first_error_line,
+			 strerror(-t->first_error));
+	else
+		snprintf(out, len, "thread %s (a generated op, no trace line): %s", t->name,
+			 strerror(-t->first_error));
+}
+
+static void print_errors(const struct f2fs_replay_report *r)
+{
+	struct error_summary s;
+	char kinds[256], first[160];
+
+	summarize_errors(r, &s);
+	if (!s.total)
+		return;
+	describe_kinds(&s, kinds, sizeof(kinds));
+	describe_first(s.first, first, sizeof(first));
+	printf("failed operations: %llu (%s); the first: %s\n", (unsigned long long)s.total, kinds,
+	       first);
+}
+
+/* ---- the text report ---- */
+
 static void print_threads(const struct f2fs_replay_report *r)
 {
 	size_t i;
@@ -666,7 +787,8 @@ static void print_threads(const struct f2fs_replay_report *r)
 			printf("  first error: %s, trace line %u\n", strerror(-t->first_error),
 			       t->first_error_line);
 		else if (t->errors)
-			printf("  first error: %s\n", strerror(-t->first_error));
+			printf("  first error: %s (a generated op, no trace line)\n",
+			       strerror(-t->first_error));
 	}
 }
 
@@ -679,6 +801,7 @@ static void print_report(const struct f2fs_replay_report *r, const struct f2fs_r
 	printf("workload %s: %s\n", r->workload, pol);
 	printf("elapsed %.3f s\n\n", r->elapsed_s);
 	print_threads(r);
+	print_errors(r);
 	printf("\ncheckpoints: requested %llu, issued %llu, merged %llu, skipped (clean) %llu; "
 	       "wait avg %.2f ms, peak %.2f ms\n",
 	       (unsigned long long)r->cp_requested, (unsigned long long)r->cp_issued,
@@ -784,6 +907,33 @@ static void json_threads(struct json *j, const struct f2fs_replay_report *r)
 	json_end(j);
 }
 
+/* "failed_ops": every failed op counted by error name, and the first in time. */
+static void json_errors(struct json *j, const struct f2fs_replay_report *r)
+{
+	struct error_summary s;
+	char name[32];
+	size_t i;
+
+	summarize_errors(r, &s);
+	json_object(j, "failed_ops");
+	json_u64(j, "count", s.total);
+	json_object(j, "by_error");
+	for (i = 0; i < s.nkinds; i++)
+		json_u64(j, error_name(s.kinds[i].error, name, sizeof(name)), s.kinds[i].count);
+	if (s.other)
+		json_u64(j, "other", s.other);
+	json_end(j);
+	if (s.first) {
+		json_str(j, "first_error", strerror(-s.first->first_error));
+		json_str(j, "first_error_name",
+			 error_name(s.first->first_error, name, sizeof(name)));
+		json_str(j, "first_error_thread", s.first->name);
+		if (s.first->first_error_line)
+			json_u64(j, "first_error_line", s.first->first_error_line);
+	}
+	json_end(j);
+}
+
 static void json_report(struct json *j, const char *key, const struct f2fs_replay_report *r,
 			const struct f2fs_replay_policy *p)
 {
@@ -794,6 +944,7 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 	json_policy(j, p);
 	json_double(j, "elapsed_s", r->elapsed_s);
 	json_threads(j, r);
+	json_errors(j, r);
 	json_object(j, "checkpoints");
 	json_u64(j, "requested", r->cp_requested);
 	json_u64(j, "issued", r->cp_issued);
@@ -954,33 +1105,31 @@ static void run_one(struct tool *t, const struct replay_opts *o,
 
 /*
  * Operations of the workload that failed make the run a failed one (exit 1,
- * as the man page says): one line on standard error with the first of them.
+ * as the man page says): one line on standard error counts them by error
+ * and names the first, with its trace line.  With --compare, the first run
+ * that had any (@labels name the runs).
  */
-static bool report_failed_ops(const struct tool *t, const struct f2fs_replay_report *rep, int runs)
+static bool report_failed_ops(const struct tool *t, const struct f2fs_replay_report *rep,
+			      const char *const labels[], int runs)
 {
-	const struct f2fs_replay_thread_report *first = NULL;
-	uint64_t n = 0;
+	struct error_summary s;
+	char kinds[256], first[160], run[200] = "";
 	int i;
-	size_t k;
 
-	for (i = 0; i < runs; i++)
-		for (k = 0; k < rep[i].nthreads; k++) {
-			n += rep[i].threads[k].errors;
-			if (!first && rep[i].threads[k].errors)
-				first = &rep[i].threads[k];
-		}
-	if (!first)
+	for (i = 0; i < runs; i++) {
+		summarize_errors(&rep[i], &s);
+		if (s.total)
+			break;
+	}
+	if (i == runs)
 		return false;
-	if (first->first_error_line)
-		fprintf(stderr,
-			"%s: %s: %llu operation(s) failed; the first: thread %s, trace line "
-			"%u: %s\n",
-			t->prog, t->image, (unsigned long long)n, first->name,
-			first->first_error_line, strerror(-first->first_error));
-	else
-		fprintf(stderr, "%s: %s: %llu operation(s) failed; the first: thread %s: %s\n",
-			t->prog, t->image, (unsigned long long)n, first->name,
-			strerror(-first->first_error));
+	if (runs > 1)
+		snprintf(run, sizeof(run), " in the run with \"%s\"", labels[i]);
+	describe_kinds(&s, kinds, sizeof(kinds));
+	describe_first(s.first, first, sizeof(first));
+	fflush(stdout); /* after the report, where both go to one place */
+	fprintf(stderr, "%s: %s: %llu operation%s failed%s (%s); the first: %s\n", t->prog,
+		t->image, (unsigned long long)s.total, s.total == 1 ? "" : "s", run, kinds, first);
 	return true;
 }
 
@@ -1046,7 +1195,7 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 		if (replay_plot_svg(plot, rep, labels, (size_t)runs) || fclose(plot))
 			tool_fail(&t, 1, "--plot %s: cannot write it", o.plot);
 	}
-	failed = report_failed_ops(&t, rep, runs);
+	failed = report_failed_ops(&t, rep, o.compare, runs);
 	for (i = 0; i < runs; i++)
 		f2fs_replay_report_free(&rep[i]);
 	f2fs_replay_workload_free(&wl);
