@@ -372,14 +372,31 @@ refuse bad-compare "not a policy option" "$F2FS_IO" replay --mkfs "" --compare "
 	seqwrite "$IMG"
 refuse compare-no-mkfs "needs --mkfs" "$F2FS_IO" replay --compare "" "" seqwrite "$IMG"
 refuse unknown-workload "unknown workload" "$F2FS_IO" replay nosuch "$IMG"
-refuse no-device "no device given" "$F2FS_IO" replay seqwrite
-refuse no-arguments "no workload and no device given" "$F2FS_IO" replay
+# the command line: one line saying what is wrong, never "Excess arguments"
+expect_refusal no-device "no device given after the workload" -- "$F2FS_IO" replay seqwrite
+expect_refusal no-trace-device "no device given after the workload" -- "$F2FS_IO" replay \
+	--trace "$WORK/bad.trace"
+expect_refusal no-arguments "no workload and no device given" -- "$F2FS_IO" replay
+REFUSE_IMAGE=$IMG expect_refusal no-workload "no workload given before device $IMG" -- \
+	"$F2FS_IO" replay "$IMG"
+expect_refusal neither-workload-nor-device '"nosuch" is neither a workload' -- "$F2FS_IO" \
+	replay nosuch
+REFUSE_IMAGE=$IMG expect_refusal unknown-option 'unrecognized option "--bogus"' -- "$F2FS_IO" \
+	replay --bogus seqwrite "$IMG"
+expect_refusal missing-value "--trace needs a value" -- "$F2FS_IO" replay --trace
+REFUSE_IMAGE=$IMG expect_refusal compare-one-string "--compare needs two policy strings" -- \
+	"$F2FS_IO" replay --mkfs "" --compare "--checkpoint-merge"
 refuse two-sources "one workload at a time" "$F2FS_IO" replay --trace "$WORK/bad.trace" \
 	--import-fio-iolog "$WORK/bad.trace" "$IMG"
-if out=$("$F2FS_IO" replay --help 2>&1) && echo "$out" | grep -q -- "--zone-reset-ms"; then
-	pass help
+# --help: the usage on stdout, as "f2fs_io help replay" prints it, exit 0
+if ! out=$("$F2FS_IO" replay --help 2>"$WORK/help.err"); then
+	fail help "exit $?: $(head -2 "$WORK/help.err")"
+elif [ -s "$WORK/help.err" ] || ! echo "$out" | grep -q -- "--zone-reset-ms"; then
+	fail help "stderr: $(head -2 "$WORK/help.err"); stdout: $(echo "$out" | head -3)"
+elif [ "$out" != "$("$F2FS_IO" help replay)" ]; then
+	fail help "not what f2fs_io help replay prints: $(echo "$out" | head -3)"
 else
-	fail help "exit $?: $(echo "$out" | head -2)"
+	pass help
 fi
 
 # operations that fail make a failed run: exit 1, one line on stderr counting

@@ -450,6 +450,74 @@ static void parse_policy_string(const struct tool *t, const char *s, struct f2fs
 	free(copy);
 }
 
+/* "f2fs_io replay --help": the usage as "f2fs_io help replay" prints it, exit 0. */
+static void help_exit(int argc, char **argv, const struct f2fs_io_cmd *cmd)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			print_usage(cmd, stdout);
+			exit(0);
+		}
+}
+
+/* getopt_long's '?': an option it does not know, or one without its value. */
+static void bad_word(const struct tool *t, char **argv, const struct option *opts)
+{
+	const char *word = argv[optind - 1];
+
+	for (; optopt && opts->name; opts++)
+		if (opts->val == optopt)
+			tool_fail(t, 1, "--%s needs a value (f2fs_io replay --help)", opts->name);
+	tool_fail(t, 1, "unrecognized option \"%s\" (f2fs_io replay --help)", word);
+}
+
+static bool is_generator(const char *name)
+{
+	const char *const *g;
+
+	for (g = f2fs_replay_generators; *g; g++)
+		if (!strcmp(*g, name))
+			return true;
+	return false;
+}
+
+/* "ckpt-storm, tiotest, seqwrite, writeback" */
+static void generator_names(char *out, size_t len)
+{
+	const char *const *g;
+	size_t o = 0;
+
+	out[0] = 0;
+	for (g = f2fs_replay_generators; *g && o < len; g++)
+		o += (size_t)snprintf(out + o, len - o, "%s%s", o ? ", " : "", *g);
+}
+
+/*
+ * Too few words after the options: say which is missing, in the order of
+ * the usage, WORKLOAD (or a --trace, --import-* option) then DEVICE.
+ */
+static void missing_args(const struct tool *t, int sources, int left, char **rest)
+{
+	char names[128];
+
+	generator_names(names, sizeof(names));
+	if (sources || (left == 1 && is_generator(rest[0])))
+		tool_fail(t, 1, "no device given after the workload (f2fs_io replay --help)");
+	if (!left)
+		tool_fail(t, 1, "no workload and no device given (f2fs_io replay --help)");
+	if (!access(rest[0], F_OK))
+		tool_fail(t, 1,
+			  "no workload given before device %s: a workload name (%s), --trace, "
+			  "--import-strace or --import-fio-iolog",
+			  rest[0], names);
+	tool_fail(t, 1,
+		  "\"%s\" is neither a workload (%s) nor an existing device: give WORKLOAD "
+		  "DEVICE (f2fs_io replay --help)",
+		  rest[0], names);
+}
+
 static void parse_args(const struct tool *t, int argc, char **argv, struct replay_opts *o,
 		       const struct f2fs_io_cmd *cmd)
 {
@@ -458,18 +526,17 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct repla
 
 	all_options(opts, sizeof(opts) / sizeof(opts[0]));
 	f2fs_replay_policy_default(&o->policy[0]);
-	for (opt = 1; opt < argc && strcmp(argv[opt], "--"); opt++)
-		if (!strcmp(argv[opt], "--help") || !strcmp(argv[opt], "-h")) {
-			fputs(cmd->usage, stdout);
-			exit(0);
-		}
+	help_exit(argc, argv, cmd);
 	optind = 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (opt == '?' || opt == ':')
-			usage_exit(cmd);
+			bad_word(t, argv, opts);
 		if (opt == OPT_COMPARE) {
 			if (optind >= argc)
-				usage_exit(cmd);
+				tool_fail(t, 1,
+					  "--compare needs two policy strings, "
+					  "e.g. --compare \"--no-checkpoint-merge\" \"\"");
 			o->compare[0] = optarg;
 			o->compare[1] = argv[optind++];
 		} else if (opt >= OPT_MERGE) {
@@ -485,9 +552,7 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct repla
 			  "one workload at a time: --trace, --import-strace and "
 			  "--import-fio-iolog do not go together");
 	if (argc - optind < 2 - sources)
-		tool_fail(t, 1, "%s (f2fs_io replay --help)",
-			  sources || argc - optind == 1 ? "no device given"
-							: "no workload and no device given");
+		missing_args(t, sources, argc - optind, argv + optind);
 	if (argc - optind > 2 - sources)
 		tool_fail(t, 1, "\"%s\": one %sdevice only (f2fs_io replay --help)",
 			  argv[optind + 2 - sources], sources ? "" : "workload and one ");
