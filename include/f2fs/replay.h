@@ -147,6 +147,9 @@ int f2fs_replay_trace_write(FILE *out, const struct f2fs_replay_workload *wl);
  * one thread per traced pid.  Only paths under @root (a directory of the
  * traced program's view) are kept, renamed to paths inside the volume
  * ("/" for @root itself); NULL keeps every absolute path as it is.
+ * Relative paths start where the log shows each process to be (chdir,
+ * getcwd, strace -y), or at @root until it does; a relative path that
+ * cannot be placed so is refused (-EINVAL, *err naming its line).
  */
 int f2fs_replay_import_strace(FILE *in, const char *file, const char *root,
 			      struct f2fs_replay_workload *wl, struct f2fs_replay_parse_error *err);

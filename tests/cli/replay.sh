@@ -4,9 +4,12 @@
 # volume clean and the engine's own read-back found no difference.  The
 # policies must move the figures the way the kernel's do: without
 # checkpoint_merge nothing is merged; serialised writepages gives far fewer
-# extents than interleaved writers.  Bad input -- a bad trace line, a bad
-# policy value, an unknown workload, a device without F2FS, --compare
-# without --mkfs -- gets one line, exit 1, and the image unchanged.
+# extents than interleaved writers.  strace logs (-ttt, -tt, -t) have their
+# relative paths placed where the log shows each process to be, or at
+# --strace-root, and are refused when nothing says.  Bad input -- a bad
+# trace line, a bad policy value, an unknown workload, a device without
+# F2FS, --compare without --mkfs, a wrong command line -- gets one line,
+# exit 1, and the image unchanged; so do operations that failed.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -188,14 +191,15 @@ else
 	fail trace "$(echo "$out" | tail -2)"
 fi
 
-# trace_case NAME TRACE CHECK OPTIONS...: replay TRACE on a fresh volume
-# with OPTIONS and --json; CHECK, python with the run's report as r,
-# asserts on it and prints one line for the log.
-trace_case() {
-	local name=$1 trace=$2 check=$3 out verdict
-	shift 3
+# json_case NAME CHECK OPTIONS...: replay with OPTIONS and --json on a
+# fresh volume; CHECK, python with the run's report as r, asserts on it and
+# prints one line for the log.  trace_case NAME TRACE CHECK OPTIONS...: the
+# same for a trace.
+json_case() {
+	local name=$1 check=$2 out verdict
+	shift 2
 	"$MKFS" -f -q "$IMG" >/dev/null 2>&1
-	if ! out=$("$F2FS_IO" replay "$@" --json --trace "$trace" "$IMG" 2>&1); then
+	if ! out=$("$F2FS_IO" replay "$@" --json "$IMG" 2>&1); then
 		fail "$name" "$(echo "$out" | tail -1)"
 	elif ! verdict=$(echo "$out" | python3 -c "import json, sys
 r = json.load(sys.stdin)['run']
@@ -205,6 +209,11 @@ $check" 2>&1); then
 		both_clean "$name" && pass "$name"
 		echo "  $verdict"
 	fi
+}
+trace_case() {
+	local name=$1 trace=$2 check=$3
+	shift 3
+	json_case "$name" "$check" "$@" --trace "$trace"
 }
 
 # Two threads fsync their directories 10 ms apart: with a late checkpoint
@@ -271,6 +280,80 @@ elif python3 -c "import sys; sys.exit(not ($one >= 0.44 and $two < 0.40))"; then
 else
 	fail op-cpu "one CPU ${one} s (want >= 0.44), two CPUs ${two} s (want < 0.40)"
 fi
+
+# --- strace logs: relative paths placed by the log itself or --strace-root ---
+# tar -xf ../t.tar run in /home/u/out, traced with strace -f -ttt: nothing
+# in the log says where tar started, so its relative paths cannot be placed
+STRACE=$WORK/tar.log
+cat >"$STRACE" <<'EOF'
+300  1700000000.000000 execve("/usr/bin/tar", ["tar", "-xf", "../t.tar"], 0x7ffd /* 9 vars */) = 0
+300  1700000000.000100 openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3
+300  1700000000.000200 close(3)                = 0
+300  1700000000.001000 openat(AT_FDCWD, "../t.tar", O_RDONLY) = 3
+300  1700000000.001100 read(3, "src/"..., 10240) = 10240
+300  1700000000.002000 mkdirat(AT_FDCWD, "src", 0700) = 0
+300  1700000000.002100 openat(AT_FDCWD, "src/b", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4
+300  1700000000.002200 write(4, "\1\2"..., 1048576) = 1048576
+300  1700000000.002300 close(4)                = 0
+300  1700000000.003000 mkdirat(AT_FDCWD, "src/sub", 0700) = 0
+300  1700000000.003100 openat(AT_FDCWD, "src/sub/a", O_WRONLY|O_CREAT|O_EXCL, 0600) = 4
+300  1700000000.003200 write(4, "\3\4"..., 1048576) = 1048576
+300  1700000000.003300 write(4, "\5\6"..., 1048576) = 1048576
+300  1700000000.003400 close(4)                = 0
+300  1700000000.004000 close(3)                = 0
+300  1700000000.004100 +++ exited with 0 +++
+EOF
+REFUSE_IMAGE=$IMG expect_refusal strace-unplaced \
+	'tar\.log:4: relative path "\.\./t\.tar": where pid 300 started is not in the log; give --strace-root' \
+	-- "$F2FS_IO" replay --import-strace "$STRACE" "$IMG"
+# the tree tar made: two files, 3 MiB; ../t.tar is outside the root
+TAR_CHECK='
+f, w = r["files"], r["written"]
+assert f["count"] == 2 and f["bytes"] == 3 << 20, f
+assert w["workload_bytes"] == 3 << 20, w
+assert r["failed_ops"]["count"] == 0, r["failed_ops"]
+print("%d files, %d bytes" % (f["count"], f["bytes"]))'
+json_case strace-root "$TAR_CHECK" --import-strace "$STRACE" --strace-root /home/u/out
+# the log says where tar works: a chdir, getcwd, or strace -y's AT_FDCWD</dir>;
+# with no root every path is kept as it is (/home/u/out/src/b)
+sed '2i 300  1700000000.000050 chdir("/home/u/out") = 0' "$STRACE" >"$WORK/chdir.log"
+json_case strace-chdir "$TAR_CHECK" --import-strace "$WORK/chdir.log"
+sed '2i 300  1700000000.000050 getcwd("/home/u/out", 4096) = 12' "$STRACE" >"$WORK/getcwd.log"
+json_case strace-getcwd "$TAR_CHECK" --import-strace "$WORK/getcwd.log"
+sed 's|AT_FDCWD|AT_FDCWD</home/u/out>|' "$STRACE" >"$WORK/y.log"
+json_case strace-y "$TAR_CHECK" --import-strace "$WORK/y.log"
+# a process tar forks starts where tar is; a directory descriptor places openat
+cat >"$WORK/fork.log" <<'EOF'
+300  1700000000.000000 chdir("/home/u/out") = 0
+300  1700000000.000100 mkdir("src", 0700) = 0
+300  1700000000.000200 mkdir("src/sub", 0700) = 0
+300  1700000000.000300 openat(AT_FDCWD, "src", O_RDONLY|O_DIRECTORY) = 3
+300  1700000000.000400 clone(child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD) = 301
+301  1700000000.050000 openat(3, "b", O_WRONLY|O_CREAT, 0600) = 4
+301  1700000000.050100 write(4, "\1"..., 1048576) = 1048576
+300  1700000000.050200 chdir("src/sub") = 0
+300  1700000000.050300 creat("a", 0600) = 4
+300  1700000000.050400 write(4, "\1"..., 2097152) = 2097152
+EOF
+json_case strace-fork "$TAR_CHECK"'
+t = {x["name"]: x["ops"] for x in r["threads"]}
+assert t == {"pid300": 5, "pid301": 2}, t' --import-strace "$WORK/fork.log"
+
+# strace -tt and -t: times of day, also past midnight (0.2 s from the first
+# call to the fsync, not a day back), and seconds alone
+printf '%s\n' '23:59:59.900000 openat(AT_FDCWD, "f", O_WRONLY|O_CREAT, 0644) = 3' \
+	'23:59:59.900100 write(3, "x"..., 65536) = 65536' \
+	'00:00:00.100000 fsync(3)                = 0' >"$WORK/tt.log"
+json_case strace-tt '
+t = r["threads"][0]
+assert t["fsyncs"] == 1 and 0.19 <= t["elapsed_s"] < 5, t
+print("fsync after %.3f s" % t["elapsed_s"])' --import-strace "$WORK/tt.log" --strace-root /
+printf '%s\n' '12:00:00 creat("g", 0644)        = 3' '12:00:01 write(3, "x"..., 4096) = 4096' \
+	'12:00:01 fsync(3)                = 0' >"$WORK/t.log"
+json_case strace-t '
+t = r["threads"][0]
+assert t["fsyncs"] == 1 and 0.99 <= t["elapsed_s"] < 5, t
+print("fsync after %.3f s" % t["elapsed_s"])' --import-strace "$WORK/t.log" --strace-root /
 
 SAVED=$WORK/saved.trace
 if "$F2FS_IO" replay --mkfs "" --save-trace "$SAVED" --count 20 --file-size 4M ckpt-storm \
