@@ -339,8 +339,15 @@ struct f2fs_replay_report {
 	bool read_pass;
 	uint64_t read_pass_requests, read_pass_bytes;
 	double read_pass_s, read_pass_mbps;
-	/* per I/O class: bytes, requests, average and peak queue wait */
+	/*
+	 * per I/O class, every device request from the mount to the unmount
+	 * (before the read-back): bytes and requests in all (reads, writes and
+	 * flushes), each kind apart, and the average and peak queue wait
+	 */
 	uint64_t class_bytes[F2FS_RP_IO_CLASSES], class_requests[F2FS_RP_IO_CLASSES];
+	uint64_t class_read_bytes[F2FS_RP_IO_CLASSES], class_reads[F2FS_RP_IO_CLASSES];
+	uint64_t class_write_bytes[F2FS_RP_IO_CLASSES], class_writes[F2FS_RP_IO_CLASSES];
+	uint64_t class_flushes[F2FS_RP_IO_CLASSES];
 	double class_wait_avg_ms[F2FS_RP_IO_CLASSES], class_wait_max_ms[F2FS_RP_IO_CLASSES];
 	/*
 	 * a zoned device: zones reset and finished (their bytes, the time

@@ -365,6 +365,42 @@ else
 	fail saved-trace "$(echo "$out" | tail -2)"
 fi
 
+# the I/O class table: reads, writes and flushes in their own columns, a
+# total row that is their sum, and --json with the same split
+out=$("$F2FS_IO" replay --mkfs "" --no-progress --file-size 8M seqwrite "$IMG" 2>&1)
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail io-class-table "exit $rc: $(echo "$out" | tail -1)"
+elif ! verdict=$(echo "$out" | python3 -c '
+import sys
+lines = sys.stdin.read().splitlines()
+i = [n for n, l in enumerate(lines) if l.startswith("device requests by I/O class")]
+assert i, "no table"
+head = lines[i[0] + 1].split()
+assert head == ["class", "read_MiB", "reads", "written_MiB", "writes", "flushes", "requests",
+                "wait_avg_ms", "wait_max_ms"], head
+rows = []
+for l in lines[i[0] + 2:]:
+    f = l.split()
+    if not f or f[0] == "content":
+        break
+    rows.append(f)
+assert rows[-1][0] == "total" and len(rows) >= 2, rows
+for f in rows:
+    assert int(f[2]) + int(f[4]) + int(f[5]) == int(f[6]), f
+for col in (2, 4, 5, 6):
+    assert sum(int(f[col]) for f in rows[:-1]) == int(rows[-1][col]), (col, rows)
+for col in (1, 3):
+    assert abs(sum(float(f[col]) for f in rows[:-1]) - float(rows[-1][col])) < 0.05 * len(rows), rows
+assert float(rows[-1][3]) >= 8, rows[-1]
+print("%s requests: %s reads, %s writes, %s flushes" % (rows[-1][6], rows[-1][2], rows[-1][4], rows[-1][5]))
+' 2>&1); then
+	fail io-class-table "$verdict"
+else
+	both_clean io-class-table && pass io-class-table
+	echo "  $verdict"
+fi
+
 # a throttled device (qemu's kind: a burst, separate byte and request budgets),
 # requests split at --max-request and few request slots: the run still ends
 # clean, the policy is recorded, and no write request is longer than the limit
@@ -380,6 +416,9 @@ p, w = r["policy"], r["written"]
 assert p["model_burst_ms"] == 100 and p["max_request"] == 128 << 10 and p["nr_requests"] == 4, p
 assert w["data_bytes"] >= 8 << 20, w
 sent = sum(c["requests"] for c in r["io_classes"])
+for c in r["io_classes"]:
+    assert c["requests"] == c["reads"] + c["writes"] + c["flushes"], c
+    assert c["bytes"] == c["read_bytes"] + c["write_bytes"], c
 written = w["data_bytes"] + w["node_bytes"] + w["meta_bytes"]
 assert sent * (128 << 10) >= written, (sent, written)
 print("%d requests for %d bytes" % (sent, written))

@@ -857,10 +857,75 @@ static void print_threads(const struct f2fs_replay_report *r)
 	}
 }
 
+/* One row of the I/O class table. */
+struct class_row {
+	uint64_t read_bytes, reads, write_bytes, writes, flushes, requests;
+	double wait_total_ms, wait_max_ms;
+};
+
+static void class_row(const struct f2fs_replay_report *r, unsigned int c, struct class_row *row)
+{
+	row->read_bytes = r->class_read_bytes[c];
+	row->reads = r->class_reads[c];
+	row->write_bytes = r->class_write_bytes[c];
+	row->writes = r->class_writes[c];
+	row->flushes = r->class_flushes[c];
+	row->requests = r->class_requests[c];
+	row->wait_total_ms = r->class_wait_avg_ms[c] * (double)r->class_requests[c];
+	row->wait_max_ms = r->class_wait_max_ms[c];
+}
+
+static void add_row(struct class_row *sum, const struct class_row *row)
+{
+	sum->read_bytes += row->read_bytes;
+	sum->reads += row->reads;
+	sum->write_bytes += row->write_bytes;
+	sum->writes += row->writes;
+	sum->flushes += row->flushes;
+	sum->requests += row->requests;
+	sum->wait_total_ms += row->wait_total_ms;
+	if (row->wait_max_ms > sum->wait_max_ms)
+		sum->wait_max_ms = row->wait_max_ms;
+}
+
+static void print_row(const char *name, const struct class_row *row)
+{
+	printf("%-8s %9.1f %8llu %11.1f %8llu %8llu %9llu %12.2f %12.2f\n", name,
+	       mib(row->read_bytes), (unsigned long long)row->reads, mib(row->write_bytes),
+	       (unsigned long long)row->writes, (unsigned long long)row->flushes,
+	       (unsigned long long)row->requests,
+	       row->requests ? row->wait_total_ms / (double)row->requests : 0, row->wait_max_ms);
+}
+
+/*
+ * The device requests of each I/O class, reads, writes and flushes apart,
+ * and their total: every request from the mount to the unmount, so the
+ * mount's reads and the workload's setup are in it (the written line above
+ * counts from the workload's start).
+ */
+static void print_classes(const struct f2fs_replay_report *r)
+{
+	struct class_row row, sum;
+	unsigned int c;
+
+	memset(&sum, 0, sizeof(sum));
+	printf("\ndevice requests by I/O class, mount to unmount (the mount's reads and the "
+	       "workload's setup in them):\n");
+	printf("%-8s %9s %8s %11s %8s %8s %9s %12s %12s\n", "class", "read_MiB", "reads",
+	       "written_MiB", "writes", "flushes", "requests", "wait_avg_ms", "wait_max_ms");
+	for (c = 0; c < F2FS_RP_IO_CLASSES; c++) {
+		if (!r->class_requests[c])
+			continue;
+		class_row(r, c, &row);
+		print_row(class_name(c), &row);
+		add_row(&sum, &row);
+	}
+	print_row("total", &sum);
+}
+
 static void print_report(const struct f2fs_replay_report *r, const struct f2fs_replay_policy *p)
 {
 	char pol[512];
-	unsigned int c;
 
 	describe_policy(p, pol, sizeof(pol));
 	printf("workload %s: %s\n", r->workload, pol);
@@ -890,13 +955,7 @@ static void print_report(const struct f2fs_replay_report *r, const struct f2fs_r
 		printf("read pass: %llu requests, %.1f MiB in %.3f s, %.1f MB/s\n",
 		       (unsigned long long)r->read_pass_requests, mib(r->read_pass_bytes),
 		       r->read_pass_s, r->read_pass_mbps);
-	for (c = 0; c < F2FS_RP_IO_CLASSES; c++)
-		if (r->class_requests[c])
-			printf("I/O class %s: %.1f MiB in %llu requests, queue wait avg %.2f ms, "
-			       "max %.2f ms\n",
-			       class_name(c), mib(r->class_bytes[c]),
-			       (unsigned long long)r->class_requests[c], r->class_wait_avg_ms[c],
-			       r->class_wait_max_ms[c]);
+	print_classes(r);
 	if (r->zoned)
 		printf("zones: %llu reset (%.1f MiB), %llu finished, in %.1f ms; %llu writes held "
 		       "for their zone's write pointer\n",
@@ -1067,6 +1126,11 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 		json_str(j, "class", class_name(c));
 		json_u64(j, "bytes", r->class_bytes[c]);
 		json_u64(j, "requests", r->class_requests[c]);
+		json_u64(j, "read_bytes", r->class_read_bytes[c]);
+		json_u64(j, "reads", r->class_reads[c]);
+		json_u64(j, "write_bytes", r->class_write_bytes[c]);
+		json_u64(j, "writes", r->class_writes[c]);
+		json_u64(j, "flushes", r->class_flushes[c]);
 		json_double(j, "wait_avg_ms", r->class_wait_avg_ms[c]);
 		json_double(j, "wait_max_ms", r->class_wait_max_ms[c]);
 		json_end(j);
