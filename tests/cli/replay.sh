@@ -88,6 +88,22 @@ fi
 if run_workload ckpt-storm ckpt-storm --count 40 --file-size 16M; then
 	req=$(echo "$REPORT" | figure 'requested')
 	[ "${req:-0}" -ge 40 ] && pass ckpt-storm || fail ckpt-storm "checkpoints requested: $req"
+	# thread B rewrites its file in the page cache: the device takes far less
+	# than the workload wrote, and the report says what the ratio is and why
+	if verdict=$(echo "$REPORT" | python3 -c '
+import re, sys
+t = sys.stdin.read()
+m = re.search(r"^write amplification ([0-9.]+) = the device took ([0-9.]+) MiB \(data \+ node \+ meta\) / the workload wrote ([0-9.]+) MiB", t, re.M)
+assert m, "no write amplification line"
+wa, dev, wl = map(float, m.groups())
+assert wa < 1 and abs(wa - dev / wl) < 0.01, (wa, dev, wl)
+assert "\n  below 1: data the workload rewrote, truncated or deleted while still in the page cache" in t
+print("%.3f = %.1f / %.1f MiB" % (wa, dev, wl))' 2>&1); then
+		pass write-amplification
+		echo "  $verdict"
+	else
+		fail write-amplification "$verdict"
+	fi
 fi
 
 # --- the policies move the figures ---

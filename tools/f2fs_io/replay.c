@@ -857,6 +857,28 @@ static void print_threads(const struct f2fs_replay_report *r)
 	}
 }
 
+/*
+ * Write amplification is what the device took over what the workload
+ * wrote; below 1 it needs saying why, or it reads as lost data.
+ */
+static void print_amplification(const struct f2fs_replay_report *r)
+{
+	uint64_t device = r->bytes[0] + r->bytes[1] + r->bytes[2];
+
+	if (!r->user_bytes) {
+		printf("write amplification -: the workload wrote nothing (the device took %.1f "
+		       "MiB)\n",
+		       mib(device));
+		return;
+	}
+	printf("write amplification %.3f = the device took %.1f MiB (data + node + meta) / the "
+	       "workload wrote %.1f MiB; workload %.1f MB/s\n",
+	       r->write_amplification, mib(device), mib(r->user_bytes), r->write_mbps);
+	if (r->write_amplification < 1)
+		printf("  below 1: data the workload rewrote, truncated or deleted while still in "
+		       "the page cache reached the device once or not at all\n");
+}
+
 /* One row of the I/O class table. */
 struct class_row {
 	uint64_t read_bytes, reads, write_bytes, writes, flushes, requests;
@@ -942,8 +964,7 @@ static void print_report(const struct f2fs_replay_report *r, const struct f2fs_r
 	       mib(r->bytes[0]), (unsigned long long)r->requests[0], mib(r->bytes[1]),
 	       (unsigned long long)r->requests[1], mib(r->bytes[2]),
 	       (unsigned long long)r->requests[2], (unsigned long long)r->flushes);
-	printf("workload wrote %.1f MiB: write amplification %.3f, %.1f MB/s\n", mib(r->user_bytes),
-	       r->write_amplification, r->write_mbps);
+	print_amplification(r);
 	printf("cleaner: runs %llu, blocks moved %llu, sections freed %llu\n",
 	       (unsigned long long)r->gc_runs, (unsigned long long)r->gc_blocks_moved,
 	       (unsigned long long)r->gc_sections_freed);
@@ -1174,7 +1195,8 @@ static void print_compare(const struct f2fs_replay_report r[2], const char *cons
 	print_metric("data written (MiB)", mib(r[0].bytes[0]), mib(r[1].bytes[0]));
 	print_metric("node written (MiB)", mib(r[0].bytes[1]), mib(r[1].bytes[1]));
 	print_metric("meta written (MiB)", mib(r[0].bytes[2]), mib(r[1].bytes[2]));
-	print_metric("write amplification", r[0].write_amplification, r[1].write_amplification);
+	print_metric("write amplification (device/workload)", r[0].write_amplification,
+		     r[1].write_amplification);
 	print_metric("write MB/s", r[0].write_mbps, r[1].write_mbps);
 	print_metric("extents", (double)r[0].extents, (double)r[1].extents);
 	print_metric("read requests at 512 KiB", (double)r[0].read_requests,
