@@ -118,6 +118,7 @@ import json, sys
 d = json.load(sys.stdin)
 a, b = d["a"]["checkpoints"], d["b"]["checkpoints"]
 assert d["a"]["policy"]["checkpoint_merge"] is False and d["b"]["policy"]["checkpoint_merge"]
+assert (d["a"]["label"], d["b"]["label"]) == ("--no-checkpoint-merge", "--checkpoint-merge"), d["a"]["label"]
 assert a["merged"] == 0, "merged without merge: %d" % a["merged"]
 assert a["requested"] >= 40 and b["requested"] >= 40, (a["requested"], b["requested"])
 assert b["issued"] + b["skipped"] + b["merged"] <= b["requested"] + 1
@@ -131,6 +132,32 @@ print("A issued %d of %d; B issued %d, merged %d" % (a["issued"], a["requested"]
 	fail ckpt-compare "$verdict"
 else
 	both_clean ckpt-compare && pass ckpt-compare
+	echo "  $verdict"
+fi
+
+# the compare table names its columns after the policy strings given, never
+# A and B (ckpt-storm's threads are A, B and C); "" is the defaults
+out=$("$F2FS_IO" replay --mkfs "" --no-progress --count 10 --file-size 8M \
+	--compare "" "--no-checkpoint-merge  --ckpt-ioprio rt,2" ckpt-storm "$IMG" 2>&1)
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail compare-columns "exit $rc: $(echo "$out" | tail -1)"
+elif ! verdict=$(echo "$out" | python3 -c '
+import sys
+lines = sys.stdin.read().splitlines()
+assert lines[:3] == ["first run:  (defaults)", "second run: --no-checkpoint-merge --ckpt-ioprio rt,2",
+                     "ratio:      second / first"], lines[:3]
+head = lines[4]
+assert head.split()[0] == "metric" and head.split()[-1] == "ratio", head
+assert head.index("(defaults)") < head.index("--no-checkpoint-merge --ckpt-ioprio rt,2"), head
+assert not any(l.startswith(("A:", "B:")) or "B/A" in l for l in lines), lines
+rows = {l[:38].strip(): l[38:].split() for l in lines[5:]}
+assert len(rows["thread A elapsed (s)"]) == 3 and "write amplification (device/workload)" in rows, rows
+print(head)
+' 2>&1); then
+	fail compare-columns "$verdict"
+else
+	both_clean compare-columns && pass compare-columns
 	echo "  $verdict"
 fi
 

@@ -35,6 +35,7 @@ struct replay_opts {
 	const char *workload, *trace, *strace, *strace_root, *fio_iolog, *save_trace, *plot;
 	const char *device, *mkfs_args;
 	const char *compare[2];
+	char label[2][160]; /* --compare's runs named by their policy options */
 	bool json, direct;
 	struct progress_request progress;
 };
@@ -518,6 +519,35 @@ static void missing_args(const struct tool *t, int sources, int left, char **res
 		  rest[0], names);
 }
 
+/*
+ * The names of --compare's runs: their policy strings, blanks squeezed, so
+ * that the table's columns and the plot's rows say which is which; "" is
+ * "(defaults)", and two equal strings are told apart as 1st and 2nd.
+ */
+static void compare_labels(struct replay_opts *o)
+{
+	char *out, *end;
+	const char *s;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		out = o->label[i];
+		end = out + sizeof(o->label[i]) - 1;
+		for (s = o->compare[i]; *s && out < end; s++)
+			if ((*s != ' ' && *s != '\t') || (out > o->label[i] && out[-1] != ' '))
+				*out++ = *s == '\t' ? ' ' : *s;
+		if (out > o->label[i] && out[-1] == ' ')
+			out--;
+		*out = 0;
+		if (!o->label[i][0])
+			snprintf(o->label[i], sizeof(o->label[i]), "(defaults)");
+	}
+	if (!strcmp(o->label[0], o->label[1]) && strlen(o->label[0]) < sizeof(o->label[0]) - 8) {
+		strcat(o->label[0], " (1st)");
+		strcat(o->label[1], " (2nd)");
+	}
+}
+
 static void parse_args(const struct tool *t, int argc, char **argv, struct replay_opts *o,
 		       const struct f2fs_io_cmd *cmd)
 {
@@ -563,6 +593,7 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct repla
 		o->policy[1] = o->policy[0];
 		parse_policy_string(t, o->compare[0], &o->policy[0]);
 		parse_policy_string(t, o->compare[1], &o->policy[1]);
+		compare_labels(o);
 	}
 }
 
@@ -1080,12 +1111,14 @@ static void json_errors(struct json *j, const struct f2fs_replay_report *r)
 }
 
 static void json_report(struct json *j, const char *key, const struct f2fs_replay_report *r,
-			const struct f2fs_replay_policy *p)
+			const struct f2fs_replay_policy *p, const char *label)
 {
 	unsigned int c;
 
 	json_object(j, key);
 	json_str(j, "workload", r->workload);
+	if (label)
+		json_str(j, "label", label);
 	json_policy(j, p);
 	json_double(j, "elapsed_s", r->elapsed_s);
 	json_threads(j, r);
@@ -1162,52 +1195,79 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 
 /* ---- --compare's table ---- */
 
-static void print_metric(const char *name, double a, double b)
+#define METRIC_W 38 /* "write amplification (device/workload)" */
+
+/* Columns as wide as the runs' names, at least as wide as a figure. */
+struct columns {
+	int w[2];
+};
+
+static void print_metric(const struct columns *c, const char *name, double a, double b)
 {
 	if (a != 0)
-		printf("%-34s %14.3f %14.3f %9.3f\n", name, a, b, b / a);
+		printf("%-*s %*.3f %*.3f %9.3f\n", METRIC_W, name, c->w[0], a, c->w[1], b, b / a);
 	else
-		printf("%-34s %14.3f %14.3f %9s\n", name, a, b, "-");
+		printf("%-*s %*.3f %*.3f %9s\n", METRIC_W, name, c->w[0], a, c->w[1], b, "-");
 }
 
-static void print_compare(const struct f2fs_replay_report r[2], const char *const spec[2])
+static void print_thread_metrics(const struct columns *c, const struct f2fs_replay_report r[2])
 {
+	const struct f2fs_replay_thread_report *a, *b;
+	char name[80];
 	size_t i;
-	char name[64];
 
-	printf("A: %s\nB: %s\n\n", spec[0], spec[1]);
-	printf("%-34s %14s %14s %9s\n", "metric", "A", "B", "B/A");
-	print_metric("elapsed (s)", r[0].elapsed_s, r[1].elapsed_s);
 	for (i = 0; i < r[0].nthreads && i < r[1].nthreads; i++) {
-		snprintf(name, sizeof(name), "%s elapsed (s)", r[0].threads[i].name);
-		print_metric(name, r[0].threads[i].elapsed_s, r[1].threads[i].elapsed_s);
-		if (!r[0].threads[i].fsyncs && !r[1].threads[i].fsyncs)
+		a = &r[0].threads[i];
+		b = &r[1].threads[i];
+		snprintf(name, sizeof(name), "thread %s elapsed (s)", a->name);
+		print_metric(c, name, a->elapsed_s, b->elapsed_s);
+		if (!a->fsyncs && !b->fsyncs)
 			continue;
-		snprintf(name, sizeof(name), "%s fsync p50 (ms)", r[0].threads[i].name);
-		print_metric(name, r[0].threads[i].fsync_p50_ms, r[1].threads[i].fsync_p50_ms);
-		snprintf(name, sizeof(name), "%s fsync p99 (ms)", r[0].threads[i].name);
-		print_metric(name, r[0].threads[i].fsync_p99_ms, r[1].threads[i].fsync_p99_ms);
+		snprintf(name, sizeof(name), "thread %s fsync p50 (ms)", a->name);
+		print_metric(c, name, a->fsync_p50_ms, b->fsync_p50_ms);
+		snprintf(name, sizeof(name), "thread %s fsync p99 (ms)", a->name);
+		print_metric(c, name, a->fsync_p99_ms, b->fsync_p99_ms);
 	}
-	print_metric("checkpoints requested", (double)r[0].cp_requested, (double)r[1].cp_requested);
-	print_metric("checkpoints issued", (double)r[0].cp_issued, (double)r[1].cp_issued);
-	print_metric("checkpoints merged", (double)r[0].cp_merged, (double)r[1].cp_merged);
-	print_metric("checkpoint wait avg (ms)", r[0].cp_wait_avg_ms, r[1].cp_wait_avg_ms);
-	print_metric("data written (MiB)", mib(r[0].bytes[0]), mib(r[1].bytes[0]));
-	print_metric("node written (MiB)", mib(r[0].bytes[1]), mib(r[1].bytes[1]));
-	print_metric("meta written (MiB)", mib(r[0].bytes[2]), mib(r[1].bytes[2]));
-	print_metric("write amplification (device/workload)", r[0].write_amplification,
+}
+
+/* The runs side by side, each column named by its policy options (@label). */
+static void print_compare(const struct f2fs_replay_report r[2], const char label[2][160])
+{
+	struct columns c;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		c.w[i] = (int)strlen(label[i]);
+		if (c.w[i] < 14)
+			c.w[i] = 14;
+	}
+	printf("first run:  %s\nsecond run: %s\nratio:      second / first\n\n", label[0],
+	       label[1]);
+	printf("%-*s %*s %*s %9s\n", METRIC_W, "metric", c.w[0], label[0], c.w[1], label[1],
+	       "ratio");
+	print_metric(&c, "elapsed (s)", r[0].elapsed_s, r[1].elapsed_s);
+	print_thread_metrics(&c, r);
+	print_metric(&c, "checkpoints requested", (double)r[0].cp_requested,
+		     (double)r[1].cp_requested);
+	print_metric(&c, "checkpoints issued", (double)r[0].cp_issued, (double)r[1].cp_issued);
+	print_metric(&c, "checkpoints merged", (double)r[0].cp_merged, (double)r[1].cp_merged);
+	print_metric(&c, "checkpoint wait avg (ms)", r[0].cp_wait_avg_ms, r[1].cp_wait_avg_ms);
+	print_metric(&c, "data written (MiB)", mib(r[0].bytes[0]), mib(r[1].bytes[0]));
+	print_metric(&c, "node written (MiB)", mib(r[0].bytes[1]), mib(r[1].bytes[1]));
+	print_metric(&c, "meta written (MiB)", mib(r[0].bytes[2]), mib(r[1].bytes[2]));
+	print_metric(&c, "write amplification (device/workload)", r[0].write_amplification,
 		     r[1].write_amplification);
-	print_metric("write MB/s", r[0].write_mbps, r[1].write_mbps);
-	print_metric("extents", (double)r[0].extents, (double)r[1].extents);
-	print_metric("read requests at 512 KiB", (double)r[0].read_requests,
+	print_metric(&c, "write MB/s", r[0].write_mbps, r[1].write_mbps);
+	print_metric(&c, "extents", (double)r[0].extents, (double)r[1].extents);
+	print_metric(&c, "read requests at 512 KiB", (double)r[0].read_requests,
 		     (double)r[1].read_requests);
 	if (r[0].read_pass)
-		print_metric("read pass MB/s", r[0].read_pass_mbps, r[1].read_pass_mbps);
-	print_metric("cleaner blocks moved", (double)r[0].gc_blocks_moved,
+		print_metric(&c, "read pass MB/s", r[0].read_pass_mbps, r[1].read_pass_mbps);
+	print_metric(&c, "cleaner blocks moved", (double)r[0].gc_blocks_moved,
 		     (double)r[1].gc_blocks_moved);
 	if (r[0].zoned) {
-		print_metric("zones reset", (double)r[0].zone_resets, (double)r[1].zone_resets);
-		print_metric("zone reset time (ms)", r[0].zone_mgmt_ms, r[1].zone_mgmt_ms);
+		print_metric(&c, "zones reset", (double)r[0].zone_resets, (double)r[1].zone_resets);
+		print_metric(&c, "zone reset time (ms)", r[0].zone_mgmt_ms, r[1].zone_mgmt_ms);
 	}
 }
 
@@ -1284,6 +1344,29 @@ static bool report_failed_ops(const struct tool *t, const struct f2fs_replay_rep
 	return true;
 }
 
+/* The report: JSON ("a" and "b" for --compare, each with its label), the table, or the text. */
+static void print_results(const struct replay_opts *o, const struct f2fs_replay_report *rep,
+			  const char *const labels[2], int runs)
+{
+	struct json j;
+
+	if (!o->json) {
+		if (runs == 2)
+			print_compare(rep, o->label);
+		else
+			print_report(&rep[0], &o->policy[0]);
+		return;
+	}
+	json_init(&j, stdout);
+	json_object(&j, NULL);
+	json_report(&j, runs == 2 ? "a" : "run", &rep[0], &o->policy[0],
+		    runs == 2 ? labels[0] : NULL);
+	if (runs == 2)
+		json_report(&j, "b", &rep[1], &o->policy[1], labels[1]);
+	json_end(&j);
+	putchar('\n');
+}
+
 static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 {
 	struct tool t = {.prog = "f2fs_io replay"};
@@ -1293,6 +1376,7 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	struct progress prog;
 	struct progress_state ps = {.p = &prog};
 	FILE *plot = NULL;
+	const char *labels[2];
 	char why[128];
 	bool failed;
 	int runs, i;
@@ -1318,35 +1402,12 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 		run_one(&t, &o, &wl, &o.policy[i], &ps, &rep[i]);
 	}
 	progress_finish(&prog);
-	if (o.json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_object(&j, NULL);
-		json_report(&j, runs == 2 ? "a" : "run", &rep[0], &o.policy[0]);
-		if (runs == 2)
-			json_report(&j, "b", &rep[1], &o.policy[1]);
-		json_end(&j);
-		putchar('\n');
-	} else if (runs == 2) {
-		print_compare(rep, o.compare);
-	} else {
-		print_report(&rep[0], &o.policy[0]);
-	}
-	if (plot) {
-		const char *labels[2] = {o.workload ? o.workload : "replay", NULL};
-		char a[160], b[160];
-
-		if (runs == 2) {
-			snprintf(a, sizeof(a), "A: %s", o.compare[0]);
-			snprintf(b, sizeof(b), "B: %s", o.compare[1]);
-			labels[0] = a;
-			labels[1] = b;
-		}
-		if (replay_plot_svg(plot, rep, labels, (size_t)runs) || fclose(plot))
-			tool_fail(&t, 1, "--plot %s: cannot write it", o.plot);
-	}
-	failed = report_failed_ops(&t, rep, o.compare, runs);
+	labels[0] = runs == 2 ? o.label[0] : o.workload ? o.workload : "replay";
+	labels[1] = o.label[1];
+	print_results(&o, rep, labels, runs);
+	if (plot && (replay_plot_svg(plot, rep, labels, (size_t)runs) || fclose(plot)))
+		tool_fail(&t, 1, "--plot %s: cannot write it", o.plot);
+	failed = report_failed_ops(&t, rep, labels, runs);
 	for (i = 0; i < runs; i++)
 		f2fs_replay_report_free(&rep[i]);
 	f2fs_replay_workload_free(&wl);
