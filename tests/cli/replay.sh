@@ -472,7 +472,9 @@ else
 	echo "  $verdict"
 fi
 
-# --plot: one SVG with a column per run, a dot per fsync, a bar per thread
+# --plot: one SVG with a legend naming each thread's colour and each mark,
+# a row per run labelled with its policy options, stacked, a dot per fsync,
+# a bar per thread, and "none" in a panel with nothing to draw
 out=$("$F2FS_IO" replay --mkfs "" --count 20 --file-size 8M --json --plot "$WORK/plot.svg" \
 	--compare "--no-checkpoint-merge" "--checkpoint-merge" ckpt-storm "$IMG" 2>&1)
 rc=$?
@@ -482,8 +484,22 @@ elif ! verdict=$(echo "$out" | python3 -c '
 import json, sys, xml.etree.ElementTree as ET
 d = json.load(sys.stdin)
 ns = "{http://www.w3.org/2000/svg}"
-runs = [g for g in ET.parse(sys.argv[1]).getroot().iter(ns + "g") if g.get("class") == "run"]
+root = ET.parse(sys.argv[1]).getroot()
+runs = [g for g in root.iter(ns + "g") if g.get("class") == "run"]
 assert len(runs) == 2, len(runs)
+legend = [g for g in root.iter(ns + "g") if g.get("class") == "legend"]
+assert len(legend) == 1, len(legend)
+names = [t.text for t in legend[0].iter(ns + "text") if t.get("class") == "thread"]
+swatches = [r.get("fill") for r in legend[0].iter(ns + "rect") if r.get("class") == "swatch"]
+assert names == [t["name"] for t in d["a"]["threads"]] and len(set(swatches)) == len(names), names
+marks = " ".join(t.text for t in legend[0].iter(ns + "text"))
+assert "fsync" in marks and "checkpoints" in marks and "elapsed" in marks, marks
+labels = [[t for t in g.iter(ns + "text") if t.get("class") == "label"][0] for g in runs]
+assert [t.text for t in labels] == ["--no-checkpoint-merge", "--checkpoint-merge"], [t.text for t in labels]
+assert labels[0].get("x") == labels[1].get("x") and float(labels[1].get("y")) > float(labels[0].get("y")) + 200
+first_bar = [float([r for r in g.iter(ns + "rect") if r.get("class") == "elapsed"][0].get("y")) for g in runs]
+assert first_bar[1] > first_bar[0] + 200, first_bar
+assert not [t for t in root.iter(ns + "text") if t.get("class") == "none"]
 for g, k in zip(runs, "ab"):
     dots = sum(1 for _ in g.iter(ns + "circle"))
     fsyncs = sum(t["fsyncs"] for t in d[k]["threads"])
@@ -498,6 +514,30 @@ print("%d and %d dots" % tuple(sum(t["fsyncs"] for t in d[k]["threads"]) for k i
 else
 	both_clean plot && pass plot
 	echo "  $verdict"
+fi
+
+# a workload without fsyncs or checkpoints: "none" in those panels, no dots, no line
+printf '%s\n' "0 t fg create /a" "- t fg write /a 1M" "0 u bg create /b" "- u bg write /b 64K" \
+	>"$WORK/nofsync.trace"
+"$MKFS" -f -q "$IMG" >/dev/null 2>&1
+if ! out=$("$F2FS_IO" replay --no-progress --plot "$WORK/none.svg" --trace "$WORK/nofsync.trace" \
+	"$IMG" 2>&1); then
+	fail plot-none "exit $?: $(echo "$out" | tail -1)"
+elif ! verdict=$(python3 -c '
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+run = [g for g in root.iter(ns + "g") if g.get("class") == "run"]
+assert len(run) == 1, len(run)
+none = [t for t in run[0].iter(ns + "text") if t.get("class") == "none"]
+assert [t.text for t in none] == ["none", "none"], [t.text for t in none]
+assert not list(run[0].iter(ns + "circle")) and not list(run[0].iter(ns + "polyline"))
+bars = [r for r in run[0].iter(ns + "rect") if r.get("class") == "elapsed"]
+assert len(bars) == 2, len(bars)
+' "$WORK/none.svg" 2>&1); then
+	fail plot-none "$verdict"
+else
+	both_clean plot-none && pass plot-none
 fi
 
 # --- bad input: one line, exit 1, nothing written ---

@@ -1344,6 +1344,16 @@ static bool report_failed_ops(const struct tool *t, const struct f2fs_replay_rep
 	return true;
 }
 
+/* What a single run ran: the workload's name, or the file its trace came from. */
+static const char *source_name(const struct replay_opts *o)
+{
+	if (o->workload)
+		return o->workload;
+	if (o->trace)
+		return o->trace;
+	return o->strace ? o->strace : o->fio_iolog;
+}
+
 /* The report: JSON ("a" and "b" for --compare, each with its label), the table, or the text. */
 static void print_results(const struct replay_opts *o, const struct f2fs_replay_report *rep,
 			  const char *const labels[2], int runs)
@@ -1402,7 +1412,7 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 		run_one(&t, &o, &wl, &o.policy[i], &ps, &rep[i]);
 	}
 	progress_finish(&prog);
-	labels[0] = runs == 2 ? o.label[0] : o.workload ? o.workload : "replay";
+	labels[0] = runs == 2 ? o.label[0] : source_name(&o);
 	labels[1] = o.label[1];
 	print_results(&o, rep, labels, runs);
 	if (plot && (replay_plot_svg(plot, rep, labels, (size_t)runs) || fclose(plot)))
