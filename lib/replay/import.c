@@ -1147,8 +1147,7 @@ static int set_cwd(struct strace *st, struct proc *pr, char *path)
 	return 0;
 }
 
-/* A chdir to a relative path from an unknown directory leaves it unknown: only using it is refused.
- */
+/* A chdir to a relative path from an unknown directory leaves it unknown; using it is refused. */
 static int h_chdir(struct strace *st, struct call *c)
 {
 	char *host;
