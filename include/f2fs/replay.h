@@ -147,6 +147,9 @@ int f2fs_replay_trace_write(FILE *out, const struct f2fs_replay_workload *wl);
  * one thread per traced pid.  Only paths under @root (a directory of the
  * traced program's view) are kept, renamed to paths inside the volume
  * ("/" for @root itself); NULL keeps every absolute path as it is.
+ * Relative paths start where the log shows each process to be (chdir,
+ * getcwd, strace -y), or at @root until it does; a relative path that
+ * cannot be placed so is refused (-EINVAL, *err naming its line).
  */
 int f2fs_replay_import_strace(FILE *in, const char *file, const char *root,
 			      struct f2fs_replay_workload *wl, struct f2fs_replay_parse_error *err);
@@ -287,6 +290,9 @@ struct f2fs_replay_sample {
 	double at_s, ms;
 };
 
+/* Kinds of error a thread's report counts apart; the rest are in its errors only. */
+#define F2FS_RP_ERROR_KINDS 8
+
 /* One emulated thread's figures. */
 struct f2fs_replay_thread_report {
 	char name[32];
@@ -295,8 +301,15 @@ struct f2fs_replay_thread_report {
 	uint64_t ops, errors, rounds;
 	uint64_t fsyncs;
 	double fsync_p50_ms, fsync_p99_ms, fsync_max_ms;
-	int first_error; /* negative errno of the first failed op, 0 when none */
-	uint32_t first_error_line;
+	int first_error;	   /* negative errno of the first failed op, 0 when none */
+	uint32_t first_error_line; /* its trace line, 0 for a generated op */
+	double first_error_at_s;   /* when it started, s after the threads started */
+	/* failed ops counted by error (negative errno), kinds in the order they first failed */
+	struct f2fs_replay_error_count {
+		int error;
+		uint64_t count;
+	} error_kinds[F2FS_RP_ERROR_KINDS];
+	size_t nerror_kinds;
 	struct f2fs_replay_sample *fsync_samples; /* each fsync-like op, in order */
 	size_t nfsync_samples;
 };
@@ -326,8 +339,15 @@ struct f2fs_replay_report {
 	bool read_pass;
 	uint64_t read_pass_requests, read_pass_bytes;
 	double read_pass_s, read_pass_mbps;
-	/* per I/O class: bytes, requests, average and peak queue wait */
+	/*
+	 * per I/O class, every device request from the mount to the unmount
+	 * (before the read-back): bytes and requests in all (reads, writes and
+	 * flushes), each kind apart, and the average and peak queue wait
+	 */
 	uint64_t class_bytes[F2FS_RP_IO_CLASSES], class_requests[F2FS_RP_IO_CLASSES];
+	uint64_t class_read_bytes[F2FS_RP_IO_CLASSES], class_reads[F2FS_RP_IO_CLASSES];
+	uint64_t class_write_bytes[F2FS_RP_IO_CLASSES], class_writes[F2FS_RP_IO_CLASSES];
+	uint64_t class_flushes[F2FS_RP_IO_CLASSES];
 	double class_wait_avg_ms[F2FS_RP_IO_CLASSES], class_wait_max_ms[F2FS_RP_IO_CLASSES];
 	/*
 	 * a zoned device: zones reset and finished (their bytes, the time

@@ -1012,13 +1012,17 @@ static void sched_report(struct rp_sched *sched, struct f2fs_replay_report *rep)
 	rp_sched_get_stats(sched, &st);
 	for (c = 0; c < st.nclasses && c < F2FS_RP_IO_CLASSES; c++) {
 		const struct rp_sched_counters *k = &st.classes[c];
-		uint64_t n = k->reads + k->flushes;
+		uint64_t n;
 
-		rep->class_bytes[c] = k->read_bytes;
+		rep->class_read_bytes[c] = k->read_bytes;
+		rep->class_reads[c] = k->reads;
+		rep->class_flushes[c] = k->flushes;
 		for (t = 0; t < RP_SCHED_TAGS; t++) {
-			rep->class_bytes[c] += k->write_bytes[t];
-			n += k->writes[t];
+			rep->class_write_bytes[c] += k->write_bytes[t];
+			rep->class_writes[c] += k->writes[t];
 		}
+		rep->class_bytes[c] = k->read_bytes + rep->class_write_bytes[c];
+		n = k->reads + rep->class_writes[c] + k->flushes;
 		rep->class_requests[c] = n;
 		rep->class_wait_avg_ms[c] = n ? (double)k->wait_ns / 1e6 / (double)n : 0;
 		rep->class_wait_max_ms[c] = (double)k->max_wait_ns / 1e6;

@@ -8,7 +8,10 @@
  * descriptors.  So the import keeps what the traced processes kept: per
  * process a descriptor table of open file descriptions (shared by dup and,
  * when the log shows it, by fork and threads), each with its path and file
- * position, and a working directory for relative paths.  Calls that
+ * position, and a working directory for relative paths, as the log shows
+ * it (chdir, getcwd, strace -y) or the root says it starts.  A relative
+ * path the import cannot place refuses the log: guessing would replay
+ * another tree, and dropping it would replay nothing.  Calls that
  * change files become ops on the paths; the rest only update that state.
  * The ops are collected in log order first, then a second pass makes the
  * workload runnable on an empty volume: directories the log used before
@@ -267,6 +270,7 @@ struct strace {
 	struct f2fs_replay_parse_error *err;
 	char *root; /* normalized; NULL when paths are kept as they are */
 	size_t root_len;
+	bool root_given;    /* a process's working directory is the root until the log says */
 	struct proc *procs; /* in the order the log shows them first */
 	size_t nprocs, procs_cap;
 	size_t anon; /* the process of the lines without a pid, NO_PROC before one */
@@ -276,6 +280,8 @@ struct strace {
 	size_t nops, ops_cap;
 	uint64_t t0; /* the first timestamp */
 	bool have_t0;
+	uint64_t day_ns;     /* -t/-tt: days the clock went past midnight, in ns */
+	uint64_t last_clock; /* -t/-tt: the latest time of day seen, ns */
 	uint32_t line;
 };
 
@@ -367,7 +373,10 @@ static struct fdtable *proc_fdt(struct proc *pr)
 	return pr->fdt;
 }
 
-/* The process's working directory, the root on first use (see f2fs_io(8)). */
+/*
+ * The process's working directory: on first use the root when one was
+ * given, else unknown until the log shows it (see f2fs_io(8)).
+ */
 static struct cwd *proc_cwd(struct strace *st, struct proc *pr)
 {
 	if (!pr->cwd) {
@@ -375,8 +384,8 @@ static struct cwd *proc_cwd(struct strace *st, struct proc *pr)
 		if (!pr->cwd)
 			return NULL;
 		pr->cwd->refs = 1;
-		if (st->root) {
-			pr->cwd->path = strdup(st->root);
+		if (st->root_given) {
+			pr->cwd->path = strdup(st->root ? st->root : "/");
 			if (!pr->cwd->path) {
 				cwd_put(pr->cwd);
 				pr->cwd = NULL;
@@ -543,15 +552,19 @@ static const char *read_fraction(const char *s, uint64_t *ns)
 	return s;
 }
 
-/* A -ttt (seconds.fraction) or -t/-tt (HH:MM:SS[.fraction]) timestamp; NULL when none. */
-static const char *read_timestamp(const char *s, uint64_t *ns)
+/*
+ * A -ttt (seconds.fraction) or -t/-tt (HH:MM:SS[.fraction], *@clock set)
+ * timestamp; NULL when none.
+ */
+static const char *read_timestamp(const char *s, uint64_t *ns, bool *clock)
 {
 	uint64_t v, h, m, frac;
 	const char *p = read_decimal(s, &v);
 
+	*clock = *p == ':';
 	if (p == s)
 		return NULL;
-	if (*p == ':') {
+	if (*clock) {
 		h = v;
 		p = read_decimal(p + 1, &m);
 		if (*p != ':')
@@ -609,6 +622,13 @@ static void push_arg(struct call *c, const char *from, const char *to)
 		c->arg[c->nargs++] = (struct span){from, (size_t)(to - from)};
 }
 
+/* Does a -y decoration start at @s: after a descriptor number or AT_FDCWD? */
+static bool is_decorated(const char *text, const char *s)
+{
+	return s > text &&
+	       (rp_is_digit(s[-1]) || (s - text >= 8 && !strncmp(s - 8, "AT_FDCWD", 8)));
+}
+
 /* Skip a -y decoration "<...>" after a descriptor number; NULL when unclosed. */
 static const char *skip_decoration(const char *s)
 {
@@ -633,7 +653,7 @@ static bool split_args(struct call *c, const char **end)
 			if (!s)
 				return false;
 			s--;
-		} else if (*s == '<' && s > c->text && rp_is_digit(s[-1])) {
+		} else if (*s == '<' && is_decorated(c->text, s)) {
 			s = skip_decoration(s);
 			if (!s)
 				return false;
@@ -787,32 +807,151 @@ static int arg_string(const struct call *c, size_t i, char **out, size_t *len, b
 
 /* ---- strace: resolving paths ---- */
 
-/* The directory a relative path of argument @dirfd starts from (-1: the cwd); NULL when unknown. */
-static const char *base_dir(struct strace *st, const struct call *c, int dirfd)
+/* Argument @i is AT_FDCWD, with or without a -y decoration. */
+static bool arg_is_fdcwd(const struct call *c, size_t i)
+{
+	return i < c->nargs && c->arg[i].n >= 8 && !strncmp(c->arg[i].s, "AT_FDCWD", 8) &&
+	       (c->arg[i].n == 8 || c->arg[i].s[8] == '<');
+}
+
+/*
+ * The path strace -y shows after argument @i ("3</data/dir>",
+ * "AT_FDCWD</data>"), unescaped, into *@out; NULL when it shows none, or
+ * something other than a path (a socket).  -ENOMEM.
+ */
+static int arg_decoration(const struct call *c, size_t i, char **out)
+{
+	const char *s, *end;
+	char *shown;
+	size_t n = 0;
+	int ch = 0, ret = 0;
+
+	*out = NULL;
+	if (i >= c->nargs)
+		return 0;
+	end = c->arg[i].s + c->arg[i].n;
+	s = memchr(c->arg[i].s, '<', c->arg[i].n);
+	if (!s || s[1] != '/' || end[-1] != '>')
+		return 0;
+	*out = malloc((size_t)(end - s));
+	if (!*out)
+		return -ENOMEM;
+	/* strace escapes what is not printable, and < and > */
+	for (s++; s < end - 1; (*out)[n++] = (char)ch) {
+		ch = (unsigned char)*s++;
+		if (ch == '\\' && (ch = string_escape(&s)) < 0)
+			break;
+	}
+	(*out)[n] = '\0';
+	shown = *out;
+	*out = NULL;
+	if (ch >= 0 && !memchr(shown, '\0', n))
+		ret = normalize("/", shown, n, out);
+	free(shown);
+	return ret;
+}
+
+static int set_cwd(struct strace *st, struct proc *pr, char *path);
+static int volume_path(const struct strace *st, const char *host, char **vol);
+
+/* Descriptor @fd of the process is the directory @host, as strace -y showed (@host taken). */
+static int learn_dir_fd(struct strace *st, struct proc *pr, long long fd, char *host)
+{
+	struct ofile *f = ofile_new(st);
+	int ret;
+
+	if (!f) {
+		free(host);
+		return -ENOMEM;
+	}
+	f->host = host;
+	f->dir = true;
+	ret = volume_path(st, host, &f->vol);
+	if (!ret)
+		ret = fd_install(st, pr, fd, f);
+	ofile_put(st, f);
+	return ret;
+}
+
+/*
+ * The directory a relative path of argument @dirfd starts from (-1: the
+ * cwd) into *@base, NULL when unknown.  A -y decoration tells what the log
+ * did not: the working directory, or a descriptor opened before the log.
+ */
+static int base_dir(struct strace *st, const struct call *c, int dirfd, const char **base)
 {
 	struct proc *pr = &st->procs[c->proc];
 	struct cwd *cwd;
 	struct ofile *f;
 	long long fd;
+	char *shown = NULL;
+	int ret = dirfd < 0 ? 0 : arg_decoration(c, (size_t)dirfd, &shown);
 
-	if (dirfd < 0 || arg_is(c, (size_t)dirfd, "AT_FDCWD")) {
+	*base = NULL;
+	if (ret)
+		return ret;
+	if (dirfd < 0 || arg_is_fdcwd(c, (size_t)dirfd)) {
+		if (shown && (ret = set_cwd(st, pr, shown)))
+			return ret;
 		cwd = proc_cwd(st, pr);
-		return cwd ? cwd->path : NULL;
+		*base = cwd ? cwd->path : NULL;
+		return cwd ? 0 : -ENOMEM;
 	}
-	if (!arg_number(c, (size_t)dirfd, &fd))
-		return NULL;
+	if (!arg_number(c, (size_t)dirfd, &fd)) {
+		free(shown);
+		return 0;
+	}
 	f = fd_get(pr, fd);
-	return f ? f->host : NULL;
+	if ((!f || !f->host) && shown) {
+		ret = learn_dir_fd(st, pr, fd, shown);
+		f = fd_get(pr, fd);
+	} else {
+		free(shown);
+	}
+	*base = f ? f->host : NULL;
+	return ret;
+}
+
+/* "pid 8983", or "the traced process" for a log without pids. */
+static const char *proc_label(const struct strace *st, size_t proc, char *buf, size_t size)
+{
+	if (st->procs[proc].pid < 0)
+		return "the traced process";
+	snprintf(buf, size, "pid %ld", st->procs[proc].pid);
+	return buf;
+}
+
+/* A relative path the log gives no directory for: refused, at the line of its call. */
+static int unplaced(struct strace *st, const struct call *c, int dirfd, const char *path,
+		    size_t len)
+{
+	char q[RP_QUOTE_SIZE], who[32];
+	long long fd;
+
+	rp_quote(q, sizeof(q), path, len);
+	if (dirfd >= 0 && !arg_is_fdcwd(c, (size_t)dirfd) && arg_number(c, (size_t)dirfd, &fd))
+		return rp_fail(st->err, st->file, c->line,
+			       "relative path %s: descriptor %lld was not opened in the log", q,
+			       fd);
+	if (dirfd >= 0 && !arg_is_fdcwd(c, (size_t)dirfd))
+		return rp_fail(st->err, st->file, c->line,
+			       "relative path %s: its directory is not a descriptor", q);
+	return rp_fail(st->err, st->file, c->line,
+		       "relative path %s: where %s started is not in the log; give --strace-root",
+		       q, proc_label(st, c->proc, who, sizeof(who)));
 }
 
 /*
  * The path of argument @i (relative to argument @dirfd, -1 for the working
  * directory) in the traced system, normalized: *@host, NULL when it cannot
- * be known (not a string, cut by strace, a NUL in it, an unknown base).
+ * be known (not a string, cut by strace, a NUL in it).  A relative path
+ * without a known directory is refused when @strict, else NULL too.
  */
-static int call_path(struct strace *st, const struct call *c, int dirfd, size_t i, char **host)
+static int resolve_path(struct strace *st, const struct call *c, int dirfd, size_t i, bool strict,
+			char **host)
 {
 	char q[RP_QUOTE_SIZE], *s;
+	const char *base = "/";
 	size_t len;
 	bool cut;
 	int ret;
@@ -824,10 +963,21 @@ static int call_path(struct strace *st, const struct call *c, int dirfd, size_t 
 			     rp_quote(q, sizeof(q), c->arg[i].s, c->arg[i].n));
 	if (ret)
 		return ret > 0 ? 0 : ret;
-	if (!cut && len && !memchr(s, '\0', len))
-		ret = normalize(base_dir(st, c, dirfd), s, len, host);
+	if (!cut && len && !memchr(s, '\0', len)) {
+		if (s[0] != '/')
+			ret = base_dir(st, c, dirfd, &base);
+		if (!ret && base)
+			ret = normalize(base, s, len, host);
+		else if (!ret && strict)
+			ret = unplaced(st, c, dirfd, s, len);
+	}
 	free(s);
 	return ret;
+}
+
+static int call_path(struct strace *st, const struct call *c, int dirfd, size_t i, char **host)
+{
+	return resolve_path(st, c, dirfd, i, true, host);
 }
 
 /* @host in the volume: NULL when outside the root, or not a path a workload may hold. */
@@ -997,6 +1147,7 @@ static int set_cwd(struct strace *st, struct proc *pr, char *path)
 	return 0;
 }
 
+/* A chdir to a relative path from an unknown directory leaves it unknown; using it is refused. */
 static int h_chdir(struct strace *st, struct call *c)
 {
 	char *host;
@@ -1004,8 +1155,20 @@ static int h_chdir(struct strace *st, struct call *c)
 
 	if (c->failed)
 		return 0;
-	ret = call_path(st, c, -1, 0, &host);
+	ret = resolve_path(st, c, -1, 0, false, &host);
 	return ret ? ret : set_cwd(st, &st->procs[c->proc], host);
+}
+
+/* getcwd(BUF, SIZE): the log says where the process is. */
+static int h_getcwd(struct strace *st, struct call *c)
+{
+	char *host;
+	int ret;
+
+	if (c->failed || c->nargs < 1 || c->arg[0].n < 2 || c->arg[0].s[1] != '/')
+		return 0;
+	ret = call_path(st, c, -1, 0, &host);
+	return ret || !host ? ret : set_cwd(st, &st->procs[c->proc], host);
 }
 
 static int h_fchdir(struct strace *st, struct call *c)
@@ -1479,6 +1642,7 @@ static const struct handler handlers[] = {
     {"fcntl64", h_fcntl},
     {"chdir", h_chdir},
     {"fchdir", h_fchdir},
+    {"getcwd", h_getcwd},
     {"write", h_write},
     {"writev", h_write},
     {"pwrite64", h_pwrite},
@@ -1625,21 +1789,37 @@ static int do_event(struct strace *st, struct call *c, const char *text)
 	return do_call(st, c, text);
 }
 
+/*
+ * A -t/-tt time of day @ns as time since the first day of the log: the
+ * clock going back by more than half a day went past midnight.
+ */
+static uint64_t past_midnight(struct strace *st, uint64_t ns)
+{
+	const uint64_t day = 24 * 3600 * NS_PER_SEC;
+
+	if (ns + day / 2 < st->last_clock)
+		st->day_ns += day;
+	st->last_clock = ns;
+	return ns + st->day_ns;
+}
+
 static int strace_line(struct strace *st, char *line)
 {
 	struct call c = {0};
 	struct span name;
 	const char *s;
-	bool has_pid;
+	bool has_pid, clock;
 	long pid = 0;
 
 	s = skip_spaces(line);
 	if (!*s || starts_with(s, "strace: "))
 		return 0;
 	s = read_pid(s, &has_pid, &pid);
-	s = read_timestamp(s, &c.time);
+	s = read_timestamp(s, &c.time, &clock);
 	if (!s)
-		return sfail(st, "no timestamp: record the log with strace -ttt");
+		return sfail(st, "no timestamp: record the log with strace -ttt (or -tt or -t)");
+	if (clock)
+		c.time = past_midnight(st, c.time);
 	if (!st->have_t0) {
 		st->t0 = c.time;
 		st->have_t0 = true;
@@ -1913,6 +2093,7 @@ static int set_root(struct strace *st, const char *root)
 
 	if (!root)
 		return 0;
+	st->root_given = true;
 	if (root[0] != '/')
 		return rp_fail(st->err, st->file, 0, "root %s is not absolute",
 			       rp_quote(q, sizeof(q), root, strlen(root)));

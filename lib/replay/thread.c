@@ -421,6 +421,27 @@ static bool is_fatal(int ret)
 	return ret == -EIO || ret == -ENOMEM || ret == -EUCLEAN || ret == -ENOSPC || ret == -EROFS;
 }
 
+/* A failed op (@err, started @at_s into the run) into the thread's figures. */
+static void count_error(struct f2fs_replay_thread_report *r, int err,
+			const struct f2fs_replay_op *op, double at_s)
+{
+	size_t k;
+
+	if (!r->errors++) {
+		r->first_error = err;
+		r->first_error_line = op->line;
+		r->first_error_at_s = at_s;
+	}
+	for (k = 0; k < r->nerror_kinds && r->error_kinds[k].error != err; k++)
+		;
+	if (k == F2FS_RP_ERROR_KINDS)
+		return;
+	r->error_kinds[k].error = err;
+	r->error_kinds[k].count++;
+	if (k == r->nerror_kinds)
+		r->nerror_kinds++;
+}
+
 /* Run one op; false when the run must end. */
 static bool run_op(struct rp_thread *t, const struct f2fs_replay_op *op, uint64_t round)
 {
@@ -452,10 +473,7 @@ static bool run_op(struct rp_thread *t, const struct f2fs_replay_op *op, uint64_
 		rp_abort(t->run->e, ret, what);
 		return false;
 	}
-	if (!t->rep->errors++) {
-		t->rep->first_error = ret;
-		t->rep->first_error_line = op->line;
-	}
+	count_error(t->rep, ret, op, (double)(start - t->run->t0) / 1e9);
 	return true;
 }
 

@@ -40,6 +40,12 @@ void die(const char *fmt, ...)
 	vdie(fmt, ap, 0);
 }
 
+void print_usage(const struct f2fs_io_cmd *cmd, FILE *out)
+{
+	fputs("\nUSAGE:\n  ", out);
+	fputs(cmd->usage, out);
+}
+
 void usage_exit(const struct f2fs_io_cmd *cmd)
 {
 	fputs("Excess arguments\n\n", stderr);

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/types.h>
 
@@ -74,6 +75,8 @@ void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /* A wrong argument count: "Excess arguments", then the usage, on stderr; exit 1. */
 void usage_exit(const struct f2fs_io_cmd *cmd) __attribute__((noreturn));
+/* The usage of @cmd as "f2fs_io help CMD" prints it. */
+void print_usage(const struct f2fs_io_cmd *cmd, FILE *out);
 
 /* A wrong argument value: "Wrong <what>: <arg>", then the usage, on stderr; exit 1. */
 void bad_value(const struct f2fs_io_cmd *cmd, const char *what, const char *arg)

@@ -131,8 +131,7 @@ static void help(int argc, char **argv)
 		list_commands(stdout);
 		exit(1);
 	}
-	fputs("\nUSAGE:\n  ", stdout);
-	fputs(c->usage, stdout);
+	print_usage(c, stdout);
 	exit(0);
 }
 

@@ -35,6 +35,7 @@ struct replay_opts {
 	const char *workload, *trace, *strace, *strace_root, *fio_iolog, *save_trace, *plot;
 	const char *device, *mkfs_args;
 	const char *compare[2];
+	char label[2][160]; /* --compare's runs named by their policy options */
 	bool json, direct;
 	struct progress_request progress;
 };
@@ -450,6 +451,103 @@ static void parse_policy_string(const struct tool *t, const char *s, struct f2fs
 	free(copy);
 }
 
+/* "f2fs_io replay --help": the usage as "f2fs_io help replay" prints it, exit 0. */
+static void help_exit(int argc, char **argv, const struct f2fs_io_cmd *cmd)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			print_usage(cmd, stdout);
+			exit(0);
+		}
+}
+
+/* getopt_long's '?': an option it does not know, or one without its value. */
+static void bad_word(const struct tool *t, char **argv, const struct option *opts)
+{
+	const char *word = argv[optind - 1];
+
+	for (; optopt && opts->name; opts++)
+		if (opts->val == optopt)
+			tool_fail(t, 1, "--%s needs a value (f2fs_io replay --help)", opts->name);
+	tool_fail(t, 1, "unrecognized option \"%s\" (f2fs_io replay --help)", word);
+}
+
+static bool is_generator(const char *name)
+{
+	const char *const *g;
+
+	for (g = f2fs_replay_generators; *g; g++)
+		if (!strcmp(*g, name))
+			return true;
+	return false;
+}
+
+/* "ckpt-storm, tiotest, seqwrite, writeback" */
+static void generator_names(char *out, size_t len)
+{
+	const char *const *g;
+	size_t o = 0;
+
+	out[0] = 0;
+	for (g = f2fs_replay_generators; *g && o < len; g++)
+		o += (size_t)snprintf(out + o, len - o, "%s%s", o ? ", " : "", *g);
+}
+
+/*
+ * Too few words after the options: say which is missing, in the order of
+ * the usage, WORKLOAD (or a --trace, --import-* option) then DEVICE.
+ */
+static void missing_args(const struct tool *t, int sources, int left, char **rest)
+{
+	char names[128];
+
+	generator_names(names, sizeof(names));
+	if (sources || (left == 1 && is_generator(rest[0])))
+		tool_fail(t, 1, "no device given after the workload (f2fs_io replay --help)");
+	if (!left)
+		tool_fail(t, 1, "no workload and no device given (f2fs_io replay --help)");
+	if (!access(rest[0], F_OK))
+		tool_fail(t, 1,
+			  "no workload given before device %s: a workload name (%s), --trace, "
+			  "--import-strace or --import-fio-iolog",
+			  rest[0], names);
+	tool_fail(t, 1,
+		  "\"%s\" is neither a workload (%s) nor an existing device: give WORKLOAD "
+		  "DEVICE (f2fs_io replay --help)",
+		  rest[0], names);
+}
+
+/*
+ * The names of --compare's runs: their policy strings, blanks squeezed, so
+ * that the table's columns and the plot's rows say which is which; "" is
+ * "(defaults)", and two equal strings are told apart as 1st and 2nd.
+ */
+static void compare_labels(struct replay_opts *o)
+{
+	char *out, *end;
+	const char *s;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		out = o->label[i];
+		end = out + sizeof(o->label[i]) - 1;
+		for (s = o->compare[i]; *s && out < end; s++)
+			if ((*s != ' ' && *s != '\t') || (out > o->label[i] && out[-1] != ' '))
+				*out++ = *s == '\t' ? ' ' : *s;
+		if (out > o->label[i] && out[-1] == ' ')
+			out--;
+		*out = 0;
+		if (!o->label[i][0])
+			snprintf(o->label[i], sizeof(o->label[i]), "(defaults)");
+	}
+	if (!strcmp(o->label[0], o->label[1]) && strlen(o->label[0]) < sizeof(o->label[0]) - 8) {
+		strcat(o->label[0], " (1st)");
+		strcat(o->label[1], " (2nd)");
+	}
+}
+
 static void parse_args(const struct tool *t, int argc, char **argv, struct replay_opts *o,
 		       const struct f2fs_io_cmd *cmd)
 {
@@ -458,18 +556,17 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct repla
 
 	all_options(opts, sizeof(opts) / sizeof(opts[0]));
 	f2fs_replay_policy_default(&o->policy[0]);
-	for (opt = 1; opt < argc && strcmp(argv[opt], "--"); opt++)
-		if (!strcmp(argv[opt], "--help") || !strcmp(argv[opt], "-h")) {
-			fputs(cmd->usage, stdout);
-			exit(0);
-		}
+	help_exit(argc, argv, cmd);
 	optind = 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (opt == '?' || opt == ':')
-			usage_exit(cmd);
+			bad_word(t, argv, opts);
 		if (opt == OPT_COMPARE) {
 			if (optind >= argc)
-				usage_exit(cmd);
+				tool_fail(t, 1,
+					  "--compare needs two policy strings, "
+					  "e.g. --compare \"--no-checkpoint-merge\" \"\"");
 			o->compare[0] = optarg;
 			o->compare[1] = argv[optind++];
 		} else if (opt >= OPT_MERGE) {
@@ -485,9 +582,7 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct repla
 			  "one workload at a time: --trace, --import-strace and "
 			  "--import-fio-iolog do not go together");
 	if (argc - optind < 2 - sources)
-		tool_fail(t, 1, "%s (f2fs_io replay --help)",
-			  sources || argc - optind == 1 ? "no device given"
-							: "no workload and no device given");
+		missing_args(t, sources, argc - optind, argv + optind);
 	if (argc - optind > 2 - sources)
 		tool_fail(t, 1, "\"%s\": one %sdevice only (f2fs_io replay --help)",
 			  argv[optind + 2 - sources], sources ? "" : "workload and one ");
@@ -498,6 +593,7 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct repla
 		o->policy[1] = o->policy[0];
 		parse_policy_string(t, o->compare[0], &o->policy[0]);
 		parse_policy_string(t, o->compare[1], &o->policy[1]);
+		compare_labels(o);
 	}
 }
 
@@ -649,6 +745,127 @@ static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_
 		 (unsigned long long)p->seed);
 }
 
+/* ---- failed operations ---- */
+
+#define MAX_ERROR_KINDS (2 * F2FS_RP_ERROR_KINDS)
+
+/* A run's failed operations: counted by error, and the first of them in time. */
+struct error_summary {
+	uint64_t total, other; /* other: of kinds the threads' reports did not count apart */
+	struct f2fs_replay_error_count kinds[MAX_ERROR_KINDS];
+	size_t nkinds;
+	const struct f2fs_replay_thread_report *first; /* its thread, NULL when none failed */
+};
+
+/* ENOENT for -ENOENT, or "errno N" where libc has no names. */
+static const char *error_name(int err, char *buf, size_t len)
+{
+#ifdef HAVE_STRERRORNAME_NP
+	const char *name = strerrorname_np(-err);
+
+	if (name)
+		return name;
+#endif
+	snprintf(buf, len, "errno %d", -err);
+	return buf;
+}
+
+static void add_error_kind(struct error_summary *s, const struct f2fs_replay_error_count *k)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkinds && s->kinds[i].error != k->error; i++)
+		;
+	if (i == MAX_ERROR_KINDS) {
+		s->other += k->count;
+		return;
+	}
+	s->kinds[i].error = k->error;
+	s->kinds[i].count += k->count;
+	if (i == s->nkinds)
+		s->nkinds++;
+}
+
+/* The most frequent error first (a stable insertion sort: ties keep their order). */
+static void sort_kinds(struct error_summary *s)
+{
+	struct f2fs_replay_error_count k;
+	size_t i, j;
+
+	for (i = 1; i < s->nkinds; i++) {
+		k = s->kinds[i];
+		for (j = i; j > 0 && s->kinds[j - 1].count < k.count; j--)
+			s->kinds[j] = s->kinds[j - 1];
+		s->kinds[j] = k;
+	}
+}
+
+static void summarize_errors(const struct f2fs_replay_report *r, struct error_summary *s)
+{
+	size_t i, k;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < r->nthreads; i++) {
+		const struct f2fs_replay_thread_report *t = &r->threads[i];
+		uint64_t counted = 0;
+
+		if (!t->errors)
+			continue;
+		s->total += t->errors;
+		for (k = 0; k < t->nerror_kinds; k++) {
+			add_error_kind(s, &t->error_kinds[k]);
+			counted += t->error_kinds[k].count;
+		}
+		s->other += t->errors - counted;
+		if (!s->first || t->first_error_at_s < s->first->first_error_at_s)
+			s->first = t;
+	}
+	sort_kinds(s);
+}
+
+/* "ENOENT 2, EEXIST 1" */
+static void describe_kinds(const struct error_summary *s, char *out, size_t len)
+{
+	char name[32];
+	size_t i, o = 0;
+
+	out[0] = 0;
+	for (i = 0; i < s->nkinds && o < len; i++)
+		o += (size_t)snprintf(out + o, len - o, "%s%s %llu", i ? ", " : "",
+				      error_name(s->kinds[i].error, name, sizeof(name)),
+				      (unsigned long long)s->kinds[i].count);
+	if (s->other && o < len)
+		snprintf(out + o, len - o, "%sother %llu", o ? ", " : "",
+			 (unsigned long long)s->other);
+}
+
+/* "thread t, trace line 3: No such file or directory", or "(no trace line)" for a generated op. */
+static void describe_first(const struct f2fs_replay_thread_report *t, char *out, size_t len)
+{
+	if (t->first_error_line)
+		snprintf(out, len, "thread %s, trace line %u: %s", t->name, t->first_error_line,
+			 strerror(-t->first_error));
+	else
+		snprintf(out, len, "thread %s (a generated op, no trace line): %s", t->name,
+			 strerror(-t->first_error));
+}
+
+static void print_errors(const struct f2fs_replay_report *r)
+{
+	struct error_summary s;
+	char kinds[256], first[160];
+
+	summarize_errors(r, &s);
+	if (!s.total)
+		return;
+	describe_kinds(&s, kinds, sizeof(kinds));
+	describe_first(s.first, first, sizeof(first));
+	printf("failed operations: %llu (%s); the first: %s\n", (unsigned long long)s.total, kinds,
+	       first);
+}
+
+/* ---- the text report ---- */
+
 static void print_threads(const struct f2fs_replay_report *r)
 {
 	size_t i;
@@ -666,19 +883,108 @@ static void print_threads(const struct f2fs_replay_report *r)
 			printf("  first error: %s, trace line %u\n", strerror(-t->first_error),
 			       t->first_error_line);
 		else if (t->errors)
-			printf("  first error: %s\n", strerror(-t->first_error));
+			printf("  first error: %s (a generated op, no trace line)\n",
+			       strerror(-t->first_error));
 	}
+}
+
+/*
+ * Write amplification is what the device took over what the workload
+ * wrote; below 1 it needs saying why, or it reads as lost data.
+ */
+static void print_amplification(const struct f2fs_replay_report *r)
+{
+	uint64_t device = r->bytes[0] + r->bytes[1] + r->bytes[2];
+
+	if (!r->user_bytes) {
+		printf("write amplification -: the workload wrote nothing (the device took %.1f "
+		       "MiB)\n",
+		       mib(device));
+		return;
+	}
+	printf("write amplification %.3f = the device took %.1f MiB (data + node + meta) / the "
+	       "workload wrote %.1f MiB; workload %.1f MB/s\n",
+	       r->write_amplification, mib(device), mib(r->user_bytes), r->write_mbps);
+	if (r->write_amplification < 1)
+		printf("  below 1: data the workload rewrote, truncated or deleted while still in "
+		       "the page cache reached the device once or not at all\n");
+}
+
+/* One row of the I/O class table. */
+struct class_row {
+	uint64_t read_bytes, reads, write_bytes, writes, flushes, requests;
+	double wait_total_ms, wait_max_ms;
+};
+
+static void class_row(const struct f2fs_replay_report *r, unsigned int c, struct class_row *row)
+{
+	row->read_bytes = r->class_read_bytes[c];
+	row->reads = r->class_reads[c];
+	row->write_bytes = r->class_write_bytes[c];
+	row->writes = r->class_writes[c];
+	row->flushes = r->class_flushes[c];
+	row->requests = r->class_requests[c];
+	row->wait_total_ms = r->class_wait_avg_ms[c] * (double)r->class_requests[c];
+	row->wait_max_ms = r->class_wait_max_ms[c];
+}
+
+static void add_row(struct class_row *sum, const struct class_row *row)
+{
+	sum->read_bytes += row->read_bytes;
+	sum->reads += row->reads;
+	sum->write_bytes += row->write_bytes;
+	sum->writes += row->writes;
+	sum->flushes += row->flushes;
+	sum->requests += row->requests;
+	sum->wait_total_ms += row->wait_total_ms;
+	if (row->wait_max_ms > sum->wait_max_ms)
+		sum->wait_max_ms = row->wait_max_ms;
+}
+
+static void print_row(const char *name, const struct class_row *row)
+{
+	printf("%-8s %9.1f %8llu %11.1f %8llu %8llu %9llu %12.2f %12.2f\n", name,
+	       mib(row->read_bytes), (unsigned long long)row->reads, mib(row->write_bytes),
+	       (unsigned long long)row->writes, (unsigned long long)row->flushes,
+	       (unsigned long long)row->requests,
+	       row->requests ? row->wait_total_ms / (double)row->requests : 0, row->wait_max_ms);
+}
+
+/*
+ * The device requests of each I/O class, reads, writes and flushes apart,
+ * and their total: every request from the mount to the unmount, so the
+ * mount's reads and the workload's setup are in it (the written line above
+ * counts from the workload's start).
+ */
+static void print_classes(const struct f2fs_replay_report *r)
+{
+	struct class_row row, sum;
+	unsigned int c;
+
+	memset(&sum, 0, sizeof(sum));
+	printf("\ndevice requests by I/O class, mount to unmount (the mount's reads and the "
+	       "workload's setup in them):\n");
+	printf("%-8s %9s %8s %11s %8s %8s %9s %12s %12s\n", "class", "read_MiB", "reads",
+	       "written_MiB", "writes", "flushes", "requests", "wait_avg_ms", "wait_max_ms");
+	for (c = 0; c < F2FS_RP_IO_CLASSES; c++) {
+		if (!r->class_requests[c])
+			continue;
+		class_row(r, c, &row);
+		print_row(class_name(c), &row);
+		add_row(&sum, &row);
+	}
+	print_row("total", &sum);
 }
 
 static void print_report(const struct f2fs_replay_report *r, const struct f2fs_replay_policy *p)
 {
 	char pol[512];
-	unsigned int c;
 
 	describe_policy(p, pol, sizeof(pol));
 	printf("workload %s: %s\n", r->workload, pol);
 	printf("elapsed %.3f s\n\n", r->elapsed_s);
 	print_threads(r);
+	print_errors(r);
 	printf("\ncheckpoints: requested %llu, issued %llu, merged %llu, skipped (clean) %llu; "
 	       "wait avg %.2f ms, peak %.2f ms\n",
 	       (unsigned long long)r->cp_requested, (unsigned long long)r->cp_issued,
@@ -689,8 +995,7 @@ static void print_report(const struct f2fs_replay_report *r, const struct f2fs_r
 	       mib(r->bytes[0]), (unsigned long long)r->requests[0], mib(r->bytes[1]),
 	       (unsigned long long)r->requests[1], mib(r->bytes[2]),
 	       (unsigned long long)r->requests[2], (unsigned long long)r->flushes);
-	printf("workload wrote %.1f MiB: write amplification %.3f, %.1f MB/s\n", mib(r->user_bytes),
-	       r->write_amplification, r->write_mbps);
+	print_amplification(r);
 	printf("cleaner: runs %llu, blocks moved %llu, sections freed %llu\n",
 	       (unsigned long long)r->gc_runs, (unsigned long long)r->gc_blocks_moved,
 	       (unsigned long long)r->gc_sections_freed);
@@ -702,13 +1007,7 @@ static void print_report(const struct f2fs_replay_report *r, const struct f2fs_r
 		printf("read pass: %llu requests, %.1f MiB in %.3f s, %.1f MB/s\n",
 		       (unsigned long long)r->read_pass_requests, mib(r->read_pass_bytes),
 		       r->read_pass_s, r->read_pass_mbps);
-	for (c = 0; c < F2FS_RP_IO_CLASSES; c++)
-		if (r->class_requests[c])
-			printf("I/O class %s: %.1f MiB in %llu requests, queue wait avg %.2f ms, "
-			       "max %.2f ms\n",
-			       class_name(c), mib(r->class_bytes[c]),
-			       (unsigned long long)r->class_requests[c], r->class_wait_avg_ms[c],
-			       r->class_wait_max_ms[c]);
+	print_classes(r);
 	if (r->zoned)
 		printf("zones: %llu reset (%.1f MiB), %llu finished, in %.1f ms; %llu writes held "
 		       "for their zone's write pointer\n",
@@ -784,16 +1083,46 @@ static void json_threads(struct json *j, const struct f2fs_replay_report *r)
 	json_end(j);
 }
 
+/* "failed_ops": every failed op counted by error name, and the first in time. */
+static void json_errors(struct json *j, const struct f2fs_replay_report *r)
+{
+	struct error_summary s;
+	char name[32];
+	size_t i;
+
+	summarize_errors(r, &s);
+	json_object(j, "failed_ops");
+	json_u64(j, "count", s.total);
+	json_object(j, "by_error");
+	for (i = 0; i < s.nkinds; i++)
+		json_u64(j, error_name(s.kinds[i].error, name, sizeof(name)), s.kinds[i].count);
+	if (s.other)
+		json_u64(j, "other", s.other);
+	json_end(j);
+	if (s.first) {
+		json_str(j, "first_error", strerror(-s.first->first_error));
+		json_str(j, "first_error_name",
+			 error_name(s.first->first_error, name, sizeof(name)));
+		json_str(j, "first_error_thread", s.first->name);
+		if (s.first->first_error_line)
+			json_u64(j, "first_error_line", s.first->first_error_line);
+	}
+	json_end(j);
+}
+
 static void json_report(struct json *j, const char *key, const struct f2fs_replay_report *r,
-			const struct f2fs_replay_policy *p)
+			const struct f2fs_replay_policy *p, const char *label)
 {
 	unsigned int c;
 
 	json_object(j, key);
 	json_str(j, "workload", r->workload);
+	if (label)
+		json_str(j, "label", label);
 	json_policy(j, p);
 	json_double(j, "elapsed_s", r->elapsed_s);
 	json_threads(j, r);
+	json_errors(j, r);
 	json_object(j, "checkpoints");
 	json_u64(j, "requested", r->cp_requested);
 	json_u64(j, "issued", r->cp_issued);
@@ -851,6 +1180,11 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 		json_str(j, "class", class_name(c));
 		json_u64(j, "bytes", r->class_bytes[c]);
 		json_u64(j, "requests", r->class_requests[c]);
+		json_u64(j, "read_bytes", r->class_read_bytes[c]);
+		json_u64(j, "reads", r->class_reads[c]);
+		json_u64(j, "write_bytes", r->class_write_bytes[c]);
+		json_u64(j, "writes", r->class_writes[c]);
+		json_u64(j, "flushes", r->class_flushes[c]);
 		json_double(j, "wait_avg_ms", r->class_wait_avg_ms[c]);
 		json_double(j, "wait_max_ms", r->class_wait_max_ms[c]);
 		json_end(j);
@@ -861,51 +1195,79 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 
 /* ---- --compare's table ---- */
 
-static void print_metric(const char *name, double a, double b)
+#define METRIC_W 38 /* "write amplification (device/workload)" */
+
+/* Columns as wide as the runs' names, at least as wide as a figure. */
+struct columns {
+	int w[2];
+};
+
+static void print_metric(const struct columns *c, const char *name, double a, double b)
 {
 	if (a != 0)
-		printf("%-34s %14.3f %14.3f %9.3f\n", name, a, b, b / a);
+		printf("%-*s %*.3f %*.3f %9.3f\n", METRIC_W, name, c->w[0], a, c->w[1], b, b / a);
 	else
-		printf("%-34s %14.3f %14.3f %9s\n", name, a, b, "-");
+		printf("%-*s %*.3f %*.3f %9s\n", METRIC_W, name, c->w[0], a, c->w[1], b, "-");
 }
 
-static void print_compare(const struct f2fs_replay_report r[2], const char *const spec[2])
+static void print_thread_metrics(const struct columns *c, const struct f2fs_replay_report r[2])
 {
+	const struct f2fs_replay_thread_report *a, *b;
+	char name[80];
 	size_t i;
-	char name[64];
 
-	printf("A: %s\nB: %s\n\n", spec[0], spec[1]);
-	printf("%-34s %14s %14s %9s\n", "metric", "A", "B", "B/A");
-	print_metric("elapsed (s)", r[0].elapsed_s, r[1].elapsed_s);
 	for (i = 0; i < r[0].nthreads && i < r[1].nthreads; i++) {
-		snprintf(name, sizeof(name), "%s elapsed (s)", r[0].threads[i].name);
-		print_metric(name, r[0].threads[i].elapsed_s, r[1].threads[i].elapsed_s);
-		if (!r[0].threads[i].fsyncs && !r[1].threads[i].fsyncs)
+		a = &r[0].threads[i];
+		b = &r[1].threads[i];
+		snprintf(name, sizeof(name), "thread %s elapsed (s)", a->name);
+		print_metric(c, name, a->elapsed_s, b->elapsed_s);
+		if (!a->fsyncs && !b->fsyncs)
 			continue;
-		snprintf(name, sizeof(name), "%s fsync p50 (ms)", r[0].threads[i].name);
-		print_metric(name, r[0].threads[i].fsync_p50_ms, r[1].threads[i].fsync_p50_ms);
-		snprintf(name, sizeof(name), "%s fsync p99 (ms)", r[0].threads[i].name);
-		print_metric(name, r[0].threads[i].fsync_p99_ms, r[1].threads[i].fsync_p99_ms);
+		snprintf(name, sizeof(name), "thread %s fsync p50 (ms)", a->name);
+		print_metric(c, name, a->fsync_p50_ms, b->fsync_p50_ms);
+		snprintf(name, sizeof(name), "thread %s fsync p99 (ms)", a->name);
+		print_metric(c, name, a->fsync_p99_ms, b->fsync_p99_ms);
 	}
-	print_metric("checkpoints requested", (double)r[0].cp_requested, (double)r[1].cp_requested);
-	print_metric("checkpoints issued", (double)r[0].cp_issued, (double)r[1].cp_issued);
-	print_metric("checkpoints merged", (double)r[0].cp_merged, (double)r[1].cp_merged);
-	print_metric("checkpoint wait avg (ms)", r[0].cp_wait_avg_ms, r[1].cp_wait_avg_ms);
-	print_metric("data written (MiB)", mib(r[0].bytes[0]), mib(r[1].bytes[0]));
-	print_metric("node written (MiB)", mib(r[0].bytes[1]), mib(r[1].bytes[1]));
-	print_metric("meta written (MiB)", mib(r[0].bytes[2]), mib(r[1].bytes[2]));
-	print_metric("write amplification", r[0].write_amplification, r[1].write_amplification);
-	print_metric("write MB/s", r[0].write_mbps, r[1].write_mbps);
-	print_metric("extents", (double)r[0].extents, (double)r[1].extents);
-	print_metric("read requests at 512 KiB", (double)r[0].read_requests,
+}
+
+/* The runs side by side, each column named by its policy options (@label). */
+static void print_compare(const struct f2fs_replay_report r[2], const char label[2][160])
+{
+	struct columns c;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		c.w[i] = (int)strlen(label[i]);
+		if (c.w[i] < 14)
+			c.w[i] = 14;
+	}
+	printf("first run:  %s\nsecond run: %s\nratio:      second / first\n\n", label[0],
+	       label[1]);
+	printf("%-*s %*s %*s %9s\n", METRIC_W, "metric", c.w[0], label[0], c.w[1], label[1],
+	       "ratio");
+	print_metric(&c, "elapsed (s)", r[0].elapsed_s, r[1].elapsed_s);
+	print_thread_metrics(&c, r);
+	print_metric(&c, "checkpoints requested", (double)r[0].cp_requested,
+		     (double)r[1].cp_requested);
+	print_metric(&c, "checkpoints issued", (double)r[0].cp_issued, (double)r[1].cp_issued);
+	print_metric(&c, "checkpoints merged", (double)r[0].cp_merged, (double)r[1].cp_merged);
+	print_metric(&c, "checkpoint wait avg (ms)", r[0].cp_wait_avg_ms, r[1].cp_wait_avg_ms);
+	print_metric(&c, "data written (MiB)", mib(r[0].bytes[0]), mib(r[1].bytes[0]));
+	print_metric(&c, "node written (MiB)", mib(r[0].bytes[1]), mib(r[1].bytes[1]));
+	print_metric(&c, "meta written (MiB)", mib(r[0].bytes[2]), mib(r[1].bytes[2]));
+	print_metric(&c, "write amplification (device/workload)", r[0].write_amplification,
+		     r[1].write_amplification);
+	print_metric(&c, "write MB/s", r[0].write_mbps, r[1].write_mbps);
+	print_metric(&c, "extents", (double)r[0].extents, (double)r[1].extents);
+	print_metric(&c, "read requests at 512 KiB", (double)r[0].read_requests,
 		     (double)r[1].read_requests);
 	if (r[0].read_pass)
-		print_metric("read pass MB/s", r[0].read_pass_mbps, r[1].read_pass_mbps);
-	print_metric("cleaner blocks moved", (double)r[0].gc_blocks_moved,
+		print_metric(&c, "read pass MB/s", r[0].read_pass_mbps, r[1].read_pass_mbps);
+	print_metric(&c, "cleaner blocks moved", (double)r[0].gc_blocks_moved,
 		     (double)r[1].gc_blocks_moved);
 	if (r[0].zoned) {
-		print_metric("zones reset", (double)r[0].zone_resets, (double)r[1].zone_resets);
-		print_metric("zone reset time (ms)", r[0].zone_mgmt_ms, r[1].zone_mgmt_ms);
+		print_metric(&c, "zones reset", (double)r[0].zone_resets, (double)r[1].zone_resets);
+		print_metric(&c, "zone reset time (ms)", r[0].zone_mgmt_ms, r[1].zone_mgmt_ms);
 	}
 }
 
@@ -954,34 +1316,65 @@ static void run_one(struct tool *t, const struct replay_opts *o,
 
 /*
  * Operations of the workload that failed make the run a failed one (exit 1,
- * as the man page says): one line on standard error with the first of them.
+ * as the man page says): one line on standard error counts them by error
+ * and names the first, with its trace line.  With --compare, the first run
+ * that had any (@labels name the runs).
  */
-static bool report_failed_ops(const struct tool *t, const struct f2fs_replay_report *rep, int runs)
+static bool report_failed_ops(const struct tool *t, const struct f2fs_replay_report *rep,
+			      const char *const labels[], int runs)
 {
-	const struct f2fs_replay_thread_report *first = NULL;
-	uint64_t n = 0;
+	struct error_summary s;
+	char kinds[256], first[160], run[200] = "";
 	int i;
-	size_t k;
 
-	for (i = 0; i < runs; i++)
-		for (k = 0; k < rep[i].nthreads; k++) {
-			n += rep[i].threads[k].errors;
-			if (!first && rep[i].threads[k].errors)
-				first = &rep[i].threads[k];
-		}
-	if (!first)
+	for (i = 0; i < runs; i++) {
+		summarize_errors(&rep[i], &s);
+		if (s.total)
+			break;
+	}
+	if (i == runs)
 		return false;
-	if (first->first_error_line)
-		fprintf(stderr,
-			"%s: %s: %llu operation(s) failed; the first: thread %s, trace line "
-			"%u: %s\n",
-			t->prog, t->image, (unsigned long long)n, first->name,
-			first->first_error_line, strerror(-first->first_error));
-	else
-		fprintf(stderr, "%s: %s: %llu operation(s) failed; the first: thread %s: %s\n",
-			t->prog, t->image, (unsigned long long)n, first->name,
-			strerror(-first->first_error));
+	if (runs > 1)
+		snprintf(run, sizeof(run), " in the run with \"%s\"", labels[i]);
+	describe_kinds(&s, kinds, sizeof(kinds));
+	describe_first(s.first, first, sizeof(first));
+	fflush(stdout); /* after the report, where both go to one place */
+	fprintf(stderr, "%s: %s: %llu operation%s failed%s (%s); the first: %s\n", t->prog,
+		t->image, (unsigned long long)s.total, s.total == 1 ? "" : "s", run, kinds, first);
 	return true;
+}
+
+/* What a single run ran: the workload's name, or the file its trace came from. */
+static const char *source_name(const struct replay_opts *o)
+{
+	if (o->workload)
+		return o->workload;
+	if (o->trace)
+		return o->trace;
+	return o->strace ? o->strace : o->fio_iolog;
+}
+
+/* The report: JSON ("a" and "b" for --compare, each with its label), the table, or the text. */
+static void print_results(const struct replay_opts *o, const struct f2fs_replay_report *rep,
+			  const char *const labels[2], int runs)
+{
+	struct json j;
+
+	if (!o->json) {
+		if (runs == 2)
+			print_compare(rep, o->label);
+		else
+			print_report(&rep[0], &o->policy[0]);
+		return;
+	}
+	json_init(&j, stdout);
+	json_object(&j, NULL);
+	json_report(&j, runs == 2 ? "a" : "run", &rep[0], &o->policy[0],
+		    runs == 2 ? labels[0] : NULL);
+	if (runs == 2)
+		json_report(&j, "b", &rep[1], &o->policy[1], labels[1]);
+	json_end(&j);
+	putchar('\n');
 }
 
 static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
@@ -993,6 +1386,7 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	struct progress prog;
 	struct progress_state ps = {.p = &prog};
 	FILE *plot = NULL;
+	const char *labels[2];
 	char why[128];
 	bool failed;
 	int runs, i;
@@ -1018,35 +1412,12 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 		run_one(&t, &o, &wl, &o.policy[i], &ps, &rep[i]);
 	}
 	progress_finish(&prog);
-	if (o.json) {
-		struct json j;
-
-		json_init(&j, stdout);
-		json_object(&j, NULL);
-		json_report(&j, runs == 2 ? "a" : "run", &rep[0], &o.policy[0]);
-		if (runs == 2)
-			json_report(&j, "b", &rep[1], &o.policy[1]);
-		json_end(&j);
-		putchar('\n');
-	} else if (runs == 2) {
-		print_compare(rep, o.compare);
-	} else {
-		print_report(&rep[0], &o.policy[0]);
-	}
-	if (plot) {
-		const char *labels[2] = {o.workload ? o.workload : "replay", NULL};
-		char a[160], b[160];
-
-		if (runs == 2) {
-			snprintf(a, sizeof(a), "A: %s", o.compare[0]);
-			snprintf(b, sizeof(b), "B: %s", o.compare[1]);
-			labels[0] = a;
-			labels[1] = b;
-		}
-		if (replay_plot_svg(plot, rep, labels, (size_t)runs) || fclose(plot))
-			tool_fail(&t, 1, "--plot %s: cannot write it", o.plot);
-	}
-	failed = report_failed_ops(&t, rep, runs);
+	labels[0] = runs == 2 ? o.label[0] : source_name(&o);
+	labels[1] = o.label[1];
+	print_results(&o, rep, labels, runs);
+	if (plot && (replay_plot_svg(plot, rep, labels, (size_t)runs) || fclose(plot)))
+		tool_fail(&t, 1, "--plot %s: cannot write it", o.plot);
+	failed = report_failed_ops(&t, rep, labels, runs);
 	for (i = 0; i < runs; i++)
 		f2fs_replay_report_free(&rep[i]);
 	f2fs_replay_workload_free(&wl);
@@ -1067,7 +1438,8 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --json                        the report as JSON\n"
      "  --save-trace FILE             write the workload as a trace\n"
      "  --plot FILE.svg               fsync latency, elapsed and checkpoints over time\n"
-     "  --strace-root DIR             with --import-strace: the directory mapped to /\n"
+     "  --strace-root DIR             with --import-strace: the directory mapped to /, where\n"
+     "                                relative paths start until the log shows otherwise\n"
      "  --count N --threads N --file-size SIZE --io-size SIZE --small-size SIZE\n"
      "  --direct                      O_DIRECT writes to DEVICE\n"
      "  --progress[=FD] --no-progress\n"

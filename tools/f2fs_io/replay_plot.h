@@ -9,9 +9,10 @@
 #include "f2fs/replay.h"
 
 /*
- * Write @n runs (@labels name them) to @f as one SVG: per run, fsync
- * latency over time, elapsed per thread and checkpoints over time, on
- * axes the runs share.  Returns 0, or -1 when @f reports a write error.
+ * Write @n runs (@labels name them) to @f as one SVG: a legend, then per
+ * run a row of fsync latency over time, checkpoints over time and elapsed
+ * per thread, on axes the rows share ("none" where a run has no fsync or
+ * no checkpoint).  Returns 0, or -1 when @f reports a write error.
  */
 int replay_plot_svg(FILE *f, const struct f2fs_replay_report *reps, const char *const labels[],
 		    size_t n);

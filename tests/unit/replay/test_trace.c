@@ -585,7 +585,8 @@ static void test_strace(void)
 
 /*
  * strace -f to a terminal: no pid column while one process is traced, then
- * "[pid N]"; a thread made by clone shares the descriptors; no root.
+ * "[pid N]"; a thread made by clone shares the descriptors; the root "/"
+ * says where relative paths start.
  */
 static const char strace_threads[] =
     "strace: Process 2000 attached\n"
@@ -606,7 +607,7 @@ static void test_strace_threads(void)
 	int ret;
 
 	f2fs_replay_workload_init(&wl, "strace");
-	ret = import_strace(strace_threads, NULL, &wl, &err);
+	ret = import_strace(strace_threads, "/", &wl, &err);
 	CHECK(ret == 0);
 	if (ret) {
 		fprintf(stderr, "  %s:%u: %s\n", err.file, err.line, err.reason);
@@ -620,8 +621,9 @@ static void test_strace_threads(void)
 	CHECK_EQ_U64(wl.threads[0].nops, 1);
 	/* the write before the clone returned is lost; the one after is not */
 	check_op(&wl.threads[1], 0, 40000, F2FS_RP_WRITE, "/a", NULL, 0, 1, 0);
-	/* without a root, a relative path has no known base */
-	CHECK_EQ_U64(wl.threads[1].nops, 1);
+	/* the thread shares its process's working directory, the root */
+	check_op(&wl.threads[1], 1, 70000, F2FS_RP_MKDIR, "/rel", NULL, 0, 0, 0);
+	CHECK_EQ_U64(wl.threads[1].nops, 2);
 	CHECK_EQ_U64(wl.nsetup_dirs, 0);
 	f2fs_replay_workload_free(&wl);
 
@@ -637,6 +639,62 @@ static void test_strace_threads(void)
 		check_op(&wl.threads[0], 1, 0, F2FS_RP_TRUNCATE, "/x", NULL, 0, 0, 0);
 		check_op(&wl.threads[0], 2, S, F2FS_RP_WRITE, "/x", NULL, 0, 4, 0);
 	}
+	f2fs_replay_workload_free(&wl);
+}
+
+/*
+ * Where relative paths start, from the log itself (no root): a chdir to an
+ * absolute path, getcwd, an fchdir to a directory opened by path, a
+ * directory descriptor of openat and friends, strace -y's decorations of
+ * AT_FDCWD and of a descriptor opened before the log; a child process
+ * starts where its parent is.  -tt timestamps going past midnight.
+ */
+static const char strace_places[] =
+    "100  23:59:59.500000 getcwd(\"/home/u\", 4096) = 8\n"
+    "100  23:59:59.600000 openat(AT_FDCWD, \"a\", O_WRONLY|O_CREAT, 0644) = 3\n"
+    "100  23:59:59.700000 chdir(\"sub\") = 0\n"
+    "100  23:59:59.800000 mkdirat(AT_FDCWD, \"d\", 0777) = 0\n"
+    "100  00:00:00.100000 openat(AT_FDCWD, \"d\", O_RDONLY|O_DIRECTORY) = 4\n"
+    "100  00:00:00.200000 openat(4, \"f\", O_WRONLY|O_CREAT, 0644) = 5\n"
+    "100  00:00:00.300000 unlinkat(4, \"f\", 0) = 0\n"
+    "100  00:00:00.400000 renameat2(AT_FDCWD, \"/home/u/a\", 4, \"b\", 0) = 0\n"
+    "100  00:00:00.500000 chdir(\"/srv\") = 0\n"
+    "100  00:00:00.600000 fchdir(4) = 0\n"
+    "100  00:00:00.700000 unlink(\"b\") = 0\n"
+    "100  00:00:00.800000 clone(child_stack=NULL, flags=SIGCHLD) = 101\n"
+    "101  00:00:00.900000 mkdir(\"kid\", 0777) = 0\n"
+    "102  00:00:01.000000 mkdirat(AT_FDCWD</x/y\\x3ez>, \"e\", 0777) = 0\n"
+    "102  00:00:01.100000 openat(7</x/dir>, \"g\", O_WRONLY|O_CREAT, 0644) = 8</x/dir/g>\n";
+
+static void test_strace_places(void)
+{
+	struct f2fs_replay_parse_error err;
+	struct f2fs_replay_workload wl;
+	const struct f2fs_replay_thread *t;
+	int ret;
+
+	f2fs_replay_workload_init(&wl, "strace");
+	ret = import_strace(strace_places, NULL, &wl, &err);
+	CHECK(ret == 0 && wl.nthreads == 3);
+	if (ret)
+		fprintf(stderr, "  %s:%u: %s\n", err.file, err.line, err.reason);
+	if (ret || wl.nthreads != 3) {
+		f2fs_replay_workload_free(&wl);
+		return;
+	}
+	t = &wl.threads[0];
+	check_op(t, 0, 100 * MS, F2FS_RP_CREATE, "/home/u/a", NULL, 0, 0, 0);
+	check_op(t, 1, 300 * MS, F2FS_RP_MKDIR, "/home/u/sub/d", NULL, 0, 0, 0);
+	/* past midnight: the clock went from 23:59:59.8 to 00:00:00.2 */
+	check_op(t, 2, 700 * MS, F2FS_RP_CREATE, "/home/u/sub/d/f", NULL, 0, 0, 0);
+	check_op(t, 3, 800 * MS, F2FS_RP_UNLINK, "/home/u/sub/d/f", NULL, 0, 0, 0);
+	check_op(t, 4, 900 * MS, F2FS_RP_RENAME, "/home/u/a", "/home/u/sub/d/b", 0, 0, 0);
+	check_op(t, 5, 1200 * MS, F2FS_RP_UNLINK, "/home/u/sub/d/b", NULL, 0, 0, 0);
+	CHECK_EQ_U64(t->nops, 6);
+	check_op(&wl.threads[1], 0, 1400 * MS, F2FS_RP_MKDIR, "/home/u/sub/d/kid", NULL, 0, 0, 0);
+	t = &wl.threads[2];
+	check_op(t, 0, 1500 * MS, F2FS_RP_MKDIR, "/x/y>z/e", NULL, 0, 0, 0);
+	check_op(t, 1, 1600 * MS, F2FS_RP_CREATE, "/x/dir/g", NULL, 0, 0, 0);
 	f2fs_replay_workload_free(&wl);
 }
 
@@ -672,6 +730,17 @@ static void test_strace_errors(void)
 	check_import_bad(false, "1.0 write(3, \"a\", 1)\n", NULL, 1, "cannot read the write call");
 	check_import_bad(false, "1.0 ???\n", NULL, 1, "not a call");
 	check_import_bad(false, "1.0 sync() = 0\n", "data", 0, "root \"data\" is not absolute");
+	/* relative paths the log gives no directory for, at the line of the call */
+	check_import_bad(false, strace_threads, NULL, 9,
+			 "relative path \"rel\": where pid 2001 started is not in the log; give "
+			 "--strace-root");
+	check_import_bad(false,
+			 "1.0 chdir(\"x\") = 0\n2.0 openat(AT_FDCWD, \"/a\", O_RDONLY) = 3\n"
+			 "3.0 creat(\"y\", 0600 <unfinished ...>\n4.0 <... creat resumed>) = 4\n",
+			 NULL, 3,
+			 "relative path \"y\": where the traced process started is not in the log");
+	check_import_bad(false, "1.0 unlinkat(5, \"z\", 0) = 0\n", "/", 1,
+			 "relative path \"z\": descriptor 5 was not opened in the log");
 }
 
 static const char fio_v2[] = "fio version 2 iolog\n"
@@ -778,6 +847,7 @@ int main(void)
 	RUN(test_limits);
 	RUN(test_strace);
 	RUN(test_strace_threads);
+	RUN(test_strace_places);
 	RUN(test_strace_errors);
 	RUN(test_fio);
 	RUN(test_fio_errors);
