@@ -375,9 +375,9 @@ engine_rows() {
 		["cp_wait_peak_ms", .checkpoints.wait_peak_ms],
 		["dev_write_mb", ((.written.data_bytes + .written.node_bytes + .written.meta_bytes) / 1e6)],
 		["flushes", .written.flushes],
-		["fg_write_mb", ((.io_classes[] | select(.class == "fg") | .bytes) / 1e6)],
-		["bg_write_mb", ((.io_classes[] | select(.class == "bg") | .bytes) / 1e6)],
-		["root_write_mb", ((.io_classes[] | select(.class == "ckpt") | .bytes) / 1e6)]
+		["fg_write_mb", ((.io_classes[] | select(.class == "fg") | .write_bytes) / 1e6)],
+		["bg_write_mb", ((.io_classes[] | select(.class == "bg") | .write_bytes) / 1e6)],
+		["root_write_mb", ((.io_classes[] | select(.class == "ckpt") | .write_bytes) / 1e6)]
 	] else [
 		["extents_per_file", .files.extents / .files.count],
 		["read_requests_512k", .files.read_requests_512k],
