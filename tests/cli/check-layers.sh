@@ -128,25 +128,21 @@ echo '#include "f2fs/write.h"' >>"$SRC/lib/fs/fs.c"
 run_check
 check quote-include-upward "lib/fs/fs.c (fs) includes f2fs/write.h (write)"
 
-new_case
-rm -f "$WORK/cc.fail"
-plant_call fs "$WRITE_SYM"
-run_check
-if [ -e "$WORK/cc.fail" ]; then
-	fail call-upward "$(cat "$WORK/cc.fail")"
-else
-	check call-upward "lib/fs/planted.o uses $WRITE_SYM from lib/write (write is above fs)"
-fi
-
-new_case
-rm -f "$WORK/cc.fail"
-plant_call check "$WRITE_SYM"
-run_check
-if [ -e "$WORK/cc.fail" ]; then
-	fail call-sideways "$(cat "$WORK/cc.fail")"
-else
-	check call-sideways "lib/check/planted.o uses $WRITE_SYM from lib/write (check may not use write)"
-fi
+# call_case NAME LAYER WANT: LAYER's planted object calls write's symbol; WANT the line
+call_case() {
+	new_case
+	rm -f "$WORK/cc.fail"
+	plant_call "$2" "$WRITE_SYM"
+	run_check
+	if [ -e "$WORK/cc.fail" ]; then
+		fail "$1" "$(cat "$WORK/cc.fail")"
+	else
+		check "$1" "$3"
+	fi
+}
+call_case call-upward fs "lib/fs/planted.o uses $WRITE_SYM from lib/write (write is above fs)"
+call_case call-sideways check \
+	"lib/check/planted.o uses $WRITE_SYM from lib/write (check may not use write)"
 
 new_case
 echo '#include "../lib/dev/dev_internal.h"' >>"$SRC/undo/main.c"
