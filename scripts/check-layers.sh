@@ -1,8 +1,11 @@
 #!/bin/bash
 # The layer check (run by make check).  Each folder lib/L is a layer:
 #   format <- dev <- fs <- read <- check
-#   format <- dev <- fs <- read <- write <- mkfs, load, replay
+#   format <- dev <- fs <- read <- write <- mkfs, load
 #   check and write <- repair
+#   trace (workloads and traces: uses nothing of lib)
+#   format <- dev <- sched (the replay engine's I/O scheduler, a device layer)
+#   write, trace and sched <- replay (the engine)
 # and a layer may use only itself and the layers below it (allowed() lists
 # them).  What is checked:
 #
@@ -50,7 +53,7 @@ case $build in /*) ;; *) build=$PWD/$build ;; esac
 [ -d "$build" ] && build=$(cd "$build" && pwd)
 cd "$top" || exit 1
 
-layers="format dev fs read check write mkfs load replay repair"
+layers="format dev fs read check write mkfs load trace sched replay repair"
 
 # allowed LAYER: the layers a file of LAYER may use, itself included
 allowed() {
@@ -63,7 +66,9 @@ allowed() {
 	write) echo format dev fs read write ;;
 	mkfs) echo format dev fs read write mkfs ;;
 	load) echo format dev fs read write load ;;
-	replay) echo format dev fs read write replay ;;
+	trace) echo trace ;;
+	sched) echo format dev sched ;;
+	replay) echo format dev fs read write trace sched replay ;;
 	repair) echo format dev fs read check write repair ;;
 	esac
 }
@@ -86,6 +91,8 @@ header_layer() {
 	write.h) echo write ;;
 	mkfs.h) echo mkfs ;;
 	load.h) echo load ;;
+	trace.h) echo trace ;;
+	sched.h | clock.h) echo sched ;;
 	replay.h) echo replay ;;
 	repair.h) echo repair ;;
 	*) echo unknown ;;

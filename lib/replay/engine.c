@@ -8,7 +8,7 @@
  * one FIFO lock (the "big lock"); what makes threads wait on each other is
  * what the kernel makes them wait for, outside it:
  *  - device I/O is asynchronous: the write path's requests queue in the
- *    I/O scheduler stacked on the device (lib/replay/iosched.c), under the
+ *    I/O scheduler stacked on the device (lib/sched/iosched.c), under the
  *    calling thread's I/O class, and the thread waits for them where the
  *    kernel would -- an fsync for its data and flush, nobody for
  *    write-back;
@@ -50,7 +50,7 @@
 #include "f2fs/write.h"
 #include "f2fs/zone.h"
 #include "engine_internal.h"
-#include "iosched.h"
+#include "f2fs/sched.h"
 
 #define SERIAL_CHUNK  128u  /* pages per turn for a serialised writer: one 512 KiB bio */
 #define FLUSHER_PAGES 1024u /* the flusher's turn on one inode (MAX_WRITEBACK_PAGES) */

@@ -14,7 +14,7 @@
 
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
-#include "clock.h"
+#include "f2fs/clock.h"
 
 #define F2FS_RP_PAGE 4096ull
 

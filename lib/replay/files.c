@@ -23,7 +23,7 @@
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
 #include "engine_internal.h"
-#include "iosched.h"
+#include "f2fs/sched.h"
 
 #define READ_REQ_BLOCKS	 128u /* 512 KiB */
 #define VERIFY_MAX_FILES 64u

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "f2fs/replay.h"
+#include "f2fs/trace.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for the replay engine's I/O scheduler (lib/replay/iosched.c)
+ * Unit tests for the replay engine's I/O scheduler (lib/sched/iosched.c)
  * on an in-memory device.  Between the scheduler and the memory sits a
  * recorder layer: it logs each request it passes down, can fail writes to
  * one block, and has a gate that holds the dispatcher inside a request.
@@ -24,7 +24,7 @@
 #include "f2fs/device.h"
 #include "f2fs/zone.h"
 #include "test.h"
-#include "../../../lib/replay/iosched.h"
+#include "f2fs/sched.h"
 
 #define BLK	4096u
 #define KIB	1024u

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <time.h>
 
-#include "clock.h"
+#include "f2fs/clock.h"
 
 uint64_t rp_now_ns(void)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The replay workload model and its text forms (lib/replay): every op of
+ * The replay workload model and its text forms (lib/trace): every op of
  * the trace format read back with its fields, a workload written and read
  * back equal, each kind of bad line refused with its line number and
  * reason and the workload left as it was, \xNN paths, and the two

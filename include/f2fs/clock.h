@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The replay layer's clock: CLOCK_MONOTONIC in nanoseconds, and condition
+ * The replay layers' clock: CLOCK_MONOTONIC in nanoseconds, and condition
  * variables whose timed waits take deadlines on it.  The scheduler and the
  * engine both time waits against it, so they share these.
  */
-#ifndef F2FS_REPLAY_CLOCK_H
-#define F2FS_REPLAY_CLOCK_H
+#ifndef F2FS_CLOCK_H
+#define F2FS_CLOCK_H
 
 #include <pthread.h>
 #include <stdint.h>

@@ -26,8 +26,8 @@
 #include <time.h>
 
 #include "f2fs/zone.h"
-#include "clock.h"
-#include "iosched.h"
+#include "f2fs/clock.h"
+#include "f2fs/sched.h"
 #include "zone_order.h"
 
 #define NS_PER_SEC 1000000000ull

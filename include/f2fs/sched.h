@@ -84,8 +84,8 @@
  * The scheduler's threads live only here: the rest of lib/ has none.  All
  * functions are safe to call from any thread.  Errors are negative errnos.
  */
-#ifndef F2FS_REPLAY_IOSCHED_H
-#define F2FS_REPLAY_IOSCHED_H
+#ifndef F2FS_SCHED_H
+#define F2FS_SCHED_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "f2fs/replay.h"
+#include "f2fs/trace.h"
 
 #define RP_PATH_MAX	  4095u /* bytes of a path, as PATH_MAX less its NUL */
 #define RP_NAME_MAX	  255u	/* bytes of one component */
