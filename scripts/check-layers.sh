@@ -20,6 +20,8 @@
 #   - a public header may include only public headers of its own layer or
 #     below.  Every public header has a layer in header_layer(); one that has
 #     none fails the check, so a new one must be placed;
+#   - a public header restricted() names may be included only by the lib/
+#     folders it lists (the write path's repair primitives: lib/repair);
 #   - tools: the folders of the sources of every program and library that
 #     Makefile.am builds, but lib/ (the layers) and tests/unit/ (white-box
 #     tests of lib's internals), may include only include/f2fs/, tools/common/
@@ -88,7 +90,7 @@ header_layer() {
 	fs.h | volume.h | summary.h | sit.h | nat.h | ssa.h) echo fs ;;
 	read.h) echo read ;;
 	check.h) echo check ;;
-	write.h) echo write ;;
+	write.h | fixup.h) echo write ;;
 	mkfs.h) echo mkfs ;;
 	load.h) echo load ;;
 	trace.h) echo trace ;;
@@ -97,6 +99,23 @@ header_layer() {
 	repair.h) echo repair ;;
 	*) echo unknown ;;
 	esac
+}
+
+# restricted HEADER: the lib/ folders that alone may include public HEADER
+# (nothing: anyone whose layer allows it)
+restricted() {
+	case $1 in
+	fixup.h) echo write repair ;;
+	esac
+}
+
+# restricted_rule: $f of lib/$1 (or a tool or public header, $1 empty) includes $name
+restricted_rule() {
+	local who
+	who=$(restricted "$name")
+	[ -n "$who" ] || return 0
+	case " $who " in *" $1 "*) [ -n "$1" ] && return 0 ;; esac
+	complain "$f includes f2fs/$name, which only lib/{${who// /,}} may include"
 }
 
 # shared_internal HEADER LAYER: may a file of lib/LAYER include HEADER, an
@@ -206,6 +225,7 @@ public_rule() {
 	public)
 		l=$(header_layer "$name")
 		may_use "$own" "$l" || complain "$f ($own) includes f2fs/$name ($l)"
+		[ "$f" = "include/f2fs/$name" ] || restricted_rule ""
 		;;
 	internal | common | other) complain "$f includes $res (public headers include only include/f2fs/)" ;;
 	missing) complain "$f includes \"$inc\", which is not in the tree" ;;
@@ -222,6 +242,7 @@ lib_rule() {
 	public)
 		l=$(header_layer "$name")
 		may_use "$own" "$l" || complain "$f ($own) includes f2fs/$name ($l)"
+		restricted_rule "$own"
 		;;
 	internal)
 		[ "$owner" = "$own" ] && return
@@ -302,7 +323,8 @@ tool_folders() {
 
 tool_rule() {
 	case $kind in
-	public | common | system) ;;
+	public) restricted_rule "" ;;
+	common | system) ;;
 	internal) complain "$f includes $res, internal to lib/$owner (tools use include/f2fs/ and tools/common/ only)" ;;
 	other)
 		[ "${res%/*}" = "${f%/*}" ] ||

@@ -37,6 +37,7 @@
 #include "f2fs/sit.h"
 #include "f2fs/volume.h"
 #include "f2fs/write.h"
+#include "f2fs/fixup.h"
 #include "f2fs/super.h"
 
 #define SEG_BLOCKS F2FS_DEFAULT_BLKS_PER_SEG

@@ -14,6 +14,7 @@
 
 #include "f2fs/check.h"
 #include "f2fs/repair.h"
+#include "f2fs/fixup.h"
 
 /* A problem whose fix needs its particulars (struct f2fs_problem's). */
 struct fix_item {

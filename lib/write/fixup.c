@@ -25,6 +25,7 @@
 #include "f2fs/ssa.h"
 #include "f2fs/summary.h"
 #include "f2fs/volume.h"
+#include "f2fs/fixup.h"
 #include "write_internal.h"
 
 int f2fs_fix_segment(struct f2fs_fs *fs, uint32_t segno, const uint8_t *map, int type)

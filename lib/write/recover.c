@@ -28,6 +28,7 @@
 #include "f2fs/node.h"
 #include "f2fs/read.h"
 #include "f2fs/ssa.h"
+#include "f2fs/fixup.h"
 #include "write_internal.h"
 
 #define FADVISE_KEEP_SIZE_BIT 0x10

@@ -15,6 +15,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
 #include "f2fs/xattr.h"
+#include "f2fs/fixup.h"
 #include "write_internal.h"
 
 #define XATTR_ALIGN(n) (((n) + 3u) & ~3u)

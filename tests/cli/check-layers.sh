@@ -144,6 +144,15 @@ call_case call-upward fs "lib/fs/planted.o uses $WRITE_SYM from lib/write (write
 call_case call-sideways check \
 	"lib/check/planted.o uses $WRITE_SYM from lib/write (check may not use write)"
 
+# the repair primitives' header: lib/repair's and lib/write's alone, not load's (above write) nor a tool's
+new_case
+echo '#include "f2fs/fixup.h"' >>"$SRC/lib/load/load.c"
+echo '#include <f2fs/fixup.h>' >>"$SRC/fsck/fsck.c"
+run_check
+check restricted-header \
+	"lib/load/load.c includes f2fs/fixup.h, which only lib/{write,repair} may include" \
+	"fsck/fsck.c includes f2fs/fixup.h, which only lib/{write,repair} may include"
+
 new_case
 echo '#include "../lib/dev/dev_internal.h"' >>"$SRC/undo/main.c"
 run_check
