@@ -22,7 +22,7 @@ enum f2fs_problem_code {
 	PR_SB_INVALID,		 /* a superblock copy is unusable */
 	PR_CP_INVALID,		 /* a checkpoint pack is unusable (a warning: see below) */
 	PR_CP_NEWEST_INSANE,	 /* the newest pack's checksums hold, its fields do not */
-	PR_CHAIN_LOOP,		 /* the fsynced chain loops: the kernel refuses the mount */
+	PR_CHAIN_LOOP,		 /* the fsynced chain loops: the kernel cannot replay it */
 	PR_SIT_VBLOCKS,		 /* vblocks larger than a segment */
 	PR_SIT_BITMAP_COUNT,	 /* vblocks differs from the bitmap's popcount */
 	PR_SIT_TYPE,		 /* segment type out of range */

@@ -253,9 +253,9 @@ typedef int (*f2fs_chain_fn)(uint64_t blkaddr, const struct f2fs_node *n, void *
  * version (with its CRC when the checkpoint asks for CRC recovery),
  * following next_blkaddr.  Returns 0, @fn's value, -EUCLEAN for a
  * checkpoint whose warm node segment is outside the main area, -ELOOP
- * for a chain the kernel calls looped (it then refuses to mount: more
- * blocks than the main area has free, or a block that names itself
- * next), or -ENOMEM.
+ * for a chain the kernel calls looped (more blocks than the main area has
+ * free, or a block that names itself next: it then mounts without
+ * replaying anything and asks for fsck), or -ENOMEM.
  */
 int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg);
 

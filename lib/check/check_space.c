@@ -260,7 +260,9 @@ static void check_counters(struct check_ctx *c)
  * After a power cut the warm node log may hold fsynced direct nodes newer
  * than the checkpoint (f2fs_roll_forward_chain): roll-forward recovery
  * replays them at mount, so they are not corruption -- unless the chain
- * loops, when the kernel refuses the mount ("detect looped node chain").
+ * loops: then the kernel's first mount attempt fails ("detect looped node
+ * chain", "Cannot recover all fsync data"), and its retry mounts without
+ * replaying anything, dropping what was fsynced, and asks for fsck.
  */
 static void count_fsynced_chain(struct check_ctx *c)
 {

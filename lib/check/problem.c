@@ -34,7 +34,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	      "the newest checkpoint pack is insane: the kernel refuses to mount", CHECKPOINT,
 	      KEEPS | GATES), /* the repair rolls back to the older pack: not for preen */
     ROW_OTHER(PR_CHAIN_LOOP, "roll-forward",
-	      "the fsynced node chain loops: the kernel refuses to mount", CHECKPOINT,
+	      "the fsynced node chain loops: the kernel cannot replay it and drops it", CHECKPOINT,
 	      KEEPS), /* the new checkpoint drops what was fsynced: not for preen */
     ROW_OTHER(PR_SIT_VBLOCKS, "SIT", "segment valid-block count exceeds the segment size", SPACE,
 	      PREEN | KEEPS),

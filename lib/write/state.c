@@ -97,9 +97,10 @@ static int refuse_pending_recovery(struct f2fs_fs *fs)
 	int ret = f2fs_roll_forward_chain(fs, &fsynced, &length);
 
 	if (ret == -ELOOP)
-		fs_say(fs->why, sizeof(fs->why),
-		       "the fsynced node chain loops (the kernel refuses to mount the volume): run "
-		       "fsck.f2fs -y before writing to it");
+		fs_say(
+		    fs->why, sizeof(fs->why),
+		    "the fsynced node chain loops (the kernel cannot replay it): run fsck.f2fs -y "
+		    "before writing to the volume");
 	if (ret)
 		return ret;
 	if (!fsynced)

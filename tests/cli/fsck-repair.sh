@@ -209,7 +209,8 @@ if [ -x "$WRTOOL" ] && rf_image "$WORK/rf-mirror"; then
 		fail roll-forward/dropped-on-request "exit $rc_drop, then $RC: $dropped_log"
 	fi
 	# the chain as upstream's inject lists it (--cp --mb next_blkaddr), then made to loop:
-	# the kernel's find_fsync_dnodes() refuses the mount, so fsck flags it and -y drops it
+	# the kernel cannot replay it (its mount retries without recovery and asks for fsck),
+	# so fsck flags it and -y drops it as the kernel does
 	rf_image "$WORK/rf-mirror"
 	before=$(sha256sum <"$IMG")
 	listed=$("$INJECT" --dry-run --cp 0 --mb next_blkaddr --idx 0 --val 0 "$IMG" 2>&1)
