@@ -120,6 +120,8 @@ struct rp_engine {
 	int *thread_ctx; /* scheduler context of each workload thread */
 };
 
+/* ---- kernel.c: the kernel around the write path ---- */
+
 /* BFQ's weight-raising factor (bfq_wr_coeff) */
 #define RP_WR_COEFF 30u
 
@@ -149,6 +151,14 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 int rp_writeback_all(struct rp_engine *e, int ctx);
 int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls);
 int rp_request_checkpoint(struct rp_engine *e, int ctx);
+/* A checkpoint for @reason (F2FS_CP_*) by context @ctx; *issued: one was written. */
+int rp_write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, bool *issued);
+/* The model's locks and conditions (after e->pol is set), and after the run their end. */
+void rp_kernel_init(struct rp_engine *e);
+void rp_kernel_destroy(struct rp_engine *e);
+/* The flusher, and the checkpoint thread with checkpoint_merge: started, then stopped. */
+int rp_kernel_start(struct rp_engine *e);
+void rp_kernel_stop(struct rp_engine *e);
 
 /* thread.c */
 int rp_run_threads(struct rp_engine *e, f2fs_replay_progress_fn progress, void *arg,

@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel around the write path, as the replay engine plays it.
+ *
+ * The write path's state is single-threaded, so every call into it holds
+ * one FIFO lock (the "big lock"); what makes threads wait on each other is
+ * what the kernel makes them wait for, outside it:
+ *  - device I/O is asynchronous: the write path's requests queue in the
+ *    I/O scheduler stacked on the device (lib/sched/iosched.c), under the
+ *    calling thread's I/O class, and the thread waits for them where the
+ *    kernel would -- an fsync for its data and flush, nobody for
+ *    write-back;
+ *  - a checkpoint holds the big lock until its I/O is complete, as the
+ *    kernel's holds cp_rwsem for writing (f2fs_write_checkpoint, under
+ *    block_operations), so every operation waits for it;
+ *  - with checkpoint_merge, fsyncs that need a checkpoint queue a request
+ *    and sleep; one checkpoint thread, in its own I/O class, takes the
+ *    whole queue and serves it with one checkpoint
+ *    (checkpoint.c: __checkpoint_and_complete_reqs); without it the
+ *    caller writes the checkpoint itself in its own class
+ *    (f2fs_issue_checkpoint);
+ *  - write-back takes the writepages mutex where __should_serialize_io()
+ *    says so (data.c); writers that are not serialised write a few pages
+ *    per turn of the big lock, so their blocks interleave as concurrent
+ *    writers' do;
+ *  - the flusher writes inodes dirtied longer than dirty_expire ago, and
+ *    everything above the background threshold, eldest first
+ *    (fs-writeback.c, wb_writeback with the expire ordering of seed 003),
+ *    and sleeps until each of its requests has a request slot, holding
+ *    no lock; a writer above the dirty limit sleeps meanwhile (or, with
+ *    --dirty-throttle writeback, writes its own file back).
+ * The emulated threads (thread.c) and the run (engine.c) call in here;
+ * nothing here calls them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "f2fs/clock.h"
+#include "f2fs/fs.h"
+#include "f2fs/replay.h"
+#include "f2fs/sched.h"
+#include "f2fs/write.h"
+#include "engine_internal.h"
+
+#define SERIAL_CHUNK  128u  /* pages per turn for a serialised writer: one 512 KiB bio */
+#define FLUSHER_PAGES 1024u /* the flusher's turn on one inode (MAX_WRITEBACK_PAGES) */
+
+uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight)
+{
+	uint32_t w = p->low_latency ? weight * RP_WR_COEFF : weight;
+
+	return w > RP_SCHED_WEIGHT_MAX ? RP_SCHED_WEIGHT_MAX : w;
+}
+
+/* ---- FIFO locks: the big lock, cp_global_sem ---- */
+
+static void fifo_init(struct rp_fifo_lock *l)
+{
+	pthread_mutex_init(&l->mutex, NULL);
+	pthread_cond_init(&l->cond, NULL);
+	l->next = l->serving = 0;
+}
+
+static void fifo_destroy(struct rp_fifo_lock *l)
+{
+	pthread_mutex_destroy(&l->mutex);
+	pthread_cond_destroy(&l->cond);
+}
+
+static void fifo_take(struct rp_fifo_lock *l)
+{
+	uint64_t ticket;
+
+	pthread_mutex_lock(&l->mutex);
+	ticket = l->next++;
+	while (l->serving != ticket)
+		pthread_cond_wait(&l->cond, &l->mutex);
+	pthread_mutex_unlock(&l->mutex);
+}
+
+static void fifo_give(struct rp_fifo_lock *l)
+{
+	pthread_mutex_lock(&l->mutex);
+	l->serving++;
+	pthread_cond_broadcast(&l->cond);
+	pthread_mutex_unlock(&l->mutex);
+}
+
+/* ---- cp_rwsem: FIFO, as the kernel's rwsem hands over in queue order ---- */
+
+void rp_lock_op(struct rp_engine *e)
+{
+	uint64_t ticket;
+
+	pthread_mutex_lock(&e->cp_mutex_rw);
+	ticket = e->cp_next++;
+	while (ticket != e->cp_serving || e->cp_writer)
+		pthread_cond_wait(&e->cp_cond_rw, &e->cp_mutex_rw);
+	e->cp_readers++;
+	e->cp_serving++;
+	pthread_cond_broadcast(&e->cp_cond_rw);
+	pthread_mutex_unlock(&e->cp_mutex_rw);
+}
+
+void rp_unlock_op(struct rp_engine *e)
+{
+	pthread_mutex_lock(&e->cp_mutex_rw);
+	if (!--e->cp_readers)
+		pthread_cond_broadcast(&e->cp_cond_rw);
+	pthread_mutex_unlock(&e->cp_mutex_rw);
+}
+
+/* block_operations(): wait for the operations ahead, then keep every later one out. */
+static void lock_all(struct rp_engine *e)
+{
+	uint64_t ticket;
+
+	pthread_mutex_lock(&e->cp_mutex_rw);
+	ticket = e->cp_next++;
+	while (ticket != e->cp_serving || e->cp_writer || e->cp_readers)
+		pthread_cond_wait(&e->cp_cond_rw, &e->cp_mutex_rw);
+	e->cp_writer = true;
+	e->cp_serving++;
+	pthread_mutex_unlock(&e->cp_mutex_rw);
+}
+
+static void unlock_all(struct rp_engine *e)
+{
+	pthread_mutex_lock(&e->cp_mutex_rw);
+	e->cp_writer = false;
+	pthread_cond_broadcast(&e->cp_cond_rw);
+	pthread_mutex_unlock(&e->cp_mutex_rw);
+}
+
+/* ---- CPU slots (--threads-cpu) ---- */
+
+static void cpu_take(struct rp_engine *e)
+{
+	if (!e->pol->threads_cpu)
+		return;
+	pthread_mutex_lock(&e->cpu_mutex);
+	while (e->cpu_busy >= e->pol->threads_cpu)
+		pthread_cond_wait(&e->cpu_cond, &e->cpu_mutex);
+	e->cpu_busy++;
+	pthread_mutex_unlock(&e->cpu_mutex);
+}
+
+static void cpu_give(struct rp_engine *e)
+{
+	if (!e->pol->threads_cpu)
+		return;
+	pthread_mutex_lock(&e->cpu_mutex);
+	e->cpu_busy--;
+	pthread_cond_signal(&e->cpu_cond);
+	pthread_mutex_unlock(&e->cpu_mutex);
+}
+
+/* A latency drawn from @rng between @min and @max microseconds. */
+static uint64_t draw_us(uint64_t *rng, uint32_t min, uint32_t max)
+{
+	if (max <= min)
+		return min;
+	*rng = rp_mix64(*rng);
+	return min + *rng % (max - min + 1u);
+}
+
+void rp_spend_cpu(struct rp_engine *e, uint64_t *rng)
+{
+	uint64_t us = draw_us(rng, e->pol->op_cpu_us, e->pol->op_cpu_max_us);
+
+	if (!us)
+		return;
+	cpu_take(e);
+	rp_sleep_until(rp_now_ns() + us * 1000u);
+	cpu_give(e);
+}
+
+/*
+ * Enter the write path as context @ctx; leave sends what the call queued.
+ * The checkpoint thread takes no CPU slot: it is running once it has
+ * woken (its wake-up latency stands for the wait for a CPU).
+ */
+void rp_enter(struct rp_engine *e, int ctx)
+{
+	bool cpu = ctx != e->ckpt_ctx;
+
+	/* a thread whose queue is full waits here, not holding the lock */
+	rp_sched_throttle(e->sched, ctx);
+	if (cpu)
+		cpu_take(e);
+	fifo_take(&e->big);
+	e->big_holds_cpu = cpu;
+	rp_sched_set_current(e->sched, ctx);
+}
+
+int rp_leave(struct rp_engine *e, int ret)
+{
+	int sret = f2fs_write_submit(e->fs);
+	bool cpu = e->big_holds_cpu;
+
+	fifo_give(&e->big);
+	if (cpu)
+		cpu_give(e);
+	return ret ? ret : sret;
+}
+
+void rp_abort(struct rp_engine *e, int ret, const char *what)
+{
+	pthread_mutex_lock(&e->state_mutex);
+	if (!e->fatal) {
+		e->fatal = ret;
+		snprintf(e->why, sizeof(e->why), "%s: %s", what,
+			 ret == -ENOSPC ? "the volume is full" : strerror(-ret));
+	}
+	e->stopping = true;
+	pthread_mutex_unlock(&e->state_mutex);
+}
+
+bool rp_stopping(struct rp_engine *e)
+{
+	bool s;
+
+	pthread_mutex_lock(&e->state_mutex);
+	s = e->stopping;
+	pthread_mutex_unlock(&e->state_mutex);
+	return s;
+}
+
+/* ---- dirty inodes, for the flusher (under the big lock) ---- */
+
+static struct rp_dirty *dirty_find(struct rp_engine *e, uint32_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < e->ndirty; i++)
+		if (e->dirty[i].ino == ino)
+			return &e->dirty[i];
+	return NULL;
+}
+
+/* @ino got dirty pages from a thread of @cls: remember when it was first dirtied. */
+static int dirty_note(struct rp_engine *e, uint32_t ino, enum f2fs_replay_class cls)
+{
+	struct rp_dirty *d = dirty_find(e, ino);
+
+	if (d) {
+		d->io_class = cls;
+		return 0;
+	}
+	if (e->ndirty == e->dirty_cap) {
+		size_t cap = e->dirty_cap ? e->dirty_cap * 2 : 64;
+		struct rp_dirty *n = realloc(e->dirty, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		e->dirty = n;
+		e->dirty_cap = cap;
+	}
+	e->dirty[e->ndirty++] = (struct rp_dirty){
+	    .ino = ino, .dirtied_ns = rp_now_ns(), .seq = e->dirty_seq++, .io_class = cls};
+	return 0;
+}
+
+/* Drop the inodes whose pages are all written (under the big lock). */
+static void dirty_prune(struct rp_engine *e)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < e->ndirty; i++)
+		if (f2fs_dirty_pages(e->fs, e->dirty[i].ino))
+			e->dirty[k++] = e->dirty[i];
+	e->ndirty = k;
+}
+
+/* ---- write-back ---- */
+
+/*
+ * Write back up to @budget pages of @ino (UINT64_MAX: all) as context
+ * @ctx: under the writepages mutex in turns of one bio when the kernel
+ * would serialise it (background write-back: its whole budget in one
+ * turn), else @wb_chunk_pages per turn of the big lock.
+ *
+ * Each turn takes cp_rwsem shared, in the lock's FIFO order.  The
+ * kernel's background write-back instead tries the lock per page and
+ * leaves the page dirty when a checkpoint holds or waits for it.  Taken
+ * literally here, that starved write-back with and without checkpoint
+ * merge alike, since the engine's threads hand the lock over in
+ * microseconds.  The engine gets a merged run's fast checkpoints from
+ * BFQ idling instead: the checkpoint thread's queue keeps the device
+ * between its back-to-back checkpoints (the scheduler's slice_idle).
+ */
+int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode mode,
+		 uint64_t budget)
+{
+	uint64_t left = 1, done = 0, turn;
+	struct f2fs_inode_attr a;
+	bool serial, dentries, gone;
+	int ret;
+
+	rp_enter(e, ctx);
+	serial = e->pol->serialize_writepages &&
+		 f2fs_writepages_serialized(e->fs, ino, mode, e->pol->min_seq_blocks);
+	ret = f2fs_getattr(e->fs, ino, &a);
+	/*
+	 * picked before another thread unlinked it: its pages went with it
+	 * (the kernel truncates them at eviction), nothing to write back
+	 */
+	gone = ret == -ENOENT && !f2fs_dirty_pages(e->fs, ino);
+	ret = rp_leave(e, gone ? 0 : ret);
+	if (ret || gone)
+		return ret;
+	/*
+	 * f2fs_write_single_data_page(): a directory's pages are written
+	 * without f2fs_lock_op (LOCK_DONE, the checkpoint orders them), so a
+	 * directory fsync is not held up by a running checkpoint
+	 */
+	dentries = S_ISDIR(a.mode);
+	turn = serial ? SERIAL_CHUNK : (e->pol->wb_chunk_pages ? e->pol->wb_chunk_pages : 1);
+	/*
+	 * Background write-back gives its whole turn blocks in one gap
+	 * between checkpoints (its per-page locking takes microseconds) and
+	 * submits the bio after the pages
+	 */
+	if (serial && mode == F2FS_WB_NONE && budget != UINT64_MAX)
+		turn = budget;
+	if (serial)
+		pthread_mutex_lock(&e->wp_mutex);
+	for (ret = 0; !ret && left && done < budget;) {
+		uint64_t n = budget - done < turn ? budget - done : turn;
+
+		/*
+		 * f2fs_do_write_data_page: write-back waits out a checkpoint;
+		 * the requests queue for their slots without the lock
+		 */
+		if (!dentries)
+			rp_lock_op(e);
+		rp_enter(e, ctx);
+		ret = rp_leave(e, f2fs_writepages_some(e->fs, ino, mode, n, &left));
+		if (!dentries)
+			rp_unlock_op(e);
+		done += n;
+	}
+	if (serial)
+		pthread_mutex_unlock(&e->wp_mutex);
+	return ret;
+}
+
+/* Write back every dirty file (sync(2)'s first half), oldest first, as @ctx. */
+int rp_writeback_all(struct rp_engine *e, int ctx)
+{
+	int ret = 0;
+
+	for (;;) {
+		uint32_t ino = 0;
+
+		rp_enter(e, ctx);
+		dirty_prune(e);
+		if (e->ndirty)
+			ino = e->dirty[0].ino;
+		rp_leave(e, 0);
+		if (!ino || ret)
+			return ret;
+		ret = rp_writeback(e, ctx, ino, F2FS_WB_ALL, UINT64_MAX);
+	}
+}
+
+/* The next inode the flusher writes: expired first, then (above the background level) any. */
+static bool flusher_pick(struct rp_engine *e, uint64_t now, uint32_t *ino, int *cls)
+{
+	bool background = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE > e->pol->dirty_background;
+	uint64_t expire = (uint64_t)e->pol->dirty_expire_ms * 1000000ull;
+	struct rp_dirty *best = NULL;
+	size_t i;
+
+	dirty_prune(e);
+	for (i = 0; i < e->ndirty; i++) {
+		struct rp_dirty *d = &e->dirty[i];
+		bool expired = now - d->dirtied_ns >= expire;
+
+		if (!expired && !background)
+			continue;
+		if (e->pol->writeback == F2FS_RP_WB_FIFO) {
+			if (!best || d->seq < best->seq)
+				best = d;
+		} else if (!best || d->dirtied_ns < best->dirtied_ns) {
+			best = d;
+		}
+	}
+	if (!best)
+		return false;
+	*ino = best->ino;
+	*cls = best->io_class;
+	/* round robin: the inode goes to the back of the FIFO order after its turn */
+	best->seq = e->dirty_seq++;
+	return true;
+}
+
+static void *flusher_main(void *arg)
+{
+	struct rp_engine *e = arg;
+
+	pthread_mutex_lock(&e->wb_mutex);
+	while (!e->wb_stop) {
+		uint32_t ino = 0;
+		int cls = 0, ret;
+		struct timespec until;
+		uint64_t wake = rp_now_ns() + (uint64_t)e->pol->dirty_writeback_ms * 1000000ull;
+
+		if (!e->wb_kick) {
+			until.tv_sec = (time_t)(wake / 1000000000ull);
+			until.tv_nsec = (long)(wake % 1000000000ull);
+			pthread_cond_timedwait(&e->wb_cond, &e->wb_mutex, &until);
+		}
+		e->wb_kick = false;
+		pthread_mutex_unlock(&e->wb_mutex);
+		for (;;) {
+			rp_enter(e, e->flush_ctx[0]);
+			ino = 0;
+			if (!flusher_pick(e, rp_now_ns(), &ino, &cls))
+				ino = 0;
+			rp_leave(e, 0);
+			if (!ino || rp_stopping(e))
+				break;
+			ret = rp_writeback(e, e->flush_ctx[cls], ino, F2FS_WB_NONE, FLUSHER_PAGES);
+			/*
+			 * the kernel's flusher submits its bio after the pages,
+			 * holding no lock, and sleeps until each request of it
+			 * has a slot
+			 */
+			if (!ret)
+				ret = rp_sched_wait_slots(e->sched, e->flush_ctx[cls]);
+			pthread_mutex_lock(&e->wb_mutex);
+			pthread_cond_broadcast(&e->wb_progress);
+			pthread_mutex_unlock(&e->wb_mutex);
+			if (ret) {
+				rp_abort(e, ret, "write-back");
+				break;
+			}
+		}
+		pthread_mutex_lock(&e->wb_mutex);
+	}
+	pthread_mutex_unlock(&e->wb_mutex);
+	return NULL;
+}
+
+static void kick_flusher(struct rp_engine *e)
+{
+	pthread_mutex_lock(&e->wb_mutex);
+	e->wb_kick = true;
+	pthread_cond_signal(&e->wb_cond);
+	pthread_mutex_unlock(&e->wb_mutex);
+}
+
+static uint64_t dirty_bytes(struct rp_engine *e, int ctx)
+{
+	uint64_t dirty;
+
+	rp_enter(e, ctx);
+	dirty = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE;
+	rp_leave(e, 0);
+	return dirty;
+}
+
+/* Wait for the flusher's next turn, or 10 ms. */
+static void wait_flusher_turn(struct rp_engine *e)
+{
+	uint64_t until = rp_now_ns() + 10000000ull;
+	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000ull),
+			      .tv_nsec = (long)(until % 1000000000ull)};
+
+	pthread_mutex_lock(&e->wb_mutex);
+	pthread_cond_timedwait(&e->wb_progress, &e->wb_mutex, &ts);
+	pthread_mutex_unlock(&e->wb_mutex);
+}
+
+/*
+ * After a write (balance_dirty_pages()): above the background level wake
+ * the flusher; above the limit the writer sleeps while the flusher writes
+ * back (since 3.2 writers never write back themselves, so their pages go
+ * out as the flusher's I/O), or with --dirty-throttle writeback writes its
+ * own file back, one writepages caller per writer.
+ */
+int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls)
+{
+	uint64_t dirty;
+	int ret;
+
+	rp_enter(e, ctx);
+	ret = dirty_note(e, ino, cls);
+	dirty = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE;
+	rp_leave(e, 0);
+	if (ret)
+		return ret;
+	if (dirty > e->pol->dirty_background)
+		kick_flusher(e);
+	if (dirty > e->pol->dirty_limit && e->pol->dirty_throttle == F2FS_RP_THROTTLE_WRITEBACK)
+		return rp_writeback(e, ctx, ino, F2FS_WB_NONE, UINT64_MAX);
+	while (dirty > e->pol->dirty_limit && !rp_stopping(e)) {
+		kick_flusher(e);
+		wait_flusher_turn(e);
+		dirty = dirty_bytes(e, ctx);
+	}
+	return 0;
+}
+
+/* ---- checkpoints ---- */
+
+/*
+ * Write a checkpoint as @ctx: operations are blocked (cp_rwsem held for
+ * writing) from before it starts until its I/O is complete, as in
+ * f2fs_write_checkpoint (block_operations .. unblock_operations); the big
+ * lock only while the write path builds and queues it.
+ */
+int rp_write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, bool *issued)
+{
+	struct f2fs_cp_request req = {.reason = reason, .keep_data = true};
+	int ret = 0;
+
+	/*
+	 * f2fs_write_checkpoint: cp_global_sem first, so the next checkpoint
+	 * waits there, not on cp_rwsem, and operations queued on cp_rwsem go
+	 * in between two checkpoints.  In arrival order: a caller back for its
+	 * next checkpoint finds the one that waited meanwhile ahead of it, as
+	 * the kernel's rwsem wakes its first waiting writer, which takes the
+	 * lock while the caller is still on its way back through user space
+	 */
+	fifo_take(&e->cp_global);
+	lock_all(e);
+	rp_enter(e, ctx);
+	*issued = f2fs_write_dirty(e->fs) || (reason & F2FS_CP_UMOUNT);
+	if (*issued)
+		ret = f2fs_checkpoint(e->fs, &req);
+	ret = rp_leave(e, ret);
+	if (*issued && !ret)
+		ret = rp_sched_wait(e->sched, ctx);
+	unlock_all(e);
+	fifo_give(&e->cp_global);
+	return ret;
+}
+
+static void cp_note_wait(struct rp_engine *e, uint64_t waited_ns)
+{
+	double ms = (double)waited_ns / 1e6;
+
+	pthread_mutex_lock(&e->state_mutex);
+	e->cp_wait_total_ms += ms;
+	if (ms > e->cp_wait_peak_ms)
+		e->cp_wait_peak_ms = ms;
+	pthread_mutex_unlock(&e->state_mutex);
+}
+
+void rp_note_run_start(struct rp_engine *e, uint64_t t0)
+{
+	pthread_mutex_lock(&e->state_mutex);
+	e->run_t0 = t0;
+	pthread_mutex_unlock(&e->state_mutex);
+}
+
+/* Under the state mutex: an issued checkpoint's time, for the plot (dropped without memory). */
+static void cp_note_time(struct rp_engine *e)
+{
+	if (!e->run_t0)
+		return;
+	if (e->ncp_times == e->cp_times_cap) {
+		size_t cap = e->cp_times_cap ? e->cp_times_cap * 2 : 256;
+		double *n = realloc(e->cp_times_s, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		e->cp_times_s = n;
+		e->cp_times_cap = cap;
+	}
+	e->cp_times_s[e->ncp_times++] = (double)(rp_now_ns() - e->run_t0) / 1e9;
+}
+
+/* One checkpoint (or none, on a clean volume) served @n requests. */
+static void cp_note_batch(struct rp_engine *e, bool issued, uint64_t n)
+{
+	pthread_mutex_lock(&e->state_mutex);
+	if (issued) {
+		cp_note_time(e);
+		e->cp_issued++;
+	} else {
+		e->cp_skipped++;
+	}
+	e->cp_served += n;
+	pthread_mutex_unlock(&e->state_mutex);
+}
+
+/* A task woken on another CPU runs this much later (--ckpt-wakeup-us); under cp_mutex. */
+static uint64_t wake_latency_us(struct rp_engine *e)
+{
+	return draw_us(&e->wake_rng, e->pol->ckpt_wakeup_us, e->pol->ckpt_wakeup_max_us);
+}
+
+/*
+ * issue_checkpoint_thread() sleeps in wait_event_interruptible() when its
+ * list is empty and f2fs_issue_checkpoint() wakes it; on busy CPUs it runs
+ * some time later, and llist_del_all() in __checkpoint_and_complete_reqs()
+ * then takes every request queued meanwhile.  Called with cp_mutex held.
+ * This is how the kernel's merges come about with two callers: both leave
+ * one checkpoint together and both queue again before the next batch is
+ * taken (seen in a 6.1 guest's trace, 0.5-1 ms after the wake-up).  The
+ * latency is drawn between --ckpt-wakeup-us MIN and MAX each time.
+ */
+static void wake_late(struct rp_engine *e)
+{
+	uint64_t us = wake_latency_us(e), until;
+
+	if (!us)
+		return;
+	until = rp_now_ns() + us * 1000u;
+	pthread_mutex_unlock(&e->cp_mutex);
+	rp_sleep_until(until);
+	pthread_mutex_lock(&e->cp_mutex);
+}
+
+static void *ckpt_main(void *arg)
+{
+	struct rp_engine *e = arg;
+
+	pthread_mutex_lock(&e->cp_mutex);
+	for (;;) {
+		struct rp_cp_req *batch, *r;
+		uint64_t n = 0, now;
+		bool issued = false, slept = false;
+		int ret;
+
+		while (!e->cp_queue && !e->cp_stop) {
+			pthread_cond_wait(&e->cp_cond, &e->cp_mutex);
+			slept = true;
+		}
+		if (!e->cp_queue)
+			break;
+		if (slept)
+			wake_late(e);
+		batch = e->cp_queue;
+		e->cp_queue = NULL;
+		pthread_mutex_unlock(&e->cp_mutex);
+		ret = rp_write_checkpoint(e, e->ckpt_ctx, F2FS_CP_SYNC, &issued);
+		now = rp_now_ns();
+		pthread_mutex_lock(&e->cp_mutex);
+		for (r = batch; r; r = r->next, n++)
+			cp_note_wait(e, now - r->queued_ns);
+		cp_note_batch(e, issued, n);
+		/*
+		 * __checkpoint_and_complete_reqs() completes the requests in
+		 * the order they came.  The first caller runs at once on the
+		 * CPU the checkpoint thread gives up; each other one is woken
+		 * on another CPU, a wake-up latency later.  This is what parts
+		 * two callers one checkpoint served (a 6.1 guest merges few of
+		 * their requests): the late one misses the next batch.  The
+		 * batch is newest first: the last request in it came first.
+		 */
+		for (r = batch; r; r = r->next) {
+			r->ret = ret;
+			r->resume_ns = now + (r->next ? wake_latency_us(e) * 1000u : 0);
+			r->done = true;
+		}
+		pthread_cond_broadcast(&e->cp_done);
+	}
+	pthread_mutex_unlock(&e->cp_mutex);
+	return NULL;
+}
+
+/* f2fs_sync_fs() from an fsync or sync: merged, or written in the caller's context. */
+int rp_request_checkpoint(struct rp_engine *e, int ctx)
+{
+	uint64_t t0 = rp_now_ns();
+	struct rp_cp_req req = {.queued_ns = t0};
+	bool issued = false;
+	int ret;
+
+	pthread_mutex_lock(&e->state_mutex);
+	e->cp_requested++;
+	pthread_mutex_unlock(&e->state_mutex);
+	if (!e->pol->checkpoint_merge) {
+		ret = rp_write_checkpoint(e, ctx, F2FS_CP_SYNC, &issued);
+		cp_note_wait(e, rp_now_ns() - t0);
+		cp_note_batch(e, issued, 1);
+		return ret;
+	}
+	pthread_mutex_lock(&e->cp_mutex);
+	req.next = e->cp_queue;
+	e->cp_queue = &req;
+	pthread_cond_signal(&e->cp_cond);
+	while (!req.done)
+		pthread_cond_wait(&e->cp_done, &e->cp_mutex);
+	pthread_mutex_unlock(&e->cp_mutex);
+	rp_sleep_until(req.resume_ns);
+	return req.ret;
+}
+
+/* ---- the kernel's state, and its threads: the flusher, and the checkpoint thread ---- */
+
+void rp_kernel_init(struct rp_engine *e)
+{
+	fifo_init(&e->big);
+	pthread_mutex_init(&e->wp_mutex, NULL);
+	fifo_init(&e->cp_global);
+	pthread_mutex_init(&e->cp_mutex_rw, NULL);
+	pthread_cond_init(&e->cp_cond_rw, NULL);
+	pthread_mutex_init(&e->state_mutex, NULL);
+	pthread_mutex_init(&e->cpu_mutex, NULL);
+	pthread_cond_init(&e->cpu_cond, NULL);
+	pthread_mutex_init(&e->cp_mutex, NULL);
+	pthread_cond_init(&e->cp_cond, NULL);
+	pthread_cond_init(&e->cp_done, NULL);
+	e->wake_rng = e->pol->seed;
+	pthread_mutex_init(&e->wb_mutex, NULL);
+	rp_cond_init_monotonic(&e->wb_cond);
+	rp_cond_init_monotonic(&e->wb_progress);
+}
+
+void rp_kernel_destroy(struct rp_engine *e)
+{
+	fifo_destroy(&e->big);
+	pthread_mutex_destroy(&e->wp_mutex);
+	fifo_destroy(&e->cp_global);
+	pthread_mutex_destroy(&e->cp_mutex_rw);
+	pthread_cond_destroy(&e->cp_cond_rw);
+	pthread_mutex_destroy(&e->state_mutex);
+	pthread_mutex_destroy(&e->cpu_mutex);
+	pthread_cond_destroy(&e->cpu_cond);
+	pthread_mutex_destroy(&e->cp_mutex);
+	pthread_cond_destroy(&e->cp_cond);
+	pthread_cond_destroy(&e->cp_done);
+	pthread_mutex_destroy(&e->wb_mutex);
+	pthread_cond_destroy(&e->wb_cond);
+	pthread_cond_destroy(&e->wb_progress);
+}
+
+int rp_kernel_start(struct rp_engine *e)
+{
+	if (pthread_create(&e->flusher, NULL, flusher_main, e))
+		return -EAGAIN;
+	e->flusher_started = true;
+	if (e->pol->checkpoint_merge) {
+		if (pthread_create(&e->ckpt_thread, NULL, ckpt_main, e))
+			return -EAGAIN;
+		e->ckpt_started = true;
+	}
+	return 0;
+}
+
+void rp_kernel_stop(struct rp_engine *e)
+{
+	if (e->ckpt_started) {
+		pthread_mutex_lock(&e->cp_mutex);
+		e->cp_stop = true;
+		pthread_cond_signal(&e->cp_cond);
+		pthread_mutex_unlock(&e->cp_mutex);
+		pthread_join(e->ckpt_thread, NULL);
+		e->ckpt_started = false;
+	}
+	if (e->flusher_started) {
+		pthread_mutex_lock(&e->wb_mutex);
+		e->wb_stop = true;
+		pthread_cond_signal(&e->wb_cond);
+		pthread_mutex_unlock(&e->wb_mutex);
+		pthread_join(e->flusher, NULL);
+		e->flusher_started = false;
+	}
+}
