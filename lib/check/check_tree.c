@@ -897,6 +897,12 @@ static uint8_t advise_unsupported(const struct f2fs_inode *ri, uint32_t features
 	return bad;
 }
 
+/* A data address the kernel takes: none, one to come, or a block of the main area. */
+static bool plausible_addr(const struct check_ctx *c, uint32_t a)
+{
+	return a == F2FS_NULL_ADDR || a == F2FS_NEW_ADDR || f2fs_geo_in_main(c->geo, a);
+}
+
 /*
  * The i_extra_isize an inode with extra attributes most likely had when its
  * i_extra_isize reads 0 although the word it shares with i_inline_xattr_size
@@ -905,12 +911,6 @@ static uint8_t advise_unsupported(const struct f2fs_inode *ri, uint32_t features
  * should be -- zero before inline data, a valid address (or none) before
  * data addresses.
  */
-/* A data address the kernel takes: none, one to come, or a block of the main area. */
-static bool plausible_addr(const struct check_ctx *c, uint32_t a)
-{
-	return a == F2FS_NULL_ADDR || a == F2FS_NEW_ADDR || f2fs_geo_in_main(c->geo, a);
-}
-
 static uint16_t likely_extra_isize(const struct check_ctx *c, const struct f2fs_inode *ri)
 {
 	uint16_t mine = f2fs_extra_isize_for(c->features);

@@ -19,17 +19,13 @@
 #include "f2fs/endian.h"
 #include "f2fs/read.h"
 
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg)
 {
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
 	const struct f2fs_geometry *g = f2fs_fs_geo(fs);
 	uint32_t flags = le32_get(cp->ckpt_flags);
-	uint64_t ver = le64_get(cp->checkpoint_ver), blk, next, steps = 0, room;
+	uint64_t ver = le64_get(cp->checkpoint_ver), blk, next, steps = 0;
+	uint64_t valid = le64_get(cp->valid_block_count), room;
 	uint32_t segno = le32_get(cp->cur_node_segno[1]);
 	struct f2fs_node *n;
 	int ret = 0;
@@ -44,11 +40,11 @@ int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg)
 		return -ENOMEM;
 	blk = f2fs_geo_blkaddr(g, segno, le16_get(cp->cur_node_blkoff[1]));
 	/*
-	 * The kernel's find_fsync_dnodes() calls a chain looped, and fails the
-	 * mount, when it has more blocks than the main area has free, or a
-	 * block names itself next.
+	 * The kernel's find_fsync_dnodes() calls a chain looped, and replays
+	 * none of it, when it has more blocks than the main area has free, or
+	 * a block names itself next.
 	 */
-	room = g->main_blocks - min_u64(le64_get(cp->valid_block_count), g->main_blocks);
+	room = valid < g->main_blocks ? g->main_blocks - valid : 0;
 	while (!ret && f2fs_geo_in_main(g, blk)) {
 		if (f2fs_dev_read(f2fs_fs_dev(fs), n, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE) ||
 		    le64_get(n->footer.cp_ver) != ver)
