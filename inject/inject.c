@@ -584,8 +584,10 @@ static void write_inode_block(const struct inject *in, struct f2fs_node *n, uint
 
 /* Inodes with fsynced dnodes in the chain, in the order the chain first names them. */
 struct fsync_list {
-	uint32_t *ino;
-	uint64_t *addr; /* each inode's last fsynced dnode in the chain */
+	struct fsynced {
+		uint32_t ino;
+		uint64_t addr; /* the inode's last fsynced dnode in the chain */
+	} * e;
 	uint32_t n, cap;
 };
 
@@ -596,24 +598,20 @@ static int collect_fsynced(uint64_t blkaddr, const struct f2fs_node *n, void *ar
 
 	if (!(le32_get(n->footer.flag) & (1u << F2FS_FSYNC_BIT_SHIFT)))
 		return 0;
-	for (i = 0; i < l->n && l->ino[i] != ino; i++)
+	for (i = 0; i < l->n && l->e[i].ino != ino; i++)
 		;
 	if (i == l->cap) {
 		uint32_t cap = l->cap ? 2 * l->cap : 16;
-		uint32_t *inos = realloc(l->ino, cap * sizeof(*inos));
-		uint64_t *addrs;
+		struct fsynced *e = realloc(l->e, cap * sizeof(*e));
 
-		if (inos)
-			l->ino = inos;
-		addrs = inos ? realloc(l->addr, cap * sizeof(*addrs)) : NULL;
-		if (!addrs)
+		if (!e)
 			return -ENOMEM;
-		l->addr = addrs;
+		l->e = e;
 		l->cap = cap;
 	}
 	if (i == l->n)
-		l->ino[l->n++] = ino;
-	l->addr[i] = blkaddr;
+		l->e[l->n++].ino = ino;
+	l->e[i].addr = blkaddr;
 	return 0;
 }
 
@@ -637,29 +635,25 @@ static void inject_chain_next(const struct inject *in, const char *what)
 		tool_fail_image(&in->tool, 1, "%s: cannot walk the fsynced chain: %s", what,
 				strerror(-ret));
 	for (i = 0; i < l.n; i++)
-		info("[%4u] blkaddr:0x%" PRIx64, i, l.addr[i]);
+		info("[%4u] blkaddr:0x%" PRIx64, i, l.e[i].addr);
 	if (!l.n)
 		tool_fail(&in->tool, 1, "%s: no fsynced dnodes in the roll-forward chain", what);
-	if (!in->o.have_idx || in->o.idx >= l.n) {
-		free(l.ino);
-		free(l.addr);
+	if (!in->o.have_idx || in->o.idx >= l.n)
 		tool_fail(&in->tool, 1, "invalid index %u of fsync dnodes range [0, %u)", in->o.idx,
 			  l.n);
-	}
 	if (in->o.val > UINT32_MAX)
 		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit next_blkaddr (4 bytes)",
 			  in->o.val);
-	rd(in, &n, l.addr[in->o.idx]);
+	rd(in, &n, l.e[in->o.idx].addr);
 	old = le32_get(n.footer.next_blkaddr);
 	n.footer.next_blkaddr = le32_put((uint32_t)in->o.val);
 	info("inject next_blkaddr[%u] of %s (block 0x%" PRIx64 ", ino %u): 0x%x -> 0x%x", in->o.idx,
-	     what, l.addr[in->o.idx], l.ino[in->o.idx], old, (uint32_t)in->o.val);
+	     what, l.e[in->o.idx].addr, l.e[in->o.idx].ino, old, (uint32_t)in->o.val);
 	if (f2fs_node_ofs(&n) == 0 && n.footer.nid == n.footer.ino)
-		write_inode_block(in, &n, (uint32_t)l.addr[in->o.idx], true, "fsynced inode");
+		write_inode_block(in, &n, (uint32_t)l.e[in->o.idx].addr, true, "fsynced inode");
 	else
-		wr(in, &n, l.addr[in->o.idx], "fsynced dnode");
-	free(l.ino);
-	free(l.addr);
+		wr(in, &n, l.e[in->o.idx].addr, "fsynced dnode");
+	free(l.e);
 }
 
 static void inject_cp(const struct inject *in)
