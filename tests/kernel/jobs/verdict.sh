@@ -61,6 +61,15 @@ hung() {
 	poweroff -n -f
 }
 
+# unmount WHAT [DETAIL]: unmount; a timeout is a hang (DETAIL: what the kernel
+# said, else asked now), another failure is returned
+unmount() {
+	urc=0
+	run 10 umount "$MNT" || urc=$?
+	[ "$urc" = 124 ] && hung "$1" "${2:-$(kernel_says)}"
+	return "$urc"
+}
+
 rc=0
 run 10 mount -t f2fs "$DEV" "$MNT" || rc=$?
 [ "$rc" = 124 ] && hung "mount" "$(kernel_says)"
@@ -71,7 +80,7 @@ if [ "$rc" != 0 ]; then
 	detail=$(kernel_says)
 	[ -n "$detail" ] || detail=$(grep -v '^$' /tmp/run.out | head -n 1)
 	[ "$rc" = 124 ] && hung "reading the tree" "$detail"
-	run 10 umount "$MNT" || hung "unmounting after a failed read" "$detail"
+	unmount "unmounting after a failed read" "$detail"
 	say read-failed "$detail"
 fi
 # (syncfs: this disk only)
@@ -82,13 +91,10 @@ run 10 sh -c "echo probe >'$MNT/verdict-probe' && sync -f '$MNT/verdict-probe' &
 if [ "$rc" != 0 ]; then
 	detail=$(kernel_says)
 	[ -n "$detail" ] || detail=$(head -n 1 /tmp/run.out)
-	run 10 umount "$MNT" || hung "unmounting after a failed write" "$detail"
+	unmount "unmounting after a failed write" "$detail"
 	say write-failed "$detail"
 fi
-rc=0
-run 10 umount "$MNT" || rc=$?
-[ "$rc" = 124 ] && hung "unmounting" "$(kernel_says)"
-[ "$rc" = 0 ] || say umount-failed "$(kernel_says)"
+unmount "unmounting" || say umount-failed "$(kernel_says)"
 detail=$(kernel_says)
 [ -n "$detail" ] && say complained "$detail"
 say ok
