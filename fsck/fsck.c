@@ -69,9 +69,9 @@ struct fsck_opts {
 	struct fix_plan plan;			   /* what the mode may fix, counted by the check */
 	f2fs_problem_fn show_problem;		   /* how the first check's problems are shown */
 	unsigned int problems_shown, problems_max; /* 0: no limit */
-	/* what upstream lists after the check, from the problems reported */
-	struct upstream_line *unreachable, *short_links;
-	size_t n_unreachable, n_short_links;
+	/* what upstream lists after the check (rows F2FS_PR_MESSAGE_LATER), as reported */
+	char **listed;
+	size_t n_listed;
 	struct progress_request progress_req;
 	struct progress progress;
 	/* --json: the document being written, and what goes into it after the problems */
@@ -80,12 +80,6 @@ struct fsck_opts {
 	const struct f2fs_geometry *geo; /* to place a problem's block, once the volume is open */
 	struct f2fs_section_report *sections;
 	size_t n_sections, sections_cap;
-};
-
-/* "NID[0x%x] is unreachable, blkaddr:0x%x" and "... has [0x%x] more unreachable links". */
-struct upstream_line {
-	uint32_t nid;
-	uint64_t value;
 };
 
 /* ---- --json: the document's frame ---- */
@@ -456,18 +450,20 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 	check_combinations(o);
 }
 
-static void remember(struct fsck_opts *o, struct upstream_line **v, size_t *n, uint32_t nid,
-		     uint64_t value)
+/* Keep upstream's line @line for the list after the walk. */
+static void remember(struct fsck_opts *o, const char *line)
 {
-	struct upstream_line *grown;
+	char **grown, *copy = strdup(line);
 
-	if ((*n & (*n + 1)) == 0) { /* 0, 1, 3, 7...: full, double it */
-		grown = realloc(*v, (*n + 1) * 2 * sizeof(**v));
+	if (!copy)
+		fail(o, EXIT_OPERATIONAL, "out of memory");
+	if ((o->n_listed & (o->n_listed + 1)) == 0) { /* 0, 1, 3, 7...: full, double it */
+		grown = realloc(o->listed, (o->n_listed + 1) * 2 * sizeof(*grown));
 		if (!grown)
 			fail(o, EXIT_OPERATIONAL, "out of memory");
-		*v = grown;
+		o->listed = grown;
 	}
-	(*v)[(*n)++] = (struct upstream_line){nid, value};
+	o->listed[o->n_listed++] = copy;
 }
 
 /* ---- upstream's [FSCK] summary lines, for the text and the JSON alike ---- */
@@ -541,56 +537,6 @@ static void line_values(const struct f2fs_check_result *r, enum f2fs_check_line 
 	}
 }
 
-/* Upstream's own line for a problem it reports as it walks, where it has one. */
-static void print_upstream_assert(const struct f2fs_problem *p)
-{
-	unsigned long long v = p->value, e = p->expected, b = p->blkaddr;
-
-	switch (p->code) {
-	case PR_DIR_LINKS:
-		printf("[ASSERT] --> ino: 0x%x i_links: %llu, real links: %llu\n", p->nid, v, e);
-		break;
-	case PR_INODE_EXTENT:
-		printf("[ASSERT] --> ino: 0x%x has wrong ext: [pgofs:%llu, blk:%llu, len:%llu]\n",
-		       p->nid, v, b, e);
-		break;
-	case PR_INODE_CASEFOLD:
-		printf("[ASSERT] --> [0x%x] unexpected casefold flag\n", p->nid);
-		break;
-	case PR_INODE_INLINE_SIZE:
-		printf("[ASSERT] --> [0x%x] wrong inline size:%llu\n", p->nid, v);
-		break;
-	case PR_INODE_INLINE_RESERVED:
-		printf("[ASSERT] --> [0x%x] wrong inline reserve blkaddr:%llu\n", p->nid, v);
-		break;
-	case PR_XATTR_ENTRY:
-		printf("[ASSERT] --> [0x%x] last xattr entry (offset: %llx) crosses the boundary\n",
-		       p->nid, v);
-		break;
-	case PR_XATTR_TRAILING:
-		printf("[ASSERT] --> [0x%x] nonzero bytes in xattr space after end of list\n",
-		       p->nid);
-		break;
-	case PR_SSA_TYPE:
-		printf("[ASSERT] --> Summary footer is not for %s segment\n", v ? "node" : "data");
-		break;
-	case PR_SSA_VERSION:
-		printf("[ASSERT] --> Invalid data seg summary\n");
-		break;
-	case PR_DIR_PINO:
-		printf("[ASSERT] --> Bad inode number[0x%llx] for '..', parent parent ino is "
-		       "[0x%llx]\n",
-		       e, v);
-		break;
-	case PR_QUOTA_FILE:
-	case PR_QUOTA_USAGE:
-		printf("[ASSERT] --> Quota file is missing or invalid quota file content found.\n");
-		break;
-	default:
-		break;
-	}
-}
-
 /*
  * One summary line as upstream prints it: the label padded to column 53,
  * then " [Ok..]" or " [Fail]", then the value found (with the checkpoint's
@@ -612,19 +558,29 @@ static void print_line(const struct summary_line *l, const struct f2fs_check_res
 
 /* ---- the problems and sections, as text ---- */
 
+/*
+ * Upstream's own line for @p (its row's message), the one scripts grep
+ * for: now, or kept for the list after the walk.
+ */
+static void print_upstream_message(struct fsck_opts *o, const struct f2fs_problem *p)
+{
+	char line[sizeof(p->detail)];
+
+	if (!f2fs_problem_message(p, line, sizeof(line)))
+		return;
+	if (f2fs_problem_info(p->code)->flags & F2FS_PR_MESSAGE_LATER)
+		remember(o, line);
+	else
+		printf("%s\n", line);
+}
+
 static void print_problem(const struct f2fs_problem *p, void *arg)
 {
 	struct fsck_opts *o = arg;
 	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
 
 	progress_clear(&o->progress);
-	/* the lines scripts grep upstream's output for */
-	if (p->code == PR_NAT_UNREACHABLE)
-		remember(o, &o->unreachable, &o->n_unreachable, p->nid, p->blkaddr);
-	else if (p->code == PR_INODE_LINKS && p->value > p->expected)
-		remember(o, &o->short_links, &o->n_short_links, p->nid, p->value - p->expected);
-	else
-		print_upstream_assert(p);
+	print_upstream_message(o, p);
 	if (info && info->warning) {
 		printf("Info: %s: %s: %s: %s\n", info->name, info->structure, info->summary,
 		       p->detail);
@@ -1182,12 +1138,8 @@ static void print_summary(const struct fsck_opts *o, const struct f2fs_check_res
 	size_t i;
 
 	print_write_pointers(r);
-	for (i = 0; i < o->n_unreachable; i++)
-		printf("NID[0x%x] is unreachable, blkaddr:0x%llx\n", o->unreachable[i].nid,
-		       (unsigned long long)o->unreachable[i].value);
-	for (i = 0; i < o->n_short_links; i++)
-		printf("NID[0x%x] has [0x%llx] more unreachable links\n", o->short_links[i].nid,
-		       (unsigned long long)o->short_links[i].value);
+	for (i = 0; i < o->n_listed; i++)
+		printf("%s\n", o->listed[i]);
 	printf("\n[FSCK] Max image size: %llu MB, Free space: %llu MB\n",
 	       (unsigned long long)(r->image_blocks >> 8),
 	       (unsigned long long)(r->free_blocks >> 8));
@@ -1704,8 +1656,9 @@ int main(int argc, char **argv)
 	} else if (!o.quiet) {
 		printf("\nDone: %.6f secs\n", elapsed_secs(&start));
 	}
-	free(o.unreachable);
-	free(o.short_links);
+	while (o.n_listed)
+		free(o.listed[--o.n_listed]);
+	free(o.listed);
 	free(o.sections);
 	if (fflush(stdout) || ferror(stdout))
 		fail(&o, EXIT_OPERATIONAL, "writing the report failed");

@@ -5,8 +5,9 @@
  * reached against the NAT, SIT, SSA and checkpoint counters, section by
  * section.  It never writes.  Each inconsistency is reported once through a
  * callback as a struct f2fs_problem whose code is a row of the problem table
- * (lib/problem.c): a stable name, the structure and field involved, and a
- * message.  The tool decides how to print; tests assert on codes.
+ * (lib/check/problem.c): a stable name, the structure involved, a summary,
+ * upstream's message for it (a template its particulars fill), and its
+ * fix.  The tool decides how to print; tests assert on codes.
  */
 #ifndef F2FS_CHECK_H
 #define F2FS_CHECK_H
@@ -132,20 +133,11 @@ struct f2fs_problem {
 	uint32_t nid;	  /* node or inode involved, 0 when none */
 	uint64_t blkaddr; /* block involved, 0 when none */
 	/*
-	 * For counts (links, blocks): the stored value and the one found.
-	 * PR_INODE_EXTENT: i_ext's fofs and len (its blk in blkaddr);
-	 * PR_INODE_INLINE_SIZE: i_size and the inline capacity;
-	 * PR_INODE_INLINE_RESERVED: the reserved word's value;
-	 * PR_INODE_INLINE_JUNK: i_inline, and i_inline with F2FS_DATA_EXIST;
-	 * PR_XATTR_ENTRY, PR_XATTR_TRAILING: the byte offset in the xattr
-	 * space of the bad entry or byte, and the space's size;
-	 * PR_SSA_TYPE, PR_SSA_MISMATCH, PR_SSA_VERSION: 1 when the block is
-	 * a node block, and the ofs_in_node its owner gives a data block;
-	 * PR_DIR_PINO: i_pino and the directory naming it;
-	 * PR_NAT_UNREACHABLE: the entry's ino (the nid itself for an inode);
-	 * PR_QUOTA_FILE, PR_QUOTA_USAGE: the quota type, and the first id
-	 * whose usage differs.
-	 * Else 0.
+	 * For counts (links, blocks): the stored value and the one found;
+	 * for a field a fix sets, the stored value and the one to set.  What
+	 * they hold for each code is told by its row of the problem table
+	 * (lib/check/problem.c): its message, or a comment there.  0 when
+	 * the code has no use for them.
 	 */
 	uint64_t value, expected;
 	struct f2fs_place at; /* where to fix it, when the walk knew */
@@ -226,27 +218,45 @@ const struct f2fs_fix_info *f2fs_fix_info(enum f2fs_fix fix);
  */
 #define F2FS_PR_GATES_WRITES (1u << 2)
 
+/* upstream lists the row's message after the walk, before the summary lines */
+#define F2FS_PR_MESSAGE_LATER (1u << 3)
+
 /*
  * The table row of a code: stable name (e.g. "PR_INODE_LINKS"), structure,
- * summary, and the summary lines it fails (F2FS_LINE_BIT mask); its fix and
- * F2FS_PR_* flags.  Fixes that rebuild from the walk (F2FS_FIX_SPACE,
- * F2FS_FIX_UNREACHABLE) run only when every problem found keeps the walk
- * complete: otherwise blocks past a problem would be freed.  A warning
- * is reported like a problem but is not one: it fails no line and is not
- * counted in f2fs_check_result.problems.  A rejected checkpoint pack is
- * one: a power cut mid-checkpoint leaves the pack being written torn, the
- * kernel mounts the other one, and so does the checker.
+ * summary, and the summary lines it fails (F2FS_LINE_BIT mask); its fix
+ * and F2FS_PR_* flags.  Fixes
+ * that rebuild from the walk (F2FS_FIX_SPACE, F2FS_FIX_UNREACHABLE) run
+ * only when every problem found keeps the walk complete: otherwise blocks
+ * past a problem would be freed.  A warning is reported like a problem but
+ * is not one: it fails no line and is not counted in
+ * f2fs_check_result.problems.  A rejected checkpoint pack is one: a power
+ * cut mid-checkpoint leaves the pack being written torn, the kernel mounts
+ * the other one, and so does the checker.
  */
 struct f2fs_problem_info {
 	const char *name;
 	const char *structure;
 	const char *summary;
+	/* upstream's line for it, a template f2fs_problem_message() fills; NULL: none */
+	const char *message;
 	unsigned int lines;
 	bool warning;
 	enum f2fs_fix fix;
 	unsigned int flags;
 };
 const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code);
+
+/*
+ * The message of @p's row with @p's particulars filled in, into @buf (cut
+ * to @size bytes with its NUL).  In the template, "{name}" stands for a
+ * particular in decimal, "{name:x}" in hexadecimal, and "{name?yes|no}" for
+ * "yes" when it is not 0, else "no"; the particulars are nid, blkaddr,
+ * value, expected and surplus (value less expected).  false, and @buf
+ * empty, when the row has no message or it does not apply: a surplus the
+ * problem does not have (value at most expected), or a name that is none
+ * of these.
+ */
+bool f2fs_problem_message(const struct f2fs_problem *p, char *buf, size_t size);
 
 /* One line per section of a large-section volume, for -d and dump. */
 struct f2fs_section_report {

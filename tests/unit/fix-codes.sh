@@ -10,13 +10,48 @@ set -u
 top=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$top" || exit 1
 
-# rows are "ROW...(PR_CODE, ..., FIX, FLAGS)" over one or two lines
-fixable=$(tr -d '\n\t' <lib/check/problem.c | tr -s ' ' | grep -o 'ROW[A-Z_]*(PR_[A-Z_]*,[^)]*)' |
-	grep -v ', NONE, [A-Z |0]*)$' | sed 's/^ROW[A-Z_]*(\(PR_[A-Z_]*\),.*/\1/')
-if [ -z "$fixable" ]; then
-	echo "fix-codes: no fixable rows found in lib/check/problem.c" >&2
+# The fix kinds (enum f2fs_fix's names), and the rows "ROW...(PR_CODE, ...)"
+# (over as many lines as clang-format gives them):
+# a row's fix is its top-level argument that names a kind.  String literals
+# and comments are dropped first, so that a message's commas and
+# parentheses do not count.
+kinds=$(sed -n 's/^[[:space:]]*F2FS_FIX_\([A-Z]*\)\b.*/\1/p' include/f2fs/check.h)
+rows=$(sed -e 's/"\([^"\\]\|\\.\)*"//g' -e 's|/\*.*\*/||g' lib/check/problem.c |
+	awk -v kinds="$kinds" '
+	function fix_of(s, i, ch, depth, arg, fix) {
+		depth = 1
+		for (i = 1; i <= length(s) && depth > 0; i++) {
+			ch = substr(s, i, 1)
+			depth += (ch == "(") - (ch == ")")
+			if ((ch == "," && depth == 1) || depth == 0) {
+				gsub(/[[:space:]]/, "", arg)
+				if (arg in kind)
+					fix = arg
+				arg = ""
+			} else if (depth == 1 && ch != ")") {
+				arg = arg ch
+			}
+		}
+		return fix
+	}
+	BEGIN { n = split(kinds, k); for (i = 1; i <= n; i++) kind[k[i]] = 1 }
+	{ text = text $0 " " }
+	END {
+		while (match(text, /ROW[A-Z_]*\([ \t]*PR_[A-Z0-9_]*,/)) {
+			code = substr(text, RSTART, RLENGTH - 1)
+			sub(/^[^(]*\([ \t]*/, "", code)
+			text = substr(text, RSTART + RLENGTH)
+			print code, fix_of(text)
+		}
+	}')
+# every code has a row the parse found, with a fix kind
+codes=$(sed -n 's/^[[:space:]]*\(PR_[A-Z0-9_]*\)[[:space:]]*,.*/\1/p' include/f2fs/check.h | sort)
+if [ "$codes" != "$(awk 'NF == 2 { print $1 }' <<<"$rows" | sort)" ]; then
+	echo "FAIL: fix-codes: the rows found in lib/check/problem.c (with a fix kind each) are" \
+		"not the codes of include/f2fs/check.h"
 	exit 1
 fi
+fixable=$(awk '$2 != "NONE" { print $1 }' <<<"$rows")
 missing=0
 n=0
 for code in $fixable; do

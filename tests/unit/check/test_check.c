@@ -7,7 +7,8 @@
  * orphan list, the superblock's root and quota inodes, the checkpoint
  * counters (with the summary lines they fail), read errors (through the
  * fixture's fault layer), and rejected superblock and checkpoint copies.  Tables that cannot be
- * loaded end the check as an operational error (res.fatal), never a problem.
+ * loaded end the check as an operational error (res.fatal), never a problem.  The problem
+ * table's rows are whole, and their messages expand.
  */
 #include "config.h"
 
@@ -1235,6 +1236,50 @@ static void test_problem_table(void)
 	CHECK(f2fs_problem_info((enum f2fs_problem_code) - 1) == NULL);
 }
 
+/* The message of a problem with @code and these particulars, as f2fs_problem_message() gives it. */
+static bool message_of(enum f2fs_problem_code code, uint64_t value, uint64_t expected, char *buf,
+		       size_t size)
+{
+	struct f2fs_problem p = {
+	    .code = code, .nid = 0x2a, .blkaddr = 0x1005, .value = value, .expected = expected};
+
+	return f2fs_problem_message(&p, buf, size);
+}
+
+static void test_problem_messages(void)
+{
+	char buf[256];
+	int code;
+
+	/* every row's template expands whole: its names are particulars */
+	for (code = 0; code < PR_NR_CODES; code++) {
+		const struct f2fs_problem_info *p = f2fs_problem_info((enum f2fs_problem_code)code);
+
+		CHECK_EQ_U64(message_of((enum f2fs_problem_code)code, 9, 3, buf, sizeof(buf)),
+			     p->message != NULL);
+		CHECK(!strchr(buf, '{'));
+	}
+	CHECK(message_of(PR_DIR_PINO, 7, 0x10, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "[ASSERT] --> Bad inode number[0x10] for '..', parent parent ino is "
+			   "[0x7]"));
+	CHECK(message_of(PR_INODE_EXTENT, 12, 3, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "[ASSERT] --> ino: 0x2a has wrong ext: [pgofs:12, blk:4101, len:3]"));
+	CHECK(message_of(PR_SSA_TYPE, 1, 0, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "[ASSERT] --> Summary footer is not for node segment"));
+	CHECK(message_of(PR_SSA_TYPE, 0, 5, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "[ASSERT] --> Summary footer is not for data segment"));
+	CHECK(message_of(PR_NAT_UNREACHABLE, 0x2a, 0, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "NID[0x2a] is unreachable, blkaddr:0x1005"));
+	/* links: upstream lists a surplus only */
+	CHECK(message_of(PR_INODE_LINKS, 0x1c, 2, buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "NID[0x2a] has [0x1a] more unreachable links"));
+	CHECK(!message_of(PR_INODE_LINKS, 1, 2, buf, sizeof(buf)) && !buf[0]);
+	CHECK(!message_of(PR_SB_INVALID, 1, 2, buf, sizeof(buf)) && !buf[0]);
+	/* cut to the buffer, NUL included */
+	CHECK(message_of(PR_DIR_PINO, 7, 0x10, buf, 11));
+	CHECK(!strcmp(buf, "[ASSERT] -"));
+}
+
 int main(void)
 {
 	RUN(test_fresh_images_are_clean);
@@ -1258,6 +1303,7 @@ int main(void)
 	RUN(test_progress);
 	RUN(test_truncated_device);
 	RUN(test_problem_table);
+	RUN(test_problem_messages);
 	RUN(test_inode_extent);
 	RUN(test_inode_flags);
 	RUN(test_inline_data);
