@@ -6,8 +6,9 @@
  * section.  It never writes.  Each inconsistency is reported once through a
  * callback as a struct f2fs_problem whose code is a row of the problem table
  * (lib/check/problem.c): a stable name, the structure involved, a summary,
- * upstream's message for it (a template its particulars fill), and its
- * fix.  The tool decides how to print; tests assert on codes.
+ * upstream's message for it (a template its particulars fill), its fix
+ * and, for a fix that sets one inode field, which field and from what.
+ * The tool decides how to print; tests assert on codes.
  */
 #ifndef F2FS_CHECK_H
 #define F2FS_CHECK_H
@@ -136,8 +137,8 @@ struct f2fs_problem {
 	 * For counts (links, blocks): the stored value and the one found;
 	 * for a field a fix sets, the stored value and the one to set.  What
 	 * they hold for each code is told by its row of the problem table
-	 * (lib/check/problem.c): its message, or a comment there.  0 when
-	 * the code has no use for them.
+	 * (lib/check/problem.c): its message and its field, or a comment
+	 * there.  0 when the code has no use for them.
 	 */
 	uint64_t value, expected;
 	struct f2fs_place at; /* where to fix it, when the walk knew */
@@ -221,10 +222,33 @@ const struct f2fs_fix_info *f2fs_fix_info(enum f2fs_fix fix);
 /* upstream lists the row's message after the walk, before the summary lines */
 #define F2FS_PR_MESSAGE_LATER (1u << 3)
 
+/* Where the value a field-setting fix writes comes from. */
+enum f2fs_field_from {
+	F2FS_FROM_NONE = 0,	/* the fix sets no one field: its fix kind's own function */
+	F2FS_FROM_EXPECTED,	/* the problem's expected */
+	F2FS_FROM_EXPECTED_SET, /* expected, when not 0 (0: nothing says what it should be) */
+	F2FS_FROM_ZERO,		/* zero: the field (or its bits of the mask) cleared */
+	F2FS_FROM_TYPE_MODE,	/* the i_mode type bits of file type expected (F2FS_FT_*) */
+};
+
+/*
+ * The field a fix sets in the inode the problem names (its nid): @width
+ * bytes at byte @offset of struct f2fs_inode, only the bits of @mask (0:
+ * all of them), to the value @from gives.  A field past 8 bytes can only
+ * be cleared.  When @from has no value (F2FS_FROM_EXPECTED_SET with
+ * expected 0, an unknown file type), the problem is left for the next
+ * check.
+ */
+struct f2fs_field_fix {
+	enum f2fs_field_from from;
+	uint16_t offset, width;
+	uint32_t mask;
+};
+
 /*
  * The table row of a code: stable name (e.g. "PR_INODE_LINKS"), structure,
- * summary, and the summary lines it fails (F2FS_LINE_BIT mask); its fix
- * and F2FS_PR_* flags.  Fixes
+ * summary, and the summary lines it fails (F2FS_LINE_BIT mask); its fix,
+ * the field that fix sets when it sets one, and F2FS_PR_* flags.  Fixes
  * that rebuild from the walk (F2FS_FIX_SPACE, F2FS_FIX_UNREACHABLE) run
  * only when every problem found keeps the walk complete: otherwise blocks
  * past a problem would be freed.  A warning is reported like a problem but
@@ -242,6 +266,7 @@ struct f2fs_problem_info {
 	unsigned int lines;
 	bool warning;
 	enum f2fs_fix fix;
+	struct f2fs_field_fix field; /* .from F2FS_FROM_NONE: the fix sets no one field */
 	unsigned int flags;
 };
 const struct f2fs_problem_info *f2fs_problem_info(enum f2fs_problem_code code);

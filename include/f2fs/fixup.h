@@ -170,6 +170,22 @@ int f2fs_fix_xattr_cut(struct f2fs_fs *fs, uint32_t ino, size_t from);
  */
 int f2fs_fix_release(struct f2fs_fs *fs, uint32_t ino);
 
+/*
+ * A field of inode @ino := @value: the @width bytes at byte @offset of its
+ * struct f2fs_inode, little-endian, the bits outside @mask kept (@mask 0:
+ * none kept).  A field past 8 bytes can only be cleared (@mask and @value
+ * 0).  The inode is written again in any case, its checksum recomputed:
+ * @width 0 sets nothing but that.  -EINVAL for a field past the inode.
+ */
+int f2fs_fix_inode_field(struct f2fs_fs *fs, uint32_t ino, size_t offset, size_t width,
+			 uint64_t mask, uint64_t value);
+
+/*
+ * Zero the word of inode @ino that comes before its inline data or
+ * dentries (i_addr[] at its first data address), when it has either.
+ */
+int f2fs_fix_inline_reserved(struct f2fs_fs *fs, uint32_t ino);
+
 /* Name node @nid and inode @ino in the footer of node @nid (the block NAT names for @nid). */
 int f2fs_fix_node_ids(struct f2fs_fs *fs, uint32_t nid, uint32_t ino);
 

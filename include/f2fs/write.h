@@ -390,27 +390,6 @@ int f2fs_quota_write(struct f2fs_fs *fs, unsigned int type, const struct f2fs_qu
 
 int f2fs_fix_free_nid(struct f2fs_fs *fs, uint32_t nid);
 
-/* Fields of an inode to set; the inode is written again (checksum recomputed) in any case. */
-struct f2fs_inode_fix {
-	bool set_links, set_blocks, set_pino, clear_extent, set_type, set_extra_isize;
-	bool set_inline_xattr_size, set_namelen, set_inline, set_size, set_flags;
-	bool clear_inline_reserved; /* the word before the inline area */
-	bool set_depth;		    /* i_current_depth := depth */
-	uint32_t depth;
-	bool set_advise; /* i_advise := advise */
-	uint8_t advise;
-	bool set_dir_level; /* i_dir_level := dir_level */
-	uint8_t dir_level;
-	uint32_t links, pino;
-	uint64_t blocks; /* i_blocks, in 4 KiB blocks with the inode itself */
-	uint8_t type;	 /* F2FS_FT_*: i_mode's file type bits, its permissions kept */
-	uint16_t extra_isize, inline_xattr_size;
-	uint32_t namelen, flags;
-	uint8_t i_inline;
-	uint64_t size;
-};
-int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix);
-
 /*
  * Zoned volumes, for fsck's repairs: open the write state (which moves every
  * log whose zone's pointer is not where it would write next to a fresh

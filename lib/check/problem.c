@@ -4,8 +4,9 @@
  * a stable name (what tests and --json use), the on-disk structure it is
  * about, a one-line summary, upstream's own line for it (a template the
  * problem's particulars fill), the summary lines it fails, and its repair
- * policy: the fix that repairs it, whether preen mode may run that fix,
- * and whether the walk went on past it.  Detection code
+ * policy: the fix that repairs it and, for a fix that sets one field of an
+ * inode, which field and where the value comes from; whether preen mode
+ * may run that fix, and whether the walk went on past it.  Detection code
  * only picks the code and fills in the particulars; fsck's printing and
  * policy and lib/repair/ read the rest from here.
  */
@@ -14,15 +15,18 @@
 #include <stdio.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "f2fs/check.h"
+#include "f2fs/format.h"
+#include "f2fs/node.h"
 
 #define LINE(l) F2FS_LINE_BIT(F2FS_LINE_##l)
 #define PREEN	F2FS_PR_PREEN_OK
 #define KEEPS	F2FS_PR_KEEPS_WALK
 #define GATES	F2FS_PR_GATES_WRITES
 #define LATER	F2FS_PR_MESSAGE_LATER
-/* a row, and what only some rows have after its flags: SAYS() */
+/* a row, and what only some rows have after its flags: SAYS(), SETS() */
 #define ROW(c, st, sm, ln, fx, fl, ...)                                                            \
 	[c] = {.name = #c,                                                                         \
 	       .structure = st,                                                                    \
@@ -38,8 +42,16 @@
 #define SAYS(m)	     .message = m
 #define ASSERT(m)    SAYS("[ASSERT] --> " m)
 #define QUOTA_ASSERT ASSERT("Quota file is missing or invalid quota file content found.")
+/* the inode field the fix sets (its @bits only), from @from (enum f2fs_field_from) */
+#define SETS_BITS(f, bits, from)                                                                   \
+	.field = {F2FS_FROM_##from, offsetof(struct f2fs_inode, f),                                \
+		  sizeof(((struct f2fs_inode *)0)->f), bits}
+#define SETS(f, from) SETS_BITS(f, 0, from)
 
-/* What value and expected hold, where the message does not tell, is said at the row. */
+/*
+ * What value and expected hold, where neither the message nor the field
+ * tells, is said at the row.
+ */
 static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_SB_INVALID, "superblock", "a superblock copy is invalid", SUPER, PREEN | KEEPS),
     ROW_WARN(PR_CP_INVALID, "checkpoint", "a checkpoint pack is invalid", CHECKPOINT,
@@ -83,28 +95,36 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	      KEEPS),
     ROW_OTHER(PR_NODE_REACHED_TWICE, "node", "node is referenced more than once", DETACH, 0),
     /* value: i_mode; expected: the type of the entry naming the inode (F2FS_FT_UNKNOWN: none) */
-    ROW_OTHER(PR_INODE_MODE, "inode", "file type is unknown", FIELDS, 0),
+    ROW_OTHER(PR_INODE_MODE, "inode", "file type is unknown", FIELDS, 0,
+	      SETS_BITS(i_mode, S_IFMT, TYPE_MODE)),
     ROW_OTHER(PR_INODE_CHECKSUM, "inode", "inode checksum does not verify", REWRITE, PREEN | KEEPS),
-    ROW_OTHER(PR_INODE_EXTRA_ISIZE, "inode", "extra attribute size is out of range", FIELDS, 0),
-    ROW_OTHER(PR_INODE_INLINE_XATTR, "inode", "inline xattr size is out of range", FIELDS, 0),
-    ROW_OTHER(PR_INODE_INLINE, "inode", "inline flags do not fit the file type", FIELDS, 0),
+    ROW_OTHER(PR_INODE_EXTRA_ISIZE, "inode", "extra attribute size is out of range", FIELDS, 0,
+	      SETS(i_extra_isize, EXPECTED)),
+    ROW_OTHER(PR_INODE_INLINE_XATTR, "inode", "inline xattr size is out of range", FIELDS, 0,
+	      SETS(i_inline_xattr_size, EXPECTED)),
+    ROW_OTHER(PR_INODE_INLINE, "inode", "inline flags do not fit the file type", FIELDS, 0,
+	      SETS(i_inline, EXPECTED)),
     ROW_OTHER(PR_INODE_BLOCKS, "inode", "i_blocks differs from the blocks the inode owns", BLOCKS,
-	      PREEN | KEEPS),
+	      PREEN | KEEPS, SETS(i_blocks, EXPECTED)),
     ROW_OTHER(PR_DIR_LINKS, "inode", "a directory's i_links differs from its subdirectories", LINKS,
-	      PREEN | KEEPS, ASSERT("ino: 0x{nid:x} i_links: {value}, real links: {expected}")),
+	      PREEN | KEEPS, SETS(i_links, EXPECTED),
+	      ASSERT("ino: 0x{nid:x} i_links: {value}, real links: {expected}")),
     ROW(PR_INODE_LINKS, "inode", "i_links differs from the directory entries found",
-	LINE(HARD_LINKS), LINKS, PREEN | KEEPS | LATER,
+	LINE(HARD_LINKS), LINKS, PREEN | KEEPS | LATER, SETS(i_links, EXPECTED),
 	SAYS("NID[0x{nid:x}] has [0x{surplus:x}] more unreachable links")),
-    ROW_OTHER(PR_INODE_SIZE, "inode", "i_size is impossible for the file type", FIELDS, KEEPS),
+    ROW_OTHER(PR_INODE_SIZE, "inode", "i_size is impossible for the file type", FIELDS, KEEPS,
+	      SETS(i_size, EXPECTED)),
     ROW_OTHER(PR_INODE_ADVISE, "inode",
-	      "i_advise marks encryption or verity the volume does not have", FIELDS, KEEPS),
+	      "i_advise marks encryption or verity the volume does not have", FIELDS, KEEPS,
+	      SETS(i_advise, EXPECTED)),
     ROW_OTHER(PR_DIR_LEVEL, "inode", "a directory's i_dir_level is past the most the kernel sets",
-	      FIELDS, 0),
+	      FIELDS, 0, SETS(i_dir_level, EXPECTED)),
     ROW_OTHER(PR_DIR_DEPTH, "inode",
 	      "a directory's i_current_depth is past the most or below a level it uses", FIELDS,
-	      PREEN | KEEPS),
+	      PREEN | KEEPS, SETS(i_current_depth, EXPECTED)),
     /* expected: the length of the name of the entry naming the inode, 0 when none does */
-    ROW_OTHER(PR_INODE_NAMELEN, "inode", "i_namelen is out of range", FIELDS, KEEPS),
+    ROW_OTHER(PR_INODE_NAMELEN, "inode", "i_namelen is out of range", FIELDS, KEEPS,
+	      SETS(i_namelen, EXPECTED_SET)),
     ROW_OTHER(PR_INODE_XATTR_NID, "inode", "xattr node is invalid", DETACH, KEEPS),
     /* value: what the entry names; expected: the parent, which the fix writes into ".." */
     ROW_OTHER(PR_DIR_DOTS, "dentry", "\".\" or \"..\" is missing or wrong", DOTS, KEEPS),
@@ -151,18 +171,21 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_QUOTA_INODE, "superblock", "a quota inode has no NAT entry", RESTORE, 0),
     ROW_OTHER(
 	PR_INODE_EXTENT, "inode", "i_ext does not match the file's blocks", EXTENT, PREEN | KEEPS,
+	SETS(i_ext, ZERO),
 	ASSERT("ino: 0x{nid:x} has wrong ext: [pgofs:{value}, blk:{blkaddr}, len:{expected}]")),
     ROW_OTHER(PR_INODE_CASEFOLD, "inode", "casefold flag on an inode that cannot carry it", FIELDS,
-	      KEEPS, ASSERT("[0x{nid:x}] unexpected casefold flag")),
+	      KEEPS, SETS_BITS(i_flags, F2FS_CASEFOLD_FL, ZERO),
+	      ASSERT("[0x{nid:x}] unexpected casefold flag")),
     ROW_OTHER(PR_INODE_COMPRESS, "inode", "compression flag on an inode that cannot carry it",
-	      FIELDS, KEEPS),
+	      FIELDS, KEEPS, SETS_BITS(i_flags, F2FS_COMPR_FL, ZERO)),
     /* value: i_size; expected: the inline capacity */
     ROW_OTHER(PR_INODE_INLINE_SIZE, "inode", "i_size exceeds the inline data capacity", FIELDS,
-	      KEEPS, ASSERT("[0x{nid:x}] wrong inline size:{value}")),
+	      KEEPS, SETS(i_size, EXPECTED), ASSERT("[0x{nid:x}] wrong inline size:{value}")),
+    /* the word's place follows i_extra_isize: its fix is FIELDS' own */
     ROW_OTHER(PR_INODE_INLINE_RESERVED, "inode", "the word reserved before inline data is used",
 	      FIELDS, KEEPS, ASSERT("[0x{nid:x}] wrong inline reserve blkaddr:{value}")),
     ROW_WARN(PR_INODE_INLINE_JUNK, "inode", "inline data present without the data-exist flag",
-	     FIELDS, PREEN | KEEPS),
+	     FIELDS, PREEN | KEEPS, SETS(i_inline, EXPECTED)),
     /* value: the byte offset of the bad entry in the xattr space; expected: its size */
     ROW_OTHER(PR_XATTR_ENTRY, "xattr", "an xattr entry runs past the end of the xattr space", XATTR,
 	      KEEPS,
@@ -177,7 +200,7 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_SSA_VERSION, "SSA", "summary version differs from the node's NAT version", SSA,
 	      PREEN | KEEPS, ASSERT("Invalid data seg summary")),
     ROW_OTHER(PR_DIR_PINO, "inode", "a directory's i_pino differs from its parent", PINO,
-	      PREEN | KEEPS,
+	      PREEN | KEEPS, SETS(i_pino, EXPECTED),
 	      ASSERT("Bad inode number[0x{expected:x}] for '..', parent parent ino is "
 		     "[0x{value:x}]")),
     /* a consequence: the problem that stops the walk there has the fix */
@@ -206,7 +229,8 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_QUOTA_NEED_FSCK, "checkpoint",
 	      "the checkpoint asks for the quota files to be checked", QUOTA, PREEN | KEEPS),
     ROW_OTHER(PR_INODE_DEVICE_ALIAS, "inode",
-	      "device-alias flag on a volume without the device_alias feature", FIELDS, KEEPS),
+	      "device-alias flag on a volume without the device_alias feature", FIELDS, KEEPS,
+	      SETS_BITS(i_flags, F2FS_DEVICE_ALIAS_FL, ZERO)),
     /* value: the parameter the kernel refuses; expected: the most it takes, when one */
     ROW_OTHER(PR_INODE_COMPRESS_PARAMS, "inode",
 	      "compression parameters the kernel refuses: it will not open the file", NONE, KEEPS),

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fixes that go to one problem at a time: an inode's counts and fields,
- * a summary entry, a directory entry, a pointer, a NAT entry, a node
- * footer, an xattr list, a block owned twice.  Each takes the particulars
- * the check gave (value, expected, the place) and calls one write-path
- * primitive of lib/write/fixup.c.  A problem whose fix cannot apply (its
- * inode unreadable by now, say) is left for the next check to report; only
- * an I/O or memory error ends the repair.
+ * The fixes that go to one problem at a time.  A problem whose table row
+ * names an inode field gets it set, the same way for every such code, from
+ * the value the row says (the check's expected, zero, the mode of a file
+ * type).  The others -- a summary entry, a directory entry, a pointer, a
+ * NAT entry, a node footer, an xattr list, a block owned twice, a lost
+ * root -- have a function per fix kind, which takes the particulars the
+ * check gave (value, expected, the place) to one write-path primitive of
+ * lib/write/fixup.c.  A problem whose fix cannot apply (its inode
+ * unreadable by now, say) is left for the next check to report; only an
+ * I/O or memory error ends the repair.
  */
 #include "config.h"
 
@@ -21,110 +24,6 @@
 #include "repair_internal.h"
 
 /*
- * The inode fix problem @it asks for, from the value the check gave as
- * expected: counts as found, the type and name length of the entry naming
- * the inode, sizes from the volume's features, flags that do not fit
- * cleared, sizes rounded or capped.  -EINVAL when it has none to give.
- */
-static int inode_fix_of(const struct fix_item *it, struct f2fs_inode_fix *fix)
-{
-	uint64_t e = it->expected;
-
-	*fix = (struct f2fs_inode_fix){0};
-	switch (it->code) {
-	case PR_INODE_LINKS:
-	case PR_DIR_LINKS:
-		fix->set_links = true;
-		fix->links = (uint32_t)e;
-		break;
-	case PR_INODE_BLOCKS:
-		fix->set_blocks = true;
-		fix->blocks = e;
-		break;
-	case PR_DIR_PINO:
-		fix->set_pino = true;
-		fix->pino = (uint32_t)e;
-		break;
-	case PR_INODE_EXTENT:
-		fix->clear_extent = true;
-		break;
-	case PR_INODE_CHECKSUM:
-		break; /* written again: the checksum is recomputed */
-	case PR_INODE_MODE:
-		if (!f2fs_file_type_mode((uint8_t)e))
-			return -EINVAL; /* no entry says what it is */
-		fix->set_type = true;
-		fix->type = (uint8_t)e;
-		break;
-	case PR_INODE_EXTRA_ISIZE:
-		fix->set_extra_isize = true;
-		fix->extra_isize = (uint16_t)e;
-		break;
-	case PR_INODE_INLINE_XATTR:
-		fix->set_inline_xattr_size = true;
-		fix->inline_xattr_size = (uint16_t)e;
-		break;
-	case PR_INODE_ADVISE:
-		fix->set_advise = true;
-		fix->advise = (uint8_t)e;
-		break;
-	case PR_DIR_LEVEL:
-		fix->set_dir_level = true;
-		fix->dir_level = (uint8_t)e;
-		break;
-	case PR_DIR_DEPTH:
-		fix->set_depth = true;
-		fix->depth = (uint32_t)e;
-		break;
-	case PR_INODE_NAMELEN:
-		if (!e)
-			return -EINVAL; /* no entry names it */
-		fix->set_namelen = true;
-		fix->namelen = (uint32_t)e;
-		break;
-	case PR_INODE_INLINE:
-	case PR_INODE_INLINE_JUNK:
-		fix->set_inline = true;
-		fix->i_inline = (uint8_t)e;
-		break;
-	case PR_INODE_SIZE:
-	case PR_INODE_INLINE_SIZE:
-		fix->set_size = true;
-		fix->size = e;
-		break;
-	case PR_INODE_CASEFOLD:
-	case PR_INODE_COMPRESS:
-	case PR_INODE_DEVICE_ALIAS:
-		fix->set_flags = true;
-		fix->flags = (uint32_t)e;
-		break;
-	case PR_INODE_INLINE_RESERVED:
-		fix->clear_inline_reserved = true;
-		break;
-	default:
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Counts, i_pino, i_ext, checksums: a failure to write one of these ends the repair. */
-static int fix_inodes(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_report *rep)
-{
-	const struct fix_queue *q = &r->q[kind];
-	struct f2fs_inode_fix fix;
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; !ret && i < q->n; i++) {
-		ret = inode_fix_of(&q->items[i], &fix);
-		if (!ret)
-			ret = f2fs_fix_inode(r->fs, q->items[i].nid, &fix);
-		rep->changed += !ret;
-	}
-	return ret;
-}
-
-/*
  * Does a fix of one item that failed leave the volume as it was?  Then the
  * item is left for the re-check to report, and the others go on; an I/O
  * or memory error ends the repair.
@@ -132,23 +31,6 @@ static int fix_inodes(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix
 static bool item_skipped(int ret)
 {
 	return ret && ret != -ENOMEM && ret != -EIO;
-}
-
-/* Run @fix_one on each item of @kind; items it cannot fix are left. */
-static int fix_each(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_report *rep,
-		    int (*fix_one)(struct f2fs_repair *, const struct fix_item *))
-{
-	const struct fix_queue *q = &r->q[kind];
-	size_t i;
-
-	for (i = 0; i < q->n; i++) {
-		int ret = fix_one(r, &q->items[i]);
-
-		if (ret && !item_skipped(ret))
-			return ret;
-		rep->changed += !ret;
-	}
-	return 0;
 }
 
 /* Entries whose place the walk knew: hash, type, bitmap, bucket. */
@@ -222,15 +104,6 @@ static int fix_one_nat(struct f2fs_repair *r, const struct fix_item *it)
 	return f2fs_fix_nat_ino(r->fs, it->nid, (uint32_t)it->expected);
 }
 
-/* An inode field out of range (the kinds whose items may be left for the re-check). */
-static int fix_one_fields(struct f2fs_repair *r, const struct fix_item *it)
-{
-	struct f2fs_inode_fix fix;
-	int ret = inode_fix_of(it, &fix);
-
-	return ret ? ret : f2fs_fix_inode(r->fs, it->nid, &fix);
-}
-
 /* The xattr list ends before its damaged entry or its trailing bytes (value: their offset). */
 static int fix_one_xattr(struct f2fs_repair *r, const struct fix_item *it)
 {
@@ -288,42 +161,94 @@ static int fix_one_footer(struct f2fs_repair *r, const struct fix_item *it)
 	return f2fs_fix_node_ofs(r->fs, it->nid, (uint32_t)it->expected);
 }
 
-static int fix_summaries(struct f2fs_repair *r, struct f2fs_fix_report *rep)
+/* A block's summary entry from its owner (value: 1 for a node block; expected: ofs_in_node). */
+static int fix_one_summary(struct f2fs_repair *r, const struct fix_item *it)
 {
-	const struct fix_queue *q = &r->q[F2FS_FIX_SSA];
-	size_t i;
-	int ret = 0;
+	return f2fs_fix_summary(r->fs, it->blkaddr, it->nid, (uint16_t)it->expected,
+				it->value != 0);
+}
 
-	for (i = 0; !ret && i < q->n; i++) {
-		const struct fix_item *it = &q->items[i];
+/* An inode written again: its checksum is recomputed. */
+static int fix_one_rewrite(struct f2fs_repair *r, const struct fix_item *it)
+{
+	return f2fs_fix_inode_field(r->fs, it->nid, 0, 0, 0, 0);
+}
 
-		ret = f2fs_fix_summary(r->fs, it->blkaddr, it->nid, (uint16_t)it->expected,
-				       it->value != 0);
-		rep->changed += !ret;
+/* The word before the inline area: where it lies follows i_extra_isize. */
+static int fix_one_inline_reserved(struct f2fs_repair *r, const struct fix_item *it)
+{
+	return it->code == PR_INODE_INLINE_RESERVED ? f2fs_fix_inline_reserved(r->fs, it->nid)
+						    : -EINVAL;
+}
+
+/* The value the field fix @f writes for @it into *v; false when there is none. */
+static bool field_value(const struct f2fs_field_fix *f, const struct fix_item *it, uint64_t *v)
+{
+	switch (f->from) {
+	case F2FS_FROM_EXPECTED:
+		*v = it->expected;
+		return true;
+	case F2FS_FROM_EXPECTED_SET:
+		*v = it->expected;
+		return *v != 0;
+	case F2FS_FROM_ZERO:
+		*v = 0;
+		return true;
+	case F2FS_FROM_TYPE_MODE:
+		*v = it->expected < 256 ? f2fs_file_type_mode((uint8_t)it->expected) : 0;
+		return *v != 0;
+	default:
+		return false;
 	}
-	return ret;
+}
+
+/* The inode field @it's row names, set (-EINVAL: no value to set it to). */
+static int fix_one_field(struct f2fs_repair *r, const struct fix_item *it,
+			 const struct f2fs_field_fix *f)
+{
+	uint64_t v;
+
+	if (!field_value(f, it, &v))
+		return -EINVAL;
+	return f2fs_fix_inode_field(r->fs, it->nid, f->offset, f->width, f->mask, v);
+}
+
+/* One problem's fix: the field its row names, else its fix kind's own. */
+static int fix_one(struct f2fs_repair *r, const struct fix_item *it)
+{
+	static int (*const own[F2FS_NR_FIXES])(struct f2fs_repair *, const struct fix_item *) = {
+	    [F2FS_FIX_SSA] = fix_one_summary,
+	    [F2FS_FIX_REWRITE] = fix_one_rewrite,
+	    [F2FS_FIX_FIELDS] = fix_one_inline_reserved,
+	    [F2FS_FIX_DENTRY] = fix_one_dentry,
+	    [F2FS_FIX_DETACH] = fix_one_detach,
+	    [F2FS_FIX_DOTS] = fix_one_dots,
+	    [F2FS_FIX_NAT] = fix_one_nat,
+	    [F2FS_FIX_FOOTER] = fix_one_footer,
+	    [F2FS_FIX_XATTR] = fix_one_xattr,
+	    [F2FS_FIX_CLONE] = fix_one_clone,
+	    [F2FS_FIX_RESTORE] = fix_one_restore,
+	};
+	const struct f2fs_problem_info *info = f2fs_problem_info(it->code);
+
+	if (!info)
+		return -EINVAL;
+	if (info->field.from != F2FS_FROM_NONE)
+		return fix_one_field(r, it, &info->field);
+	return own[info->fix] ? own[info->fix](r, it) : -EINVAL;
 }
 
 int repair_items(struct f2fs_repair *r, enum f2fs_fix kind, struct f2fs_fix_report *rep)
 {
-	static int (*const one[F2FS_NR_FIXES])(struct f2fs_repair *, const struct fix_item *) = {
-	    [F2FS_FIX_DENTRY] = fix_one_dentry,	  [F2FS_FIX_DETACH] = fix_one_detach,
-	    [F2FS_FIX_DOTS] = fix_one_dots,	  [F2FS_FIX_NAT] = fix_one_nat,
-	    [F2FS_FIX_FIELDS] = fix_one_fields,	  [F2FS_FIX_FOOTER] = fix_one_footer,
-	    [F2FS_FIX_XATTR] = fix_one_xattr,	  [F2FS_FIX_CLONE] = fix_one_clone,
-	    [F2FS_FIX_RESTORE] = fix_one_restore,
-	};
+	const struct fix_queue *q = &r->q[kind];
+	size_t i;
 
-	switch (kind) {
-	case F2FS_FIX_SSA:
-		return fix_summaries(r, rep);
-	case F2FS_FIX_LINKS:
-	case F2FS_FIX_BLOCKS:
-	case F2FS_FIX_PINO:
-	case F2FS_FIX_EXTENT:
-	case F2FS_FIX_REWRITE:
-		return fix_inodes(r, kind, rep);
-	default:
-		return one[kind] ? fix_each(r, kind, rep, one[kind]) : 0;
+	for (i = 0; i < q->n; i++) {
+		int ret = fix_one(r, &q->items[i]);
+
+		if (ret && !item_skipped(ret))
+			return ret;
+		rep->changed += !ret;
 	}
+	return 0;
 }

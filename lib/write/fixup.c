@@ -555,40 +555,29 @@ int f2fs_fix_pointer(struct f2fs_fs *fs, uint32_t ino, uint32_t node, enum f2fs_
 	return at >= 0 ? 0 : -EINVAL;
 }
 
-/* The fields @fix sets. */
-static void set_inode_fields(struct f2fs_inode *ri, const struct f2fs_inode_fix *fix)
+/*
+ * The @width bytes at @p := @value, little-endian, the bits outside @mask
+ * kept (0: none); past 8 bytes only cleared.
+ */
+static int set_field(uint8_t *p, size_t width, uint64_t mask, uint64_t value)
 {
-	if (fix->set_links)
-		ri->i_links = le32_put(fix->links);
-	if (fix->set_blocks)
-		ri->i_blocks = le64_put(fix->blocks);
-	if (fix->set_pino)
-		ri->i_pino = le32_put(fix->pino);
-	if (fix->clear_extent)
-		memset(&ri->i_ext, 0, sizeof(ri->i_ext));
-	if (fix->set_type)
-		ri->i_mode = le16_put(
-		    (uint16_t)((le16_get(ri->i_mode) & ~S_IFMT) | f2fs_file_type_mode(fix->type)));
-	if (fix->set_extra_isize)
-		ri->i_extra_isize = le16_put(fix->extra_isize);
-	if (fix->set_inline_xattr_size)
-		ri->i_inline_xattr_size = le16_put(fix->inline_xattr_size);
-	if (fix->set_namelen)
-		ri->i_namelen = le32_put(fix->namelen);
-	if (fix->set_inline)
-		ri->i_inline = fix->i_inline;
-	if (fix->set_size)
-		ri->i_size = le64_put(fix->size);
-	if (fix->set_flags)
-		ri->i_flags = le32_put(fix->flags);
-	if (fix->set_depth)
-		ri->i_current_depth = le32_put(fix->depth);
-	if (fix->set_advise)
-		ri->i_advise = fix->advise;
-	if (fix->set_dir_level)
-		ri->i_dir_level = fix->dir_level;
-	if (fix->clear_inline_reserved && (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
-		ri->i_addr[f2fs_inode_first_addr(ri)] = le32_put(0);
+	uint64_t old = 0;
+	size_t i;
+
+	if (width > sizeof(value)) {
+		if (mask || value)
+			return -EINVAL;
+		memset(p, 0, width);
+		return 0;
+	}
+	for (i = 0; i < width; i++)
+		old |= (uint64_t)p[i] << (8 * i);
+	if (!mask)
+		mask = UINT64_MAX;
+	value = (old & ~mask) | (value & mask);
+	for (i = 0; i < width; i++)
+		p[i] = (uint8_t)(value >> (8 * i));
+	return 0;
 }
 
 int f2fs_fix_node_ids(struct f2fs_fs *fs, uint32_t nid, uint32_t ino)
@@ -672,15 +661,37 @@ int f2fs_fix_release(struct f2fs_fs *fs, uint32_t ino)
 	return ret;
 }
 
-int f2fs_fix_inode(struct f2fs_fs *fs, uint32_t ino, const struct f2fs_inode_fix *fix)
+int f2fs_fix_inode_field(struct f2fs_fs *fs, uint32_t ino, size_t offset, size_t width,
+			 uint64_t mask, uint64_t value)
 {
 	struct f2fs_wr *w;
 	struct wr_node *in;
+	int ret;
+
+	if (offset > sizeof(struct f2fs_inode) || width > sizeof(struct f2fs_inode) - offset)
+		return -EINVAL;
+	ret = inode_for_fix(fs, ino, &w, &in);
+	if (ret)
+		return ret;
+	ret = set_field((uint8_t *)&in->blk.i + offset, width, mask, value);
+	if (!ret)
+		wr_node_dirty(w, in);
+	wr_node_put(in);
+	return ret;
+}
+
+int f2fs_fix_inline_reserved(struct f2fs_fs *fs, uint32_t ino)
+{
+	struct f2fs_wr *w;
+	struct wr_node *in;
+	struct f2fs_inode *ri;
 	int ret = inode_for_fix(fs, ino, &w, &in);
 
 	if (ret)
 		return ret;
-	set_inode_fields(&in->blk.i, fix);
+	ri = &in->blk.i;
+	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
+		ri->i_addr[f2fs_inode_first_addr(ri)] = le32_put(0);
 	wr_node_dirty(w, in);
 	wr_node_put(in);
 	return 0;

@@ -8,7 +8,7 @@
  * counters (with the summary lines they fail), read errors (through the
  * fixture's fault layer), and rejected superblock and checkpoint copies.  Tables that cannot be
  * loaded end the check as an operational error (res.fatal), never a problem.  The problem
- * table's rows are whole, and their messages expand.
+ * table's rows are whole, their messages expand, and the fields their fixes set lie in the inode.
  */
 #include "config.h"
 
@@ -1280,6 +1280,33 @@ static void test_problem_messages(void)
 	CHECK(!strcmp(buf, "[ASSERT] -"));
 }
 
+/* The fields rows name lie in the inode; kinds with no function of their own always name one. */
+static void test_field_rows(void)
+{
+	int code;
+
+	for (code = 0; code < PR_NR_CODES; code++) {
+		const struct f2fs_problem_info *p = f2fs_problem_info((enum f2fs_problem_code)code);
+		const struct f2fs_field_fix *f = &p->field;
+		bool own = p->fix != F2FS_FIX_LINKS && p->fix != F2FS_FIX_BLOCKS &&
+			   p->fix != F2FS_FIX_PINO && p->fix != F2FS_FIX_EXTENT;
+
+		if (f->from == F2FS_FROM_NONE) {
+			CHECK(own);
+			continue;
+		}
+		CHECK(f->width && f->offset + f->width <= sizeof(struct f2fs_inode));
+		/* past 8 bytes a field can only be cleared, whole */
+		CHECK(f->width <= 8 || (f->from == F2FS_FROM_ZERO && !f->mask));
+		CHECK(f->width >= 4 || f->mask >> (8 * f->width) == 0);
+		CHECK(p->fix != F2FS_FIX_NONE);
+	}
+	CHECK_EQ_U64(f2fs_problem_info(PR_INODE_LINKS)->field.offset,
+		     offsetof(struct f2fs_inode, i_links));
+	CHECK_EQ_U64(f2fs_problem_info(PR_INODE_BLOCKS)->field.width, 8);
+	CHECK_EQ_U64(f2fs_problem_info(PR_INODE_CASEFOLD)->field.mask, F2FS_CASEFOLD_FL);
+}
+
 int main(void)
 {
 	RUN(test_fresh_images_are_clean);
@@ -1304,6 +1331,7 @@ int main(void)
 	RUN(test_truncated_device);
 	RUN(test_problem_table);
 	RUN(test_problem_messages);
+	RUN(test_field_rows);
 	RUN(test_inode_extent);
 	RUN(test_inode_flags);
 	RUN(test_inline_data);
