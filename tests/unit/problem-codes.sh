@@ -1,9 +1,11 @@
 #!/bin/bash
 # Every problem code of include/f2fs/check.h must be asserted by some test:
 # named on a line of code (not a comment) of a unit test (tests/unit/*/*.c)
-# or of a CLI test (tests/cli/*.sh, the fsck-corrupt.sh cases).  Prints one
-# line per code no test names and exits 1 when there is one; run by make
-# check (automake's exit-status protocol).
+# or of a CLI test (tests/cli/*.sh, the fsck-corrupt.sh cases), or in the
+# expected output of a repair case (tests/fsck/*/expect.[12], which
+# tests/cli/fsck-repair.sh compares).  Prints one line per code no test
+# names and exits 1 when there is one; run by make check (automake's
+# exit-status protocol).
 set -u
 top=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$top" || exit 1
@@ -23,6 +25,7 @@ code_lines() {
 	for f in tests/cli/*.sh; do
 		grep -v -E '^[[:space:]]*#' "$f"
 	done
+	cat tests/fsck/*/expect.[12]
 }
 lines=$(code_lines)
 
@@ -31,7 +34,8 @@ n=0
 for c in $codes; do
 	n=$((n + 1))
 	if ! grep -qw -- "$c" <<<"$lines"; then
-		echo "problem-codes: $c is named by no test (tests/unit/*/*.c or tests/cli/*.sh)" >&2
+		echo "problem-codes: $c is named by no test (tests/unit/*/*.c, tests/cli/*.sh or" \
+			"tests/fsck/*/expect.[12])" >&2
 		missing=$((missing + 1))
 	fi
 done
