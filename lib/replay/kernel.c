@@ -620,12 +620,17 @@ static void wake_late(struct rp_engine *e)
 static void *ckpt_main(void *arg)
 {
 	struct rp_engine *e = arg;
+	/*
+	 * The kernel's thread starts asleep on its empty list: a request that
+	 * comes before this one first gets the lock wakes it like any other
+	 */
+	bool slept = true;
 
 	pthread_mutex_lock(&e->cp_mutex);
 	for (;;) {
 		struct rp_cp_req *batch, *r;
 		uint64_t n = 0, now;
-		bool issued = false, slept = false;
+		bool issued = false;
 		int ret;
 
 		while (!e->cp_queue && !e->cp_stop) {
@@ -636,6 +641,7 @@ static void *ckpt_main(void *arg)
 			break;
 		if (slept)
 			wake_late(e);
+		slept = false;
 		batch = e->cp_queue;
 		e->cp_queue = NULL;
 		pthread_mutex_unlock(&e->cp_mutex);
