@@ -47,16 +47,25 @@
 #define BIG_BLOCKS 1200 /* /big: past the inode's addresses, into a direct node */
 #define FREE_NID   1000 /* a nid nothing uses */
 
+/* What the checkpoint counts, one segment's SIT entry and the logs' segments, as read back. */
+struct space {
+	uint64_t valid_blocks;
+	uint32_t valid_nodes, valid_inodes, free_segments;
+	struct f2fs_seg_entry seg;
+	uint32_t log_segno[F2FS_NR_CURSEG_TYPE];
+};
+
 /* The volume every case starts from, and what a case saved before damaging it. */
 struct tree {
 	uint32_t file, hole, x, dir, sub, inner, wide, big, big_dnode;
 	uint32_t features;
 	/* the structure a case damages, as it was */
-	uint32_t nid; /* the node (or inode) */
+	uint32_t nid; /* the node (or inode, or segment) */
 	struct f2fs_node before;
-	uint64_t blkaddr; /* the block (or a segment's number) */
+	uint64_t blkaddr; /* the block */
 	uint8_t blk[BLK];
-	uint32_t blk_dir; /* the directory whose dentry block blk is, and its file block */
+	struct space space; /* the counts, a segment's SIT entry, the logs */
+	uint32_t blk_dir;   /* the directory whose dentry block blk is, and its file block */
 	uint64_t fblk;
 	struct f2fs_nat_info nat;
 	uint32_t slot;
@@ -1214,14 +1223,6 @@ static void test_fix_superblocks_rewrites_rejected_copy(void)
 
 /* ---- the SIT, the logs, the SSA, the journals ---- */
 
-/* What the checkpoint counts, and segment @segno's SIT entry, as a read-only handle sees them. */
-struct space {
-	uint64_t valid_blocks;
-	uint32_t valid_nodes, valid_inodes, free_segments;
-	struct f2fs_seg_entry seg;
-	uint32_t log_segno[F2FS_NR_CURSEG_TYPE];
-};
-
 static bool space_of(struct fixture *fx, uint32_t segno, struct space *sp)
 {
 	const struct f2fs_sit_table *sit;
@@ -1280,7 +1281,7 @@ static bool plant_stray_sit_bit(struct fixture *fx, struct tree *t)
 		uint8_t raw[BLK];
 	} blk;
 	struct f2fs_sit_entry *e;
-	struct space *sp = (struct space *)t->blk;
+	struct space *sp = &t->space;
 	uint64_t addr;
 
 	t->nid =
@@ -1297,7 +1298,7 @@ static bool plant_stray_sit_bit(struct fixture *fx, struct tree *t)
 /* The segment as it was, then the counts the walk found. */
 static int fix_stray_sit_bit(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	const struct space *sp = (const struct space *)t->blk;
+	const struct space *sp = &t->space;
 	int ret = f2fs_fix_segment(fs, t->nid, sp->seg.map, sp->seg.type);
 
 	return ret ? ret
@@ -1309,7 +1310,7 @@ static bool space_as_before(struct fixture *fx, struct tree *t)
 {
 	struct space now;
 
-	return space_of(fx, t->nid, &now) && same_space(&now, (const struct space *)t->blk);
+	return space_of(fx, t->nid, &now) && same_space(&now, &t->space);
 }
 
 static void test_fix_segment_and_recount_restore_sit(void)
@@ -1353,7 +1354,7 @@ static void rewind_warm_node(struct f2fs_checkpoint *cp, struct tree *t)
 
 static bool plant_log_over_block(struct fixture *fx, struct tree *t)
 {
-	struct space *sp = (struct space *)t->blk;
+	struct space *sp = &t->space;
 
 	return space_of(fx, 0, sp) && edit_cp(fx, rewind_warm_node, t) && t->slot;
 }
@@ -1371,7 +1372,7 @@ static int fix_log_over_block(struct f2fs_fs *fs, struct tree *t, const struct w
 /* The warm node log is on another segment now; every other log where it was. */
 static bool only_warm_node_moved(struct fixture *fx, struct tree *t)
 {
-	const struct space *was = (const struct space *)t->blk;
+	const struct space *was = &t->space;
 	struct space now;
 	int i;
 
