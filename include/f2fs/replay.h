@@ -16,6 +16,7 @@
 #include "f2fs/trace.h"
 
 struct f2fs_device;
+struct rp_clock;
 
 /* ---- the engine ---- */
 
@@ -117,6 +118,14 @@ struct f2fs_replay_policy {
 	uint32_t op_cpu_us, op_cpu_max_us;
 	uint64_t seed;	      /* content and choices */
 	uint32_t threads_cpu; /* emulated threads running at once (0: all) */
+	/*
+	 * What the engine and its scheduler read the time from, sleep and time
+	 * their waits on (NULL: the host's clock).  On a stepped clock
+	 * (clock.h) time moves only by the model's sleeps, so that a run whose
+	 * timed waits are all signalled -- one thread, no BFQ idling
+	 * (bfq_budget 0) -- reports the same times each time.
+	 */
+	struct rp_clock *clock;
 };
 
 void f2fs_replay_policy_default(struct f2fs_replay_policy *p);

@@ -90,6 +90,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "f2fs/clock.h"
 #include "f2fs/device.h"
 
 #define RP_SCHED_MAX_CLASSES	8
@@ -138,6 +139,12 @@ struct rp_sched_config {
 	 * flush_ms) from its start, or the real I/O time when that is longer.
 	 */
 	struct rp_sched_model model;
+	/*
+	 * What the model, the stats and the timed waits read the time from,
+	 * kept alive by the caller until the scheduler is closed (NULL: the
+	 * host's clock; a stepped clock makes a model's times exact, clock.h)
+	 */
+	struct rp_clock *clock;
 	uint64_t ctx_cap_bytes; /* 0: RP_SCHED_DEFAULT_CAP */
 	/* the largest write request (max_sectors_kb); longer writes are split (0: never) */
 	uint64_t max_write_bytes;

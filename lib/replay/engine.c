@@ -125,6 +125,7 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	cfg.slice_ns = 125000000ull; /* bfq_timeout */
 	cfg.slice_idle_ns = (uint64_t)p->slice_idle_ms * 1000000u;
 	cfg.inject = p->bfq_inject;
+	cfg.clock = p->clock;
 	return rp_sched_open(dev, &cfg, &e->sched, &e->sdev);
 }
 
@@ -254,13 +255,13 @@ static int run_phases(struct rp_engine *e, f2fs_replay_progress_fn progress, voi
 	e->base_stats = *f2fs_write_stats(e->fs);
 	ret = rp_kernel_start(e);
 	if (!ret) {
-		uint64_t t0 = rp_now_ns();
+		uint64_t t0 = rp_time(e);
 
 		ret = rp_run_threads(e, progress, parg, rep);
 		rp_kernel_stop(e);
 		if (!ret && !e->fatal)
 			ret = finish_volume(e);
-		rep->elapsed_s = (double)(rp_now_ns() - t0) / 1e9;
+		rep->elapsed_s = (double)(rp_time(e) - t0) / 1e9;
 	}
 	rp_kernel_stop(e);
 	if (e->fatal)

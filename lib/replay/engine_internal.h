@@ -120,6 +120,21 @@ struct rp_engine {
 	int *thread_ctx; /* scheduler context of each workload thread */
 };
 
+/*
+ * The engine's time: the policy's clock, or the host's (clock.h).  Waits
+ * and sleeps that the emulated kernel times go through it; the progress
+ * ticks, which are for the user, do not.
+ */
+static inline uint64_t rp_time(const struct rp_engine *e)
+{
+	return rp_clock_now(e->pol->clock);
+}
+
+static inline void rp_sleep(const struct rp_engine *e, uint64_t until_ns)
+{
+	rp_clock_sleep_until(e->pol->clock, until_ns);
+}
+
 /* ---- kernel.c: the kernel around the write path ---- */
 
 /* BFQ's weight-raising factor (bfq_wr_coeff) */

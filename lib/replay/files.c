@@ -311,7 +311,7 @@ static bool checkable(const struct rp_file *f)
 static int measure_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node *n,
 			 struct f2fs_replay_report *rep, void *buf)
 {
-	uint64_t t0 = rp_now_ns();
+	uint64_t t0 = rp_time(e);
 	size_t i;
 	int ret = 0;
 
@@ -332,7 +332,7 @@ static int measure_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_no
 	}
 	if (e->wl->read_pass) {
 		rep->read_pass = true;
-		rep->read_pass_s = (double)(rp_now_ns() - t0) / 1e9;
+		rep->read_pass_s = (double)(rp_time(e) - t0) / 1e9;
 		if (rep->read_pass_s > 0)
 			rep->read_pass_mbps = (double)rep->read_pass_bytes / 1e6 / rep->read_pass_s;
 	}

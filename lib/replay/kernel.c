@@ -179,7 +179,7 @@ void rp_spend_cpu(struct rp_engine *e, uint64_t *rng)
 	if (!us)
 		return;
 	cpu_take(e);
-	rp_sleep_until(rp_now_ns() + us * 1000u);
+	rp_sleep(e, rp_time(e) + us * 1000u);
 	cpu_give(e);
 }
 
@@ -265,7 +265,7 @@ static int dirty_note(struct rp_engine *e, uint32_t ino, enum f2fs_replay_class 
 		e->dirty_cap = cap;
 	}
 	e->dirty[e->ndirty++] = (struct rp_dirty){
-	    .ino = ino, .dirtied_ns = rp_now_ns(), .seq = e->dirty_seq++, .io_class = cls};
+	    .ino = ino, .dirtied_ns = rp_time(e), .seq = e->dirty_seq++, .io_class = cls};
 	return 0;
 }
 
@@ -411,20 +411,16 @@ static void *flusher_main(void *arg)
 	while (!e->wb_stop) {
 		uint32_t ino = 0;
 		int cls = 0, ret;
-		struct timespec until;
-		uint64_t wake = rp_now_ns() + (uint64_t)e->pol->dirty_writeback_ms * 1000000ull;
+		uint64_t wake = rp_time(e) + (uint64_t)e->pol->dirty_writeback_ms * 1000000ull;
 
-		if (!e->wb_kick) {
-			until.tv_sec = (time_t)(wake / 1000000000ull);
-			until.tv_nsec = (long)(wake % 1000000000ull);
-			pthread_cond_timedwait(&e->wb_cond, &e->wb_mutex, &until);
-		}
+		if (!e->wb_kick)
+			rp_clock_timedwait(e->pol->clock, &e->wb_cond, &e->wb_mutex, wake);
 		e->wb_kick = false;
 		pthread_mutex_unlock(&e->wb_mutex);
 		for (;;) {
 			rp_enter(e, e->flush_ctx[0]);
 			ino = 0;
-			if (!flusher_pick(e, rp_now_ns(), &ino, &cls))
+			if (!flusher_pick(e, rp_time(e), &ino, &cls))
 				ino = 0;
 			rp_leave(e, 0);
 			if (!ino || rp_stopping(e))
@@ -472,12 +468,10 @@ static uint64_t dirty_bytes(struct rp_engine *e, int ctx)
 /* Wait for the flusher's next turn, or 10 ms. */
 static void wait_flusher_turn(struct rp_engine *e)
 {
-	uint64_t until = rp_now_ns() + 10000000ull;
-	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000ull),
-			      .tv_nsec = (long)(until % 1000000000ull)};
+	uint64_t until = rp_time(e) + 10000000ull;
 
 	pthread_mutex_lock(&e->wb_mutex);
-	pthread_cond_timedwait(&e->wb_progress, &e->wb_mutex, &ts);
+	rp_clock_timedwait(e->pol->clock, &e->wb_progress, &e->wb_mutex, until);
 	pthread_mutex_unlock(&e->wb_mutex);
 }
 
@@ -578,7 +572,7 @@ static void cp_note_time(struct rp_engine *e)
 		e->cp_times_s = n;
 		e->cp_times_cap = cap;
 	}
-	e->cp_times_s[e->ncp_times++] = (double)(rp_now_ns() - e->run_t0) / 1e9;
+	e->cp_times_s[e->ncp_times++] = (double)(rp_time(e) - e->run_t0) / 1e9;
 }
 
 /* One checkpoint (or none, on a clean volume) served @n requests. */
@@ -617,21 +611,26 @@ static void wake_late(struct rp_engine *e)
 
 	if (!us)
 		return;
-	until = rp_now_ns() + us * 1000u;
+	until = rp_time(e) + us * 1000u;
 	pthread_mutex_unlock(&e->cp_mutex);
-	rp_sleep_until(until);
+	rp_sleep(e, until);
 	pthread_mutex_lock(&e->cp_mutex);
 }
 
 static void *ckpt_main(void *arg)
 {
 	struct rp_engine *e = arg;
+	/*
+	 * The kernel's thread starts asleep on its empty list: a request that
+	 * comes before this one first gets the lock wakes it like any other
+	 */
+	bool slept = true;
 
 	pthread_mutex_lock(&e->cp_mutex);
 	for (;;) {
 		struct rp_cp_req *batch, *r;
 		uint64_t n = 0, now;
-		bool issued = false, slept = false;
+		bool issued = false;
 		int ret;
 
 		while (!e->cp_queue && !e->cp_stop) {
@@ -642,11 +641,12 @@ static void *ckpt_main(void *arg)
 			break;
 		if (slept)
 			wake_late(e);
+		slept = false;
 		batch = e->cp_queue;
 		e->cp_queue = NULL;
 		pthread_mutex_unlock(&e->cp_mutex);
 		ret = rp_write_checkpoint(e, e->ckpt_ctx, F2FS_CP_SYNC, &issued);
-		now = rp_now_ns();
+		now = rp_time(e);
 		pthread_mutex_lock(&e->cp_mutex);
 		for (r = batch; r; r = r->next, n++)
 			cp_note_wait(e, now - r->queued_ns);
@@ -674,7 +674,7 @@ static void *ckpt_main(void *arg)
 /* f2fs_sync_fs() from an fsync or sync: merged, or written in the caller's context. */
 int rp_request_checkpoint(struct rp_engine *e, int ctx)
 {
-	uint64_t t0 = rp_now_ns();
+	uint64_t t0 = rp_time(e);
 	struct rp_cp_req req = {.queued_ns = t0};
 	bool issued = false;
 	int ret;
@@ -684,7 +684,7 @@ int rp_request_checkpoint(struct rp_engine *e, int ctx)
 	pthread_mutex_unlock(&e->state_mutex);
 	if (!e->pol->checkpoint_merge) {
 		ret = rp_write_checkpoint(e, ctx, F2FS_CP_SYNC, &issued);
-		cp_note_wait(e, rp_now_ns() - t0);
+		cp_note_wait(e, rp_time(e) - t0);
 		cp_note_batch(e, issued, 1);
 		return ret;
 	}
@@ -695,7 +695,7 @@ int rp_request_checkpoint(struct rp_engine *e, int ctx)
 	while (!req.done)
 		pthread_cond_wait(&e->cp_done, &e->cp_mutex);
 	pthread_mutex_unlock(&e->cp_mutex);
-	rp_sleep_until(req.resume_ns);
+	rp_sleep(e, req.resume_ns);
 	return req.ret;
 }
 

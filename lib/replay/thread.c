@@ -370,9 +370,9 @@ static int op_namespace(struct rp_thread *t, const struct f2fs_replay_op *op)
 	return ret;
 }
 
-static int op_sleep(uint64_t ns)
+static int op_sleep(const struct rp_engine *e, uint64_t ns)
 {
-	rp_sleep_until(rp_now_ns() + ns);
+	rp_sleep(e, rp_time(e) + ns);
 	return 0;
 }
 
@@ -403,7 +403,7 @@ static int do_op(struct rp_thread *t, const struct f2fs_replay_op *op)
 	case F2FS_RP_SYNC:
 		return op_sync(t);
 	case F2FS_RP_SLEEP:
-		return op_sleep(op->length);
+		return op_sleep(t->run->e, op->length);
 	default:
 		return op_namespace(t, op);
 	}
@@ -413,7 +413,7 @@ static int do_op(struct rp_thread *t, const struct f2fs_replay_op *op)
 static void wait_start(struct rp_thread *t, const struct f2fs_replay_op *op)
 {
 	if (op->time_ns != F2FS_RP_ASAP)
-		rp_sleep_until(t->run->t0 + op->time_ns);
+		rp_sleep(t->run->e, t->run->t0 + op->time_ns);
 }
 
 static bool is_fatal(int ret)
@@ -454,12 +454,12 @@ static bool run_op(struct rp_thread *t, const struct f2fs_replay_op *op, uint64_
 	else
 		ret = 0;
 	wait_start(t, op);
-	start = rp_now_ns();
+	start = rp_time(t->run->e);
 	if (!ret)
 		ret = do_op(t, op);
 	if (!ret && is_fsync_like(op->op)) {
 		t->rep->fsyncs++;
-		ret = note_latency(t, start, rp_now_ns() - start);
+		ret = note_latency(t, start, rp_time(t->run->e) - start);
 	}
 	t->rep->ops++;
 	__atomic_add_fetch(&t->run->ops_done, 1, __ATOMIC_RELAXED);
@@ -490,7 +490,7 @@ static bool loops_stopped(struct rp_run *run)
 static void *thread_main(void *arg)
 {
 	struct rp_thread *t = arg;
-	uint64_t start = rp_now_ns(), round = 0;
+	uint64_t start = rp_time(t->run->e), round = 0;
 	bool go = true;
 
 	do {
@@ -504,7 +504,7 @@ static void *thread_main(void *arg)
 		round++;
 	} while (go && t->spec->loop && t->spec->nops);
 	t->rep->rounds = round;
-	t->rep->elapsed_s = (double)(rp_now_ns() - start) / 1e9;
+	t->rep->elapsed_s = (double)(rp_time(t->run->e) - start) / 1e9;
 	if (!t->spec->loop) {
 		pthread_mutex_lock(&t->run->mutex);
 		t->run->nonloop_left--;
@@ -604,6 +604,7 @@ static void wait_nonloop(struct rp_run *run, f2fs_replay_progress_fn progress, v
 {
 	pthread_mutex_lock(&run->mutex);
 	while (run->nonloop_left) {
+		/* the ticks are for the user: on the host's clock, whatever the engine's */
 		uint64_t wake = rp_now_ns() + 1000000000ull;
 		struct timespec until = {.tv_sec = (time_t)(wake / 1000000000ull),
 					 .tv_nsec = (long)(wake % 1000000000ull)};
@@ -653,7 +654,7 @@ int rp_run_threads(struct rp_engine *e, f2fs_replay_progress_fn progress, void *
 	ret = setup_threads(&run, ts, rep);
 	if (ret == -EINVAL)
 		snprintf(e->why, sizeof(e->why), "the workload has no thread that ends (all loop)");
-	run.t0 = rp_now_ns();
+	run.t0 = rp_time(e);
 	rp_note_run_start(e, run.t0);
 	for (i = 0; i < n && !ret; i++) {
 		pthread_mutex_lock(&run.mutex);

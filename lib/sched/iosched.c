@@ -23,7 +23,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "f2fs/zone.h"
 #include "f2fs/clock.h"
@@ -94,6 +93,7 @@ struct sched_ctx {
 
 struct rp_sched {
 	struct f2fs_device *lower;
+	struct rp_clock *clock; /* NULL: the host's */
 	struct rp_sched_model model;
 	uint64_t cap;
 	bool defer_flush;
@@ -412,7 +412,7 @@ static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
 	} else {
 		ctx_wake(s, id);
 		x->head = r;
-		inject_note_arrival(s, id, rp_now_ns());
+		inject_note_arrival(s, id, rp_clock_now(s->clock));
 	}
 	x->tail = r;
 	/* a device with free slots takes the request at once, as the block layer dispatches */
@@ -520,7 +520,7 @@ static void submit(struct rp_sched *s, unsigned int id, struct req *r)
 
 	r->ctx = id;
 	r->next = NULL;
-	r->queued_ns = rp_now_ns();
+	r->queued_ns = rp_clock_now(s->clock);
 	x->queued++;
 	s->queued++;
 	if (r->kind == REQ_WRITE) {
@@ -574,7 +574,7 @@ static void busy_unlink(struct rp_sched *s, struct sched_class *c, unsigned int 
 
 static bool svc_has_time(const struct rp_sched *s)
 {
-	return s->svc_bytes < s->budget && rp_now_ns() - s->svc_start_ns < s->slice_ns;
+	return s->svc_bytes < s->budget && rp_clock_now(s->clock) - s->svc_start_ns < s->slice_ns;
 }
 
 /* The context in service may go on: it has requests and budget and time left. */
@@ -608,7 +608,7 @@ static bool svc_idles(const struct rp_sched *s)
 	x = &s->ctx[s->svc];
 	if (x->head || ctx_async(s, s->svc))
 		return false;
-	return in_flight(x) || rp_now_ns() < s->idle_until_ns;
+	return in_flight(x) || rp_clock_now(s->clock) < s->idle_until_ns;
 }
 
 /* ---- injection (BFQ's, into the idle time of the queue in service) ---- */
@@ -735,7 +735,7 @@ static struct req *dispatch_next(struct rp_sched *s)
 		id = next_ctx(s, c, &before);
 		s->svc = id;
 		s->svc_bytes = 0;
-		s->svc_start_ns = rp_now_ns();
+		s->svc_start_ns = rp_clock_now(s->clock);
 		s->idle_until_ns = 0;
 	}
 	x = &s->ctx[id];
@@ -804,7 +804,7 @@ static void complete(struct rp_sched *s, struct req *r)
 	struct sched_ctx *x = &s->ctx[r->ctx];
 
 	if (r == s->sampled)
-		inject_update(s, x, in_driver(s) + 1, rp_now_ns());
+		inject_update(s, x, in_driver(s) + 1, rp_clock_now(s->clock));
 
 	account(&x->st, r);
 	account(&s->cls[x->cls].st, r);
@@ -821,7 +821,7 @@ static void complete(struct rp_sched *s, struct req *r)
 	x->completed++;
 	s->completed++;
 	if (r->ctx == s->svc && !x->head && !in_flight(x))
-		s->idle_until_ns = rp_now_ns() + s->slice_idle_ns;
+		s->idle_until_ns = rp_clock_now(s->clock) + s->slice_idle_ns;
 	if (r->kind == REQ_FLUSH)
 		x->flushes_done++;
 	slot_give_back(s, r);
@@ -904,10 +904,10 @@ static int do_io(struct rp_sched *s, struct req *r)
  */
 static void serve(struct rp_sched *s, struct req *r)
 {
-	uint64_t io_start = rp_now_ns(), done;
+	uint64_t io_start = rp_clock_now(s->clock), done;
 
 	r->ret = do_io(s, r);
-	r->end_ns = rp_now_ns();
+	r->end_ns = rp_clock_now(s->clock);
 	r->start_ns = io_start;
 	if (modelled(&s->model)) {
 		done =
@@ -915,7 +915,7 @@ static void serve(struct rp_sched *s, struct req *r)
 			       &r->start_ns);
 		if (done > r->end_ns) {
 			r->end_ns = done;
-			rp_sleep_until(done);
+			rp_clock_sleep_until(s->clock, done);
 		}
 	}
 	s->dev_free_ns = r->end_ns;
@@ -958,15 +958,11 @@ static struct req *devq_pop(struct rp_sched *s)
 /* Nothing to dispatch: sleep until work comes, or until an idling context's time is up. */
 static void wait_for_work(struct rp_sched *s)
 {
-	struct timespec ts;
-
 	if (!s->budget || !svc_idles(s)) {
 		pthread_cond_wait(&s->work, &s->lock);
 		return;
 	}
-	ts.tv_sec = (time_t)(s->idle_until_ns / NS_PER_SEC);
-	ts.tv_nsec = (long)(s->idle_until_ns % NS_PER_SEC);
-	pthread_cond_timedwait(&s->work, &s->lock, &ts);
+	rp_clock_timedwait(s->clock, &s->work, &s->lock, s->idle_until_ns);
 }
 
 /* ---- zone order (zoned devices) ---- */
@@ -1403,7 +1399,7 @@ static int sched_zone_mgmt(void *priv, struct f2fs_device *lower, enum f2fs_zone
 	int ret;
 
 	passthrough_begin(s);
-	t0 = rp_now_ns();
+	t0 = rp_clock_now(s->clock);
 	if (s->dev_free_ns > t0)
 		t0 = s->dev_free_ns;
 	if (s->zones)
@@ -1411,10 +1407,10 @@ static int sched_zone_mgmt(void *priv, struct f2fs_device *lower, enum f2fs_zone
 	ret = op == F2FS_ZONE_OP_RESET ? f2fs_dev_reset_zones(lower, off, len)
 				       : f2fs_dev_finish_zones(lower, off, len);
 	end = t0 + n * s->model.zone_reset_ms * 1000000ull;
-	if (end > rp_now_ns())
-		rp_sleep_until(end);
+	if (end > rp_clock_now(s->clock))
+		rp_clock_sleep_until(s->clock, end);
 	else
-		end = rp_now_ns();
+		end = rp_clock_now(s->clock);
 	if (!ret)
 		ret = zones_reload(s, lower);
 	pthread_mutex_lock(&s->lock);
@@ -1504,6 +1500,7 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	unsigned int i;
 
 	s->lower = lower;
+	s->clock = c->clock;
 	s->model = c->model;
 	s->cap = c->ctx_cap_bytes ? c->ctx_cap_bytes : RP_SCHED_DEFAULT_CAP;
 	s->defer_flush = c->defer_flush;
@@ -1527,7 +1524,7 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->ctx_room = CTX_ROOM;
 	s->nctx = 1; /* context 0, class 0: calloc'd */
 	s->ctx[0].weight = RP_SCHED_DEFAULT_WEIGHT;
-	s->open_ns = rp_now_ns();
+	s->open_ns = rp_clock_now(s->clock);
 }
 
 /* A scheduler with its memory and locks, its dispatcher not started. */
@@ -1719,7 +1716,7 @@ void rp_sched_get_stats(struct rp_sched *s, struct rp_sched_stats *out)
 	for (i = 0; i < s->nclasses; i++)
 		out->classes[i] = s->cls[i].st;
 	out->busy_ns = s->busy_ns;
-	out->elapsed_ns = rp_now_ns() - s->open_ns;
+	out->elapsed_ns = rp_clock_now(s->clock) - s->open_ns;
 	out->error = s->err;
 	out->zone_resets = s->zone_resets;
 	out->zone_reset_bytes = s->zone_reset_bytes;

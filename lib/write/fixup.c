@@ -469,6 +469,11 @@ int f2fs_fix_new_root(struct f2fs_fs *fs)
 	if (e->blkaddr != F2FS_NULL_ADDR && f2fs_geo_in_main(&fs->geo, e->blkaddr) &&
 	    wr_block_valid(w, e->blkaddr))
 		wr_invalidate(w, e->blkaddr);
+	/* and so does the inode the checkpoint counted with its NAT entry: the new one counts */
+	if (e->blkaddr != F2FS_NULL_ADDR) {
+		w->valid_nodes -= w->valid_nodes > 0;
+		w->valid_inodes -= w->valid_inodes > 0;
+	}
 	f2fs_new_inode_init(&a, S_IFDIR | 0755, wr_clock(w));
 	a.inline_ok = false;
 	ret = wr_nat_set(w, root, root, F2FS_NEW_ADDR);

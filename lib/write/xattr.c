@@ -176,8 +176,12 @@ int f2fs_fix_xattr_cut(struct f2fs_fs *fs, uint32_t ino, size_t from)
 	if (from < F2FS_XATTR_HEADER_SIZE || from >= x.size) {
 		ret = -EINVAL;
 	} else {
+		size_t end;
+
 		memset(x.buf + from, 0, x.size - from);
-		ret = store(w, in, &x, from + 4);
+		/* what is left may end well before @from: it needs no node that it did not have */
+		find(&x, 0, "", 0, &end);
+		ret = store(w, in, &x, end + 4);
 	}
 	free(x.buf);
 	wr_node_put(in);

@@ -7,7 +7,9 @@
  * With the gate closed a test knows which request is in service and which
  * are queued when it submits the next one, so the ordering cases do not
  * depend on timing.  The timing cases (weights, the model's pacing) use
- * short windows and loose bounds, and print what they measured.
+ * short windows and loose bounds, and print what they measured; where a
+ * case compares two models it runs them on a stepped clock (clock.h), which
+ * only the model moves, and asserts the model's times exactly.
  */
 #include "config.h"
 
@@ -24,6 +26,7 @@
 #include "f2fs/device.h"
 #include "f2fs/zone.h"
 #include "test.h"
+#include "f2fs/clock.h"
 #include "f2fs/sched.h"
 
 #define BLK	4096u
@@ -1032,23 +1035,30 @@ static void test_model_pacing(void)
 	rig_close(&g);
 }
 
-/* Time to write 16 x 256 KiB and 16 x 4 KiB, interleaved, under model @m. */
-static uint64_t mixed_ms(const struct rp_sched_model *m)
+/*
+ * Time to write 16 x 256 KiB and 16 x 4 KiB, interleaved, under model @m,
+ * on a stepped clock: only the model's sleeps move it, so the time is the
+ * model's to the nanosecond however busy the host is.
+ */
+static uint64_t mixed_ns(const struct rp_sched_model *m)
 {
 	struct rp_sched_config c = one_class;
+	struct rp_clock clock;
 	uint64_t t0;
 	struct rig g;
 	unsigned int i;
 
+	rp_clock_init_stepped(&clock);
 	c.model = *m;
+	c.clock = &clock;
 	rig_open(&g, 8 * MIB, &c, false);
-	t0 = now_ns();
+	t0 = rp_clock_now(&clock);
 	for (i = 0; i < 16; i++) {
 		CHECK_EQ_U64(put(&g, 0, i * 64, 64, 0x5a, F2FS_DEV_TAG_DATA), 0);
 		CHECK_EQ_U64(put(&g, 0, 1024 + i, 1, 0x5b, F2FS_DEV_TAG_META), 0);
 	}
 	CHECK_EQ_U64(rp_sched_wait(g.s, 0), 0);
-	t0 = ms_since(t0);
+	t0 = rp_clock_now(&clock) - t0;
 	rig_close(&g);
 	return t0;
 }
@@ -1056,20 +1066,55 @@ static uint64_t mixed_ms(const struct rp_sched_model *m)
 /*
  * A throttle (burst_ms > 0) keeps bytes and requests in separate budgets:
  * small requests between big ones ride on the request budget the big
- * ones leave, where a serial device adds 1 / iops for each.
+ * ones leave, where a serial device adds 1 / iops for each.  At 100 MB/s
+ * 256 KiB take 2621440 ns and 4 KiB 40960 ns; at 1000 IOPS a request
+ * takes 1 ms.  Serial: each 256 KiB its bytes' time, each 4 KiB 1 ms.
+ * Throttled: the last request goes (and is done) when the byte bucket,
+ * holding the work of all 31 before it, is down to the 1 ms burst.
  */
 static void test_model_throttle(void)
 {
 	struct rp_sched_model serial = {.mbps = 100, .iops = 1000};
 	struct rp_sched_model throttle = {.mbps = 100, .iops = 1000, .burst_ms = 1};
-	uint64_t ser = mixed_ms(&serial), thr = mixed_ms(&throttle);
+	uint64_t ser = mixed_ns(&serial), thr = mixed_ns(&throttle);
 
 	printf("model: 16 x 256 KiB + 16 x 4 KiB at 100 MB/s, 1000 IOPS: serial %" PRIu64
-	       " ms (42 + 16 expected), throttle %" PRIu64 " ms (42 - 1 expected)\n",
+	       " ns, throttle %" PRIu64 " ns\n",
 	       ser, thr);
-	CHECK(ser >= 57);
-	CHECK(thr >= 40);
-	CHECK(thr + 8 <= ser);
+	CHECK_EQ_U64(ser, 16 * 2621440ull + 16 * MS);
+	CHECK_EQ_U64(thr, 16 * 2621440ull + 15 * 40960ull - MS);
+}
+
+/* Twice the same, step for step: a stepped clock leaves nothing to the host's timing. */
+static void test_model_throttle_repeats(void)
+{
+	struct rp_sched_model throttle = {.mbps = 100, .iops = 1000, .burst_ms = 1};
+	uint64_t first = mixed_ns(&throttle);
+
+	CHECK_EQ_U64(mixed_ns(&throttle), first);
+}
+
+/* A stepped clock stands still until a sleep moves it, and never moves back. */
+static void test_stepped_clock(void)
+{
+	struct rp_clock c;
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cond;
+
+	rp_clock_init_stepped(&c);
+	CHECK_EQ_U64(rp_clock_now(&c), RP_CLOCK_STEPPED_START);
+	CHECK_EQ_U64(rp_clock_now(&c), RP_CLOCK_STEPPED_START);
+	rp_clock_sleep_until(&c, RP_CLOCK_STEPPED_START + 5 * MS);
+	CHECK_EQ_U64(rp_clock_now(&c), RP_CLOCK_STEPPED_START + 5 * MS);
+	rp_clock_sleep_until(&c, RP_CLOCK_STEPPED_START + MS);
+	CHECK_EQ_U64(rp_clock_now(&c), RP_CLOCK_STEPPED_START + 5 * MS);
+	/* a timed wait nobody signals runs out, and its time has then passed */
+	CHECK_EQ_U64(rp_cond_init_monotonic(&cond), 0);
+	pthread_mutex_lock(&m);
+	CHECK_EQ_U64(rp_clock_timedwait(&c, &cond, &m, RP_CLOCK_STEPPED_START + 6 * MS), ETIMEDOUT);
+	pthread_mutex_unlock(&m);
+	CHECK_EQ_U64(rp_clock_now(&c), RP_CLOCK_STEPPED_START + 6 * MS);
+	pthread_cond_destroy(&cond);
 }
 
 /* Writes longer than max_write_bytes reach the device as several requests. */
@@ -1561,6 +1606,8 @@ int main(void)
 	RUN(test_class_split_two_contexts);
 	RUN(test_model_pacing);
 	RUN(test_model_throttle);
+	RUN(test_model_throttle_repeats);
+	RUN(test_stepped_clock);
 	RUN(test_split_writes);
 	RUN(test_context_cap);
 	RUN(test_slots_async);
