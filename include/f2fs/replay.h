@@ -72,6 +72,13 @@ struct f2fs_replay_policy {
 	 * zone (0: the device's own time): an SMR drive's takes milliseconds
 	 */
 	double model_zone_reset_ms;
+	/*
+	 * A head that moves (rp_sched_model; only with burst 0): seek times
+	 * from a short seek to a full stroke (seek_full_us 0: no head), the
+	 * spindle's rpm (0: no rotational wait), and the merge window of
+	 * adjacent requests
+	 */
+	uint32_t seek_min_us, seek_full_us, rpm, merge_us;
 	uint32_t device_queue; /* requests the device holds, served in order (1) */
 	uint64_t max_request;  /* bytes: longer writes are split (max_sectors_kb, 512 KiB) */
 	/*
@@ -202,6 +209,11 @@ struct f2fs_replay_report {
 	bool zoned;
 	uint64_t zone_resets, zone_reset_bytes, zone_finishes, zone_ordered_writes;
 	double zone_mgmt_ms;
+	/* the head model: requests that sought, the time it took, requests merged into the previous
+	 */
+	bool head;
+	uint64_t seeks, merged_requests;
+	double seek_s;
 	/* the content check: files sampled and read back, and how many differed */
 	uint64_t verified_files, verify_failures;
 };

@@ -129,6 +129,17 @@ struct rp_sched_model {
 	uint32_t flush_ms;	/* time of a cache flush (never throttled) */
 	uint32_t burst_ms;	/* work either bucket may hold before a request waits */
 	uint32_t zone_reset_ms; /* a zone reset or finish, per zone (else the device's own time) */
+	/*
+	 * A head that moves, as on a rotating disk or an SMR drive (only for
+	 * burst_ms 0; seek_full_us 0: none).  A request that does not start
+	 * where the previous one ended first seeks, seek_min_us + (seek_full_us
+	 * - seek_min_us) * sqrt(distance / the device's size), then waits half
+	 * a rotation (rotation_us / 2).  A request that starts where the
+	 * previous one ended and was queued within merge_us of that one's
+	 * start joins it, as the block layer merges adjacent requests: it
+	 * costs its bytes only (no seek, no request time).
+	 */
+	uint32_t seek_min_us, seek_full_us, rotation_us, merge_us;
 };
 
 struct rp_sched_config {
@@ -221,6 +232,8 @@ struct rp_sched_stats {
 	/* zoned devices: zones reset and finished, their bytes and time; writes held for order */
 	uint64_t zone_resets, zone_reset_bytes, zone_finishes, zone_mgmt_ns;
 	uint64_t zone_held_writes;
+	/* the head model: requests that sought, the time it took, requests merged */
+	uint64_t seeks, seek_ns, merged;
 };
 
 /*

@@ -160,19 +160,20 @@ int f2fs_replay_import_fio_iolog(FILE *in, const char *file, struct f2fs_replay_
 
 /* Parameters of the generators; 0 means the seed experiment's value. */
 struct f2fs_replay_gen_params {
-	uint32_t count;	  /* ckpt-storm: thread A's rounds (1000); writeback: small files (2000) */
-	uint32_t threads; /* tiotest: threads, one file each (32) */
+	uint32_t count;	     /* ckpt-storm: thread A's rounds (1000); writeback: small files (2000);
+				untar: files (35000) */
+	uint32_t threads;    /* tiotest: threads, one file each (32) */
 	uint64_t file_size;  /* ckpt-storm: thread B's file (1 GiB); tiotest: per file (32 MiB);
-				seqwrite: 1536 MiB; writeback: the stream (1000 MiB) */
+				seqwrite: 1536 MiB; writeback and dd: the stream (1000 MiB) */
 	uint64_t io_size;    /* ckpt-storm 128 KiB; tiotest and seqwrite 512 KiB; writeback 1 MiB */
-	uint64_t small_size; /* writeback: each small file (16 KiB) */
+	uint64_t small_size; /* writeback: each small file (16 KiB); untar: every file's (spread) */
 };
 
 /* The generators' names, NULL-terminated, for help texts. */
 extern const char *const f2fs_replay_generators[];
 
 /*
- * Build workload @name ("ckpt-storm", "tiotest", "seqwrite", "writeback")
+ * Build workload @name ("ckpt-storm", "tiotest", "seqwrite", "writeback", "dd", "untar")
  * into @wl (initialised by the caller).  -ENOENT for an unknown name,
  * -EINVAL for parameters out of range (*why says which), -ENOMEM.
  */

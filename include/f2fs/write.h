@@ -303,6 +303,14 @@ int f2fs_write_submit(struct f2fs_fs *fs);
  */
 void f2fs_write_set_writeback(struct f2fs_fs *fs, uint64_t inode_pages, uint64_t total_pages);
 
+/*
+ * Clean node blocks kept in memory after they are written or read (0: the
+ * default, 4096: 16 MiB).  The replay engine keeps as many as the kernel's
+ * page cache would, so that writing a file back does not read its inode
+ * again from the device.
+ */
+void f2fs_write_set_node_cache(struct f2fs_fs *fs, uint32_t clean_nodes);
+
 /* Dirty pages of file @ino in the page cache; of all files when @ino is 0. */
 uint64_t f2fs_dirty_pages(struct f2fs_fs *fs, uint32_t ino);
 

@@ -118,6 +118,10 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	cfg.model.flush_ms = (uint32_t)p->model_flush_ms;
 	cfg.model.burst_ms = (uint32_t)p->model_burst_ms;
 	cfg.model.zone_reset_ms = (uint32_t)p->model_zone_reset_ms;
+	cfg.model.seek_min_us = p->seek_min_us;
+	cfg.model.seek_full_us = p->seek_full_us;
+	cfg.model.rotation_us = p->rpm ? 60000000u / p->rpm : 0;
+	cfg.model.merge_us = p->merge_us;
 	cfg.max_write_bytes = p->max_request ? p->max_request : 512u << 10;
 	cfg.defer_flush = true;
 	cfg.queue_depth = p->device_queue;
@@ -237,6 +241,8 @@ static int open_volume(struct rp_engine *e, char *why, size_t why_len)
 	if (ret)
 		return ret;
 	f2fs_write_set_writeback(e->fs, 0, 0);
+	/* 256 MiB of node pages: a host's page cache keeps a workload's inodes */
+	f2fs_write_set_node_cache(e->fs, 65536);
 	f2fs_write_set_section_counts(e->fs, (enum f2fs_section_counts)e->pol->section_counts);
 	return 0;
 }
@@ -301,6 +307,10 @@ static void sched_report(struct rp_sched *sched, struct f2fs_replay_report *rep)
 	rep->zone_finishes = st.zone_finishes;
 	rep->zone_mgmt_ms = (double)st.zone_mgmt_ns / 1e6;
 	rep->zone_ordered_writes = st.zone_held_writes;
+	rep->head = st.seeks || st.merged;
+	rep->seeks = st.seeks;
+	rep->seek_s = (double)st.seek_ns / 1e9;
+	rep->merged_requests = st.merged;
 }
 
 int f2fs_replay_run(struct f2fs_device *dev, const struct f2fs_replay_workload *wl,

@@ -27,6 +27,7 @@
 #include "f2fs/zone.h"
 #include "f2fs/clock.h"
 #include "f2fs/sched.h"
+#include "head.h"
 #include "zone_order.h"
 
 #define NS_PER_SEC 1000000000ull
@@ -123,7 +124,8 @@ struct rp_sched {
 	    dev_free_ns; /* the dispatcher's: when the modelled device finished its last request */
 	/* the model's buckets: ns of work in each at lvl_at (the dispatcher's) */
 	uint64_t lvl_bytes, lvl_reqs, lvl_at;
-	uint64_t max_write; /* split longer writes (0: never) */
+	struct rp_head head; /* the dispatcher's */
+	uint64_t max_write;  /* split longer writes (0: never) */
 	/* request slots: in use; contexts waiting for one, FIFO */
 	unsigned int slots, async_slots, slots_used;
 	unsigned int slot_wait_head, slot_wait_tail;
@@ -848,6 +850,20 @@ static uint64_t leak(uint64_t level, uint64_t elapsed)
 	return level > elapsed ? level - elapsed : 0;
 }
 
+/* The head's move to @r (0 without a head model); a merged request's request time is dropped. */
+static uint64_t head_cost(struct rp_sched *s, const struct req *r, uint64_t start, uint64_t *req_ns)
+{
+	uint64_t ns;
+	bool merged;
+
+	if (!rp_head_modelled(&s->model))
+		return 0;
+	ns = rp_head_move(&s->head, &s->model, r->off, r->len, r->queued_ns, start, &merged);
+	if (merged)
+		*req_ns = 0;
+	return ns;
+}
+
 /*
  * When the modelled device is done with @r, which reached the head of
  * its queue at @at (struct rp_sched_model); *@start: when it went.
@@ -874,12 +890,12 @@ static uint64_t model_done(struct rp_sched *s, const struct req *r, uint64_t at,
 	s->lvl_at = *start;
 	if (burst)
 		return *start;
-	return *start + (cb > cr ? cb : cr);
+	return *start + head_cost(s, r, *start, &cr) + (cb > cr ? cb : cr);
 }
 
 static bool modelled(const struct rp_sched_model *m)
 {
-	return m->mbps || m->iops || m->flush_ms;
+	return m->mbps || m->iops || m->flush_ms || m->seek_full_us;
 }
 
 static int do_io(struct rp_sched *s, struct req *r)
@@ -1469,7 +1485,7 @@ static int check_config(const struct rp_sched_config *c)
 	unsigned int i;
 
 	if (!c->nclasses || c->nclasses > RP_SCHED_MAX_CLASSES ||
-	    c->queue_depth > RP_SCHED_MAX_DEPTH)
+	    c->queue_depth > RP_SCHED_MAX_DEPTH || c->model.seek_min_us > c->model.seek_full_us)
 		return -EINVAL;
 	for (i = 0; i < c->nclasses; i++)
 		if (!c->classes[i].weight || c->classes[i].weight > RP_SCHED_WEIGHT_MAX)
@@ -1502,6 +1518,7 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->lower = lower;
 	s->clock = c->clock;
 	s->model = c->model;
+	s->head.span = f2fs_dev_get_info(lower)->size_bytes;
 	s->cap = c->ctx_cap_bytes ? c->ctx_cap_bytes : RP_SCHED_DEFAULT_CAP;
 	s->defer_flush = c->defer_flush;
 	s->depth = c->queue_depth > 1 ? c->queue_depth : 1;
@@ -1723,6 +1740,9 @@ void rp_sched_get_stats(struct rp_sched *s, struct rp_sched_stats *out)
 	out->zone_finishes = s->zone_finishes;
 	out->zone_mgmt_ns = s->zone_mgmt_ns;
 	out->zone_held_writes = s->zone_held_writes;
+	out->seeks = s->head.seeks;
+	out->seek_ns = s->head.seek_ns;
+	out->merged = s->head.merged;
 	pthread_mutex_unlock(&s->lock);
 }
 

@@ -15,6 +15,12 @@
  *    of 1536 MiB and an fsync at the end, as fio --end_fsync=1 does.
  *  - writeback (the expire-ordered write-back thread): a dd-like stream of
  *    1 MiB writes beside a tar-like tree of small files.
+ *  - dd and untar: that thread's two experiments at its size, each alone
+ *    as it ran them: dd of 1000 MiB in 1 MiB writes, and the extraction
+ *    of a tree shaped like a kernel source tree (35,000 files, 15 to a
+ *    directory two levels deep, sizes spread evenly on a log scale from
+ *    256 bytes to 64 KiB: a median of 4 KiB, about 400 MiB in all),
+ *    written as tar writes them, in 10 KiB records.
  */
 #include "config.h"
 
@@ -28,7 +34,7 @@
 #define MIB (1024ull * 1024)
 
 const char *const f2fs_replay_generators[] = {"ckpt-storm", "tiotest", "seqwrite", "writeback",
-					      NULL};
+					      "dd",	    "untar",   NULL};
 
 static uint64_t or_default(uint64_t v, uint64_t def)
 {
@@ -171,6 +177,81 @@ static int gen_writeback(const struct f2fs_replay_gen_params *p, struct f2fs_rep
 	return ret;
 }
 
+static int gen_dd(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
+{
+	uint64_t size = or_default(p->file_size, 1000 * MIB), io = or_default(p->io_size, MIB);
+	struct f2fs_replay_thread *t;
+	int ret = f2fs_replay_add_setup_dir(wl, "/dd");
+
+	t = ret ? NULL : thread(wl, "dd", F2FS_RP_CLASS_FG, false);
+	if (!t)
+		return ret ? ret : -ENOMEM;
+	ret = add(t, F2FS_RP_CREATE, "/dd/zero", 0, 0);
+	return ret ? ret : add_stream(t, "/dd/zero", size, io, false);
+}
+
+#define UNTAR_PER_DIR  15u
+#define UNTAR_FANOUT   40u
+#define UNTAR_RECORD   (10 * KIB) /* tar's default record: 20 blocks of 512 bytes */
+#define UNTAR_MIN_LOG2 8u	  /* 256 bytes */
+#define UNTAR_MAX_LOG2 16u	  /* 64 KiB */
+
+/* The next size of the tree, log-uniform: the same tree every run (xorshift, fixed seed). */
+static uint64_t untar_size(uint64_t *state)
+{
+	uint64_t x = *state, span = UNTAR_MAX_LOG2 - UNTAR_MIN_LOG2;
+	double log2v, v = 1.0;
+	unsigned int i;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	log2v = UNTAR_MIN_LOG2 + (double)(x % 1000000u) / 1e6 * (double)span;
+	for (i = 0; i < (unsigned int)log2v; i++)
+		v *= 2.0;
+	/* 2^frac by its first terms: close enough for a size */
+	log2v -= (unsigned int)log2v;
+	v *= 1.0 + log2v * (0.6931 + log2v * (0.2402 + log2v * 0.0555));
+	return (uint64_t)v;
+}
+
+static int untar_dir(struct f2fs_replay_thread *t, uint32_t i, char *dir, size_t len)
+{
+	uint32_t d = i / UNTAR_PER_DIR;
+	int ret = 0;
+
+	snprintf(dir, len, "/src/a%03u", d / UNTAR_FANOUT);
+	if (i % (UNTAR_PER_DIR * UNTAR_FANOUT) == 0)
+		ret = add(t, F2FS_RP_MKDIR, dir, 0, 0);
+	snprintf(dir, len, "/src/a%03u/b%02u", d / UNTAR_FANOUT, d % UNTAR_FANOUT);
+	if (!ret && i % UNTAR_PER_DIR == 0)
+		ret = add(t, F2FS_RP_MKDIR, dir, 0, 0);
+	return ret;
+}
+
+static int gen_untar(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
+{
+	uint32_t i, n = (uint32_t)or_default(p->count, 35000);
+	uint64_t state = 0x9e3779b97f4a7c15ull;
+	struct f2fs_replay_thread *t;
+	int ret = f2fs_replay_add_setup_dir(wl, "/src");
+
+	t = ret ? NULL : thread(wl, "tar", F2FS_RP_CLASS_FG, false);
+	if (!t)
+		return ret ? ret : -ENOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		uint64_t size = p->small_size ? p->small_size : untar_size(&state);
+		char dir[64], path[96];
+
+		ret = untar_dir(t, i, dir, sizeof(dir));
+		snprintf(path, sizeof(path), "%s/f%02u", dir, i % UNTAR_PER_DIR);
+		ret = ret ? ret : add(t, F2FS_RP_CREATE, path, 0, 0);
+		ret = ret ? ret : add_stream(t, path, size, UNTAR_RECORD, false);
+	}
+	return ret;
+}
+
 static int check_params(const struct f2fs_replay_gen_params *p, char *why, size_t why_len)
 {
 	if (p->io_size && (p->io_size % 4096 || p->io_size > 64 * MIB)) {
@@ -195,10 +276,8 @@ int f2fs_replay_generate(const char *name, const struct f2fs_replay_gen_params *
 		const char *name;
 		int (*fn)(const struct f2fs_replay_gen_params *, struct f2fs_replay_workload *);
 	} gens[] = {
-	    {"ckpt-storm", gen_ckpt_storm},
-	    {"tiotest", gen_tiotest},
-	    {"seqwrite", gen_seqwrite},
-	    {"writeback", gen_writeback},
+	    {"ckpt-storm", gen_ckpt_storm}, {"tiotest", gen_tiotest}, {"seqwrite", gen_seqwrite},
+	    {"writeback", gen_writeback},   {"dd", gen_dd},	      {"untar", gen_untar},
 	};
 	size_t i;
 	int ret = check_params(p, why, why_len);

@@ -42,7 +42,16 @@ int wr_nodes_init(struct f2fs_wr *w)
 	c->nbuckets = 8192;
 	c->buckets = calloc(c->nbuckets, sizeof(*c->buckets));
 	c->dirty.dnext = c->dirty.dprev = &c->dirty;
+	c->clean_budget = CACHE_BUDGET;
 	return c->buckets ? 0 : -ENOMEM;
+}
+
+void f2fs_write_set_node_cache(struct f2fs_fs *fs, uint32_t clean_nodes)
+{
+	struct f2fs_wr *w;
+
+	if (!wr_get(fs, &w))
+		w->nodes.clean_budget = clean_nodes ? clean_nodes : CACHE_BUDGET;
 }
 
 static void unlink_dirty(struct wr_node_cache *c, struct wr_node *n)
@@ -115,9 +124,9 @@ void wr_nodes_shrink(struct f2fs_wr *w)
 	struct wr_node_cache *c = &w->nodes;
 	uint32_t i;
 
-	if (c->count - c->ndirty <= CACHE_BUDGET)
+	if (c->count - c->ndirty <= c->clean_budget)
 		return;
-	for (i = 0; i < c->nbuckets && c->count - c->ndirty > CACHE_BUDGET / 2; i++) {
+	for (i = 0; i < c->nbuckets && c->count - c->ndirty > c->clean_budget / 2; i++) {
 		struct wr_node *n = c->buckets[i], *next;
 
 		for (; n; n = next) {

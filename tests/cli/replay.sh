@@ -540,6 +540,24 @@ else
 	both_clean plot-none && pass plot-none
 fi
 
+# --- the head model: a log-structured dd seeks only to its nodes and
+# metadata, and its adjacent requests merge; without the model no head line
+"$MKFS" -f -q "$IMG" >/dev/null 2>&1
+head_line() {
+	"$F2FS_IO" replay --no-progress --device-model 200,0,0 "$@" --file-size 16M dd "$IMG" 2>&1 |
+		grep '^head:'
+}
+line=$(head_line --device-seek 1,10,7200 --merge-window 500)
+if ! [[ $line =~ ^head:\ ([0-9]+)\ requests\ sought,\ ([0-9.]+)\ s\ seeking\;\ ([0-9]+)\ requests ]]; then
+	fail head-model "no head line: $line"
+elif ((BASH_REMATCH[1] < 1 || BASH_REMATCH[1] > 100 || BASH_REMATCH[3] < 1)); then
+	fail head-model "sought ${BASH_REMATCH[1]} (want 1..100), merged ${BASH_REMATCH[3]} (want some)"
+elif [ -n "$(head_line)" ]; then
+	fail head-model "a head line without --device-seek"
+else
+	both_clean head-model && pass head-model
+fi
+
 # --- bad input: one line, exit 1, nothing written ---
 "$MKFS" -f -q "$IMG" >/dev/null 2>&1
 sum=$(md5sum <"$IMG")
@@ -571,6 +589,9 @@ refuse bad-max-request "--max-request" "$F2FS_IO" replay --max-request 1000 seqw
 refuse bad-nr-requests "--nr-requests" "$F2FS_IO" replay --nr-requests 0 seqwrite "$IMG"
 refuse bad-model "--device-model" "$F2FS_IO" replay --device-model 1,2,3,4,5 seqwrite "$IMG"
 refuse bad-zone-reset "--zone-reset-ms" "$F2FS_IO" replay --zone-reset-ms 2x seqwrite "$IMG"
+refuse bad-seek "--device-seek" "$F2FS_IO" replay --device-seek 20,10 seqwrite "$IMG"
+refuse bad-seek-rpm "--device-seek" "$F2FS_IO" replay --device-seek 1,10,fast seqwrite "$IMG"
+refuse bad-merge-window "--merge-window" "$F2FS_IO" replay --merge-window 1ms seqwrite "$IMG"
 refuse bad-plot "--plot $WORK/no/such/dir/p.svg" "$F2FS_IO" replay --plot "$WORK/no/such/dir/p.svg" \
 	seqwrite "$IMG"
 refuse bad-compare "not a policy option" "$F2FS_IO" replay --mkfs "" --compare "--bogus" "" \

@@ -88,6 +88,8 @@ enum {
 	OPT_INJECT,
 	OPT_NO_INJECT,
 	OPT_DIRTY_THROTTLE,
+	OPT_DEVICE_SEEK,
+	OPT_MERGE_WINDOW,
 };
 
 static const struct option policy_options[] = {
@@ -120,6 +122,8 @@ static const struct option policy_options[] = {
     {"bfq-inject", no_argument, NULL, OPT_INJECT},
     {"no-bfq-inject", no_argument, NULL, OPT_NO_INJECT},
     {"dirty-throttle", required_argument, NULL, OPT_DIRTY_THROTTLE},
+    {"device-seek", required_argument, NULL, OPT_DEVICE_SEEK},
+    {"merge-window", required_argument, NULL, OPT_MERGE_WINDOW},
     {NULL, 0, NULL, 0},
 };
 
@@ -234,6 +238,24 @@ static bool parse_model(const char *s, struct f2fs_replay_policy *p)
 	return true;
 }
 
+/* --device-seek MIN_MS,FULL_MS[,RPM]: milliseconds with up to 3 decimals; MIN above FULL is refused
+ */
+static bool parse_seek(const char *s, struct f2fs_replay_policy *p)
+{
+	double min_ms, full_ms;
+	unsigned int rpm = 0;
+	int used = 0, n;
+
+	n = sscanf(s, "%lf,%lf%n,%u%n", &min_ms, &full_ms, &used, &rpm, &used);
+	if (n < 2 || (size_t)used != strlen(s) || min_ms < 0 || full_ms <= 0 || min_ms > full_ms ||
+	    full_ms > 1000 || rpm > 100000)
+		return false;
+	p->seek_min_us = (uint32_t)(min_ms * 1000.0 + 0.5);
+	p->seek_full_us = (uint32_t)(full_ms * 1000.0 + 0.5);
+	p->rpm = rpm;
+	return true;
+}
+
 /* MIN[,MAX] microseconds for --ckpt-wakeup-us and --op-cpu-us (MAX below MIN is refused) */
 static bool parse_us_range(const char *s, uint32_t *min_us, uint32_t *max_us)
 {
@@ -323,6 +345,10 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 		return parse_weights(arg, p);
 	case OPT_DEVICE_MODEL:
 		return parse_model(arg, p);
+	case OPT_DEVICE_SEEK:
+		return parse_seek(arg, p);
+	case OPT_MERGE_WINDOW:
+		return parse_u32(arg, 10000000, &p->merge_us);
 	case OPT_SEED:
 		return tool_parse_u64(arg, TOOL_NUM_DEC | TOOL_NUM_HEX, UINT64_MAX, &p->seed);
 	case OPT_THREADS_CPU:
@@ -718,14 +744,30 @@ static const char *class_name(unsigned int c)
 	return c < F2FS_RP_IO_CLASSES ? names[c] : "?";
 }
 
+/* ", seek 1-18 ms at 7200 rpm, merge 500 us": the head model, if any */
+static void describe_head(const struct f2fs_replay_policy *p, char *out, size_t len)
+{
+	char rpm[24] = "", merge[32] = "";
+
+	if (!p->seek_full_us)
+		return;
+	if (p->rpm)
+		snprintf(rpm, sizeof(rpm), " at %u rpm", p->rpm);
+	if (p->merge_us)
+		snprintf(merge, sizeof(merge), ", merge %u us", p->merge_us);
+	snprintf(out, len, ", seek %g-%g ms%s%s", p->seek_min_us / 1000.0, p->seek_full_us / 1000.0,
+		 rpm, merge);
+}
+
 static void describe_policy(const struct f2fs_replay_policy *p, char *out, size_t len)
 {
-	char model[128] = "the device's own speed", burst[32] = "", zr[40] = "";
+	char model[192] = "the device's own speed", burst[32] = "", zr[112] = "";
 
 	if (p->model_burst_ms)
 		snprintf(burst, sizeof(burst), ", throttle burst %.0f ms", p->model_burst_ms);
 	if (p->model_zone_reset_ms)
 		snprintf(zr, sizeof(zr), ", zone reset %.0f ms", p->model_zone_reset_ms);
+	describe_head(p, zr + strlen(zr), sizeof(zr) - strlen(zr));
 	if (p->model_mbps || p->model_iops || p->model_flush_ms)
 		snprintf(model, sizeof(model),
 			 "model %.0f MB/s, %.0f IOPS, flush %.0f ms%s%s, queue %u", p->model_mbps,
@@ -1014,6 +1056,11 @@ static void print_report(const struct f2fs_replay_report *r, const struct f2fs_r
 		       (unsigned long long)r->zone_resets, mib(r->zone_reset_bytes),
 		       (unsigned long long)r->zone_finishes, r->zone_mgmt_ms,
 		       (unsigned long long)r->zone_ordered_writes);
+	if (r->head)
+		printf("head: %llu requests sought, %.3f s seeking; %llu requests merged into the "
+		       "one before\n",
+		       (unsigned long long)r->seeks, r->seek_s,
+		       (unsigned long long)r->merged_requests);
 	printf("content check: %llu files read back, %llu differ\n",
 	       (unsigned long long)r->verified_files, (unsigned long long)r->verify_failures);
 }
@@ -1048,6 +1095,10 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_double(j, "model_flush_ms", p->model_flush_ms);
 	json_double(j, "model_burst_ms", p->model_burst_ms);
 	json_double(j, "model_zone_reset_ms", p->model_zone_reset_ms);
+	json_double(j, "seek_min_ms", p->seek_min_us / 1000.0);
+	json_double(j, "seek_full_ms", p->seek_full_us / 1000.0);
+	json_u64(j, "rpm", p->rpm);
+	json_u64(j, "merge_window_us", p->merge_us);
 	json_u64(j, "max_request", p->max_request);
 	json_u64(j, "nr_requests", p->nr_requests);
 	json_u64(j, "seed", p->seed);
@@ -1174,6 +1225,13 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 		json_u64(j, "ordered_writes", r->zone_ordered_writes);
 		json_end(j);
 	}
+	if (r->head) {
+		json_object(j, "head");
+		json_u64(j, "seeks", r->seeks);
+		json_double(j, "seek_s", r->seek_s);
+		json_u64(j, "merged_requests", r->merged_requests);
+		json_end(j);
+	}
 	json_array(j, "io_classes");
 	for (c = 0; c < F2FS_RP_IO_CLASSES; c++) {
 		json_object(j, NULL);
@@ -1268,6 +1326,10 @@ static void print_compare(const struct f2fs_replay_report r[2], const char label
 	if (r[0].zoned) {
 		print_metric(&c, "zones reset", (double)r[0].zone_resets, (double)r[1].zone_resets);
 		print_metric(&c, "zone reset time (ms)", r[0].zone_mgmt_ms, r[1].zone_mgmt_ms);
+	}
+	if (r[0].head) {
+		print_metric(&c, "seeks", (double)r[0].seeks, (double)r[1].seeks);
+		print_metric(&c, "seek time (s)", r[0].seek_s, r[1].seek_s);
 	}
 }
 
@@ -1432,7 +1494,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "Run a workload against the unmounted F2FS on DEVICE (an image file or a block\n"
      "device) through libf2fs, emulating the kernel's checkpoint merge, serialized\n"
      "writepages, per-section counts and write-back, and report the effect.\n"
-     "WORKLOAD: ckpt-storm, tiotest, seqwrite or writeback.\n"
+     "WORKLOAD: ckpt-storm, tiotest, seqwrite, writeback, dd or untar.\n"
      "  --mkfs \"ARGS\"                 format DEVICE first with our mkfs.f2fs ARGS\n"
      "  --compare \"POLICIES\" \"POLICIES\" run twice (needs --mkfs), side by side\n"
      "  --json                        the report as JSON\n"
@@ -1453,7 +1515,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n"
      "  --bfq-budget SIZE   --bfq-slice-idle MS   --dirty-throttle sleep|writeback\n"
      "  --bfq-inject | --no-bfq-inject   --ckpt-wakeup-us MIN[,MAX]   --op-cpu-us MIN[,MAX]\n"
-     "  --zone-reset-ms MS\n",
+     "  --zone-reset-ms MS   --device-seek MIN_MS,FULL_MS[,RPM]   --merge-window US\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };
