@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The write path's repair primitives (fixup.h, and f2fs_fix_inode and
+ * The write path's repair primitives (fixup.h, and
  * f2fs_fix_free_nid of write.h), each on its own.  Every case builds the
  * same small volume through the write path, plants one piece of damage
  * behind its back (a field of an inode, a node footer, a NAT, SIT or SSA
@@ -183,7 +183,7 @@ static void run_case(plant_fn plant, enum f2fs_problem_code code, fix_fn fix, fi
 	free(t);
 }
 
-/* ---- inodes: f2fs_fix_inode ---- */
+/* ---- inodes: f2fs_fix_inode_field, f2fs_fix_inline_reserved ---- */
 
 /* Save inode @ino in t->before, then change it in place with @edit. */
 static bool damage_inode(struct fixture *fx, struct tree *t, uint32_t ino,
@@ -222,10 +222,10 @@ static bool inode_as_before(struct fixture *fx, struct tree *t)
 	return wfx_read_inode(fx, t->nid, &now) && same_inode(&now, &t->before);
 }
 
-static int fix_inode_of(struct f2fs_fs *fs, const struct tree *t, struct f2fs_inode_fix *fix)
-{
-	return f2fs_fix_inode(fs, t->nid, fix);
-}
+/* Inode field @f of the damaged inode := @value; the bits outside @mask kept (0: none kept). */
+#define FIX_FIELD(fs, t, f, mask, value)                                                           \
+	f2fs_fix_inode_field(fs, (t)->nid, offsetof(struct f2fs_inode, f),                         \
+			     sizeof(((struct f2fs_inode *)0)->f), mask, value)
 
 static void five_links(struct f2fs_node *n, void *arg)
 {
@@ -240,10 +240,8 @@ static bool plant_links(struct fixture *fx, struct tree *t)
 
 static int fix_links(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.set_links = true, .links = 1};
-
 	(void)v;
-	return fix_inode_of(fs, t, &fix);
+	return FIX_FIELD(fs, t, i_links, 0, 1);
 }
 
 static void test_fix_inode_sets_links(void)
@@ -264,10 +262,7 @@ static bool plant_blocks(struct fixture *fx, struct tree *t)
 
 static int fix_blocks(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.set_blocks = true};
-
-	fix.blocks = v->last[PR_INODE_BLOCKS].expected;
-	return fix_inode_of(fs, t, &fix);
+	return FIX_FIELD(fs, t, i_blocks, 0, v->last[PR_INODE_BLOCKS].expected);
 }
 
 static void test_fix_inode_sets_blocks(void)
@@ -288,10 +283,8 @@ static bool plant_pino(struct fixture *fx, struct tree *t)
 
 static int fix_pino(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.set_pino = true, .pino = t->dir};
-
 	(void)v;
-	return fix_inode_of(fs, t, &fix);
+	return FIX_FIELD(fs, t, i_pino, 0, t->dir);
 }
 
 static void test_fix_inode_sets_pino(void)
@@ -314,10 +307,8 @@ static bool plant_extent(struct fixture *fx, struct tree *t)
 
 static int fix_extent(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.clear_extent = true};
-
 	(void)v;
-	return fix_inode_of(fs, t, &fix);
+	return FIX_FIELD(fs, t, i_ext, 0, 0);
 }
 
 static void test_fix_inode_clears_extent(void)
@@ -338,10 +329,8 @@ static bool plant_namelen(struct fixture *fx, struct tree *t)
 
 static int fix_namelen(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.set_namelen = true, .namelen = 4}; /* "file" */
-
 	(void)v;
-	return fix_inode_of(fs, t, &fix);
+	return FIX_FIELD(fs, t, i_namelen, 0, 4); /* "file" */
 }
 
 static void test_fix_inode_sets_namelen(void)
@@ -362,11 +351,8 @@ static bool plant_depth(struct fixture *fx, struct tree *t)
 
 static int fix_depth(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.set_depth = true};
-
 	(void)v;
-	fix.depth = le32_get(t->before.i.i_current_depth);
-	return fix_inode_of(fs, t, &fix);
+	return FIX_FIELD(fs, t, i_current_depth, 0, le32_get(t->before.i.i_current_depth));
 }
 
 static void test_fix_inode_sets_depth(void)
@@ -387,11 +373,8 @@ static bool plant_advise(struct fixture *fx, struct tree *t)
 
 static int fix_advise(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.set_advise = true};
-
 	(void)v;
-	fix.advise = t->before.i.i_advise;
-	return fix_inode_of(fs, t, &fix);
+	return FIX_FIELD(fs, t, i_advise, 0, t->before.i.i_advise);
 }
 
 static void test_fix_inode_sets_advise(void)
@@ -412,10 +395,8 @@ static bool plant_dir_level(struct fixture *fx, struct tree *t)
 
 static int fix_dir_level(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.set_dir_level = true, .dir_level = 0};
-
 	(void)v;
-	return fix_inode_of(fs, t, &fix);
+	return FIX_FIELD(fs, t, i_dir_level, 0, 0);
 }
 
 static void test_fix_inode_sets_dir_level(void)
@@ -436,11 +417,9 @@ static bool plant_flags(struct fixture *fx, struct tree *t)
 
 static int fix_flags(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.set_flags = true};
-
 	(void)v;
-	fix.flags = le32_get(t->before.i.i_flags);
-	return fix_inode_of(fs, t, &fix);
+	/* only the compression bit: the others kept */
+	return FIX_FIELD(fs, t, i_flags, F2FS_COMPR_FL, 0);
 }
 
 static void test_fix_inode_sets_flags(void)
@@ -461,10 +440,8 @@ static bool plant_type(struct fixture *fx, struct tree *t)
 
 static int fix_type(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.set_type = true, .type = F2FS_FT_REG_FILE};
-
 	(void)v;
-	return fix_inode_of(fs, t, &fix);
+	return FIX_FIELD(fs, t, i_mode, S_IFMT, S_IFREG);
 }
 
 static void test_fix_inode_sets_type(void)
@@ -485,10 +462,8 @@ static bool plant_inline_reserved(struct fixture *fx, struct tree *t)
 
 static int fix_inline_reserved(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix fix = {.clear_inline_reserved = true};
-
 	(void)v;
-	return fix_inode_of(fs, t, &fix);
+	return f2fs_fix_inline_reserved(fs, t->nid);
 }
 
 static void test_fix_inode_clears_inline_reserved(void)
@@ -512,10 +487,8 @@ static bool plant_checksum(struct fixture *fx, struct tree *t)
 
 static int fix_rewrite(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
-	struct f2fs_inode_fix none = {.set_links = false};
-
 	(void)v;
-	return fix_inode_of(fs, t, &none);
+	return f2fs_fix_inode_field(fs, t->nid, 0, 0, 0, 0);
 }
 
 static void test_fix_inode_rewrite_reseals_checksum(void)
