@@ -890,7 +890,10 @@ static void list_checkpoint(struct f2fs_fs *fs, enum fields_form form)
 	fields_print_checkpoint(&o, f2fs_fs_cp(fs), f2fs_fs_cp_data(fs, &cpd) ? NULL : cpd);
 }
 
-/* The header upstream prints before checking, from the chosen superblock and pack. */
+/*
+ * The header upstream prints before checking, from the chosen superblock and
+ * pack; -d lists both in full as well.
+ */
 static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 {
 	const struct f2fs_super_block *sb = f2fs_fs_sb(fs);
@@ -913,6 +916,8 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 	for (i = 0; i < 16; i++)
 		printf("%02x", sb->encrypt_pw_salt[i]);
 	putchar('\n');
+	if (o->debug > 0)
+		list_super(fs, FIELDS_DEBUG);
 	printf("Info: Segments per section = %u\n", le32_get(sb->segs_per_sec));
 	printf("Info: Sections per zone = %u\n", le32_get(sb->secs_per_zone));
 	printf("Info: total FS sectors = %llu (%llu MB)\n", (unsigned long long)sectors,
@@ -921,6 +926,8 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 	printf("Info: Casefold: linear_lookup [%s]\n",
 	       le16_get(sb->s_encoding_flags) & F2FS_ENC_NO_COMPAT_FALLBACK_FL ? "disable"
 									       : "enable");
+	if (o->debug > 0)
+		list_checkpoint(fs, FIELDS_DEBUG);
 	/*
 	 * Upstream's verdict on nat_bits.  With a NAT journal (or a stale tag)
 	 * they describe older NAT blocks and the kernel drops them; upstream
