@@ -359,20 +359,13 @@ static void set_member(const struct inject *in, void *base, const struct f2fs_fi
 	put_member(in, base, f, idx, label, what, "");
 }
 
-/* The checkpoint's checksum, at its checksum_offset @off (validated by the caller). */
-static uint32_t crc_at(const uint8_t *cpblk, uint32_t off)
+/* The checkpoint's checksum: a field wherever checksum_offset @off puts it (validated by the
+ * caller). */
+static struct f2fs_field cp_crc_field(uint32_t off)
 {
-	uint32_t v;
+	struct f2fs_field f = {.name = "crc", .offset = (uint16_t)off, .width = 4, .count = 1};
 
-	memcpy(&v, cpblk + off, sizeof(v));
-	return le32_get(v);
-}
-
-static void set_crc_at(uint8_t *cpblk, uint32_t off, uint32_t crc)
-{
-	uint32_t v = le32_put(crc);
-
-	memcpy(cpblk + off, &v, sizeof(v));
+	return f;
 }
 
 /* ---- device access ---- */
@@ -652,6 +645,44 @@ static void inject_chain_next(const struct inject *in, const char *what)
 	free(l.e);
 }
 
+static bool cp_crc_in_range(uint32_t csum_off)
+{
+	return csum_off >= F2FS_CP_BITMAP_OFFSET && csum_off <= F2FS_CP_CHKSUM_OFFSET;
+}
+
+/* The checksum of the pack's first block @buf follows a change, where checksum_offset says. */
+static void reseal_cp(uint8_t *buf, uint32_t csum_off, const char *what)
+{
+	struct f2fs_field crc = cp_crc_field(csum_off);
+	uint64_t old;
+
+	if (!cp_crc_in_range(csum_off)) {
+		info("%s: checksum_offset %u is out of range: crc left alone", what, csum_off);
+		return;
+	}
+	old = f2fs_field_get(&crc, buf, 0);
+	f2fs_cp_seal((struct f2fs_checkpoint *)buf);
+	info("%s crc updated: 0x%08" PRIx64 " -> 0x%08" PRIx64, what, old,
+	     f2fs_field_get(&crc, buf, 0));
+}
+
+/* --mb crc: the checksum itself, where checksum_offset says. */
+static void inject_cp_crc(const struct inject *in, uint8_t *buf, uint32_t csum_off,
+			  const char *what)
+{
+	struct f2fs_field crc = cp_crc_field(csum_off);
+	uint64_t old;
+
+	need_val(in);
+	if (!cp_crc_in_range(csum_off))
+		tool_fail_image(&in->tool, 1, "%s: checksum_offset %u is out of range", what,
+				csum_off);
+	check_fits(in, &crc, crc.name);
+	old = f2fs_field_get(&crc, buf, 0);
+	f2fs_field_put(&crc, buf, 0, in->o.val);
+	info("inject crc of %s: 0x%08" PRIx64 " -> 0x%08" PRIx64, what, old, in->o.val);
+}
+
 static void inject_cp(const struct inject *in)
 {
 	const struct opts *o = &in->o;
@@ -688,37 +719,14 @@ static void inject_cp(const struct inject *in)
 		inject_orphan(in, start, buf, &layout, what);
 		return;
 	}
-	if (m) {
+	if (!m) {
+		inject_cp_crc(in, buf, csum_off, what);
+	} else {
+		set_member(in, buf, m, what);
 		/* a moved checksum_offset takes the checksum along: keep the old one where it was
 		 */
-		bool reseal = strcmp(m->name, "checksum_offset") != 0;
-
-		set_member(in, buf, m, what);
-		if (reseal) {
-			if (csum_off < F2FS_CP_BITMAP_OFFSET || csum_off > F2FS_CP_CHKSUM_OFFSET) {
-				info("%s: checksum_offset %u is out of range: crc left alone", what,
-				     csum_off);
-			} else {
-				uint32_t old = crc_at(buf, csum_off);
-
-				f2fs_cp_seal(cp);
-				info("%s crc updated: 0x%08x -> 0x%08x", what, old,
-				     crc_at(buf, csum_off));
-			}
-		}
-	} else {
-		uint64_t old;
-
-		need_val(in);
-		if (csum_off < F2FS_CP_BITMAP_OFFSET || csum_off > F2FS_CP_CHKSUM_OFFSET)
-			tool_fail_image(&in->tool, 1, "%s: checksum_offset %u is out of range",
-					what, csum_off);
-		if (o->val > UINT32_MAX)
-			tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit crc (4 bytes)",
-				  o->val);
-		old = crc_at(buf, csum_off);
-		set_crc_at(buf, csum_off, (uint32_t)o->val);
-		info("inject crc of %s: 0x%08" PRIx64 " -> 0x%08" PRIx64, what, old, o->val);
+		if (strcmp(m->name, "checksum_offset"))
+			reseal_cp(buf, csum_off, what);
 	}
 	wr(in, buf, start, what);
 	wr(in, buf, start + layout.last, "checkpoint tail copy");

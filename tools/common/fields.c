@@ -413,14 +413,15 @@ void fields_print_checkpoint(const struct fields_out *o, const struct f2fs_check
 			     const struct f2fs_cp_data *cpd)
 {
 	struct fields_out d = debug_form(o);
-	uint32_t at = le32_get(cp->checksum_offset), crc;
+	uint32_t at = le32_get(cp->checksum_offset);
+	/* the checksum lies where checksum_offset says, within the block */
+	struct f2fs_field crc = {
+	    .name = "checksum", .offset = (uint16_t)at, .width = 4, .count = 1};
 
 	begin(o, "Checkpoint", "checkpoint");
 	list_rows(o, F2FS_FIELDS_CHECKPOINT, cp);
-	if (at <= F2FS_BLKSIZE - sizeof(crc)) {
-		memcpy(&crc, (const uint8_t *)cp + at, sizeof(crc));
-		list_number(&d, "checksum", le32_get(crc));
-	}
+	if (at <= F2FS_CP_CHKSUM_OFFSET)
+		list_number(&d, crc.name, f2fs_field_get(&crc, cp, 0));
 	if (cpd) {
 		list_bitmap(&d, "nat_version_bitmap", cpd->nat_bitmap, cpd->nat_bitmap_bytes);
 		list_bitmap(&d, "sit_version_bitmap", cpd->sit_bitmap, cpd->sit_bitmap_bytes);
