@@ -9,7 +9,8 @@
  *            name[i];
  *   PIECE    one element listed under upstream's own name for it;
  *   WRITTEN  written only (the pieces of something listed as one);
- *   SHOWN    listed in a way of its own (enum f2fs_field_show).
+ *   SHOWN    listed in a way of its own (enum f2fs_field_show), maybe written;
+ *   BITS     a bit field of a scalar, listed and written.
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 #include "f2fs/format.h"
 #include "f2fs/xattr.h"
 
+#define WRITABLE      F2FS_FIELD_WRITABLE
 #define SIZE_OF(s, m) sizeof(((struct s *)0)->m)
 /* member @m of struct @s as @n elements */
 #define AT(s, m, n) .offset = offsetof(struct s, m), .width = SIZE_OF(s, m) / (n), .count = (n)
@@ -27,11 +29,11 @@
 
 #define NUMBER(s, m)                                                                               \
 	{                                                                                          \
-		.name = #m, AT(s, m, 1), .listed = 1, .flags = F2FS_FIELD_WRITABLE                 \
+		.name = #m, AT(s, m, 1), .listed = 1, .flags = WRITABLE                            \
 	}
 #define NUMBERS(s, m, n, shown)                                                                    \
 	{                                                                                          \
-		.name = #m, AT(s, m, n), .listed = (shown), .flags = F2FS_FIELD_WRITABLE           \
+		.name = #m, AT(s, m, n), .listed = (shown), .flags = WRITABLE                      \
 	}
 #define PIECE(nm, s, m)                                                                            \
 	{                                                                                          \
@@ -39,13 +41,25 @@
 	}
 #define WRITTEN(nm, s, m)                                                                          \
 	{                                                                                          \
-		.name = nm, AT(s, m, 1), .flags = F2FS_FIELD_WRITABLE                              \
+		.name = nm, AT(s, m, 1), .flags = WRITABLE                                         \
 	}
 /* an inode field upstream lists only when the volume has features @feat */
 #define EXTRA(m, feat, fl)                                                                         \
 	{                                                                                          \
 		.name = #m, AT(f2fs_inode, m, 1), .listed = 1, .flags = (fl),                      \
 		.features = F2FS_FEATURE_EXTRA_ATTR | (feat)                                       \
+	}
+
+/* a field at @where (AT, BYTES) listed once in its own way; written too when WRITABLE */
+#define SHOWN(nm, where, how, fl)                                                                  \
+	{                                                                                          \
+		.name = nm, where, .listed = 1, .show = (how), .flags = (fl)                       \
+	}
+/* a bit field of a scalar, listed and written */
+#define BITS(nm, s, m, low, n)                                                                     \
+	{                                                                                          \
+		.name = nm, AT(s, m, 1), .shift = (low), .bits = (n), .listed = 1,                 \
+		.show = F2FS_SHOW_DEC, .flags = WRITABLE                                           \
 	}
 
 #define SB(m)	 NUMBER(f2fs_super_block, m)
@@ -80,34 +94,19 @@ static const struct f2fs_field super_rows[] = {
     SB(root_ino),
     SB(node_ino),
     SB(meta_ino),
-    {.name = "uuid", BYTES(f2fs_super_block, uuid), .listed = 1, .show = F2FS_SHOW_UUID},
-    {.name = "volum_name",
-     AT(f2fs_super_block, volume_name, F2FS_MAX_VOLUME_NAME),
-     .listed = 1,
-     .show = F2FS_SHOW_LABEL},
-    {.name = "extension_count",
-     AT(f2fs_super_block, extension_count, 1),
-     .listed = 1,
-     .show = F2FS_SHOW_COLD_EXTS,
-     .flags = F2FS_FIELD_WRITABLE},
-    {.name = "hot_ext_count",
-     AT(f2fs_super_block, hot_ext_count, 1),
-     .listed = 1,
-     .show = F2FS_SHOW_HOT_EXTS,
-     .flags = F2FS_FIELD_WRITABLE},
+    SHOWN("uuid", BYTES(f2fs_super_block, uuid), F2FS_SHOW_UUID, 0),
+    SHOWN("volum_name", AT(f2fs_super_block, volume_name, F2FS_MAX_VOLUME_NAME), F2FS_SHOW_LABEL,
+	  0),
+    SHOWN("extension_count", AT(f2fs_super_block, extension_count, 1), F2FS_SHOW_COLD_EXTS,
+	  WRITABLE),
+    SHOWN("hot_ext_count", AT(f2fs_super_block, hot_ext_count, 1), F2FS_SHOW_HOT_EXTS, WRITABLE),
     SB(cp_payload),
-    {.name = "version", BYTES(f2fs_super_block, version), .listed = 1, .show = F2FS_SHOW_TEXT},
-    {.name = "init_version",
-     BYTES(f2fs_super_block, init_version),
-     .listed = 1,
-     .show = F2FS_SHOW_TEXT},
+    SHOWN("version", BYTES(f2fs_super_block, version), F2FS_SHOW_TEXT, 0),
+    SHOWN("init_version", BYTES(f2fs_super_block, init_version), F2FS_SHOW_TEXT, 0),
     SB(feature),
     SB(encryption_level),
-    {.name = "encrypt_pw_salt",
-     BYTES(f2fs_super_block, encrypt_pw_salt),
-     .listed = 1,
-     .show = F2FS_SHOW_UUID},
-    {.name = "devs", BYTES(f2fs_super_block, devs), .listed = 1, .show = F2FS_SHOW_DEVICES},
+    SHOWN("encrypt_pw_salt", BYTES(f2fs_super_block, encrypt_pw_salt), F2FS_SHOW_UUID, 0),
+    SHOWN("devs", BYTES(f2fs_super_block, devs), F2FS_SHOW_DEVICES, 0),
     PIECE("qf_ino[USRQUOTA]", f2fs_super_block, qf_ino[0]),
     PIECE("qf_ino[GRPQUOTA]", f2fs_super_block, qf_ino[1]),
     PIECE("qf_ino[PRJQUOTA]", f2fs_super_block, qf_ino[2]),
@@ -115,16 +114,9 @@ static const struct f2fs_field super_rows[] = {
     SB(s_encoding),
     SB(s_encoding_flags),
     SB(crc),
-    {.name = "s_stop_reason",
-     BYTES(f2fs_super_block, s_stop_reason),
-     .listed = 1,
-     .show = F2FS_SHOW_STOP_REASONS,
-     .flags = F2FS_FIELD_WRITABLE},
-    {.name = "s_errors",
-     BYTES(f2fs_super_block, s_errors),
-     .listed = 1,
-     .show = F2FS_SHOW_ERRORS,
-     .flags = F2FS_FIELD_WRITABLE},
+    SHOWN("s_stop_reason", BYTES(f2fs_super_block, s_stop_reason), F2FS_SHOW_STOP_REASONS,
+	  WRITABLE),
+    SHOWN("s_errors", BYTES(f2fs_super_block, s_errors), F2FS_SHOW_ERRORS, WRITABLE),
 };
 
 static const struct f2fs_field checkpoint_rows[] = {
@@ -178,12 +170,8 @@ static const struct f2fs_field inode_rows[] = {
     INODE(i_inline),
     INODE(i_pino),
     INODE(i_dir_level),
-    {.name = "i_namelen",
-     AT(f2fs_inode, i_namelen, 1),
-     .listed = 1,
-     .show = F2FS_SHOW_NAME,
-     .flags = F2FS_FIELD_WRITABLE},
-    {.name = "i_ext", AT(f2fs_inode, i_ext, 3), .listed = 1, .show = F2FS_SHOW_EXTENT},
+    SHOWN("i_namelen", AT(f2fs_inode, i_namelen, 1), F2FS_SHOW_NAME, WRITABLE),
+    SHOWN("i_ext", AT(f2fs_inode, i_ext, 3), F2FS_SHOW_EXTENT, 0),
     WRITTEN("i_ext.fofs", f2fs_inode, i_ext.fofs),
     WRITTEN("i_ext.blk_addr", f2fs_inode, i_ext.blk),
     WRITTEN("i_ext.len", f2fs_inode, i_ext.len),
@@ -197,11 +185,7 @@ static const struct f2fs_field inode_rows[] = {
     EXTRA(i_compress_algorithm, F2FS_FEATURE_COMPRESSION, F2FS_FIELD_WRITABLE),
     EXTRA(i_log_cluster_size, F2FS_FEATURE_COMPRESSION, F2FS_FIELD_WRITABLE),
     EXTRA(i_compress_flag, F2FS_FEATURE_COMPRESSION, 0),
-    {.name = "i_addr",
-     AT(f2fs_inode, i_addr, F2FS_DEF_ADDRS_PER_INODE),
-     .listed = 1,
-     .show = F2FS_SHOW_ADDRS,
-     .flags = F2FS_FIELD_WRITABLE},
+    SHOWN("i_addr", AT(f2fs_inode, i_addr, F2FS_DEF_ADDRS_PER_INODE), F2FS_SHOW_ADDRS, WRITABLE),
     NUMBERS(f2fs_inode, i_nid, F2FS_DEF_NIDS_PER_INODE, F2FS_DEF_NIDS_PER_INODE),
 };
 
@@ -212,13 +196,7 @@ static const struct f2fs_field footer_rows[] = {
     NUMBER(f2fs_node_footer, cp_ver),
     NUMBER(f2fs_node_footer, next_blkaddr),
     /* the node's offset in its inode's tree, above the cold, fsync and dentry marks */
-    {.name = "ofs",
-     AT(f2fs_node_footer, flag, 1),
-     .shift = F2FS_OFFSET_BIT_SHIFT,
-     .bits = 32 - F2FS_OFFSET_BIT_SHIFT,
-     .listed = 1,
-     .show = F2FS_SHOW_DEC,
-     .flags = F2FS_FIELD_WRITABLE},
+    BITS("ofs", f2fs_node_footer, flag, F2FS_OFFSET_BIT_SHIFT, 32 - F2FS_OFFSET_BIT_SHIFT),
 };
 
 static const struct f2fs_field direct_node_rows[] = {
@@ -232,29 +210,15 @@ static const struct f2fs_field nat_entry_rows[] = {
 };
 
 static const struct f2fs_field sit_entry_rows[] = {
-    {.name = "vblocks",
-     AT(f2fs_sit_entry, vblocks, 1),
-     .listed = 1,
-     .show = F2FS_SHOW_VBLOCKS,
-     .flags = F2FS_FIELD_WRITABLE},
+    SHOWN("vblocks", AT(f2fs_sit_entry, vblocks, 1), F2FS_SHOW_VBLOCKS, WRITABLE),
     /* the segment's type, above its count of valid blocks */
-    {.name = "type",
-     AT(f2fs_sit_entry, vblocks, 1),
-     .shift = F2FS_SIT_VBLOCKS_SHIFT,
-     .bits = 16 - F2FS_SIT_VBLOCKS_SHIFT,
-     .listed = 1,
-     .show = F2FS_SHOW_DEC,
-     .flags = F2FS_FIELD_WRITABLE},
+    BITS("type", f2fs_sit_entry, vblocks, F2FS_SIT_VBLOCKS_SHIFT, 16 - F2FS_SIT_VBLOCKS_SHIFT),
     {.name = "valid_map",
      BYTES(f2fs_sit_entry, valid_map),
      .listed = F2FS_SIT_VBLOCK_MAP_SIZE,
      .show = F2FS_SHOW_HEX,
-     .flags = F2FS_FIELD_WRITABLE},
-    {.name = "mtime",
-     AT(f2fs_sit_entry, mtime, 1),
-     .listed = 1,
-     .show = F2FS_SHOW_DEC,
-     .flags = F2FS_FIELD_WRITABLE},
+     .flags = WRITABLE},
+    SHOWN("mtime", AT(f2fs_sit_entry, mtime, 1), F2FS_SHOW_DEC, WRITABLE),
 };
 
 static const struct f2fs_field summary_rows[] = {
@@ -270,48 +234,22 @@ static const struct f2fs_field sum_footer_rows[] = {
 
 /* upstream's names, d_ and a short form of the member's */
 static const struct f2fs_field dentry_rows[] = {
-    {.name = "d_hash",
-     AT(f2fs_dir_entry, hash_code, 1),
-     .listed = 1,
-     .show = F2FS_SHOW_HEX,
-     .flags = F2FS_FIELD_WRITABLE},
-    {.name = "d_ino",
-     AT(f2fs_dir_entry, ino, 1),
-     .listed = 1,
-     .show = F2FS_SHOW_DEC,
-     .flags = F2FS_FIELD_WRITABLE},
-    {.name = "d_ftype",
-     AT(f2fs_dir_entry, file_type, 1),
-     .listed = 1,
-     .show = F2FS_SHOW_DEC,
-     .flags = F2FS_FIELD_WRITABLE},
-    {.name = "d_name_len",
-     AT(f2fs_dir_entry, name_len, 1),
-     .listed = 1,
-     .show = F2FS_SHOW_DEC,
-     .flags = F2FS_FIELD_WRITABLE},
+    SHOWN("d_hash", AT(f2fs_dir_entry, hash_code, 1), F2FS_SHOW_HEX, WRITABLE),
+    SHOWN("d_ino", AT(f2fs_dir_entry, ino, 1), F2FS_SHOW_DEC, WRITABLE),
+    SHOWN("d_ftype", AT(f2fs_dir_entry, file_type, 1), F2FS_SHOW_DEC, WRITABLE),
+    SHOWN("d_name_len", AT(f2fs_dir_entry, name_len, 1), F2FS_SHOW_DEC, WRITABLE),
 };
 
 /* xattr.h gives the head's layout as offsets: it has no structure */
+#define HEAD(nm, off, w)                                                                           \
+	{                                                                                          \
+		.name = nm, .offset = (off), .width = (w), .count = 1, .listed = 1,                \
+		.flags = WRITABLE                                                                  \
+	}
 static const struct f2fs_field xattr_entry_rows[] = {
-    {.name = "xattr.e_name_index",
-     .offset = F2FS_XATTR_E_NAME_INDEX,
-     .width = 1,
-     .count = 1,
-     .listed = 1,
-     .flags = F2FS_FIELD_WRITABLE},
-    {.name = "xattr.e_name_len",
-     .offset = F2FS_XATTR_E_NAME_LEN,
-     .width = 1,
-     .count = 1,
-     .listed = 1,
-     .flags = F2FS_FIELD_WRITABLE},
-    {.name = "xattr.e_value_size",
-     .offset = F2FS_XATTR_E_VALUE_SIZE,
-     .width = 2,
-     .count = 1,
-     .listed = 1,
-     .flags = F2FS_FIELD_WRITABLE},
+    HEAD("xattr.e_name_index", F2FS_XATTR_E_NAME_INDEX, 1),
+    HEAD("xattr.e_name_len", F2FS_XATTR_E_NAME_LEN, 1),
+    HEAD("xattr.e_value_size", F2FS_XATTR_E_VALUE_SIZE, 2),
 };
 
 #define TABLE(s, rows)                                                                             \
