@@ -113,9 +113,9 @@ static void list_uuid(const struct fields_out *o, const struct f2fs_field *f, co
 	list_text(o, f->name, NULL, text, strlen(text));
 }
 
-static void list_label(const struct fields_out *o, const struct f2fs_field *f,
-		       const struct f2fs_super_block *sb)
+static void list_label(const struct fields_out *o, const struct f2fs_field *f, const void *base)
 {
+	const struct f2fs_super_block *sb = base;
 	char text[F2FS_LABEL_UTF8_SIZE];
 
 	f2fs_super_label(sb, text, sizeof(text));
@@ -177,8 +177,9 @@ static void list_extension_names(const struct fields_out *o, bool cold, const ui
 
 /* The count (@f: extension_count or hot_ext_count), then the extensions it counts. */
 static void list_extensions(const struct fields_out *o, const struct f2fs_field *f,
-			    const struct f2fs_super_block *sb)
+			    const void *base)
 {
+	const struct f2fs_super_block *sb = base;
 	bool cold = f->show == F2FS_SHOW_COLD_EXTS;
 	uint64_t n = f2fs_field_get(f, sb, 0);
 	uint64_t start = cold ? 0 : le32_get(sb->extension_count);
@@ -189,10 +190,11 @@ static void list_extensions(const struct fields_out *o, const struct f2fs_field 
 			     (unsigned int)(n < room ? n : room));
 }
 
-static void list_devices(const struct fields_out *o, const struct f2fs_super_block *sb)
+static void list_devices(const struct fields_out *o, const struct f2fs_field *f, const void *base)
 {
 	struct f2fs_sb_device devs[F2FS_MAX_DEVICES];
-	unsigned int n = f2fs_super_devices(sb, devs), i;
+	unsigned int n = f2fs_super_devices(base, devs), i;
+	char path[NAME_MAX_LEN], segments[NAME_MAX_LEN];
 
 	if (o->form == FIELDS_JSON && n) {
 		json_array(o->j, "devices");
@@ -208,9 +210,11 @@ static void list_devices(const struct fields_out *o, const struct f2fs_super_blo
 		return;
 	}
 	/* upstream's names: the index is not filled in */
+	snprintf(path, sizeof(path), "%s[i].path", f->name);
+	snprintf(segments, sizeof(segments), "%s[i].total_segments", f->name);
 	for (i = 0; i < n && o->form != FIELDS_JSON; i++) {
-		list_text(o, "devs[i].path", NULL, devs[i].path, strlen(devs[i].path));
-		list_number(o, "devs[i].total_segments", devs[i].segments);
+		list_text(o, path, NULL, devs[i].path, strlen(devs[i].path));
+		list_number(o, segments, devs[i].segments);
 	}
 }
 
@@ -218,6 +222,10 @@ static void list_devices(const struct fields_out *o, const struct f2fs_super_blo
 static void list_stop_reasons(const struct fields_out *o, const struct f2fs_field *f,
 			      const void *base)
 {
+	if (o->form == FIELDS_JSON) {
+		json_elements(o, f, base);
+		return;
+	}
 	for (unsigned int i = 0; i < f->count; i++) {
 		uint64_t n = f2fs_field_get(f, base, i);
 
@@ -235,6 +243,10 @@ static void list_errors(const struct fields_out *o, const struct f2fs_field *f, 
 {
 	const uint8_t *bits = (const uint8_t *)base + f->offset;
 
+	if (o->form == FIELDS_JSON) {
+		json_elements(o, f, base);
+		return;
+	}
 	for (unsigned int i = 0; i < 8u * f->count; i++) {
 		if (!f2fs_test_bit_lsb(bits, i))
 			continue;
@@ -248,9 +260,9 @@ static void list_errors(const struct fields_out *o, const struct f2fs_field *f, 
 /* ---- the inode's own kinds ---- */
 
 /* i_namelen, the name and its bytes in hex (ending with the NUL upstream prints). */
-static void list_name(const struct fields_out *o, const struct f2fs_field *f,
-		      const struct f2fs_inode *ri)
+static void list_name(const struct fields_out *o, const struct f2fs_field *f, const void *base)
 {
+	const struct f2fs_inode *ri = base;
 	uint64_t len = f2fs_field_get(f, ri, 0);
 
 	if (len > F2FS_NAME_LEN)
@@ -286,9 +298,9 @@ static void list_extent(const struct fields_out *o, const struct f2fs_field *f, 
 }
 
 /* The data addresses an inode without inline data holds; JSON lists the file's extents instead. */
-static void list_addrs(const struct fields_out *o, const struct f2fs_field *f,
-		       const struct f2fs_inode *ri)
+static void list_addrs(const struct fields_out *o, const struct f2fs_field *f, const void *base)
 {
+	const struct f2fs_inode *ri = base;
 	unsigned int first = f2fs_inode_first_addr(ri), addrs, i;
 
 	if (o->form == FIELDS_JSON || (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
@@ -308,46 +320,28 @@ static void list_addrs(const struct fields_out *o, const struct f2fs_field *f,
 
 /* ---- rows and tables ---- */
 
+typedef void list_fn(const struct fields_out *o, const struct f2fs_field *f, const void *base);
+
+/* How each show kind is listed; numbers, the kinds left out, by list_elements. */
+static list_fn *const listers[] = {
+    [F2FS_SHOW_UUID] = list_uuid,
+    [F2FS_SHOW_LABEL] = list_label,
+    [F2FS_SHOW_TEXT] = list_version,
+    [F2FS_SHOW_COLD_EXTS] = list_extensions,
+    [F2FS_SHOW_HOT_EXTS] = list_extensions,
+    [F2FS_SHOW_DEVICES] = list_devices,
+    [F2FS_SHOW_STOP_REASONS] = list_stop_reasons,
+    [F2FS_SHOW_ERRORS] = list_errors,
+    [F2FS_SHOW_NAME] = list_name,
+    [F2FS_SHOW_EXTENT] = list_extent,
+    [F2FS_SHOW_ADDRS] = list_addrs,
+};
+
 static void list_row(const struct fields_out *o, const struct f2fs_field *f, const void *base)
 {
-	switch (f->show) {
-	case F2FS_SHOW_UUID:
-		list_uuid(o, f, base);
-		break;
-	case F2FS_SHOW_LABEL:
-		list_label(o, f, base);
-		break;
-	case F2FS_SHOW_TEXT:
-		list_version(o, f, base);
-		break;
-	case F2FS_SHOW_COLD_EXTS:
-	case F2FS_SHOW_HOT_EXTS:
-		list_extensions(o, f, base);
-		break;
-	case F2FS_SHOW_DEVICES:
-		list_devices(o, base);
-		break;
-	case F2FS_SHOW_STOP_REASONS:
-	case F2FS_SHOW_ERRORS:
-		if (o->form == FIELDS_JSON)
-			json_elements(o, f, base);
-		else if (f->show == F2FS_SHOW_ERRORS)
-			list_errors(o, f, base);
-		else
-			list_stop_reasons(o, f, base);
-		break;
-	case F2FS_SHOW_NAME:
-		list_name(o, f, base);
-		break;
-	case F2FS_SHOW_EXTENT:
-		list_extent(o, f, base);
-		break;
-	case F2FS_SHOW_ADDRS:
-		list_addrs(o, f, base);
-		break;
-	default:
-		list_elements(o, f, base);
-	}
+	list_fn *fn = f->show < sizeof(listers) / sizeof(listers[0]) ? listers[f->show] : NULL;
+
+	(fn ? fn : list_elements)(o, f, base);
 }
 
 static void list_rows(const struct fields_out *o, enum f2fs_fields_of of, const void *base)
