@@ -190,29 +190,38 @@ static void list_extensions(const struct fields_out *o, const struct f2fs_field 
 			     (unsigned int)(n < room ? n : room));
 }
 
+/* The devices with where each begins and ends, as "devices" (absent for one device). */
+static void json_devices(const struct fields_out *o, const struct f2fs_sb_device *devs,
+			 unsigned int n)
+{
+	if (!n)
+		return;
+	json_array(o->j, "devices");
+	for (unsigned int i = 0; i < n; i++) {
+		json_object(o->j, NULL);
+		json_str(o->j, "path", devs[i].path);
+		json_u64(o->j, "total_segments", devs[i].segments);
+		json_u64(o->j, "first_blkaddr", devs[i].first_blkaddr);
+		json_u64(o->j, "last_blkaddr", devs[i].last_blkaddr);
+		json_end(o->j);
+	}
+	json_end(o->j);
+}
+
 static void list_devices(const struct fields_out *o, const struct f2fs_field *f, const void *base)
 {
 	struct f2fs_sb_device devs[F2FS_MAX_DEVICES];
 	unsigned int n = f2fs_super_devices(base, devs), i;
 	char path[NAME_MAX_LEN], segments[NAME_MAX_LEN];
 
-	if (o->form == FIELDS_JSON && n) {
-		json_array(o->j, "devices");
-		for (i = 0; i < n; i++) {
-			json_object(o->j, NULL);
-			json_str(o->j, "path", devs[i].path);
-			json_u64(o->j, "total_segments", devs[i].segments);
-			json_u64(o->j, "first_blkaddr", devs[i].first_blkaddr);
-			json_u64(o->j, "last_blkaddr", devs[i].last_blkaddr);
-			json_end(o->j);
-		}
-		json_end(o->j);
+	if (o->form == FIELDS_JSON) {
+		json_devices(o, devs, n);
 		return;
 	}
 	/* upstream's names: the index is not filled in */
 	snprintf(path, sizeof(path), "%s[i].path", f->name);
 	snprintf(segments, sizeof(segments), "%s[i].total_segments", f->name);
-	for (i = 0; i < n && o->form != FIELDS_JSON; i++) {
+	for (i = 0; i < n; i++) {
 		list_text(o, path, NULL, devs[i].path, strlen(devs[i].path));
 		list_number(o, segments, devs[i].segments);
 	}
