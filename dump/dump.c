@@ -13,11 +13,11 @@
  * goes: what lies past the device's end is an error of the file it
  * belongs to.
  *
- * What a block is, where a file's bytes are and how a label decodes is
- * libf2fs's business (f2fs/read.h, f2fs/label.h); this file parses the
- * options, asks, and prints.  All arguments and the volume are validated
- * before anything is written: bad input gives one line on stderr and exit
- * status 1.
+ * What a block is and where a file's bytes are is libf2fs's business
+ * (f2fs/read.h), and how the fields of -d and -i are listed that of
+ * tools/common/fields.h; this file parses the options, asks, and prints.
+ * All arguments and the volume are validated before anything is written:
+ * bad input gives one line on stderr and exit status 1.
  */
 #include "config.h"
 
@@ -45,7 +45,6 @@
 #include "f2fs/format.h"
 #include "f2fs/fs.h"
 #include "f2fs/geometry.h"
-#include "f2fs/label.h"
 #include "f2fs/nat.h"
 #include "f2fs/node.h"
 #include "f2fs/read.h"
@@ -54,6 +53,7 @@
 #include "f2fs/super.h"
 #include "f2fs/zone.h"
 #include "tools/common/common.h"
+#include "tools/common/fields.h"
 #include "tools/common/target.h"
 #include "tools/common/json.h"
 #include "tools/common/name.h"
@@ -431,172 +431,22 @@ static void resolve_range(const struct tool *t, const char *opt, struct range *r
 			  r->end);
 }
 
-/* ---- -d: superblock and checkpoint fields ---- */
+/* ---- output ---- */
 
 struct out {
 	FILE *f;
 	struct json *j; /* NULL: text */
 };
 
-static void field_u32(struct out *o, const char *name, uint32_t v)
+/* Field listings (-d, -i) in upstream's debug form, or JSON. */
+static struct fields_out fields_out(const struct dump *d, const struct out *o)
 {
-	if (o->j)
-		json_u64(o->j, name, v);
-	else
-		fprintf(o->f, "%-30s\t\t[0x%8x : %u]\n", name, v, v);
-}
+	struct fields_out fo = {.form = o->j ? FIELDS_JSON : FIELDS_DEBUG,
+				.f = o->f,
+				.j = o->j,
+				.features = d->features};
 
-static void field_u64(struct out *o, const char *name, uint64_t v)
-{
-	if (o->j)
-		json_u64(o->j, name, v);
-	else
-		fprintf(o->f, "%-30s\t\t[0x%8" PRIx64 " : %" PRIu64 "]\n", name, v, v);
-}
-
-static void banner(FILE *f, const char *title)
-{
-	fprintf(f, "\n+--------------------------------------------------------+\n");
-	fprintf(f, "| %-55s|\n", title);
-	fprintf(f, "+--------------------------------------------------------+\n");
-}
-
-/* A multi-device volume's device list, as upstream prints it. */
-static void print_devices(struct out *o, const struct f2fs_super_block *sb)
-{
-	struct f2fs_sb_device devs[F2FS_MAX_DEVICES];
-	unsigned int n = f2fs_super_devices(sb, devs), i;
-	char name[48];
-
-	if (n && o->j)
-		json_array(o->j, "devices");
-	for (i = 0; i < n; i++) {
-		if (o->j) {
-			json_object(o->j, NULL);
-			json_str(o->j, "path", devs[i].path);
-			json_u64(o->j, "total_segments", devs[i].segments);
-			json_u64(o->j, "first_blkaddr", devs[i].first_blkaddr);
-			json_u64(o->j, "last_blkaddr", devs[i].last_blkaddr);
-			json_end(o->j);
-			continue;
-		}
-		snprintf(name, sizeof(name), "devs[%u].path", i);
-		fprintf(o->f, "%-30s\t\t[%s]\n", name, devs[i].path);
-		snprintf(name, sizeof(name), "devs[%u].total_segments", i);
-		field_u32(o, name, devs[i].segments);
-	}
-	if (n && o->j)
-		json_end(o->j);
-}
-
-static void print_super(struct out *o, const struct f2fs_super_block *sb)
-{
-	char label[F2FS_LABEL_UTF8_SIZE];
-	size_t vlen = strnlen((const char *)sb->version, 252);
-
-	f2fs_super_label(sb, label, sizeof(label));
-	if (o->j)
-		json_object(o->j, "superblock");
-	else
-		banner(o->f, "Super block");
-#define SB32(m) field_u32(o, #m, le32_get(sb->m))
-	SB32(magic);
-	field_u32(o, "major_ver", le16_get(sb->major_ver));
-	if (o->j)
-		json_str(o->j, "volum_name", label);
-	else
-		fprintf(o->f, "%-30s\t\t[%s]\n", "volum_name", label);
-	field_u32(o, "minor_ver", le16_get(sb->minor_ver));
-	SB32(log_sectorsize);
-	SB32(log_sectors_per_block);
-	SB32(log_blocksize);
-	SB32(log_blocks_per_seg);
-	SB32(segs_per_sec);
-	SB32(secs_per_zone);
-	SB32(checksum_offset);
-	field_u64(o, "block_count", le64_get(sb->block_count));
-	SB32(section_count);
-	SB32(segment_count);
-	SB32(segment_count_ckpt);
-	SB32(segment_count_sit);
-	SB32(segment_count_nat);
-	SB32(segment_count_ssa);
-	SB32(segment_count_main);
-	SB32(segment0_blkaddr);
-	SB32(cp_blkaddr);
-	SB32(sit_blkaddr);
-	SB32(nat_blkaddr);
-	SB32(ssa_blkaddr);
-	SB32(main_blkaddr);
-	SB32(root_ino);
-	SB32(node_ino);
-	SB32(meta_ino);
-	SB32(cp_payload);
-	SB32(crc);
-#undef SB32
-	print_devices(o, sb);
-	if (o->j) {
-		field_u32(o, "feature", le32_get(sb->feature));
-		json_strn(o->j, "version", (const char *)sb->version, vlen);
-		json_end(o->j);
-	} else {
-		fprintf(o->f, "%-30s%.*s\n", "version", (int)vlen, (const char *)sb->version);
-	}
-}
-static void print_checkpoint(struct out *o, const struct f2fs_checkpoint *cp)
-{
-	static const char *const alloc_names[F2FS_NR_CURSEG_TYPE] = {
-	    "alloc_type[CURSEG_HOT_DATA]",  "alloc_type[CURSEG_WARM_DATA]",
-	    "alloc_type[CURSEG_COLD_DATA]", "alloc_type[CURSEG_HOT_NODE]",
-	    "alloc_type[CURSEG_WARM_NODE]", "alloc_type[CURSEG_COLD_NODE]"};
-	char name[40];
-	int i;
-
-	if (o->j)
-		json_object(o->j, "checkpoint");
-	else
-		banner(o->f, "Checkpoint");
-	field_u64(o, "checkpoint_ver", le64_get(cp->checkpoint_ver));
-	field_u64(o, "user_block_count", le64_get(cp->user_block_count));
-	field_u64(o, "valid_block_count", le64_get(cp->valid_block_count));
-	field_u32(o, "rsvd_segment_count", le32_get(cp->rsvd_segment_count));
-	field_u32(o, "overprov_segment_count", le32_get(cp->overprov_segment_count));
-	field_u32(o, "free_segment_count", le32_get(cp->free_segment_count));
-	for (i = 3; i < 6; i++)
-		field_u32(o, alloc_names[i], cp->alloc_type[i]);
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "cur_node_segno[%d]", i);
-		field_u32(o, name, le32_get(cp->cur_node_segno[i]));
-	}
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "cur_node_blkoff[%d]", i);
-		field_u32(o, name, le16_get(cp->cur_node_blkoff[i]));
-	}
-	for (i = 0; i < 3; i++)
-		field_u32(o, alloc_names[i], cp->alloc_type[i]);
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "cur_data_segno[%d]", i);
-		field_u32(o, name, le32_get(cp->cur_data_segno[i]));
-	}
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "cur_data_blkoff[%d]", i);
-		field_u32(o, name, le16_get(cp->cur_data_blkoff[i]));
-	}
-	field_u32(o, "ckpt_flags", le32_get(cp->ckpt_flags));
-	field_u32(o, "cp_pack_total_block_count", le32_get(cp->cp_pack_total_block_count));
-	field_u32(o, "cp_pack_start_sum", le32_get(cp->cp_pack_start_sum));
-	field_u32(o, "valid_node_count", le32_get(cp->valid_node_count));
-	field_u32(o, "valid_inode_count", le32_get(cp->valid_inode_count));
-	field_u32(o, "next_free_nid", le32_get(cp->next_free_nid));
-	field_u32(o, "sit_ver_bitmap_bytesize", le32_get(cp->sit_ver_bitmap_bytesize));
-	field_u32(o, "nat_ver_bitmap_bytesize", le32_get(cp->nat_ver_bitmap_bytesize));
-	field_u32(o, "checksum_offset", le32_get(cp->checksum_offset));
-	field_u64(o, "elapsed_time", le64_get(cp->elapsed_time));
-	field_u32(o, "sit_nat_version_bitmap[0]", cp->sit_nat_version_bitmap[0]);
-	if (o->j)
-		json_end(o->j);
-	else
-		fprintf(o->f, "\n\n");
+	return fo;
 }
 
 /* The checkpoint flags, named as upstream's "checkpoint state" line. */
@@ -907,111 +757,13 @@ static int extent_add(uint64_t fblk, uint32_t blkaddr, void *arg)
 
 static void print_inode(const struct dump *d, const struct f2fs_node *n, struct out *o)
 {
-	const struct f2fs_inode *ri = &n->i;
-	uint32_t namelen = le32_get(ri->i_namelen);
-	unsigned int first = f2fs_inode_first_addr(ri), i;
+	struct fields_out fo = fields_out(d, o);
 
-	if (namelen > F2FS_NAME_LEN)
-		namelen = 0;
 	if (o->j) {
-		struct json *j = o->j;
-
-		json_u64(j, "ino", le32_get(n->footer.ino));
-		json_str(j, "type", file_type_name(le16_get(ri->i_mode)));
-		json_u64(j, "i_mode", le16_get(ri->i_mode));
-		json_u64(j, "i_advise", ri->i_advise);
-		json_u64(j, "i_uid", le32_get(ri->i_uid));
-		json_u64(j, "i_gid", le32_get(ri->i_gid));
-		json_u64(j, "i_links", le32_get(ri->i_links));
-		json_u64(j, "i_size", le64_get(ri->i_size));
-		json_u64(j, "i_blocks", le64_get(ri->i_blocks));
-		json_u64(j, "i_atime", le64_get(ri->i_atime));
-		json_u64(j, "i_ctime", le64_get(ri->i_ctime));
-		json_u64(j, "i_mtime", le64_get(ri->i_mtime));
-		json_u64(j, "i_generation", le32_get(ri->i_generation));
-		json_u64(j, "i_current_depth", le32_get(ri->i_current_depth));
-		json_u64(j, "i_xattr_nid", le32_get(ri->i_xattr_nid));
-		json_u64(j, "i_flags", le32_get(ri->i_flags));
-		json_u64(j, "i_inline", ri->i_inline);
-		json_u64(j, "i_pino", le32_get(ri->i_pino));
-		json_u64(j, "i_dir_level", ri->i_dir_level);
-		json_name(j, "i_name", ri->i_name, namelen);
-		if (ri->i_inline & F2FS_EXTRA_ATTR)
-			json_u64(j, "i_extra_isize", le16_get(ri->i_extra_isize));
-		json_array(j, "i_nid");
-		for (i = 0; i < F2FS_DEF_NIDS_PER_INODE; i++)
-			json_u64(j, NULL, le32_get(ri->i_nid[i]));
-		json_end(j);
-		return;
+		json_u64(o->j, "ino", le32_get(n->footer.ino));
+		json_str(o->j, "type", file_type_name(le16_get(n->i.i_mode)));
 	}
-	field_u32(o, "i_mode", le16_get(ri->i_mode));
-	field_u32(o, "i_advise", ri->i_advise);
-	field_u32(o, "i_uid", le32_get(ri->i_uid));
-	field_u32(o, "i_gid", le32_get(ri->i_gid));
-	field_u32(o, "i_links", le32_get(ri->i_links));
-	field_u64(o, "i_size", le64_get(ri->i_size));
-	field_u64(o, "i_blocks", le64_get(ri->i_blocks));
-	field_u64(o, "i_atime", le64_get(ri->i_atime));
-	field_u32(o, "i_atime_nsec", le32_get(ri->i_atime_nsec));
-	field_u64(o, "i_ctime", le64_get(ri->i_ctime));
-	field_u32(o, "i_ctime_nsec", le32_get(ri->i_ctime_nsec));
-	field_u64(o, "i_mtime", le64_get(ri->i_mtime));
-	field_u32(o, "i_mtime_nsec", le32_get(ri->i_mtime_nsec));
-	field_u32(o, "i_generation", le32_get(ri->i_generation));
-	field_u32(o, "i_current_depth", le32_get(ri->i_current_depth));
-	field_u32(o, "i_xattr_nid", le32_get(ri->i_xattr_nid));
-	field_u32(o, "i_flags", le32_get(ri->i_flags));
-	field_u32(o, "i_inline", ri->i_inline);
-	field_u32(o, "i_pino", le32_get(ri->i_pino));
-	field_u32(o, "i_dir_level", ri->i_dir_level);
-	if (namelen) {
-		field_u32(o, "i_namelen", namelen);
-		fprintf(o->f, "%-30s\t\t[", "i_name");
-		tool_put_name(o->f, ri->i_name, namelen);
-		fputs("]\n", o->f);
-	}
-	fprintf(o->f, "i_ext: fofs:%x blkaddr:%x len:%x\n", le32_get(ri->i_ext.fofs),
-		le32_get(ri->i_ext.blk), le32_get(ri->i_ext.len));
-	if (d->features & F2FS_FEATURE_EXTRA_ATTR) {
-		field_u32(o, "i_extra_isize", le16_get(ri->i_extra_isize));
-		if (d->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR)
-			field_u32(o, "i_inline_xattr_size", le16_get(ri->i_inline_xattr_size));
-		if (d->features & F2FS_FEATURE_PRJQUOTA)
-			field_u32(o, "i_projid", le32_get(ri->i_projid));
-		if (d->features & F2FS_FEATURE_INODE_CHKSUM)
-			field_u32(o, "i_inode_checksum", le32_get(ri->i_inode_checksum));
-		if (d->features & F2FS_FEATURE_INODE_CRTIME) {
-			field_u64(o, "i_crtime", le64_get(ri->i_crtime));
-			field_u32(o, "i_crtime_nsec", le32_get(ri->i_crtime_nsec));
-		}
-		if (d->features & F2FS_FEATURE_COMPRESSION) {
-			field_u64(o, "i_compr_blocks", le64_get(ri->i_compr_blocks));
-			field_u32(o, "i_compress_algrithm", ri->i_compress_algorithm);
-			field_u32(o, "i_log_cluster_size", ri->i_log_cluster_size);
-			field_u32(o, "i_padding", le16_get(ri->i_compress_flag));
-		}
-	}
-	if (!(ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))) {
-		unsigned int addrs = f2fs_inode_addrs(ri, d->features);
-
-		for (i = 0; i < addrs && first + i < F2FS_DEF_ADDRS_PER_INODE; i++) {
-			uint32_t a = le32_get(ri->i_addr[first + i]);
-			const char *flag = a == F2FS_COMPRESS_ADDR ? "cluster flag"
-					   : a == F2FS_NEW_ADDR	   ? "reserved flag"
-								   : "";
-
-			if (a)
-				fprintf(o->f, "i_addr[0x%x] %-16s\t\t[0x%8x : %u]\n", first + i,
-					flag, a, a);
-		}
-	}
-	for (i = 0; i < F2FS_DEF_NIDS_PER_INODE; i++) {
-		char fname[16];
-
-		snprintf(fname, sizeof(fname), "i_nid[%u]", i);
-		field_u32(o, fname, le32_get(ri->i_nid[i]));
-	}
-	fputc('\n', o->f);
+	fields_print_inode(&fo, &n->i);
 }
 
 /* The file's blocks as extents (or, with -M, upstream's one-line block map). */
@@ -2136,8 +1888,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (opt->debug >= 1) {
-		print_super(o, d.sb);
-		print_checkpoint(o, d.cp);
+		struct fields_out fo = fields_out(&d, o);
+
+		fields_print_super(&fo, d.sb);
+		fields_print_checkpoint(&fo, d.cp, d.cpd);
 	}
 	dump_tables(&d, o);
 	if (opt->have_blk)

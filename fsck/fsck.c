@@ -23,7 +23,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <uuid/uuid.h>
 
 #include "f2fs/check.h"
 #include "f2fs/checkpoint.h"
@@ -31,11 +30,11 @@
 #include "f2fs/endian.h"
 #include "f2fs/feature.h"
 #include "f2fs/fs.h"
-#include "f2fs/label.h"
 #include "f2fs/node.h"
 #include "f2fs/read.h"
 #include "fix.h"
 #include "tools/common/common.h"
+#include "tools/common/fields.h"
 #include "tools/common/json.h"
 #include "tools/common/name.h"
 #include "tools/common/progress.h"
@@ -828,198 +827,29 @@ static void print_features(uint32_t features)
 	putchar('\n');
 }
 
-/* Length of a recorded kernel version as upstream prints it: up to a newline, at most 252 bytes. */
-static int version_len(const uint8_t *v)
+/*
+ * The chosen superblock or checkpoint as upstream lists them: -l's layout
+ * form, -d's debug form under a boxed title.
+ */
+static void list_super(struct f2fs_fs *fs, enum fields_form form)
 {
-	int n = 0;
+	struct fields_out o = {.form = form, .f = stdout, .features = f2fs_fs_features(fs)};
 
-	while (n < F2FS_VERSION_LEN - 4 && v[n] && v[n] != '\n')
-		n++;
-	return n;
+	fields_print_super(&o, f2fs_fs_sb(fs));
 }
 
-/* ---- -l: the superblock and checkpoint as upstream lays them out ---- */
-
-static void lay_u(const char *name, uint64_t v)
+static void list_checkpoint(struct f2fs_fs *fs, enum fields_form form)
 {
-	char label[48];
-
-	snprintf(label, sizeof(label), "%s:", name);
-	printf("%-30s %llu\n", label, (unsigned long long)v);
-}
-
-static void lay_s(const char *name, const char *v)
-{
-	char label[48];
-
-	snprintf(label, sizeof(label), "%s:", name);
-	printf("%-30s %s\n", label, v);
-}
-
-/* Upstream's extension lists: one line each, then its padding of the last row of four. */
-static void lay_extensions(const struct f2fs_super_block *sb, bool cold)
-{
-	uint32_t start = cold ? 0 : le32_get(sb->extension_count);
-	uint32_t n = cold ? le32_get(sb->extension_count) : sb->hot_ext_count, i;
-
-	if (cold)
-		lay_u("extension_count", n);
-	else
-		lay_u("hot_ext_count", n);
-	printf("%s file extentsions\n", cold ? "cold" : "hot");
-	for (i = 0; i < n && start + i < F2FS_MAX_EXTENSION; i++)
-		printf("%-30s %-8.8s\n", "extension_list",
-		       (const char *)sb->extension_list[start + i]);
-	for (; i < (n + 3) / 4 * 4; i++) {
-		printf("%-8.8s", "");
-		if (i % 4 == 3)
-			printf("]\n");
-	}
-}
-
-static void lay_super(const struct f2fs_super_block *sb)
-{
-	char text[F2FS_LABEL_UTF8_SIZE];
-	int i;
-
-#define L32(m) lay_u(#m, le32_get(sb->m))
-	L32(magic);
-	lay_u("major_ver", le16_get(sb->major_ver));
-	lay_u("minor_ver", le16_get(sb->minor_ver));
-	L32(log_sectorsize);
-	L32(log_sectors_per_block);
-	L32(log_blocksize);
-	L32(log_blocks_per_seg);
-	L32(segs_per_sec);
-	L32(secs_per_zone);
-	L32(checksum_offset);
-	lay_u("block_count", le64_get(sb->block_count));
-	L32(section_count);
-	L32(segment_count);
-	L32(segment_count_ckpt);
-	L32(segment_count_sit);
-	L32(segment_count_nat);
-	L32(segment_count_ssa);
-	L32(segment_count_main);
-	L32(segment0_blkaddr);
-	L32(cp_blkaddr);
-	L32(sit_blkaddr);
-	L32(nat_blkaddr);
-	L32(ssa_blkaddr);
-	L32(main_blkaddr);
-	L32(root_ino);
-	L32(node_ino);
-	L32(meta_ino);
-	uuid_unparse(sb->uuid, text);
-	lay_s("uuid", text);
-	f2fs_super_label(sb, text, sizeof(text));
-	printf("%-30s %s\n", "Filesystem volume name:", text);
-	lay_extensions(sb, true);
-	lay_extensions(sb, false);
-	L32(cp_payload);
-	printf("%-30s %.*s\n", "version:", version_len(sb->version), (const char *)sb->version);
-	printf("%-30s %.*s\n", "init_version:", version_len(sb->init_version),
-	       (const char *)sb->init_version);
-	L32(feature);
-	lay_u("encryption_level", sb->encryption_level);
-	uuid_unparse(sb->encrypt_pw_salt, text);
-	lay_s("encrypt_pw_salt", text);
-	for (i = 0; i < F2FS_MAX_DEVICES && sb->devs[i].path[0]; i++) {
-		printf("%-30s %.*s\n", "devs[i].path:", (int)sizeof(sb->devs[i].path),
-		       (const char *)sb->devs[i].path);
-		lay_u("devs[i].total_segments", le32_get(sb->devs[i].total_segments));
-	}
-	lay_u("qf_ino[USRQUOTA]", le32_get(sb->qf_ino[0]));
-	lay_u("qf_ino[GRPQUOTA]", le32_get(sb->qf_ino[1]));
-	lay_u("qf_ino[PRJQUOTA]", le32_get(sb->qf_ino[2]));
-	lay_u("s_encoding", le16_get(sb->s_encoding));
-	lay_u("s_encoding_flags", le16_get(sb->s_encoding_flags));
-	L32(crc);
-#undef L32
-	for (i = 0; i < (int)sizeof(sb->s_stop_reason); i++)
-		if (sb->s_stop_reason[i])
-			printf("%-30s stop_reason(%d, %d)\n", "", i, sb->s_stop_reason[i]);
-	for (i = 0; i < (int)sizeof(sb->s_errors) * 8; i++)
-		if (f2fs_test_bit_lsb(sb->s_errors, (unsigned int)i))
-			printf("%-30s errors(%d)\n", "", i);
-	putchar('\n');
-}
-
-/* A version bitmap as upstream prints it after -l's checkpoint: 32-bit words. */
-static void lay_bitmap(const char *name, const uint8_t *map, uint32_t bytes)
-{
-	char label[48];
-	uint32_t i, w;
-
-	for (i = 0; i < (bytes + 3) / 4; i++) {
-		w = 0;
-		memcpy(&w, map + i * 4, bytes - i * 4 < 4 ? bytes - i * 4 : 4);
-		w = le32_get(w);
-		snprintf(label, sizeof(label), "%s[%u]", name, i);
-		printf("%-30s\t\t[0x%8x : %u]\n", label, w, w);
-	}
-}
-
-static void lay_checkpoint(struct f2fs_fs *fs)
-{
-	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
+	struct fields_out o = {.form = form, .f = stdout, .features = f2fs_fs_features(fs)};
 	const struct f2fs_cp_data *cpd;
-	static const char *const alloc[F2FS_NR_CURSEG_TYPE] = {
-	    "alloc_type[CURSEG_HOT_DATA]",  "alloc_type[CURSEG_WARM_DATA]",
-	    "alloc_type[CURSEG_COLD_DATA]", "alloc_type[CURSEG_HOT_NODE]",
-	    "alloc_type[CURSEG_WARM_NODE]", "alloc_type[CURSEG_COLD_NODE]"};
-	char name[32];
-	uint32_t crc;
-	int i;
 
-	lay_u("checkpoint_ver", le64_get(cp->checkpoint_ver));
-	lay_u("user_block_count", le64_get(cp->user_block_count));
-	lay_u("valid_block_count", le64_get(cp->valid_block_count));
-	lay_u("rsvd_segment_count", le32_get(cp->rsvd_segment_count));
-	lay_u("overprov_segment_count", le32_get(cp->overprov_segment_count));
-	lay_u("free_segment_count", le32_get(cp->free_segment_count));
-	for (i = 0; i < 3; i++)
-		lay_u(alloc[3 + i], cp->alloc_type[3 + i]);
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "cur_node_segno[%d]", i);
-		lay_u(name, le32_get(cp->cur_node_segno[i]));
-	}
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "cur_node_blkoff[%d]", i);
-		lay_u(name, le16_get(cp->cur_node_blkoff[i]));
-	}
-	for (i = 0; i < 3; i++)
-		lay_u(alloc[i], cp->alloc_type[i]);
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "cur_data_segno[%d]", i);
-		lay_u(name, le32_get(cp->cur_data_segno[i]));
-	}
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "cur_data_blkoff[%d]", i);
-		lay_u(name, le16_get(cp->cur_data_blkoff[i]));
-	}
-	lay_u("ckpt_flags", le32_get(cp->ckpt_flags));
-	lay_u("cp_pack_total_block_count", le32_get(cp->cp_pack_total_block_count));
-	lay_u("cp_pack_start_sum", le32_get(cp->cp_pack_start_sum));
-	lay_u("valid_node_count", le32_get(cp->valid_node_count));
-	lay_u("valid_inode_count", le32_get(cp->valid_inode_count));
-	lay_u("next_free_nid", le32_get(cp->next_free_nid));
-	lay_u("sit_ver_bitmap_bytesize", le32_get(cp->sit_ver_bitmap_bytesize));
-	lay_u("nat_ver_bitmap_bytesize", le32_get(cp->nat_ver_bitmap_bytesize));
-	lay_u("checksum_offset", le32_get(cp->checksum_offset));
-	lay_u("elapsed_time", le64_get(cp->elapsed_time));
-	/* checksum_offset was validated when the pack was chosen */
-	memcpy(&crc, (const uint8_t *)cp + le32_get(cp->checksum_offset), sizeof(crc));
-	crc = le32_get(crc);
-	printf("%-30s\t\t[0x%8x : %u]\n", "checksum", crc, crc);
-	if (!f2fs_fs_cp_data(fs, &cpd)) {
-		lay_bitmap("nat_version_bitmap", cpd->nat_bitmap, cpd->nat_bitmap_bytes);
-		lay_bitmap("sit_version_bitmap", cpd->sit_bitmap, cpd->sit_bitmap_bytes);
-	}
-	printf("\n\n");
+	fields_print_checkpoint(&o, f2fs_fs_cp(fs), f2fs_fs_cp_data(fs, &cpd) ? NULL : cpd);
 }
 
-/* The header upstream prints before checking, from the chosen superblock and pack. */
+/*
+ * The header upstream prints before checking, from the chosen superblock and
+ * pack; -d lists both in full as well.
+ */
 static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 {
 	const struct f2fs_super_block *sb = f2fs_fs_sb(fs);
@@ -1031,16 +861,19 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 	int i;
 
 	tool_kernel_version(running, sizeof(running));
-	printf("Info: MKFS version\n  \"%.*s\"\n", version_len(sb->init_version),
+	printf("Info: MKFS version\n  \"%.*s\"\n", fields_version_len(sb->init_version),
 	       (const char *)sb->init_version);
-	printf("Info: FSCK version\n  from \"%.*s\"\n    to \"%.*s\"\n", version_len(sb->version),
-	       (const char *)sb->version, version_len((const uint8_t *)running), running);
+	printf("Info: FSCK version\n  from \"%.*s\"\n    to \"%.*s\"\n",
+	       fields_version_len(sb->version), (const char *)sb->version,
+	       fields_version_len((const uint8_t *)running), running);
 	sectors = le64_get(sb->block_count) << le32_get(sb->log_sectors_per_block);
 	print_features(le32_get(sb->feature));
 	printf("Info: superblock encrypt level = %d, salt = ", sb->encryption_level);
 	for (i = 0; i < 16; i++)
 		printf("%02x", sb->encrypt_pw_salt[i]);
 	putchar('\n');
+	if (o->debug > 0)
+		list_super(fs, FIELDS_DEBUG);
 	printf("Info: Segments per section = %u\n", le32_get(sb->segs_per_sec));
 	printf("Info: Sections per zone = %u\n", le32_get(sb->secs_per_zone));
 	printf("Info: total FS sectors = %llu (%llu MB)\n", (unsigned long long)sectors,
@@ -1049,6 +882,8 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 	printf("Info: Casefold: linear_lookup [%s]\n",
 	       le16_get(sb->s_encoding_flags) & F2FS_ENC_NO_COMPAT_FALLBACK_FL ? "disable"
 									       : "enable");
+	if (o->debug > 0)
+		list_checkpoint(fs, FIELDS_DEBUG);
 	/*
 	 * Upstream's verdict on nat_bits.  With a NAT journal (or a stale tag)
 	 * they describe older NAT blocks and the kernel drops them; upstream
@@ -1610,8 +1445,8 @@ int main(int argc, char **argv)
 	if (o.show_layout) {
 		/* as upstream: the layout, and no check */
 		if (!o.quiet) {
-			lay_super(f2fs_fs_sb(fs));
-			lay_checkpoint(fs);
+			list_super(fs, FIELDS_LAYOUT);
+			list_checkpoint(fs, FIELDS_LAYOUT);
 		}
 		close_all(&o);
 		return EXIT_CLEAN;

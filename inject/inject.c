@@ -4,12 +4,16 @@
  * images for testing fsck.  The command line follows upstream f2fs-tools:
  * pick a structure (--sb, --cp, --nat, --sit, --ssa, --node, --dent), a
  * member (--mb), where (--nid, --blk, --idx, --dots) and the new value
- * (--val or --str).  Structures are found through libf2fs's read path, so
- * the copy written is the one the checkpoint makes current (or the journal
- * entry that overrides it).  Checksums are recomputed for the superblock
- * (when sb_checksum is on), the checkpoint and inodes, unless the member
- * written is the checksum itself.  Every input is validated before anything
- * is written; --dry-run reports the change and writes nothing.
+ * (--val or --str).  A member is a field of one of the tables of
+ * f2fs/fields.h, which say where it lies and how its values read; the few
+ * that are no plain field (a bit of a bitmap, a name, a journal's key, the
+ * orphan list, the checkpoint's checksum) have code of their own.
+ * Structures are found through libf2fs's read path, so the copy written is
+ * the one the checkpoint makes current (or the journal entry that
+ * overrides it).  Checksums are recomputed for the superblock (when
+ * sb_checksum is on), the checkpoint and inodes, unless the member written
+ * is the checksum itself.  Every input is validated before anything is
+ * written; --dry-run reports the change and writes nothing.
  *
  * The volume is read through the filesystem handle, but blocks are written
  * straight to the device: the handle has no write path yet, and what
@@ -32,6 +36,7 @@
 #include "f2fs/device.h"
 #include "f2fs/dir.h"
 #include "f2fs/endian.h"
+#include "f2fs/fields.h"
 #include "f2fs/format.h"
 #include "f2fs/fs.h"
 #include "f2fs/geometry.h"
@@ -43,6 +48,7 @@
 #include "f2fs/volume.h"
 #include "f2fs/xattr.h"
 #include "tools/common/common.h"
+#include "tools/common/fields.h"
 #include "tools/common/target.h"
 
 #define SEG_BLKS F2FS_DEFAULT_BLKS_PER_SEG
@@ -129,154 +135,110 @@ static void usage(FILE *out)
 	      out);
 }
 
-/* ---- member tables: name, byte offset, size, array length ---- */
+/* ---- members: the field tables of f2fs/fields.h ---- */
 
-struct member {
-	const char *name;
-	size_t off;
-	unsigned int size;  /* 1, 2, 4 or 8 bytes */
-	unsigned int count; /* 1 for a scalar */
-};
+/*
+ * Members that are no field of a table, each structure's list: NULL-ended
+ * names, one a member takes --idx for ending in '['.
+ */
+static const char *const sb_extra[] = {"devs.path[", NULL};
+static const char *const cp_extra[] = {"crc", "orphan", "next_blkaddr[", NULL};
+static const char *const nat_extra[] = {"j_nid", NULL};
+static const char *const sit_extra[] = {"valid_bit", "j_segno", NULL};
+static const char *const dent_extra[] = {"d_bitmap", "filename", NULL};
+static const char *const none[] = {NULL};
 
-#define M(s, f)                                                                                    \
-	{                                                                                          \
-#f, offsetof(struct s, f), sizeof(((struct s *)0)->f), 1                           \
-	}
-#define MN(s, n, f)                                                                                \
-	{                                                                                          \
-		n, offsetof(struct s, f), sizeof(((struct s *)0)->f), 1                            \
-	}
-#define MA(s, f, cnt)                                                                              \
-	{                                                                                          \
-#f, offsetof(struct s, f), sizeof(((struct s *)0)->f[0]), cnt                      \
-	}
-
-static const struct member sb_members[] = {
-    M(f2fs_super_block, magic),
-    M(f2fs_super_block, major_ver),
-    M(f2fs_super_block, minor_ver),
-    M(f2fs_super_block, log_sectorsize),
-    M(f2fs_super_block, log_sectors_per_block),
-    M(f2fs_super_block, log_blocksize),
-    M(f2fs_super_block, log_blocks_per_seg),
-    M(f2fs_super_block, segs_per_sec),
-    M(f2fs_super_block, secs_per_zone),
-    M(f2fs_super_block, checksum_offset),
-    M(f2fs_super_block, block_count),
-    M(f2fs_super_block, section_count),
-    M(f2fs_super_block, segment_count),
-    M(f2fs_super_block, segment_count_ckpt),
-    M(f2fs_super_block, segment_count_sit),
-    M(f2fs_super_block, segment_count_nat),
-    M(f2fs_super_block, segment_count_ssa),
-    M(f2fs_super_block, segment_count_main),
-    M(f2fs_super_block, segment0_blkaddr),
-    M(f2fs_super_block, cp_blkaddr),
-    M(f2fs_super_block, sit_blkaddr),
-    M(f2fs_super_block, nat_blkaddr),
-    M(f2fs_super_block, ssa_blkaddr),
-    M(f2fs_super_block, main_blkaddr),
-    M(f2fs_super_block, root_ino),
-    M(f2fs_super_block, node_ino),
-    M(f2fs_super_block, meta_ino),
-    M(f2fs_super_block, extension_count),
-    M(f2fs_super_block, cp_payload),
-    M(f2fs_super_block, feature),
-    M(f2fs_super_block, encryption_level),
-    MA(f2fs_super_block, qf_ino, F2FS_MAX_QUOTAS),
-    M(f2fs_super_block, hot_ext_count),
-    M(f2fs_super_block, s_encoding),
-    M(f2fs_super_block, s_encoding_flags),
-    MA(f2fs_super_block, s_stop_reason, 32),
-    MA(f2fs_super_block, s_errors, 16),
-    M(f2fs_super_block, crc),
-    {NULL, 0, 0, 0},
-};
-
-static const struct member cp_members[] = {
-    M(f2fs_checkpoint, checkpoint_ver),
-    M(f2fs_checkpoint, user_block_count),
-    M(f2fs_checkpoint, valid_block_count),
-    M(f2fs_checkpoint, rsvd_segment_count),
-    M(f2fs_checkpoint, overprov_segment_count),
-    M(f2fs_checkpoint, free_segment_count),
-    MA(f2fs_checkpoint, cur_node_segno, F2FS_MAX_ACTIVE_NODE_LOGS),
-    MA(f2fs_checkpoint, cur_node_blkoff, F2FS_MAX_ACTIVE_NODE_LOGS),
-    MA(f2fs_checkpoint, cur_data_segno, F2FS_MAX_ACTIVE_DATA_LOGS),
-    MA(f2fs_checkpoint, cur_data_blkoff, F2FS_MAX_ACTIVE_DATA_LOGS),
-    M(f2fs_checkpoint, ckpt_flags),
-    M(f2fs_checkpoint, cp_pack_total_block_count),
-    M(f2fs_checkpoint, cp_pack_start_sum),
-    M(f2fs_checkpoint, valid_node_count),
-    M(f2fs_checkpoint, valid_inode_count),
-    M(f2fs_checkpoint, next_free_nid),
-    M(f2fs_checkpoint, sit_ver_bitmap_bytesize),
-    M(f2fs_checkpoint, nat_ver_bitmap_bytesize),
-    M(f2fs_checkpoint, checksum_offset),
-    M(f2fs_checkpoint, elapsed_time),
-    MA(f2fs_checkpoint, alloc_type, F2FS_MAX_ACTIVE_LOGS),
-    {NULL, 0, 0, 0},
-};
-
-static const struct member inode_members[] = {
-    M(f2fs_inode, i_mode),
-    M(f2fs_inode, i_advise),
-    M(f2fs_inode, i_inline),
-    M(f2fs_inode, i_uid),
-    M(f2fs_inode, i_gid),
-    M(f2fs_inode, i_links),
-    M(f2fs_inode, i_size),
-    M(f2fs_inode, i_blocks),
-    M(f2fs_inode, i_atime),
-    M(f2fs_inode, i_ctime),
-    M(f2fs_inode, i_mtime),
-    M(f2fs_inode, i_generation),
-    M(f2fs_inode, i_current_depth),
-    M(f2fs_inode, i_xattr_nid),
-    M(f2fs_inode, i_flags),
-    M(f2fs_inode, i_pino),
-    M(f2fs_inode, i_namelen),
-    M(f2fs_inode, i_dir_level),
-    MN(f2fs_inode, "i_ext.fofs", i_ext.fofs),
-    MN(f2fs_inode, "i_ext.blk_addr", i_ext.blk),
-    MN(f2fs_inode, "i_ext.len", i_ext.len),
-    M(f2fs_inode, i_extra_isize),
-    M(f2fs_inode, i_inline_xattr_size),
-    M(f2fs_inode, i_projid),
-    M(f2fs_inode, i_inode_checksum),
-    M(f2fs_inode, i_crtime),
-    M(f2fs_inode, i_compr_blocks),
-    M(f2fs_inode, i_compress_algorithm),
-    M(f2fs_inode, i_log_cluster_size),
-    MA(f2fs_inode, i_addr, F2FS_DEF_ADDRS_PER_INODE),
-    MA(f2fs_inode, i_nid, F2FS_DEF_NIDS_PER_INODE),
-    {NULL, 0, 0, 0},
-};
-
-/* Offsets inside the whole node block. */
-static const struct member footer_members[] = {
-    MN(f2fs_node, "nid", footer.nid),
-    MN(f2fs_node, "ino", footer.ino),
-    MN(f2fs_node, "flag", footer.flag),
-    MN(f2fs_node, "cp_ver", footer.cp_ver),
-    MN(f2fs_node, "next_blkaddr", footer.next_blkaddr),
-    {NULL, 0, 0, 0},
-};
-
-/* Head fields of an entry of an inode's xattr list; --idx picks the entry. */
-static const struct member xattr_members[] = {
-    {"xattr.e_name_index", F2FS_XATTR_E_NAME_INDEX, 1, 1},
-    {"xattr.e_name_len", F2FS_XATTR_E_NAME_LEN, 1, 1},
-    {"xattr.e_value_size", F2FS_XATTR_E_VALUE_SIZE, 2, 1},
-    {NULL, 0, 0, 0},
-};
-
-static const struct member *find_member(const struct member *t, const char *name)
+/* The field of table @of that --mb @name may write, or NULL. */
+static const struct f2fs_field *find_member(enum f2fs_fields_of of, const char *name)
 {
-	for (; t->name; t++)
-		if (!strcmp(t->name, name))
-			return t;
-	return NULL;
+	const struct f2fs_field *f = f2fs_field_find(f2fs_fields(of), name);
+
+	return f && (f->flags & F2FS_FIELD_WRITABLE) ? f : NULL;
+}
+
+/* Whether @name is one of @extra (whose '[' marks are not part of the names). */
+static bool is_extra(const char *const *extra, const char *name)
+{
+	for (; *extra; extra++)
+		if (!strncmp(*extra, name, strcspn(*extra, "[")) && !name[strcspn(*extra, "[")])
+			return true;
+	return false;
+}
+
+/*
+ * Each structure option: the command line its -h shows, the tables of its
+ * members, then its members that are no field of a table.
+ */
+struct target_def {
+	const char *usage;
+	struct target_part {
+		enum f2fs_fields_of of;
+		const char *what; /* NULL ends the parts */
+		bool by_idx;
+	} parts[5];
+	const char *const *extra;
+};
+
+static const struct target_def targets[] = {
+    [T_SB] = {"inject.f2fs --sb <0|1|2> --mb <name> [--idx <index>] --val/str <value/string>",
+	      {{F2FS_FIELDS_SUPER, "super block", false}},
+	      sb_extra},
+    [T_CP] = {"inject.f2fs --cp <0|1|2> --mb <name> [--idx <index>] --val <value>",
+	      {{F2FS_FIELDS_CHECKPOINT, "checkpoint", false}},
+	      cp_extra},
+    [T_NAT] = {"inject.f2fs --nat <0|1|2> --mb <name> --nid <nid> --val <value>",
+	       {{F2FS_FIELDS_NAT_ENTRY, "nat entry", false}},
+	       nat_extra},
+    [T_SIT] = {"inject.f2fs --sit <0|1|2> --mb <name> --blk <blk> [--idx <index>] --val <value>",
+	       {{F2FS_FIELDS_SIT_ENTRY, "sit entry", false}},
+	       sit_extra},
+    [T_SSA] = {"inject.f2fs --ssa --mb <name> --blk <blk> [--idx <index>] --val <value>",
+	       {{F2FS_FIELDS_SUM_FOOTER, "summary", false}, {F2FS_FIELDS_SUMMARY, "summary", true}},
+	       none},
+    [T_NODE] = {"inject.f2fs --node --mb <name> --nid <nid> [--idx <index>] --val <value>",
+		{{F2FS_FIELDS_FOOTER, "node footer", false},
+		 {F2FS_FIELDS_INODE, "inode", false},
+		 {F2FS_FIELDS_XATTR_ENTRY, "inode xattr entry", false},
+		 {F2FS_FIELDS_DIRECT_NODE, "{in}direct node", false}},
+		none},
+    [T_DENT] = {"inject.f2fs --dent --mb <name> --nid <nid> [--dots <1|2>] --val/str "
+		"<value/string>",
+		{{F2FS_FIELDS_DENTRY, "dentry", false}},
+		dent_extra},
+};
+
+/* Whether --mb is a member of the structure: a field of one of its tables, or another. */
+static bool is_member(const struct inject *in)
+{
+	const struct target_def *h = &targets[in->o.target];
+
+	for (const struct target_part *p = h->parts; p->what; p++)
+		if (find_member(p->of, in->o.mb))
+			return true;
+	return is_extra(h->extra, in->o.mb);
+}
+
+/* --mb names no member of a structure whose members are few enough to list in the message. */
+static void __attribute__((noreturn)) fail_unknown(const struct inject *in, const char *structure)
+{
+	const struct target_def *h = &targets[in->o.target];
+	const char *const *x;
+	char names[256] = "";
+	size_t n = 0;
+
+	for (const struct target_part *p = h->parts; p->what; p++) {
+		const struct f2fs_field_table *t = f2fs_fields(p->of);
+
+		for (unsigned int i = 0; i < t->n && n < sizeof(names); i++)
+			if (t->rows[i].flags & F2FS_FIELD_WRITABLE)
+				n += (size_t)snprintf(names + n, sizeof(names) - n, ", %s",
+						      t->rows[i].name);
+	}
+	for (x = h->extra; *x && n < sizeof(names); x++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, ", %.*s", (int)strcspn(*x, "["),
+				      *x);
+	tool_fail(&in->tool, 1, "unknown or unsupported %s member \"%s\" (%s)", structure, in->o.mb,
+		  names + 2);
 }
 
 /*
@@ -295,43 +257,25 @@ static void help_member(const char *name, const char *what, bool indexed)
 	       indexed ? " array selected by --idx <index>" : "");
 }
 
-static void help_members(const struct member *t, const char *what)
+/* The writable fields of @of; @by_idx: --idx picks the structure itself (an SSA entry). */
+static void help_members(enum f2fs_fields_of of, const char *what, bool by_idx)
 {
-	for (; t->name; t++)
-		help_member(t->name, what, t->count > 1);
+	const struct f2fs_field_table *t = f2fs_fields(of);
+
+	for (unsigned int i = 0; i < t->n; i++)
+		if (t->rows[i].flags & F2FS_FIELD_WRITABLE)
+			help_member(t->rows[i].name, what, by_idx || t->rows[i].count > 1);
 }
 
-/* Members without a table: NULL-terminated names, an --idx name marked by a trailing '[' */
 static void help_names(const char *const *names, const char *what)
 {
 	for (; *names; names++) {
-		size_t len = strlen(*names);
-		bool indexed = len && (*names)[len - 1] == '[';
+		size_t len = strcspn(*names, "[");
 		char name[32];
 
-		snprintf(name, sizeof(name), "%.*s", (int)(indexed ? len - 1 : len), *names);
-		help_member(name, what, indexed);
+		snprintf(name, sizeof(name), "%.*s", (int)len, *names);
+		help_member(name, what, (*names)[len] == '[');
 	}
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned int size)
-{
-	uint64_t v = 0;
-
-	for (unsigned int i = 0; i < size; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
-
-static void put_le(uint8_t *p, unsigned int size, uint64_t v)
-{
-	for (unsigned int i = 0; i < size; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t size_mask(unsigned int size)
-{
-	return size >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * size)) - 1;
 }
 
 static void need_val(const struct inject *in)
@@ -340,43 +284,88 @@ static void need_val(const struct inject *in)
 		tool_fail(&in->tool, 1, "--mb %s needs --val", in->o.mb);
 }
 
+/* --val must fit @f; @label names the element in the message. */
+static void check_fits(const struct inject *in, const struct f2fs_field *f, const char *label)
+{
+	uint64_t v = in->o.val;
+
+	if (v <= f2fs_field_max(f))
+		return;
+	if (f->bits)
+		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit %s (%u bits)", v, label,
+			  f->bits);
+	tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit %s (%u byte%s)", v, label, f->width,
+		  f->width > 1 ? "s" : "");
+}
+
 /*
- * Set member @m (index --idx for arrays) of the structure at @base; @what
- * names the structure in the message.
+ * Element @idx of field @f of the structure at @base becomes --val, which
+ * fits; the report names it @label, the structure @what, and ends with
+ * @tail.
  */
-static void set_member(const struct inject *in, uint8_t *base, const struct member *m,
-		       const char *what)
+static void put_member(const struct inject *in, void *base, const struct f2fs_field *f,
+		       unsigned int idx, const char *label, const char *what, const char *tail)
+{
+	uint64_t old = f2fs_field_get(f, base, idx);
+	char was[48], now[48];
+
+	f2fs_field_put(f, base, idx, in->o.val);
+	info("inject %s of %s: %s -> %s%s", label, what, fields_value(was, sizeof(was), f, old),
+	     fields_value(now, sizeof(now), f, in->o.val), tail);
+}
+
+/* The element of @f --idx picks: required for an array, refused for a scalar. */
+static unsigned int member_index(const struct inject *in, const struct f2fs_field *f)
 {
 	const struct opts *o = &in->o;
-	unsigned int idx = 0;
-	char label[80];
-	uint8_t *p;
-	uint64_t old;
 
-	need_val(in);
-	if (m->count > 1) {
-		if (!o->have_idx)
-			tool_fail(&in->tool, 1, "--mb %s is an array: give --idx (0..%u)", m->name,
-				  m->count - 1);
-		if (o->idx >= m->count)
-			tool_fail(&in->tool, 1, "--idx %u is out of range for %s[] (0..%u)", o->idx,
-				  m->name, m->count - 1);
-		idx = o->idx;
-		snprintf(label, sizeof(label), "%s[%u]", m->name, idx);
-	} else {
+	if (f->count == 1) {
 		if (o->have_idx)
 			tool_fail(&in->tool, 1, "--mb %s is not an array: --idx does not apply",
-				  m->name);
-		snprintf(label, sizeof(label), "%s", m->name);
+				  f->name);
+		return 0;
 	}
-	if (o->val > size_mask(m->size))
-		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit %s (%u byte%s)", o->val,
-			  label, m->size, m->size > 1 ? "s" : "");
-	p = base + m->off + (size_t)idx * m->size;
-	old = get_le(p, m->size);
-	put_le(p, m->size, o->val);
-	info("inject %s of %s: %" PRIu64 " (0x%" PRIx64 ") -> %" PRIu64 " (0x%" PRIx64 ")", label,
-	     what, old, old, o->val, o->val);
+	if (!o->have_idx)
+		tool_fail(&in->tool, 1, "--mb %s is an array: give --idx (0..%u)", f->name,
+			  f->count - 1);
+	if (o->idx >= f->count)
+		tool_fail(&in->tool, 1, "--idx %u is out of range for %s[] (0..%u)", o->idx,
+			  f->name, f->count - 1);
+	return o->idx;
+}
+
+static void member_label(char *label, size_t len, const struct f2fs_field *f, unsigned int idx)
+{
+	if (f->count > 1)
+		snprintf(label, len, "%s[%u]", f->name, idx);
+	else
+		snprintf(label, len, "%s", f->name);
+}
+
+/*
+ * Set member @f (element --idx of an array) of the structure at @base;
+ * @what names the structure in the message.
+ */
+static void set_member(const struct inject *in, void *base, const struct f2fs_field *f,
+		       const char *what)
+{
+	unsigned int idx;
+	char label[80];
+
+	need_val(in);
+	idx = member_index(in, f);
+	member_label(label, sizeof(label), f, idx);
+	check_fits(in, f, label);
+	put_member(in, base, f, idx, label, what, "");
+}
+
+/* The checkpoint's checksum: a field wherever checksum_offset @off puts it (validated by the
+ * caller). */
+static struct f2fs_field cp_crc_field(uint32_t off)
+{
+	struct f2fs_field f = {.name = "crc", .offset = (uint16_t)off, .width = 4, .count = 1};
+
+	return f;
 }
 
 /* ---- device access ---- */
@@ -463,12 +452,12 @@ static void inject_sb(const struct inject *in)
 	uint8_t buf[F2FS_BLKSIZE];
 	struct f2fs_super_block *sb = (struct f2fs_super_block *)(buf + F2FS_SUPER_OFFSET);
 	int copy = o->pack == 2 ? 1 : 0;
-	const struct member *m;
+	const struct f2fs_field *m;
 	char what[16];
 	bool is_crc;
 
 	snprintf(what, sizeof(what), "sb %d", copy + 1);
-	m = find_member(sb_members, o->mb);
+	m = find_member(F2FS_FIELDS_SUPER, o->mb);
 	is_crc = m && !strcmp(m->name, "crc");
 	if (!strcmp(o->mb, "devs.path")) {
 		if (!o->str)
@@ -487,7 +476,7 @@ static void inject_sb(const struct inject *in)
 	}
 	rd(in, buf, (uint64_t)copy);
 	if (m) {
-		set_member(in, (uint8_t *)sb, m, what);
+		set_member(in, sb, m, what);
 	} else {
 		info("inject devs[%u].path of %s: \"%.*s\" -> \"%s\"", o->idx, what,
 		     F2FS_MAX_PATH_LEN, (const char *)sb->devs[o->idx].path, o->str);
@@ -656,13 +645,51 @@ static void inject_chain_next(const struct inject *in, const char *what)
 	free(l.e);
 }
 
+static bool cp_crc_in_range(uint32_t csum_off)
+{
+	return csum_off >= F2FS_CP_BITMAP_OFFSET && csum_off <= F2FS_CP_CHKSUM_OFFSET;
+}
+
+/* The checksum of the pack's first block @buf follows a change, where checksum_offset says. */
+static void reseal_cp(uint8_t *buf, uint32_t csum_off, const char *what)
+{
+	struct f2fs_field crc = cp_crc_field(csum_off);
+	uint64_t old;
+
+	if (!cp_crc_in_range(csum_off)) {
+		info("%s: checksum_offset %u is out of range: crc left alone", what, csum_off);
+		return;
+	}
+	old = f2fs_field_get(&crc, buf, 0);
+	f2fs_cp_seal((struct f2fs_checkpoint *)buf);
+	info("%s crc updated: 0x%08" PRIx64 " -> 0x%08" PRIx64, what, old,
+	     f2fs_field_get(&crc, buf, 0));
+}
+
+/* --mb crc: the checksum itself, where checksum_offset says. */
+static void inject_cp_crc(const struct inject *in, uint8_t *buf, uint32_t csum_off,
+			  const char *what)
+{
+	struct f2fs_field crc = cp_crc_field(csum_off);
+	uint64_t old;
+
+	need_val(in);
+	if (!cp_crc_in_range(csum_off))
+		tool_fail_image(&in->tool, 1, "%s: checksum_offset %u is out of range", what,
+				csum_off);
+	check_fits(in, &crc, crc.name);
+	old = f2fs_field_get(&crc, buf, 0);
+	f2fs_field_put(&crc, buf, 0, in->o.val);
+	info("inject crc of %s: 0x%08" PRIx64 " -> 0x%08" PRIx64, what, old, in->o.val);
+}
+
 static void inject_cp(const struct inject *in)
 {
 	const struct opts *o = &in->o;
 	const struct f2fs_super_block *sb = f2fs_fs_sb(in->fs);
 	uint8_t buf[F2FS_BLKSIZE];
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)buf;
-	const struct member *m = find_member(cp_members, o->mb);
+	const struct f2fs_field *m = find_member(F2FS_FIELDS_CHECKPOINT, o->mb);
 	int pack = o->pack ? o->pack - 1 : f2fs_volume_cp_index(f2fs_fs_volume(in->fs));
 	uint64_t start = f2fs_sb_cp_pack_addr(sb, (unsigned int)pack);
 	struct f2fs_pack_layout layout;
@@ -692,37 +719,14 @@ static void inject_cp(const struct inject *in)
 		inject_orphan(in, start, buf, &layout, what);
 		return;
 	}
-	if (m) {
+	if (!m) {
+		inject_cp_crc(in, buf, csum_off, what);
+	} else {
+		set_member(in, buf, m, what);
 		/* a moved checksum_offset takes the checksum along: keep the old one where it was
 		 */
-		bool reseal = strcmp(m->name, "checksum_offset") != 0;
-
-		set_member(in, buf, m, what);
-		if (reseal) {
-			if (csum_off < F2FS_CP_BITMAP_OFFSET || csum_off > F2FS_CP_CHKSUM_OFFSET) {
-				info("%s: checksum_offset %u is out of range: crc left alone", what,
-				     csum_off);
-			} else {
-				uint32_t old = get_le(buf + csum_off, 4);
-
-				f2fs_cp_seal(cp);
-				info("%s crc updated: 0x%08x -> 0x%08x", what, old,
-				     (uint32_t)get_le(buf + csum_off, 4));
-			}
-		}
-	} else {
-		uint64_t old;
-
-		need_val(in);
-		if (csum_off < F2FS_CP_BITMAP_OFFSET || csum_off > F2FS_CP_CHKSUM_OFFSET)
-			tool_fail_image(&in->tool, 1, "%s: checksum_offset %u is out of range",
-					what, csum_off);
-		if (o->val > UINT32_MAX)
-			tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit crc (4 bytes)",
-				  o->val);
-		old = get_le(buf + csum_off, 4);
-		put_le(buf + csum_off, 4, o->val);
-		info("inject crc of %s: 0x%08" PRIx64 " -> 0x%08" PRIx64, what, old, o->val);
+		if (strcmp(m->name, "checksum_offset"))
+			reseal_cp(buf, csum_off, what);
 	}
 	wr(in, buf, start, what);
 	wr(in, buf, start + layout.last, "checkpoint tail copy");
@@ -746,49 +750,23 @@ static uint64_t journal_location(const struct inject *in, bool sit, size_t *off)
 
 /* ---- NAT ---- */
 
+/* --mb of the NAT entry @ne of --nid in @where (--idx does not apply and is not looked at). */
 static void set_nat_field(const struct inject *in, struct f2fs_nat_entry *ne, const char *where)
 {
-	const struct opts *o = &in->o;
+	const struct f2fs_field *f = find_member(F2FS_FIELDS_NAT_ENTRY, in->o.mb);
 	char what[64];
-	uint64_t old;
-	unsigned int size;
-	uint8_t *p;
 
-	snprintf(what, sizeof(what), "nid %u in %s", o->nid, where);
-	if (!strcmp(o->mb, "version")) {
-		p = &ne->version;
-		size = 1;
-	} else if (!strcmp(o->mb, "ino")) {
-		p = (uint8_t *)&ne->ino;
-		size = 4;
-	} else if (!strcmp(o->mb, "block_addr")) {
-		p = (uint8_t *)&ne->block_addr;
-		size = 4;
-	} else {
-		tool_fail(
-		    &in->tool, 1,
-		    "unknown or unsupported NAT member \"%s\" (version, ino, block_addr, j_nid)",
-		    o->mb);
-	}
-	need_val(in);
-	if (o->val > size_mask(size))
-		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit %s", o->val, o->mb);
-	old = get_le(p, size);
-	put_le(p, size, o->val);
-	info("inject %s of %s: %" PRIu64 " (0x%" PRIx64 ") -> %" PRIu64 " (0x%" PRIx64 ")", o->mb,
-	     what, old, old, o->val, o->val);
+	snprintf(what, sizeof(what), "nid %u in %s", in->o.nid, where);
+	check_fits(in, f, f->name);
+	put_member(in, ne, f, 0, f->name, what, "");
 }
 
 static void check_nat_member(const struct inject *in)
 {
 	const char *mb = in->o.mb;
 
-	if (strcmp(mb, "version") && strcmp(mb, "ino") && strcmp(mb, "block_addr") &&
-	    strcmp(mb, "j_nid"))
-		tool_fail(
-		    &in->tool, 1,
-		    "unknown or unsupported NAT member \"%s\" (version, ino, block_addr, j_nid)",
-		    mb);
+	if (!is_member(in))
+		fail_unknown(in, "NAT");
 	need_val(in);
 	if (!strcmp(mb, "j_nid") && in->o.val > UINT32_MAX)
 		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit a nid", in->o.val);
@@ -896,87 +874,65 @@ static uint32_t blk_segno(const struct inject *in)
 	return f2fs_geo_segno(g, in->o.blk);
 }
 
+/* valid_bit: the bit of --blk (offset @off in its segment) in the entry's valid_map. */
+static void set_valid_bit(const struct inject *in, struct f2fs_sit_entry *se, uint32_t off,
+			  const char *what)
+{
+	int old = f2fs_test_bit_msb(se->valid_map, off);
+
+	if (in->o.val > 1)
+		tool_fail(&in->tool, 1, "--val for valid_bit is 0 or 1");
+	if (in->o.val)
+		f2fs_set_bit_msb(se->valid_map, off);
+	else
+		f2fs_clear_bit_msb(se->valid_map, off);
+	info("inject valid_bit of block %u of %s: %d -> %d", off, what, old, (int)in->o.val);
+}
+
+/* What a vblocks word means, before and after: the segment's type and its valid blocks. */
+static void vblocks_meaning(char *buf, size_t len, uint64_t old, uint64_t now)
+{
+	snprintf(buf, len, " [type %u, %u blocks -> type %u, %u blocks]",
+		 (unsigned int)(old >> F2FS_SIT_VBLOCKS_SHIFT),
+		 (unsigned int)(old & F2FS_SIT_VBLOCKS_MASK),
+		 (unsigned int)(now >> F2FS_SIT_VBLOCKS_SHIFT),
+		 (unsigned int)(now & F2FS_SIT_VBLOCKS_MASK));
+}
+
+/* --mb of the SIT entry @se of segment @segno, in @where; valid_map's byte defaults to --blk's. */
 static void set_sit_field(const struct inject *in, struct f2fs_sit_entry *se, uint32_t segno,
 			  const char *where)
 {
 	const struct opts *o = &in->o;
+	const struct f2fs_field *f = find_member(F2FS_FIELDS_SIT_ENTRY, o->mb);
 	uint32_t off = f2fs_geo_blkoff(f2fs_fs_geo(in->fs), o->blk);
-	char what[96];
+	char what[96], label[80], tail[80] = "";
+	unsigned int idx = 0;
 
 	snprintf(what, sizeof(what), "segment %u (blk 0x%x) in %s", segno, o->blk, where);
 	need_val(in);
-	if (!strcmp(o->mb, "vblocks")) {
-		uint16_t old = le16_get(se->vblocks);
-
-		if (o->val > UINT16_MAX)
-			tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit vblocks (2 bytes)",
-				  o->val);
-		se->vblocks = le16_put((uint16_t)o->val);
-		info("inject vblocks of %s: %u (0x%04x) -> %u (0x%04x) [type %u, %u blocks -> type "
-		     "%u, %u blocks]",
-		     what, old, old, (unsigned int)o->val, (unsigned int)o->val,
-		     old >> F2FS_SIT_VBLOCKS_SHIFT, old & F2FS_SIT_VBLOCKS_MASK,
-		     (unsigned int)(o->val >> F2FS_SIT_VBLOCKS_SHIFT),
-		     (unsigned int)(o->val & F2FS_SIT_VBLOCKS_MASK));
-	} else if (!strcmp(o->mb, "type")) {
-		uint16_t old = le16_get(se->vblocks);
-
-		if (o->val > 63)
-			tool_fail(&in->tool, 1,
-				  "--val %" PRIu64 " does not fit the 6-bit segment type", o->val);
-		se->vblocks = le16_put(
-		    (uint16_t)((old & F2FS_SIT_VBLOCKS_MASK) | (o->val << F2FS_SIT_VBLOCKS_SHIFT)));
-		info("inject type of %s: %u -> %u", what, old >> F2FS_SIT_VBLOCKS_SHIFT,
-		     (unsigned int)o->val);
-	} else if (!strcmp(o->mb, "valid_map")) {
-		uint32_t idx = o->have_idx ? o->idx : off / 8;
-
-		if (idx >= F2FS_SIT_VBLOCK_MAP_SIZE)
-			tool_fail(&in->tool, 1, "--idx %u is out of range for valid_map[] (0..%d)",
-				  idx, F2FS_SIT_VBLOCK_MAP_SIZE - 1);
-		if (o->val > 0xff)
-			tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit a valid_map byte",
-				  o->val);
-		info("inject valid_map[%u] of %s: 0x%02x -> 0x%02x", idx, what, se->valid_map[idx],
-		     (unsigned int)o->val);
-		se->valid_map[idx] = (uint8_t)o->val;
-	} else if (!strcmp(o->mb, "valid_bit")) {
-		int old = f2fs_test_bit_msb(se->valid_map, off);
-
-		if (o->val > 1)
-			tool_fail(&in->tool, 1, "--val for valid_bit is 0 or 1");
-		if (o->val)
-			f2fs_set_bit_msb(se->valid_map, off);
-		else
-			f2fs_clear_bit_msb(se->valid_map, off);
-		info("inject valid_bit of block %u of %s: %d -> %d", off, what, old, (int)o->val);
-	} else if (!strcmp(o->mb, "mtime")) {
-		uint64_t old = le64_get(se->mtime);
-
-		se->mtime = le64_put(o->val);
-		info("inject mtime of %s: %" PRIu64 " -> %" PRIu64, what, old, o->val);
-	} else {
-		tool_fail(&in->tool, 1,
-			  "unknown or unsupported SIT member \"%s\" (vblocks, type, valid_map, "
-			  "valid_bit, mtime)",
-			  o->mb);
+	if (!f) {
+		set_valid_bit(in, se, off, what);
+		return;
 	}
+	if (f->count > 1) {
+		idx = o->have_idx ? o->idx : off / 8;
+		if (idx >= f->count)
+			tool_fail(&in->tool, 1, "--idx %u is out of range for %s[] (0..%u)", idx,
+				  f->name, f->count - 1);
+	}
+	member_label(label, sizeof(label), f, idx);
+	check_fits(in, f, label);
+	if (f->show == F2FS_SHOW_VBLOCKS)
+		vblocks_meaning(tail, sizeof(tail), f2fs_field_get(f, se, 0), o->val);
+	put_member(in, se, f, idx, label, what, tail);
 }
 
 static void check_sit_member(const struct inject *in)
 {
-	static const char *const ok[] = {"vblocks",   "type",  "valid_map",
-					 "valid_bit", "mtime", "j_segno"};
-
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-		if (!strcmp(in->o.mb, ok[i])) {
-			need_val(in);
-			return;
-		}
-	tool_fail(&in->tool, 1,
-		  "unknown or unsupported SIT member \"%s\" (vblocks, type, valid_map, valid_bit, "
-		  "mtime, j_segno)",
-		  in->o.mb);
+	if (!is_member(in))
+		fail_unknown(in, "SIT");
+	need_val(in);
 }
 
 static void inject_sit(const struct inject *in)
@@ -1040,6 +996,7 @@ static void inject_sit(const struct inject *in)
 
 /* ---- SSA ---- */
 
+/* --mb of an SSA block: of entry --idx (by default --blk's), or of the block's footer. */
 static void inject_ssa(const struct inject *in)
 {
 	const struct opts *o = &in->o;
@@ -1050,10 +1007,9 @@ static void inject_ssa(const struct inject *in)
 	struct f2fs_summary_block *s = (struct f2fs_summary_block *)buf;
 	uint64_t addr = le32_get(sb->ssa_blkaddr) + (uint64_t)segno;
 	int log = f2fs_cp_log_of_segment(in->cpd, segno);
+	const struct f2fs_field *f = find_member(F2FS_FIELDS_SUMMARY, o->mb);
+	void *base = &s->footer;
 	char what[64];
-	uint8_t *p;
-	unsigned int size;
-	uint64_t old;
 
 	if (log >= 0)
 		tool_fail(&in->tool, 1,
@@ -1065,38 +1021,17 @@ static void inject_ssa(const struct inject *in)
 	if (idx >= F2FS_ENTRIES_IN_SUM)
 		tool_fail(&in->tool, 1, "--idx %u is out of range for entries[] (0..%d)", idx,
 			  F2FS_ENTRIES_IN_SUM - 1);
-	if (!strcmp(o->mb, "nid")) {
-		p = (uint8_t *)&s->entries[idx].nid;
-		size = 4;
-	} else if (!strcmp(o->mb, "version")) {
-		p = &s->entries[idx].version;
-		size = 1;
-	} else if (!strcmp(o->mb, "ofs_in_node")) {
-		p = (uint8_t *)&s->entries[idx].ofs_in_node;
-		size = 2;
-	} else if (!strcmp(o->mb, "entry_type")) {
-		p = &s->footer.entry_type;
-		size = 1;
-	} else if (!strcmp(o->mb, "check_sum")) {
-		p = (uint8_t *)&s->footer.check_sum;
-		size = 4;
-	} else {
-		tool_fail(&in->tool, 1,
-			  "unknown or unsupported SSA member \"%s\" (nid, version, ofs_in_node, "
-			  "entry_type, check_sum)",
-			  o->mb);
-	}
-	if (o->val > size_mask(size))
-		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit %s", o->val, o->mb);
-	rd(in, buf, addr);
-	if (p >= (uint8_t *)&s->footer)
-		snprintf(what, sizeof(what), "the summary of segment %u", segno);
-	else
+	if (f) {
+		base = &s->entries[idx];
 		snprintf(what, sizeof(what), "summary entry %u of segment %u", idx, segno);
-	old = get_le(p, size);
-	put_le(p, size, o->val);
-	info("inject %s of %s: %" PRIu64 " (0x%" PRIx64 ") -> %" PRIu64 " (0x%" PRIx64 ")", o->mb,
-	     what, old, old, o->val, o->val);
+	} else if ((f = find_member(F2FS_FIELDS_SUM_FOOTER, o->mb))) {
+		snprintf(what, sizeof(what), "the summary of segment %u", segno);
+	} else {
+		fail_unknown(in, "SSA");
+	}
+	check_fits(in, f, f->name);
+	rd(in, buf, addr);
+	put_member(in, base, f, 0, f->name, what, "");
 	wr(in, buf, addr, "SSA block");
 }
 
@@ -1140,26 +1075,27 @@ static void write_inode_block(const struct inject *in, struct f2fs_node *n, uint
  * Change a head field of entry --idx of inode @n's xattr list (the inline
  * area, then the xattr node) and write the block that holds it.
  */
-static void inject_xattr_entry(const struct inject *in, const struct member *m, struct f2fs_node *n,
-			       uint32_t addr)
+static void inject_xattr_entry(const struct inject *in, const struct f2fs_field *f,
+			       struct f2fs_node *n, uint32_t addr)
 {
 	const struct opts *o = &in->o;
 	uint32_t features = f2fs_fs_features(in->fs);
 	unsigned int inline_bytes = f2fs_inline_xattr_bytes(&n->i, features);
-	uint8_t *space = calloc(1, F2FS_XATTR_SPACE_MAX), xnode[F2FS_BLKSIZE], *p;
 	uint32_t xnid = le32_get(n->i.i_xattr_nid), xaddr = 0;
-	size_t len = inline_bytes, field;
+	uint8_t *space, xnode[F2FS_BLKSIZE], *head;
+	size_t len = inline_bytes;
+	char what[80];
+	bool in_inline;
 	long off;
-	uint64_t old;
 
-	if (!space)
-		tool_fail(&in->tool, 1, "out of memory");
 	need_val(in);
 	if (!o->have_idx)
 		tool_fail(&in->tool, 1, "--mb %s needs --idx (the entry's place in the list)",
-			  m->name);
-	if (o->val > size_mask(m->size))
-		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit %s", o->val, m->name);
+			  f->name);
+	check_fits(in, f, f->name);
+	space = calloc(1, F2FS_XATTR_SPACE_MAX);
+	if (!space)
+		tool_fail(&in->tool, 1, "out of memory");
 	memcpy(space, f2fs_inline_xattr(&n->i, features), inline_bytes);
 	if (xnid) {
 		xaddr = node_addr(in, load_nat(in), xnid);
@@ -1174,16 +1110,13 @@ static void inject_xattr_entry(const struct inject *in, const struct member *m, 
 				"nid %u: its xattr list (%zu bytes) has no entry %u (or breaks "
 				"before it)",
 				o->nid, len, o->idx);
-	/* a head field never straddles the two parts: both are whole words */
-	field = (size_t)off + m->off;
-	p = field < inline_bytes ? (uint8_t *)f2fs_inline_xattr(&n->i, features) + field
-				 : xnode + (field - inline_bytes);
-	old = get_le(p, m->size);
-	put_le(p, m->size, o->val);
-	info("inject %s of xattr entry %u (offset %ld) of nid %u: %" PRIu64 " (0x%" PRIx64
-	     ") -> %" PRIu64 " (0x%" PRIx64 ")",
-	     m->name, o->idx, off, o->nid, old, old, o->val, o->val);
-	if (field < inline_bytes)
+	/* an entry's head never straddles the two parts: all three are whole words */
+	in_inline = (size_t)off < inline_bytes;
+	head = in_inline ? (uint8_t *)f2fs_inline_xattr(&n->i, features) + off
+			 : xnode + ((size_t)off - inline_bytes);
+	snprintf(what, sizeof(what), "xattr entry %u (offset %ld) of nid %u", o->idx, off, o->nid);
+	put_member(in, head, f, 0, f->name, what, "");
+	if (in_inline)
 		write_inode_block(in, n, addr, true, "inode (inline xattrs)");
 	else
 		wr(in, xnode, xaddr, "xattr node");
@@ -1195,7 +1128,7 @@ static void inject_node(const struct inject *in)
 	uint8_t buf[F2FS_BLKSIZE];
 	struct f2fs_node *n = (struct f2fs_node *)buf;
 	const struct f2fs_nat_table *nat;
-	const struct member *m;
+	const struct f2fs_field *m;
 	uint32_t addr;
 	bool is_inode;
 	char what[32];
@@ -1207,44 +1140,28 @@ static void inject_node(const struct inject *in)
 	is_inode = f2fs_nat_get(nat, o->nid)->ino == o->nid;
 	rd(in, buf, addr);
 	snprintf(what, sizeof(what), "nid %u", o->nid);
-	if ((m = find_member(footer_members, o->mb))) {
-		set_member(in, buf, m, what);
-	} else if (!strcmp(o->mb, "ofs")) {
-		uint32_t flag = le32_get(n->footer.flag);
-		uint32_t old = flag >> F2FS_OFFSET_BIT_SHIFT;
-
-		need_val(in);
-		if (o->have_idx)
-			tool_fail(&in->tool, 1, "--mb ofs is not an array: --idx does not apply");
-		if (o->val > (UINT32_MAX >> F2FS_OFFSET_BIT_SHIFT))
-			tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit the node offset",
-				  o->val);
-		flag = (flag & ((1u << F2FS_OFFSET_BIT_SHIFT) - 1)) |
-		       ((uint32_t)o->val << F2FS_OFFSET_BIT_SHIFT);
-		n->footer.flag = le32_put(flag);
-		info("inject node offset (footer flag) of %s: %u -> %u", what, old,
-		     (unsigned int)o->val);
-	} else if (is_inode && (m = find_member(xattr_members, o->mb))) {
+	if ((m = find_member(F2FS_FIELDS_FOOTER, o->mb))) {
+		set_member(in, &n->footer, m, what);
+	} else if (is_inode && (m = find_member(F2FS_FIELDS_XATTR_ENTRY, o->mb))) {
 		inject_xattr_entry(in, m, n, addr);
 		return;
 	} else if (is_inode) {
-		m = find_member(inode_members, o->mb);
+		m = find_member(F2FS_FIELDS_INODE, o->mb);
 		if (!m)
 			tool_fail(&in->tool, 1,
 				  "unknown or unsupported inode member \"%s\" (-h after --node "
 				  "lists them)",
 				  o->mb);
-		set_member(in, buf, m, what);
+		set_member(in, &n->i, m, what);
 	} else {
-		static const struct member addr_m = {"addr", 0, 4, F2FS_ADDRS_PER_BLOCK};
-
-		if (strcmp(o->mb, "addr"))
+		m = find_member(F2FS_FIELDS_DIRECT_NODE, o->mb);
+		if (!m)
 			tool_fail(
 			    &in->tool, 1,
 			    "unknown or unsupported member \"%s\" of non-inode node %u (addr, "
 			    "or a footer member)",
 			    o->mb, o->nid);
-		set_member(in, buf, &addr_m, what);
+		set_member(in, &n->dn, m, what);
 	}
 	if (is_inode)
 		write_inode_block(in, n, addr, strcmp(o->mb, "i_inode_checksum") != 0, "inode");
@@ -1339,82 +1256,70 @@ static void search_dir_blocks(const struct inject *in, const struct f2fs_node *d
 						 : strerror(-ret));
 }
 
+/* d_bitmap: whether @slot is in use (--val 1, or 0 which is also what no --val means). */
+static void set_dent_bit(const struct inject *in, struct f2fs_dentry_area *a, unsigned int slot,
+			 const char *what)
+{
+	const struct opts *o = &in->o;
+	int old = f2fs_test_bit_lsb(a->bitmap, slot);
+	int nv = o->have_val ? (int)(o->val != 0) : 0;
+
+	if (o->have_val && o->val > 1)
+		tool_fail(&in->tool, 1, "--val for d_bitmap is 0 or 1");
+	if (nv)
+		f2fs_set_bit_lsb(a->bitmap, slot);
+	else
+		f2fs_clear_bit_lsb(a->bitmap, slot);
+	info("inject d_bitmap bit of %s: %d -> %d", what, old, nv);
+}
+
+/* filename: --str over the old name, within its slots; the length and hash follow. */
+static void rename_dent(const struct inject *in, struct f2fs_dentry_area *a, unsigned int slot,
+			const char *what)
+{
+	const struct opts *o = &in->o;
+	struct f2fs_dir_entry *de = &a->dentry[slot];
+	/* the area is ours to change: f2fs_dentry_name() only says where the name is */
+	uint8_t *name = (uint8_t *)f2fs_dentry_name(a, slot);
+	size_t len = strlen(o->str);
+	size_t cap = (size_t)f2fs_name_slots(le16_get(de->name_len)) * F2FS_SLOT_LEN;
+
+	if (!len || len > cap || len > F2FS_NAME_LEN)
+		tool_fail(&in->tool, 1, "--str must be 1..%zu bytes (the slots of the old name)",
+			  cap);
+	if (slot + f2fs_name_slots(len) > a->nr)
+		tool_fail_image(&in->tool, 1, "%s: the name runs past the end of the block", what);
+	info("inject filename of %s: \"%.*s\" -> \"%s\"", what,
+	     (int)(le16_get(de->name_len) < cap ? le16_get(de->name_len) : cap), (const char *)name,
+	     o->str);
+	memcpy(name, o->str, len);
+	de->name_len = le16_put((uint16_t)len);
+	de->hash_code = le32_put(f2fs_dentry_hash((const unsigned char *)o->str, len));
+	info("d_name_len -> %zu, d_hash -> 0x%08x", len, le32_get(de->hash_code));
+}
+
 /* Change member --mb of the entry at @slot of @a; @what names it in the messages. */
 static void set_dent_field(const struct inject *in, struct f2fs_dentry_area *a, unsigned int slot,
 			   const char *what)
 {
-	const struct opts *o = &in->o;
-	struct f2fs_dir_entry *de = &a->dentry[slot];
+	const struct f2fs_field *f = find_member(F2FS_FIELDS_DENTRY, in->o.mb);
 
-	if (!strcmp(o->mb, "d_hash")) {
-		if (o->val > UINT32_MAX)
-			tool_fail(&in->tool, 1, "--val does not fit d_hash");
-		info("inject d_hash of %s: 0x%08x -> 0x%08x", what, le32_get(de->hash_code),
-		     (uint32_t)o->val);
-		de->hash_code = le32_put((uint32_t)o->val);
-	} else if (!strcmp(o->mb, "d_ino")) {
-		if (o->val > UINT32_MAX)
-			tool_fail(&in->tool, 1, "--val does not fit d_ino");
-		info("inject d_ino of %s: %u -> %u", what, le32_get(de->ino), (uint32_t)o->val);
-		de->ino = le32_put((uint32_t)o->val);
-	} else if (!strcmp(o->mb, "d_ftype")) {
-		if (o->val > 0xff)
-			tool_fail(&in->tool, 1, "--val does not fit d_ftype");
-		info("inject d_ftype of %s: %u -> %u", what, de->file_type, (unsigned int)o->val);
-		de->file_type = (uint8_t)o->val;
-	} else if (!strcmp(o->mb, "d_name_len")) {
-		if (o->val > UINT16_MAX)
-			tool_fail(&in->tool, 1, "--val does not fit d_name_len");
-		info("inject d_name_len of %s: %u -> %u", what, le16_get(de->name_len),
-		     (unsigned int)o->val);
-		de->name_len = le16_put((uint16_t)o->val);
-	} else if (!strcmp(o->mb, "d_bitmap")) {
-		int old = f2fs_test_bit_lsb(a->bitmap, slot);
-		int nv = o->have_val ? (int)(o->val != 0) : 0;
-
-		if (o->have_val && o->val > 1)
-			tool_fail(&in->tool, 1, "--val for d_bitmap is 0 or 1");
-		if (nv)
-			f2fs_set_bit_lsb(a->bitmap, slot);
-		else
-			f2fs_clear_bit_lsb(a->bitmap, slot);
-		info("inject d_bitmap bit of %s: %d -> %d", what, old, nv);
+	if (f) {
+		check_fits(in, f, f->name);
+		put_member(in, &a->dentry[slot], f, 0, f->name, what, "");
+	} else if (!strcmp(in->o.mb, "d_bitmap")) {
+		set_dent_bit(in, a, slot, what);
 	} else {
-		/* the area is ours to change: f2fs_dentry_name() only says where the name is */
-		uint8_t *name = (uint8_t *)f2fs_dentry_name(a, slot);
-		size_t len = strlen(o->str);
-		size_t cap = (size_t)f2fs_name_slots(le16_get(de->name_len)) * F2FS_SLOT_LEN;
-
-		if (!len || len > cap || len > F2FS_NAME_LEN)
-			tool_fail(&in->tool, 1,
-				  "--str must be 1..%zu bytes (the slots of the old name)", cap);
-		if (slot + f2fs_name_slots(len) > a->nr)
-			tool_fail_image(&in->tool, 1, "%s: the name runs past the end of the block",
-					what);
-		info("inject filename of %s: \"%.*s\" -> \"%s\"", what,
-		     (int)(le16_get(de->name_len) < cap ? le16_get(de->name_len) : cap),
-		     (const char *)name, o->str);
-		memcpy(name, o->str, len);
-		de->name_len = le16_put((uint16_t)len);
-		de->hash_code = le32_put(f2fs_dentry_hash((const unsigned char *)o->str, len));
-		info("d_name_len -> %zu, d_hash -> 0x%08x", len, le32_get(de->hash_code));
+		rename_dent(in, a, slot, what);
 	}
 }
 
 static void check_dent_args(const struct inject *in)
 {
-	static const char *const ok[] = {"d_hash",     "d_ino",	   "d_ftype",
-					 "d_name_len", "d_bitmap", "filename"};
 	const struct opts *o = &in->o;
-	bool known = false;
 
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-		known |= !strcmp(o->mb, ok[i]);
-	if (!known)
-		tool_fail(&in->tool, 1,
-			  "unknown or unsupported dentry member \"%s\" (d_hash, d_ino, d_ftype, "
-			  "d_name_len, d_bitmap, filename)",
-			  o->mb);
+	if (!is_member(in))
+		fail_unknown(in, "dentry");
 	if (!o->have_nid)
 		tool_fail(&in->tool, 1, "--dent needs --nid");
 	if (!strcmp(o->mb, "filename")) {
@@ -1533,61 +1438,17 @@ static int parse_pack(const struct inject *in, const char *opt, const char *s)
 
 static void target_help(enum target target)
 {
-	static const char *const cp_extra[] = {"crc", "orphan", "next_blkaddr[", NULL};
-	static const char *const sb_extra[] = {"devs.path[", NULL};
-	static const char *const nat[] = {"version", "ino", "block_addr", NULL};
-	static const char *const sit[] = {"vblocks", "type",	"valid_map[", "valid_bit",
-					  "mtime",   "j_segno", NULL};
-	static const char *const ssa[] = {"entry_type", "check_sum",	"nid[",
-					  "version[",	"ofs_in_node[", NULL};
-	static const char *const dnode[] = {"addr[", NULL};
-	static const char *const footer[] = {"ofs", NULL};
-	static const char *const dent[] = {"d_bitmap",	 "d_hash",   "d_ino", "d_ftype",
-					   "d_name_len", "filename", NULL};
+	const struct target_def *h = &targets[target];
+	const struct target_part *p;
 
-	switch (target) {
-	case T_SB:
-		help_head("inject.f2fs --sb <0|1|2> --mb <name> [--idx <index>] --val/str "
-			  "<value/string>");
-		help_members(sb_members, "super block");
-		help_names(sb_extra, "super block");
-		break;
-	case T_CP:
-		help_head("inject.f2fs --cp <0|1|2> --mb <name> [--idx <index>] --val <value>");
-		help_members(cp_members, "checkpoint");
-		help_names(cp_extra, "checkpoint");
-		break;
-	case T_NAT:
-		help_head("inject.f2fs --nat <0|1|2> --mb <name> --nid <nid> --val <value>");
-		help_names(nat, "nat entry");
-		break;
-	case T_SIT:
-		help_head("inject.f2fs --sit <0|1|2> --mb <name> --blk <blk> [--idx <index>] --val "
-			  "<value>");
-		help_names(sit, "sit entry");
-		break;
-	case T_SSA:
-		help_head(
-		    "inject.f2fs --ssa --mb <name> --blk <blk> [--idx <index>] --val <value>");
-		help_names(ssa, "summary");
-		break;
-	case T_NODE:
-		help_head(
-		    "inject.f2fs --node --mb <name> --nid <nid> [--idx <index>] --val <value>");
-		help_members(footer_members, "node footer");
-		help_names(footer, "node footer");
-		help_members(inode_members, "inode");
-		help_members(xattr_members, "inode xattr entry");
-		help_names(dnode, "{in}direct node");
-		break;
-	case T_DENT:
-		help_head("inject.f2fs --dent --mb <name> --nid <nid> [--dots <1|2>] --val/str "
-			  "<value/string>");
-		help_names(dent, "dentry");
-		break;
-	default:
+	if (target == T_NONE) {
 		usage(stdout);
+		return;
 	}
+	help_head(h->usage);
+	for (p = h->parts; p->what; p++)
+		help_members(p->of, p->what, p->by_idx);
+	help_names(h->extra, h->parts[0].what);
 }
 
 static void parse_args(struct inject *in, int argc, char **argv)

@@ -8,8 +8,9 @@
 # lines (problem lines, the per-section line).
 #
 # Newest upstream (UPSTREAM_NEWEST_FSCK, default the build of
-# bench/build-upstream.sh beside the repository) is compared in full; without
-# it Debian's 1.15 is, minus the lines 1.15 prints differently ("Max image
+# bench/build-upstream.sh beside the repository) is compared in full, and so
+# are the -l layout and the listings -d 1 adds to the header; without it
+# Debian's 1.15 is, minus the lines 1.15 prints differently ("Max image
 # size", the Casefold and nat_bits Info lines, which it lacks).
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -75,5 +76,24 @@ compare corrupt-f "$img" -f
 if [ "$which" = newest ]; then
 	compare layout "$img" -l
 	compare layout-s128 "$WORK/big.img" -l
+fi
+
+# -d: the superblock and checkpoint listings the header gains, each from its
+# boxed title to the next line that is not its own
+listings() {
+	awk '/^\| (Super block|Checkpoint) / { on = 1 } on && /^(Info: |\[)/ { on = 0 } on' "$1"
+}
+if [ "$which" = newest ]; then
+	"$FSCK" --dry-run -d 1 "$WORK/big.img" >"$WORK/ours.out" 2>&1
+	"$upstream" --dry-run -d 1 "$WORK/big.img" >"$WORK/up.out" 2>&1 </dev/null
+	listings "$WORK/ours.out" >"$WORK/ours.kept"
+	listings "$WORK/up.out" >"$WORK/up.kept"
+	if [ "$(grep -c . "$WORK/ours.kept")" -lt 100 ]; then
+		fail debug-listings "only $(grep -c . "$WORK/ours.kept") lines listed"
+	elif diff "$WORK/up.kept" "$WORK/ours.kept" >"$WORK/diff"; then
+		pass debug-listings
+	else
+		fail debug-listings "$(head -c 300 "$WORK/diff")"
+	fi
 fi
 finish

@@ -53,7 +53,8 @@ fi
 
 run_cmd "$DUMP" -d 1 "$d0"
 if [ "$RC" -eq 0 ] && grep -q 'segment_count_main' "$WORK/last.out" &&
-	grep -q "^devs\[1\].path .*\[$d1\]" "$WORK/last.out"; then
+	[ "$(grep -c '^devs\[i\]\.path ' "$WORK/last.out")" -eq 2 ] &&
+	grep -q "^devs\[i\].path .*\[$d1\]" "$WORK/last.out"; then
 	pass dump-super
 else
 	fail dump-super "exit $RC: $(snippet "$WORK/last.err") $(grep -m2 '^devs' "$WORK/last.out" | tr '\n' ' ')"
