@@ -182,11 +182,12 @@ int f2fs_tree_walk(const struct f2fs_tree_walk *w, struct f2fs_node *inode, bool
 /*
  * The walk's leaf step alone, for a node block met outside a walk (a scan
  * of the main area, the roll-forward chain): the data addresses of
- * @at->blk, an inode when @at->ofs is 0 and otherwise a direct node of
- * @per_direct addresses, the first being file block @at->first.  @w's
- * flags, from and addr apply.  Returns as f2fs_tree_walk(), -EUCLEAN for an
- * inode whose i_extra_isize puts its addresses past i_addr[]; *@changed
- * (when not NULL) says whether the block changed.
+ * @at->blk as f2fs_node_addr_range() finds them at offset @at->ofs (an
+ * inode's own, a direct node's @per_direct, none in other nodes), the
+ * first being file block @at->first.  @w's flags, from and addr apply.
+ * Returns as f2fs_tree_walk(), -EUCLEAN for an inode whose i_extra_isize
+ * puts its addresses past i_addr[]; *@changed (when not NULL) says whether
+ * the block changed.
  */
 int f2fs_tree_walk_addrs(const struct f2fs_tree_walk *w, const struct f2fs_tree_pos *at,
 			 unsigned int per_direct, bool *changed);
