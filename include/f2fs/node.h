@@ -5,7 +5,9 @@
 
 #include <endian.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
@@ -60,6 +62,42 @@ bool f2fs_inode_addr_range(const struct f2fs_inode *ri, uint32_t features, unsig
 
 /* Data addresses in one direct node of this inode's file. */
 unsigned int f2fs_direct_addrs(const struct f2fs_inode *ri);
+
+/*
+ * A node block read as little-endian 32-bit words: its data addresses and
+ * the nids it names are words of it.  An inode's i_addr[] starts at word
+ * F2FS_INODE_ADDR_WORD, its i_nid[] at F2FS_INODE_NID_WORD; a direct node's
+ * addresses and an indirect node's nids at word 0.
+ */
+#define F2FS_INODE_ADDR_WORD (offsetof(struct f2fs_inode, i_addr) / sizeof(uint32_t))
+#define F2FS_INODE_NID_WORD  (offsetof(struct f2fs_inode, i_nid) / sizeof(uint32_t))
+
+/* Word @i of node block @n (@i < F2FS_BLKSIZE / 4), in host order. */
+static inline uint32_t f2fs_node_word(const struct f2fs_node *n, unsigned int i)
+{
+	uint32_t v;
+
+	memcpy(&v, (const uint8_t *)n + (size_t)i * sizeof(v), sizeof(v));
+	return le32_get(v);
+}
+
+static inline void f2fs_node_set_word(struct f2fs_node *n, unsigned int i, uint32_t v)
+{
+	v = le32_put(v);
+	memcpy((uint8_t *)n + (size_t)i * sizeof(v), &v, sizeof(v));
+}
+
+/*
+ * The data addresses node block @n holds, as its place in the file's tree
+ * (tree offset @ofs) makes it: *@count words from word *@start.  An inode
+ * (@ofs 0) holds its own, after the extra attributes and inline xattrs, and
+ * none with inline data or an inline dentry area; a direct node holds
+ * @per_direct (f2fs_direct_addrs() of its inode); any other node none.
+ * False (and *@count 0) for an inode whose damaged i_extra_isize would put
+ * them past i_addr[]: none may be read then.
+ */
+bool f2fs_node_addr_range(const struct f2fs_node *n, uint32_t ofs, uint32_t features,
+			  unsigned int per_direct, unsigned int *start, unsigned int *count);
 
 /* Bytes of inline data (or inline dentry area) the inode can hold. */
 unsigned int f2fs_inline_data_bytes(const struct f2fs_inode *ri, uint32_t features);

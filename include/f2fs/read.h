@@ -56,6 +56,142 @@ typedef int (*f2fs_block_fn)(uint64_t file_block, uint32_t blkaddr, void *arg);
 int f2fs_file_for_each_block(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_block_fn fn,
 			     void *arg);
 
+/* ---- the node tree of a file (lib/read/iterate.c) ---- */
+
+/*
+ * One walk over the node tree of a file for every caller (the reader
+ * above, the checker, the write path's truncation; the rebuild and the
+ * roll-forward recovery take its leaf step alone), after e2fsprogs'
+ * ext2fs_block_iterate3(): flags choose the order and what an error does,
+ * a callback sees each data address and may change it, another each node.
+ * The read layer writes nothing: nodes come from a source the caller
+ * supplies, and a node whose block the walk or a callback changed goes back
+ * to that source marked so (the write path's marks its cached node dirty).
+ * A node's tree offset and file blocks come from its place in the tree
+ * (f2fs/node.h), never from its footer: the source may check the footer
+ * against them.
+ */
+
+/* Flags of a walk. */
+enum {
+	/* nothing may change: a callback returning CHANGED or REMOVE fails the walk with -EROFS */
+	F2FS_TREE_READ_ONLY = 1u << 0,
+	/* a node's callback comes after its subtree (before it otherwise) */
+	F2FS_TREE_POST_ORDER = 1u << 1,
+	/*
+	 * a node the source cannot give goes to the node callback (blk NULL,
+	 * err set) and the walk goes on with its siblings; otherwise the
+	 * source's error ends the walk
+	 */
+	F2FS_TREE_KEEP_GOING = 1u << 2,
+	/* NULL_ADDR slots go to the address callback too (they are skipped otherwise) */
+	F2FS_TREE_HOLES = 1u << 3,
+};
+
+/* What a callback returns: none, or some of these. */
+enum {
+	/* it changed the address (or the node's block): the block is stored back */
+	F2FS_TREE_CHANGED = 1u << 0,
+	/* node callback: the node goes; the source removes it, its parent's slot becomes 0 */
+	F2FS_TREE_REMOVE = 1u << 1,
+	/* stop the walk */
+	F2FS_TREE_ABORT = 1u << 2,
+};
+
+/* A node of the tree where the walk is (for an address: the node holding it). */
+struct f2fs_tree_pos {
+	uint32_t ino;
+	uint32_t nid;	    /* the node; ino for the inode */
+	uint32_t ofs;	    /* its tree offset, by its place (0: the inode) */
+	unsigned int depth; /* levels above the data: 0 the inode and direct nodes, 1, 2 */
+	uint64_t first;	    /* file block of its first address (its subtree's first) */
+	uint32_t parent;    /* the node whose slot names it (0 for the inode) */
+	unsigned int slot;  /* that slot: i_nid[] index in the inode, nid[] in an indirect node */
+	struct f2fs_node *blk; /* its block, NULL when the source could not give it */
+	int err;	       /* and then why */
+};
+
+/* A data address the walk hands its callback. */
+struct f2fs_tree_addr {
+	const struct f2fs_tree_pos *node; /* the node holding it */
+	unsigned int index;		  /* among the node's addresses, from 0 */
+	uint64_t file_block;		  /* the file block it maps */
+	/* host order; a callback that changes it returns F2FS_TREE_CHANGED */
+	uint32_t addr;
+};
+
+/* Each data address, in file order. */
+typedef unsigned int (*f2fs_tree_addr_fn)(struct f2fs_tree_addr *a, void *arg);
+
+/* Each node below the inode, with F2FS_TREE_KEEP_GOING also one that could not be had. */
+typedef unsigned int (*f2fs_tree_node_fn)(const struct f2fs_tree_pos *at, void *arg);
+
+/*
+ * Where the nodes below the inode come from.  get() gives node @at (its
+ * nid, expected offset, parent and slot are set): read into @buf, a block
+ * the walk keeps for the node's level, or the source's own copy; *@out
+ * points at it and *@ref holds what put() needs.  It returns 0 or a
+ * negative errno.  put() (NULL for a source that keeps nothing) takes the
+ * node back when its subtree is done, with @how 0, F2FS_TREE_CHANGED or
+ * F2FS_TREE_REMOVE; an error it returns ends the walk.
+ */
+struct f2fs_node_source {
+	int (*get)(void *arg, const struct f2fs_tree_pos *at, struct f2fs_node *buf,
+		   struct f2fs_node **out, void **ref);
+	int (*put)(void *arg, void *ref, unsigned int how);
+};
+
+struct f2fs_tree_walk {
+	unsigned int flags; /* F2FS_TREE_* */
+	uint32_t features;  /* the volume's: an inode's geometry depends on them */
+	/* file blocks before it are passed over, and nodes mapping only such are not read */
+	uint64_t from;
+	const struct f2fs_node_source *src;
+	void *src_arg;
+	f2fs_tree_addr_fn addr; /* may be NULL */
+	f2fs_tree_node_fn node; /* may be NULL */
+	void *arg;		/* for addr and node */
+};
+
+/* The shape of an inode's tree. */
+struct f2fs_tree_geo {
+	unsigned int inode_start; /* word of the inode block holding its first address */
+	unsigned int inode_addrs; /* addresses in the inode */
+	unsigned int per_direct;  /* addresses in each direct node */
+};
+
+/*
+ * The tree shape of @inode.  Returns 0; 1 for an inode with inline data or
+ * an inline dentry area, which has no tree; -EUCLEAN when a damaged
+ * i_extra_isize puts its addresses past i_addr[].
+ */
+int f2fs_tree_geometry(const struct f2fs_node *inode, uint32_t features, struct f2fs_tree_geo *g);
+
+/*
+ * Walk the tree of @inode: its own data addresses, then the nodes i_nid[]
+ * names, depth first.  An inode without a tree (f2fs_tree_geometry())
+ * gives nothing.  A changed address is stored in its node's block, a
+ * removed node's slot in its parent's set to 0; changed nodes below the
+ * inode go back through put(), and *@inode_changed (when not NULL) says
+ * whether the inode's block changed, for the caller to keep.  Returns 0,
+ * F2FS_TREE_ABORT when a callback stopped the walk, or a negative errno:
+ * f2fs_tree_geometry()'s, -ENOMEM, -EROFS, the source's.
+ */
+int f2fs_tree_walk(const struct f2fs_tree_walk *w, struct f2fs_node *inode, bool *inode_changed);
+
+/*
+ * The walk's leaf step alone, for a node block met outside a walk (a scan
+ * of the main area, the roll-forward chain): the data addresses of
+ * @at->blk as f2fs_node_addr_range() finds them at offset @at->ofs (an
+ * inode's own, a direct node's @per_direct, none in other nodes), the
+ * first being file block @at->first.  @w's flags, from and addr apply.
+ * Returns as f2fs_tree_walk(), -EUCLEAN for an inode whose i_extra_isize
+ * puts its addresses past i_addr[]; *@changed (when not NULL) says whether
+ * the block changed.
+ */
+int f2fs_tree_walk_addrs(const struct f2fs_tree_walk *w, const struct f2fs_tree_pos *at,
+			 unsigned int per_direct, bool *changed);
+
 /*
  * Called once per directory entry other than "." and "..".  @name is
  * NUL-terminated (a copy; @len bytes, which may contain other bytes than

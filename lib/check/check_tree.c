@@ -31,6 +31,7 @@
 #include "f2fs/dir.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
+#include "f2fs/read.h"
 #include "f2fs/ssa.h"
 #include "f2fs/xattr.h"
 
@@ -67,7 +68,6 @@ struct inode_walk {
 	bool xnode_ok; /* its xattr node was read into c->xattr_node */
 	struct extent_check ext;
 	uint32_t dentry_blocks; /* dentry blocks parsed so far */
-	uint64_t node_base;	/* file block of addr[0] in the node being walked */
 	uint64_t end_block;	/* one past the last file block with an address */
 	uint64_t dent_block; /* file block of the dentry area being parsed, or F2FS_DENTRY_INLINE */
 	/* hash bucket the dentry block being parsed serves; nbuckets 0 for inline */
@@ -200,9 +200,9 @@ static bool claim_block(struct check_ctx *c, uint64_t blkaddr, uint32_t owner, i
 	return true;
 }
 
-/* One data address of node @owner at @ofs; counts it into @w. */
+/* Data address @ofs (not NULL_ADDR) of node @owner, of file block @fblk; counts it into @w. */
 static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t owner, uint32_t addr,
-			   unsigned int ofs);
+			   unsigned int ofs, uint64_t fblk);
 
 /* ---- nodes ---- */
 
@@ -286,53 +286,54 @@ static struct f2fs_place nid_place(const struct inode_walk *w, uint32_t holder, 
 	    .kind = F2FS_PLACE_NID, .node = holder, .ino = w->ino, .index = index};
 }
 
-static void walk_direct(struct check_ctx *c, struct inode_walk *w, uint32_t nid, uint32_t ofs,
-			const struct f2fs_place *from)
-{
-	struct f2fs_node *n = malloc(sizeof(*n));
-	unsigned int i, addrs = f2fs_direct_addrs(w->ri);
+/* What the tree walk's callbacks of one inode need. */
+struct tree_visit {
+	struct check_ctx *c;
+	struct inode_walk *w;
+};
 
-	if (!n) {
-		check_fail(c, -ENOMEM);
-		return;
-	}
-	if (read_node(c, nid, w->ino, ofs, from, n)) {
-		w->blocks++;
-		w->node_base =
-		    f2fs_node_first_block(ofs, f2fs_inode_addrs(w->ri, c->features), addrs);
-		for (i = 0; i < addrs; i++)
-			walk_data_addr(c, w, nid, le32_get(n->dn.addr[i]), i);
-	}
-	free(n);
+/*
+ * The checker's node source: read_node(), which reports what is wrong with
+ * a node (where the walk found it) and claims its block.  A node it
+ * refuses was reported; the walk goes on without its subtree.
+ */
+static int get_tree_node(void *arg, const struct f2fs_tree_pos *at, struct f2fs_node *buf,
+			 struct f2fs_node **out, void **ref)
+{
+	struct tree_visit *v = arg;
+	struct f2fs_place from = nid_place(v->w, at->parent, at->slot);
+
+	(void)ref;
+	if (!read_node(v->c, at->nid, v->w->ino, at->ofs, &from, buf))
+		return -EUCLEAN;
+	v->w->blocks++;
+	*out = buf;
+	return 0;
 }
 
-/* An indirect node at @ofs whose children start at @child_ofs (stride 1 or 1019). */
-static void walk_indirect(struct check_ctx *c, struct inode_walk *w, uint32_t nid, uint32_t ofs,
-			  bool double_indirect, const struct f2fs_place *from)
+static unsigned int visit_data_addr(struct f2fs_tree_addr *a, void *arg)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
-	unsigned int i;
+	struct tree_visit *v = arg;
 
-	if (!n) {
-		check_fail(c, -ENOMEM);
-		return;
-	}
-	if (read_node(c, nid, w->ino, ofs, from, n)) {
-		w->blocks++;
-		for (i = 0; i < F2FS_NIDS_PER_BLOCK; i++) {
-			uint32_t child = le32_get(n->in.nid[i]);
-			struct f2fs_place at = nid_place(w, nid, i);
+	walk_data_addr(v->c, v->w, a->node->nid, a->addr, a->index, a->file_block);
+	return 0;
+}
 
-			if (!child)
-				continue;
-			if (double_indirect)
-				walk_indirect(c, w, child, f2fs_node_child_ofs(ofs, 2, i), false,
-					      &at);
-			else
-				walk_direct(c, w, child, f2fs_node_child_ofs(ofs, 1, i), &at);
-		}
-	}
-	free(n);
+/* The data addresses of inode @n and of the nodes below it. */
+static void walk_file_tree(struct check_ctx *c, struct inode_walk *w, struct f2fs_node *n)
+{
+	static const struct f2fs_node_source src = {.get = get_tree_node};
+	struct tree_visit v = {.c = c, .w = w};
+	struct f2fs_tree_walk walk = {.flags = F2FS_TREE_READ_ONLY | F2FS_TREE_KEEP_GOING,
+				      .features = c->features,
+				      .src = &src,
+				      .src_arg = &v,
+				      .addr = visit_data_addr,
+				      .arg = &v};
+	int ret = f2fs_tree_walk(&walk, n, NULL);
+
+	if (ret < 0)
+		check_fail(c, ret);
 }
 
 static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t nid)
@@ -711,13 +712,11 @@ static void check_xattrs(struct check_ctx *c, const struct inode_walk *w)
 }
 
 static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t owner, uint32_t addr,
-			   unsigned int ofs)
+			   unsigned int ofs, uint64_t fblk)
 {
-	if (addr == F2FS_NULL_ADDR)
-		return;
-	if (w->node_base + ofs + 1 > w->end_block)
-		w->end_block = w->node_base + ofs + 1;
-	note_extent(&w->ext, w->node_base + ofs, addr);
+	if (fblk + 1 > w->end_block)
+		w->end_block = fblk + 1;
+	note_extent(&w->ext, fblk, addr);
 	if (addr == F2FS_COMPRESS_ADDR) {
 		/* a cluster's marker holds its reservation until the blocks are released */
 		if (!(w->ri->i_inline & F2FS_COMPRESS_RELEASED)) {
@@ -733,17 +732,14 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 		return;
 	}
 	/* block: the file block, for a repair that gives this owner its own copy */
-	struct f2fs_place at = {.kind = F2FS_PLACE_ADDR,
-				.node = owner,
-				.ino = w->ino,
-				.index = ofs,
-				.block = w->node_base + ofs};
+	struct f2fs_place at = {
+	    .kind = F2FS_PLACE_ADDR, .node = owner, .ino = w->ino, .index = ofs, .block = fblk};
 
 	if (!claim_block(c, addr, owner, (int)ofs, &at))
 		return;
 	w->blocks++;
 	if (w->is_dir)
-		walk_dentry_block(c, w, w->parent, addr, w->node_base + ofs);
+		walk_dentry_block(c, w, w->parent, addr, fblk);
 }
 
 /*
@@ -1061,34 +1057,16 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 	return true;
 }
 
-static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w)
+static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w, struct f2fs_node *n)
 {
 	const struct f2fs_inode *ri = w->ri;
-	unsigned int i, first = f2fs_inode_first_addr(ri);
-	unsigned int addrs = f2fs_inode_addrs(ri, c->features);
 
 	if (ri->i_inline & F2FS_INLINE_DENTRY) {
 		walk_inline_dentries(c, w, w->parent);
 	} else if (w->special) {
 		/* device, fifo and socket inodes keep rdev in i_addr: no blocks */
 	} else if (!(ri->i_inline & F2FS_INLINE_DATA)) {
-		for (i = 0; i < addrs; i++)
-			walk_data_addr(c, w, w->ino, le32_get(ri->i_addr[first + i]), i);
-		for (i = 0; i < F2FS_DEF_NIDS_PER_INODE; i++) {
-			uint32_t nid = le32_get(ri->i_nid[i]);
-
-			if (!nid)
-				continue;
-			struct f2fs_place at = nid_place(w, w->ino, i);
-
-			if (!nid)
-				continue;
-			if (f2fs_inode_nid_depth(i) == 0)
-				walk_direct(c, w, nid, f2fs_inode_nid_ofs(i), &at);
-			else
-				walk_indirect(c, w, nid, f2fs_inode_nid_ofs(i),
-					      f2fs_inode_nid_depth(i) == 2, &at);
-		}
+		walk_file_tree(c, w, n);
 	}
 	if (le32_get(ri->i_xattr_nid))
 		walk_xattr_node(c, w, le32_get(ri->i_xattr_nid));
@@ -1211,7 +1189,7 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 			report_lost_dir(c, parent, ino, NULL, 0);
 		goto out;
 	}
-	walk_inode_tree(c, &w);
+	walk_inode_tree(c, &w, n);
 	if (w.is_dir && !(n->i.i_inline & F2FS_INLINE_DENTRY)) {
 		check_dir_size(c, &w);
 		check_dir_depth(c, &w);

@@ -114,6 +114,29 @@ unsigned int f2fs_direct_addrs(const struct f2fs_inode *ri)
 	return cluster_align(ri, F2FS_ADDRS_PER_BLOCK);
 }
 
+bool f2fs_node_addr_range(const struct f2fs_node *n, uint32_t ofs, uint32_t features,
+			  unsigned int per_direct, unsigned int *start, unsigned int *count)
+{
+	const struct f2fs_inode *ri = &n->i;
+	unsigned int first;
+
+	*start = 0;
+	*count = 0;
+	if (ofs != 0) {
+		if (f2fs_node_ofs_is_direct(ofs))
+			*count = per_direct;
+		return true;
+	}
+	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
+		return true;
+	if (!f2fs_inode_addr_range(ri, features, &first, count)) {
+		*count = 0;
+		return false;
+	}
+	*start = (unsigned int)F2FS_INODE_ADDR_WORD + first;
+	return true;
+}
+
 unsigned int f2fs_inline_data_bytes(const struct f2fs_inode *ri, uint32_t features)
 {
 	unsigned int used = f2fs_inode_first_addr(ri) +

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Walking a file's node tree and a directory's entries for reading.  The
- * tree of an inode is at most three levels below it: the inode holds data
- * addresses and five nids (two direct nodes, two indirect nodes, one double
- * indirect node).  Every node carries its offset in that tree in its footer,
- * so each node read is checked against the offset its position implies;
- * with that, a corrupted nid can neither loop nor make the walk visit a
- * node twice under different file offsets.
+ * Reading a file's blocks and a directory's entries.  The blocks come from
+ * the node-tree walk (iterate.c) with the reader's node source: every node
+ * through the NAT, its footer checked against the nid, inode and tree
+ * offset its place implies, so a corrupted nid can neither loop nor make
+ * the walk visit a node twice under different file offsets.  The first
+ * node or address that does not fit ends the walk.
  */
 #include "config.h"
 
@@ -63,115 +62,65 @@ int f2fs_read_inode(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *out)
 	return 0;
 }
 
-/* State shared by the levels of one walk. */
+/* A walk of the blocks of a file (f2fs_file_for_each_block()). */
 struct block_walk {
 	struct f2fs_fs *fs;
-	uint32_t ino;
-	unsigned int per_direct; /* data addresses per direct node */
 	f2fs_block_fn fn;
 	void *arg;
+	int ret; /* what ended the walk: @fn's value or -EUCLEAN */
 };
 
-/* @raw: @n little-endian 32-bit addresses (possibly unaligned inside a packed node) */
-static int visit_addrs(struct block_walk *w, const void *raw, unsigned int n, uint64_t first)
+/* The node source of the reader: through the NAT, each footer as its place demands. */
+static int read_tree_node(void *arg, const struct f2fs_tree_pos *at, struct f2fs_node *buf,
+			  struct f2fs_node **out, void **ref)
 {
-	const uint8_t *p = raw;
-	unsigned int i;
-	int ret;
+	struct block_walk *b = arg;
+	int ret = f2fs_read_node(b->fs, at->nid, at->ino, buf);
 
-	for (i = 0; i < n; i++) {
-		uint32_t a;
-
-		memcpy(&a, p + (size_t)i * sizeof(a), sizeof(a));
-		a = le32_get(a);
-
-		if (a == F2FS_NULL_ADDR)
-			continue;
-		if (a != F2FS_NEW_ADDR && a != F2FS_COMPRESS_ADDR &&
-		    !f2fs_geo_in_main(f2fs_fs_geo(w->fs), a))
-			return -EUCLEAN;
-		ret = w->fn(first + i, a, w->arg);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* Read node @nid expected at tree offset @ofs into @buf. */
-static int read_tree_node(struct block_walk *w, uint32_t nid, uint32_t ofs, struct f2fs_node *buf)
-{
-	int ret = f2fs_read_node(w->fs, nid, w->ino, buf);
-
+	(void)ref;
 	if (ret == -ENOENT)
 		return -EUCLEAN; /* a nid the tree names must exist */
 	if (ret)
 		return ret;
-	if (f2fs_node_ofs(buf) != ofs)
+	if (f2fs_node_ofs(buf) != at->ofs)
 		return -EUCLEAN;
+	*out = buf;
 	return 0;
 }
 
-/*
- * Walk the subtree of node @nid at tree offset @ofs, of @depth levels above
- * the data (0: direct node, 1: indirect, 2: double indirect), whose first
- * data address is file block @first.
- */
-static int visit_node(struct block_walk *w, uint32_t nid, uint32_t ofs, int depth, uint64_t first)
+static unsigned int visit_block(struct f2fs_tree_addr *a, void *arg)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
-	/* data blocks under one child: a direct node's, or an indirect node's */
-	uint64_t child_span =
-	    depth == 2 ? (uint64_t)w->per_direct * F2FS_NIDS_PER_BLOCK : w->per_direct;
-	unsigned int i;
-	int ret;
+	struct block_walk *b = arg;
 
-	if (!n)
-		return -ENOMEM;
-	ret = read_tree_node(w, nid, ofs, n);
-	if (ret)
-		goto out;
-	if (depth == 0) {
-		ret = visit_addrs(w, (const uint8_t *)n + offsetof(struct f2fs_direct_node, addr),
-				  w->per_direct, first);
-		goto out;
-	}
-	for (i = 0; i < F2FS_NIDS_PER_BLOCK && !ret; i++) {
-		uint32_t child = le32_get(n->in.nid[i]);
-		uint32_t child_ofs = f2fs_node_child_ofs(ofs, (unsigned int)depth, i);
-
-		if (child)
-			ret = visit_node(w, child, child_ofs, depth - 1, first + i * child_span);
-	}
-out:
-	free(n);
-	return ret;
+	if (a->addr != F2FS_NEW_ADDR && a->addr != F2FS_COMPRESS_ADDR &&
+	    !f2fs_geo_in_main(f2fs_fs_geo(b->fs), a->addr))
+		b->ret = -EUCLEAN;
+	else
+		b->ret = b->fn(a->file_block, a->addr, b->arg);
+	return b->ret ? F2FS_TREE_ABORT : 0;
 }
 
 int f2fs_file_for_each_block(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_block_fn fn,
 			     void *arg)
 {
-	const struct f2fs_inode *ri = &inode->i;
-	struct block_walk w = {.fs = fs, .fn = fn, .arg = arg};
-	unsigned int first, addrs, i;
-	int ret;
+	static const struct f2fs_node_source src = {.get = read_tree_node};
+	struct block_walk b = {.fs = fs, .fn = fn, .arg = arg};
+	struct f2fs_tree_walk w = {.flags = F2FS_TREE_READ_ONLY,
+				   .features = f2fs_fs_features(fs),
+				   .src = &src,
+				   .src_arg = &b,
+				   .addr = visit_block,
+				   .arg = &b};
+	struct f2fs_tree_geo g;
+	int ret = f2fs_tree_geometry(inode, w.features, &g);
 
-	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
-		return 0;
-	w.ino = le32_get(inode->footer.ino);
-	w.per_direct = f2fs_direct_addrs(ri);
-	if (!f2fs_inode_addr_range(ri, f2fs_fs_features(fs), &first, &addrs) || w.per_direct == 0)
+	if (ret)
+		return ret < 0 ? ret : 0;
+	if (g.per_direct == 0)
 		return -EUCLEAN;
-	ret = visit_addrs(
-	    &w, (const uint8_t *)ri + offsetof(struct f2fs_inode, i_addr) + (size_t)first * 4,
-	    addrs, 0);
-	for (i = 0; i < F2FS_DEF_NIDS_PER_INODE && !ret; i++) {
-		uint32_t nid = le32_get(ri->i_nid[i]), ofs = f2fs_inode_nid_ofs(i);
-
-		if (nid)
-			ret = visit_node(&w, nid, ofs, (int)f2fs_inode_nid_depth(i),
-					 f2fs_node_first_block(ofs, addrs, w.per_direct));
-	}
-	return ret;
+	/* a read-only walk leaves the inode as it is */
+	ret = f2fs_tree_walk(&w, (struct f2fs_node *)inode, NULL);
+	return ret < 0 ? ret : b.ret;
 }
 
 /* ---- directories ---- */

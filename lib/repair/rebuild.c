@@ -33,6 +33,7 @@
 #include "f2fs/layout.h"
 #include "f2fs/nat.h"
 #include "f2fs/node.h"
+#include "f2fs/read.h"
 #include "f2fs/repair.h"
 #include "f2fs/sit.h"
 #include "f2fs/volume.h"
@@ -552,54 +553,83 @@ static int expect_summary(struct rebuild *b, uint64_t blkaddr, uint32_t nid, int
 	return 0;
 }
 
-/* Where @n's data addresses are: count, and the first's index in i_addr (0 for a direct node). */
-static bool data_addrs(const struct rebuild *b, const struct slot *s, const struct f2fs_node *n,
-		       unsigned int *first, unsigned int *count)
+/* A kept inode or direct node whose data addresses are looked at. */
+struct data_visit {
+	struct rebuild *b;
+	struct slot *s;
+	uint32_t nid;
+	int type;   /* of the data log its blocks count for */
+	bool taken; /* one of them is in use already */
+	int err;
+};
+
+/*
+ * Pass the data addresses of @v's node @n to @fn.  The scan knows no inode
+ * of a direct node: it holds all F2FS_ADDRS_PER_BLOCK.
+ */
+static int visit_data(struct data_visit *v, struct f2fs_node *n, f2fs_tree_addr_fn fn)
 {
-	*first = 0;
-	*count = F2FS_ADDRS_PER_BLOCK;
-	if (!(s->flags & SLOT_INODE))
-		return true;
-	if ((s->flags & SLOT_SPECIAL) || (n->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
-		return false;
-	/* a damaged i_extra_isize: the check reports it */
-	return f2fs_inode_addr_range(&n->i, b->features, first, count);
+	struct f2fs_tree_walk walk = {
+	    .flags = F2FS_TREE_READ_ONLY, .features = v->b->features, .addr = fn, .arg = v};
+	struct f2fs_tree_pos at = {
+	    .ino = v->s->ino, .nid = v->nid, .ofs = f2fs_node_ofs(n), .blk = n};
+	int ret;
+
+	if (v->s->flags & SLOT_SPECIAL)
+		return 0; /* device, fifo and socket inodes keep rdev in i_addr */
+	ret = f2fs_tree_walk_addrs(&walk, &at, F2FS_ADDRS_PER_BLOCK, NULL);
+	return ret == -EUCLEAN ? 0 : ret; /* a damaged i_extra_isize: the check reports it */
 }
 
-static uint64_t addr_at(const struct f2fs_node *n, bool inode, unsigned int first, unsigned int i)
+/* The NAT version of the node, from the summary of the first of its blocks that tells it. */
+static unsigned int find_version(struct f2fs_tree_addr *a, void *arg)
 {
-	return inode ? le32_get(n->i.i_addr[first + i]) : le32_get(n->dn.addr[i]);
+	struct data_visit *v = arg;
+
+	if (v->s->flags & SLOT_VERSION)
+		return F2FS_TREE_ABORT;
+	if (f2fs_geo_in_main(&v->b->geo, a->addr))
+		version_from_summary(v->b, v->s, v->nid, a->addr);
+	return 0;
+}
+
+/* One data address, marked in use unless something has it already. */
+static unsigned int mark_addr(struct f2fs_tree_addr *a, void *arg)
+{
+	struct data_visit *v = arg;
+	struct rebuild *b = v->b;
+
+	b->reserved += a->addr == F2FS_NEW_ADDR; /* counted by the kernel, not in the SIT */
+	if (!f2fs_geo_in_main(&b->geo, a->addr) || is_used(b, a->addr))
+		return 0;
+	mark(b, a->addr, v->type);
+	b->rep->data_blocks++;
+	v->err = expect_summary(b, a->addr, v->nid, (int)a->index, v->s->version);
+	return v->err ? F2FS_TREE_ABORT : 0;
 }
 
 /* The data addresses of a kept inode or direct node, each marked in use once. */
-static int mark_data(struct rebuild *b, uint32_t nid, const struct f2fs_node *n)
+static int mark_data(struct rebuild *b, uint32_t nid, struct f2fs_node *n)
 {
 	struct slot *s = &b->slot[nid];
-	bool inode = (s->flags & SLOT_INODE) != 0;
-	unsigned int first, count, i;
-	int type =
-	    (b->slot[s->ino].flags & SLOT_DIR) ? F2FS_CURSEG_HOT_DATA : F2FS_CURSEG_WARM_DATA;
-	int ret = 0;
+	struct data_visit v = {.b = b,
+			       .s = s,
+			       .nid = nid,
+			       .type = (b->slot[s->ino].flags & SLOT_DIR) ? F2FS_CURSEG_HOT_DATA
+									  : F2FS_CURSEG_WARM_DATA};
+	int ret = visit_data(&v, n, find_version);
 
-	if (!data_addrs(b, s, n, &first, &count))
-		return 0;
-	for (i = 0; i < count && !(s->flags & SLOT_VERSION); i++) {
-		uint64_t a = addr_at(n, inode, first, i);
+	if (ret >= 0)
+		ret = visit_data(&v, n, mark_addr);
+	return ret < 0 ? ret : v.err;
+}
 
-		if (f2fs_geo_in_main(&b->geo, a))
-			version_from_summary(b, s, nid, a);
-	}
-	for (i = 0; !ret && i < count; i++) {
-		uint64_t a = addr_at(n, inode, first, i);
+static unsigned int find_taken(struct f2fs_tree_addr *a, void *arg)
+{
+	struct data_visit *v = arg;
 
-		b->reserved += a == F2FS_NEW_ADDR; /* counted by the kernel, not in the SIT */
-		if (!f2fs_geo_in_main(&b->geo, a) || is_used(b, a))
-			continue;
-		mark(b, a, type);
-		b->rep->data_blocks++;
-		ret = expect_summary(b, a, nid, (int)i, s->version);
-	}
-	return ret;
+	v->taken = f2fs_geo_in_main(&v->b->geo, a->addr) && is_used(v->b, a->addr);
+	return v->taken ? F2FS_TREE_ABORT : 0;
 }
 
 /*
@@ -608,20 +638,13 @@ static int mark_data(struct rebuild *b, uint32_t nid, const struct f2fs_node *n)
  * newer file since.  A node one of whose data addresses a newer node (or a
  * node block) holds already is such a leftover: it is dropped whole.
  */
-static bool taken_by_newer(const struct rebuild *b, const struct slot *s, const struct f2fs_node *n)
+static bool taken_by_newer(struct rebuild *b, uint32_t nid, struct f2fs_node *n)
 {
-	bool inode = (s->flags & SLOT_INODE) != 0;
-	unsigned int first, count, i;
+	struct data_visit v = {.b = b, .s = &b->slot[nid], .nid = nid};
 
-	if (b->by == BY_NAT || b->by == BY_SIT || !data_addrs(b, s, n, &first, &count))
+	if (b->by == BY_NAT || b->by == BY_SIT)
 		return false;
-	for (i = 0; i < count; i++) {
-		uint64_t a = addr_at(n, inode, first, i);
-
-		if (f2fs_geo_in_main(&b->geo, a) && is_used(b, a))
-			return true;
-	}
-	return false;
+	return visit_data(&v, n, find_taken) >= 0 && v.taken;
 }
 
 static void drop(struct rebuild *b, struct slot *s)
@@ -686,7 +709,7 @@ static int mark_used(struct rebuild *b)
 
 		if (f2fs_dev_read(b->dev, n, (uint64_t)s->blk * F2FS_BLKSIZE, sizeof(*n)))
 			continue;
-		if (taken_by_newer(b, s, n))
+		if (taken_by_newer(b, order[k], n))
 			drop(b, s);
 		else
 			ret = mark_data(b, order[k], n);

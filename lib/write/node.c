@@ -23,6 +23,7 @@
 
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
+#include "f2fs/read.h"
 #include "write_internal.h"
 
 #define CACHE_BUDGET 4096u /* clean nodes kept: 16 MiB */
@@ -453,16 +454,15 @@ void wr_dnode_put(struct wr_dnode *dn)
 /* ---- truncation ---- */
 
 /*
- * Free the slot holding @addr: a block becomes invalid; a reservation (a
- * NEW_ADDR slot, or a compressed cluster's marker while the cluster holds
- * its reservation) is given back.  Returns the blocks i_blocks loses.
+ * Free the slot holding @addr (not NULL_ADDR): a block becomes invalid; a
+ * reservation (a NEW_ADDR slot, or a compressed cluster's marker while the
+ * cluster holds its reservation) is given back.  Returns the blocks
+ * i_blocks loses.
  */
 static unsigned int free_addr(struct f2fs_wr *w, struct wr_node *inode, uint32_t addr)
 {
 	struct f2fs_inode *ri = &inode->blk.i;
 
-	if (addr == F2FS_NULL_ADDR)
-		return 0;
 	if (addr == F2FS_COMPRESS_ADDR && ri->i_inline & F2FS_COMPRESS_RELEASED)
 		return 0;
 	if (addr == F2FS_COMPRESS_ADDR || addr == F2FS_NEW_ADDR) {
@@ -479,102 +479,93 @@ struct trunc {
 	struct f2fs_wr *w;
 	struct wr_node *inode;
 	uint64_t from;
-	unsigned int per_direct;
 	int64_t freed; /* blocks i_blocks loses */
+	int err;       /* of a node that could not be read */
 };
 
 /*
- * Truncate the subtree of node @nid at tree offset @ofs, @depth levels
- * above the data (0: direct), mapping file blocks from @first.  *gone says
- * whether the whole node went.
+ * The node cache as the tree walk's node source: got pinned (owned by the
+ * inode as the cache knows it), given back dirty or removed.
  */
-static int trunc_node(struct trunc *t, uint32_t nid, uint32_t ofs, unsigned int depth,
-		      uint64_t first, bool *gone)
+static int cache_get(void *arg, const struct f2fs_tree_pos *at, struct f2fs_node *buf,
+		     struct f2fs_node **out, void **ref)
 {
-	const uint64_t n_per = F2FS_NIDS_PER_BLOCK;
-	uint64_t span = t->per_direct, child_span;
+	struct trunc *t = arg;
 	struct wr_node *n;
-	unsigned int i;
-	int ret;
+	int ret = wr_node_get(t->w, at->nid, t->inode->ino, &n);
 
-	for (i = 0; i < depth; i++)
-		span *= n_per;
-	*gone = false;
-	if (first + span <= t->from)
-		return 0;
-	ret = wr_node_get(t->w, nid, t->inode->ino, &n);
+	(void)buf;
 	if (ret)
-		return ret == -ENOENT ? 0 : ret;
-	if (depth == 0) {
-		for (i = 0; i < t->per_direct; i++)
-			if (first + i >= t->from) {
-				t->freed += free_addr(t->w, t->inode, le32_get(n->blk.dn.addr[i]));
-				n->blk.dn.addr[i] = 0;
-			}
-	} else {
-		child_span = span / n_per;
-		for (i = 0; i < F2FS_NIDS_PER_BLOCK && !ret; i++) {
-			uint32_t c = le32_get(n->blk.in.nid[i]);
-			bool child_gone;
-
-			if (!c)
-				continue;
-			ret = trunc_node(t, c, f2fs_node_child_ofs(ofs, depth, i), depth - 1,
-					 first + i * child_span, &child_gone);
-			if (!ret && child_gone)
-				n->blk.in.nid[i] = 0;
-		}
-	}
-	if (ret) {
-		wr_node_put(n);
 		return ret;
-	}
-	if (first >= t->from) {
-		t->freed++;
-		*gone = true;
+	*out = &n->blk;
+	*ref = n;
+	return 0;
+}
+
+static int cache_put(void *arg, void *ref, unsigned int how)
+{
+	struct trunc *t = arg;
+	struct wr_node *n = ref;
+
+	if (how & F2FS_TREE_REMOVE)
 		return wr_node_remove(t->w, n);
-	}
-	wr_node_dirty(t->w, n);
+	if (how & F2FS_TREE_CHANGED)
+		wr_node_dirty(t->w, n);
 	wr_node_put(n);
 	return 0;
 }
 
+static unsigned int trunc_addr(struct f2fs_tree_addr *a, void *arg)
+{
+	struct trunc *t = arg;
+
+	t->freed += free_addr(t->w, t->inode, a->addr);
+	a->addr = F2FS_NULL_ADDR;
+	return F2FS_TREE_CHANGED;
+}
+
+/*
+ * A node, after its subtree: one whose blocks all lie from @from on goes,
+ * one that keeps blocks before @from is written again.  A nid that leads
+ * nowhere has nothing to free; any other node that cannot be read ends the
+ * truncation.
+ */
+static unsigned int trunc_node(const struct f2fs_tree_pos *at, void *arg)
+{
+	struct trunc *t = arg;
+
+	if (at->err == -ENOENT)
+		return 0;
+	if (at->err) {
+		t->err = at->err;
+		return F2FS_TREE_ABORT;
+	}
+	if (at->first < t->from)
+		return F2FS_TREE_CHANGED;
+	t->freed++;
+	return F2FS_TREE_REMOVE;
+}
+
 int wr_truncate_blocks(struct f2fs_wr *w, struct wr_node *inode, uint64_t from)
 {
-	struct f2fs_inode *ri = &inode->blk.i;
-	unsigned int addrs, first, i;
-	struct trunc t = {w, inode, from, f2fs_direct_addrs(ri), 0};
-	uint64_t base;
-	int ret = 0;
+	static const struct f2fs_node_source cache = {.get = cache_get, .put = cache_put};
+	struct trunc t = {.w = w, .inode = inode, .from = from};
+	struct f2fs_tree_walk walk = {.flags = F2FS_TREE_POST_ORDER | F2FS_TREE_KEEP_GOING,
+				      .features = w->fs->features,
+				      .from = from,
+				      .src = &cache,
+				      .src_arg = &t,
+				      .addr = trunc_addr,
+				      .node = trunc_node,
+				      .arg = &t};
+	struct f2fs_tree_geo g;
+	int ret = f2fs_tree_geometry(&inode->blk, w->fs->features, &g);
 
-	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
-		return 0;
-	if (!f2fs_inode_addr_range(ri, w->fs->features, &first, &addrs))
-		return -EUCLEAN;
-	base = addrs;
+	if (ret)
+		return ret < 0 ? ret : 0; /* data or dentries inline: no blocks */
 	wr_drop_extent(w, inode, from, UINT64_MAX - from);
-	for (i = 0; i < addrs; i++) {
-		if (i < from)
-			continue;
-		t.freed += free_addr(w, inode, le32_get(ri->i_addr[first + i]));
-		ri->i_addr[first + i] = 0;
-	}
-	for (i = 0; i < F2FS_DEF_NIDS_PER_INODE && !ret; i++) {
-		unsigned int depth = f2fs_inode_nid_depth(i), k;
-		uint64_t span = t.per_direct;
-		bool gone;
-
-		for (k = 0; k < depth; k++)
-			span *= F2FS_NIDS_PER_BLOCK;
-		if (ri->i_nid[i]) {
-			ret = trunc_node(&t, le32_get(ri->i_nid[i]), f2fs_inode_nid_ofs(i), depth,
-					 base, &gone);
-			if (!ret && gone)
-				ri->i_nid[i] = 0;
-		}
-		base += span;
-	}
+	ret = f2fs_tree_walk(&walk, &inode->blk, NULL);
 	wr_inode_add_blocks(w, inode, -t.freed);
 	wr_node_dirty(w, inode);
-	return ret;
+	return ret < 0 ? ret : t.err;
 }

@@ -337,13 +337,11 @@ static void drop_addr(struct f2fs_wr *w, struct wr_dnode *dn, struct wr_node *in
 /* How many data addresses node @n holds (0 for one that holds none). */
 static unsigned int addrs_in(struct f2fs_wr *w, const struct wr_node *n)
 {
-	uint32_t ofs = f2fs_node_ofs(&n->blk);
-	unsigned int first, count;
+	unsigned int start, count;
 
-	if (ofs == 0 && n->nid == n->ino)
-		return f2fs_inode_addr_range(&n->blk.i, w->fs->features, &first, &count) ? count
-											 : 0;
-	return f2fs_node_ofs_is_direct(ofs) ? F2FS_ADDRS_PER_BLOCK : 0;
+	f2fs_node_addr_range(&n->blk, f2fs_node_ofs(&n->blk), w->fs->features, F2FS_ADDRS_PER_BLOCK,
+			     &start, &count);
+	return count;
 }
 
 /*
@@ -418,37 +416,59 @@ static int recover_addr(struct recovery *r, struct wr_node *in, struct wr_dnode 
 	return ret;
 }
 
-/* The data addresses of chain block @src (step 3 of do_recover_data). */
+/* The recovery of one chain block's addresses into inode @in. */
+struct addr_recovery {
+	struct recovery *r;
+	struct wr_node *in;
+	int err;
+};
+
+/* Address @a of a chain block, of the inode's file block the same (do_recover_data's loop body). */
+static unsigned int recover_one(struct f2fs_tree_addr *a, void *arg)
+{
+	struct addr_recovery *ar = arg;
+	struct f2fs_wr *w = ar->r->w;
+	const struct f2fs_nat_info *e;
+	struct wr_dnode dn;
+
+	ar->err = wr_dnode_get(w, ar->in, a->file_block, true, &dn);
+	if (ar->err)
+		return F2FS_TREE_ABORT;
+	if (f2fs_node_ofs(&dn.node->blk) != a->node->ofs) {
+		ar->err = -EUCLEAN; /* the kernel's "Inconsistent ofs_of_node" */
+	} else {
+		e = wr_nat_get(w, dn.nid);
+		ar->err = recover_addr(ar->r, ar->in, &dn, a->addr, e ? e->version : 0);
+	}
+	wr_dnode_put(&dn);
+	return ar->err ? F2FS_TREE_ABORT : 0;
+}
+
+/*
+ * The data addresses of chain block @src (step 3 of do_recover_data), holes
+ * too: a hole in the chain block drops the address the tree has.  Where
+ * they lie in the file, the inode as it is now says.
+ */
 static int recover_addrs(struct recovery *r, struct wr_node *in, const struct f2fs_node *src)
 {
 	struct f2fs_wr *w = r->w;
-	bool inode = is_inode_block(src);
-	unsigned int own = f2fs_inode_addrs(&in->blk.i, w->fs->features);
-	unsigned int per = f2fs_direct_addrs(&in->blk.i), first = 0, count = per, i;
-	uint64_t start = f2fs_node_first_block(f2fs_node_ofs(src), own, per);
-	const struct f2fs_nat_info *e;
-	struct wr_dnode dn;
-	int ret;
+	uint32_t ofs = f2fs_node_ofs(src);
+	unsigned int per = f2fs_direct_addrs(&in->blk.i);
+	struct addr_recovery a = {.r = r, .in = in};
+	struct f2fs_tree_walk walk = {.flags = F2FS_TREE_READ_ONLY | F2FS_TREE_HOLES,
+				      .features = w->fs->features,
+				      .addr = recover_one,
+				      .arg = &a};
+	/* a read-only walk leaves the chain block as it is */
+	struct f2fs_tree_pos at = {
+	    .ino = in->ino,
+	    .nid = le32_get(src->footer.nid),
+	    .ofs = ofs,
+	    .first = f2fs_node_first_block(ofs, f2fs_inode_addrs(&in->blk.i, w->fs->features), per),
+	    .blk = (struct f2fs_node *)src};
+	int ret = f2fs_tree_walk_addrs(&walk, &at, per, NULL);
 
-	if (inode && !f2fs_inode_addr_range(&src->i, w->fs->features, &first, &count))
-		return -EUCLEAN;
-	for (i = 0; i < count; i++) {
-		uint32_t dest = le32_get(inode ? src->i.i_addr[first + i] : src->dn.addr[i]);
-
-		ret = wr_dnode_get(w, in, start + i, true, &dn);
-		if (ret)
-			return ret;
-		if (f2fs_node_ofs(&dn.node->blk) != f2fs_node_ofs(src)) {
-			wr_dnode_put(&dn);
-			return -EUCLEAN; /* the kernel's "Inconsistent ofs_of_node" */
-		}
-		e = wr_nat_get(w, dn.nid);
-		ret = recover_addr(r, in, &dn, dest, e ? e->version : 0);
-		wr_dnode_put(&dn);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return ret < 0 ? ret : a.err;
 }
 
 static int recover_block(uint64_t blkaddr, const struct f2fs_node *n, void *arg)

@@ -30,10 +30,10 @@
 #include "f2fs/read.h"
 #include "fixture.h"
 #include "test.h"
+#include "tree_image.h"
 
-#define BLK	  F2FS_BLKSIZE
-#define N	  F2FS_NIDS_PER_BLOCK
-#define IMG_BYTES (128ull << 20)
+#define BLK F2FS_BLKSIZE
+#define N   F2FS_NIDS_PER_BLOCK
 
 /* ---- node.h: tree offsets against an enumeration of the whole tree ---- */
 
@@ -295,85 +295,6 @@ static void test_inline_dentry_area(void)
 	CHECK(f2fs_inline_dentry_area(ri, flex, &a) == -EUCLEAN || a.nr == 0);
 }
 
-/* ---- building files on an image ---- */
-
-struct img {
-	struct fixture fx;
-	uint32_t features;
-	uint32_t next_nid;  /* from 100: NAT block 0, not in the journal */
-	struct f2fs_fs *fs; /* opened by img_open() */
-};
-
-static bool img_make(struct img *m, uint32_t features)
-{
-	memset(m, 0, sizeof(*m));
-	fixture_init(&m->fx, IMG_BYTES);
-	m->fx.cfg.features = features;
-	m->features = features;
-	m->next_nid = 100;
-	if (!fixture_open(&m->fx) || !fixture_mkfs(&m->fx)) {
-		CHECK(0);
-		fixture_free(&m->fx);
-		return false;
-	}
-	return true;
-}
-
-static bool img_open(struct img *m)
-{
-	f2fs_fs_close(m->fs);
-	m->fs = NULL;
-	return fixture_fs_open(&m->fx, &m->fs);
-}
-
-static void img_free(struct img *m)
-{
-	f2fs_fs_close(m->fs);
-	CHECK_EQ_U64(fixture_free(&m->fx), 0);
-}
-
-static uint32_t main_blk(struct img *m)
-{
-	return (uint32_t)fixture_free_blk(&m->fx);
-}
-
-/* An inode of @mode with the image's extra attributes, not yet written. */
-static void init_inode(struct img *m, struct f2fs_node *n, uint32_t ino, uint16_t mode)
-{
-	memset(n, 0, sizeof(*n));
-	n->i.i_mode = le16_put(mode);
-	n->i.i_links = le32_put(1);
-	if (m->features & F2FS_FEATURE_EXTRA_ATTR) {
-		n->i.i_inline = F2FS_EXTRA_ATTR;
-		n->i.i_extra_isize = le16_put(f2fs_extra_isize_for(m->features));
-	}
-	n->footer.nid = le32_put(ino);
-	n->footer.ino = le32_put(ino);
-}
-
-static void init_node(struct f2fs_node *n, uint32_t nid, uint32_t ino, uint32_t ofs)
-{
-	memset(n, 0, sizeof(*n));
-	n->footer.nid = le32_put(nid);
-	n->footer.ino = le32_put(ino);
-	n->footer.flag = le32_put(ofs << F2FS_OFFSET_BIT_SHIFT);
-}
-
-/* Write node @n into a free block and point its nid there. */
-static uint32_t put_node(struct img *m, const struct f2fs_node *n)
-{
-	uint32_t blk = main_blk(m);
-
-	CHECK(fixture_write_blk(&m->fx, blk, n));
-	CHECK(fixture_nat_set(&m->fx, le32_get(n->footer.nid), le32_get(n->footer.ino), blk));
-	return blk;
-}
-
-static void set_iaddr(struct f2fs_node *n, unsigned int i, uint32_t addr)
-{
-	n->i.i_addr[f2fs_inode_first_addr(&n->i) + i] = le32_put(addr);
-}
-
 /* ---- the node-tree walker ---- */
 
 #define MAX_SEEN 64
@@ -394,126 +315,6 @@ static int collect_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 	}
 	s->n++;
 	return s->stop_at && s->n == s->stop_at ? 42 : 0;
-}
-
-/* A file whose tree reaches every kind of node, and what walking it must report. */
-struct tree_file {
-	uint32_t ino, d1, ind1, d2, ind2, d3, dind, ind3, d4, ind4, d5;
-	unsigned int addrs, per;
-	unsigned int nexp;
-	uint64_t fblk[16];
-	uint32_t addr[16];
-};
-
-static void expect(struct tree_file *f, uint64_t fblk, uint32_t addr)
-{
-	f->fblk[f->nexp] = fblk;
-	f->addr[f->nexp] = addr;
-	f->nexp++;
-}
-
-/*
- * Inode @f->ino with data at file blocks 0, 5 (NEW_ADDR), 7 (COMPRESS_ADDR)
- * and addrs - 1; direct node 1 with its first and last address, direct
- * node 2 absent; indirect node 1 with child 5 only (address 3); indirect
- * node 2 with its last child only (last address); the double indirect node
- * with child 2's child 7 (address 9) and the very last block of the tree.
- * @ri_edit sets the inode's geometry (flags, extra sizes) before anything.
- */
-static bool build_tree_file(struct img *m, struct tree_file *f,
-			    void (*ri_edit)(struct f2fs_inode *ri))
-{
-	struct f2fs_node n;
-	uint32_t ofs_ind3 = F2FS_NODE_OFS_DINDIRECT + 1 + 2 * (N + 1);
-	uint32_t ofs_ind4 = F2FS_NODE_OFS_DINDIRECT + 1 + (N - 1) * (N + 1);
-	uint32_t a;
-	unsigned int last;
-
-	memset(f, 0, sizeof(*f));
-	f->ino = m->next_nid++;
-	f->d1 = m->next_nid++;
-	f->ind1 = m->next_nid++;
-	f->d2 = m->next_nid++;
-	f->ind2 = m->next_nid++;
-	f->d3 = m->next_nid++;
-	f->dind = m->next_nid++;
-	f->ind3 = m->next_nid++;
-	f->d4 = m->next_nid++;
-	f->ind4 = m->next_nid++;
-	f->d5 = m->next_nid++;
-
-	init_inode(m, &n, f->ino, S_IFREG | 0644);
-	if (ri_edit)
-		ri_edit(&n.i);
-	f->addrs = f2fs_inode_addrs(&n.i, m->features);
-	f->per = f2fs_direct_addrs(&n.i);
-	last = f->per - 1;
-
-	a = main_blk(m);
-	set_iaddr(&n, 0, a);
-	expect(f, 0, a);
-	set_iaddr(&n, 5, F2FS_NEW_ADDR);
-	expect(f, 5, F2FS_NEW_ADDR);
-	set_iaddr(&n, 7, F2FS_COMPRESS_ADDR);
-	expect(f, 7, F2FS_COMPRESS_ADDR);
-	a = main_blk(m);
-	set_iaddr(&n, f->addrs - 1, a);
-	expect(f, f->addrs - 1, a);
-	n.i.i_nid[0] = le32_put(f->d1);
-	n.i.i_nid[2] = le32_put(f->ind1);
-	n.i.i_nid[3] = le32_put(f->ind2);
-	n.i.i_nid[4] = le32_put(f->dind);
-	put_node(m, &n);
-
-	init_node(&n, f->d1, f->ino, F2FS_NODE_OFS_DIRECT1);
-	a = main_blk(m);
-	n.dn.addr[0] = le32_put(a);
-	expect(f, f->addrs, a);
-	a = main_blk(m);
-	n.dn.addr[last] = le32_put(a);
-	expect(f, f->addrs + last, a);
-	put_node(m, &n);
-
-	init_node(&n, f->ind1, f->ino, F2FS_NODE_OFS_INDIRECT1);
-	n.in.nid[5] = le32_put(f->d2);
-	put_node(m, &n);
-	init_node(&n, f->d2, f->ino, F2FS_NODE_OFS_INDIRECT1 + 1 + 5);
-	a = main_blk(m);
-	n.dn.addr[3] = le32_put(a);
-	expect(f, f->addrs + (uint64_t)f->per * (2 + 5) + 3, a);
-	put_node(m, &n);
-
-	init_node(&n, f->ind2, f->ino, F2FS_NODE_OFS_INDIRECT2);
-	n.in.nid[N - 1] = le32_put(f->d3);
-	put_node(m, &n);
-	init_node(&n, f->d3, f->ino, F2FS_NODE_OFS_INDIRECT2 + N);
-	a = main_blk(m);
-	n.dn.addr[last] = le32_put(a);
-	expect(f, f->addrs + (uint64_t)f->per * (2 + N + N - 1) + last, a);
-	put_node(m, &n);
-
-	init_node(&n, f->dind, f->ino, F2FS_NODE_OFS_DINDIRECT);
-	n.in.nid[2] = le32_put(f->ind3);
-	n.in.nid[N - 1] = le32_put(f->ind4);
-	put_node(m, &n);
-	init_node(&n, f->ind3, f->ino, ofs_ind3);
-	n.in.nid[7] = le32_put(f->d4);
-	put_node(m, &n);
-	init_node(&n, f->d4, f->ino, ofs_ind3 + 1 + 7);
-	a = main_blk(m);
-	n.dn.addr[9] = le32_put(a);
-	expect(f, f->addrs + (uint64_t)f->per * (2 + 2 * N + 2 * N + 7) + 9, a);
-	put_node(m, &n);
-	init_node(&n, f->ind4, f->ino, ofs_ind4);
-	n.in.nid[N - 1] = le32_put(f->d5);
-	put_node(m, &n);
-	init_node(&n, f->d5, f->ino, ofs_ind4 + N);
-	a = main_blk(m);
-	n.dn.addr[last] = le32_put(a);
-	expect(f, f->addrs + (uint64_t)f->per * (2 + 2 * N + (uint64_t)(N - 1) * N + N - 1) + last,
-	       a);
-	put_node(m, &n);
-	return img_open(m);
 }
 
 /* Walk inode @ino; returns the walk's result, the blocks in @s. */
@@ -549,18 +350,23 @@ static void walk_tree_file(uint32_t features, void (*ri_edit)(struct f2fs_inode 
 	struct tree_file f;
 	struct seen_blocks s;
 
-	if (!img_make(&m, features))
+	if (!img_make(&m, features)) {
+		CHECK(0);
 		return;
-	if (build_tree_file(&m, &f, ri_edit)) {
-		CHECK_EQ_U64(f.addrs, addrs);
-		CHECK_EQ_U64(f.per, per);
-		CHECK_EQ_U64(walk(&m, f.ino, &s, 0), 0);
-		check_blocks(&f, &s, f.nexp);
-		/* a non-zero return stops the walk and is passed back */
-		CHECK_EQ_U64(walk(&m, f.ino, &s, 6), 42);
-		CHECK_EQ_U64(s.n, 6);
 	}
-	img_free(&m);
+	if (!build_tree_file(&m, &f, ri_edit)) {
+		CHECK(0);
+		CHECK(img_free(&m));
+		return;
+	}
+	CHECK_EQ_U64(f.addrs, addrs);
+	CHECK_EQ_U64(f.per, per);
+	CHECK_EQ_U64(walk(&m, f.ino, &s, 0), 0);
+	check_blocks(&f, &s, f.nexp);
+	/* a non-zero return stops the walk and is passed back */
+	CHECK_EQ_U64(walk(&m, f.ino, &s, 6), 42);
+	CHECK_EQ_U64(s.n, 6);
+	CHECK(img_free(&m));
 }
 
 static void flexible_xattr(struct f2fs_inode *ri)
@@ -683,10 +489,13 @@ static void test_walk_corrupted(void)
 	uint32_t d2_blk;
 	const struct f2fs_nat_table *nat;
 
-	if (!img_make(&m, 0))
+	if (!img_make(&m, 0)) {
+		CHECK(0);
 		return;
+	}
 	if (!build_tree_file(&m, &f, NULL)) {
-		img_free(&m);
+		CHECK(0);
+		CHECK(img_free(&m));
 		return;
 	}
 	/* footers that do not fit the place in the tree */
@@ -725,7 +534,7 @@ static void test_walk_corrupted(void)
 	edit_node(&m, f.ino, set_extra_isize, 4000);
 	CHECK_EQ_U64(walk(&m, f.ino, &s, 0), -EUCLEAN);
 	CHECK_EQ_U64(s.n, 0);
-	img_free(&m);
+	CHECK(img_free(&m));
 }
 
 static void test_read_node(void)
@@ -735,10 +544,13 @@ static void test_read_node(void)
 	struct f2fs_node n;
 	uint32_t blk;
 
-	if (!img_make(&m, 0))
+	if (!img_make(&m, 0)) {
+		CHECK(0);
 		return;
+	}
 	if (!build_tree_file(&m, &f, NULL)) {
-		img_free(&m);
+		CHECK(0);
+		CHECK(img_free(&m));
 		return;
 	}
 	CHECK_EQ_U64(f2fs_read_node(m.fs, f.d1, f.ino, &n), 0);
@@ -753,8 +565,8 @@ static void test_read_node(void)
 	/* a direct node is no inode: nid and ino differ */
 	CHECK_EQ_U64(f2fs_read_inode(m.fs, f.d1, &n), -EUCLEAN);
 	/* a block with nid == ino but a tree offset past 0 */
-	init_node(&n, 300, 300, F2FS_NODE_OFS_DIRECT1);
-	blk = put_node(&m, &n);
+	img_init_node(&n, 300, 300, F2FS_NODE_OFS_DIRECT1);
+	blk = img_put_node(&m, &n);
 	CHECK(img_open(&m));
 	CHECK_EQ_U64(f2fs_read_node(m.fs, 300, 300, &n), 0);
 	CHECK_EQ_U64(f2fs_read_inode(m.fs, 300, &n), -EUCLEAN);
@@ -763,7 +575,7 @@ static void test_read_node(void)
 	CHECK(img_open(&m));
 	CHECK_EQ_U64(f2fs_read_node(m.fs, 300, 300, &n), -EUCLEAN);
 	(void)blk;
-	img_free(&m);
+	CHECK(img_free(&m));
 }
 
 /* Inline data and inline dentries hold no blocks, whatever i_addr[] says. */
@@ -774,19 +586,21 @@ static void test_walk_inline(void)
 	struct seen_blocks s;
 	uint32_t ino;
 
-	if (!img_make(&m, 0))
+	if (!img_make(&m, 0)) {
+		CHECK(0);
 		return;
+	}
 	ino = m.next_nid++;
-	init_inode(&m, &n, ino, S_IFREG | 0644);
+	img_init_inode(&m, &n, ino, S_IFREG | 0644);
 	n.i.i_inline |= F2FS_INLINE_DATA;
 	memset(n.i.i_addr, 0xab, sizeof(n.i.i_addr));
 	n.i.i_nid[0] = le32_put(12345);
-	put_node(&m, &n);
+	CHECK(img_put_node(&m, &n));
 	if (img_open(&m)) {
 		CHECK_EQ_U64(walk(&m, ino, &s, 0), 0);
 		CHECK_EQ_U64(s.n, 0);
 	}
-	img_free(&m);
+	CHECK(img_free(&m));
 }
 
 /* ---- the dentry iterator ---- */
@@ -905,12 +719,13 @@ static void inline_dir(uint32_t features)
 	uint32_t ino;
 
 	if (!s || !x || !img_make(&m, features)) {
+		CHECK(0);
 		free(s);
 		free(x);
 		return;
 	}
 	ino = m.next_nid++;
-	init_inode(&m, &n, ino, S_IFDIR | 0755);
+	img_init_inode(&m, &n, ino, S_IFDIR | 0755);
 	n.i.i_inline |= F2FS_INLINE_DENTRY;
 	if (features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) {
 		n.i.i_inline |= F2FS_INLINE_XATTR;
@@ -927,7 +742,7 @@ static void inline_dir(uint32_t features)
 	want(x, odd, 3, 12, F2FS_FT_SYMLINK);
 	area_put(&a, a.nr - 1, "z", 1, 13, F2FS_FT_REG_FILE);
 	want(x, "z", 1, 13, F2FS_FT_REG_FILE);
-	put_node(&m, &n);
+	CHECK(img_put_node(&m, &n));
 	if (img_open(&m)) {
 		CHECK_EQ_U64(list_dir(&m, ino, s, 0), 0);
 		check_entries(x, s, x->n);
@@ -937,7 +752,7 @@ static void inline_dir(uint32_t features)
 
 	/* a name running past the area's last slot */
 	area_put(&a, a.nr - 1, "zz-zz-zz-z", 10, 13, F2FS_FT_REG_FILE);
-	put_node(&m, &n);
+	CHECK(img_put_node(&m, &n));
 	if (img_open(&m)) {
 		CHECK_EQ_U64(list_dir(&m, ino, s, 0), -EUCLEAN);
 		check_entries(x, s, 3);
@@ -945,11 +760,11 @@ static void inline_dir(uint32_t features)
 	/* extra attributes leaving no room for the area */
 	if (features & F2FS_FEATURE_EXTRA_ATTR) {
 		n.i.i_extra_isize = le16_put(4 * (F2FS_DEF_ADDRS_PER_INODE - 1));
-		put_node(&m, &n);
+		CHECK(img_put_node(&m, &n));
 		if (img_open(&m))
 			CHECK_EQ_U64(list_dir(&m, ino, s, 0), -EUCLEAN);
 	}
-	img_free(&m);
+	CHECK(img_free(&m));
 	free(s);
 	free(x);
 }
@@ -968,7 +783,7 @@ static uint32_t put_dentry_block(struct img *m, struct dir_expect *x, const char
 {
 	static struct f2fs_dentry_block b;
 	unsigned int i, slot = 2;
-	uint32_t blk = main_blk(m);
+	uint32_t blk = img_main_blk(m);
 	char name[64];
 
 	memset(&b, 0, sizeof(b));
@@ -999,12 +814,13 @@ static void test_dir_one_block(void)
 	uint32_t ino, blk;
 
 	if (!s || !x || !img_make(&m, F2FS_FEATURE_EXTRA_ATTR)) {
+		CHECK(0);
 		free(s);
 		free(x);
 		return;
 	}
 	ino = m.next_nid++;
-	init_inode(&m, &n, ino, S_IFDIR | 0755);
+	img_init_inode(&m, &n, ino, S_IFDIR | 0755);
 	n.i.i_size = le64_put(BLK);
 	blk = put_dentry_block(&m, x, "entry", 20, true, ino, 1000);
 	/* a 9-byte name in the last two slots */
@@ -1014,8 +830,8 @@ static void test_dir_one_block(void)
 		     0);
 	want(x, "last-slot", 9, 2000, F2FS_FT_REG_FILE);
 	CHECK(fixture_write_blk(&m.fx, blk, &b));
-	set_iaddr(&n, 0, blk);
-	put_node(&m, &n);
+	img_set_iaddr(&n, 0, blk);
+	CHECK(img_put_node(&m, &n));
 	if (img_open(&m)) {
 		CHECK_EQ_U64(list_dir(&m, ino, s, 0), 0);
 		check_entries(x, s, x->n);
@@ -1039,18 +855,18 @@ static void test_dir_one_block(void)
 	/* a dentry block outside the main area, after the (repaired) first one */
 	b.dentry[F2FS_NR_DENTRY_IN_BLOCK - 2].name_len = le16_put(9);
 	CHECK(fixture_write_blk(&m.fx, blk, &b));
-	set_iaddr(&n, 1, 9);
-	put_node(&m, &n);
+	img_set_iaddr(&n, 1, 9);
+	CHECK(img_put_node(&m, &n));
 	CHECK(img_open(&m));
 	CHECK_EQ_U64(list_dir(&m, ino, s, 0), -EUCLEAN);
 	check_entries(x, s, x->n);
 
 	/* not a directory */
 	n.i.i_mode = le16_put(S_IFREG | 0644);
-	put_node(&m, &n);
+	CHECK(img_put_node(&m, &n));
 	if (img_open(&m))
 		CHECK_EQ_U64(list_dir(&m, ino, s, 0), -ENOTDIR);
-	img_free(&m);
+	CHECK(img_free(&m));
 	free(s);
 	free(x);
 }
@@ -1073,32 +889,33 @@ static void test_dir_levels(void)
 	char prefix[16];
 
 	if (!s || !x || !img_make(&m, 0)) {
+		CHECK(0);
 		free(s);
 		free(x);
 		return;
 	}
 	ino = m.next_nid++;
 	dnid = m.next_nid++;
-	init_inode(&m, &n, ino, S_IFDIR | 0755);
+	img_init_inode(&m, &n, ino, S_IFDIR | 0755);
 	addrs = f2fs_inode_addrs(&n.i, m.features);
 	for (i = 0; i < 8; i++) {
 		if (i == 3)
 			continue; /* a hole */
 		if (i == 5) {
-			set_iaddr(&n, i, F2FS_NEW_ADDR);
+			img_set_iaddr(&n, i, F2FS_NEW_ADDR);
 			continue;
 		}
 		snprintf(prefix, sizeof(prefix), "level-blk%u", i);
 		blk = put_dentry_block(&m, x, prefix, 10 + 5 * i, i == 0, ino, 100 * (i + 1));
-		set_iaddr(&n, i, blk);
+		img_set_iaddr(&n, i, blk);
 	}
 	n.i.i_nid[0] = le32_put(dnid);
 	n.i.i_size = le64_put((uint64_t)(addrs + 3) * BLK);
-	init_node(&d, dnid, ino, F2FS_NODE_OFS_DIRECT1);
+	img_init_node(&d, dnid, ino, F2FS_NODE_OFS_DIRECT1);
 	blk = put_dentry_block(&m, x, "via-direct-node", 40, false, ino, 5000);
 	d.dn.addr[2] = le32_put(blk);
-	put_node(&m, &d);
-	put_node(&m, &n);
+	CHECK(img_put_node(&m, &d));
+	img_put_node(&m, &n);
 	if (img_open(&m)) {
 		CHECK_EQ_U64(list_dir(&m, ino, s, 0), 0);
 		check_entries(x, s, x->n);
@@ -1109,7 +926,7 @@ static void test_dir_levels(void)
 	edit_node(&m, dnid, set_footer_ofs, F2FS_NODE_OFS_DIRECT2);
 	CHECK_EQ_U64(list_dir(&m, ino, s, 0), -EUCLEAN);
 	check_entries(x, s, x->n - 40);
-	img_free(&m);
+	CHECK(img_free(&m));
 	free(s);
 	free(x);
 }
@@ -1160,31 +977,32 @@ static void test_dir_unreadable_block(void)
 	int i;
 
 	if (!s || !x || !img_make(&m, 0)) {
+		CHECK(0);
 		free(s);
 		free(x);
 		return;
 	}
 	ino = m.next_nid++;
 	fino = m.next_nid++;
-	init_inode(&m, &n, ino, S_IFDIR | 0755);
+	img_init_inode(&m, &n, ino, S_IFDIR | 0755);
 	for (i = 0; i < 3; i++) {
 		char prefix[16];
 
 		snprintf(prefix, sizeof(prefix), "b%d", i);
 		blk[i] = put_dentry_block(&m, x, prefix, 5, i == 0, ino, 100 + 10 * i);
-		set_iaddr(&n, (unsigned int)i, blk[i]);
+		img_set_iaddr(&n, (unsigned int)i, blk[i]);
 	}
 	n.i.i_size = le64_put(3 * BLK);
-	put_node(&m, &n);
+	CHECK(img_put_node(&m, &n));
 	/* a file whose one data block is the directory's first dentry block (the last of the
 	 * device) */
-	init_inode(&m, &f, fino, S_IFREG | 0644);
+	img_init_inode(&m, &f, fino, S_IFREG | 0644);
 	f.i.i_size = le64_put(100);
-	set_iaddr(&f, 0, blk[0]);
-	put_node(&m, &f);
+	img_set_iaddr(&f, 0, blk[0]);
+	CHECK(img_put_node(&m, &f));
 	if (!fixture_fail_reads(&m.fx) || !img_open(&m)) {
 		CHECK(0);
-		img_free(&m);
+		CHECK(img_free(&m));
 		free(s);
 		free(x);
 		return;
@@ -1210,7 +1028,7 @@ static void test_dir_unreadable_block(void)
 	}
 	f2fs_fs_close(fs);
 	f2fs_dev_close(cut);
-	img_free(&m);
+	CHECK(img_free(&m));
 	free(s);
 	free(x);
 }
@@ -1282,8 +1100,10 @@ static void test_inode_copies(void)
 	uint64_t nbase, dbase, cur, stale, dnode, fake, datafake;
 	int i;
 
-	if (!img_make(&m, 0))
+	if (!img_make(&m, 0)) {
+		CHECK(0);
 		return;
+	}
 	nseg = m.fx.l.segment_count_main - 1;
 	dseg = m.fx.l.segment_count_main - 2;
 	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
@@ -1298,7 +1118,7 @@ static void test_inode_copies(void)
 	ino = m.next_nid++;
 	dnid = m.next_nid++;
 
-	init_inode(&m, &n, ino, S_IFREG | 0644);
+	img_init_inode(&m, &n, ino, S_IFREG | 0644);
 	n.footer.cp_ver = le64_put(5);
 	CHECK(fixture_write_blk(&m.fx, stale, &n));
 	n.footer.cp_ver = le64_put(6);
@@ -1307,7 +1127,7 @@ static void test_inode_copies(void)
 	CHECK(fixture_write_blk(&m.fx, fake, &n));
 	CHECK(fixture_write_blk(&m.fx, datafake, &n));
 	CHECK(fixture_nat_set(&m.fx, ino, ino, (uint32_t)cur));
-	init_node(&n, dnid, ino, F2FS_NODE_OFS_DIRECT1);
+	img_init_node(&n, dnid, ino, F2FS_NODE_OFS_DIRECT1);
 	CHECK(fixture_write_blk(&m.fx, dnode, &n));
 	CHECK(fixture_nat_set(&m.fx, dnid, ino, (uint32_t)dnode));
 
@@ -1324,7 +1144,7 @@ static void test_inode_copies(void)
 
 	if (!fixture_fail_reads(&m.fx) || !img_open(&m)) {
 		CHECK(0);
-		img_free(&m);
+		CHECK(img_free(&m));
 		return;
 	}
 	memset(&s, 0, sizeof(s));
@@ -1369,7 +1189,7 @@ static void test_inode_copies(void)
 		CHECK(s.n == 3 && s.c[0].blkaddr == stale && s.c[1].blkaddr == cur &&
 		      s.c[2].blkaddr == fake);
 	}
-	img_free(&m);
+	CHECK(img_free(&m));
 }
 
 /* ---- random damage never crashes the walks ---- */
@@ -1421,10 +1241,13 @@ static void test_random_damage(void)
 	uint8_t orig[11][BLK];
 	unsigned int iter, k, bad_ret = 0, unclean = 0;
 
-	if (!img_make(&m, 0))
+	if (!img_make(&m, 0)) {
+		CHECK(0);
 		return;
+	}
 	if (!build_tree_file(&m, &f, NULL) || f2fs_fs_nat(m.fs, &nat)) {
-		img_free(&m);
+		CHECK(0);
+		CHECK(img_free(&m));
 		return;
 	}
 	memcpy(nids,
@@ -1476,7 +1299,7 @@ static void test_random_damage(void)
 	}
 	CHECK_EQ_U64(bad_ret, 0);
 	CHECK(unclean > 0);
-	img_free(&m);
+	CHECK(img_free(&m));
 }
 
 int main(void)
