@@ -132,18 +132,27 @@ static int gen_tiotest(const struct f2fs_replay_gen_params *p, struct f2fs_repla
 	return ret;
 }
 
+/* Thread @name creates @path (in @dir, made at setup) and writes @size in @io writes; *@t for more.
+ */
+static int one_stream(struct f2fs_replay_workload *wl, const char *name, const char *dir,
+		      const char *path, uint64_t size, uint64_t io, struct f2fs_replay_thread **t)
+{
+	int ret = f2fs_replay_add_setup_dir(wl, dir);
+
+	*t = ret ? NULL : thread(wl, name, F2FS_RP_CLASS_FG, false);
+	if (!*t)
+		return ret ? ret : -ENOMEM;
+	ret = add(*t, F2FS_RP_CREATE, path, 0, 0);
+	return ret ? ret : add_stream(*t, path, size, io, false);
+}
+
 static int gen_seqwrite(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
 {
-	uint64_t size = or_default(p->file_size, 1536 * MIB),
-		 io = or_default(p->io_size, 512 * KIB);
 	struct f2fs_replay_thread *t;
-	int ret = f2fs_replay_add_setup_dir(wl, "/seq");
+	int ret =
+	    one_stream(wl, "fio", "/seq", "/seq/seq_write", or_default(p->file_size, 1536 * MIB),
+		       or_default(p->io_size, 512 * KIB), &t);
 
-	t = ret ? NULL : thread(wl, "fio", F2FS_RP_CLASS_FG, false);
-	if (!t)
-		return ret ? ret : -ENOMEM;
-	ret = add(t, F2FS_RP_CREATE, "/seq/seq_write", 0, 0);
-	ret = ret ? ret : add_stream(t, "/seq/seq_write", size, io, false);
 	return ret ? ret : add(t, F2FS_RP_FSYNC, "/seq/seq_write", 0, 0);
 }
 
@@ -179,15 +188,10 @@ static int gen_writeback(const struct f2fs_replay_gen_params *p, struct f2fs_rep
 
 static int gen_dd(const struct f2fs_replay_gen_params *p, struct f2fs_replay_workload *wl)
 {
-	uint64_t size = or_default(p->file_size, 1000 * MIB), io = or_default(p->io_size, MIB);
 	struct f2fs_replay_thread *t;
-	int ret = f2fs_replay_add_setup_dir(wl, "/dd");
 
-	t = ret ? NULL : thread(wl, "dd", F2FS_RP_CLASS_FG, false);
-	if (!t)
-		return ret ? ret : -ENOMEM;
-	ret = add(t, F2FS_RP_CREATE, "/dd/zero", 0, 0);
-	return ret ? ret : add_stream(t, "/dd/zero", size, io, false);
+	return one_stream(wl, "dd", "/dd", "/dd/zero", or_default(p->file_size, 1000 * MIB),
+			  or_default(p->io_size, MIB), &t);
 }
 
 #define UNTAR_PER_DIR  15u
