@@ -146,7 +146,7 @@ static void engine_destroy(struct rp_engine *e)
 {
 	free(e->cp_times_s);
 	rp_kernel_destroy(e);
-	free(e->dirty);
+	rp_dirty_free(&e->dirty);
 	free(e->thread_ctx);
 	rp_files_free(e);
 }

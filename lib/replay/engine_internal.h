@@ -31,13 +31,42 @@ struct rp_fifo_lock {
 
 struct rp_sched;
 
-/* An inode with dirty pages, for the flusher. */
+/* An inode with dirty pages, for the flusher (dirty.c). */
 struct rp_dirty {
+	struct rp_dirty *next, *prev; /* in the order the flusher takes them */
+	struct rp_dirty *hnext;	      /* in its index bucket */
 	uint32_t ino;
 	uint64_t dirtied_ns; /* when it went from clean to dirty */
-	uint64_t seq;	     /* its place in the round-robin order */
 	int io_class;	     /* of the thread that dirtied it last: whose fsyncs wait for it */
 };
+
+struct rp_dirty_list {
+	struct rp_dirty *head, *tail;
+	struct rp_dirty **buckets;
+	size_t count;
+};
+
+/* What the flusher may take now (rp_dirty_pick). */
+struct rp_dirty_pick {
+	uint64_t now, expire_ns;
+	bool background;  /* above the background level: any inode */
+	bool round_robin; /* FIFO write-back: a taken inode goes to the back */
+	bool (*has_dirty)(uint32_t ino, void *arg); /* an inode that has none leaves the list */
+	void *arg;
+};
+
+/* A zeroed list is empty; rp_dirty_free empties it again. */
+void rp_dirty_free(struct rp_dirty_list *l);
+/* @ino got dirty pages at @now from a thread of @io_class (a listed inode keeps its time). */
+int rp_dirty_note(struct rp_dirty_list *l, uint32_t ino, uint64_t now, int io_class);
+/* @ino is clean: off the list. */
+void rp_dirty_forget(struct rp_dirty_list *l, uint32_t ino);
+/* The inode the flusher writes next, if any is eligible. */
+bool rp_dirty_pick(struct rp_dirty_list *l, const struct rp_dirty_pick *pk, uint32_t *ino,
+		   int *io_class);
+/* The first listed inode that has dirty pages (sync(2)'s order). */
+bool rp_dirty_first(struct rp_dirty_list *l, bool (*has_dirty)(uint32_t ino, void *arg), void *arg,
+		    uint32_t *ino);
 
 /* A checkpoint request waiting for the checkpoint thread. */
 struct rp_cp_req {
@@ -103,9 +132,7 @@ struct rp_engine {
 	uint64_t wake_rng;  /* wake-up latencies, of the thread and its callers (under cp_mutex) */
 
 	/* write-back (dirty list under the big lock) */
-	struct rp_dirty *dirty;
-	size_t ndirty, dirty_cap;
-	uint64_t dirty_seq;
+	struct rp_dirty_list dirty;
 	pthread_mutex_t wb_mutex;
 	pthread_cond_t wb_cond;
 	pthread_cond_t wb_progress; /* the flusher wrote a turn: throttled writers look again */

@@ -236,48 +236,11 @@ bool rp_stopping(struct rp_engine *e)
 
 /* ---- dirty inodes, for the flusher (under the big lock) ---- */
 
-static struct rp_dirty *dirty_find(struct rp_engine *e, uint32_t ino)
+static bool has_dirty(uint32_t ino, void *arg)
 {
-	size_t i;
+	struct rp_engine *e = arg;
 
-	for (i = 0; i < e->ndirty; i++)
-		if (e->dirty[i].ino == ino)
-			return &e->dirty[i];
-	return NULL;
-}
-
-/* @ino got dirty pages from a thread of @cls: remember when it was first dirtied. */
-static int dirty_note(struct rp_engine *e, uint32_t ino, enum f2fs_replay_class cls)
-{
-	struct rp_dirty *d = dirty_find(e, ino);
-
-	if (d) {
-		d->io_class = cls;
-		return 0;
-	}
-	if (e->ndirty == e->dirty_cap) {
-		size_t cap = e->dirty_cap ? e->dirty_cap * 2 : 64;
-		struct rp_dirty *n = realloc(e->dirty, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		e->dirty = n;
-		e->dirty_cap = cap;
-	}
-	e->dirty[e->ndirty++] = (struct rp_dirty){
-	    .ino = ino, .dirtied_ns = rp_time(e), .seq = e->dirty_seq++, .io_class = cls};
-	return 0;
-}
-
-/* Drop the inodes whose pages are all written (under the big lock). */
-static void dirty_prune(struct rp_engine *e)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < e->ndirty; i++)
-		if (f2fs_dirty_pages(e->fs, e->dirty[i].ino))
-			e->dirty[k++] = e->dirty[i];
-	e->ndirty = k;
+	return f2fs_dirty_pages(e->fs, ino) != 0;
 }
 
 /* ---- write-back ---- */
@@ -343,7 +306,11 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 		if (!dentries)
 			rp_lock_op(e);
 		rp_enter(e, ctx);
-		ret = rp_leave(e, f2fs_writepages_some(e->fs, ino, mode, n, &left));
+		ret = f2fs_writepages_some(e->fs, ino, mode, n, &left);
+		/* clean now: dirtied again, it starts a new expire period */
+		if (!ret && !left)
+			rp_dirty_forget(&e->dirty, ino);
+		ret = rp_leave(e, ret);
 		if (!dentries)
 			rp_unlock_op(e);
 		done += n;
@@ -362,9 +329,8 @@ int rp_writeback_all(struct rp_engine *e, int ctx)
 		uint32_t ino = 0;
 
 		rp_enter(e, ctx);
-		dirty_prune(e);
-		if (e->ndirty)
-			ino = e->dirty[0].ino;
+		if (!rp_dirty_first(&e->dirty, has_dirty, e, &ino))
+			ino = 0;
 		rp_leave(e, 0);
 		if (!ino || ret)
 			return ret;
@@ -375,32 +341,16 @@ int rp_writeback_all(struct rp_engine *e, int ctx)
 /* The next inode the flusher writes: expired first, then (above the background level) any. */
 static bool flusher_pick(struct rp_engine *e, uint64_t now, uint32_t *ino, int *cls)
 {
-	bool background = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE > e->pol->dirty_background;
-	uint64_t expire = (uint64_t)e->pol->dirty_expire_ms * 1000000ull;
-	struct rp_dirty *best = NULL;
-	size_t i;
+	struct rp_dirty_pick pk = {
+	    .now = now,
+	    .expire_ns = (uint64_t)e->pol->dirty_expire_ms * 1000000ull,
+	    .background = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE > e->pol->dirty_background,
+	    .round_robin = e->pol->writeback == F2FS_RP_WB_FIFO,
+	    .has_dirty = has_dirty,
+	    .arg = e,
+	};
 
-	dirty_prune(e);
-	for (i = 0; i < e->ndirty; i++) {
-		struct rp_dirty *d = &e->dirty[i];
-		bool expired = now - d->dirtied_ns >= expire;
-
-		if (!expired && !background)
-			continue;
-		if (e->pol->writeback == F2FS_RP_WB_FIFO) {
-			if (!best || d->seq < best->seq)
-				best = d;
-		} else if (!best || d->dirtied_ns < best->dirtied_ns) {
-			best = d;
-		}
-	}
-	if (!best)
-		return false;
-	*ino = best->ino;
-	*cls = best->io_class;
-	/* round robin: the inode goes to the back of the FIFO order after its turn */
-	best->seq = e->dirty_seq++;
-	return true;
+	return rp_dirty_pick(&e->dirty, &pk, ino, cls);
 }
 
 static void *flusher_main(void *arg)
@@ -488,7 +438,7 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 	int ret;
 
 	rp_enter(e, ctx);
-	ret = dirty_note(e, ino, cls);
+	ret = rp_dirty_note(&e->dirty, ino, rp_time(e), cls);
 	dirty = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE;
 	rp_leave(e, 0);
 	if (ret)
