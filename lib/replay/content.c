@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "f2fs/replay.h"
-#include "engine_internal.h"
+#include "replay_internal.h"
 
 uint64_t rp_mix64(uint64_t x)
 {

@@ -17,7 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "engine_internal.h"
+#include "replay_internal.h"
 
 #define DIRTY_BUCKETS 4096u
 

@@ -25,7 +25,7 @@
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
 #include "f2fs/zone.h"
-#include "engine_internal.h"
+#include "replay_internal.h"
 #include "f2fs/sched.h"
 
 #define SETUP_CHUNK (1u << 20)

@@ -22,7 +22,7 @@
 #include "f2fs/read.h"
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
-#include "engine_internal.h"
+#include "replay_internal.h"
 #include "f2fs/sched.h"
 
 #define READ_REQ_BLOCKS	 128u /* 512 KiB */

@@ -48,7 +48,7 @@
 #include "f2fs/replay.h"
 #include "f2fs/sched.h"
 #include "f2fs/write.h"
-#include "engine_internal.h"
+#include "replay_internal.h"
 
 #define SERIAL_CHUNK  128u  /* pages per turn for a serialised writer: one 512 KiB bio */
 #define FLUSHER_PAGES 1024u /* the flusher's turn on one inode (MAX_WRITEBACK_PAGES) */

@@ -21,7 +21,7 @@
 #include "f2fs/fs.h"
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
-#include "engine_internal.h"
+#include "replay_internal.h"
 #include "f2fs/sched.h"
 
 #define IO_CHUNK (1u << 20)

@@ -159,10 +159,10 @@ run_check
 check undo-includes-internal "undo/main.c includes lib/dev/dev_internal.h, internal to lib/dev $TOOLS_ONLY"
 
 new_case
-echo '#include <lib/replay/engine_internal.h>' >>"$SRC/tools/f2fs_io/main.c"
+echo '#include <lib/replay/replay_internal.h>' >>"$SRC/tools/f2fs_io/main.c"
 run_check
 check f2fs_io-includes-lib-header \
-	"tools/f2fs_io/main.c includes lib/replay/engine_internal.h, internal to lib/replay $TOOLS_ONLY"
+	"tools/f2fs_io/main.c includes lib/replay/replay_internal.h, internal to lib/replay $TOOLS_ONLY"
 
 # a program Makefile.am gains is checked: one with its _SOURCES, one with
 # the default source (TARGET.c)

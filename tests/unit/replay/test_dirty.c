@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "../../../lib/replay/engine_internal.h"
+#include "../../../lib/replay/replay_internal.h"
 #include "test.h"
 
 #define SEC 1000000000ull

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The replay engine's state, shared by its parts: engine.c (locks,
- * write-back, checkpoints, the run), thread.c (emulated threads and their
- * ops) and files.c (the files a run wrote: extents, the read pass and the
- * content check).
+ * The replay engine's state, shared by its parts, which call each other
+ * downwards only: engine.c (the run: setup, report) -> thread.c (emulated
+ * threads and their ops) -> kernel.c (the kernel around the write path:
+ * locks, write-back and the flusher, checkpoints and the checkpoint
+ * thread) -> dirty.c (the flusher's list of dirty inodes); files.c and
+ * content.c (the files a run wrote: extents, the read pass, the content
+ * check) serve all of them.
  */
-#ifndef F2FS_REPLAY_ENGINE_INTERNAL_H
-#define F2FS_REPLAY_ENGINE_INTERNAL_H
+#ifndef F2FS_REPLAY_INTERNAL_H
+#define F2FS_REPLAY_INTERNAL_H
 
 #include <pthread.h>
 #include <stdbool.h>
