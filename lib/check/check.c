@@ -8,103 +8,16 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_internal.h"
+#include "context.h"
 #include "f2fs/ssa.h"
 #include "f2fs/bitops.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
 #include "f2fs/xattr.h"
-
-static void report(struct check_ctx *c, struct f2fs_problem *p, const char *fmt, va_list ap)
-{
-	const struct f2fs_problem_info *info = f2fs_problem_info(p->code);
-
-	if (info && info->warning) {
-		c->res->warnings++;
-	} else {
-		c->res->problems++;
-		c->res->failed_lines |= info ? info->lines : F2FS_LINE_BIT(F2FS_LINE_OTHER);
-		if (info && (info->lines & F2FS_LINE_BIT(F2FS_LINE_WRITE_POINTERS)))
-			c->res->wp_problems++;
-	}
-	if (!c->o->on_problem || (c->o->max_problems && c->res->problems > c->o->max_problems))
-		return;
-	vsnprintf(p->detail, sizeof(p->detail), fmt, ap);
-	c->o->on_problem(p, c->o->arg);
-}
-
-void check_report(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid, uint64_t blkaddr,
-		  const char *fmt, ...)
-{
-	struct f2fs_problem p = {.code = code, .nid = nid, .blkaddr = blkaddr};
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(c, &p, fmt, ap);
-	va_end(ap);
-}
-
-void check_report_count(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
-			uint64_t value, uint64_t expected, const char *fmt, ...)
-{
-	struct f2fs_problem p = {.code = code, .nid = nid, .value = value, .expected = expected};
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(c, &p, fmt, ap);
-	va_end(ap);
-}
-
-void check_progress(struct check_ctx *c, enum check_pass pass, uint64_t done, uint64_t total)
-{
-	static const char *const names[CHECK_PASSES + 1] = {
-	    [CHECK_PASS_LOAD] = "loading the tables",
-	    [CHECK_PASS_TREE] = "walking the tree",
-	    [CHECK_PASS_SECTIONS] = "checking the sections",
-	    [CHECK_PASS_COUNTS] = "checking the NAT and the counts",
-	};
-
-	f2fs_fs_progress(c->fs, pass, CHECK_PASSES, names[pass], done, total);
-}
-
-void check_report_values(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
-			 uint64_t blkaddr, uint64_t value, uint64_t expected, const char *fmt, ...)
-{
-	struct f2fs_problem p = {
-	    .code = code, .nid = nid, .blkaddr = blkaddr, .value = value, .expected = expected};
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(c, &p, fmt, ap);
-	va_end(ap);
-}
-
-void check_report_problem(struct check_ctx *c, struct f2fs_problem *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(c, p, fmt, ap);
-	va_end(ap);
-}
-
-void check_report_at(struct check_ctx *c, enum f2fs_problem_code code, uint32_t nid,
-		     uint64_t blkaddr, const struct f2fs_place *at, const char *fmt, ...)
-{
-	struct f2fs_problem p = {.code = code, .nid = nid, .blkaddr = blkaddr};
-	va_list ap;
-
-	if (at)
-		p.at = *at;
-	va_start(ap, fmt);
-	report(c, &p, fmt, ap);
-	va_end(ap);
-}
 
 static int fatal(struct f2fs_check_result *res, int err, const char *why)
 {
@@ -127,87 +40,6 @@ static int load_tables(struct check_ctx *c)
 	/* the walk visits segments in tree order, near one another: a window of them will do */
 	if (f2fs_ssa_set_budget(c->ssa, CHECK_SSA_BUDGET))
 		return fatal(c->res, -ENOMEM, "memory: cannot hold the check's tables");
-	return 0;
-}
-
-static size_t dir_slot(const struct dir_rec *t, size_t cap, uint32_t nid)
-{
-	size_t i = ((size_t)nid * 2654435761u) & (cap - 1);
-
-	while (t[i].nid && t[i].nid != nid)
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
-static int grow_dirs(struct check_ctx *c)
-{
-	size_t cap = c->dir_cap ? c->dir_cap * 2 : 1024, i;
-	struct dir_rec *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < c->dir_cap; i++)
-		if (c->dirs[i].nid)
-			t[dir_slot(t, cap, c->dirs[i].nid)] = c->dirs[i];
-	free(c->dirs);
-	c->dirs = t;
-	c->dir_cap = cap;
-	return 0;
-}
-
-struct dir_rec *dir_record(struct check_ctx *c, uint32_t nid, bool create)
-{
-	size_t i;
-
-	if (!nid)
-		return NULL;
-	if (c->dir_cap) {
-		i = dir_slot(c->dirs, c->dir_cap, nid);
-		if (c->dirs[i].nid)
-			return &c->dirs[i];
-	}
-	if (!create)
-		return NULL;
-	if ((c->ndirs + 1) * 4 > c->dir_cap * 3 && grow_dirs(c)) {
-		check_fail(c, -ENOMEM);
-		return NULL;
-	}
-	i = dir_slot(c->dirs, c->dir_cap, nid);
-	c->dirs[i].nid = nid;
-	c->ndirs++;
-	return &c->dirs[i];
-}
-
-struct nid_rec *nid_record(struct check_ctx *c, uint32_t nid)
-{
-	struct nid_rec **page;
-
-	if (nid / NID_PAGE >= c->nid_page_count)
-		return NULL;
-	page = &c->nid_pages[nid / NID_PAGE];
-	if (!*page)
-		*page = calloc(NID_PAGE, sizeof(**page));
-	if (!*page)
-		check_fail(c, -ENOMEM);
-	return *page ? &(*page)[nid % NID_PAGE] : NULL;
-}
-
-int mark_seen(struct check_ctx *c, uint32_t segno, uint32_t off)
-{
-	uint64_t **chunk = &c->seen_chunks[segno / SEEN_CHUNK_SEGS];
-	uint64_t *word, bit = 1ull << (off % 64);
-
-	if (!*chunk) {
-		*chunk = calloc(SEEN_CHUNK_WORDS, sizeof(**chunk));
-		if (!*chunk) {
-			check_fail(c, -ENOMEM);
-			return -ENOMEM;
-		}
-	}
-	word = *chunk + (size_t)(segno % SEEN_CHUNK_SEGS) * SEG_WORDS + off / 64;
-	if (*word & bit)
-		return 1;
-	*word |= bit;
 	return 0;
 }
 

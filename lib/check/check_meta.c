@@ -17,7 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "check_internal.h"
+#include "context.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
 #include "f2fs/nat.h"

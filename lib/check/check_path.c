@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_internal.h"
+#include "context.h"
 #include "f2fs/read.h"
 
 #define PATH_LOOKUPS 256  /* name lookups per check */

@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "check_internal.h"
+#include "context.h"
 #include "f2fs/endian.h"
 #include "f2fs/read.h"
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_internal.h"
+#include "context.h"
 #include "f2fs/bitops.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check_internal.h"
+#include "context.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/crc.h"
 #include "f2fs/dir.h"

@@ -24,7 +24,7 @@
 
 #include "f2fs/endian.h"
 #include "f2fs/zone.h"
-#include "check_internal.h"
+#include "context.h"
 
 #define NOT_SEQ UINT32_MAX
 

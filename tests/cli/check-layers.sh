@@ -172,18 +172,18 @@ printf 'sbin_PROGRAMS += newtool/newtool\nnewtool_newtool_SOURCES = newtool/main
 	>>"$SRC/Makefile.am"
 printf '#include "main.h"\n#include "f2fs/fs.h"\n#include "lib/write/write_internal.h"\n' >"$SRC/newtool/main.c"
 : >"$SRC/newtool/main.h"
-echo '#include "../lib/check/check_internal.h"' >"$SRC/other/tool.c"
+echo '#include "../lib/check/context.h"' >"$SRC/other/tool.c"
 run_check
 check new-tool-folders "newtool/main.c includes lib/write/write_internal.h, internal to lib/write $TOOLS_ONLY" \
-	"other/tool.c includes lib/check/check_internal.h, internal to lib/check $TOOLS_ONLY"
+	"other/tool.c includes lib/check/context.h, internal to lib/check $TOOLS_ONLY"
 
 # repair may use check, but not check's internal header; fs_internal.h is
 # shared with write only
 new_case
-echo '#include "../check/check_internal.h"' >"$SRC/lib/repair/planted.h"
+echo '#include "../check/context.h"' >"$SRC/lib/repair/planted.h"
 echo '#include "../fs/fs_internal.h"' >"$SRC/lib/check/planted.h"
 run_check
-check lib-includes-other-internal "lib/repair/planted.h includes lib/check/check_internal.h, internal to lib/check" \
+check lib-includes-other-internal "lib/repair/planted.h includes lib/check/context.h, internal to lib/check" \
 	"lib/check/planted.h includes lib/fs/fs_internal.h, internal to lib/fs"
 
 new_case

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* State shared by the checker's passes (lib/check*.c); not a public API. */
-#ifndef F2FS_CHECK_INTERNAL_H
-#define F2FS_CHECK_INTERNAL_H
+/*
+ * The checker's context, shared by its rooms: check.c (the driver: loads
+ * the tables, runs the passes) -> check_tree.c, check_space.c,
+ * check_quota.c, check_zones.c, check_meta.c, check_path.c (the passes)
+ * -> records.c (what the walk remembers) and report.c (how a pass
+ * reports).  Not a public API.
+ */
+#ifndef F2FS_CHECK_CONTEXT_H
+#define F2FS_CHECK_CONTEXT_H
 
 #include <stdbool.h>
 #include <stdint.h>
