@@ -304,6 +304,22 @@ int f2fs_write_submit(struct f2fs_fs *fs);
 void f2fs_write_set_writeback(struct f2fs_fs *fs, uint64_t inode_pages, uint64_t total_pages);
 
 /*
+ * Write @sb over both superblock copies (block 1's first, as the kernel
+ * commits one), with its checksum set when the volume has sb_checksum, and
+ * make it the handle's.  Needs no table: a handle opened F2FS_FS_READ on a
+ * writable device will do.  Negative errno on an I/O error (a copy may
+ * then be the old one: the volume keeps a valid superblock either way).
+ */
+int f2fs_write_super(struct f2fs_fs *fs, const struct f2fs_super_block *sb);
+
+/*
+ * The volume's label := @label (UTF-8): -EINVAL when it is not valid
+ * UTF-8, -ENAMETOOLONG past F2FS_MAX_VOLUME_NAME UTF-16 units (nothing
+ * written then), else f2fs_write_super's result.
+ */
+int f2fs_set_label(struct f2fs_fs *fs, const char *label);
+
+/*
  * Clean node blocks kept in memory after they are written or read (0: the
  * default, 4096: 16 MiB).  The replay engine keeps as many as the kernel's
  * page cache would, so that writing a file back does not read its inode

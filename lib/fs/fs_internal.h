@@ -121,6 +121,12 @@ void f2fs_ssa_free(struct f2fs_ssa *s);
  * checkpoint), with empty tables -- every segment free, every nid free.
  * The device is written only by the write path.
  */
+/*
+ * @sb is the volume's superblock now, both copies of it on the device
+ * (the write path wrote them): the handle hands it out from here on.
+ */
+void f2fs_volume_set_sb(struct f2fs_volume *v, const struct f2fs_super_block *sb);
+
 int f2fs_fs_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		const struct f2fs_checkpoint *cp, struct f2fs_fs **out);
 

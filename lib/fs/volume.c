@@ -842,6 +842,13 @@ const struct f2fs_super_block *f2fs_volume_sb(const struct f2fs_volume *v)
 	return &v->sb;
 }
 
+void f2fs_volume_set_sb(struct f2fs_volume *v, const struct f2fs_super_block *sb)
+{
+	v->sb = *sb;
+	v->rejected &= ~(unsigned int)F2FS_REJECTED_SB;
+	v->sb_rejected[0] = '\0';
+}
+
 const struct f2fs_checkpoint *f2fs_volume_cp(const struct f2fs_volume *v)
 {
 	return (const struct f2fs_checkpoint *)v->cp_raw;

@@ -1,11 +1,11 @@
 #!/bin/bash
-# fsck.f2fs, dump.f2fs, inject.f2fs and f2fs_undo on targets that hold no usable F2FS
+# fsck.f2fs, dump.f2fs, inject.f2fs, f2fs_undo and f2fslabel on targets that hold no usable F2FS
 # or that something else uses.  Every bad target gets one line naming what
 # it is, the documented exit status (fsck 8, dump and inject 1) and no
 # write.  inject writes to a volume that does not open only with --force
 # (and only for --sb), never to a mounted or held device.  On a busy device
 # the read-only modes (fsck -n, dump) warn on one line and work; fsck's
-# repairing modes, inject and f2fs_undo refuse.  The busy cases need root, loop
+# repairing modes, inject, f2fs_undo and f2fslabel refuse.  The busy cases need root, loop
 # devices, mkfs.ext4 and a C compiler; without them they are skipped.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -15,6 +15,7 @@ require_mkfs
 FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
 DUMP=${DUMP:-$TOP/dump/dump.f2fs}
 INJECT=${INJECT:-$TOP/inject/inject.f2fs}
+LABEL=${F2FSLABEL:-${TOP_BUILDDIR:-$TOP}/label/f2fslabel}
 UNDO=${F2FS_UNDO:-$TOP/undo/f2fs_undo}
 for bin in "$FSCK" "$DUMP" "$INJECT" "$UNDO"; do
 	if [ ! -x "$bin" ]; then
@@ -210,6 +211,8 @@ refuse_writers() {
 		"$INJECT" --dry-run --node --nid 3 --mb i_links --val 1 "$dev"
 	REFUSE_IMAGE=$dev refuse "$group/f2fs_undo" 1 "^f2fs_undo: $dev: $desc: refusing to write to it\$" -- \
 		"$UNDO" "$WORK/any.undo" "$dev"
+	REFUSE_IMAGE=$dev refuse "$group/f2fslabel" 1 "^f2fslabel: $dev: $desc: refusing to write to it\$" -- \
+		"$LABEL" "$dev" newlabel
 }
 
 # settled_sum DEV: the checksum of DEV once the kernel has stopped writing to
