@@ -48,22 +48,12 @@ cc -O2 -o "$work/fslabel" "$here/tools/fslabel.c" 2>"$work/cc.log" ||
 
 declare -A why=()
 
-# both_clean NAME IMG WHEN: our fsck and upstream's find IMG clean, or why[NAME] says why not
+# both_clean NAME IMG WHEN: both fscks find IMG clean, or why[NAME] says why not
 both_clean() {
-	local name=$1 img=$2 when=$3 rc v
-	"$FSCK" -f -n "$img" </dev/null >"$work/$name-$when.log" 2>&1
-	rc=$?
-	if ! v=$(our_verdict "$rc" "$work/$name-$when.log"); then
-		why[$name]="our fsck $when: $v"
-		return 1
-	fi
-	[ -x "$UPSTREAM_FSCK" ] || return 0
-	"$UPSTREAM_FSCK" --dry-run -f "$img" </dev/null >"$work/$name-$when.up.log" 2>&1
-	rc=$?
-	if ! v=$(upstream_verdict "$rc" "$work/$name-$when.up.log"); then
-		why[$name]="upstream fsck $when: $v"
-		return 1
-	fi
+	local r
+	r=$(fscks_clean "$2" "$1-$3") && return 0
+	why[$1]="$3: $r"
+	return 1
 }
 
 # label_is NAME IMG TEXT WHEN: our f2fslabel prints TEXT for IMG

@@ -145,6 +145,26 @@ our_verdict() {
 	return 0
 }
 
+# fscks_clean IMG TAG: our fsck ($FSCK) -f -n and upstream's --dry-run -f (when
+# $UPSTREAM_FSCK is executable) both find IMG clean; else print which did
+# not and why, and return 1.  The logs are $work/TAG.ours and TAG.upstream.
+fscks_clean() {
+	local img=$1 tag=$2 rc v
+	"$FSCK" -f -n "$img" </dev/null >"$work/$tag.ours" 2>&1
+	rc=$?
+	if ! v=$(our_verdict "$rc" "$work/$tag.ours"); then
+		echo "our fsck: $v"
+		return 1
+	fi
+	[ -x "$UPSTREAM_FSCK" ] || return 0
+	"$UPSTREAM_FSCK" --dry-run -f "$img" </dev/null >"$work/$tag.upstream" 2>&1
+	rc=$?
+	if ! v=$(upstream_verdict "$rc" "$work/$tag.upstream"); then
+		echo "upstream fsck: $v"
+		return 1
+	fi
+}
+
 # Manifest of a tree, made the same way on the host and in the guest (the
 # guest's busybox has the same find/sort/sha256sum/stat -c/readlink), so the
 # two can be compared with cmp.
