@@ -107,6 +107,29 @@ bool fixture_fs_open(struct fixture *fx, struct f2fs_fs **fs)
 	return ret == 0;
 }
 
+bool fixture_nat_entry(struct fixture *fx, uint32_t nid, struct f2fs_nat_info *out)
+{
+	const struct f2fs_nat_table *nat;
+	const struct f2fs_nat_info *e = NULL;
+	struct f2fs_fs *fs;
+
+	if (!fixture_fs_open(fx, &fs))
+		return false;
+	if (!f2fs_fs_nat(fs, &nat))
+		e = f2fs_nat_get(nat, nid);
+	if (e)
+		*out = *e;
+	f2fs_fs_close(fs);
+	return e != NULL;
+}
+
+uint64_t fixture_node_blk(struct fixture *fx, uint32_t nid)
+{
+	struct f2fs_nat_info e;
+
+	return fixture_nat_entry(fx, nid, &e) ? e.blkaddr : 0;
+}
+
 static bool is_open_log(const struct fixture *fx, uint32_t segno)
 {
 	int i;

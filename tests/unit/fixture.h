@@ -100,6 +100,12 @@ bool fixture_read_sum(struct fixture *fx, void *buf);
 /* Open the device through the handle; prints the reason when that fails. */
 bool fixture_fs_open(struct fixture *fx, struct f2fs_fs **fs);
 
+/* Node @nid's NAT entry, as a read-only handle sees it: false when there is none. */
+bool fixture_nat_entry(struct fixture *fx, uint32_t nid, struct f2fs_nat_info *out);
+
+/* The block the NAT gives node @nid, as a read-only handle sees it (0: none). */
+uint64_t fixture_node_blk(struct fixture *fx, uint32_t nid);
+
 /*
  * The next main-area block nothing uses: from the end of the main area
  * down, skipping the open logs' segments.  Nothing is written.

@@ -419,16 +419,8 @@ static void test_section_mismatch(void)
 /* The block of node @nid per the NAT (0 when it has none). */
 static uint64_t node_blk(struct fixture *fx, uint32_t nid)
 {
-	const struct f2fs_nat_table *nat;
-	const struct f2fs_nat_info *e;
-	struct f2fs_fs *fs;
-	uint64_t blk = 0;
+	uint64_t blk = fixture_node_blk(fx, nid);
 
-	if (!fixture_fs_open(fx, &fs))
-		return 0;
-	if (!f2fs_fs_nat(fs, &nat) && (e = f2fs_nat_get(nat, nid)))
-		blk = e->blkaddr;
-	f2fs_fs_close(fs);
 	CHECK(blk != 0);
 	return blk;
 }

@@ -475,7 +475,7 @@ static void test_fix_inode_clears_inline_reserved(void)
 /* A checksum that does not verify: the inode is written again, nothing set. */
 static bool plant_checksum(struct fixture *fx, struct tree *t)
 {
-	uint64_t blk = wfx_node_blk(fx, t->file);
+	uint64_t blk = fixture_node_blk(fx, t->file);
 	struct f2fs_node n;
 
 	t->nid = t->file;
@@ -617,35 +617,19 @@ static void test_fix_clone_gives_second_owner_a_copy(void)
 
 /* ---- the NAT and node footers ---- */
 
-static bool nat_entry(struct fixture *fx, uint32_t nid, struct f2fs_nat_info *out)
-{
-	const struct f2fs_nat_table *nat;
-	const struct f2fs_nat_info *e;
-	struct f2fs_fs *fs;
-	bool ok;
-
-	if (!fixture_fs_open(fx, &fs))
-		return false;
-	ok = !f2fs_fs_nat(fs, &nat) && (e = f2fs_nat_get(nat, nid));
-	if (ok)
-		*out = *e;
-	f2fs_fs_close(fs);
-	return ok;
-}
-
 /* Save @nid's NAT entry, then make it say @ino at @blkaddr. */
 static bool damage_nat(struct fixture *fx, struct tree *t, uint32_t nid, uint32_t ino,
 		       uint32_t blkaddr)
 {
 	t->nid = nid;
-	return nat_entry(fx, nid, &t->nat) && fixture_nat_set(fx, nid, ino, blkaddr);
+	return fixture_nat_entry(fx, nid, &t->nat) && fixture_nat_set(fx, nid, ino, blkaddr);
 }
 
 static bool nat_as_before(struct fixture *fx, struct tree *t)
 {
 	struct f2fs_nat_info now;
 
-	if (!nat_entry(fx, t->nid, &now))
+	if (!fixture_nat_entry(fx, t->nid, &now))
 		return false;
 	if (now.blkaddr != t->nat.blkaddr || now.ino != t->nat.ino ||
 	    now.version != t->nat.version) {
@@ -659,7 +643,7 @@ static bool nat_as_before(struct fixture *fx, struct tree *t)
 /* big's direct node said to belong to file. */
 static bool plant_nat_ino(struct fixture *fx, struct tree *t)
 {
-	uint64_t blk = wfx_node_blk(fx, t->big_dnode);
+	uint64_t blk = fixture_node_blk(fx, t->big_dnode);
 
 	return blk && damage_nat(fx, t, t->big_dnode, t->file, (uint32_t)blk);
 }
@@ -707,7 +691,7 @@ static void test_fix_node_restore_points_nat_at_inode(void)
 static bool plant_stray_nid(struct fixture *fx, struct tree *t)
 {
 	t->nid = FREE_NID;
-	return nat_entry(fx, FREE_NID, &t->nat) &&
+	return fixture_nat_entry(fx, FREE_NID, &t->nat) &&
 	       fixture_nat_set(fx, FREE_NID, FREE_NID, (uint32_t)fixture_free_blk(fx));
 }
 
@@ -722,7 +706,7 @@ static bool nat_free(struct fixture *fx, struct tree *t)
 {
 	struct f2fs_nat_info now;
 
-	return nat_entry(fx, t->nid, &now) && !now.blkaddr && !now.ino;
+	return fixture_nat_entry(fx, t->nid, &now) && !now.blkaddr && !now.ino;
 }
 
 static void test_fix_free_nid_frees_entry(void)
@@ -734,7 +718,7 @@ static void test_fix_free_nid_frees_entry(void)
 static bool damage_node(struct fixture *fx, struct tree *t, uint32_t nid,
 			void (*edit)(struct f2fs_node *, const struct tree *))
 {
-	uint64_t blk = wfx_node_blk(fx, nid);
+	uint64_t blk = fixture_node_blk(fx, nid);
 	struct f2fs_node n;
 
 	t->nid = nid;
@@ -748,7 +732,7 @@ static bool damage_node(struct fixture *fx, struct tree *t, uint32_t nid,
 /* The damaged node holds what it held, and its footer names it as before. */
 static bool node_as_before(struct fixture *fx, struct tree *t)
 {
-	uint64_t blk = wfx_node_blk(fx, t->nid);
+	uint64_t blk = fixture_node_blk(fx, t->nid);
 	const struct f2fs_node_footer *was = &t->before.footer;
 	struct f2fs_node now;
 
@@ -1536,7 +1520,7 @@ static void test_fix_new_root_replaces_lost_root(void)
 	CHECK(v && wfx_format(&fx, 64ull << 20, FEATURES, 1) && fixture_fs_open(&fx, &fs));
 	dentries = wfx_file_block_addr(fs, WFX_ROOT, 0);
 	f2fs_fs_close(fs);
-	node = wfx_node_blk(&fx, WFX_ROOT);
+	node = fixture_node_blk(&fx, WFX_ROOT);
 	CHECK(node && dentries && fixture_write_blk(&fx, node, zero));
 	CHECK_EQ_U64(wfx_check(&fx, v), 0);
 	CHECK(v->count[PR_ROOT_FOOTER] > 0);
@@ -1547,7 +1531,7 @@ static void test_fix_new_root_replaces_lost_root(void)
 	/* the new root is an empty directory elsewhere; the old block is free */
 	CHECK(wfx_read_inode(&fx, WFX_ROOT, &root));
 	CHECK(S_ISDIR(le16_get(root.i.i_mode)) && le32_get(root.i.i_links) == 2);
-	CHECK(wfx_node_blk(&fx, WFX_ROOT) != node);
+	CHECK(fixture_node_blk(&fx, WFX_ROOT) != node);
 	CHECK(fixture_fs_open(&fx, &fs));
 	CHECK(!f2fs_block_owner(fs, node, &o) && !o.sit_valid);
 	f2fs_fs_close(fs);

@@ -98,21 +98,6 @@ int wfx_create(struct f2fs_fs *fs, uint32_t dir, const char *name, uint16_t mode
 	return f2fs_create(fs, dir, name, strlen(name), &a, NULL, ino);
 }
 
-uint64_t wfx_node_blk(struct fixture *fx, uint32_t nid)
-{
-	const struct f2fs_nat_table *nat;
-	const struct f2fs_nat_info *e;
-	struct f2fs_fs *fs;
-	uint64_t blk = 0;
-
-	if (!fixture_fs_open(fx, &fs))
-		return 0;
-	if (!f2fs_fs_nat(fs, &nat) && (e = f2fs_nat_get(nat, nid)))
-		blk = e->blkaddr;
-	f2fs_fs_close(fs);
-	return blk;
-}
-
 bool wfx_reads_back(struct fixture *fx, uint32_t ino, const uint8_t *want, size_t len)
 {
 	struct f2fs_node *n = malloc(sizeof(*n));
@@ -154,7 +139,7 @@ bool wfx_read_inode(struct fixture *fx, uint32_t ino, struct f2fs_node *out)
 bool wfx_edit_inode(struct fixture *fx, uint32_t ino, void (*edit)(struct f2fs_node *, void *),
 		    void *arg)
 {
-	uint64_t blk = wfx_node_blk(fx, ino);
+	uint64_t blk = fixture_node_blk(fx, ino);
 	struct f2fs_node n;
 
 	if (!blk || !fixture_read_blk(fx, blk, &n))

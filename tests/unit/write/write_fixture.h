@@ -55,9 +55,6 @@ void wfx_fill(uint8_t *buf, size_t len, uint32_t seed);
 /* A new inode @name in @dir, with the fixture's time. */
 int wfx_create(struct f2fs_fs *fs, uint32_t dir, const char *name, uint16_t mode, uint32_t *ino);
 
-/* The block the NAT gives node @nid, as a read-only handle sees it (0: none). */
-uint64_t wfx_node_blk(struct fixture *fx, uint32_t nid);
-
 /*
  * Does file @ino hold exactly @len bytes, @want, read through lib/read on a
  * read-only handle?  (Compressed files are the write path's to read.)
