@@ -51,14 +51,6 @@ cc -O2 -o "$work/quotausage" "$here/tools/quotausage.c" 2>"$work/cc.log" ||
 
 declare -A why=()
 
-# both_clean NAME IMG WHEN: both fscks find IMG clean, or why[NAME] says why not
-both_clean() {
-	local r
-	r=$(fscks_clean "$2" "$1-$3") && return 0
-	why[$1]="$3: $r"
-	return 1
-}
-
 # prepare NAME: $work/NAME.img, loaded and (for the repair cases) broken and repaired
 prepare() {
 	local name=$1 img=$work/$1.img flags rc
@@ -88,7 +80,7 @@ prepare() {
 			return 1
 		fi
 	fi
-	both_clean "$name" "$img" before
+	clean_or_why "$name" "$img" before
 }
 
 GUEST_EACH_IMAGES=() GUEST_EACH_ENV=()
@@ -113,7 +105,7 @@ for i in "${!CASES[@]}"; do
 		fail "${CASES[i]}" "the guest printed no verdict"
 		continue
 	fi
-	if ! both_clean "$n" "$work/$n.img" after; then
+	if ! clean_or_why "$n" "$work/$n.img" after; then
 		fail "${CASES[i]}" "after the kernel wrote: ${why[$n]}"
 		continue
 	fi

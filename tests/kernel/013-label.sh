@@ -48,14 +48,6 @@ cc -O2 -o "$work/fslabel" "$here/tools/fslabel.c" 2>"$work/cc.log" ||
 
 declare -A why=()
 
-# both_clean NAME IMG WHEN: both fscks find IMG clean, or why[NAME] says why not
-both_clean() {
-	local r
-	r=$(fscks_clean "$2" "$1-$3") && return 0
-	why[$1]="$3: $r"
-	return 1
-}
-
 # label_is NAME IMG TEXT WHEN: our f2fslabel prints TEXT for IMG
 label_is() {
 	local out
@@ -76,7 +68,7 @@ prepare() {
 		why[$name]="f2fslabel failed: $(head -n 1 "$work/$name-set.log")"
 		return 1
 	fi
-	label_is "$name" "$img" "${set_to[$name]}" before && both_clean "$name" "$img" before
+	label_is "$name" "$img" "${set_to[$name]}" before && clean_or_why "$name" "$img" before
 }
 
 GUEST_EACH_IMAGES=() GUEST_EACH_ENV=()
@@ -97,7 +89,7 @@ for i in "${!CASES[@]}"; do
 		fail "${CASES[i]}" "kernel: ${guest_each_error[i]}"
 	elif ! label_is "$n" "$work/$n.img" "${kernel_sets[$n]}" after; then
 		fail "${CASES[i]}" "${why[$n]}"
-	elif ! both_clean "$n" "$work/$n.img" after; then
+	elif ! clean_or_why "$n" "$work/$n.img" after; then
 		fail "${CASES[i]}" "after the kernel wrote: ${why[$n]}"
 	else
 		pass "${CASES[i]}"

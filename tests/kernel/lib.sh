@@ -165,6 +165,16 @@ fscks_clean() {
 	fi
 }
 
+# clean_or_why NAME IMG WHEN: fscks_clean for a script that keeps its reasons
+# in the associative array why (declare -A why): why[NAME] says what was
+# not clean WHEN.
+clean_or_why() {
+	local r
+	r=$(fscks_clean "$2" "$1-$3") && return 0
+	why[$1]="$3: $r"
+	return 1
+}
+
 # Manifest of a tree, made the same way on the host and in the guest (the
 # guest's busybox has the same find/sort/sha256sum/stat -c/readlink), so the
 # two can be compared with cmp.
