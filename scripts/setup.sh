@@ -6,6 +6,7 @@ set -eu
 packages=(
 	build-essential autoconf automake libtool pkg-config
 	uuid-dev libblkid-dev zlib1g-dev liblz4-dev libselinux1-dev
+	liblzo2-dev android-libsparse-dev android-sdk-libsparse-utils
 	f2fs-tools e2fsprogs util-linux bsdutils xz-utils jq attr strace
 	qemu-system-x86 busybox-static cpio kmod
 )
