@@ -119,7 +119,8 @@ int wr_alloc_init(struct f2fs_wr *w)
 	w->sec_used = calloc((w->sections + 7) / 8 + 1, 1);
 	w->sec_prefree = calloc((w->sections + 7) / 8 + 1, 1);
 	w->seg_dirty = calloc((w->segments + 7) / 8 + 1, 1);
-	if (!w->sec_used || !w->sec_prefree || !w->seg_dirty)
+	w->ssa_dirty = calloc((w->segments + 7) / 8 + 1, 1);
+	if (!w->sec_used || !w->sec_prefree || !w->seg_dirty || !w->ssa_dirty)
 		return -ENOMEM;
 	/* a new volume: its current segments are taken, and their SIT entries typed */
 	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++) {
@@ -142,6 +143,7 @@ void wr_alloc_free(struct f2fs_wr *w)
 	free(w->sec_used);
 	free(w->sec_prefree);
 	free(w->seg_dirty);
+	free(w->ssa_dirty);
 	free(w->dirty_list);
 	free(w->sec_to_reset);
 }
@@ -151,13 +153,41 @@ uint32_t wr_free_segments(struct f2fs_wr *w)
 	return w->fs->sit->free_segments;
 }
 
+/* nr_pages_to_skip(META): 8 bios of BIO_MAX_VECS pages */
+#define WR_SSA_BATCH 2048u
+
 int wr_write_summary(struct f2fs_wr *w, uint32_t segno, const struct f2fs_summary_block *sum)
 {
-	int ret =
-	    wr_write_block(w, (uint64_t)le32_get(w->sb->ssa_blkaddr) + segno, sum, F2FS_IO_META);
+	int ret = f2fs_ssa_put(w->fs->ssa, segno, sum);
 
-	if (!ret)
-		ret = f2fs_ssa_put(w->fs->ssa, segno, sum);
+	if (ret || segno >= w->segments)
+		return ret;
+	if (!f2fs_test_bit_lsb(w->ssa_dirty, segno)) {
+		f2fs_set_bit_lsb(w->ssa_dirty, segno);
+		w->nssa_dirty++;
+	}
+	return w->nssa_dirty >= WR_SSA_BATCH ? wr_ssa_flush(w) : 0;
+}
+
+/* The waiting summary blocks, in block order. */
+int wr_ssa_flush(struct f2fs_wr *w)
+{
+	uint64_t base = le32_get(w->sb->ssa_blkaddr);
+	const struct f2fs_summary_block *sum;
+	uint32_t segno;
+	int ret = 0;
+
+	for (segno = 0; segno < w->segments && w->nssa_dirty && !ret; segno++) {
+		if (!f2fs_test_bit_lsb(w->ssa_dirty, segno))
+			continue;
+		sum = f2fs_ssa_get(w->fs->ssa, segno, &ret);
+		if (sum)
+			ret = wr_write_block(w, base + segno, sum, F2FS_IO_META);
+		if (!ret) {
+			f2fs_clear_bit_lsb(w->ssa_dirty, segno);
+			w->nssa_dirty--;
+		}
+	}
 	return ret;
 }
 

@@ -274,6 +274,8 @@ int wr_checkpoint(struct f2fs_wr *w, const struct f2fs_cp_request *req)
 	if (!ret)
 		ret = wr_nodes_write_all(w);
 	if (!ret)
+		ret = wr_ssa_flush(w);
+	if (!ret)
 		ret = wr_io_submit(w);
 	if (!ret)
 		ret = wr_nat_flush(w,

@@ -106,7 +106,9 @@ struct f2fs_wr {
 	/* allocator */
 	uint8_t *sec_used; /* bit per section: in use (not free) */
 	uint32_t free_sections;
-	uint8_t *seg_dirty;   /* bit per segment: SIT entry changed since the checkpoint */
+	uint8_t *seg_dirty; /* bit per segment: SIT entry changed since the checkpoint */
+	uint8_t *ssa_dirty; /* bit per segment: summary block not yet written (alloc.c) */
+	uint32_t nssa_dirty;
 	bool sit_to_blocks;   /* the next SIT flush writes blocks, not the journal (repairs) */
 	bool nat_to_blocks;   /* the next NAT flush empties the journal too (repairs) */
 	uint32_t *dirty_list; /* the dirty segments, in the order they became dirty */
@@ -255,12 +257,18 @@ void wr_alloc_checkpointed(struct f2fs_wr *w);
 uint32_t wr_free_segments(struct f2fs_wr *w);
 /* Checkpoint: dirty SIT entries into the journal or SIT blocks (version bits flipped). */
 int wr_sit_flush(struct f2fs_wr *w);
-/* Write a finished segment's summary to the SSA (when a log leaves it). */
+/*
+ * Segment @segno's summary is @sum (when a log leaves it, or a repair).  Like the kernel's meta
+ * pages, summary blocks are written at the next checkpoint (wr_ssa_flush), or when WR_SSA_BATCH of
+ * them wait, as the flusher writes the meta inode's pages only once that many are dirty
+ * (f2fs_write_meta_pages).
+ */
 int wr_write_summary(struct f2fs_wr *w, uint32_t segno, const struct f2fs_summary_block *sum);
+int wr_ssa_flush(struct f2fs_wr *w);
 /*
  * The summary entry of main-area block @blkaddr := (@nid, @ofs, @version),
  * of a node or data (also the summary's type): in an open log's summary in
- * the pack, or the SSA block written at once.
+ * the pack, or the segment's SSA block (written as wr_write_summary says).
  */
 int wr_set_summary(struct f2fs_wr *w, uint64_t blkaddr, uint32_t nid, uint16_t ofs, uint8_t version,
 		   bool node);
