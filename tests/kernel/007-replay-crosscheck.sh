@@ -30,6 +30,15 @@
 #               engine's --serialize-writepages figures (extents per file, the
 #               512 KiB read requests a sequential read needs) must be within
 #               2x of the kernel's.
+#   magnitude   beside the directions, an accuracy table: every figure of
+#               both workloads, the kernel's median with its spread beside
+#               the engine's, and their ratio; the figures in MAG_ASSERTED
+#               must be within +-25% of the kernel's median when the
+#               kernel's own runs agree that closely (see MAG_ASSERTED and
+#               MAG_MISSES below for which figures are held and why the
+#               others are not).  With XCHECK_KERNEL_RESULTS naming the
+#               kernel figures of an earlier run, this is how a user sees
+#               how far to trust a prediction without booting again.
 #   verify      images `f2fs_io replay` wrote (tiotest and ckpt-storm) are
 #               clean for our fsck and upstream's, the kernel mounts them and
 #               reads back exactly the engine's content (replayload verify,
@@ -139,6 +148,28 @@ STORM_SHOWN=(cp_requested dev_write_mb flushes fg_write_mb bg_write_mb root_writ
 # The tiotest figures held to 2x; then the ones shown only.
 TIO_ASSERTED=(extents_per_file read_requests_512k)
 TIO_SHOWN=(read_ios write_mbps read_mbps)
+# Magnitudes (WORKLOAD:SETTING:FIGURE): the engine's median within
+# MAG_TOLERANCE of the kernel's, asserted when the kernel's own runs agree
+# (spread, max - min, at most MAG_TOLERANCE of its median; else SKIP).  The
+# rest of the accuracy table is shown, not asserted: the merged ckpt-storm
+# runs fall into one of two regimes at random (checkpoints of ~5 or ~165 ms)
+# so their spread is larger than any tolerance (the engine's merged runs
+# vary too: 3 runs of cp_issued span 150..213); and the figures the model
+# still misses by more than the tolerance with the kernel's spread inside it
+# (MAG_MISSES, each with the engine/kernel ratio last measured) are
+# printed as MISS for the reader to weigh, not asserted.
+MAG_TOLERANCE=${XCHECK_MAG_TOLERANCE:-25}
+MAG_ASSERTED=(ckpt-storm:nomerge:cp_requested ckpt-storm:nomerge:cp_issued
+	ckpt-storm:nomerge:flushes ckpt-storm:nomerge:b_mbps tiotest:serialized:write_mbps
+	tiotest:serialized:read_mbps tiotest:serialized:read_requests_512k)
+# a_elapsed_s 0.59, a_fsync_p99_ms 0.47: the kernel's A waits on more than
+# one checkpoint at the tail; c_fsyncs_per_s 1.8; dev_write_mb 0.62 (every
+# byte B writes reaches the kernel's device; the engine's page cache absorbs
+# some, which is also why its b_mbps is 1.19x); extents_per_file 0.57,
+# read_ios 0.72 (the kernel's files are split more).
+MAG_MISSES=(ckpt-storm:nomerge:a_elapsed_s ckpt-storm:nomerge:a_fsync_p99_ms
+	ckpt-storm:nomerge:c_fsyncs_per_s ckpt-storm:nomerge:dev_write_mb
+	tiotest:serialized:extents_per_file tiotest:serialized:read_ios)
 
 all_names() {
 	local m
@@ -148,6 +179,7 @@ all_names() {
 	echo "replay-xcheck/tiotest/kernel"
 	echo "replay-xcheck/tiotest/engine"
 	for m in "${TIO_ASSERTED[@]}"; do echo "replay-xcheck/tiotest/$m"; done
+	for m in "${MAG_ASSERTED[@]}"; do echo "replay-xcheck/magnitude/$m"; done
 	echo "replay-xcheck/verify"
 }
 
@@ -587,6 +619,45 @@ tio_compare() {
 	done
 }
 
+# accuracy WORKLOAD SETTING FIGURE...: rows of the accuracy table (kernel
+# median±spread, spread in % of the median, engine median±spread, engine /
+# kernel) into $work/table-accuracy, and the magnitude verdicts of the
+# figures in MAG_ASSERTED.
+accuracy() {
+	local w=$1 set=$2 st=$work/$1.stats m k e verdict key
+	shift 2
+	[ -s "$work/table-accuracy" ] || {
+		echo "accuracy: engine / kernel, median of each (asserted within ±$MAG_TOLERANCE% where the kernel's spread is within it)"
+		printf '%-32s %14s %7s %14s %7s | %s\n' figure kernel spread engine ratio verdict
+	} >"$work/table-accuracy"
+	for m in "$@"; do
+		key=$w:$set:$m
+		k=$(stat_of "$st" kernel "$set" "$m")
+		e=$(stat_of "$st" engine "$set" "$m")
+		verdict=$(awk -v k="$k" -v e="$e" -v tol="$MAG_TOLERANCE" \
+			-v asserted="$([[ " ${MAG_ASSERTED[*]} " == *" $key "* ]] && echo 1 || echo 0)" \
+			-v miss="$([[ " ${MAG_MISSES[*]} " == *" $key "* ]] && echo 1 || echo 0)" 'BEGIN {
+			if (k == "" || e == "") { print (asserted ? "SKIP" : "INFO") " - - no figures"; exit }
+			split(k, a, " "); split(e, b, " ")
+			if (a[2] == 0) { print (asserted ? "SKIP" : "INFO") " - - the kernel figure is zero"; exit }
+			sp = 100 * a[3] / (a[2] < 0 ? -a[2] : a[2]); r = b[2] / a[2]
+			off = r >= 1 ? 100 * (r - 1) : 100 * (1 - r)
+			why = sprintf("kernel %.4g (spread %.0f%%), engine %.4g: engine/kernel %.2f", a[2], sp, b[2], r)
+			v = "INFO"
+			if (asserted) v = sp > tol ? "SKIP" : (off <= tol ? "PASS" : "FAIL")
+			else if (miss && sp <= tol && off > tol) v = "MISS"
+			printf "%s %.0f%% %.2f %s\n", v, sp, r, why
+		}')
+		printf '%-32s %14s %7s %14s %7s | %s\n' "$key" "$(fmt "$k")" "$(echo "$verdict" | cut -d' ' -f2)" \
+			"$(fmt "$e")" "$(echo "$verdict" | cut -d' ' -f3)" "${verdict%% *}" >>"$work/table-accuracy"
+		case $verdict in
+		PASS*) pass "replay-xcheck/magnitude/$key" ;;
+		FAIL*) fail "replay-xcheck/magnitude/$key" "beyond ±$MAG_TOLERANCE%: $(echo "$verdict" | cut -d' ' -f4-)" ;;
+		SKIP*) skip "replay-xcheck/magnitude/$key" "kernel spread beyond ±$MAG_TOLERANCE%: $(echo "$verdict" | cut -d' ' -f4-)" ;;
+		esac
+	done
+}
+
 # ---- verify ----
 
 # fsck_both IMG TAG: both fscks clean (0), else a reason on stdout.
@@ -692,14 +763,23 @@ main() {
 
 	for w in ckpt-storm tiotest; do
 		if ! wanted "$w"; then
-			for m in $(all_names | grep "^replay-xcheck/$w/"); do skip "$m" "not in XCHECK_CASES"; done
+			for m in $(all_names | grep -e "^replay-xcheck/$w/" -e "^replay-xcheck/magnitude/$w:"); do skip "$m" "not in XCHECK_CASES"; done
 			continue
 		fi
 		kernel_figures "$w"
 		engine_figures "$w"
 		case $w in
-		ckpt-storm) storm_compare ;;
-		tiotest) tio_compare ;;
+		ckpt-storm)
+			storm_compare
+			cp "$work/storm.stats" "$work/ckpt-storm.stats"
+			accuracy ckpt-storm nomerge "${STORM_ASSERTED[@]}" "${STORM_SHOWN[@]}"
+			accuracy ckpt-storm merge "${STORM_ASSERTED[@]}" "${STORM_SHOWN[@]}"
+			;;
+		tiotest)
+			tio_compare
+			cp "$work/tio.stats" "$work/tiotest.stats"
+			accuracy tiotest serialized "${TIO_ASSERTED[@]}" "${TIO_SHOWN[@]}"
+			;;
 		esac
 	done
 	if wanted verify; then
@@ -707,7 +787,8 @@ main() {
 	else
 		skip replay-xcheck/verify "not in XCHECK_CASES"
 	fi
-	cat "$work"/table-storm "$work"/table-tio 2>/dev/null | tee "$OUT/table.txt" | sed 's/^/# /' >&2
+	cat "$work"/table-storm "$work"/table-tio "$work"/table-accuracy 2>/dev/null |
+		tee "$OUT/table.txt" | sed 's/^/# /' >&2
 	[ -s "$OUT/table.txt" ] && info "table: $OUT/table.txt"
 	info "total $(since "$t_all")s"
 	finish_work '*.img'
