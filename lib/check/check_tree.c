@@ -27,6 +27,7 @@
 
 #include "context.h"
 #include "f2fs/checkpoint.h"
+#include "f2fs/compress.h"
 #include "f2fs/crc.h"
 #include "f2fs/dir.h"
 #include "f2fs/endian.h"
