@@ -568,7 +568,8 @@ static int read_all(struct fixture *fx, uint32_t ino, uint8_t *buf, size_t len)
 
 /*
  * A damaged cluster -- clen past its one stored block, then a stream that
- * does not decode -- is -EUCLEAN from lib/read, never bytes or a crash.
+ * does not decode -- is -EUCLEAN from lib/read, never bytes or a crash;
+ * the checker reports the first (PR_COMPRESS_CLUSTER).
  */
 static void test_damaged_cluster_is_an_error(void)
 {
@@ -577,6 +578,7 @@ static void test_damaged_cluster_is_an_error(void)
 	struct f2fs_node node;
 	struct fixture fx;
 	struct walk w = {.gaps = false};
+	struct wfx_verdict *v = malloc(sizeof(*v));
 	uint32_t ino;
 
 	CHECK(compressed_volume(&fx));
@@ -591,10 +593,15 @@ static void test_damaged_cluster_is_an_error(void)
 	memcpy(blk, &h, sizeof(h));
 	CHECK(fixture_write_blk(&fx, w.addr[1], blk));
 	CHECK_EQ_U64(read_all(&fx, ino, data, sizeof(data)), (uint64_t)-EUCLEAN);
+	/* the checker reads the header too: one report, on this cluster's block */
+	CHECK(v && !wfx_check(&fx, v));
+	CHECK(v && v->count[PR_COMPRESS_CLUSTER] == 1 && v->r.problems == 1 &&
+	      v->last[PR_COMPRESS_CLUSTER].value == BLK);
 	memcpy(blk, keep, BLK);
 	memset(blk + sizeof(h), 0xff, 64);
 	CHECK(fixture_write_blk(&fx, w.addr[1], blk));
 	CHECK_EQ_U64(read_all(&fx, ino, data, sizeof(data)), (uint64_t)-EUCLEAN);
+	free(v);
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
