@@ -65,10 +65,11 @@ make_tree() {
 
 tree=$work/tree
 make_tree "$tree" || CI=true abandon "cannot make the tree"
-(cd "$tree" && find . -type f | LC_ALL=C sort | xargs sha256sum) >"$work/compress.sums" &&
+if ! { (cd "$tree" && find . -type f | LC_ALL=C sort | xargs sha256sum) >"$work/compress.sums" &&
 	(cd "$tree" && find . -type f -size +8k | LC_ALL=C sort) >"$work/compress.list" &&
-	(cd "$tree" && find . -type f -size -3000c | LC_ALL=C sort) >"$work/inline.list" ||
+	(cd "$tree" && find . -type f -size -3000c | LC_ALL=C sort) >"$work/inline.list"; }; then
 	CI=true abandon "cannot list the tree"
+fi
 
 declare -A why=()
 
@@ -76,10 +77,12 @@ prepare() {
 	local name=$1 img=$work/$1.img
 	rm -f "$img"
 	# shellcheck disable=SC2086 # opts is a list of options
-	truncate -s 256M "$img" &&
+	if ! { truncate -s 256M "$img" &&
 		"$MKFS" -q -f -O extra_attr,compression "$img" </dev/null >/dev/null 2>&1 &&
-		"$SLOAD" ${opts[$name]} -f "$tree" "$img" </dev/null >"$work/$name-sload.log" 2>&1 ||
-		{ why[$name]="mkfs or sload ${opts[$name]} failed: $(tail -n 1 "$work/$name-sload.log")"; return 1; }
+		"$SLOAD" ${opts[$name]} -f "$tree" "$img" </dev/null >"$work/$name-sload.log" 2>&1; }; then
+		why[$name]="mkfs or sload ${opts[$name]} failed: $(tail -n 1 "$work/$name-sload.log")"
+		return 1
+	fi
 	clean_or_why "$name" "$img" before
 }
 

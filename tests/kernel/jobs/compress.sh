@@ -11,7 +11,7 @@
 # must have saved blocks.  Then a new file, sync, unmount.  Busybox sh;
 # /bin/f2fs_io is ours.
 
-JOB_NAME=compress
+JOB_NAME='compress'
 # shellcheck source-path=SCRIPTDIR source=common.sh # put there by guest.sh
 . /job-common.sh
 
