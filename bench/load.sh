@@ -13,7 +13,9 @@
 # ratio ours/upstream.  Then one 2 GiB file: our sload against
 # "fio --rw=write --bs=512k --direct=1" writing the same 2 GiB to a file on
 # the same file system as the image (the bandwidth the disk gives), and the
-# ratio.  Both images are checked with both fscks at the end.
+# ratio.  Both images are checked with both fscks at the end.  Between the
+# two, "sload -c -r" of /usr/include (compress and release) on a 1 GiB
+# image, ours and upstream's alternating, with the valid blocks each left.
 #
 # Upstream is newest upstream built by bench/build-upstream.sh into
 # UPSTREAM_DIR (default ../upstream-f2fs-tools beside the repository);
@@ -126,6 +128,32 @@ awk -v to="$t_ours" -v tu="$t_up" -v mo="$m_ours" -v mu="$m_up" -v b="$bytes" -v
 	'BEGIN { printf "| %d files, %d MiB | %.2f | %.2f | %.3f | %.0f | %.0f | %d | %d |\n",
 		n, b / 1048576, to, tu, to / tu, b / 1e6 / to, b / 1e6 / tu, mo, mu }'
 rm -rf "$dir/tree" "$dir/ours.img" "$dir/up.img"
+
+# sload -c -r of /usr/include (compress, then release the saved blocks):
+# ours against upstream's, 1 GiB images with the compression feature.
+run_compressed() {
+	local bin=$1 img=$2
+	rm -f "$img" && truncate -s 1G "$img" && "$mkfs" -q -f -O extra_attr,compression "$img" || return 1
+	sync
+	/usr/bin/time -f '%e %M' -o "$dir/time" "$bin" -c -r -f /usr/include "$img" >/dev/null 2>"$dir/err" ||
+		{ echo "bench: $bin -c -r failed: $(tail -n 1 "$dir/err")" >&2; return 1; }
+	sync
+	cat "$dir/time"
+}
+if [ -d /usr/include ]; then
+	: >"$dir/cr-ours.t"
+	: >"$dir/cr-up.t"
+	for ((r = 0; r < runs; r++)); do
+		run_compressed "$ours" "$dir/ours.img" >>"$dir/cr-ours.t" || exit 1
+		run_compressed "$upstream" "$dir/up.img" >>"$dir/cr-up.t" || exit 1
+	done
+	vb() { "$top/dump/dump.f2fs" -d 1 "$1" 2>/dev/null | awk '/valid_block_count/ { print "0x" $3; exit }'; }
+	awk -v to="$(cut -d' ' -f1 "$dir/cr-ours.t" | median)" -v tu="$(cut -d' ' -f1 "$dir/cr-up.t" | median)" \
+		-v bo="$(vb "$dir/ours.img")" -v bu="$(vb "$dir/up.img")" -v b="$(du -sb --apparent-size /usr/include | cut -f1)" \
+		'BEGIN { printf "\n| sload -c -r /usr/include (%d MiB) | ours %.2f s | upstream %.2f s | time ratio %.3f | valid blocks ours %s, upstream %s |\n",
+			b / 1048576, to, tu, to / tu, bo, bu }'
+	rm -f "$dir/ours.img" "$dir/up.img"
+fi
 
 # One 2 GiB file: our sload against fio's sequential write bandwidth.
 mkdir -p "$dir/one" && head -c $((2048 << 20)) /dev/urandom >"$dir/one/file"

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "f2fs/compress.h"
 #include "f2fs/device.h"
 #include "f2fs/fs.h"
 #include "f2fs/load.h"
@@ -35,8 +36,9 @@ struct sload_opts {
 	const char *device;
 	struct progress_request progress;
 	int debug;
-	bool direct;	  /* --direct */
-	const char *undo; /* -z, --undo: the journal that makes the load undoable */
+	bool compress_sub; /* a compression sub-option (-L -a -i -x -m -r) was given */
+	bool direct;	   /* --direct */
+	const char *undo;  /* -z, --undo: the journal that makes the load undoable */
 };
 
 static void usage(FILE *f)
@@ -51,12 +53,13 @@ static void usage(FILE *f)
 		   "  -t mount point [prefix of target fs path, default:/]\n"
 		   "  -T timestamp\n"
 		   "  -P preserve owner: user and group\n"
-		   "  -c enable compression (LZ4)\n"
+		   "  -c enable compression (default allow policy)\n"
 		   "    -L <log-of-blocks-per-cluster>, default 2\n"
-		   "    -a <algorithm>: lz4 only\n"
+		   "    -a <algorithm> compression algorithm, default lz4 (lzo, lz4)\n"
 		   "    -x <ext> compress files except for these extensions\n"
 		   "    -i <ext> compress files with these extensions only\n"
 		   "    -m <num> min compressed blocks per cluster: 1 only\n"
+		   "    -r read only (to release unused blocks) for compressed files\n"
 		   "  -d debug level [default:0]\n"
 		   "  --progress[=FD], --no-progress\n"
 		   "  --direct write the device with O_DIRECT (not in upstream)\n"
@@ -72,7 +75,7 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 	    {"direct", no_argument, NULL, 3},	      {"undo", required_argument, NULL, 'z'},
 	    {"help", no_argument, NULL, 'h'},	      {NULL, 0, NULL, 0}};
 	uint64_t v;
-	int c;
+	int c, ret;
 
 	f2fs_load_options_init(&o->load);
 	while ((c = getopt_long(argc, argv, "C:f:p:s:St:T:Pca:i:x:L:m:rd:Vhz:", longopts, NULL)) !=
@@ -106,8 +109,17 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 			o->load.compress = true;
 			break;
 		case 'a':
-			if (strcasecmp(optarg, "lz4"))
-				tool_fail(t, EXIT_FAIL, "-a %s: only lz4 is supported", optarg);
+			ret = f2fs_compress_by_name(optarg);
+			if (ret < 0)
+				tool_fail(t, EXIT_FAIL,
+					  "-a %s: Unknown compression algorithm (lzo or lz4)",
+					  optarg);
+			if (!f2fs_compress_built((unsigned int)ret))
+				tool_fail(t, EXIT_FAIL,
+					  "-a %s: this build has no %s (liblzo2 was not found)",
+					  optarg, optarg);
+			o->load.compress_algorithm = (uint8_t)ret;
+			o->compress_sub = true;
 			break;
 		case 'i':
 		case 'x':
@@ -117,6 +129,7 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 				tool_fail(t, EXIT_FAIL, "-%c %s: at most %d extensions", c, optarg,
 					  MAX_EXTENSIONS);
 			o->ext_kind = (char)c;
+			o->compress_sub = true;
 			o->ext[o->next++] = optarg;
 			o->load.extensions = o->ext;
 			o->load.extensions_exclude = c == 'x';
@@ -126,6 +139,7 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 				tool_fail(t, EXIT_FAIL, "-L %s: the cluster size must be 2..8",
 					  optarg);
 			o->load.log_cluster_size = (uint8_t)v;
+			o->compress_sub = true;
 			break;
 		case 'm':
 			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 1, &v) || v != 1)
@@ -133,10 +147,12 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 				    t, EXIT_FAIL,
 				    "-m %s: only 1 (a cluster must save a block) is supported",
 				    optarg);
+			o->compress_sub = true;
 			break;
 		case 'r':
-			tool_fail(t, EXIT_FAIL,
-				  "-r: releasing compressed blocks is not supported yet");
+			o->load.release_compressed = true;
+			o->compress_sub = true;
+			break;
 		case 'd':
 			if (!tool_parse_u64(optarg, TOOL_NUM_DEC, 10, &v))
 				tool_fail(t, EXIT_FAIL, "-d %s: bad debug level", optarg);
@@ -174,8 +190,10 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 	o->device = argv[optind];
 	if (!o->load.source)
 		tool_fail(t, EXIT_FAIL, "-f: no source directory given");
-	if (!o->load.compress && (o->next || o->load.log_cluster_size))
-		tool_fail(t, EXIT_FAIL, "-L, -i and -x need -c");
+	if (!o->load.compress && o->compress_sub)
+		tool_fail(t, EXIT_FAIL,
+			  "compression sub-options (-L -a -i -x -m -r) are used without the "
+			  "compression enable (-c) option");
 	if (o->load.mount_point[0] != '/')
 		tool_fail(t, EXIT_FAIL, "-t %s: the mount point must start with /",
 			  o->load.mount_point);

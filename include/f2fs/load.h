@@ -7,6 +7,13 @@
  * times, and optionally SELinux labels from a file_contexts file and
  * owners/modes from an Android canned fs_config file.
  *
+ * With compression, a regular file whose data fits inline stays inline
+ * (and plain, as upstream's sload keeps it); a bigger one is compressed
+ * cluster by cluster.  Compression alone frees no block (the kernel keeps
+ * each cluster's saved blocks reserved); releasing them (-r, the kernel's
+ * F2FS_IOC_RELEASE_COMPRESS_BLOCKS) does, and leaves those files
+ * read-only.
+ *
  * The load is all or nothing: it first measures the source and refuses one
  * that does not fit (saying how much it needs), and on any error it stops
  * before writing a checkpoint, so the volume stays as its last checkpoint
@@ -29,7 +36,9 @@ struct f2fs_load_options {
 	bool preserve_owner;	       /* -P: uid/gid from the source, else 0:0 */
 	const char *file_contexts;     /* -s: SELinux labels (needs libselinux) */
 	const char *fs_config;	       /* -C: Android canned fs_config ("path uid gid mode") */
-	bool compress;		       /* -c: compress regular files with LZ4 */
+	bool compress;		       /* -c: compress regular files too big to keep inline */
+	uint8_t compress_algorithm;    /* -a: F2FS_COMPRESS_LZ4 (the default) or _LZO */
+	bool release_compressed;       /* -r: give back the blocks compression saved */
 	uint8_t log_cluster_size;      /* -L: blocks per cluster, log2 (2 when 0) */
 	const char *const *extensions; /* -i or -x: NULL-terminated list, or NULL for all */
 	bool extensions_exclude;       /* -x: the list names files not to compress */

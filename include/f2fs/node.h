@@ -41,10 +41,6 @@ void f2fs_inode_seal(struct f2fs_node *node, uint32_t features, uint32_t seed);
 #define F2FS_ENCRYPT_FL	       0x00000800  /* i_flags: encrypted file */
 #define F2FS_DEVICE_ALIAS_FL   0x80000000  /* i_flags: a file aliasing a device (device_alias) */
 #define F2FS_XATTR_NODE_OFFSET 0x1FFFFFFFu /* node offset of an xattr node */
-/* What the kernel accepts in a compressed inode: LZO, LZ4, ZSTD, LZO-RLE; 4 to 256 blocks. */
-#define F2FS_COMPRESS_MAX    4
-#define F2FS_MIN_LOG_CLUSTER 2
-#define F2FS_MAX_LOG_CLUSTER 8
 
 /* Words of i_addr[] kept for inline xattrs (0 when none). */
 unsigned int f2fs_inode_inline_xattr_addrs(const struct f2fs_inode *ri, uint32_t features);

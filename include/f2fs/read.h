@@ -347,10 +347,13 @@ typedef int (*f2fs_data_fn)(uint64_t off, const void *data, size_t len, void *ar
 
 /*
  * Pass the contents of regular file or symlink @inode to @fn, through
- * f2fs_file_for_each_block() (or its inline data).  Encrypted contents are
- * passed as stored.  Returns 0, @fn's value, -EOPNOTSUPP for a compressed
- * file, -EUCLEAN for an inode whose i_extra_isize leaves no room for data
- * or a tree that does not fit, -ENOMEM, or a read error.
+ * f2fs_file_for_each_block() (or its inline data).  Compressed clusters
+ * are passed decompressed (LZ4, LZO: f2fs/compress.h).  Encrypted contents
+ * are passed as stored.  Returns 0, @fn's value, -EOPNOTSUPP for a
+ * compressed cluster of an algorithm this build does not read, -EUCLEAN
+ * for an inode whose i_extra_isize leaves no room for data, a tree that
+ * does not fit, or a compressed cluster that does not decompress (bad
+ * cluster size, header, stream or checksum), -ENOMEM, or a read error.
  */
 int f2fs_file_for_each_data(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_data_fn fn,
 			    void *arg);

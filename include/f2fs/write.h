@@ -88,15 +88,26 @@ struct f2fs_new_inode {
 	uint32_t atime_nsec, mtime_nsec, ctime_nsec;
 	uint32_t flags; /* i_flags (FS_*_FL bits), e.g. immutable */
 	uint32_t projid;
-	bool inline_ok;	     /* may keep data or dentries inline (kernel default: yes) */
-	bool inline_xattr;   /* reserve inline xattr space (kernel default: yes) */
-	enum f2fs_temp temp; /* F2FS_TEMP_AUTO unless the caller knows better (mkfs) */
-	bool compress; /* a regular file compressed with LZ4 (needs the compression feature) */
-	uint8_t log_cluster_size; /* blocks per cluster, log2: 2 (the kernel default) when 0 */
+	bool inline_ok;		    /* may keep data or dentries inline (kernel default: yes) */
+	bool inline_xattr;	    /* reserve inline xattr space (kernel default: yes) */
+	enum f2fs_temp temp;	    /* F2FS_TEMP_AUTO unless the caller knows better (mkfs) */
+	bool compress;		    /* a compressed regular file (needs the compression feature) */
+	uint8_t compress_algorithm; /* F2FS_COMPRESS_LZ4 or _LZO (f2fs/compress.h) */
+	uint8_t log_cluster_size;   /* blocks per cluster, log2: 2 (the kernel default) when 0 */
 };
 
-/* Defaults: @mode, owner 0:0, times @now, inline data and xattrs, automatic temperature. */
+/*
+ * Defaults: @mode, owner 0:0, times @now, inline data and xattrs, automatic
+ * temperature, LZ4 should it be compressed.
+ */
 void f2fs_new_inode_init(struct f2fs_new_inode *a, uint16_t mode, uint64_t now);
+
+/*
+ * The bytes of data a new inode made with @a keeps inline (0 when
+ * @a->inline_ok is false): a file no larger needs no data block.
+ */
+int f2fs_new_inode_inline_bytes(struct f2fs_fs *fs, const struct f2fs_new_inode *a,
+				unsigned int *bytes);
 
 /*
  * For mkfs: the root directory, made as the first inode of a new volume
@@ -187,6 +198,18 @@ int f2fs_pread(struct f2fs_fs *fs, uint32_t ino, void *buf, size_t len, uint64_t
 
 /* Set i_size; blocks past it are freed (and the last partial block zeroed past it). */
 int f2fs_truncate(struct f2fs_fs *fs, uint32_t ino, uint64_t size);
+
+/*
+ * The kernel's F2FS_IOC_RELEASE_COMPRESS_BLOCKS on regular file @ino: its
+ * dirty pages are written, the inode is marked F2FS_COMPRESS_RELEASED (no
+ * write is taken after it: -EPERM) and each compressed cluster gives back
+ * the blocks it saved (its NEW_ADDR slots become NULL_ADDR; i_blocks,
+ * i_compr_blocks and the valid block count drop by *@released).
+ * -EOPNOTSUPP without the compression feature, -EINVAL for a file that is
+ * not compressed or already released, -EUCLEAN for a cluster whose
+ * addresses do not fit.
+ */
+int f2fs_release_compress_blocks(struct f2fs_fs *fs, uint32_t ino, uint64_t *released);
 
 /* How f2fs_writepages was called, as the kernel's wbc->sync_mode. */
 enum f2fs_wb_mode {

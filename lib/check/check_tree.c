@@ -27,6 +27,7 @@
 
 #include "context.h"
 #include "f2fs/checkpoint.h"
+#include "f2fs/compress.h"
 #include "f2fs/crc.h"
 #include "f2fs/dir.h"
 #include "f2fs/endian.h"
@@ -73,6 +74,11 @@ struct inode_walk {
 	/* hash bucket the dentry block being parsed serves; nbuckets 0 for inline */
 	uint64_t bucket, nbuckets;
 	uint32_t depth_needed; /* one past the highest hash level a dentry block lies in */
+	/* a compressed file (as the kernel reads one): the cluster being walked */
+	unsigned int cluster; /* blocks per cluster; 0 when not compressed */
+	uint64_t chead;	      /* file block of its COMPRESS_ADDR; UINT64_MAX: none */
+	uint32_t cfirst;      /* its first stored block */
+	unsigned int cstored; /* its stored blocks, back to back after the marker */
 };
 
 static bool nid_valid(const struct check_ctx *c, uint32_t nid)
@@ -319,6 +325,59 @@ static unsigned int visit_data_addr(struct f2fs_tree_addr *a, void *arg)
 	return 0;
 }
 
+/*
+ * The compressed cluster walked last, when there is one: the header in its
+ * first stored block must give a clen its stored blocks hold (the kernel's
+ * check before it decompresses; it refuses to read the cluster otherwise).
+ */
+static void end_cluster(struct check_ctx *c, struct inode_walk *w)
+{
+	uint64_t head = w->chead;
+	uint32_t clen = 0, room;
+	uint8_t *blk;
+	int ret;
+
+	if (head == UINT64_MAX)
+		return;
+	w->chead = UINT64_MAX;
+	room = w->cstored ? w->cstored * F2FS_BLKSIZE - F2FS_COMPRESS_HEADER_SIZE : 0;
+	blk = malloc(F2FS_BLKSIZE);
+	if (!blk) {
+		check_fail(c, -ENOMEM);
+		return;
+	}
+	ret = w->cstored ? f2fs_fs_read_blocks(c->fs, w->cfirst, blk, 1) : 0;
+	if (ret)
+		check_report(c, PR_IO, w->ino, w->cfirst, "compressed cluster: %s", strerror(-ret));
+	else if (!w->cstored || f2fs_cluster_clen(blk, w->cstored, &clen))
+		check_report_values(
+		    c, PR_COMPRESS_CLUSTER, w->ino, w->cfirst, clen, room,
+		    "cluster at file block %llu: clen %u, its %u stored blocks hold %u",
+		    (unsigned long long)head, clen, w->cstored, room);
+	free(blk);
+}
+
+/* Note @addr at file block @fblk for the cluster being walked (a block claimed, or the marker). */
+static void note_cluster_addr(struct check_ctx *c, struct inode_walk *w, uint32_t addr,
+			      uint64_t fblk)
+{
+	if (!w->cluster)
+		return;
+	if (w->chead != UINT64_MAX && fblk >= w->chead + w->cluster)
+		end_cluster(c, w);
+	if (addr == F2FS_COMPRESS_ADDR) {
+		if (fblk % w->cluster)
+			return;
+		end_cluster(c, w);
+		w->chead = fblk;
+		w->cstored = 0;
+	} else if (w->chead != UINT64_MAX && fblk == w->chead + 1 + w->cstored) {
+		if (!w->cstored)
+			w->cfirst = addr;
+		w->cstored++;
+	}
+}
+
 /* The data addresses of inode @n and of the nodes below it. */
 static void walk_file_tree(struct check_ctx *c, struct inode_walk *w, struct f2fs_node *n)
 {
@@ -330,10 +389,20 @@ static void walk_file_tree(struct check_ctx *c, struct inode_walk *w, struct f2f
 				      .src_arg = &v,
 				      .addr = visit_data_addr,
 				      .arg = &v};
-	int ret = f2fs_tree_walk(&walk, n, NULL);
+	const struct f2fs_inode *ri = w->ri;
+	int ret;
 
+	w->chead = UINT64_MAX;
+	w->cluster = 0;
+	if ((le32_get(ri->i_flags) & F2FS_COMPR_FL) && (c->features & F2FS_FEATURE_COMPRESSION) &&
+	    F2FS_INODE_FITS(ri, i_log_cluster_size) &&
+	    ri->i_log_cluster_size >= F2FS_MIN_LOG_CLUSTER &&
+	    ri->i_log_cluster_size <= F2FS_MAX_LOG_CLUSTER)
+		w->cluster = 1u << ri->i_log_cluster_size;
+	ret = f2fs_tree_walk(&walk, n, NULL);
 	if (ret < 0)
 		check_fail(c, ret);
+	end_cluster(c, w);
 }
 
 static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t nid)
@@ -717,6 +786,8 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 	if (fblk + 1 > w->end_block)
 		w->end_block = fblk + 1;
 	note_extent(&w->ext, fblk, addr);
+	if (addr == F2FS_COMPRESS_ADDR)
+		note_cluster_addr(c, w, addr, fblk);
 	if (addr == F2FS_COMPRESS_ADDR) {
 		/* a cluster's marker holds its reservation until the blocks are released */
 		if (!(w->ri->i_inline & F2FS_COMPRESS_RELEASED)) {
@@ -737,6 +808,7 @@ static void walk_data_addr(struct check_ctx *c, struct inode_walk *w, uint32_t o
 
 	if (!claim_block(c, addr, owner, (int)ofs, &at))
 		return;
+	note_cluster_addr(c, w, addr, fblk);
 	w->blocks++;
 	if (w->is_dir)
 		walk_dentry_block(c, w, w->parent, addr, fblk);

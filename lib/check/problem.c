@@ -234,6 +234,10 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     /* value: the parameter the kernel refuses; expected: the most it takes, when one */
     ROW_OTHER(PR_INODE_COMPRESS_PARAMS, "inode",
 	      "compression parameters the kernel refuses: it will not open the file", NONE, KEEPS),
+    /* value: the header's clen; expected: the most its stored blocks hold */
+    ROW_OTHER(PR_COMPRESS_CLUSTER, "data",
+	      "a compressed cluster's header does not fit its blocks: the kernel cannot read it",
+	      NONE, KEEPS),
 };
 
 static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {

@@ -30,6 +30,7 @@
 #include <selinux/selinux.h>
 #endif
 
+#include "f2fs/compress.h"
 #include "f2fs/endian.h"
 #include "f2fs/load.h"
 #include "f2fs/write.h"
@@ -85,6 +86,7 @@ void f2fs_load_options_init(struct f2fs_load_options *o)
 	memset(o, 0, sizeof(*o));
 	o->mount_point = "/";
 	o->timestamp = -1;
+	o->compress_algorithm = F2FS_COMPRESS_LZ4;
 }
 
 bool f2fs_load_has_selinux(void)
@@ -375,6 +377,15 @@ static int copy_data(struct loader *l, const char *path, uint32_t ino, off_t siz
 	return ret ? fail(l, ret, "%s: %s", path, strerror(-ret)) : 0;
 }
 
+/* -r: the saved blocks of compressed file @ino back to the volume. */
+static int release_blocks(struct loader *l, const char *path, uint32_t ino)
+{
+	uint64_t released;
+	int ret = f2fs_release_compress_blocks(l->fs, ino, &released);
+
+	return ret ? fail(l, ret, "%s: releasing compressed blocks: %s", path, strerror(-ret)) : 0;
+}
+
 static int find_link(struct loader *l, const struct stat *sb, uint32_t *ino)
 {
 	size_t i;
@@ -417,6 +428,18 @@ static bool compress_name(const struct f2fs_load_options *o, const char *name)
 	return o->extensions_exclude ? !listed : listed;
 }
 
+/*
+ * Would @size bytes stay inline in a new inode made with @a?  Such a file
+ * takes no data block, so compressing it (which rules inline data out)
+ * could only cost one.
+ */
+static bool fits_inline(struct loader *l, const struct f2fs_new_inode *a, off_t size)
+{
+	unsigned int bytes;
+
+	return !f2fs_new_inode_inline_bytes(l->fs, a, &bytes) && size <= (off_t)bytes;
+}
+
 static void fill_attr(struct loader *l, struct f2fs_new_inode *a, const struct stat *sb,
 		      const char *target)
 {
@@ -444,8 +467,10 @@ static void fill_attr(struct loader *l, struct f2fs_new_inode *a, const struct s
 		a->rdev_major = major(sb->st_rdev);
 		a->rdev_minor = minor(sb->st_rdev);
 	}
-	if (S_ISREG(sb->st_mode) && l->o->compress && compress_name(l->o, target)) {
+	if (S_ISREG(sb->st_mode) && l->o->compress && compress_name(l->o, target) &&
+	    !fits_inline(l, a, sb->st_size)) {
 		a->compress = true;
+		a->compress_algorithm = l->o->compress_algorithm;
 		a->log_cluster_size = l->o->log_cluster_size;
 	}
 }
@@ -502,6 +527,8 @@ static int load_entry(struct loader *l, const char *path, const char *target, ui
 		return fail(l, ret, "%s: %s", path, strerror(-ret));
 	if (S_ISREG(sb.st_mode))
 		ret = copy_data(l, path, ino, sb.st_size);
+	if (!ret && a.compress && l->o->release_compressed)
+		ret = release_blocks(l, path, ino);
 	else if (S_ISDIR(sb.st_mode))
 		ret = load_dir(l, path, target, ino);
 	if (!ret && !S_ISLNK(sb.st_mode))
@@ -593,6 +620,11 @@ int f2fs_load_tree(struct f2fs_fs *fs, const struct f2fs_load_options *o,
 		return fail(&l, -EOPNOTSUPP,
 			    "-c: the volume has no compression feature (mkfs.f2fs -O "
 			    "extra_attr,compression)");
+	if (!o->compress && o->release_compressed)
+		return fail(&l, -EINVAL, "-r: releasing compressed blocks needs -c");
+	if (o->compress && !f2fs_compress_built(o->compress_algorithm))
+		return fail(&l, -EOPNOTSUPP, "-a %s: this build cannot compress with it",
+			    f2fs_compress_name(o->compress_algorithm));
 	if (o->compress && o->log_cluster_size &&
 	    (o->log_cluster_size < 2 || o->log_cluster_size > 8))
 		return fail(&l, -EINVAL, "-L %u: the cluster size must be 2..8 (log2 of blocks)",

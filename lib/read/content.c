@@ -4,8 +4,13 @@
  * blocks the node tree addresses, read through f2fs_file_for_each_block()
  * so that every address was checked against the main area and every node
  * against its footer.  i_size bounds what is returned; holes and blocks
- * allocated but never written read as zeros.  Compressed clusters are not
- * decoded: a compressed file is refused rather than returned as garbage.
+ * allocated but never written read as zeros.
+ *
+ * A compressed file (what the kernel takes for one: F2FS_COMPR_FL, the
+ * compression feature, extra attributes that reach i_log_cluster_size) is
+ * read a cluster at a time: a cluster whose first slot is COMPRESS_ADDR is
+ * decompressed from the blocks after it (lib/format/compress.c checks its
+ * header and the codec's output); any other is plain blocks.
  */
 #include "config.h"
 
@@ -13,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/compress.h"
 #include "f2fs/endian.h"
 #include "f2fs/geometry.h"
 #include "f2fs/node.h"
@@ -24,34 +30,141 @@ struct data_walk {
 	f2fs_data_fn fn;
 	void *arg;
 	uint8_t *blk;
+	/* a compressed file: the cluster being gathered */
+	const struct f2fs_inode *ri;
+	unsigned int cs;  /* blocks per cluster */
+	uint64_t cluster; /* its number, UINT64_MAX before the first */
+	uint32_t *addrs;  /* its slots (NULL_ADDR where the walk passed none) */
+	uint8_t *stored;  /* its compressed blocks */
+	uint8_t *plain;	  /* and what they decompress to */
 };
+
+/* Pass block @file_block (@data) to the caller, clipped to i_size. */
+static int emit(struct data_walk *w, uint64_t file_block, const uint8_t *data)
+{
+	uint64_t off = file_block * F2FS_BLKSIZE;
+	size_t len = F2FS_BLKSIZE;
+
+	if (off >= w->size)
+		return 0;
+	if (w->size - off < len)
+		len = (size_t)(w->size - off);
+	return w->fn(off, data, len, w->arg);
+}
 
 static int visit_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 {
 	struct data_walk *w = arg;
-	uint64_t off = file_block * F2FS_BLKSIZE;
-	size_t len = F2FS_BLKSIZE;
 	int ret;
 
-	if (off >= w->size || blkaddr == F2FS_NEW_ADDR || blkaddr == F2FS_COMPRESS_ADDR)
+	if (file_block * F2FS_BLKSIZE >= w->size || blkaddr == F2FS_NEW_ADDR ||
+	    blkaddr == F2FS_COMPRESS_ADDR)
 		return 0; /* past the end, or a hole */
-	if (w->size - off < len)
-		len = (size_t)(w->size - off);
 	ret = f2fs_fs_read_blocks(w->fs, blkaddr, w->blk, 1);
-	if (ret)
-		return ret;
-	return w->fn(off, w->blk, len, w->arg);
+	return ret ? ret : emit(w, file_block, w->blk);
+}
+
+/* Does the kernel read @ri as a compressed file (its f2fs_compressed_file())? */
+static bool read_compressed(struct f2fs_fs *fs, const struct f2fs_inode *ri)
+{
+	return (le32_get(ri->i_flags) & F2FS_COMPR_FL) &&
+	       (f2fs_fs_features(fs) & F2FS_FEATURE_COMPRESSION) &&
+	       F2FS_INODE_FITS(ri, i_log_cluster_size);
+}
+
+/* The compressed cluster gathered: its stored blocks (slots 1.. up to the first that is not one).
+ */
+static int emit_compressed(struct data_walk *w, uint64_t first)
+{
+	unsigned int n, k;
+	int ret = 0;
+
+	for (n = 0; n + 1 < w->cs && f2fs_geo_in_main(f2fs_fs_geo(w->fs), w->addrs[n + 1]); n++) {
+		ret = f2fs_fs_read_blocks(w->fs, w->addrs[n + 1],
+					  w->stored + (size_t)n * F2FS_BLKSIZE, 1);
+		if (ret)
+			return ret;
+	}
+	ret = f2fs_cluster_decompress(w->ri->i_compress_algorithm, w->stored, n,
+				      le16_get(w->ri->i_compress_flag) & F2FS_COMPRESS_CHKSUM_FL,
+				      w->plain, w->cs);
+	for (k = 0; !ret && k < w->cs; k++)
+		ret = emit(w, first + k, w->plain + (size_t)k * F2FS_BLKSIZE);
+	return ret;
+}
+
+/* The cluster gathered, compressed or plain; then none is. */
+static int emit_cluster(struct data_walk *w)
+{
+	uint64_t first = w->cluster * w->cs;
+	unsigned int k;
+	int ret = 0;
+
+	if (w->cluster == UINT64_MAX)
+		return 0;
+	if (w->addrs[0] == F2FS_COMPRESS_ADDR) {
+		ret = emit_compressed(w, first);
+	} else {
+		for (k = 0; !ret && k < w->cs; k++) {
+			if (w->addrs[k] == F2FS_COMPRESS_ADDR)
+				ret = -EUCLEAN; /* a marker inside a cluster */
+			else if (w->addrs[k] != F2FS_NULL_ADDR)
+				ret = visit_block(first + k, w->addrs[k], w);
+		}
+	}
+	for (k = 0; k < w->cs; k++)
+		w->addrs[k] = F2FS_NULL_ADDR;
+	w->cluster = UINT64_MAX;
+	return ret;
+}
+
+static int gather_cluster(uint64_t file_block, uint32_t blkaddr, void *arg)
+{
+	struct data_walk *w = arg;
+	int ret = 0;
+
+	if (file_block / w->cs != w->cluster) {
+		ret = emit_cluster(w);
+		w->cluster = file_block / w->cs;
+	}
+	w->addrs[file_block % w->cs] = blkaddr;
+	return ret;
+}
+
+static int for_each_cluster(struct data_walk *w, const struct f2fs_node *inode)
+{
+	unsigned int k;
+	int ret;
+
+	if (w->ri->i_log_cluster_size < F2FS_MIN_LOG_CLUSTER ||
+	    w->ri->i_log_cluster_size > F2FS_MAX_LOG_CLUSTER)
+		return -EUCLEAN;
+	w->cs = 1u << w->ri->i_log_cluster_size;
+	w->cluster = UINT64_MAX;
+	w->addrs = malloc(sizeof(*w->addrs) * w->cs);
+	w->stored = malloc((size_t)w->cs * F2FS_BLKSIZE);
+	w->plain = malloc((size_t)w->cs * F2FS_BLKSIZE);
+	ret = w->addrs && w->stored && w->plain ? 0 : -ENOMEM;
+	for (k = 0; !ret && k < w->cs; k++)
+		w->addrs[k] = F2FS_NULL_ADDR;
+	if (!ret)
+		ret = f2fs_file_for_each_block(w->fs, inode, gather_cluster, w);
+	if (!ret)
+		ret = emit_cluster(w);
+	free(w->addrs);
+	free(w->stored);
+	free(w->plain);
+	return ret;
 }
 
 int f2fs_file_for_each_data(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_data_fn fn,
 			    void *arg)
 {
 	const struct f2fs_inode *ri = &inode->i;
-	struct data_walk w = {.fs = fs, .size = le64_get(ri->i_size), .fn = fn, .arg = arg};
+	struct data_walk w = {
+	    .fs = fs, .size = le64_get(ri->i_size), .fn = fn, .arg = arg, .ri = ri};
 	int ret;
 
-	if (le32_get(ri->i_flags) & F2FS_COMPR_FL)
-		return -EOPNOTSUPP;
 	if (f2fs_inode_first_addr(ri) + 1 >= F2FS_DEF_ADDRS_PER_INODE)
 		return -EUCLEAN; /* i_extra_isize past i_addr[] */
 	if (ri->i_inline & F2FS_INLINE_DATA) {
@@ -63,7 +176,10 @@ int f2fs_file_for_each_data(struct f2fs_fs *fs, const struct f2fs_node *inode, f
 	w.blk = malloc(F2FS_BLKSIZE);
 	if (!w.blk)
 		return -ENOMEM;
-	ret = f2fs_file_for_each_block(fs, inode, visit_block, &w);
+	if (read_compressed(fs, ri))
+		ret = for_each_cluster(&w, inode);
+	else
+		ret = f2fs_file_for_each_block(fs, inode, visit_block, &w);
 	free(w.blk);
 	return ret;
 }

@@ -2,30 +2,33 @@
 /*
  * Compressed files (F2FS_COMPR_FL), as the kernel lays them out: the file
  * is cut into clusters of 2^i_log_cluster_size blocks, each addressed from
- * one direct node.  A cluster that compresses well enough holds
- * COMPRESS_ADDR in its first slot, then the blocks of {clen, checksum,
- * reserved words, LZ4 data}, then NEW_ADDR in the slots it saved; every
- * slot counts in i_blocks and the checkpoint's valid blocks (the cluster
- * keeps its reservation), the saved ones in i_compr_blocks.  A cluster that
- * does not, or a partial last one, is written as plain blocks.
+ * one direct node.  A cluster that saves at least one block holds
+ * COMPRESS_ADDR in its first slot, then the blocks of {header, codec
+ * output} (lib/format/compress.c), then NEW_ADDR in the slots it saved;
+ * every slot counts in i_blocks and the checkpoint's valid blocks (the
+ * cluster keeps its reservation), the saved ones in i_compr_blocks.  A
+ * cluster that saves nothing, or a partial last one, is written as plain
+ * blocks, so a compressed file never takes more blocks than a plain one.
  *
  * Writing a cluster rewrites it whole: pages of it that are not dirty are
  * read (decompressed) into the page cache first, the old slots are
  * released, and the cluster is written again.
+ *
+ * Releasing (the kernel's F2FS_IOC_RELEASE_COMPRESS_BLOCKS) gives the
+ * reservations back: the saved slots become NULL_ADDR, i_compr_blocks
+ * drops to 0 and the inode is marked F2FS_COMPRESS_RELEASED, after which
+ * the file takes no new data.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/compress.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
 #include "write_internal.h"
-
-#define HEADER_BYTES 24 /* clen, checksum, four reserved words */
-#define ALGO_LZ4     1
 
 bool wr_compressed(const struct f2fs_inode *ri)
 {
@@ -45,20 +48,25 @@ static uint64_t file_blocks(const struct f2fs_inode *ri)
 
 int wr_compress_check(const struct f2fs_inode *ri)
 {
-	if (ri->i_compress_algorithm != ALGO_LZ4 || ri->i_log_cluster_size < 2 ||
-	    ri->i_log_cluster_size > 8)
+	if (!f2fs_compress_built(ri->i_compress_algorithm) ||
+	    ri->i_log_cluster_size < F2FS_MIN_LOG_CLUSTER ||
+	    ri->i_log_cluster_size > F2FS_MAX_LOG_CLUSTER)
 		return -EOPNOTSUPP;
 	return 0;
 }
 
-/* Decompress the cluster whose slots @dn names into @out (cluster_blocks * 4 KiB). */
-static int read_compressed(struct f2fs_wr *w, const struct wr_dnode *dn, unsigned int cs,
-			   uint8_t *out)
+bool wr_compress_released(const struct f2fs_inode *ri)
 {
+	return wr_compressed(ri) && (ri->i_inline & F2FS_COMPRESS_RELEASED);
+}
+
+/* Decompress the cluster whose slots @dn names into @out (cluster_blocks * 4 KiB). */
+static int read_compressed(struct f2fs_wr *w, const struct wr_dnode *dn,
+			   const struct f2fs_inode *ri, uint8_t *out)
+{
+	unsigned int cs = cluster_blocks(ri), k;
 	uint8_t *in = malloc((size_t)cs * F2FS_BLKSIZE);
-	unsigned int k;
-	uint32_t clen;
-	int ret = 0, n;
+	int ret = 0;
 
 	if (!in)
 		return -ENOMEM;
@@ -69,18 +77,10 @@ static int read_compressed(struct f2fs_wr *w, const struct wr_dnode *dn, unsigne
 			break;
 		ret = wr_read_block(w, addr, in + (size_t)(k - 1) * F2FS_BLKSIZE);
 	}
-	if (!ret) {
-		memcpy(&clen, in, sizeof(clen));
-		clen = le32_get(clen);
-		if (k < 2 || clen > (k - 1) * F2FS_BLKSIZE - HEADER_BYTES)
-			ret = -EUCLEAN;
-	}
-	if (!ret) {
-		n = LZ4_decompress_safe((const char *)in + HEADER_BYTES, (char *)out, (int)clen,
-					(int)(cs * F2FS_BLKSIZE));
-		if (n != (int)(cs * F2FS_BLKSIZE))
-			ret = -EUCLEAN;
-	}
+	if (!ret)
+		ret = f2fs_cluster_decompress(
+		    ri->i_compress_algorithm, in, k - 1,
+		    le16_get(ri->i_compress_flag) & F2FS_COMPRESS_CHKSUM_FL, out, cs);
 	free(in);
 	return ret;
 }
@@ -102,7 +102,7 @@ int wr_compressed_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t ind
 		return 0;
 	}
 	cluster = malloc((size_t)cs * F2FS_BLKSIZE);
-	ret = cluster ? read_compressed(w, &dn, cs, cluster) : -ENOMEM;
+	ret = cluster ? read_compressed(w, &dn, &in->blk.i, cluster) : -ENOMEM;
 	if (!ret) {
 		memcpy(buf, cluster + (size_t)(index % cs) * F2FS_BLKSIZE, F2FS_BLKSIZE);
 		*done = true;
@@ -133,27 +133,6 @@ static void release_cluster(struct f2fs_wr *w, struct wr_node *in, struct wr_dno
 		wr_inode_add_blocks(w, in, -1);
 		wr_dnode_set_addr_at(w, dn, k, F2FS_NULL_ADDR);
 	}
-}
-
-/* LZ4 the cluster @data into @out; the blocks it takes, or 0 when that saves nothing. */
-static unsigned int compress(const uint8_t *data, unsigned int cs, uint8_t *out)
-{
-	int room = (int)((cs - 1) * F2FS_BLKSIZE - HEADER_BYTES);
-	int clen = LZ4_compress_default((const char *)data, (char *)out + HEADER_BYTES,
-					(int)(cs * F2FS_BLKSIZE), room);
-	uint32_t le;
-	unsigned int blocks;
-
-	if (clen <= 0)
-		return 0;
-	blocks = (unsigned int)((clen + HEADER_BYTES + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE);
-	if (blocks >= cs)
-		return 0;
-	memset(out, 0, HEADER_BYTES);
-	le = le32_put((uint32_t)clen);
-	memcpy(out, &le, sizeof(le));
-	memset(out + HEADER_BYTES + clen, 0, (size_t)blocks * F2FS_BLKSIZE - HEADER_BYTES - clen);
-	return blocks;
 }
 
 static int write_compressed(struct f2fs_wr *w, struct wr_node *in, struct wr_dnode *dn,
@@ -211,12 +190,15 @@ static int write_cluster(struct f2fs_wr *w, struct wr_node *in, struct wr_inode 
 			ret =
 			    wr_page_copy(wi, first + k, data + (size_t)k * F2FS_BLKSIZE) ? 0 : -EIO;
 		if (!ret)
-			blocks = compress(data, cs, cdata);
-		if (!ret && blocks)
+			ret = f2fs_cluster_compress(in->blk.i.i_compress_algorithm, data, cs, 1,
+						    cdata);
+		if (ret > 0) {
+			blocks = (unsigned int)ret;
 			ret = write_compressed(w, in, &dn, cs, cdata, blocks);
+		}
 	}
 	wr_dnode_put(&dn);
-	/* a partial cluster, or one LZ4 does not shrink: plain blocks */
+	/* a partial cluster, or one that saves no block: plain blocks */
 	for (k = 0; !ret && !blocks && k < cs && first + k < end; k++)
 		ret = wr_write_cached_page(w, in, wi, first + k);
 	free(data);
@@ -255,4 +237,80 @@ int wr_compressed_writepages(struct f2fs_wr *w, struct wr_node *in, struct wr_in
 	}
 	free(clusters);
 	return ret;
+}
+
+/* Give back the reservation of the compressed cluster at @dn: the blocks released. */
+static unsigned int release_saved(struct f2fs_wr *w, struct wr_dnode *dn, unsigned int cs)
+{
+	unsigned int k, stored = 0;
+
+	for (k = 1; k < cs; k++) {
+		uint32_t addr = wr_dnode_addr_at(dn, k);
+
+		if (addr == F2FS_NEW_ADDR)
+			wr_dnode_set_addr_at(w, dn, k, F2FS_NULL_ADDR);
+		else if (addr != F2FS_NULL_ADDR)
+			stored++;
+	}
+	return cs - stored;
+}
+
+/* Are the stored slots of the cluster at @dn blocks of the main area (the kernel checks first)? */
+static bool cluster_addrs_ok(struct f2fs_wr *w, const struct wr_dnode *dn, unsigned int cs)
+{
+	unsigned int k;
+
+	for (k = 1; k < cs; k++) {
+		uint32_t addr = wr_dnode_addr_at(dn, k);
+
+		if (addr != F2FS_NEW_ADDR && addr != F2FS_NULL_ADDR &&
+		    !f2fs_geo_in_main(&w->fs->geo, addr))
+			return false;
+	}
+	return true;
+}
+
+int wr_compress_release(struct f2fs_wr *w, struct wr_node *in, uint64_t *released)
+{
+	struct f2fs_inode *ri = &in->blk.i;
+	unsigned int cs = cluster_blocks(ri);
+	uint64_t end = file_blocks(ri), c;
+	int ret;
+
+	*released = 0;
+	if (!wr_compressed(ri) || wr_compress_released(ri))
+		return -EINVAL;
+	ret = wr_writepages(w, in->ino, F2FS_WB_ALL);
+	if (ret)
+		return ret;
+	ri->i_inline |= F2FS_COMPRESS_RELEASED;
+	wr_inode_touch(w, in, true, false);
+	for (c = 0; c * cs < end && le64_get(ri->i_compr_blocks); c++) {
+		struct wr_dnode dn;
+		unsigned int n;
+
+		ret = wr_dnode_get(w, in, c * cs, false, &dn);
+		if (ret == -ENOENT)
+			continue;
+		if (ret)
+			return ret;
+		if (wr_dnode_addr_at(&dn, 0) != F2FS_COMPRESS_ADDR) {
+			wr_dnode_put(&dn);
+			continue;
+		}
+		if (!cluster_addrs_ok(w, &dn, cs)) {
+			wr_dnode_put(&dn);
+			return -EUCLEAN;
+		}
+		n = release_saved(w, &dn, cs);
+		wr_dnode_put(&dn);
+		if (n > le64_get(ri->i_compr_blocks))
+			return -EUCLEAN;
+		ri->i_compr_blocks = le64_put(le64_get(ri->i_compr_blocks) - n);
+		wr_inode_add_blocks(w, in, -(int64_t)n);
+		w->valid_blocks -= n;
+		*released += n;
+	}
+	wr_node_dirty(w, in);
+	return 0;
 }

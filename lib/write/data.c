@@ -246,6 +246,8 @@ int wr_data_write(struct f2fs_wr *w, struct wr_node *in, const void *buf, size_t
 
 	if (end < off)
 		return -EFBIG;
+	if (wr_compress_released(ri))
+		return -EPERM; /* the kernel's f2fs_file_write_iter() */
 	if (ri->i_inline & F2FS_INLINE_DATA) {
 		if (end <= inline_bytes(w, ri))
 			ret = write_inline(w, in, buf, len, off);

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "f2fs/compress.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
 #include "write_internal.h"
@@ -175,6 +176,20 @@ static void fill_extra(struct f2fs_wr *w, struct f2fs_inode *ri, const struct f2
 		ri->i_crtime = le64_put(a->crtime);
 }
 
+unsigned int wr_inode_inline_bytes_for(struct f2fs_wr *w, const struct f2fs_new_inode *a)
+{
+	struct f2fs_inode ri;
+
+	if (!a->inline_ok)
+		return 0;
+	memset(&ri, 0, sizeof(ri));
+	if (a->inline_xattr)
+		ri.i_inline |= F2FS_INLINE_XATTR;
+	fill_extra(w, &ri, a);
+	ri.i_inline |= F2FS_INLINE_DATA;
+	return f2fs_inline_data_bytes(&ri, w->fs->features);
+}
+
 int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pino,
 		 struct wr_node **out)
 {
@@ -185,7 +200,8 @@ int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pin
 	if (a->compress &&
 	    (!S_ISREG(a->mode) ||
 	     (w->fs->features & (F2FS_FEATURE_COMPRESSION | F2FS_FEATURE_EXTRA_ATTR)) !=
-		 (F2FS_FEATURE_COMPRESSION | F2FS_FEATURE_EXTRA_ATTR)))
+		 (F2FS_FEATURE_COMPRESSION | F2FS_FEATURE_EXTRA_ATTR) ||
+	     !f2fs_compress_built(a->compress_algorithm)))
 		return -EOPNOTSUPP;
 	ret = wr_nid_alloc(w, 0, &ino);
 	if (ret)
@@ -234,7 +250,7 @@ int wr_inode_make(struct f2fs_wr *w, uint32_t ino, const struct f2fs_new_inode *
 	fill_extra(w, ri, a);
 	if (a->compress) {
 		ri->i_flags = le32_put(le32_get(ri->i_flags) | F2FS_COMPR_FL);
-		ri->i_compress_algorithm = 1; /* LZ4 */
+		ri->i_compress_algorithm = a->compress_algorithm;
 		ri->i_log_cluster_size = a->log_cluster_size ? a->log_cluster_size : 2;
 	} else if (a->inline_ok && (S_ISREG(a->mode) || S_ISLNK(a->mode))) {
 		ri->i_inline |= F2FS_INLINE_DATA;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "f2fs/compress.h"
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
 #include "write_internal.h"
@@ -25,6 +26,17 @@ void f2fs_new_inode_init(struct f2fs_new_inode *a, uint16_t mode, uint64_t now)
 	a->atime = a->mtime = a->ctime = a->crtime = now;
 	a->inline_ok = true;
 	a->inline_xattr = true;
+	a->compress_algorithm = F2FS_COMPRESS_LZ4;
+}
+
+int f2fs_new_inode_inline_bytes(struct f2fs_fs *fs, const struct f2fs_new_inode *a,
+				unsigned int *bytes)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	*bytes = ret ? 0 : wr_inode_inline_bytes_for(w, a);
+	return ret;
 }
 
 #define DIRTY_NODES_MAX 8192u /* 32 MiB of node blocks held in memory */
@@ -670,6 +682,19 @@ int f2fs_truncate(struct f2fs_fs *fs, uint32_t ino, uint64_t size)
 	int ret = begin_file_change(fs, ino, false, &w, &in);
 
 	return ret ? ret : end_file_change(w, in, wr_set_size(w, in, size));
+}
+
+int f2fs_release_compress_blocks(struct f2fs_fs *fs, uint32_t ino, uint64_t *released)
+{
+	struct f2fs_wr *w;
+	struct wr_node *in;
+	int ret;
+
+	*released = 0;
+	if (!(f2fs_fs_features(fs) & F2FS_FEATURE_COMPRESSION))
+		return -EOPNOTSUPP;
+	ret = begin_file_change(fs, ino, true, &w, &in);
+	return ret ? ret : end_file_change(w, in, wr_compress_release(w, in, released));
 }
 
 /* data.c's __should_serialize_io(): compressed, background write-back, or a big file */

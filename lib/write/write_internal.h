@@ -355,6 +355,8 @@ void wr_inode_forget(struct f2fs_wr *w, uint32_t ino);
 int wr_inode_get(struct f2fs_wr *w, uint32_t ino, struct wr_node **out);
 int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pino,
 		 struct wr_node **out);
+/* The inline data bytes a new inode made with @a would hold (0 without inline_ok). */
+unsigned int wr_inode_inline_bytes_for(struct f2fs_wr *w, const struct f2fs_new_inode *a);
 /* wr_inode_new() for inode number @ino, whose NAT entry the caller has set (NEW_ADDR). */
 int wr_inode_make(struct f2fs_wr *w, uint32_t ino, const struct f2fs_new_inode *a, uint32_t pino,
 		  struct wr_node **out);
@@ -418,6 +420,10 @@ int wr_compress_check(const struct f2fs_inode *ri);
 int wr_compressed_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, void *buf,
 			     bool *done);
 int wr_compressed_writepages(struct f2fs_wr *w, struct wr_node *in, struct wr_inode *wi);
+/* Is @ri a compressed file whose saved blocks were released (it takes no new data)? */
+bool wr_compress_released(const struct f2fs_inode *ri);
+/* F2FS_IOC_RELEASE_COMPRESS_BLOCKS on @in: *released, the blocks given back. */
+int wr_compress_release(struct f2fs_wr *w, struct wr_node *in, uint64_t *released);
 
 /* xattr.c */
 int wr_xattr_free(struct f2fs_wr *w, struct wr_node *in);

@@ -135,9 +135,10 @@ REFUSE_IMAGE=$img expect_refusal "source-not-dir" 'not a directory' -- "$SLOAD" 
 REFUSE_IMAGE=$img expect_refusal "sparse-mode" 'not supported' -- "$SLOAD" -S -f "$SRC" "$img"
 REFUSE_IMAGE=$img expect_refusal "compression-no-feature" 'no compression feature' -- \
 	"$SLOAD" -c -f "$SRC" "$img"
-REFUSE_IMAGE=$img expect_refusal "compression-release" 'not supported' -- "$SLOAD" -c -r -f "$SRC" "$img"
-REFUSE_IMAGE=$img expect_refusal "compression-algorithm" 'only lz4' -- "$SLOAD" -c -a zstd -f "$SRC" "$img"
-REFUSE_IMAGE=$img expect_refusal "cluster-without-c" 'need -c' -- "$SLOAD" -L 3 -f "$SRC" "$img"
+REFUSE_IMAGE=$img expect_refusal "compression-algorithm" 'Unknown compression algorithm' -- \
+	"$SLOAD" -c -a zstd -f "$SRC" "$img"
+REFUSE_IMAGE=$img expect_refusal "cluster-without-c" 'without the compression enable \(-c\)' -- \
+	"$SLOAD" -L 3 -f "$SRC" "$img"
 REFUSE_IMAGE=$img expect_refusal "bad-timestamp" 'bad timestamp' -- "$SLOAD" -T x -f "$SRC" "$img"
 
 # a source bigger than the volume: refused before anything is written

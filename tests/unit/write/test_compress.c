@@ -8,20 +8,22 @@
  * the blocks LZ4 needed, NEW_ADDR for the saved slots; plain blocks for a
  * cluster LZ4 does not shrink and for the partial one.  i_compr_blocks
  * counts the saved slots, i_blocks every slot.  Each compressed cluster is
- * decoded here with LZ4 straight from its blocks, the file read back
- * through the write path (lib/read refuses compressed files), and the
- * checker, which counts each cluster's reservation, must find the volume
- * clean.
+ * decoded here straight from its blocks, the file read back through the
+ * write path and through lib/read (which decompresses), and the checker,
+ * which counts each cluster's reservation, must find the volume clean.
+ * The same with LZO; and released (the kernel's release ioctl), the saved
+ * slots are NULL_ADDR, their blocks back in the volume, the inode marked
+ * and refusing writes, the contents unchanged.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <lz4.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "f2fs/compress.h"
 #include "f2fs/endian.h"
 #include "f2fs/geometry.h"
 #include "f2fs/node.h"
@@ -30,12 +32,10 @@
 #include "test.h"
 #include "write_fixture.h"
 
-#define BLK	     F2FS_BLKSIZE
-#define CLUSTER	     4 /* blocks: log_cluster_size 2, the kernel's default */
-#define CLUSTER_LEN  (CLUSTER * BLK)
-#define MAX_BLOCKS   64
-#define HEADER_BYTES 24 /* before the LZ4 data: clen, checksum, four reserved words */
-#define LZ4_ALGO     1
+#define BLK	    F2FS_BLKSIZE
+#define CLUSTER	    4 /* blocks: log_cluster_size 2, the kernel's default */
+#define CLUSTER_LEN (CLUSTER * BLK)
+#define MAX_BLOCKS  64
 
 /* What a cluster holds, and so how it is stored. */
 enum kind {
@@ -104,7 +104,13 @@ struct layout {
 	enum kind kinds[8];
 	unsigned int nclusters;
 	size_t tail;
+	bool lzo; /* LZO, else LZ4 */
 };
+
+static unsigned int layout_algo(const struct layout *l)
+{
+	return l->lzo ? F2FS_COMPRESS_LZO : F2FS_COMPRESS_LZ4;
+}
 
 static size_t layout_len(const struct layout *l)
 {
@@ -147,6 +153,8 @@ struct walk {
 	uint32_t addr[MAX_BLOCKS];
 	unsigned int n;
 	bool in_order;
+	bool gaps; /* NULL slots expected: file blocks only increase */
+	uint64_t last;
 };
 
 static int note_addr(uint64_t file_block, uint32_t blkaddr, void *arg)
@@ -155,18 +163,21 @@ static int note_addr(uint64_t file_block, uint32_t blkaddr, void *arg)
 
 	if (w->n == MAX_BLOCKS)
 		return -ERANGE;
-	w->in_order &= file_block == w->n;
+	w->in_order &= w->gaps ? !w->n || file_block > w->last : file_block == w->n;
+	w->last = file_block;
 	w->addr[w->n++] = blkaddr;
 	return 0;
 }
 
 static bool walk_file(struct fixture *fx, uint32_t ino, struct f2fs_node *n, struct walk *w)
 {
+	bool gaps = w->gaps;
 	struct f2fs_fs *fs;
 	int ret;
 
 	memset(w, 0, sizeof(*w));
 	w->in_order = true;
+	w->gaps = gaps;
 	if (!fixture_fs_open(fx, &fs))
 		return false;
 	ret = f2fs_read_inode(fs, ino, n);
@@ -188,7 +199,7 @@ static bool stored_as(struct fixture *fx, uint32_t ino, const struct layout *l)
 	unsigned int n = layout_slots(l, want), i;
 	struct f2fs_geometry g;
 	struct f2fs_node node;
-	struct walk w;
+	struct walk w = {.gaps = false};
 	bool ok;
 
 	f2fs_geometry_init(&g, &fx->sb);
@@ -203,7 +214,7 @@ static bool stored_as(struct fixture *fx, uint32_t ino, const struct layout *l)
 	ok &= le64_get(node.i.i_compr_blocks) == layout_saved(l);
 	ok &= le64_get(node.i.i_blocks) == 1 + n;
 	ok &= (le32_get(node.i.i_flags) & F2FS_COMPR_FL) &&
-	      node.i.i_compress_algorithm == LZ4_ALGO && node.i.i_log_cluster_size == 2;
+	      node.i.i_compress_algorithm == layout_algo(l) && node.i.i_log_cluster_size == 2;
 	if (!ok)
 		fprintf(stderr, "  inode %u: i_compr_blocks %llu (%llu), i_blocks %llu (%u)\n", ino,
 			(unsigned long long)le64_get(node.i.i_compr_blocks),
@@ -212,24 +223,18 @@ static bool stored_as(struct fixture *fx, uint32_t ino, const struct layout *l)
 	return ok;
 }
 
-/* Decode the compressed cluster whose slots are @slots with LZ4, here: @want's bytes? */
-static bool decodes_to(struct fixture *fx, const uint32_t *slots, const uint8_t *want)
+/* Decode the compressed cluster whose slots are @slots, here: @want's bytes? */
+static bool decodes_to(struct fixture *fx, const struct layout *l, const uint32_t *slots,
+		       const uint8_t *want)
 {
 	uint8_t in[CLUSTER_LEN], out[CLUSTER_LEN];
 	unsigned int k;
-	uint32_t clen;
-	int n;
 
 	for (k = 1; k < CLUSTER && slots[k] != F2FS_NEW_ADDR; k++)
 		if (!fixture_read_blk(fx, slots[k], in + (size_t)(k - 1) * BLK))
 			return false;
-	memcpy(&clen, in, sizeof(clen));
-	clen = le32_get(clen);
-	if (clen > (k - 1) * BLK - HEADER_BYTES)
-		return false;
-	n = LZ4_decompress_safe((const char *)in + HEADER_BYTES, (char *)out, (int)clen,
-				CLUSTER_LEN);
-	return n == CLUSTER_LEN && !memcmp(out, want, CLUSTER_LEN);
+	return !f2fs_cluster_decompress(layout_algo(l), in, k - 1, false, out, CLUSTER) &&
+	       !memcmp(out, want, CLUSTER_LEN);
 }
 
 /* Each compressed cluster of @ino decodes to its bytes; each plain block holds its own. */
@@ -238,7 +243,7 @@ static bool clusters_decode(struct fixture *fx, uint32_t ino, const struct layou
 {
 	struct f2fs_node node;
 	uint8_t blk[BLK];
-	struct walk w;
+	struct walk w = {.gaps = false};
 	unsigned int c, i;
 
 	if (!walk_file(fx, ino, &node, &w))
@@ -248,7 +253,7 @@ static bool clusters_decode(struct fixture *fx, uint32_t ino, const struct layou
 		const uint8_t *want = data + (size_t)c * CLUSTER_LEN;
 
 		if (slots[0] == F2FS_COMPRESS_ADDR) {
-			if (!decodes_to(fx, slots, want))
+			if (!decodes_to(fx, l, slots, want))
 				return false;
 			continue;
 		}
@@ -260,7 +265,28 @@ static bool clusters_decode(struct fixture *fx, uint32_t ino, const struct layou
 	return true;
 }
 
-/* Read the whole file back through a new write handle, from the device. */
+/* Read the whole file back through lib/read (a read-only handle), which decompresses. */
+static bool reads_back_from_disk(struct fixture *fx, uint32_t ino, const uint8_t *want, size_t len)
+{
+	uint8_t *got = malloc(len + BLK);
+	struct f2fs_node node;
+	struct f2fs_fs *fs;
+	size_t done = 0;
+	bool ok = false;
+
+	if (got && fixture_fs_open(fx, &fs)) {
+		ok = !f2fs_read_inode(fs, ino, &node) &&
+		     !f2fs_file_pread(fs, &node, got, len + BLK, 0, &done) && done == len &&
+		     !memcmp(got, want, len);
+		f2fs_fs_close(fs);
+	}
+	if (!ok)
+		fprintf(stderr, "  inode %u: lib/read gave %zu bytes of %zu\n", ino, done, len);
+	free(got);
+	return ok;
+}
+
+/* Read the whole file back through a new write handle, from the device; then lib/read. */
 static bool reads_back(struct fixture *fx, uint32_t ino, const uint8_t *want, size_t len)
 {
 	uint8_t *got = malloc(len + BLK);
@@ -276,7 +302,7 @@ static bool reads_back(struct fixture *fx, uint32_t ino, const uint8_t *want, si
 	if (!ok)
 		fprintf(stderr, "  inode %u: read back %zu bytes of %zu\n", ino, done, len);
 	free(got);
-	return ok;
+	return ok ? reads_back_from_disk(fx, ino, want, len) : false;
 }
 
 static bool compressed_volume(struct fixture *fx)
@@ -297,13 +323,14 @@ static bool write_layout(struct fixture *fx, const char *name, const struct layo
 		return false;
 	f2fs_new_inode_init(&a, S_IFREG | 0644, FIXTURE_TIME);
 	a.compress = true;
+	a.compress_algorithm = (uint8_t)layout_algo(l);
 	ok = !f2fs_create(fs, WFX_ROOT, name, strlen(name), &a, NULL, ino) &&
 	     !f2fs_pwrite(fs, *ino, data, layout_len(l), 0) && !wfx_checkpoint(fs, true);
 	f2fs_fs_close(fs);
 	return ok;
 }
 
-static const struct layout mixed = {{TEXT, SPARSE, NOISE, ZEROS}, 4, 2 * BLK + 100};
+static const struct layout mixed = {{TEXT, SPARSE, NOISE, ZEROS}, 4, 2 * BLK + 100, false};
 
 static void test_clusters_stored_as_the_kernel_does(void)
 {
@@ -323,7 +350,7 @@ static void test_clusters_stored_as_the_kernel_does(void)
 /* A compressed file of noise only: every cluster plain, nothing saved. */
 static void test_incompressible_file_stored_plain(void)
 {
-	static const struct layout noise = {{NOISE, NOISE, NOISE}, 3, 0};
+	static const struct layout noise = {{NOISE, NOISE, NOISE}, 3, 0, false};
 	uint8_t data[8 * CLUSTER_LEN];
 	struct fixture fx;
 	uint32_t ino;
@@ -381,7 +408,7 @@ static void test_rewritten_clusters_change_form(void)
 /* Cut at a cluster boundary: the clusters past it go whole, their reservation with them. */
 static void test_truncate_releases_whole_clusters(void)
 {
-	static const struct layout cut = {{TEXT, SPARSE}, 2, 0};
+	static const struct layout cut = {{TEXT, SPARSE}, 2, 0, false};
 	uint8_t data[8 * CLUSTER_LEN];
 	struct fixture fx;
 	struct f2fs_fs *fs;
@@ -405,7 +432,7 @@ static void test_truncate_releases_whole_clusters(void)
  */
 static void test_truncate_inside_cluster_keeps_plain_head(void)
 {
-	static const struct layout cut = {{TEXT}, 1, 6000};
+	static const struct layout cut = {{TEXT}, 1, 6000, false};
 	uint8_t data[8 * CLUSTER_LEN];
 	struct fixture fx;
 	struct f2fs_fs *fs;
@@ -423,6 +450,161 @@ static void test_truncate_inside_cluster_keeps_plain_head(void)
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
+/* LZO clusters: stored, decoded and read back the same way. */
+static void test_lzo_clusters(void)
+{
+	struct layout lzo = mixed;
+	uint8_t data[8 * CLUSTER_LEN];
+	struct fixture fx;
+	uint32_t ino;
+
+	if (!f2fs_compress_built(F2FS_COMPRESS_LZO))
+		return;
+	lzo.lzo = true;
+	CHECK(compressed_volume(&fx));
+	CHECK(write_layout(&fx, "lzo", &lzo, data, &ino));
+	CHECK(stored_as(&fx, ino, &lzo));
+	CHECK(clusters_decode(&fx, ino, &lzo, data));
+	CHECK(reads_back(&fx, ino, data, layout_len(&lzo)));
+	CHECK_EQ_U64(wfx_problems(&fx), 0);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
+/* Released: compressed clusters keep the marker and their stored blocks, nothing after. */
+static bool stored_released(struct fixture *fx, uint32_t ino, const struct layout *l)
+{
+	uint32_t want[MAX_BLOCKS];
+	unsigned int n = layout_slots(l, want), i, kept = 0;
+	struct f2fs_geometry g;
+	struct f2fs_node node;
+	struct walk w = {.gaps = false};
+	bool ok;
+
+	for (i = 0; i < n; i++)
+		if (want[i] != F2FS_NEW_ADDR)
+			want[kept++] = want[i];
+	f2fs_geometry_init(&g, &fx->sb);
+	w.gaps = true;
+	if (!walk_file(fx, ino, &node, &w))
+		return false;
+	/* the walk skips NULL slots: it sees the kept ones back to back */
+	ok = w.n == kept;
+	for (i = 0; ok && i < kept; i++)
+		ok = slot_is(w.addr[i], want[i], &g);
+	ok &= le64_get(node.i.i_compr_blocks) == 0;
+	ok &= le64_get(node.i.i_blocks) == 1 + n - layout_saved(l);
+	ok &= (node.i.i_inline & F2FS_COMPRESS_RELEASED) != 0;
+	if (!ok)
+		fprintf(stderr, "  inode %u: %u slots (%u), i_blocks %llu, i_compr_blocks %llu\n",
+			ino, w.n, kept, (unsigned long long)le64_get(node.i.i_blocks),
+			(unsigned long long)le64_get(node.i.i_compr_blocks));
+	return ok;
+}
+
+static void test_release_gives_back_saved_blocks(void)
+{
+	uint8_t data[8 * CLUSTER_LEN];
+	struct f2fs_space before, after;
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	uint64_t released = 0, again = 1;
+	uint32_t ino;
+
+	CHECK(compressed_volume(&fx));
+	CHECK(write_layout(&fx, "mixed", &mixed, data, &ino));
+	CHECK(wfx_open_rw(&fx, &fs));
+	CHECK_EQ_U64(f2fs_space(fs, &before), 0);
+	CHECK_EQ_U64(f2fs_release_compress_blocks(fs, ino, &released), 0);
+	CHECK_EQ_U64(released, layout_saved(&mixed));
+	/* the kernel refuses a second release and any write after it */
+	CHECK_EQ_U64(f2fs_release_compress_blocks(fs, ino, &again), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(again, 0);
+	CHECK_EQ_U64(f2fs_pwrite(fs, ino, data, 10, 0), (uint64_t)-EPERM);
+	CHECK_EQ_U64(wfx_checkpoint(fs, true), 0);
+	CHECK_EQ_U64(f2fs_space(fs, &after), 0);
+	CHECK_EQ_U64(after.valid_blocks, before.valid_blocks - released);
+	f2fs_fs_close(fs);
+	CHECK(stored_released(&fx, ino, &mixed));
+	CHECK(reads_back(&fx, ino, data, layout_len(&mixed)));
+	CHECK_EQ_U64(wfx_problems(&fx), 0);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
+/* A file that is not compressed cannot be released. */
+static void test_release_refuses_plain_file(void)
+{
+	struct f2fs_new_inode a;
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	uint64_t released = 1;
+	uint32_t ino;
+
+	CHECK(compressed_volume(&fx));
+	CHECK(wfx_open_rw(&fx, &fs));
+	f2fs_new_inode_init(&a, S_IFREG | 0644, FIXTURE_TIME);
+	CHECK_EQ_U64(f2fs_create(fs, WFX_ROOT, "plain", 5, &a, NULL, &ino), 0);
+	CHECK_EQ_U64(f2fs_release_compress_blocks(fs, ino, &released), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(released, 0);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
+/* lib/read's answer for the whole of @ino. */
+static int read_all(struct fixture *fx, uint32_t ino, uint8_t *buf, size_t len)
+{
+	struct f2fs_node node;
+	struct f2fs_fs *fs;
+	size_t done;
+	int ret;
+
+	if (!fixture_fs_open(fx, &fs))
+		return -EIO;
+	ret = f2fs_read_inode(fs, ino, &node);
+	if (!ret)
+		ret = f2fs_file_pread(fs, &node, buf, len, 0, &done);
+	f2fs_fs_close(fs);
+	return ret;
+}
+
+/*
+ * A damaged cluster -- clen past its one stored block, then a stream that
+ * does not decode -- is -EUCLEAN from lib/read, never bytes or a crash;
+ * the checker reports the first (PR_COMPRESS_CLUSTER).
+ */
+static void test_damaged_cluster_is_an_error(void)
+{
+	uint8_t data[8 * CLUSTER_LEN], blk[BLK], keep[BLK];
+	struct f2fs_compress_header h;
+	struct f2fs_node node;
+	struct fixture fx;
+	struct walk w = {.gaps = false};
+	struct wfx_verdict *v = malloc(sizeof(*v));
+	uint32_t ino;
+
+	CHECK(compressed_volume(&fx));
+	CHECK(write_layout(&fx, "mixed", &mixed, data, &ino));
+	CHECK(walk_file(&fx, ino, &node, &w));
+	/* cluster 0 is TEXT: COMPRESS_ADDR, one stored block */
+	CHECK(w.addr[0] == F2FS_COMPRESS_ADDR);
+	CHECK(fixture_read_blk(&fx, w.addr[1], keep));
+	memcpy(blk, keep, BLK);
+	memcpy(&h, blk, sizeof(h));
+	h.clen = le32_put(BLK);
+	memcpy(blk, &h, sizeof(h));
+	CHECK(fixture_write_blk(&fx, w.addr[1], blk));
+	CHECK_EQ_U64(read_all(&fx, ino, data, sizeof(data)), (uint64_t)-EUCLEAN);
+	/* the checker reads the header too: one report, on this cluster's block */
+	CHECK(v && !wfx_check(&fx, v));
+	CHECK(v && v->count[PR_COMPRESS_CLUSTER] == 1 && v->r.problems == 1 &&
+	      v->last[PR_COMPRESS_CLUSTER].value == BLK);
+	memcpy(blk, keep, BLK);
+	memset(blk + sizeof(h), 0xff, 64);
+	CHECK(fixture_write_blk(&fx, w.addr[1], blk));
+	CHECK_EQ_U64(read_all(&fx, ino, data, sizeof(data)), (uint64_t)-EUCLEAN);
+	free(v);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 int main(void)
 {
 	RUN(test_clusters_stored_as_the_kernel_does);
@@ -430,5 +612,9 @@ int main(void)
 	RUN(test_rewritten_clusters_change_form);
 	RUN(test_truncate_releases_whole_clusters);
 	RUN(test_truncate_inside_cluster_keeps_plain_head);
+	RUN(test_lzo_clusters);
+	RUN(test_release_gives_back_saved_blocks);
+	RUN(test_release_refuses_plain_file);
+	RUN(test_damaged_cluster_is_an_error);
 	TEST_EXIT();
 }
