@@ -199,7 +199,7 @@ attach() {
 # Refusals of every writing mode on a busy device DEV (DESC: what is said).
 refuse_writers() {
 	local group=$1 dev=$2 desc=$3 m
-	for m in -y -a -p -f ''; do
+	for m in -y -a -p -f '' '-O encrypt'; do
 		REFUSE_IMAGE=$dev refuse "$group/fsck${m:--plain}" 8 "^fsck.f2fs: $dev: $desc: refusing a run that may repair it \(-n checks without writing\)\$" -- \
 			"$FSCK" $m "$dev"
 	done
