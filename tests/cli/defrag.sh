@@ -106,7 +106,7 @@ truncate -s 256M "$IMG"
 mkdir -p "$WORK/mirror"
 args=(--mirror "$WORK/mirror" "$IMG" create /frag create /other)
 for i in $(seq 0 $((PIECES - 1))); do
-	args+=(write /frag $((i * PIECE)) $PIECE 1 write /other $((i * PIECE)) $PIECE 2 sync)
+	args+=(write /frag $((i * PIECE)) "$PIECE" 1 write /other $((i * PIECE)) "$PIECE" 2 sync)
 done
 args+=(unlink /other umount)
 run_cmd "$WRTOOL" "${args[@]}"

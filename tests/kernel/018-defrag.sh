@@ -96,10 +96,10 @@ PIECES=$PIECES"
 	r=$(fscks_clean "$img" after) || { echo "after the kernel read and wrote: $r"; return; }
 }
 
-why=$(run)
-if [ -z "$why" ]; then
+verdict=$(run)
+if [ -z "$verdict" ]; then
 	pass "$NAME"
 else
-	fail "$NAME" "$why"
+	fail "$NAME" "$verdict"
 fi
 finish_work '*.img'
