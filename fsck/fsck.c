@@ -32,6 +32,7 @@
 #include "f2fs/fs.h"
 #include "f2fs/node.h"
 #include "f2fs/read.h"
+#include "f2fs/write.h"
 #include "fix.h"
 #include "tools/common/common.h"
 #include "tools/common/fields.h"
@@ -60,6 +61,7 @@ struct fsck_opts {
 	int read_only;	  /* -n, -N, --dry-run, -l: may never write */
 	const char *undo; /* -z: the undo journal of the repairs */
 	bool rebuild;	  /* --rebuild: tables from a scan first */
+	struct f2fs_tune tune;			   /* -O, -C, --nolinear-lookup */
 	struct f2fs_device *wdev;		   /* the device opened for writing, once it is */
 	struct f2fs_session *session;		   /* the run's one handle (lib/repair/session.c) */
 	struct f2fs_device *dev;		   /* the device it is on (wdev, or read-only) */
@@ -281,6 +283,13 @@ static void preen_arg(struct fsck_opts *o, int argc)
 }
 
 /* Options that cannot go together. */
+/* Do -O, -C or --nolinear-lookup ask for a change of the superblock? */
+static bool tuning(const struct fsck_opts *o)
+{
+	return o->tune.features || o->tune.encoding_set ||
+	       o->tune.linear_lookup != F2FS_LINEAR_LOOKUP_KEEP;
+}
+
 static void check_combinations(struct fsck_opts *o)
 {
 	if (o->json && (o->show_layout || o->show_tree))
@@ -300,6 +309,10 @@ static void check_combinations(struct fsck_opts *o)
 		     "--rebuild rewrites the NAT, SIT and checkpoint: it needs -y (or -f)");
 	if (o->rebuild && (o->show_layout || o->show_tree))
 		fail(o, EXIT_USAGE, "--rebuild does not go with -%c", o->show_layout ? 'l' : 't');
+	if (tuning(o) && o->read_only)
+		fail(o, EXIT_USAGE,
+		     "-O, -C and --nolinear-lookup write the superblock: they do not go with -n, "
+		     "-N, --dry-run or -l");
 }
 
 static void parse_args(struct fsck_opts *o, int argc, char **argv)
@@ -319,8 +332,6 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
 	char why[200];
-	uint32_t features = 0;
-	uint16_t enc, enc_flags;
 	int opt;
 
 	o->json = json_requested(argc, argv);
@@ -348,7 +359,12 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case 'S':
 			break; /* accepted: they change nothing in a check that never writes */
 		case OPT_NOLINEAR_LOOKUP:
-			number_arg(o, '-', optarg, 1);
+			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
+				fail(o, EXIT_USAGE,
+				     "invalid value for --nolinear-lookup: '%s' (expected 0 or 1)",
+				     optarg);
+			o->tune.linear_lookup =
+			    *optarg == '1' ? F2FS_LINEAR_LOOKUP_DISABLE : F2FS_LINEAR_LOOKUP_ENABLE;
 			break;
 		case OPT_QUIET:
 			o->quiet = 1;
@@ -383,8 +399,10 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			number_arg(o, 'm', optarg, INT32_MAX);
 			break;
 		case 'C':
-			if (f2fs_casefold_parse(optarg, &enc, &enc_flags, why, sizeof(why)))
+			if (f2fs_casefold_parse(optarg, &o->tune.encoding, &o->tune.encoding_flags,
+						why, sizeof(why)))
 				fail(o, EXIT_USAGE, "-C: %s", why);
+			o->tune.encoding_set = true;
 			break;
 		case 'd':
 			o->debug = (int)number_arg(o, 'd', optarg, INT32_MAX);
@@ -401,7 +419,7 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 				info(o, "Info: Set conf for android\n");
 			break;
 		case 'O':
-			if (f2fs_feature_parse(optarg, &features, why, sizeof(why)))
+			if (f2fs_feature_parse_known(optarg, &o->tune.features, why, sizeof(why)))
 				fail(o, EXIT_USAGE, "-O: %s", why);
 			break;
 		case 'p':
@@ -879,9 +897,10 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 	printf("Info: total FS sectors = %llu (%llu MB)\n", (unsigned long long)sectors,
 	       (unsigned long long)(le64_get(sb->block_count) >> 8));
 	printf("Info: CKPT version = %llx\n", (unsigned long long)le64_get(cp->checkpoint_ver));
-	printf("Info: Casefold: linear_lookup [%s]\n",
-	       le16_get(sb->s_encoding_flags) & F2FS_ENC_NO_COMPAT_FALLBACK_FL ? "disable"
-									       : "enable");
+	if (o->tune.linear_lookup == F2FS_LINEAR_LOOKUP_KEEP)
+		printf("Info: Casefold: linear_lookup [%s]\n",
+		       le16_get(sb->s_encoding_flags) & F2FS_ENC_NO_COMPAT_FALLBACK_FL ? "disable"
+										       : "enable");
 	if (o->debug > 0)
 		list_checkpoint(fs, FIELDS_DEBUG);
 	/*
@@ -1369,7 +1388,7 @@ static void open_session(struct fsck_opts *o, struct tool *t, bool repairing)
 	char reason[400];
 	int ret;
 
-	if (repairing && !o->wdev) {
+	if ((repairing || tuning(o)) && !o->wdev) {
 		o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, 0);
 		o->wdev = tool_undo_stack(t, o->wdev, o->undo, EXIT_OPERATIONAL);
 	}
@@ -1390,6 +1409,33 @@ static void open_session(struct fsck_opts *o, struct tool *t, bool repairing)
 		fail(o, EXIT_UNCORRECTED, "%s: %s", o->device, o->why);
 	tool_not_f2fs_reason(t, ret, o->why, reason, sizeof(reason));
 	fail(o, EXIT_OPERATIONAL, "%s: %s", o->device, reason);
+}
+
+/*
+ * -O, -C, --nolinear-lookup: the superblock changed before the check, as
+ * upstream does it at mount, with upstream's lines for what changed.
+ */
+static void tune(struct fsck_opts *o, struct f2fs_fs *fs)
+{
+	unsigned int changes;
+	bool disable = o->tune.linear_lookup == F2FS_LINEAR_LOOKUP_DISABLE;
+
+	if (f2fs_tune_super(fs, &o->tune, &changes, o->why, sizeof(o->why)))
+		fail(o, EXIT_OPERATIONAL, "%s: %s", o->device, o->why);
+	if (o->quiet)
+		return;
+	if (changes & F2FS_TUNED_ENCRYPT)
+		info(o, "Info: Set Encryption feature\n");
+	if (changes & F2FS_TUNED_CASEFOLD)
+		info(o, "Info: Set Casefold feature\n");
+	if (changes & F2FS_TUNED_CASEFOLD_KEPT)
+		info(o, "Info: Casefold is already on: its encoding stays\n");
+	if (o->tune.linear_lookup != F2FS_LINEAR_LOOKUP_KEEP)
+		info(o, "Info: linear_lookup option: %s\n", disable ? "disable" : "enable");
+	if (changes & F2FS_TUNED_NO_CASEFOLD)
+		info(o, "Info: Not support Casefold feature\n");
+	if (changes & F2FS_TUNED_LINEAR_LOOKUP)
+		info(o, "Info: Casefold: %s linear lookup\n", disable ? "disable" : "enable");
 }
 
 /* The session and the devices, closed: a device that does not close is an error. */
@@ -1453,6 +1499,8 @@ int main(int argc, char **argv)
 	}
 	if (!o.quiet && !o.json)
 		print_info(fs, &o);
+	if (tuning(&o))
+		tune(&o, fs);
 	if (!recovered && boot_skip(&o, fs)) {
 		/* upstream's verdict for a boot-time run on a volume the kernel left clean */
 		if (!o.quiet)

@@ -3,6 +3,7 @@
 #ifndef F2FS_FEATURE_H
 #define F2FS_FEATURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,16 @@
  * between commas) in @why.
  */
 int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t why_len);
+
+/*
+ * As f2fs_feature_parse, but any feature the table knows is taken, also
+ * one this implementation cannot create (fsck -O names features to turn
+ * on; whether a feature may be turned on is f2fs_feature_settable_later's).
+ */
+int f2fs_feature_parse_known(const char *list, uint32_t *features, char *why, size_t why_len);
+
+/* May feature @bit be turned on after mkfs (by the superblock alone)? */
+bool f2fs_feature_settable_later(uint32_t bit);
 
 /* The name of a single feature bit, or NULL. */
 const char *f2fs_feature_name(uint32_t bit);

@@ -329,9 +329,9 @@ void f2fs_write_set_writeback(struct f2fs_fs *fs, uint64_t inode_pages, uint64_t
 /*
  * Write @sb over both superblock copies (block 1's first, as the kernel
  * commits one), with its checksum set when the volume has sb_checksum, and
- * make it the handle's.  Needs no table: a handle opened F2FS_FS_READ on a
- * writable device will do.  Negative errno on an I/O error (a copy may
- * then be the old one: the volume keeps a valid superblock either way).
+ * make it the handle's (f2fs_fs_features included).  Needs no table: a handle opened F2FS_FS_READ
+ * on a writable device will do.  Negative errno on an I/O error (a copy may then be the old one:
+ * the volume keeps a valid superblock either way).
  */
 int f2fs_write_super(struct f2fs_fs *fs, const struct f2fs_super_block *sb);
 
@@ -341,6 +341,86 @@ int f2fs_write_super(struct f2fs_fs *fs, const struct f2fs_super_block *sb);
  * written then), else f2fs_write_super's result.
  */
 int f2fs_set_label(struct f2fs_fs *fs, const char *label);
+
+/* --nolinear-lookup: casefolded lookups may fall back to a linear search, or not. */
+enum f2fs_linear_lookup {
+	F2FS_LINEAR_LOOKUP_KEEP = 0, /* not asked: the flag stays */
+	F2FS_LINEAR_LOOKUP_ENABLE,   /* =0: clear F2FS_ENC_NO_COMPAT_FALLBACK_FL */
+	F2FS_LINEAR_LOOKUP_DISABLE,  /* =1: set it */
+};
+
+/* What fsck -O, -C and --nolinear-lookup ask of the superblock. */
+struct f2fs_tune {
+	uint32_t features;	 /* F2FS_FEATURE_* to turn on (-O) */
+	bool encoding_set;	 /* -C given: turn casefold on with this encoding */
+	uint16_t encoding;	 /* F2FS_ENC_UTF8_12_1 */
+	uint16_t encoding_flags; /* F2FS_ENC_STRICT_MODE_FL */
+	enum f2fs_linear_lookup linear_lookup;
+};
+
+/* What a tune plan changes (bits of *changes), for the tool to report. */
+enum f2fs_tuned {
+	F2FS_TUNED_ENCRYPT = 1 << 0,	   /* encrypt turned on */
+	F2FS_TUNED_CASEFOLD = 1 << 1,	   /* casefold turned on, with the encoding */
+	F2FS_TUNED_LINEAR_LOOKUP = 1 << 2, /* the lookup flag set or cleared */
+	F2FS_TUNED_CASEFOLD_KEPT = 1 << 3, /* -C on a casefold volume: its encoding stays */
+	F2FS_TUNED_NO_CASEFOLD = 1 << 4,   /* the lookup flag asked of a volume without casefold */
+};
+#define F2FS_TUNED_WRITES (F2FS_TUNED_ENCRYPT | F2FS_TUNED_CASEFOLD | F2FS_TUNED_LINEAR_LOOKUP)
+
+/*
+ * The superblock @sb with @t applied, into @out, and what changed in
+ * *@changes.  A feature already on is no change.  -EINVAL, with the reason
+ * in @why, when a feature to turn on may not be turned on after mkfs, the
+ * volume has the ro feature, or casefold is asked without an encoding.
+ */
+int f2fs_tune_plan(const struct f2fs_super_block *sb, const struct f2fs_tune *t,
+		   struct f2fs_super_block *out, unsigned int *changes, char *why, size_t why_len);
+
+/*
+ * f2fs_tune_plan on the handle's superblock, written with f2fs_write_super
+ * when it changes something (*@changes & F2FS_TUNED_WRITES).  Nothing is
+ * written when the plan is refused.  A handle opened F2FS_FS_READ on a
+ * writable device will do.
+ */
+int f2fs_tune_super(struct f2fs_fs *fs, const struct f2fs_tune *t, unsigned int *changes, char *why,
+		    size_t why_len);
+
+/* ---- defragmentation (defrag.f2fs) ---- */
+
+/* What defrag.f2fs -s, -l, -t and -i ask: block addresses and a length in blocks. */
+struct f2fs_defrag_request {
+	uint64_t start;	 /* first block of the range; below the main area: its start */
+	uint64_t len;	 /* 0: one segment; cut at the main area's end */
+	uint64_t target; /* 0: just past the range (shrink: just before it) */
+	bool shrink;	 /* the target area runs down from the target, not up */
+};
+
+struct f2fs_defrag_report {
+	uint64_t valid; /* valid blocks in the range before */
+	uint64_t moved; /* of them, moved */
+	uint64_t left;	/* valid blocks in the range after (dead ones the SIT still counts) */
+};
+
+/*
+ * Apply upstream's defaults and clamps to @req (on the handle's geometry)
+ * and check it: -EINVAL with the reason in @why when the start is past
+ * the main area, the target outside it or inside the range.
+ */
+int f2fs_defrag_resolve(const struct f2fs_fs *fs, struct f2fs_defrag_request *req, char *why,
+			size_t why_len);
+
+/*
+ * Move the valid blocks of the resolved range [start, start + len) into
+ * the free sections of the target area (from the target's section up to
+ * the end of the main area, or with shrink down to its start), updating
+ * every owner, then write an unmount checkpoint.  Nothing is written when
+ * it is refused: -ENOSPC when the area lacks the sections needed, -EINVAL
+ * for a volume that was not unmounted cleanly, is zoned, read-only (ro
+ * feature) or device-aliased.  Needs a handle opened F2FS_FS_WRITE.
+ */
+int f2fs_defrag(struct f2fs_fs *fs, const struct f2fs_defrag_request *req,
+		struct f2fs_defrag_report *rep, char *why, size_t why_len);
 
 /*
  * Clean node blocks kept in memory after they are written or read (0: the

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The feature table: names, bits, and which of them this implementation can
- * create.  A feature is listed as creatable only once images made with it
- * pass the kernel and both fscks.
+ * The feature table: names, bits, which of them this implementation can
+ * create, and which may be turned on after mkfs.  A feature is listed as
+ * creatable only once images made with it pass the kernel and both fscks;
+ * as settable later only when turning it on changes nothing but the
+ * superblock (no inode, no table to build), as newest upstream's fsck -O
+ * allows: encrypt and casefold.
  */
 #include "config.h"
 
@@ -19,25 +22,26 @@ struct feature_entry {
 	const char *name;
 	uint32_t bit;
 	bool creatable;
+	bool later; /* may be turned on after mkfs */
 };
 
 static const struct feature_entry features_table[] = {
-    {"encrypt", F2FS_FEATURE_ENCRYPT, true},
-    {"extra_attr", F2FS_FEATURE_EXTRA_ATTR, true},
-    {"project_quota", F2FS_FEATURE_PRJQUOTA, true},
-    {"inode_checksum", F2FS_FEATURE_INODE_CHKSUM, true},
-    {"flexible_inline_xattr", F2FS_FEATURE_FLEXIBLE_INLINE_XATTR, true},
-    {"quota", F2FS_FEATURE_QUOTA_INO, true},
-    {"inode_crtime", F2FS_FEATURE_INODE_CRTIME, true},
-    {"lost_found", F2FS_FEATURE_LOST_FOUND, true},
-    {"verity", F2FS_FEATURE_VERITY, true},
-    {"sb_checksum", F2FS_FEATURE_SB_CHKSUM, true},
-    {"casefold", F2FS_FEATURE_CASEFOLD, true},
-    {"compression", F2FS_FEATURE_COMPRESSION, true},
-    {"ro", F2FS_FEATURE_RO, false},
-    {"blkzoned", F2FS_FEATURE_BLKZONED, false},
-    {"atomic_write", F2FS_FEATURE_ATOMIC_WRITE, false},
-    {"device_alias", F2FS_FEATURE_DEVICE_ALIAS, false},
+    {"encrypt", F2FS_FEATURE_ENCRYPT, true, true},
+    {"extra_attr", F2FS_FEATURE_EXTRA_ATTR, true, false},
+    {"project_quota", F2FS_FEATURE_PRJQUOTA, true, false},
+    {"inode_checksum", F2FS_FEATURE_INODE_CHKSUM, true, false},
+    {"flexible_inline_xattr", F2FS_FEATURE_FLEXIBLE_INLINE_XATTR, true, false},
+    {"quota", F2FS_FEATURE_QUOTA_INO, true, false},
+    {"inode_crtime", F2FS_FEATURE_INODE_CRTIME, true, false},
+    {"lost_found", F2FS_FEATURE_LOST_FOUND, true, false},
+    {"verity", F2FS_FEATURE_VERITY, true, false},
+    {"sb_checksum", F2FS_FEATURE_SB_CHKSUM, true, false},
+    {"casefold", F2FS_FEATURE_CASEFOLD, true, true},
+    {"compression", F2FS_FEATURE_COMPRESSION, true, false},
+    {"ro", F2FS_FEATURE_RO, false, false},
+    {"blkzoned", F2FS_FEATURE_BLKZONED, false, false},
+    {"atomic_write", F2FS_FEATURE_ATOMIC_WRITE, false, false},
+    {"device_alias", F2FS_FEATURE_DEVICE_ALIAS, false, false},
 };
 
 #define N_FEATURES (sizeof(features_table) / sizeof(features_table[0]))
@@ -63,7 +67,18 @@ const char *f2fs_feature_name(uint32_t bit)
 	return NULL;
 }
 
-static int parse_one(const char *tok, size_t len, uint32_t *features, char *why, size_t why_len)
+bool f2fs_feature_settable_later(uint32_t bit)
+{
+	size_t i;
+
+	for (i = 0; i < N_FEATURES; i++)
+		if (features_table[i].bit == bit)
+			return features_table[i].later;
+	return false;
+}
+
+static int parse_one(const char *tok, size_t len, bool creatable_only, uint32_t *features,
+		     char *why, size_t why_len)
 {
 	const struct feature_entry *f = find_by_name(tok, len);
 
@@ -71,7 +86,7 @@ static int parse_one(const char *tok, size_t len, uint32_t *features, char *why,
 		snprintf(why, why_len, "unknown feature: %.*s", (int)len, tok);
 		return -EINVAL;
 	}
-	if (!f->creatable) {
+	if (creatable_only && !f->creatable) {
 		snprintf(why, why_len, "feature %s is not supported yet", f->name);
 		return -EINVAL;
 	}
@@ -79,7 +94,8 @@ static int parse_one(const char *tok, size_t len, uint32_t *features, char *why,
 	return 0;
 }
 
-int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t why_len)
+static int parse_list(const char *list, bool creatable_only, uint32_t *features, char *why,
+		      size_t why_len)
 {
 	const char *p = list;
 
@@ -98,7 +114,7 @@ int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t w
 			snprintf(why, why_len, "empty feature name in list: '%s'", list);
 			return -EINVAL;
 		}
-		ret = parse_one(p, len, features, why, why_len);
+		ret = parse_one(p, len, creatable_only, features, why, why_len);
 		if (ret)
 			return ret;
 		p += len;
@@ -110,6 +126,16 @@ int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t w
 		}
 	}
 	return 0;
+}
+
+int f2fs_feature_parse(const char *list, uint32_t *features, char *why, size_t why_len)
+{
+	return parse_list(list, true, features, why, why_len);
+}
+
+int f2fs_feature_parse_known(const char *list, uint32_t *features, char *why, size_t why_len)
+{
+	return parse_list(list, false, features, why, why_len);
 }
 
 int f2fs_feature_check(uint32_t features, char *why, size_t why_len)

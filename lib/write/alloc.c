@@ -201,21 +201,49 @@ static void maybe_prefree(struct f2fs_wr *w, uint32_t secno)
 	}
 }
 
+bool wr_area_has(const struct wr_area *a, uint32_t secno)
+{
+	return secno >= a->first && secno <= a->last &&
+	       (secno < a->skip_first || secno > a->skip_last);
+}
+
+/* How many sections a search looks at: all, or the area's. */
+static uint32_t search_length(const struct f2fs_wr *w)
+{
+	return w->area ? w->area->last - w->area->first + 1 : w->sections;
+}
+
+/* The @n-th section a search looks at: from @hint on, wrapping, or the area's in its order. */
+static uint32_t search_at(const struct f2fs_wr *w, uint32_t hint, uint32_t n)
+{
+	const struct wr_area *a = w->area;
+
+	if (!a)
+		return (uint32_t)(((uint64_t)hint + n) % w->sections);
+	return a->down ? a->last - n : a->first + n;
+}
+
+/* May a log take section @secno (free, and in the area when there is one)? */
+static bool section_takeable(const struct f2fs_wr *w, uint32_t secno)
+{
+	return !f2fs_test_bit_lsb(w->sec_used, secno) && (!w->area || wr_area_has(w->area, secno));
+}
+
 /*
- * The next free section from @hint on, wrapping; with several sections per
- * zone, one in a zone no other log writes.  UINT32_MAX when none.
+ * The next free section from @hint on, wrapping (or the first free one of
+ * the area, in its order); with several sections per zone, one in a zone
+ * no other log writes.  UINT32_MAX when none.
  */
 static uint32_t find_free_section(struct f2fs_wr *w, uint32_t hint, int type)
 {
-	uint32_t n, secno = hint;
+	uint32_t n, secno, len = search_length(w);
 
-	for (n = 0; n < w->sections; n++, secno++) {
+	for (n = 0; n < len; n++) {
 		int i;
 		bool zone_taken = false;
 
-		if (secno >= w->sections)
-			secno = 0;
-		if (f2fs_test_bit_lsb(w->sec_used, secno))
+		secno = search_at(w, hint, n);
+		if (!section_takeable(w, secno))
 			continue;
 		for (i = 0; w->secs_per_zone > 1 && i < F2FS_NR_CURSEG_TYPE; i++)
 			zone_taken |= i != type && w->fs->cpd->curseg_segno[i] / w->segs_per_sec /
@@ -225,10 +253,9 @@ static uint32_t find_free_section(struct f2fs_wr *w, uint32_t hint, int type)
 			return secno;
 	}
 	/* every zone has a log: take any free section */
-	for (n = 0, secno = hint; n < w->sections; n++, secno++) {
-		if (secno >= w->sections)
-			secno = 0;
-		if (!f2fs_test_bit_lsb(w->sec_used, secno))
+	for (n = 0; n < len; n++) {
+		secno = search_at(w, hint, n);
+		if (section_takeable(w, secno))
 			return secno;
 	}
 	return UINT32_MAX;
@@ -340,6 +367,11 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 	struct f2fs_cp_data *d = w->fs->cpd;
 	int ret;
 
+	if (w->area && !wr_area_has(w->area, d->curseg_segno[type] / w->segs_per_sec)) {
+		ret = wr_log_new_section(w, type);
+		if (ret)
+			return ret;
+	}
 	for (;;) {
 		uint64_t addr;
 

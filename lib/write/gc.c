@@ -7,7 +7,8 @@
  * (where the kernel sends data moved by GC) and its direct node updated.
  * A block whose summary names an owner that no longer points at it is
  * already dead and left.  The emptied sections become free at the
- * checkpoint written at the end.
+ * checkpoint written at the end.  Defragmentation (defrag.c) moves blocks
+ * with the same wr_move_blocks, into the logs it places.
  */
 #include "config.h"
 
@@ -75,7 +76,8 @@ static int drop_extent_of_block(struct f2fs_wr *w, uint32_t ino, uint64_t blkadd
 	return 0;
 }
 
-static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summary *s)
+static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summary *s,
+		     int data_log)
 {
 	uint32_t nid = le32_get(s->nid);
 	unsigned int ofs = le16_get(s->ofs_in_node);
@@ -101,8 +103,7 @@ static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summ
 	}
 	ret = wr_read_block(w, blkaddr, buf);
 	if (!ret)
-		ret =
-		    wr_alloc_block(w, F2FS_CURSEG_COLD_DATA, nid, (uint16_t)ofs, e->version, &addr);
+		ret = wr_alloc_block(w, data_log, nid, (uint16_t)ofs, e->version, &addr);
 	if (!ret)
 		ret = wr_write_block(w, addr, buf, F2FS_IO_DATA);
 	if (!ret) {
@@ -114,7 +115,8 @@ static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summ
 	return ret;
 }
 
-static int move_segment(struct f2fs_wr *w, uint32_t segno)
+int wr_move_blocks(struct f2fs_wr *w, uint32_t segno, uint32_t first, uint32_t end, int data_log,
+		   uint64_t *moved)
 {
 	const struct f2fs_seg_entry *se = f2fs_sit_seg(w->fs->sit, segno);
 	struct f2fs_summary_block sum;
@@ -128,7 +130,7 @@ static int move_segment(struct f2fs_wr *w, uint32_t segno)
 	if (!s)
 		return ret;
 	sum = *s; /* moving nodes may replace the cached summary */
-	for (off = 0; off < BLKS_PER_SEG && !ret; off++) {
+	for (off = first; off < end && off < BLKS_PER_SEG && !ret; off++) {
 		uint64_t blkaddr = f2fs_geo_blkaddr(&w->fs->geo, segno, off);
 
 		if (!f2fs_test_bit_msb(f2fs_sit_seg(w->fs->sit, segno)->map, off))
@@ -136,9 +138,9 @@ static int move_segment(struct f2fs_wr *w, uint32_t segno)
 		if (sum.footer.entry_type == F2FS_SUM_TYPE_NODE)
 			ret = move_node(w, blkaddr, le32_get(sum.entries[off].nid));
 		else
-			ret = move_data(w, blkaddr, &sum.entries[off]);
+			ret = move_data(w, blkaddr, &sum.entries[off], data_log);
 		if (!ret)
-			w->stats.gc_blocks_moved++;
+			(*moved)++;
 	}
 	return ret;
 }
@@ -159,7 +161,8 @@ int wr_gc(struct f2fs_wr *w, uint32_t want_free)
 		if (victim == UINT32_MAX)
 			break;
 		for (i = 0; i < w->segs_per_sec && !ret; i++)
-			ret = move_segment(w, victim * w->segs_per_sec + i);
+			ret = wr_move_blocks(w, victim * w->segs_per_sec + i, 0, BLKS_PER_SEG,
+					     F2FS_CURSEG_COLD_DATA, &w->stats.gc_blocks_moved);
 		moved++;
 		if (!ret && !f2fs_test_bit_lsb(w->sec_prefree, victim))
 			break; /* could not empty it: stop rather than spin */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/endian.h"
 #include "f2fs/super.h"
 #include "write_internal.h"
 
@@ -43,9 +44,11 @@ int f2fs_write_super(struct f2fs_fs *fs, const struct f2fs_super_block *sb)
 	if (!ret)
 		ret = write_copy(f2fs_fs_dev(fs), 0, buf, &copy);
 	free(buf);
-	if (!ret)
-		f2fs_volume_set_sb(fs->vol, &copy);
-	return ret;
+	if (ret)
+		return ret;
+	f2fs_volume_set_sb(fs->vol, &copy);
+	fs->features = le32_get(copy.feature);
+	return 0;
 }
 
 int f2fs_set_label(struct f2fs_fs *fs, const char *label)

@@ -96,6 +96,20 @@ struct wr_quota {
 	unsigned int rewritten; /* bit per type a repair rewrote whole */
 };
 
+/*
+ * The sections the logs may write while blocks move into a chosen area
+ * (defrag.c): a log outside it is moved in before it writes, and a new
+ * section is the first free one of the area, searched from @first up or,
+ * with @down, from @last down.  The sections [@skip_first, @skip_last]
+ * (the range being emptied; none when @skip_first > @skip_last) are never
+ * taken.
+ */
+struct wr_area {
+	uint32_t first, last;
+	uint32_t skip_first, skip_last;
+	bool down;
+};
+
 struct f2fs_wr {
 	struct f2fs_fs *fs;
 	const struct f2fs_super_block *sb;
@@ -122,6 +136,7 @@ struct f2fs_wr {
 	uint64_t open_time;
 	f2fs_alloc_policy_fn policy;
 	void *policy_arg;
+	const struct wr_area *area; /* defrag.c: the sections the logs may write, NULL: any */
 	bool in_gc;
 	enum f2fs_section_counts section_counts; /* f2fs_write_set_section_counts() */
 	uint64_t wb_inode_pages, wb_total_pages; /* f2fs_write_set_writeback(); 0: never */
@@ -215,6 +230,8 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 int wr_log_new_segment(struct f2fs_wr *w, int type);
 /* Move log @type to the start of a free section (its zone's pointer went elsewhere). */
 int wr_log_new_section(struct f2fs_wr *w, int type);
+/* Is section @secno one the logs may write under @a? */
+bool wr_area_has(const struct wr_area *a, uint32_t secno);
 
 /*
  * Zoned volumes (zoned.c): sequential zones take writes only at their write
@@ -433,5 +450,14 @@ int wr_checkpoint(struct f2fs_wr *w, const struct f2fs_cp_request *req);
 
 /* gc.c */
 int wr_gc(struct f2fs_wr *w, uint32_t want_free);
+/*
+ * Move the valid blocks [@first, @end) of segment @segno through the
+ * allocator: a node to its node log, data to log @data_log, every owner
+ * (NAT, direct node, SSA, SIT) updated.  Blocks whose summary names an
+ * owner that no longer points at them are dead and stay.  *@moved counts
+ * the valid blocks gone through (dead ones included).
+ */
+int wr_move_blocks(struct f2fs_wr *w, uint32_t segno, uint32_t first, uint32_t end, int data_log,
+		   uint64_t *moved);
 
 #endif

@@ -16,6 +16,7 @@ FSCK=${FSCK:-$TOP/fsck/fsck.f2fs}
 DUMP=${DUMP:-$TOP/dump/dump.f2fs}
 INJECT=${INJECT:-$TOP/inject/inject.f2fs}
 LABEL=${F2FSLABEL:-${TOP_BUILDDIR:-$TOP}/label/f2fslabel}
+DEFRAG=${DEFRAG:-${TOP_BUILDDIR:-$TOP}/defrag/defrag.f2fs}
 UNDO=${F2FS_UNDO:-$TOP/undo/f2fs_undo}
 for bin in "$FSCK" "$DUMP" "$INJECT" "$UNDO"; do
 	if [ ! -x "$bin" ]; then
@@ -199,7 +200,7 @@ attach() {
 # Refusals of every writing mode on a busy device DEV (DESC: what is said).
 refuse_writers() {
 	local group=$1 dev=$2 desc=$3 m
-	for m in -y -a -p -f ''; do
+	for m in -y -a -p -f '' '-O encrypt'; do
 		REFUSE_IMAGE=$dev refuse "$group/fsck${m:--plain}" 8 "^fsck.f2fs: $dev: $desc: refusing a run that may repair it \(-n checks without writing\)\$" -- \
 			"$FSCK" $m "$dev"
 	done
@@ -213,6 +214,8 @@ refuse_writers() {
 		"$UNDO" "$WORK/any.undo" "$dev"
 	REFUSE_IMAGE=$dev refuse "$group/f2fslabel" 1 "^f2fslabel: $dev: $desc: refusing to write to it\$" -- \
 		"$LABEL" "$dev" newlabel
+	REFUSE_IMAGE=$dev refuse "$group/defrag" 1 "^defrag.f2fs: $dev: $desc: refusing to write to it\$" -- \
+		"$DEFRAG" "$dev"
 }
 
 # settled_sum DEV: the checksum of DEV once the kernel has stopped writing to
