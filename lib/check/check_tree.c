@@ -1201,9 +1201,13 @@ static void check_dir_depth(struct check_ctx *c, const struct inode_walk *w)
  */
 static void enter_dir(struct check_ctx *c, const struct inode_walk *w)
 {
-	struct dir_rec *parent = dir_record(c, w->parent, true),
-		       *self = dir_record(c, w->ino, true);
+	struct dir_rec *parent, *self;
 
+	/* creating a record may grow the table: look both up only once both exist */
+	dir_record(c, w->parent, true);
+	dir_record(c, w->ino, true);
+	parent = dir_record(c, w->parent, false);
+	self = dir_record(c, w->ino, false);
 	if (parent)
 		parent->subdirs++;
 	if (self)
