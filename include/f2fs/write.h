@@ -444,7 +444,10 @@ bool f2fs_writepages_serialized(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_m
 
 /*
  * Write at most @max_pages of the file's dirty pages, lowest index first
- * (a compressed file: all of them, cluster by cluster), without taking
+ * for F2FS_WB_ALL; for background write-back (F2FS_WB_NONE) from where the
+ * file's last background write-back stopped, wrapping to the start once, as
+ * the kernel's range_cyclic write-back does (a compressed file: all of
+ * them, cluster by cluster), without taking
  * F2FS_LOCK_WRITEPAGES: for a caller that serialises write-back itself and
  * lets concurrent writers' pages interleave as the kernel's do.  *left:
  * the file's pages still dirty.

@@ -388,14 +388,72 @@ int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode)
 	uint64_t left;
 
 	(void)mode;
-	return wr_writepages_some(w, ino, UINT64_MAX, &left);
+	return wr_writepages_some(w, ino, UINT64_MAX, false, &left);
 }
 
-int wr_writepages_some(struct f2fs_wr *w, uint32_t ino, uint64_t max, uint64_t *left)
+/* Write the dirty pages at positions [from, from + n) of @wi; *done: how many went. */
+static int write_run(struct f2fs_wr *w, struct wr_node *in, struct wr_inode *wi, size_t from,
+		     size_t n, size_t *done)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = from; i < from + n; i++) {
+		ret = write_page(w, in, &wi->pages[i]);
+		if (ret)
+			break;
+		wr_page_free(&w->inodes, wi->pages[i].data);
+	}
+	*done = i - from;
+	return ret;
+}
+
+/* Written pages leave the cache (after an error the rest stay dirty). */
+static void drop_run(struct f2fs_wr *w, struct wr_inode *wi, size_t from, size_t n)
+{
+	memmove(wi->pages + from, wi->pages + from + n,
+		(wi->npages - from - n) * sizeof(*wi->pages));
+	wi->npages -= n;
+	w->inodes.dirty_pages -= n;
+}
+
+/*
+ * Cyclic write-back (the kernel's range_cyclic, for background write-back)
+ * starts where the last one stopped, at the file's writeback_index, and
+ * wraps to the start once: a writer streaming through a file has its
+ * oldest pages written first, not its newest ones near the start.
+ */
+static int write_some(struct f2fs_wr *w, struct wr_node *in, struct wr_inode *wi, uint64_t max,
+		      bool cyclic)
+{
+	bool found;
+	size_t start = cyclic ? find_page(wi, wi->wb_index, &found) : 0, n, done = 0, again = 0;
+	uint64_t last = 0;
+	int ret;
+
+	if (start == wi->npages)
+		start = 0;
+	n = wi->npages - start < max ? wi->npages - start : (size_t)max;
+	ret = write_run(w, in, wi, start, n, &done);
+	if (done)
+		last = wi->pages[start + done - 1].index;
+	drop_run(w, wi, start, done);
+	if (!ret && cyclic && start && done < max) {
+		n = start < max - done ? start : (size_t)(max - done);
+		ret = write_run(w, in, wi, 0, n, &again);
+		if (again)
+			last = wi->pages[again - 1].index;
+		drop_run(w, wi, 0, again);
+	}
+	if (cyclic && done + again)
+		wi->wb_index = last + 1;
+	return ret;
+}
+
+int wr_writepages_some(struct f2fs_wr *w, uint32_t ino, uint64_t max, bool cyclic, uint64_t *left)
 {
 	struct wr_inode *wi = wr_inode_find(w, ino, false);
 	struct wr_node *in;
-	size_t i;
 	int ret;
 
 	*left = 0;
@@ -410,16 +468,7 @@ int wr_writepages_some(struct f2fs_wr *w, uint32_t ino, uint64_t max, uint64_t *
 		*left = wi->npages;
 		return ret;
 	}
-	for (i = 0; i < wi->npages && i < max; i++) {
-		ret = write_page(w, in, &wi->pages[i]);
-		if (ret)
-			break;
-		wr_page_free(&w->inodes, wi->pages[i].data);
-	}
-	/* written pages leave the cache; after an error the rest stay dirty */
-	memmove(wi->pages, wi->pages + i, (wi->npages - i) * sizeof(*wi->pages));
-	wi->npages -= i;
-	w->inodes.dirty_pages -= i;
+	ret = write_some(w, in, wi, max, cyclic);
 	*left = wi->npages;
 	wr_node_put(in);
 	return ret;

@@ -730,12 +730,11 @@ int f2fs_writepages_some(struct f2fs_fs *fs, uint32_t ino, enum f2fs_wb_mode mod
 	struct f2fs_wr *w;
 	int ret = enter(fs, &w, true);
 
-	(void)mode;
 	*left = 0;
 	if (ret)
 		return ret;
 	wr_lock(w, F2FS_LOCK_INODE, ino, true);
-	ret = wr_writepages_some(w, ino, max_pages, left);
+	ret = wr_writepages_some(w, ino, max_pages, mode == F2FS_WB_NONE, left);
 	wr_unlock(w, F2FS_LOCK_INODE, ino, true);
 	return leave(w, ret);
 }

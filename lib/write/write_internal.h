@@ -69,9 +69,10 @@ struct wr_inode {
 	struct wr_inode *hnext;
 	struct wr_page *pages; /* dirty pages, sorted by index */
 	size_t npages, cap;
-	bool created;	/* since the last checkpoint (fsync marks DENT, parent needs a cp) */
-	bool lost_pino; /* i_pino may be wrong after a link or rename: fsync checkpoints */
-	bool fsynced;	/* its nodes are in the roll-forward chain */
+	uint64_t wb_index; /* where cyclic write-back goes on (mapping->writeback_index) */
+	bool created;	   /* since the last checkpoint (fsync marks DENT, parent needs a cp) */
+	bool lost_pino;	   /* i_pino may be wrong after a link or rename: fsync checkpoints */
+	bool fsynced;	   /* its nodes are in the roll-forward chain */
 };
 
 struct wr_inode_table {
@@ -413,7 +414,7 @@ int wr_data_read(struct f2fs_wr *w, struct wr_node *in, void *buf, size_t len, u
 int wr_data_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, void *buf);
 int wr_writepages(struct f2fs_wr *w, uint32_t ino, enum f2fs_wb_mode mode);
 /* At most @max pages of @ino's, lowest index first; *left: pages still dirty. */
-int wr_writepages_some(struct f2fs_wr *w, uint32_t ino, uint64_t max, uint64_t *left);
+int wr_writepages_some(struct f2fs_wr *w, uint32_t ino, uint64_t max, bool cyclic, uint64_t *left);
 /* The dirty page @index of @in (read from the file when not cached yet). */
 int wr_page_for_write(struct f2fs_wr *w, struct wr_node *in, uint64_t index, uint8_t **out);
 /* Write back every dirty page (only directories' with @dirs_only), in inode order. */
