@@ -443,7 +443,7 @@ run_driver() {
 		return
 	fi
 	# the libraries libf2fs needs, as configure found them
-	libs=$(sed -n -E 's/^(UUID|BLKID|ZLIB|LZ4)_LIBS = //p' "$src/Makefile" 2>/dev/null | tr '\n' ' ')
+	libs=$(make -s --no-print-directory -C "$src" print-libf2fs-deps 2>/dev/null | tail -n 1)
 	# shellcheck disable=SC2086
 	if ! ${CC:-gcc} -std=gnu11 -O1 -g -Wall -Wextra -fsanitize=address,undefined \
 		-fno-omit-frame-pointer -fno-sanitize-recover=undefined -I"$src" -I"$src/include" \
@@ -481,7 +481,7 @@ run_text_driver() {
 		skip "$test" "no $lib or $src/config.h next to FSCK"
 		return
 	fi
-	libs=$(sed -n -E 's/^(UUID|BLKID|ZLIB|LZ4|PTHREAD)_LIBS = //p' "$src/Makefile" 2>/dev/null | tr '\n' ' ')
+	libs=$(make -s --no-print-directory -C "$src" print-libf2fs-deps 2>/dev/null | tail -n 1)
 	# shellcheck disable=SC2086
 	if ! ${CC:-gcc} -std=gnu11 -O1 -g -Wall -Wextra -pthread -fsanitize=address,undefined \
 		-fno-omit-frame-pointer -fno-sanitize-recover=undefined -I"$src" -I"$src/include" \
