@@ -740,8 +740,8 @@ build_replayload() {
 	local libs
 	replayload=$work/replayload
 	# the libraries libf2fs needs, as configure found them
-	libs=$(make -s --no-print-directory -C "$(dirname "$LIBF2FS")/.." print-libf2fs-deps 2>/dev/null | tail -n 1) ||
-		libs="-lz -luuid -lblkid -llz4 -lpthread"
+	libs=$(make -s --no-print-directory -C "$(dirname "$LIBF2FS")/.." print-libf2fs-deps 2>/dev/null | tail -n 1)
+	[ -n "$libs" ] || libs="-lz -luuid -lblkid -llz4 -lpthread"
 	# shellcheck disable=SC2086 # one word per library
 	"${CC:-cc}" -O2 -Wall -Wextra -Werror -I"$repo/include" -I"$repo" -o "$replayload" \
 		"$here/tools/replayload.c" "$LIBF2FS" $libs -lpthread \
