@@ -60,6 +60,7 @@ struct fsck_opts {
 	int read_only;	  /* -n, -N, --dry-run, -l: may never write */
 	const char *undo; /* -z: the undo journal of the repairs */
 	bool rebuild;	  /* --rebuild: tables from a scan first */
+	bool sparse;	  /* -S: the device is an Android sparse image */
 	struct f2fs_device *wdev;		   /* the device opened for writing, once it is */
 	struct f2fs_session *session;		   /* the run's one handle (lib/repair/session.c) */
 	struct f2fs_device *dev;		   /* the device it is on (wdev, or read-only) */
@@ -345,8 +346,10 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case OPT_DEBUG_CACHE:
 		case 'H':
 		case 'M':
-		case 'S':
 			break; /* accepted: they change nothing in a check that never writes */
+		case 'S':
+			o->sparse = true;
+			break;
 		case OPT_NOLINEAR_LOOKUP:
 			number_arg(o, '-', optarg, 1);
 			break;
@@ -1431,6 +1434,9 @@ int main(int argc, char **argv)
 		t.on_fail = json_on_fail;
 		t.on_fail_arg = &o;
 	}
+	t.sparse = o.sparse;
+	if (o.sparse)
+		tool_check_sparse_support(&t, EXIT_OPERATIONAL);
 	/* a run that may repair (all but -n, -N, --dry-run, -l) refuses a busy device */
 	may_write =
 	    tool_check_target(&t, o.read_only ? TOOL_READS : TOOL_REPAIRS, EXIT_OPERATIONAL);

@@ -42,7 +42,7 @@ struct mkfs_opts {
 	int debug;
 	int force;
 	int heap_given; /* -a: accepted, but heap-based allocation is gone upstream */
-	int sparse;	/* -S: create/extend a regular file to this size */
+	int sparse;	/* -S: write an Android sparse image of sparse_bytes */
 	uint64_t sparse_bytes;
 	const char *undo; /* --undo: the journal that makes the format undoable */
 };
@@ -82,7 +82,7 @@ static void usage(FILE *out)
 		     "  -r set checkpointing seed (srand()) to 0\n"
 		     "  -R root_owner [default: current uid:gid]\n"
 		     "  -s # of segments per section [default:1]\n"
-		     "  -S sparse mode\n"
+		     "  -S size: write an Android sparse image of size bytes\n"
 		     "  -t 0: nodiscard, 1: discard [default:1]\n"
 		     "  -T timestamps\n"
 		     "  -w wanted sector size\n"
@@ -284,9 +284,12 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 		cfg->geometry.segs_per_sec = (uint32_t)parse_num("-s", arg, 1, 512);
 		break;
 	case 'S':
+		if (!f2fs_dev_sparse_supported())
+			die("-S: this build cannot write Android sparse images (built without "
+			    "android-libsparse)");
 		o->sparse = 1;
 		o->sparse_bytes =
-		    (uint64_t)parse_num("-S", arg, 1, (long long)F2FS_MAX_VOLUME_BYTES) &
+		    (uint64_t)parse_num("-S", arg, F2FS_BLKSIZE, (long long)F2FS_MAX_VOLUME_BYTES) &
 		    ~(uint64_t)(F2FS_BLKSIZE - 1);
 		break;
 	case OPT_UNDO:
@@ -448,14 +451,14 @@ static struct f2fs_device *open_target(const struct mkfs_opts *o)
 	struct f2fs_device *dev;
 	int ret;
 
+	/* the image is made in memory and written as a sparse file when closed */
 	if (o->sparse) {
-		FILE *f = fopen(o->device, "a");
-
-		if (!f)
-			die("cannot create %s: %s", o->device, strerror(errno));
-		fclose(f);
-		if (truncate(o->device, (off_t)o->sparse_bytes))
-			die("cannot size %s: %s", o->device, strerror(errno));
+		ret = f2fs_dev_sparse_create(o->device, o->sparse_bytes, &dev);
+		if (ret == -EBUSY)
+			die("%s is being written by another program: not formatting it", o->device);
+		if (ret)
+			die("cannot create %s: %s", o->device, strerror(-ret));
+		return dev;
 	}
 	ret = f2fs_dev_open(o->device, F2FS_DEV_EXCL, &dev);
 	if (ret == -EACCES || ret == -EROFS || ret == -EPERM)

@@ -47,7 +47,7 @@ static void usage(FILE *f)
 		   "  -f source directory [path of the source directory]\n"
 		   "  -p product out directory (accepted; -C takes a canned file instead)\n"
 		   "  -s file_contexts\n"
-		   "  -S sparse_mode (not supported)\n"
+		   "  -S sparse_mode: the device is an Android sparse image\n"
 		   "  -t mount point [prefix of target fs path, default:/]\n"
 		   "  -T timestamp\n"
 		   "  -P preserve owner: user and group\n"
@@ -90,7 +90,9 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 			o->load.file_contexts = optarg;
 			break;
 		case 'S':
-			tool_fail(t, EXIT_FAIL, "-S: sparse (Android) images are not supported");
+			tool_check_sparse_support(t, EXIT_FAIL);
+			t->sparse = true;
+			break;
 		case 't':
 			o->load.mount_point = optarg;
 			break;
