@@ -43,7 +43,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "\nUsage: sload.f2fs [options] device\n"
 		   "[options]:\n"
-		   "  -C fs_config (Android canned format: path uid gid mode)\n"
+		   "  -C fs_config (Android canned format: path uid gid mode [capabilities=N])\n"
 		   "  -f source directory [path of the source directory]\n"
 		   "  -p product out directory (accepted; -C takes a canned file instead)\n"
 		   "  -s file_contexts\n"

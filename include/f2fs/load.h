@@ -5,7 +5,8 @@
  * symlinks, device, fifo and socket nodes, hard links (by host inode),
  * extended attributes (user., trusted. and security.), owners, modes and
  * times, and optionally SELinux labels from a file_contexts file and
- * owners/modes from an Android canned fs_config file.
+ * owners, modes and file capabilities from an Android canned fs_config
+ * file.
  *
  * The load is all or nothing: it first measures the source and refuses one
  * that does not fit (saying how much it needs), and on any error it stops
@@ -23,12 +24,13 @@
 #include "f2fs/fs.h"
 
 struct f2fs_load_options {
-	const char *source;	       /* host directory (-f) */
-	const char *mount_point;       /* target path prefix for fs_config and labels (-t), "/" */
-	int64_t timestamp;	       /* -T: every inode's times; < 0 keeps the source's */
-	bool preserve_owner;	       /* -P: uid/gid from the source, else 0:0 */
-	const char *file_contexts;     /* -s: SELinux labels (needs libselinux) */
-	const char *fs_config;	       /* -C: Android canned fs_config ("path uid gid mode") */
+	const char *source;	   /* host directory (-f) */
+	const char *mount_point;   /* target path prefix for fs_config and labels (-t), "/" */
+	int64_t timestamp;	   /* -T: every inode's times; < 0 keeps the source's */
+	bool preserve_owner;	   /* -P: uid/gid from the source, else 0:0 */
+	const char *file_contexts; /* -s: SELinux labels (needs libselinux) */
+	/* -C: Android canned fs_config ("path uid gid mode [capabilities=N]") */
+	const char *fs_config;
 	bool compress;		       /* -c: compress regular files with LZ4 */
 	uint8_t log_cluster_size;      /* -L: blocks per cluster, log2 (2 when 0) */
 	const char *const *extensions; /* -i or -x: NULL-terminated list, or NULL for all */
