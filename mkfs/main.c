@@ -45,6 +45,7 @@ struct mkfs_opts {
 	int sparse;	/* -S: write an Android sparse image of sparse_bytes */
 	uint64_t sparse_bytes;
 	const char *undo; /* --undo: the journal that makes the format undoable */
+	bool android;	  /* -g android: upstream's Android defaults, applied after the options */
 };
 
 static void info(const struct mkfs_opts *o, const char *fmt, ...)
@@ -195,12 +196,24 @@ static void parse_label(const char *arg, struct f2fs_mkfs_config *cfg)
 	cfg->label = arg;
 }
 
-static void set_android_defaults(struct mkfs_opts *o)
+/*
+ * -g android, as upstream applies it once every option is read (so it
+ * overrides -d, -q, -w and -R): debug level 1, -f, 4096-byte sectors, root
+ * owned by 0:0, no nat_bits, casefolded lookups without the linear
+ * fallback; unless the volume is read-only (-O ro), encryption, project
+ * quota (with the user and group quota files), extra_attr and verity.
+ * Upstream also asks for write hints, which change no byte of the volume.
+ */
+static void apply_android_defaults(struct mkfs_opts *o)
 {
 	o->debug = 1;
+	o->quiet = 0;
 	o->force = 1;
 	o->wanted_sector_size = 4096;
 	o->cfg.root_uid = o->cfg.root_gid = 0;
+	o->cfg.no_nat_bits = true;
+	if (o->cfg.features & F2FS_FEATURE_RO)
+		return;
 	o->cfg.features |= F2FS_FEATURE_ENCRYPT | F2FS_FEATURE_PRJQUOTA | F2FS_FEATURE_EXTRA_ATTR |
 			   F2FS_FEATURE_VERITY | F2FS_FEATURE_QUOTA_INO;
 }
@@ -257,7 +270,7 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 	case 'g':
 		if (strcmp(arg, "android"))
 			die("unknown default option set for -g: '%s' (supported: android)", arg);
-		set_android_defaults(o);
+		o->android = true;
 		break;
 	case 'i':
 		cfg->geometry.large_nat_bitmap = true;
@@ -354,6 +367,8 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":qa:c:C:d:e:E:fg:hil:mo:O:rR:s:S:z:t:T:U:Vw:Z:",
 				  longopts, NULL)) != -1)
 		parse_option(o, opt, optarg, argv[optind - 1]);
+	if (o->android)
+		apply_android_defaults(o);
 	if (f2fs_feature_check(o->cfg.features, why, sizeof(why)))
 		die("%s", why);
 	/* as mke2fs with an undo file: journaling a discard would read the whole device */
@@ -383,6 +398,9 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 	/* casefold needs an encoding to mount; utf8 is the only one there is */
 	if ((o->cfg.features & F2FS_FEATURE_CASEFOLD) && !o->cfg.s_encoding)
 		o->cfg.s_encoding = F2FS_ENC_UTF8_12_1;
+	/* Android's kernels look casefolded names up by hash only */
+	if ((o->cfg.features & F2FS_FEATURE_CASEFOLD) && o->android)
+		o->cfg.s_encoding_flags |= F2FS_ENC_NO_COMPAT_FALLBACK_FL;
 }
 
 /* Refuse a mounted or busy device, and an existing file system without -f. */
@@ -584,6 +602,8 @@ static void show_start(const struct mkfs_opts *o)
 	if (cfg->label && *cfg->label)
 		info(o, "Info: Label = %s\n", cfg->label);
 	info(o, "Info: Trim is %s\n", cfg->discard ? "enabled" : "disabled");
+	if (o->android)
+		info(o, "Info: Set conf for android\n");
 	if (cfg->features & F2FS_FEATURE_CASEFOLD)
 		info(o, "Info: Enable utf8 with casefolding\n");
 	if (cfg->features & F2FS_FEATURE_PRJQUOTA)
@@ -650,6 +670,8 @@ int main(int argc, char **argv)
 	compute_layout(&o, devs[0], &l);
 	dev = join_devices(&o, devs, &l);
 	show_layout(&o, &l);
+	if (o.android && (o.cfg.features & F2FS_FEATURE_CASEFOLD))
+		info(&o, "Info: set default linear_lookup option: disable\n");
 	/* --undo: journal what the format overwrites (parse_args turned the discard off) */
 	dev = tool_undo_stack(&(struct tool){.prog = "mkfs.f2fs"}, dev, o.undo, 1);
 	if (o.cfg.discard)

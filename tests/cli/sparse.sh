@@ -24,7 +24,7 @@ NEWEST_FSCK=${UPSTREAM_NEWEST_FSCK:-$(dirname "$TOP")/upstream-f2fs-tools/fsck/f
 UP_SPARSE=${UPSTREAM_SPARSE:-$(dirname "$TOP")/upstream-sparse}
 SIZE=$((512 << 20))
 UUID=6b1f2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
-MKOPTS=(-q -r -T 1700000000 -U "$UUID" -O extra_attr,inode_checksum,sb_checksum)
+MKOPTS=(-q -r -T 1700000000 -U "$UUID" -O "extra_attr,inode_checksum,sb_checksum")
 SRC=$TOP/include
 
 run_cmd "$MKFS" -q -S $SIZE "$WORK/probe.simg"
