@@ -296,6 +296,9 @@ static void check_combinations(struct fsck_opts *o)
 	if (o->undo && o->read_only)
 		fail(o, EXIT_USAGE,
 		     "-z records repairs: it does not go with -n, -N, --dry-run or -l");
+	/* f2fs_undo writes the journal's blocks back in place: a sparse image has no places */
+	if (o->undo && o->sparse)
+		fail(o, EXIT_USAGE, "-z does not go with -S: f2fs_undo restores raw images only");
 	if (o->rebuild && o->plan.mode != FIX_YES)
 		fail(o, EXIT_USAGE,
 		     "--rebuild rewrites the NAT, SIT and checkpoint: it needs -y (or -f)");

@@ -181,6 +181,13 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 	if (o->load.mount_point[0] != '/')
 		tool_fail(t, EXIT_FAIL, "-t %s: the mount point must start with /",
 			  o->load.mount_point);
+	/* f2fs_undo writes the journal's blocks back in place: a sparse image has no places */
+	if (o->undo && t->sparse)
+		tool_fail(t, EXIT_FAIL,
+			  "-z does not go with -S: f2fs_undo restores raw images only");
+	if (o->direct && t->sparse)
+		tool_fail(t, EXIT_FAIL,
+			  "--direct does not go with -S: the image is written from memory");
 }
 
 int main(int argc, char **argv)

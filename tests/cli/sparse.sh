@@ -3,13 +3,14 @@
 # simg2img expands, byte for byte, to the raw image the same options make
 # (-r -T -U make mkfs reproducible, -T sload); our fsck and newest
 # upstream's find them clean; fsck -S and dump -S read them in place, and a
-# read-only run leaves them untouched; sload -S keeps mkfs's zero fill
+# read-only run leaves them untouched; fsck -S -y repairs a damaged image
+# (made sparse by img2simg) in place; sload -S keeps mkfs's zero fill
 # chunks.  With upstream built with libsparse (UPSTREAM_SPARSE, default
 # ../upstream-sparse) its sparse output is compared: the same block count,
 # every block it defines defined by ours too, and each tool loads the
 # other's image cleanly.  Bad input -- a sparse file that is not one, a
-# damaged one, a bad -S value, a sparse image without -S -- gets one line,
-# a non-zero exit, and nothing written.
+# damaged one, a bad -S value, a sparse image without -S, -z (undo) with
+# -S -- gets one line, a non-zero exit, and nothing written.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -182,6 +183,26 @@ elif expand sload-expands-to-raw "$WORK/load.simg"; then
 	fi
 fi
 
+# --- fsck -S repairs in place: a damaged raw image made sparse by img2simg --------------
+
+INJECT=${INJECT:-$B/inject/inject.f2fs}
+if ! command -v img2simg >/dev/null || [ ! -x "$INJECT" ]; then
+	skip fsck-sparse-repairs "no img2simg or no inject.f2fs"
+elif cp --sparse=always "$WORK/load.img" "$WORK/hurt.img" &&
+	"$INJECT" --node --nid 3 --mb i_links --val 7 "$WORK/hurt.img" >/dev/null 2>&1 &&
+	img2simg "$WORK/hurt.img" "$WORK/hurt.simg"; then
+	run_cmd "$FSCK" -S "$WORK/hurt.simg"
+	rc_check=$RC
+	run_cmd "$FSCK" -S -y "$WORK/hurt.simg"
+	if [ "$rc_check" -eq 0 ] || [ "$RC" -ne 1 ]; then
+		fail fsck-sparse-repairs "check exit $rc_check (want non-zero), repair exit $RC (want 1)"
+	elif expand fsck-sparse-repairs "$WORK/hurt.simg"; then
+		clean fsck-sparse-repairs "$WORK/hurt.simg"
+	fi
+else
+	fail fsck-sparse-repairs "cannot damage the image or make it sparse"
+fi
+
 # --- newest upstream built with libsparse --------------------------------------------
 
 if [ -x "$UP_SPARSE/mkfs/mkfs.f2fs" ] && [ -x "$UP_SPARSE/fsck/sload.f2fs" ]; then
@@ -226,6 +247,10 @@ cp "$ours" "$WORK/cut.simg"
 truncate -s $(($(stat -c %s "$ours") / 2)) "$WORK/cut.simg"
 REFUSE_IMAGE=$WORK/cut.simg expect_refusal sload-damaged-sparse 'damaged Android sparse image' -- \
 	"$SLOAD" -S -f "$SRC" "$WORK/cut.simg"
+REFUSE_IMAGE=$ours expect_refusal sload-sparse-undo '-z does not go with -S' -- \
+	"$SLOAD" -S -z "$WORK/undo.journal" -f "$SRC" "$ours"
+REFUSE_IMAGE=$ours expect_refusal fsck-sparse-undo '-z does not go with -S' -- \
+	"$FSCK" -S -y -z "$WORK/undo.journal" "$ours"
 for v in abc 0 100 -5 1x; do
 	REFUSE_IMAGE=$WORK/bad.simg expect_refusal "mkfs-bad-S-$v" "invalid value for -S" -- \
 		"$MKFS" -q -S "$v" "$WORK/bad.simg"
