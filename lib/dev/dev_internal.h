@@ -53,7 +53,7 @@ struct f2fs_device {
 			unsigned char *buf;
 			struct f2fs_zone *zones; /* an emulated zoned device, or NULL */
 		} mem;
-		struct multi *multi;	      /* multi.c: a volume over several devices */
+		struct multi *multi;	     /* multi.c: a volume over several devices */
 		struct sparse_image *sparse; /* sparse.c: an Android sparse image */
 		struct {
 			struct f2fs_device *lower; /* owned: closed with this device */
