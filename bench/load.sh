@@ -17,6 +17,13 @@
 # two, "sload -c -r" of /usr/include (compress and release) on a 1 GiB
 # image, ours and upstream's alternating, with the valid blocks each left.
 #
+# Android sparse images first: "sload -S" of BENCH_SPARSE_SRC (default
+# /usr/include) into a 2 GiB sparse image our mkfs -S made, ours against
+# newest upstream built with libsparse (UPSTREAM_SPARSE, default
+# ../upstream-sparse; the case is skipped without it), BENCH_RUNS times
+# each, alternating; both results expanded with simg2img and checked with
+# both fscks.  BENCH_SPARSE_ONLY=1 stops after it.
+#
 # Upstream is newest upstream built by bench/build-upstream.sh into
 # UPSTREAM_DIR (default ../upstream-f2fs-tools beside the repository);
 # without it Debian's 1.15 is used and the header says so.
@@ -98,6 +105,51 @@ run_one() {
 median() {
 	sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
+
+# run_sparse LOADER SRC IMG: sload -S once into a copy of $dir/base.simg; prints "seconds rss_kib"
+run_sparse() {
+	local bin=$1 src=$2 img=$3
+	cp "$dir/base.simg" "$img" && sync || return 1
+	/usr/bin/time -f '%e %M' -o "$dir/time" "$bin" -S -f "$src" "$img" >/dev/null 2>"$dir/err" ||
+		{ echo "bench: $bin -S failed: $(tail -n 1 "$dir/err")" >&2; return 1; }
+	cat "$dir/time"
+}
+
+upsparse=${UPSTREAM_SPARSE:-$(dirname "$top")/upstream-sparse}/fsck/sload.f2fs
+sparse_src=${BENCH_SPARSE_SRC:-/usr/include}
+if [ -x "$upsparse" ] && command -v simg2img >/dev/null &&
+	"$mkfs" -q -S $((2 << 30)) "$dir/base.simg" 2>/dev/null; then
+	sbytes=$(du -sb --apparent-size "$sparse_src" | cut -f1)
+	echo "bench: sload -S of $sparse_src ($((sbytes >> 20)) MiB) into a 2 GiB sparse image; upstream $upsparse"
+	: >"$dir/sparse-ours.t"
+	: >"$dir/sparse-up.t"
+	for ((r = 0; r < runs; r++)); do
+		run_sparse "$ours" "$sparse_src" "$dir/ours.simg" >>"$dir/sparse-ours.t" || exit 1
+		run_sparse "$upsparse" "$sparse_src" "$dir/up.simg" >>"$dir/sparse-up.t" || exit 1
+	done
+	for side in ours up; do
+		simg2img "$dir/$side.simg" "$dir/$side.raw" || echo "bench: simg2img fails on $side's image" >&2
+		"$fsck" "$dir/$side.raw" >/dev/null 2>&1 || echo "bench: our fsck finds $side's sparse image not clean" >&2
+		"$upfsck" --dry-run "$dir/$side.raw" >/dev/null 2>&1 ||
+			echo "bench: upstream fsck finds $side's sparse image not clean" >&2
+		echo "bench: $side's sparse file: $(stat -c %s "$dir/$side.simg") bytes"
+		rm -f "$dir/$side.raw"
+	done
+	t_ours=$(cut -d' ' -f1 "$dir/sparse-ours.t" | median)
+	t_up=$(cut -d' ' -f1 "$dir/sparse-up.t" | median)
+	m_ours=$(cut -d' ' -f2 "$dir/sparse-ours.t" | median)
+	m_up=$(cut -d' ' -f2 "$dir/sparse-up.t" | median)
+	echo
+	echo "| case | ours s | upstream s | time ratio | ours RSS KiB | upstream RSS KiB |"
+	echo "| --- | --- | --- | --- | --- | --- |"
+	awk -v to="$t_ours" -v tu="$t_up" -v mo="$m_ours" -v mu="$m_up" -v s="$sparse_src" \
+		'BEGIN { printf "| sload -S %s | %.2f | %.2f | %.3f | %d | %d |\n", s, to, tu, to / tu, mo, mu }'
+	echo
+	rm -f "$dir/base.simg" "$dir/ours.simg" "$dir/up.simg"
+else
+	echo "bench: sload -S case skipped: no $upsparse, no simg2img, or our mkfs has no -S"
+fi
+[ "${BENCH_SPARSE_ONLY:-0}" = 1 ] && exit 0
 
 echo "bench: generating $files files, $tree_mb MiB ..."
 make_tree "$dir/tree" || { echo "bench: cannot make the tree" >&2; exit 2; }

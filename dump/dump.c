@@ -80,6 +80,7 @@ struct options {
 	uint64_t blkaddr;
 	struct range nat, sit, ssa;
 	bool map, root, preserve, symlinks, yes, dry_run, sections, json;
+	bool sparse; /* -S: the image is an Android sparse image */
 	struct progress_request progress;
 	const char *outdir;
 	const char *device;
@@ -100,6 +101,7 @@ static void usage(FILE *f)
 		   "  -o dir        where to extract to (default ./lost_found)\n"
 		   "  -P            preserve mode, owner and times when extracting\n"
 		   "  -L            extract symlinks as symlinks\n"
+		   "  -S            the device is an Android sparse image\n"
 		   "  -f, -y        do not ask before extracting a file with -i\n"
 		   "  -N, --dry-run write nothing: tables to stdout, extraction listed\n"
 		   "  --sections    per-section view from a full check\n"
@@ -239,7 +241,8 @@ static void parse_args(const struct tool *t, int argc, char **argv, struct optio
 		case 'N':
 			o->dry_run = true;
 			break;
-		case 'S': /* sparse mode: images are read as files anyway */
+		case 'S':
+			o->sparse = true;
 			break;
 		case 1:
 			o->sections = true;
@@ -353,6 +356,9 @@ static void open_volume(struct dump *d)
 	int ret;
 
 	d->tool.image = d->opt.device;
+	d->tool.sparse = d->opt.sparse;
+	if (d->opt.sparse)
+		tool_check_sparse_support(&d->tool, 1);
 	tool_check_target(&d->tool, TOOL_READS, 1);
 	d->dev = tool_open_for_reading(&d->tool, 1);
 	ret = f2fs_fs_open(d->dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &d->fs, why, sizeof(why));

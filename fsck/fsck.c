@@ -62,6 +62,7 @@ struct fsck_opts {
 	const char *undo; /* -z: the undo journal of the repairs */
 	bool rebuild;	  /* --rebuild: tables from a scan first */
 	struct f2fs_tune tune;			   /* -O, -C, --nolinear-lookup */
+	bool sparse;	  /* -S: the device is an Android sparse image */
 	struct f2fs_device *wdev;		   /* the device opened for writing, once it is */
 	struct f2fs_session *session;		   /* the run's one handle (lib/repair/session.c) */
 	struct f2fs_device *dev;		   /* the device it is on (wdev, or read-only) */
@@ -304,6 +305,9 @@ static void check_combinations(struct fsck_opts *o)
 	if (o->undo && o->read_only)
 		fail(o, EXIT_USAGE,
 		     "-z records repairs: it does not go with -n, -N, --dry-run or -l");
+	/* f2fs_undo writes the journal's blocks back in place: a sparse image has no places */
+	if (o->undo && o->sparse)
+		fail(o, EXIT_USAGE, "-z does not go with -S: f2fs_undo restores raw images only");
 	if (o->rebuild && o->plan.mode != FIX_YES)
 		fail(o, EXIT_USAGE,
 		     "--rebuild rewrites the NAT, SIT and checkpoint: it needs -y (or -f)");
@@ -356,8 +360,10 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case OPT_DEBUG_CACHE:
 		case 'H':
 		case 'M':
-		case 'S':
 			break; /* accepted: they change nothing in a check that never writes */
+		case 'S':
+			o->sparse = true;
+			break;
 		case OPT_NOLINEAR_LOOKUP:
 			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
 				fail(o, EXIT_USAGE,
@@ -1477,6 +1483,9 @@ int main(int argc, char **argv)
 		t.on_fail = json_on_fail;
 		t.on_fail_arg = &o;
 	}
+	t.sparse = o.sparse;
+	if (o.sparse)
+		tool_check_sparse_support(&t, EXIT_OPERATIONAL);
 	/* a run that may repair (all but -n, -N, --dry-run, -l) refuses a busy device */
 	may_write =
 	    tool_check_target(&t, o.read_only ? TOOL_READS : TOOL_REPAIRS, EXIT_OPERATIONAL);

@@ -42,9 +42,10 @@ struct mkfs_opts {
 	int debug;
 	int force;
 	int heap_given; /* -a: accepted, but heap-based allocation is gone upstream */
-	int sparse;	/* -S: create/extend a regular file to this size */
+	int sparse;	/* -S: write an Android sparse image of sparse_bytes */
 	uint64_t sparse_bytes;
 	const char *undo; /* --undo: the journal that makes the format undoable */
+	bool android;	  /* -g android: upstream's Android defaults, applied after the options */
 };
 
 static void info(const struct mkfs_opts *o, const char *fmt, ...)
@@ -82,7 +83,7 @@ static void usage(FILE *out)
 		     "  -r set checkpointing seed (srand()) to 0\n"
 		     "  -R root_owner [default: current uid:gid]\n"
 		     "  -s # of segments per section [default:1]\n"
-		     "  -S sparse mode\n"
+		     "  -S size: write an Android sparse image of size bytes\n"
 		     "  -t 0: nodiscard, 1: discard [default:1]\n"
 		     "  -T timestamps\n"
 		     "  -w wanted sector size\n"
@@ -195,12 +196,24 @@ static void parse_label(const char *arg, struct f2fs_mkfs_config *cfg)
 	cfg->label = arg;
 }
 
-static void set_android_defaults(struct mkfs_opts *o)
+/*
+ * -g android, as upstream applies it once every option is read (so it
+ * overrides -d, -q, -w and -R): debug level 1, -f, 4096-byte sectors, root
+ * owned by 0:0, no nat_bits, casefolded lookups without the linear
+ * fallback; unless the volume is read-only (-O ro), encryption, project
+ * quota (with the user and group quota files), extra_attr and verity.
+ * Upstream also asks for write hints, which change no byte of the volume.
+ */
+static void apply_android_defaults(struct mkfs_opts *o)
 {
 	o->debug = 1;
+	o->quiet = 0;
 	o->force = 1;
 	o->wanted_sector_size = 4096;
 	o->cfg.root_uid = o->cfg.root_gid = 0;
+	o->cfg.no_nat_bits = true;
+	if (o->cfg.features & F2FS_FEATURE_RO)
+		return;
 	o->cfg.features |= F2FS_FEATURE_ENCRYPT | F2FS_FEATURE_PRJQUOTA | F2FS_FEATURE_EXTRA_ATTR |
 			   F2FS_FEATURE_VERITY | F2FS_FEATURE_QUOTA_INO;
 }
@@ -257,7 +270,7 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 	case 'g':
 		if (strcmp(arg, "android"))
 			die("unknown default option set for -g: '%s' (supported: android)", arg);
-		set_android_defaults(o);
+		o->android = true;
 		break;
 	case 'i':
 		cfg->geometry.large_nat_bitmap = true;
@@ -284,9 +297,12 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 		cfg->geometry.segs_per_sec = (uint32_t)parse_num("-s", arg, 1, 512);
 		break;
 	case 'S':
+		if (!f2fs_dev_sparse_supported())
+			die("-S: this build cannot write Android sparse images (built without "
+			    "android-libsparse)");
 		o->sparse = 1;
 		o->sparse_bytes =
-		    (uint64_t)parse_num("-S", arg, 1, (long long)F2FS_MAX_VOLUME_BYTES) &
+		    (uint64_t)parse_num("-S", arg, F2FS_BLKSIZE, (long long)F2FS_MAX_VOLUME_BYTES) &
 		    ~(uint64_t)(F2FS_BLKSIZE - 1);
 		break;
 	case OPT_UNDO:
@@ -351,6 +367,8 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":qa:c:C:d:e:E:fg:hil:mo:O:rR:s:S:z:t:T:U:Vw:Z:",
 				  longopts, NULL)) != -1)
 		parse_option(o, opt, optarg, argv[optind - 1]);
+	if (o->android)
+		apply_android_defaults(o);
 	if (f2fs_feature_check(o->cfg.features, why, sizeof(why)))
 		die("%s", why);
 	/* as mke2fs with an undo file: journaling a discard would read the whole device */
@@ -380,6 +398,9 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 	/* casefold needs an encoding to mount; utf8 is the only one there is */
 	if ((o->cfg.features & F2FS_FEATURE_CASEFOLD) && !o->cfg.s_encoding)
 		o->cfg.s_encoding = F2FS_ENC_UTF8_12_1;
+	/* Android's kernels look casefolded names up by hash only */
+	if ((o->cfg.features & F2FS_FEATURE_CASEFOLD) && o->android)
+		o->cfg.s_encoding_flags |= F2FS_ENC_NO_COMPAT_FALLBACK_FL;
 }
 
 /* Refuse a mounted or busy device, and an existing file system without -f. */
@@ -448,14 +469,14 @@ static struct f2fs_device *open_target(const struct mkfs_opts *o)
 	struct f2fs_device *dev;
 	int ret;
 
+	/* the image is made in memory and written as a sparse file when closed */
 	if (o->sparse) {
-		FILE *f = fopen(o->device, "a");
-
-		if (!f)
-			die("cannot create %s: %s", o->device, strerror(errno));
-		fclose(f);
-		if (truncate(o->device, (off_t)o->sparse_bytes))
-			die("cannot size %s: %s", o->device, strerror(errno));
+		ret = f2fs_dev_sparse_create(o->device, o->sparse_bytes, &dev);
+		if (ret == -EBUSY)
+			die("%s is being written by another program: not formatting it", o->device);
+		if (ret)
+			die("cannot create %s: %s", o->device, strerror(-ret));
+		return dev;
 	}
 	ret = f2fs_dev_open(o->device, F2FS_DEV_EXCL, &dev);
 	if (ret == -EACCES || ret == -EROFS || ret == -EPERM)
@@ -581,6 +602,8 @@ static void show_start(const struct mkfs_opts *o)
 	if (cfg->label && *cfg->label)
 		info(o, "Info: Label = %s\n", cfg->label);
 	info(o, "Info: Trim is %s\n", cfg->discard ? "enabled" : "disabled");
+	if (o->android)
+		info(o, "Info: Set conf for android\n");
 	if (cfg->features & F2FS_FEATURE_CASEFOLD)
 		info(o, "Info: Enable utf8 with casefolding\n");
 	if (cfg->features & F2FS_FEATURE_PRJQUOTA)
@@ -647,6 +670,8 @@ int main(int argc, char **argv)
 	compute_layout(&o, devs[0], &l);
 	dev = join_devices(&o, devs, &l);
 	show_layout(&o, &l);
+	if (o.android && (o.cfg.features & F2FS_FEATURE_CASEFOLD))
+		info(&o, "Info: set default linear_lookup option: disable\n");
 	/* --undo: journal what the format overwrites (parse_args turned the discard off) */
 	dev = tool_undo_stack(&(struct tool){.prog = "mkfs.f2fs"}, dev, o.undo, 1);
 	if (o.cfg.discard)

@@ -8,7 +8,8 @@
 # (uuid, versions, times, checkpoint version and CRCs, the version bitmap
 # words) are left out, as scripts/compare-layout.sh leaves them out.
 # usage: gen-layout-expected.sh [OUT]
-# env: UPSTREAM_NEWEST_MKFS, UPSTREAM_NEWEST_DUMP (default the build of
+# env: LAYOUT_MATRIX, another matrix (tests/cli/android-layout.matrix);
+#      UPSTREAM_NEWEST_MKFS, UPSTREAM_NEWEST_DUMP (default the build of
 #      bench/build-upstream.sh beside the repository); UPSTREAM_GIT_DIR, a
 #      clone or mirror of f2fs-tools, to record the g-dev-test commit.
 set -eu
@@ -16,7 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 newest_dir=$(dirname "$top")/upstream-f2fs-tools
 mkfs=${UPSTREAM_NEWEST_MKFS:-$newest_dir/mkfs/mkfs.f2fs}
 dump=${UPSTREAM_NEWEST_DUMP:-$newest_dir/fsck/dump.f2fs}
-matrix=$top/tests/cli/mkfs-layout.matrix
+matrix=${LAYOUT_MATRIX:-$top/tests/cli/mkfs-layout.matrix}
 out=${1:-$top/tests/cli/mkfs-layout.expected}
 for bin in "$mkfs" "$dump"; do
 	[ -x "$bin" ] || { echo "gen-layout-expected: no newest upstream $bin" >&2; exit 2; }

@@ -45,11 +45,11 @@ static void usage(FILE *f)
 {
 	fprintf(f, "\nUsage: sload.f2fs [options] device\n"
 		   "[options]:\n"
-		   "  -C fs_config (Android canned format: path uid gid mode)\n"
+		   "  -C fs_config (Android canned format: path uid gid mode [capabilities=N])\n"
 		   "  -f source directory [path of the source directory]\n"
 		   "  -p product out directory (accepted; -C takes a canned file instead)\n"
 		   "  -s file_contexts\n"
-		   "  -S sparse_mode (not supported)\n"
+		   "  -S sparse_mode: the device is an Android sparse image\n"
 		   "  -t mount point [prefix of target fs path, default:/]\n"
 		   "  -T timestamp\n"
 		   "  -P preserve owner: user and group\n"
@@ -93,7 +93,9 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 			o->load.file_contexts = optarg;
 			break;
 		case 'S':
-			tool_fail(t, EXIT_FAIL, "-S: sparse (Android) images are not supported");
+			tool_check_sparse_support(t, EXIT_FAIL);
+			t->sparse = true;
+			break;
 		case 't':
 			o->load.mount_point = optarg;
 			break;
@@ -197,6 +199,13 @@ static void parse(struct tool *t, int argc, char **argv, struct sload_opts *o)
 	if (o->load.mount_point[0] != '/')
 		tool_fail(t, EXIT_FAIL, "-t %s: the mount point must start with /",
 			  o->load.mount_point);
+	/* f2fs_undo writes the journal's blocks back in place: a sparse image has no places */
+	if (o->undo && t->sparse)
+		tool_fail(t, EXIT_FAIL,
+			  "-z does not go with -S: f2fs_undo restores raw images only");
+	if (o->direct && t->sparse)
+		tool_fail(t, EXIT_FAIL,
+			  "--direct does not go with -S: the image is written from memory");
 }
 
 int main(int argc, char **argv)

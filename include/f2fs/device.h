@@ -105,6 +105,33 @@ int f2fs_dev_stack(struct f2fs_device *lower, const struct f2fs_dev_layer_ops *o
 int f2fs_dev_concat(struct f2fs_device *const *devs, const uint64_t *lens, unsigned int n,
 		    struct f2fs_device **out);
 
+/*
+ * Android sparse images (android-libsparse): the image lives in memory
+ * while the device is open and is written to @path as a sparse file when
+ * it is closed -- blocks written become raw chunks, blocks zeroed become
+ * fill chunks, blocks never touched "don't care" chunks (flashing leaves
+ * them as the partition had them).  Reads of untouched blocks give zeros.
+ * -EOPNOTSUPP when this build has no libsparse.
+ *
+ * f2fs_dev_sparse_create: a new image of @size bytes (a multiple of 4096)
+ * at @path, created or replaced on close; if nothing was written by then,
+ * a file this call created is removed again.
+ *
+ * f2fs_dev_sparse_open: the sparse image at @path, read in whole through
+ * libsparse.  With F2FS_DEV_RDONLY it is never written; else it is
+ * rewritten on close when something was written.  -EINVAL when @path is
+ * not a sparse image or libsparse refuses it, -EFBIG when its block size
+ * is not 4096.
+ */
+int f2fs_dev_sparse_create(const char *path, uint64_t size, struct f2fs_device **out);
+int f2fs_dev_sparse_open(const char *path, unsigned int flags, struct f2fs_device **out);
+
+/* Does this build read and write sparse images? */
+bool f2fs_dev_sparse_supported(void);
+
+/* 1 when @path begins with a sparse image header, 0 when not, or a negative errno. */
+int f2fs_dev_sparse_probe(const char *path);
+
 /* How many devices @dev spans: 1, or its members' count. */
 unsigned int f2fs_dev_members(const struct f2fs_device *dev);
 

@@ -5,7 +5,8 @@
  * symlinks, device, fifo and socket nodes, hard links (by host inode),
  * extended attributes (user., trusted. and security.), owners, modes and
  * times, and optionally SELinux labels from a file_contexts file and
- * owners/modes from an Android canned fs_config file.
+ * owners, modes and file capabilities from an Android canned fs_config
+ * file.
  *
  * With compression, a regular file whose data fits inline stays inline
  * (and plain, as upstream's sload keeps it); a bigger one is compressed
@@ -35,7 +36,8 @@ struct f2fs_load_options {
 	int64_t timestamp;	       /* -T: every inode's times; < 0 keeps the source's */
 	bool preserve_owner;	       /* -P: uid/gid from the source, else 0:0 */
 	const char *file_contexts;     /* -s: SELinux labels (needs libselinux) */
-	const char *fs_config;	       /* -C: Android canned fs_config ("path uid gid mode") */
+	/* -C: Android canned fs_config ("path uid gid mode [capabilities=N]") */
+	const char *fs_config;
 	bool compress;		       /* -c: compress regular files too big to keep inline */
 	uint8_t compress_algorithm;    /* -a: F2FS_COMPRESS_LZ4 (the default) or _LZO */
 	bool release_compressed;       /* -r: give back the blocks compression saved */

@@ -23,6 +23,7 @@ struct f2fs_mkfs_config {
 	uint32_t root_uid, root_gid;
 	bool discard;			       /* -t 1: discard the whole device first */
 	bool fixed_cp_version;		       /* -r: reproducible checkpoint version */
+	bool no_nat_bits;		       /* the checkpoint without nat_bits (-g android) */
 	int64_t fixed_time;		       /* -T: timestamp for every inode, -1 for now */
 	uint16_t s_encoding, s_encoding_flags; /* -C */
 	char kernel_version[F2FS_VERSION_LEN]; /* recorded in the superblock */

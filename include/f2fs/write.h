@@ -242,6 +242,8 @@ enum f2fs_cp_reason {
 	F2FS_CP_SYNC = 1u << 0,	   /* sync(2), fsync needing one, the cleaner */
 	F2FS_CP_UMOUNT = 1u << 1,  /* clean unmount: node summaries and nat_bits in the pack */
 	F2FS_CP_TRIMMED = 1u << 2, /* the free space was discarded (mkfs) */
+	/* with UMOUNT: no nat_bits even where they fit (upstream's mkfs -g android) */
+	F2FS_CP_NO_NAT_BITS = 1u << 3,
 };
 
 struct f2fs_cp_request {

@@ -65,4 +65,24 @@ void f2fs_xattr_scan(const uint8_t *space, size_t len, struct f2fs_xattr_list *o
  */
 long f2fs_xattr_entry_offset(const uint8_t *space, size_t len, uint32_t idx);
 
+/*
+ * File capabilities: the value of "security.capability" (name index 6,
+ * name "capability"), the kernel's struct vfs_cap_data in its revision 2
+ * form -- a le32 magic_etc (revision in the top byte, bit 0 "effective"),
+ * then for each of the two 32-bit halves of the capability set a le32
+ * permitted and a le32 inheritable word.
+ */
+#define F2FS_XATTR_INDEX_SECURITY   6u
+#define F2FS_VFS_CAP_NAME	    "capability"
+#define F2FS_VFS_CAP_REVISION_2	    0x02000000u
+#define F2FS_VFS_CAP_FLAG_EFFECTIVE 0x000001u
+#define F2FS_VFS_CAP_BYTES	    20u
+
+/*
+ * The value that grants @permitted (bit N: capability N), effective at
+ * exec and none inheritable -- what Android's fs_config "capabilities="
+ * means.
+ */
+void f2fs_vfs_cap_build(uint64_t permitted, uint8_t out[F2FS_VFS_CAP_BYTES]);
+
 #endif

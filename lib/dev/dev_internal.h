@@ -4,9 +4,9 @@
  * struct, and the helpers the backends share.  A backend provides the I/O
  * only; the front end (device.c) checks ranges and the read-only flag once.
  * Backends: unix.c (regular files and block devices), memory.c (unit
- * tests), and stacked layers (device.c: f2fs_dev_stack) that wrap another
- * device -- the replay engine's I/O scheduler and the repair undo journal
- * are such layers.
+ * tests), sparse.c (Android sparse images, held in memory), and stacked
+ * layers (device.c: f2fs_dev_stack) that wrap another device -- the replay
+ * engine's I/O scheduler and the repair undo journal are such layers.
  */
 #ifndef F2FS_DEV_INTERNAL_H
 #define F2FS_DEV_INTERNAL_H
@@ -53,7 +53,8 @@ struct f2fs_device {
 			unsigned char *buf;
 			struct f2fs_zone *zones; /* an emulated zoned device, or NULL */
 		} mem;
-		struct multi *multi; /* multi.c: a volume over several devices */
+		struct multi *multi;	     /* multi.c: a volume over several devices */
+		struct sparse_image *sparse; /* sparse.c: an Android sparse image */
 		struct {
 			struct f2fs_device *lower; /* owned: closed with this device */
 			const struct f2fs_dev_layer_ops *ops;

@@ -4,8 +4,11 @@
  * inline area lies, how big an entry is, and a walk that says where the
  * list ends and whether it ends cleanly.  The kernel and upstream fsck read
  * entries the same way; one that would run past the space stops the walk.
+ * Also the one value whose layout the tools build: file capabilities.
  */
 #include "config.h"
+
+#include <string.h>
 
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
@@ -80,4 +83,17 @@ long f2fs_xattr_entry_offset(const uint8_t *space, size_t len, uint32_t idx)
 		off += f2fs_xattr_entry_size(space + off);
 	}
 	return off + F2FS_XATTR_ENTRY_HEAD <= len ? (long)off : -1;
+}
+
+void f2fs_vfs_cap_build(uint64_t permitted, uint8_t out[F2FS_VFS_CAP_BYTES])
+{
+	le32 w[F2FS_VFS_CAP_BYTES / 4] = {
+	    le32_put(F2FS_VFS_CAP_REVISION_2 | F2FS_VFS_CAP_FLAG_EFFECTIVE),
+	    le32_put((uint32_t)permitted),
+	    le32_put(0),
+	    le32_put((uint32_t)(permitted >> 32)),
+	    le32_put(0),
+	};
+
+	memcpy(out, w, sizeof(w));
 }

@@ -34,6 +34,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/load.h"
 #include "f2fs/write.h"
+#include "f2fs/xattr.h"
 
 #define CHUNK		     (1u << 20)
 #define XATTR_LIST_MAX_BYTES 65536
@@ -49,6 +50,7 @@ struct link_entry {
 struct fs_config_entry {
 	char *path;
 	uint32_t uid, gid, mode;
+	uint64_t capabilities; /* "capabilities=": security.capability when not 0 */
 };
 
 struct loader {
@@ -192,6 +194,26 @@ static int measure(struct loader *l, const char *path, uint64_t *entries_in_pare
 
 /* ---- labels and fs_config ---- */
 
+/*
+ * After "path uid gid mode", Android's canned format may name the file
+ * capabilities as a word "capabilities=N" (decimal or 0x hex); other words
+ * are ignored, as Android's reader ignores them.  Returns false on a bad N.
+ */
+static bool parse_capabilities(char *rest, uint64_t *caps)
+{
+	char *save = NULL, *w, *end;
+
+	*caps = 0;
+	for (w = strtok_r(rest, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		if (strncmp(w, "capabilities=", 13))
+			continue;
+		errno = 0;
+		*caps = strtoull(w + 13, &end, 0);
+		return !errno && end != w + 13 && !*end;
+	}
+	return true;
+}
+
 static int load_fs_config(struct loader *l, const char *file)
 {
 	FILE *f = fopen(file, "r");
@@ -203,14 +225,21 @@ static int load_fs_config(struct loader *l, const char *file)
 	while (fgets(line, sizeof(line), f)) {
 		char path[PATH_BYTES];
 		unsigned int uid, gid, mode;
+		uint64_t caps;
 		struct fs_config_entry *e;
+		int end = 0;
 
 		lineno++;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "%4095s %u %u %o", path, &uid, &gid, &mode) != 4) {
+		if (sscanf(line, "%4095s %u %u %o%n", path, &uid, &gid, &mode, &end) != 4) {
 			fclose(f);
 			return fail(l, -EINVAL, "%s:%u: expected \"path uid gid mode\"", file,
+				    lineno);
+		}
+		if (!parse_capabilities(line + end, &caps)) {
+			fclose(f);
+			return fail(l, -EINVAL, "%s:%u: capabilities= needs a number", file,
 				    lineno);
 		}
 		e = realloc(l->cfg, (l->ncfg + 1) * sizeof(*e));
@@ -223,6 +252,7 @@ static int load_fs_config(struct loader *l, const char *file)
 		e[l->ncfg].uid = uid;
 		e[l->ncfg].gid = gid;
 		e[l->ncfg].mode = mode;
+		e[l->ncfg].capabilities = caps;
 		l->ncfg++;
 	}
 	fclose(f);
@@ -271,7 +301,7 @@ static int label(struct loader *l, uint32_t ino, const char *target, mode_t mode
 		return 0;
 	if (selabel_lookup(l->labels, &ctx, target, (int)mode))
 		return 0; /* no label for this path: as upstream, leave it unlabelled */
-	ret = f2fs_setxattr(l->fs, ino, 6, "selinux", ctx, strlen(ctx) + 1);
+	ret = f2fs_setxattr(l->fs, ino, F2FS_XATTR_INDEX_SECURITY, "selinux", ctx, strlen(ctx) + 1);
 	freecon(ctx);
 	if (ret)
 		return fail(l, ret, "%s: cannot store its SELinux label: %s", target,
@@ -283,6 +313,25 @@ static int label(struct loader *l, uint32_t ino, const char *target, mode_t mode
 	(void)target;
 	(void)mode;
 #endif
+	return 0;
+}
+
+/* fs_config's capabilities=, as the security.capability xattr the kernel reads. */
+static int set_capabilities(struct loader *l, uint32_t ino, const char *target)
+{
+	const struct fs_config_entry *c = fs_config_for(l, target);
+	uint8_t value[F2FS_VFS_CAP_BYTES];
+	int ret;
+
+	if (!c || !c->capabilities)
+		return 0;
+	f2fs_vfs_cap_build(c->capabilities, value);
+	ret = f2fs_setxattr(l->fs, ino, F2FS_XATTR_INDEX_SECURITY, F2FS_VFS_CAP_NAME, value,
+			    sizeof(value));
+	if (ret)
+		return fail(l, ret, "%s: cannot store its capabilities: %s", target,
+			    strerror(-ret));
+	l->st->xattrs++;
 	return 0;
 }
 
@@ -535,6 +584,8 @@ static int load_entry(struct loader *l, const char *path, const char *target, ui
 		ret = copy_xattrs(l, path, ino);
 	if (!ret)
 		ret = label(l, ino, target, sb.st_mode);
+	if (!ret && !S_ISLNK(sb.st_mode))
+		ret = set_capabilities(l, ino, target);
 	if (!ret)
 		ret = keep_times(l, ino, &a);
 	if (!ret && !S_ISDIR(sb.st_mode) && sb.st_nlink > 1)

@@ -256,6 +256,8 @@ static int write_volume(struct mkfs_ctx *c)
 		ret = write_tree(c, fs);
 	if (c->trimmed)
 		req.reason |= F2FS_CP_TRIMMED;
+	if (c->cfg->no_nat_bits)
+		req.reason |= F2FS_CP_NO_NAT_BITS;
 	if (!ret)
 		ret = f2fs_checkpoint(fs, &req);
 	f2fs_fs_close(fs);

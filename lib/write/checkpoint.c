@@ -113,10 +113,14 @@ struct pack {
 	uint64_t start;
 };
 
-/* Will an unmount checkpoint carry nat_bits (do they fit beside a pack of @total blocks)? */
-static bool nat_bits_fit(struct f2fs_wr *w, uint32_t total)
+/*
+ * Will an unmount checkpoint carry nat_bits: wanted (@reason), and fitting
+ * beside a pack of @total blocks?
+ */
+static bool nat_bits_fit(struct f2fs_wr *w, unsigned int reason, uint32_t total)
 {
-	return total + f2fs_nat_bits_blocks(le32_get(w->sb->segment_count_nat)) <= BLKS_PER_SEG;
+	return !(reason & F2FS_CP_NO_NAT_BITS) &&
+	       total + f2fs_nat_bits_blocks(le32_get(w->sb->segment_count_nat)) <= BLKS_PER_SEG;
 }
 
 /* The largest pack: no orphans, three data and three node summaries. */
@@ -136,7 +140,7 @@ static uint32_t update_flags(struct f2fs_wr *w, uint32_t flags, unsigned int rea
 		   CP_FASTBOOT_FLAG);
 	if (reason & F2FS_CP_UMOUNT) {
 		flags |= CP_UMOUNT_FLAG;
-		if (nat_bits_fit(w, total))
+		if (nat_bits_fit(w, reason, total))
 			flags |= CP_NAT_BITS_FLAG;
 		else
 			flags &= ~CP_NAT_BITS_FLAG;
@@ -278,9 +282,9 @@ int wr_checkpoint(struct f2fs_wr *w, const struct f2fs_cp_request *req)
 	if (!ret)
 		ret = wr_io_submit(w);
 	if (!ret)
-		ret = wr_nat_flush(w,
-				   (req->reason & F2FS_CP_UMOUNT && nat_bits_fit(w, max_pack(w))) ||
-				       w->nat_to_blocks);
+		ret = wr_nat_flush(w, (req->reason & F2FS_CP_UMOUNT &&
+				       nat_bits_fit(w, req->reason, max_pack(w))) ||
+					  w->nat_to_blocks);
 	if (!ret)
 		ret = wr_sit_flush(w);
 	if (!ret) {

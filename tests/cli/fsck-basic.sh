@@ -153,7 +153,9 @@ else
 	fail option-a-fsck-flag-checks "cannot set CP_FSCK_FLAG with inject.f2fs"
 fi
 accepts q '^Info: Preserve quota limits = 1$' -q 1
-accepts S - -S
+# -S reads an Android sparse image (tests/cli/sparse.sh); a raw image is not one
+REFUSE_IMAGE=$img expect_refusal option-S-raw-image 'not an Android sparse image|without android-libsparse' -- \
+	"$FSCK" -S "$img"
 accepts t - -t
 accepts N - -N
 accepts n - -n

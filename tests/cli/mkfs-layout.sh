@@ -19,8 +19,9 @@ require_mkfs
 
 COMPARE=${COMPARE_LAYOUT:-$TOP/scripts/compare-layout.sh}
 GENERATE=$TOP/scripts/gen-layout-expected.sh
-MATRIX=$TOP/tests/cli/mkfs-layout.matrix
-EXPECTED=$TOP/tests/cli/mkfs-layout.expected
+# another matrix and its table (tests/cli/android.sh runs this script on its own)
+MATRIX=${LAYOUT_MATRIX:-$TOP/tests/cli/mkfs-layout.matrix}
+EXPECTED=${LAYOUT_EXPECTED:-$TOP/tests/cli/mkfs-layout.expected}
 newest_dir=$(dirname "$TOP")/upstream-f2fs-tools
 NEWEST_MKFS=${UPSTREAM_NEWEST_MKFS:-$newest_dir/mkfs/mkfs.f2fs}
 NEWEST_DUMP=${UPSTREAM_NEWEST_DUMP:-$newest_dir/fsck/dump.f2fs}
@@ -54,8 +55,9 @@ compare_with_newest() {
 
 # The checked-in table must be what the generator makes from newest upstream today.
 table_is_current() {
-	local name="mkfs-layout.expected is newest upstream's"
-	if ! TMPDIR=$WORK bash "$GENERATE" "$WORK/expected" >"$WORK/gen.log" 2>&1; then
+	local name
+	name="$(basename "$EXPECTED") is newest upstream's"
+	if ! TMPDIR=$WORK LAYOUT_MATRIX=$MATRIX bash "$GENERATE" "$WORK/expected" >"$WORK/gen.log" 2>&1; then
 		fail "$name" "gen-layout-expected.sh failed: $(snippet "$WORK/gen.log" 300)"
 	elif ! diff <(grep -v '^#' "$EXPECTED") <(grep -v '^#' "$WORK/expected") >"$WORK/gen.diff"; then
 		fail "$name" "regenerate it with scripts/gen-layout-expected.sh: $(grep -E '^[<>]' "$WORK/gen.diff" | head -4 | tr '\n' ' ')"

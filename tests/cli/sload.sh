@@ -132,7 +132,8 @@ fresh
 REFUSE_IMAGE=$img expect_refusal "no-source" 'no source' -- "$SLOAD" "$img"
 REFUSE_IMAGE=$img expect_refusal "missing-source" 'No such file' -- "$SLOAD" -f "$WORK/none" "$img"
 REFUSE_IMAGE=$img expect_refusal "source-not-dir" 'not a directory' -- "$SLOAD" -f "$SRC/a/big" "$img"
-REFUSE_IMAGE=$img expect_refusal "sparse-mode" 'not supported' -- "$SLOAD" -S -f "$SRC" "$img"
+REFUSE_IMAGE=$img expect_refusal "sparse-mode-not-sparse" 'not an Android sparse image|without android-libsparse' -- \
+	"$SLOAD" -S -f "$SRC" "$img"
 REFUSE_IMAGE=$img expect_refusal "compression-no-feature" 'no compression feature' -- \
 	"$SLOAD" -c -f "$SRC" "$img"
 REFUSE_IMAGE=$img expect_refusal "compression-algorithm" 'Unknown compression algorithm' -- \

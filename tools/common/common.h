@@ -27,6 +27,7 @@ struct tool {
 	unsigned int warnings;	   /* tool_warn() calls so far */
 	bool quiet;		   /* tool_warn() counts but prints nothing */
 	struct progress *progress; /* a progress bar to erase before a message, or NULL */
+	bool sparse;		   /* -S: the image is an Android sparse image */
 	/* called by tool_fail*() before the message and exit (e.g. to end a JSON document) */
 	void (*on_fail)(void *arg, int status, const char *msg);
 	void *on_fail_arg;

@@ -112,11 +112,48 @@ bool tool_check_target(struct tool *t, enum tool_access access, int status)
 	return judge_use(t, &tg, access, status);
 }
 
+void tool_check_sparse_support(const struct tool *t, int status)
+{
+	if (!f2fs_dev_sparse_supported())
+		tool_fail(t, status,
+			  "-S: this build cannot read or write Android sparse images "
+			  "(built without android-libsparse)");
+}
+
+/* Open t->image as an Android sparse image, or say in one line why it is none. */
+static struct f2fs_device *open_sparse(const struct tool *t, unsigned int flags, int status)
+{
+	struct f2fs_device *dev;
+	int ret;
+
+	tool_check_sparse_support(t, status);
+	ret = f2fs_dev_sparse_open(t->image, flags, &dev);
+	if (ret == -EINVAL && f2fs_dev_sparse_probe(t->image) == 0)
+		tool_fail_image(t, status, "not an Android sparse image (-S expects one)");
+	if (ret == -EINVAL)
+		tool_fail_image(t, status,
+				"a damaged Android sparse image: libsparse cannot read its chunks");
+	if (ret == -EFBIG)
+		tool_fail_image(t, status, "an Android sparse image whose block size is not %u",
+				F2FS_BLKSIZE);
+	if (ret == -EBUSY)
+		tool_fail_image(t, status,
+				"being written by another program (it holds the "
+				"image's lock): refusing to write to it");
+	if (ret)
+		tool_fail_image(t, status, "cannot open: %s", strerror(-ret));
+	return dev;
+}
+
 struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned int flags)
 {
 	struct f2fs_target held = {.use = F2FS_USE_HELD};
 	struct f2fs_device *dev;
-	int ret = f2fs_dev_open(t->image, F2FS_DEV_EXCL | flags, &dev);
+	int ret;
+
+	if (t->sparse)
+		return open_sparse(t, 0, status);
+	ret = f2fs_dev_open(t->image, F2FS_DEV_EXCL | flags, &dev);
 
 	if (ret == -EBUSY) {
 		/* someone claimed it since the check: say who if it can be told */
@@ -131,7 +168,11 @@ struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned i
 struct f2fs_device *tool_open_for_reading(struct tool *t, int status)
 {
 	struct f2fs_device *dev;
-	int ret = f2fs_dev_open(t->image, F2FS_DEV_RDONLY, &dev);
+	int ret;
+
+	if (t->sparse)
+		return open_sparse(t, F2FS_DEV_RDONLY, status);
+	ret = f2fs_dev_open(t->image, F2FS_DEV_RDONLY, &dev);
 
 	if (ret)
 		tool_fail_image(t, status, "cannot open: %s", strerror(-ret));
@@ -223,6 +264,9 @@ void tool_not_f2fs_reason(const struct tool *t, int err, const char *why, char *
 			 why);
 		break;
 	default: /* nothing known, or a damaged F2FS: the loader's reason says more */
-		snprintf(out, len, "%s", why);
+		if (!t->sparse && f2fs_dev_sparse_probe(t->image) == 1)
+			snprintf(out, len, "holds an Android sparse image: give -S to read it");
+		else
+			snprintf(out, len, "%s", why);
 	}
 }

@@ -46,7 +46,10 @@ bool tool_check_target(struct tool *t, enum tool_access access, int status);
 
 /*
  * Open t->image for writing, after tool_check_target(): O_EXCL on a block
- * device, so nothing can mount it while the handle is open.  A device that
+ * device, so nothing can mount it while the handle is open.  With
+ * t->sparse the image is an Android sparse image, read into memory and
+ * rewritten when the device is closed (f2fs_dev_sparse_open); one that is
+ * not one, or a build without libsparse, is refused in one line.  A device that
  * was mounted or claimed since the check is refused with the same line;
  * any other failure is "cannot open for writing: REASON".  Exits @status.
  * @flags adds f2fs_dev_open() flags (F2FS_DEV_DIRECT).  The other devices
@@ -55,8 +58,9 @@ bool tool_check_target(struct tool *t, enum tool_access access, int status);
 struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned int flags);
 
 /*
- * Open t->image read-only, then its other devices when it is the first of
- * a multi-device volume (tool_join_members with TOOL_READS).  Exits
+ * Open t->image read-only (with t->sparse: as an Android sparse image),
+ * then its other devices when it is the first of a multi-device volume
+ * (tool_join_members with TOOL_READS).  Exits
  * @status with one line when it cannot.
  */
 struct f2fs_device *tool_open_for_reading(struct tool *t, int status);
@@ -79,6 +83,9 @@ struct f2fs_device *tool_join_members(struct tool *t, struct f2fs_device *dev,
  */
 struct f2fs_device *tool_undo_stack(const struct tool *t, struct f2fs_device *dev,
 				    const char *journal, int status);
+
+/* Refuse -S in a build without libsparse, before anything is opened: one line, exit @status. */
+void tool_check_sparse_support(const struct tool *t, int status);
 
 /*
  * Why t->image did not open as an F2FS volume (f2fs_fs_open returned @err

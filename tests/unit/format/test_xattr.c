@@ -115,11 +115,28 @@ static void test_inline_area(void)
 		     F2FS_INLINE_XATTR_ADDRS * 4);
 }
 
+/* The kernel's vfs_cap_data, revision 2: magic_etc, then {permitted, inheritable} twice. */
+static void test_vfs_cap(void)
+{
+	static const uint8_t want[F2FS_VFS_CAP_BYTES] = {
+	    0x01, 0x00, 0x00, 0x02, /* revision 2, effective */
+	    0x00, 0x30, 0x00, 0x00, /* permitted, bits 0-31 */
+	    0x00, 0x00, 0x00, 0x00, /* inheritable */
+	    0x05, 0x00, 0x00, 0x00, /* permitted, bits 32-63 */
+	    0x00, 0x00, 0x00, 0x00,
+	};
+	uint8_t got[F2FS_VFS_CAP_BYTES];
+
+	f2fs_vfs_cap_build(0x0000000500003000ull, got);
+	CHECK(!memcmp(got, want, sizeof(want)));
+}
+
 int main(void)
 {
 	RUN(test_empty_and_short);
 	RUN(test_entries);
 	RUN(test_full_space);
 	RUN(test_inline_area);
+	RUN(test_vfs_cap);
 	TEST_EXIT();
 }
