@@ -171,6 +171,12 @@ static void maybe_prefree(struct f2fs_wr *w, uint32_t secno)
 	}
 }
 
+/* A section f2fs_confine() keeps the allocator out of. */
+static bool outside_fence(const struct f2fs_wr *w, uint32_t secno)
+{
+	return w->fence_end && (secno < w->fence_first || secno >= w->fence_end);
+}
+
 /*
  * The next free section from @hint on, wrapping; with several sections per
  * zone, one in a zone no other log writes.  UINT32_MAX when none.
@@ -185,7 +191,7 @@ static uint32_t find_free_section(struct f2fs_wr *w, uint32_t hint, int type)
 
 		if (secno >= w->sections)
 			secno = 0;
-		if (f2fs_test_bit_lsb(w->sec_used, secno))
+		if (f2fs_test_bit_lsb(w->sec_used, secno) || outside_fence(w, secno))
 			continue;
 		for (i = 0; w->secs_per_zone > 1 && i < F2FS_NR_CURSEG_TYPE; i++)
 			zone_taken |= i != type && w->fs->cpd->curseg_segno[i] / w->segs_per_sec /
@@ -198,7 +204,7 @@ static uint32_t find_free_section(struct f2fs_wr *w, uint32_t hint, int type)
 	for (n = 0, secno = hint; n < w->sections; n++, secno++) {
 		if (secno >= w->sections)
 			secno = 0;
-		if (!f2fs_test_bit_lsb(w->sec_used, secno))
+		if (!f2fs_test_bit_lsb(w->sec_used, secno) && !outside_fence(w, secno))
 			return secno;
 	}
 	return UINT32_MAX;

@@ -184,3 +184,56 @@ int f2fs_gc(struct f2fs_fs *fs, uint32_t want_free)
 	wr_unlock(w, F2FS_LOCK_CP, 0, true);
 	return ret;
 }
+
+/* Every log whose current section lies outside the fence starts a section inside. */
+static int move_logs_inside(struct f2fs_wr *w)
+{
+	int type, ret = 0;
+
+	for (type = 0; !ret && type < F2FS_NR_CURSEG_TYPE; type++) {
+		uint32_t secno = w->fs->cpd->curseg_segno[type] / w->segs_per_sec;
+
+		if (secno < w->fence_first || secno >= w->fence_end)
+			ret = wr_log_new_section(w, type);
+	}
+	return ret;
+}
+
+static int confine(struct f2fs_wr *w, uint32_t first_sec, uint32_t end_sec)
+{
+	struct f2fs_cp_request req = {.reason = F2FS_CP_SYNC};
+	uint32_t segno;
+	int ret;
+
+	w->fence_first = first_sec;
+	w->fence_end = end_sec;
+	ret = move_logs_inside(w);
+	for (segno = 0; !ret && segno < w->segments; segno++) {
+		uint32_t secno = segno / w->segs_per_sec;
+
+		if (secno >= first_sec && secno < end_sec) {
+			segno = end_sec * w->segs_per_sec - 1;
+			continue;
+		}
+		ret = move_segment(w, segno);
+	}
+	if (!ret)
+		ret = wr_checkpoint(w, &req);
+	return ret;
+}
+
+int f2fs_confine(struct f2fs_fs *fs, uint32_t first_seg, uint32_t end_seg)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	if (first_seg % w->segs_per_sec || end_seg % w->segs_per_sec || first_seg >= end_seg ||
+	    end_seg > w->segments)
+		return -EINVAL;
+	wr_lock(w, F2FS_LOCK_CP, 0, true);
+	ret = confine(w, first_seg / w->segs_per_sec, end_seg / w->segs_per_sec);
+	wr_unlock(w, F2FS_LOCK_CP, 0, true);
+	return wr_fail(w, ret);
+}

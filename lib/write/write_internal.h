@@ -120,6 +120,8 @@ struct f2fs_wr {
 	uint64_t open_time;
 	f2fs_alloc_policy_fn policy;
 	void *policy_arg;
+	/* f2fs_confine(): sections the allocator may take are [fence_first, fence_end) */
+	uint32_t fence_first, fence_end;
 	bool in_gc;
 	enum f2fs_section_counts section_counts; /* f2fs_write_set_section_counts() */
 	uint64_t wb_inode_pages, wb_total_pages; /* f2fs_write_set_writeback(); 0: never */
