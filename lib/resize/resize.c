@@ -46,6 +46,24 @@ struct nat_rec {
 	uint8_t version;
 };
 
+/* The confined volume's open logs: current segments, offsets and summaries. */
+struct open_logs {
+	uint32_t segno[F2FS_NR_CURSEG_TYPE];
+	uint16_t blkoff[F2FS_NR_CURSEG_TYPE];
+	struct f2fs_summary_block sum[F2FS_NR_CURSEG_TYPE];
+};
+
+/* The open log writing old segment @segno, or -1. */
+static int log_of(const struct open_logs *l, uint32_t segno)
+{
+	int i;
+
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		if (l->segno[i] == segno)
+			return i;
+	return -1;
+}
+
 /* One kept segment of the old main area, as the confined checkpoint has it. */
 struct seg_rec {
 	uint8_t type; /* NO_TYPE: free */
@@ -66,7 +84,7 @@ struct resize {
 	struct seg_rec *segs; /* end - first of them */
 	struct nat_rec *nat;
 	uint32_t nr_nat;
-	struct f2fs_cp_data logs; /* the open logs: segments, offsets, summaries */
+	struct open_logs logs;
 	uint8_t cp[F2FS_BLKSIZE]; /* the confined volume's checkpoint block */
 };
 
@@ -189,7 +207,7 @@ static int capture_segments(struct resize *z, struct f2fs_fs *fs)
 	struct f2fs_ssa *ssa;
 	const struct f2fs_cp_data *cpd;
 	uint32_t segno;
-	int ret = f2fs_fs_sit(fs, &sit);
+	int i, ret = f2fs_fs_sit(fs, &sit);
 
 	if (!ret)
 		ret = f2fs_fs_ssa(fs, &ssa);
@@ -197,7 +215,14 @@ static int capture_segments(struct resize *z, struct f2fs_fs *fs)
 		ret = f2fs_fs_cp_data(fs, &cpd);
 	if (ret)
 		return say(z, ret, "%s", f2fs_fs_why(fs));
-	z->logs = *cpd;
+	memcpy(z->logs.segno, cpd->curseg_segno, sizeof(z->logs.segno));
+	memcpy(z->logs.blkoff, cpd->curseg_blkoff, sizeof(z->logs.blkoff));
+	memcpy(z->logs.sum, cpd->curseg_sum, sizeof(z->logs.sum));
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		if (z->logs.segno[i] < z->first || z->logs.segno[i] >= z->end)
+			return say(z, -EUCLEAN,
+				   "open log %d at segment %u, outside the kept %u..%u", i,
+				   z->logs.segno[i], z->first, z->end - 1);
 	z->segs = calloc(z->end - z->first, sizeof(*z->segs));
 	if (!z->segs)
 		return say(z, -ENOMEM, "out of memory");
@@ -319,11 +344,11 @@ static void build_cp(struct resize *z, struct f2fs_checkpoint *cp)
 	memset((uint8_t *)cp + F2FS_CP_BITMAP_OFFSET, 0, F2FS_BLKSIZE - F2FS_CP_BITMAP_OFFSET);
 	for (i = 0; i < 3; i++) {
 		cp->cur_data_segno[i] =
-		    le32_put(new_segno(z, z->logs.curseg_segno[F2FS_CURSEG_HOT_DATA + i]));
-		cp->cur_data_blkoff[i] = le16_put(z->logs.curseg_blkoff[F2FS_CURSEG_HOT_DATA + i]);
+		    le32_put(new_segno(z, z->logs.segno[F2FS_CURSEG_HOT_DATA + i]));
+		cp->cur_data_blkoff[i] = le16_put(z->logs.blkoff[F2FS_CURSEG_HOT_DATA + i]);
 		cp->cur_node_segno[i] =
-		    le32_put(new_segno(z, z->logs.curseg_segno[F2FS_CURSEG_HOT_NODE + i]));
-		cp->cur_node_blkoff[i] = le16_put(z->logs.curseg_blkoff[F2FS_CURSEG_HOT_NODE + i]);
+		    le32_put(new_segno(z, z->logs.segno[F2FS_CURSEG_HOT_NODE + i]));
+		cp->cur_node_blkoff[i] = le16_put(z->logs.blkoff[F2FS_CURSEG_HOT_NODE + i]);
 	}
 	cp->rsvd_segment_count = le32_put(l->reserved_segments);
 	cp->overprov_segment_count = le32_put(l->overprov_segments);
@@ -362,14 +387,16 @@ static int clear_tables(struct resize *z)
 /* An open log's summary entries go into the pack, one valid block at a time. */
 static int put_log_summary(struct f2fs_fs *fs, const struct resize *z, uint32_t old)
 {
-	int log = f2fs_cp_log_of_segment(&z->logs, old);
-	const struct f2fs_summary_block *sum = &z->logs.curseg_sum[log];
+	int log = log_of(&z->logs, old);
+	const struct f2fs_summary_block *sum = &z->logs.sum[log < 0 ? 0 : log];
 	const struct seg_rec *s = &z->segs[old - z->first];
 	uint64_t start =
 	    (uint64_t)le32_get(z->new_sb.main_blkaddr) + (uint64_t)new_segno(z, old) * BLKS_PER_SEG;
 	uint32_t off;
 	int ret = 0;
 
+	if (log < 0)
+		return -EINVAL;
 	for (off = 0; !ret && off < BLKS_PER_SEG; off++)
 		if (f2fs_test_bit_msb(s->map, off))
 			ret = f2fs_fix_summary(fs, start + off, le32_get(sum->entries[off].nid),
