@@ -22,6 +22,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/resize.h"
 #include "tools/common/common.h"
+#include "tools/common/fields.h"
 #include "tools/common/target.h"
 
 #define EXIT_USAGE 1
@@ -180,7 +181,16 @@ static uint64_t target_sectors(const struct tool *t, const struct opts *o,
 	return want * (ss / 512);
 }
 
-static void report(const struct f2fs_resize_report *r)
+/* With -d: both superblocks, in dump.f2fs -d's form, as upstream prints them. */
+static void print_superblocks(const struct f2fs_resize_report *r)
+{
+	struct fields_out fo = {.form = FIELDS_DEBUG, .f = stdout};
+
+	fields_print_super(&fo, &r->old_sb);
+	fields_print_super(&fo, &r->new_sb);
+}
+
+static void report(const struct f2fs_resize_report *r, unsigned int debug)
 {
 	uint64_t from = le64_get(r->old_sb.block_count), to = le64_get(r->new_sb.block_count);
 
@@ -191,6 +201,8 @@ static void report(const struct f2fs_resize_report *r)
 	if (r->moved_blocks)
 		printf(", %llu blocks moved", (unsigned long long)r->moved_blocks);
 	printf("\nInfo: Done to resize\n");
+	if (debug)
+		print_superblocks(r);
 }
 
 int main(int argc, char **argv)
@@ -223,6 +235,6 @@ int main(int argc, char **argv)
 	if (r.result == F2FS_RESIZE_SAME_SIZE)
 		printf("Nothing to resize.\n");
 	else
-		report(&r);
+		report(&r, o.debug);
 	return 0;
 }
