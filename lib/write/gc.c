@@ -7,7 +7,9 @@
  * (where the kernel sends data moved by GC) and its direct node updated.
  * A block whose summary names an owner that no longer points at it is
  * already dead and left.  The emptied sections become free at the
- * checkpoint written at the end.
+ * checkpoint written at the end.  A resize confines the volume the same
+ * way (f2fs_confine): with the allocator fenced into the sections that
+ * stay, every valid block outside them is moved as a victim's would be.
  */
 #include "config.h"
 
