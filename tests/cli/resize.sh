@@ -159,8 +159,11 @@ if make_image "$IMG" 256M; then
 		as_upstream grow-again/as-upstream "$WORK/orig.img" 3G
 	}
 	run_cmd "$RESIZE" -F "$IMG"
-	[ "$RC" -eq 0 ] && grep -q '^Nothing to resize.$' "$WORK/last.out" && pass same-size ||
+	if [ "$RC" -eq 0 ] && grep -q '^Nothing to resize.$' "$WORK/last.out"; then
+		pass same-size
+	else
 		fail same-size "exit $RC: $(snippet "$WORK/last.out")"
+	fi
 else
 	fail grow "making the image: $(snippet "$WORK/last.err")"
 fi

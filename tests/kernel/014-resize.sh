@@ -24,7 +24,7 @@
 # /usr/sbin/fsck.f2fs), RESIZE_LONG (default 0), plus guest.sh's GUEST_*.
 # Output: one PASS/FAIL line per volume and step; exit 1 if any failed.
 
-# shellcheck source-path=SCRIPTDIR disable=SC2034 # GUEST_* are read by guest.sh
+# shellcheck source-path=SCRIPTDIR disable=SC2034,SC2317 # GUEST_* are read by guest.sh; each() calls the step functions
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
