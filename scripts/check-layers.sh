@@ -3,6 +3,7 @@
 #   format <- dev <- fs <- read <- check
 #   format <- dev <- fs <- read <- write <- mkfs, load
 #   check and write <- repair
+#   write <- resize
 #   trace (workloads and traces: uses nothing of lib)
 #   format <- dev <- sched (the replay engine's I/O scheduler, a device layer)
 #   write, trace and sched <- replay (the engine)
@@ -55,7 +56,7 @@ case $build in /*) ;; *) build=$PWD/$build ;; esac
 [ -d "$build" ] && build=$(cd "$build" && pwd)
 cd "$top" || exit 1
 
-layers="format dev fs read check write mkfs load trace sched replay repair"
+layers="format dev fs read check write mkfs load trace sched replay repair resize"
 
 # allowed LAYER: the layers a file of LAYER may use, itself included
 allowed() {
@@ -72,6 +73,7 @@ allowed() {
 	sched) echo format dev sched ;;
 	replay) echo format dev fs read write trace sched replay ;;
 	repair) echo format dev fs read check write repair ;;
+	resize) echo format dev fs read write resize ;;
 	esac
 }
 
@@ -98,6 +100,7 @@ header_layer() {
 	sched.h | clock.h) echo sched ;;
 	replay.h) echo replay ;;
 	repair.h) echo repair ;;
+	resize.h) echo resize ;;
 	*) echo unknown ;;
 	esac
 }
@@ -106,7 +109,7 @@ header_layer() {
 # (nothing: anyone whose layer allows it)
 restricted() {
 	case $1 in
-	fixup.h) echo write repair ;;
+	fixup.h) echo write repair resize ;;
 	esac
 }
 

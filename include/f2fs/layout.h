@@ -131,6 +131,40 @@ double f2fs_layout_overprovision_given(const struct f2fs_layout_params *p);
  */
 uint64_t f2fs_layout_min_bytes(const struct f2fs_layout_params *p);
 
+/*
+ * What resize.f2fs keeps of a volume and what it asks for: the new size,
+ * the ratio (-o, 0 for the best), -s (keep the metadata areas, change only
+ * the size of the main area) and the NAT layout (-i, or the volume's).
+ */
+struct f2fs_layout_resize_params {
+	uint64_t block_count;	   /* the new size in blocks */
+	uint32_t sector_size;	   /* bytes of the device's sectors */
+	uint64_t start_sector;	   /* partition start, in 512-byte sectors */
+	uint32_t segs_per_sec;	   /* kept from the volume */
+	uint32_t secs_per_zone;	   /* kept from the volume */
+	uint32_t segment0_blkaddr; /* kept */
+	double overprovision;	   /* -o percent; 0 picks the best */
+	bool large_nat_bitmap;
+	bool safe; /* -s: the metadata areas stay as @old has them */
+};
+
+/*
+ * The layout of a resized volume, as newest upstream resize.f2fs computes
+ * it: whole sections of the new size (not zones), the SIT and NAT sized as
+ * mkfs sizes them, one SSA block more than mkfs gives (upstream's resize
+ * counts one extra), the reserve (100 / ratio + 7) sections truncated to
+ * segments and not rounded, and two sections, not six, held back beyond
+ * the larger of reserve and share.  With @p->safe the metadata areas of
+ * @old stay (only the main area's size follows the new size).  @old is the
+ * volume's layout (f2fs_layout_of_super).  Returns 0, -ENOSPC when the new
+ * size is too small, -EINVAL for a size F2FS cannot address; @why says it.
+ */
+int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_resize_params *p,
+		       struct f2fs_layout *l, char *why, size_t why_len);
+
+/* The layout fields a superblock records (the space fields are left 0). */
+void f2fs_layout_of_super(const struct f2fs_super_block *sb, struct f2fs_layout *l);
+
 /* The largest volume F2FS addresses: 16 TiB. */
 #define F2FS_MAX_VOLUME_BYTES ((uint64_t)F2FS_MAX_SEGMENTS * F2FS_SEGMENT_BYTES)
 

@@ -270,6 +270,19 @@ int f2fs_checkpoint(struct f2fs_fs *fs, const struct f2fs_cp_request *req);
  */
 int f2fs_gc(struct f2fs_fs *fs, uint32_t want_free);
 
+/*
+ * Keep the volume inside main segments [@first_seg, @end_seg) (whole
+ * sections), for a resize: the allocator takes no section outside from now
+ * on, every log whose current section lies outside starts a free one
+ * inside, every valid block outside moves inside the way the cleaner moves
+ * it (nodes to their logs, data to the cold data log), and a checkpoint
+ * records the result -- a volume of the same size, everything inside.
+ * -EINVAL for a range not of whole sections; -ENOSPC when what lies
+ * outside does not fit inside (the device then still holds the last
+ * checkpoint, or one the cleaner wrote on the way, with nothing lost).
+ */
+int f2fs_confine(struct f2fs_fs *fs, uint32_t first_seg, uint32_t end_seg);
+
 /* ---- allocation policy, clock and accounting ---- */
 
 /* The time write operations stamp (mtime of a changed directory...): @t, or now when < 0. */

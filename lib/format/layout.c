@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "f2fs/endian.h"
 #include "f2fs/layout.h"
 
 #define BLKS_PER_SEG	F2FS_DEFAULT_BLKS_PER_SEG
@@ -595,4 +596,123 @@ uint64_t f2fs_layout_min_bytes(const struct f2fs_layout_params *p)
 			lo = mid;
 	}
 	return hi;
+}
+
+void f2fs_layout_of_super(const struct f2fs_super_block *sb, struct f2fs_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->log_sectorsize = le32_get(sb->log_sectorsize);
+	l->log_sectors_per_block = le32_get(sb->log_sectors_per_block);
+	l->segs_per_sec = le32_get(sb->segs_per_sec);
+	l->secs_per_zone = le32_get(sb->secs_per_zone);
+	l->segs_per_zone = l->segs_per_sec * l->secs_per_zone;
+	l->block_count = le64_get(sb->block_count);
+	l->segment_count = le32_get(sb->segment_count);
+	l->segment_count_ckpt = le32_get(sb->segment_count_ckpt);
+	l->segment_count_sit = le32_get(sb->segment_count_sit);
+	l->segment_count_nat = le32_get(sb->segment_count_nat);
+	l->segment_count_ssa = le32_get(sb->segment_count_ssa);
+	l->segment_count_main = le32_get(sb->segment_count_main);
+	l->section_count = le32_get(sb->section_count);
+	l->segment0_blkaddr = le32_get(sb->segment0_blkaddr);
+	l->cp_blkaddr = le32_get(sb->cp_blkaddr);
+	l->sit_blkaddr = le32_get(sb->sit_blkaddr);
+	l->nat_blkaddr = le32_get(sb->nat_blkaddr);
+	l->ssa_blkaddr = le32_get(sb->ssa_blkaddr);
+	l->main_blkaddr = le32_get(sb->main_blkaddr);
+	l->cp_payload = le32_get(sb->cp_payload);
+	l->sit_bitmap_bytes = (l->segment_count_sit / 2) * BLKS_PER_SEG / 8;
+	l->nat_bitmap_bytes = (l->segment_count_nat / 2) * BLKS_PER_SEG / 8;
+}
+
+/*
+ * Upstream's resize counts one SSA block past the main segments (mkfs does
+ * not), then pads the metadata to a zone as mkfs does.
+ */
+static void place_resized_ssa(struct f2fs_layout *l)
+{
+	uint32_t meta, rem;
+	uint64_t avail;
+
+	l->ssa_blkaddr = l->nat_blkaddr + l->segment_count_nat * BLKS_PER_SEG;
+	avail = (uint64_t)(l->segment_count -
+			   (l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)) *
+		BLKS_PER_SEG;
+	l->segment_count_ssa = (uint32_t)div_round_up(avail / BLKS_PER_SEG + 1, BLKS_PER_SEG);
+	meta = l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat +
+	       l->segment_count_ssa;
+	rem = meta % l->segs_per_zone;
+	if (rem)
+		l->segment_count_ssa += l->segs_per_zone - rem;
+	l->main_blkaddr = l->ssa_blkaddr + l->segment_count_ssa * BLKS_PER_SEG;
+}
+
+/* The reserve and overprovision of a resized volume (upstream's resize formulas). */
+static int resized_space(const struct f2fs_layout_resize_params *p, struct f2fs_layout *l,
+			 char *why, size_t len)
+{
+	struct f2fs_layout_params none = {.segs_per_sec = l->segs_per_sec};
+	uint32_t main_segs = l->segment_count_main, sps = l->segs_per_sec, share;
+	double rsvd;
+
+	l->usable_segments = main_segs;
+	l->overprovision = p->overprovision;
+	if (l->overprovision == 0)
+		l->overprovision = best_overprovision(&none, main_segs, main_segs, sps, sps);
+	if (l->overprovision == 0)
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
+	rsvd = (100 / l->overprovision + 1 + NR_OPEN_LOGS) * sps;
+	if (rsvd >= UINT32_MAX)
+		return too_small(why, len, "overprovision ratio too small");
+	l->reserved_segments = (uint32_t)rsvd;
+	if (main_segs < 2 || main_segs - 2 < l->reserved_segments ||
+	    (uint64_t)main_segs * BLKS_PER_SEG > l->block_count)
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
+	share = (uint32_t)((double)(main_segs - l->reserved_segments) * l->overprovision / 100);
+	l->overprov_segments = max_u32(share, l->reserved_segments) + 2 * sps;
+	if (l->overprov_segments >= main_segs)
+		return too_small(why, len, "not enough segments for the overprovision area");
+	l->user_block_count = (uint64_t)(main_segs - l->overprov_segments) * BLKS_PER_SEG;
+	l->free_segments = main_segs - NR_OPEN_LOGS;
+	return 0;
+}
+
+int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_resize_params *p,
+		       struct f2fs_layout *l, char *why, size_t len)
+{
+	uint64_t start = p->start_sector * F2FS_MIN_SECTOR_SIZE, zone_bytes, offset, bytes;
+	uint32_t max_nat_bitmap;
+
+	*l = *old;
+	if (p->segs_per_sec == 0 || p->secs_per_zone == 0 || p->sector_size == 0)
+		return fail(why, len, "segments per section and sections per zone must be >= 1");
+	bytes = p->block_count * F2FS_BLKSIZE;
+	if (bytes > F2FS_MAX_VOLUME_BYTES)
+		return fail(why, len, "F2FS can support 16TB at most");
+	l->block_count = p->block_count;
+	zone_bytes = (uint64_t)F2FS_SEGMENT_BYTES * l->segs_per_zone;
+	offset = div_round_up(start + 2 * F2FS_BLKSIZE, zone_bytes) * zone_bytes - start;
+	if (bytes <= offset)
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
+	l->segment_count =
+	    (uint32_t)((bytes - offset) / F2FS_SEGMENT_BYTES / l->segs_per_sec * l->segs_per_sec);
+	if (!p->safe) {
+		struct f2fs_layout_params q = {.large_nat_bitmap = p->large_nat_bitmap};
+
+		l->large_nat_bitmap = p->large_nat_bitmap;
+		place_metadata(&q, l, &max_nat_bitmap);
+		if (l->segment_count <=
+		    l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)
+			return too_small(why, len, "device size is not sufficient for F2FS volume");
+		place_resized_ssa(l);
+		l->sit_bitmap_bytes = (l->segment_count_sit / 2) * BLKS_PER_SEG / 8;
+		l->nat_bitmap_bytes = (l->segment_count_nat / 2) * BLKS_PER_SEG / 8;
+	}
+	if (l->segment_count <= (l->main_blkaddr - l->segment0_blkaddr) / BLKS_PER_SEG)
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
+	l->segment_count_main = l->segment_count - (l->segment_count_ckpt + l->segment_count_sit +
+						    l->segment_count_nat + l->segment_count_ssa);
+	l->section_count = l->segment_count_main / l->segs_per_sec;
+	l->segment_count_main = l->section_count * l->segs_per_sec;
+	return resized_space(p, l, why, len);
 }

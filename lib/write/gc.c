@@ -8,7 +8,10 @@
  * A block whose summary names an owner that no longer points at it is
  * already dead and left.  The emptied sections become free at the
  * checkpoint written at the end.  Defragmentation (defrag.c) moves blocks
- * with the same wr_move_blocks, into the logs it places.
+ * with the same wr_move_blocks, into the logs it places; a resize confines
+ * the volume the same way (f2fs_confine): with the allocator held to the
+ * area of the sections that stay, every valid block outside them moves as
+ * a victim's would.
  */
 #include "config.h"
 
@@ -186,4 +189,62 @@ int f2fs_gc(struct f2fs_fs *fs, uint32_t want_free)
 	ret = wr_gc(w, want_free);
 	wr_unlock(w, F2FS_LOCK_CP, 0, true);
 	return ret;
+}
+
+/* Every log whose current section lies outside the area starts a section inside. */
+static int move_logs_inside(struct f2fs_wr *w)
+{
+	int type, ret = 0;
+
+	for (type = 0; !ret && type < F2FS_NR_CURSEG_TYPE; type++) {
+		uint32_t secno = w->fs->cpd->curseg_segno[type] / w->segs_per_sec;
+
+		if (!wr_area_has(w->area, secno))
+			ret = wr_log_new_section(w, type);
+	}
+	return ret;
+}
+
+static int confine(struct f2fs_wr *w, uint32_t first_sec, uint32_t end_sec)
+{
+	struct f2fs_cp_request req = {.reason = F2FS_CP_SYNC};
+	uint32_t segno;
+	int ret;
+
+	/* no hole in it: the skip range lies past every section */
+	w->fence = (struct wr_area){.first = first_sec,
+				    .last = end_sec - 1,
+				    .skip_first = UINT32_MAX,
+				    .skip_last = UINT32_MAX};
+	w->area = &w->fence;
+	ret = move_logs_inside(w);
+	for (segno = 0; !ret && segno < w->segments; segno++) {
+		uint32_t secno = segno / w->segs_per_sec;
+
+		if (secno >= first_sec && secno < end_sec) {
+			segno = end_sec * w->segs_per_sec - 1;
+			continue;
+		}
+		ret = wr_move_blocks(w, segno, 0, BLKS_PER_SEG, F2FS_CURSEG_COLD_DATA,
+				     &w->stats.gc_blocks_moved);
+	}
+	if (!ret)
+		ret = wr_checkpoint(w, &req);
+	return ret;
+}
+
+int f2fs_confine(struct f2fs_fs *fs, uint32_t first_seg, uint32_t end_seg)
+{
+	struct f2fs_wr *w;
+	int ret = wr_get(fs, &w);
+
+	if (ret)
+		return ret;
+	if (first_seg % w->segs_per_sec || end_seg % w->segs_per_sec || first_seg >= end_seg ||
+	    end_seg > w->segments)
+		return -EINVAL;
+	wr_lock(w, F2FS_LOCK_CP, 0, true);
+	ret = confine(w, first_seg / w->segs_per_sec, end_seg / w->segs_per_sec);
+	wr_unlock(w, F2FS_LOCK_CP, 0, true);
+	return wr_fail(w, ret);
 }

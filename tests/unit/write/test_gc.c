@@ -377,6 +377,56 @@ static void test_nothing_to_clean(void)
 	CHECK_EQ_U64(fixture_free(&fx), 0);
 }
 
+/*
+ * f2fs_confine: with the volume fenced into its middle sections, no valid
+ * block and no open log is left outside, the files read back, the
+ * checker finds it clean; later writes stay inside; a range not of whole
+ * sections is refused.
+ */
+static void test_confine_keeps_everything_inside(void)
+{
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	const struct f2fs_sit_table *sit;
+	const struct f2fs_cp_data *cpd;
+	uint8_t buf[FILE_LEN];
+	uint32_t segs, first, end, segno, ino, i;
+	int t;
+
+	CHECK(fragmented(&fx, 128ull << 20, 2, 2000));
+	CHECK(wfx_open_rw(&fx, &fs));
+	CHECK_EQ_U64(f2fs_fs_sit(fs, &sit), 0);
+	segs = f2fs_sit_segments(sit);
+	first = segs / 4 / 2 * 2;
+	end = segs - first;
+	CHECK_EQ_U64(f2fs_confine(fs, first + 1, end), -EINVAL);
+	f2fs_fs_close(fs);
+	CHECK(wfx_open_rw(&fx, &fs));
+	CHECK_EQ_U64(f2fs_confine(fs, first, end), 0);
+	CHECK(f2fs_write_stats(fs)->gc_blocks_moved > 0);
+	wfx_fill(buf, sizeof(buf), 77);
+	CHECK_EQ_U64(wfx_create(fs, WFX_ROOT, "after", S_IFREG | 0644, &ino), 0);
+	CHECK_EQ_U64(f2fs_pwrite(fs, ino, buf, sizeof(buf), 0), 0);
+	CHECK_EQ_U64(wfx_checkpoint(fs, true), 0);
+	f2fs_fs_close(fs);
+	CHECK(fixture_fs_open(&fx, &fs));
+	CHECK_EQ_U64(f2fs_fs_sit(fs, &sit), 0);
+	CHECK_EQ_U64(f2fs_fs_cp_data(fs, &cpd), 0);
+	for (segno = 0; segno < segs; segno++)
+		if (segno < first || segno >= end)
+			CHECK_EQ_U64(f2fs_sit_seg(sit, segno) ? f2fs_sit_seg(sit, segno)->valid : 0,
+				     0);
+	for (t = 0; t < F2FS_NR_CURSEG_TYPE; t++)
+		CHECK(cpd->curseg_segno[t] >= first && cpd->curseg_segno[t] < end);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(wfx_problems(&fx), 0);
+	for (i = 0; i < 2000; i += KEEP) {
+		wfx_fill(buf, sizeof(buf), i);
+		CHECK(wfx_reads_back(&fx, WFX_ROOT + 1 + i, buf, sizeof(buf)));
+	}
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 /* A read-only handle has no cleaner. */
 static void test_read_only_refused(void)
 {
@@ -396,6 +446,7 @@ int main(void)
 	RUN(test_large_section_victims_emptied);
 	RUN(test_extent_of_moved_blocks_dropped);
 	RUN(test_nothing_to_clean);
+	RUN(test_confine_keeps_everything_inside);
 	RUN(test_read_only_refused);
 	TEST_EXIT();
 }

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resizing in three steps (include/f2fs/resize.h has the contract):
+ *
+ *   1. plan: the new superblock from the old one and the target size, and
+ *      every reason to refuse, checked while nothing is written yet;
+ *   2. confine and capture: the old volume, opened for writing, keeps to
+ *      the main-area segments that stay main-area segments in the new
+ *      layout (f2fs_confine moves the rest inside and checkpoints), then
+ *      its SIT entries, summaries, NAT entries, logs and counts are copied
+ *      to memory -- the areas they live in may be overwritten next;
+ *   3. commit: the new SIT and NAT copies are cleared, a write-path handle
+ *      over the new superblock takes the captured state with segment
+ *      numbers shifted (block addresses stay), two checkpoints write it
+ *      (both packs then describe the new layout, so the kernel can never
+ *      fall back to one of the old), and the superblocks go last.
+ *
+ * The shift: main_blkaddr moves by whole sections when the metadata areas
+ * grow (or shrink with -i), so segment s of the old main area is segment
+ * s - shift of the new one at the same block address.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/bitops.h"
+#include "f2fs/checkpoint.h"
+#include "f2fs/endian.h"
+#include "f2fs/fixup.h"
+#include "f2fs/fs.h"
+#include "f2fs/layout.h"
+#include "f2fs/nat.h"
+#include "f2fs/resize.h"
+#include "f2fs/super.h"
+#include "f2fs/write.h"
+
+#define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
+#define NO_TYPE	     0xff
+
+struct nat_rec {
+	uint32_t nid, ino, blkaddr;
+	uint8_t version;
+};
+
+/* The confined volume's open logs: current segments, offsets and summaries. */
+struct open_logs {
+	uint32_t segno[F2FS_NR_CURSEG_TYPE];
+	uint16_t blkoff[F2FS_NR_CURSEG_TYPE];
+	struct f2fs_summary_block sum[F2FS_NR_CURSEG_TYPE];
+};
+
+/* The open log writing old segment @segno, or -1. */
+static int log_of(const struct open_logs *l, uint32_t segno)
+{
+	int i;
+
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		if (l->segno[i] == segno)
+			return i;
+	return -1;
+}
+
+/* One kept segment of the old main area, as the confined checkpoint has it. */
+struct seg_rec {
+	uint8_t type; /* NO_TYPE: free */
+	uint8_t map[F2FS_SIT_VBLOCK_MAP_SIZE];
+	struct f2fs_summary_block *sum; /* NULL for an open log's (the pack's, in logs[]) */
+};
+
+struct resize {
+	const struct f2fs_resize_opts *o;
+	struct f2fs_resize_report *r;
+	char *why;
+	size_t why_len;
+	struct f2fs_device *dev;
+	struct f2fs_super_block old_sb, new_sb;
+	struct f2fs_layout new_l;
+	int32_t shift;	      /* old segno - new segno */
+	uint32_t first, end;  /* old main segments kept: [first, end) */
+	struct seg_rec *segs; /* end - first of them */
+	struct nat_rec *nat;
+	uint32_t nr_nat;
+	struct open_logs logs;
+	uint8_t cp[F2FS_BLKSIZE]; /* the confined volume's checkpoint block */
+};
+
+static int say(struct resize *z, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int say(struct resize *z, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (z->why && z->why_len) {
+		va_start(ap, fmt);
+		vsnprintf(z->why, z->why_len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+/* ---- 1. plan ---- */
+
+static bool nat_bitmap_large(const struct f2fs_checkpoint *cp)
+{
+	return le32_get(cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
+}
+
+static int refuse_volume(struct resize *z, struct f2fs_fs *fs)
+{
+	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
+
+	if (le32_get(z->old_sb.feature) & F2FS_FEATURE_BLKZONED)
+		return say(z, -EINVAL, "resizing a zoned volume is not supported");
+	if (z->old_sb.devs[0].path[0])
+		return say(z, -EINVAL, "resizing a volume of several devices is not supported");
+	if (le32_get(cp->ckpt_flags) & CP_ORPHAN_PRESENT_FLAG)
+		return say(z, -EUCLEAN,
+			   "the volume has orphan inodes: mount it once or run fsck.f2fs first");
+	if (le32_get(cp->ckpt_flags) & CP_ERROR_FLAG)
+		return say(z, -EUCLEAN, "the checkpoint has the error flag: run fsck.f2fs first");
+	return 0;
+}
+
+static int plan_layout(struct resize *z, uint64_t blocks, bool large)
+{
+	const struct f2fs_dev_info *info = f2fs_dev_get_info(z->dev);
+	struct f2fs_layout old;
+	struct f2fs_layout_resize_params p = {
+	    .block_count = blocks,
+	    .sector_size = info->sector_size ? info->sector_size : F2FS_MIN_SECTOR_SIZE,
+	    .start_sector = info->start_sector,
+	    .segs_per_sec = le32_get(z->old_sb.segs_per_sec),
+	    .secs_per_zone = le32_get(z->old_sb.secs_per_zone),
+	    .segment0_blkaddr = le32_get(z->old_sb.segment0_blkaddr),
+	    .overprovision = z->o->overprovision,
+	    .large_nat_bitmap = large,
+	    .safe = z->o->safe,
+	};
+	char msg[200];
+	int ret;
+
+	f2fs_layout_of_super(&z->old_sb, &old);
+	ret = f2fs_layout_resize(&old, &p, &z->new_l, msg, sizeof(msg));
+	if (ret)
+		return say(z, ret, "%s", msg);
+	z->new_sb = z->old_sb;
+	f2fs_super_set_layout(&z->new_sb, &z->new_l);
+	return 0;
+}
+
+/* Shrinking needs -s, growing refuses it, as upstream's resize.f2fs. */
+static int check_direction(struct resize *z, uint64_t blocks)
+{
+	uint64_t now = le64_get(z->old_sb.block_count);
+
+	if (blocks < now && !z->o->safe)
+		return say(z, -EINVAL,
+			   "shrinking needs -s (safe resize: the metadata areas stay as they are)");
+	if (blocks > now && z->o->safe)
+		return say(z, -EINVAL, "growing does not support -s (safe resize)");
+	return 0;
+}
+
+static int plan(struct resize *z, struct f2fs_fs *fs)
+{
+	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
+	uint64_t blocks = z->o->target_sectors * F2FS_MIN_SECTOR_SIZE / F2FS_BLKSIZE;
+	uint64_t valid = le64_get(cp->valid_block_count);
+	uint32_t old_main = le32_get(z->old_sb.main_blkaddr);
+	uint32_t old_segs = le32_get(z->old_sb.segment_count_main);
+	int64_t lo, hi;
+	int ret = refuse_volume(z, fs);
+
+	if (!ret)
+		ret = check_direction(z, blocks);
+	if (!ret)
+		ret = plan_layout(z, blocks, z->o->large_nat_bitmap || nat_bitmap_large(cp));
+	if (ret)
+		return ret;
+	if (valid > z->new_l.user_block_count)
+		return say(
+		    z, -ENOSPC,
+		    "%llu blocks are in use, more than the %llu the new size leaves for files",
+		    (unsigned long long)valid, (unsigned long long)z->new_l.user_block_count);
+	z->shift = (int32_t)(((int64_t)z->new_l.main_blkaddr - old_main) / BLKS_PER_SEG);
+	lo = z->shift > 0 ? z->shift : 0;
+	hi = (int64_t)z->new_l.segment_count_main + z->shift;
+	if (hi > old_segs)
+		hi = old_segs;
+	if (hi <= lo)
+		return say(z, -ENOSPC, "the new main area does not overlap the old one");
+	z->first = (uint32_t)lo;
+	z->end = (uint32_t)hi;
+	return 0;
+}
+
+/* ---- 2. capture ---- */
+
+static int capture_segments(struct resize *z, struct f2fs_fs *fs)
+{
+	const struct f2fs_sit_table *sit;
+	struct f2fs_ssa *ssa;
+	const struct f2fs_cp_data *cpd;
+	uint32_t segno;
+	int i, ret = f2fs_fs_sit(fs, &sit);
+
+	if (!ret)
+		ret = f2fs_fs_ssa(fs, &ssa);
+	if (!ret)
+		ret = f2fs_fs_cp_data(fs, &cpd);
+	if (ret)
+		return say(z, ret, "%s", f2fs_fs_why(fs));
+	memcpy(z->logs.segno, cpd->curseg_segno, sizeof(z->logs.segno));
+	memcpy(z->logs.blkoff, cpd->curseg_blkoff, sizeof(z->logs.blkoff));
+	memcpy(z->logs.sum, cpd->curseg_sum, sizeof(z->logs.sum));
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		if (z->logs.segno[i] < z->first || z->logs.segno[i] >= z->end)
+			return say(z, -EUCLEAN,
+				   "open log %d at segment %u, outside the kept %u..%u", i,
+				   z->logs.segno[i], z->first, z->end - 1);
+	z->segs = calloc(z->end - z->first, sizeof(*z->segs));
+	if (!z->segs)
+		return say(z, -ENOMEM, "out of memory");
+	for (segno = z->first; segno < z->end; segno++) {
+		const struct f2fs_seg_entry *se = f2fs_sit_seg(sit, segno);
+		struct seg_rec *s = &z->segs[segno - z->first];
+		const struct f2fs_summary_block *sum;
+
+		s->type = NO_TYPE;
+		if (!se || (!se->valid && f2fs_cp_log_of_segment(cpd, segno) < 0))
+			continue;
+		s->type = se->type;
+		memcpy(s->map, se->map, sizeof(s->map));
+		if (f2fs_cp_log_of_segment(cpd, segno) >= 0)
+			continue;
+		sum = f2fs_ssa_get(ssa, segno, &ret);
+		if (!sum)
+			return say(z, ret, "SSA of segment %u: %s", segno, f2fs_fs_why(fs));
+		s->sum = malloc(sizeof(*s->sum));
+		if (!s->sum)
+			return say(z, -ENOMEM, "out of memory");
+		*s->sum = *sum;
+	}
+	return 0;
+}
+
+static int capture_nat(struct resize *z, struct f2fs_fs *fs)
+{
+	const struct f2fs_nat_table *nat;
+	uint64_t new_max = f2fs_sb_max_nid(&z->new_sb);
+	uint32_t blk, nid, cap = 0;
+	int ret = f2fs_fs_nat(fs, &nat);
+
+	if (ret)
+		return say(z, ret, "%s", f2fs_fs_why(fs));
+	for (blk = 0; blk < f2fs_nat_blocks(nat); blk++) {
+		if (!f2fs_nat_block_used(nat, blk))
+			continue;
+		for (nid = blk * F2FS_NAT_ENTRY_PER_BLOCK;
+		     nid < (blk + 1) * F2FS_NAT_ENTRY_PER_BLOCK; nid++) {
+			const struct f2fs_nat_info *e = f2fs_nat_get(nat, nid);
+
+			if (nid < F2FS_FIRST_INO_RESERVED || !e || !e->blkaddr)
+				continue;
+			if (nid >= new_max)
+				return say(z, -E2BIG,
+					   "nid %u is in use, past the %llu nids of the new NAT",
+					   nid, (unsigned long long)new_max);
+			if (z->nr_nat == cap) {
+				struct nat_rec *n;
+
+				cap = cap ? cap * 2 : 4096;
+				n = realloc(z->nat, cap * sizeof(*n));
+				if (!n)
+					return say(z, -ENOMEM, "out of memory");
+				z->nat = n;
+			}
+			z->nat[z->nr_nat++] = (struct nat_rec){nid, e->ino, e->blkaddr, e->version};
+		}
+	}
+	return 0;
+}
+
+/* Open, plan, confine, capture; the old volume is closed again at the end. */
+static int prepare(struct resize *z)
+{
+	struct f2fs_fs *fs;
+	char msg[256];
+	int ret = f2fs_fs_open(z->dev, F2FS_FS_WRITE, &fs, msg, sizeof(msg));
+
+	if (ret)
+		return say(z, ret, "%s", msg);
+	z->old_sb = *f2fs_fs_sb(fs);
+	ret = plan(z, fs);
+	if (!ret && !z->o->force &&
+	    le64_get(z->new_sb.block_count) == le64_get(z->old_sb.block_count)) {
+		z->r->result = F2FS_RESIZE_SAME_SIZE;
+		f2fs_fs_close(fs);
+		return 0;
+	}
+	/* with nothing outside the kept segments, nothing moves */
+	if (!ret && (z->first || z->end < le32_get(z->old_sb.segment_count_main))) {
+		uint64_t before = f2fs_write_stats(fs)->gc_blocks_moved;
+
+		ret = f2fs_confine(fs, z->first, z->end);
+		if (ret == -ENOSPC)
+			ret = say(z, ret,
+				  "not enough free space to move the blocks outside the new "
+				  "main area into it");
+		else if (ret)
+			ret = say(z, ret, "moving blocks: %s", f2fs_fs_why(fs));
+		z->r->moved_blocks = f2fs_write_stats(fs)->gc_blocks_moved - before;
+	}
+	if (!ret)
+		ret = capture_segments(z, fs);
+	if (!ret)
+		ret = capture_nat(z, fs);
+	if (!ret)
+		memcpy(z->cp, f2fs_fs_cp(fs), F2FS_BLKSIZE);
+	f2fs_fs_close(fs);
+	return ret;
+}
+
+/* ---- 3. commit ---- */
+
+static uint32_t new_segno(const struct resize *z, uint32_t old)
+{
+	return (uint32_t)((int64_t)old - z->shift);
+}
+
+/* The first checkpoint block of the new layout: the old one's with the new geometry. */
+static void build_cp(struct resize *z, struct f2fs_checkpoint *cp)
+{
+	const struct f2fs_layout *l = &z->new_l;
+	uint32_t flags = le32_get(((const struct f2fs_checkpoint *)z->cp)->ckpt_flags);
+	int i;
+
+	memcpy(cp, z->cp, F2FS_BLKSIZE);
+	memset((uint8_t *)cp + F2FS_CP_BITMAP_OFFSET, 0, F2FS_BLKSIZE - F2FS_CP_BITMAP_OFFSET);
+	for (i = 0; i < 3; i++) {
+		cp->cur_data_segno[i] =
+		    le32_put(new_segno(z, z->logs.segno[F2FS_CURSEG_HOT_DATA + i]));
+		cp->cur_data_blkoff[i] = le16_put(z->logs.blkoff[F2FS_CURSEG_HOT_DATA + i]);
+		cp->cur_node_segno[i] =
+		    le32_put(new_segno(z, z->logs.segno[F2FS_CURSEG_HOT_NODE + i]));
+		cp->cur_node_blkoff[i] = le16_put(z->logs.blkoff[F2FS_CURSEG_HOT_NODE + i]);
+	}
+	cp->rsvd_segment_count = le32_put(l->reserved_segments);
+	cp->overprov_segment_count = le32_put(l->overprov_segments);
+	cp->user_block_count = le64_put(l->user_block_count);
+	cp->free_segment_count = le32_put(l->free_segments);
+	cp->sit_ver_bitmap_bytesize = le32_put(l->sit_bitmap_bytes);
+	cp->nat_ver_bitmap_bytesize = le32_put(l->nat_bitmap_bytes);
+	flags &= ~(CP_ORPHAN_PRESENT_FLAG | CP_COMPACT_SUM_FLAG | CP_LARGE_NAT_BITMAP_FLAG |
+		   CP_NAT_BITS_FLAG | CP_UMOUNT_FLAG);
+	if (l->large_nat_bitmap)
+		flags |= CP_LARGE_NAT_BITMAP_FLAG;
+	cp->ckpt_flags = le32_put(flags);
+	cp->checksum_offset =
+	    le32_put(l->large_nat_bitmap ? F2FS_CP_BITMAP_OFFSET : F2FS_CP_CHKSUM_OFFSET);
+}
+
+/* Copy 0 of the new SIT and NAT (which the new checkpoint selects) and the new SSA, zeroed. */
+static int clear_tables(struct resize *z)
+{
+	const struct f2fs_super_block *sb = &z->new_sb;
+	uint64_t seg_bytes = (uint64_t)BLKS_PER_SEG * F2FS_BLKSIZE;
+	uint32_t pairs = le32_get(sb->segment_count_nat) / 2, p;
+	int ret = f2fs_dev_zero(z->dev, (uint64_t)le32_get(sb->sit_blkaddr) * F2FS_BLKSIZE,
+				f2fs_sb_sit_blocks(sb) * F2FS_BLKSIZE);
+
+	for (p = 0; !ret && p < pairs; p++)
+		ret = f2fs_dev_zero(
+		    z->dev, (uint64_t)f2fs_nat_block_addr(sb, p * BLKS_PER_SEG, 0) * F2FS_BLKSIZE,
+		    seg_bytes);
+	if (!ret)
+		ret = f2fs_dev_zero(z->dev, (uint64_t)le32_get(sb->ssa_blkaddr) * F2FS_BLKSIZE,
+				    (uint64_t)le32_get(sb->segment_count_ssa) * seg_bytes);
+	return ret ? say(z, ret, "clearing the new SIT, NAT and SSA: %s", strerror(-ret)) : 0;
+}
+
+/* An open log's summary entries go into the pack, one valid block at a time. */
+static int put_log_summary(struct f2fs_fs *fs, const struct resize *z, uint32_t old)
+{
+	int log = log_of(&z->logs, old);
+	const struct f2fs_summary_block *sum = &z->logs.sum[log < 0 ? 0 : log];
+	const struct seg_rec *s = &z->segs[old - z->first];
+	uint64_t start =
+	    (uint64_t)le32_get(z->new_sb.main_blkaddr) + (uint64_t)new_segno(z, old) * BLKS_PER_SEG;
+	uint32_t off;
+	int ret = 0;
+
+	if (log < 0)
+		return -EINVAL;
+	for (off = 0; !ret && off < BLKS_PER_SEG; off++)
+		if (f2fs_test_bit_msb(s->map, off))
+			ret = f2fs_fix_summary(fs, start + off, le32_get(sum->entries[off].nid),
+					       le16_get(sum->entries[off].ofs_in_node),
+					       log >= F2FS_CURSEG_HOT_NODE);
+	return ret;
+}
+
+static int fill(struct resize *z, struct f2fs_fs *fs)
+{
+	const struct f2fs_checkpoint *cp = (const struct f2fs_checkpoint *)z->cp;
+	uint32_t i, old;
+	int ret = 0;
+
+	for (i = 0; !ret && i < z->nr_nat; i++)
+		ret = f2fs_fix_nat_set(fs, z->nat[i].nid, z->nat[i].ino, z->nat[i].blkaddr,
+				       z->nat[i].version);
+	for (old = z->first; !ret && old < z->end; old++) {
+		const struct seg_rec *s = &z->segs[old - z->first];
+
+		if (s->type == NO_TYPE)
+			continue;
+		ret = f2fs_fix_segment(fs, new_segno(z, old), s->map, s->type);
+		if (!ret)
+			ret = s->sum ? f2fs_fix_summary_block(fs, new_segno(z, old), s->sum)
+				     : put_log_summary(fs, z, old);
+	}
+	if (!ret)
+		ret = f2fs_fix_recount(fs, le64_get(cp->valid_block_count),
+				       le32_get(cp->valid_node_count),
+				       le32_get(cp->valid_inode_count));
+	return ret;
+}
+
+static int commit(struct resize *z)
+{
+	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
+	struct f2fs_checkpoint *cp = calloc(1, F2FS_BLKSIZE);
+	struct f2fs_fs *fs = NULL;
+	int ret = cp ? 0 : say(z, -ENOMEM, "out of memory"), i;
+
+	if (!ret) {
+		build_cp(z, cp);
+		ret = clear_tables(z);
+	}
+	if (!ret && (ret = f2fs_fs_create(z->dev, &z->new_sb, cp, &fs)) != 0)
+		say(z, ret, "setting up the write path: %s", strerror(-ret));
+	if (!ret && (ret = fill(z, fs)) != 0)
+		say(z, ret, "writing the new tables: %s", f2fs_fs_why(fs));
+	for (i = 0; !ret && i < 2; i++)
+		if ((ret = f2fs_checkpoint(fs, &req)) != 0)
+			say(z, ret, "writing the checkpoint: %s", strerror(-ret));
+	if (!ret && (ret = f2fs_write_super(fs, &z->new_sb)) != 0)
+		say(z, ret, "writing the superblocks: %s", strerror(-ret));
+	if (!ret)
+		z->new_sb = *f2fs_fs_sb(fs);
+	f2fs_fs_close(fs);
+	free(cp);
+	return ret;
+}
+
+static void release(struct resize *z)
+{
+	uint32_t i;
+
+	for (i = 0; z->segs && i < z->end - z->first; i++)
+		free(z->segs[i].sum);
+	free(z->segs);
+	free(z->nat);
+}
+
+int f2fs_resize(struct f2fs_device *dev, const struct f2fs_resize_opts *o,
+		struct f2fs_resize_report *r, char *why, size_t why_len)
+{
+	struct resize *z = calloc(1, sizeof(*z));
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!z)
+		return -ENOMEM;
+	z->o = o;
+	z->r = r;
+	z->why = why;
+	z->why_len = why_len;
+	z->dev = dev;
+	ret = prepare(z);
+	r->old_sb = z->old_sb;
+	r->shift_segs = z->shift;
+	if (!ret && r->result != F2FS_RESIZE_SAME_SIZE)
+		ret = commit(z);
+	r->new_sb = z->new_sb;
+	release(z);
+	free(z);
+	return ret;
+}

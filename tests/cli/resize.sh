@@ -1,0 +1,280 @@
+#!/bin/bash
+# resize.f2fs: a volume loaded by sload grows into a larger image (default
+# and -s 128 sections) and shrinks with -s; after each resize our fsck and
+# upstream's find it clean, the tree dumps back identical, and the
+# superblock has the new size.  With newest upstream's resize.f2fs built,
+# the superblock fields and the checkpoint's space fields of our result
+# equal those of upstream's resize of the same image.  -z then f2fs_undo
+# gives the original bytes back.  Bad input -- a size below what is in
+# use, a target past the device, shrinking without -s, growing with -s, bad
+# option values, no F2FS, no terminal and no -F, a busy device -- is one
+# line, a non-zero exit, and the image unchanged.
+set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+setup_workdir
+require_mkfs
+
+BUILD=${TOP_BUILDDIR:-$TOP}
+RESIZE=${RESIZE:-$BUILD/resize/resize.f2fs}
+FSCK=${FSCK:-$BUILD/fsck/fsck.f2fs}
+SLOAD=${SLOAD:-$BUILD/sload/sload.f2fs}
+DUMP=${DUMP:-$BUILD/dump/dump.f2fs}
+UNDO=${F2FS_UNDO:-$BUILD/undo/f2fs_undo}
+# newest upstream's resize, for the field comparison (Debian's 1.15 lays out differently)
+UPSTREAM_RESIZE=${UPSTREAM_RESIZE:-/work/upstream-f2fs-tools/fsck/resize.f2fs}
+NEW_FSCK=/work/upstream-f2fs-tools/fsck/fsck.f2fs
+[ -x "$NEW_FSCK" ] && UPSTREAM_FSCK=${UPSTREAM_FSCK_NEWEST:-$NEW_FSCK}
+[ -x "$UPSTREAM_RESIZE" ] && [ -x "$(dirname "$UPSTREAM_RESIZE")/dump.f2fs" ] &&
+	UPSTREAM_DUMP=$(dirname "$UPSTREAM_RESIZE")/dump.f2fs
+IMG=$WORK/disk.img
+TREE=$WORK/tree
+
+for b in "$RESIZE" "$FSCK" "$SLOAD" "$DUMP" "$UNDO"; do
+	[ -x "$b" ] || {
+		fail setup "$b is not executable (build with make first)"
+		finish
+	}
+done
+
+# A tree with small and large files, a deep directory and a symlink.
+mkdir -p "$TREE/a/b/c" "$TREE/big"
+for i in $(seq 1 300); do
+	head -c $((i * 97)) /dev/urandom >"$TREE/a/f$i"
+done
+head -c $((24 << 20)) /dev/urandom >"$TREE/big/one"
+head -c 5000 /dev/urandom >"$TREE/a/b/c/deep"
+ln -s a/b/c/deep "$TREE/link"
+
+# make IMG SIZE MKFS-ARGS...: a new image of SIZE loaded with the tree
+make_image() {
+	local img=$1 size=$2
+	shift 2
+	rm -f "$img"
+	truncate -s "$size" "$img"
+	run_cmd "$MKFS" -q -f "$@" "$img" && [ "$RC" -eq 0 ] || return 1
+	run_cmd "$SLOAD" -f "$TREE" "$img"
+	[ "$RC" -eq 0 ]
+}
+
+# clean NAME IMG: our fsck and upstream's (when built) find no problem
+clean() {
+	local name=$1 img=$2
+	run_cmd "$FSCK" -f "$img"
+	if [ "$RC" -ne 0 ]; then
+		fail "$name" "our fsck exit $RC: $(snippet "$WORK/last.out")"
+		return 1
+	fi
+	if have_upstream fsck; then
+		run_cmd "$UPSTREAM_FSCK" --dry-run -f "$img"
+		if [ "$RC" -ne 0 ] || grep -qE '\[Fail\]|Invalid SB|Magic Mismatch' "$WORK/last.out"; then
+			fail "$name" "upstream fsck exit $RC: $(grep -m2 -E 'Fail|Invalid' "$WORK/last.out")"
+			return 1
+		fi
+	fi
+	pass "$name"
+}
+
+# same_tree NAME IMG: the tree dumps back from IMG identical
+same_tree() {
+	rm -rf "$WORK/out"
+	run_cmd "$DUMP" -r -P -L -o "$WORK/out" "$2"
+	if [ "$RC" -ne 0 ]; then
+		fail "$1" "dump -r exit $RC: $(snippet "$WORK/last.err")"
+	elif ! diff -r --no-dereference "$TREE" "$WORK/out" >"$WORK/diff.out" 2>&1; then
+		fail "$1" "the tree differs: $(snippet "$WORK/diff.out")"
+	else
+		pass "$1"
+	fi
+}
+
+# resized NAME IMG BLOCKS ARGS...: resize.f2fs -F ARGS IMG succeeds, block_count is BLOCKS
+resized() {
+	local name=$1 img=$2 blocks=$3 got
+	shift 3
+	run_cmd "$RESIZE" -F "$@" "$img"
+	if [ "$RC" -ne 0 ]; then
+		fail "$name" "exit $RC: $(snippet "$WORK/last.err")"
+		return 1
+	fi
+	got=$(dd if="$img" bs=1 skip=$((1024 + 36)) count=8 status=none | od -An -tu8 | tr -d ' ')
+	if [ "$got" != "$blocks" ]; then
+		fail "$name" "block_count is $got, want $blocks"
+		return 1
+	fi
+	pass "$name"
+}
+
+# the superblock, and the checkpoint's space fields, as upstream's dump -d 1 lists them
+layout_fields() {
+	"$UPSTREAM_DUMP" -d 1 "$1" 2>/dev/null | awk '
+		/^magic/ { on = 1 }
+		/^cp_payload/ { print; on = 0 }
+		on { print }
+		/^(user_block_count|valid_block_count|rsvd_segment_count|overprov_segment_count|valid_node_count|valid_inode_count|sit_ver_bitmap_bytesize|nat_ver_bitmap_bytesize)[[:space:]]/ { print }' |
+		grep -v -e '^checksum' -e '^crc'
+}
+
+# as_upstream NAME ORIG SIZE RESIZE-ARGS...: our result equals upstream's, field for field
+as_upstream() {
+	local name=$1 orig=$2 size=$3
+	shift 3
+	if [ ! -x "$UPSTREAM_RESIZE" ]; then
+		skip "$name" "newest upstream resize.f2fs not built ($UPSTREAM_RESIZE)"
+		return
+	fi
+	cp --sparse=always "$orig" "$WORK/up.img"
+	truncate -s "$size" "$WORK/up.img"
+	run_cmd "$UPSTREAM_RESIZE" -F "$@" "$WORK/up.img"
+	if [ "$RC" -ne 0 ]; then
+		skip "$name" "upstream resize failed ($RC): $(snippet "$WORK/last.out")"
+		return
+	fi
+	layout_fields "$WORK/up.img" >"$WORK/up.fields"
+	layout_fields "$IMG" >"$WORK/ours.fields"
+	if [ ! -s "$WORK/ours.fields" ]; then
+		fail "$name" "upstream dump listed no fields"
+	elif ! diff "$WORK/up.fields" "$WORK/ours.fields" >"$WORK/fields.diff"; then
+		fail "$name" "fields differ: $(snippet "$WORK/fields.diff" 300)"
+	else
+		pass "$name"
+	fi
+}
+
+# --- grow, default sections ---
+if make_image "$IMG" 256M; then
+	cp --sparse=always "$IMG" "$WORK/orig.img"
+	truncate -s 1G "$IMG"
+	resized grow "$IMG" 262144 && {
+		clean grow/clean "$IMG"
+		same_tree grow/tree "$IMG"
+		as_upstream grow/as-upstream "$WORK/orig.img" 1G
+	}
+	# and again, into 3 GiB: the SIT, NAT and SSA grow, the main area starts later
+	cp --sparse=always "$IMG" "$WORK/orig.img"
+	truncate -s 3G "$IMG"
+	resized grow-again "$IMG" 786432 && {
+		clean grow-again/clean "$IMG"
+		same_tree grow-again/tree "$IMG"
+		as_upstream grow-again/as-upstream "$WORK/orig.img" 3G
+	}
+	run_cmd "$RESIZE" -F "$IMG"
+	if [ "$RC" -eq 0 ] && grep -q '^Nothing to resize.$' "$WORK/last.out"; then
+		pass same-size
+	else
+		fail same-size "exit $RC: $(snippet "$WORK/last.out")"
+	fi
+else
+	fail grow "making the image: $(snippet "$WORK/last.err")"
+fi
+
+# --- shrink with -s, then cut the image to the new size ---
+if make_image "$IMG" 1G; then
+	cp --sparse=always "$IMG" "$WORK/orig.img"
+	resized shrink "$IMG" 76800 -s -t $((300 * 2048)) && {
+		truncate -s 300M "$IMG"
+		clean shrink/clean "$IMG"
+		same_tree shrink/tree "$IMG"
+		truncate -s 1G "$IMG"
+		as_upstream shrink/as-upstream "$WORK/orig.img" 1G -s -t $((300 * 2048))
+	}
+else
+	fail shrink "making the image: $(snippet "$WORK/last.err")"
+fi
+
+# --- large sections: mkfs -s 128 ---
+if make_image "$IMG" 7G -s 128; then
+	cp --sparse=always "$IMG" "$WORK/orig.img"
+	truncate -s 14G "$IMG"
+	resized large-sections/grow "$IMG" 3670016 && {
+		clean large-sections/grow-clean "$IMG"
+		same_tree large-sections/grow-tree "$IMG"
+		as_upstream large-sections/as-upstream "$WORK/orig.img" 14G
+	}
+	resized large-sections/shrink "$IMG" 1769472 -s -t $((6912 * 2048)) && {
+		clean large-sections/shrink-clean "$IMG"
+		same_tree large-sections/shrink-tree "$IMG"
+	}
+else
+	fail large-sections "making the image: $(snippet "$WORK/last.err")"
+fi
+
+# --- undo: -z, then f2fs_undo gives the original bytes back ---
+if make_image "$IMG" 1G; then
+	cp --sparse=always "$IMG" "$WORK/orig.img"
+	resized undo/shrink "$IMG" 76800 -s -t $((300 * 2048)) -z "$WORK/shrink.undo" && {
+		run_cmd "$UNDO" "$WORK/shrink.undo" "$IMG"
+		if [ "$RC" -eq 0 ] && cmp -s "$IMG" "$WORK/orig.img"; then
+			pass undo/shrink-restored
+		else
+			fail undo/shrink-restored "f2fs_undo exit $RC: $(snippet "$WORK/last.err")"
+		fi
+	}
+	truncate -s 3G "$IMG"
+	resized undo/grow "$IMG" 786432 -z "$WORK/grow.undo" && {
+		run_cmd "$UNDO" "$WORK/grow.undo" "$IMG"
+		truncate -s 1G "$IMG"
+		if [ "$RC" -eq 0 ] && cmp -s "$IMG" "$WORK/orig.img"; then
+			pass undo/grow-restored
+		else
+			fail undo/grow-restored "f2fs_undo exit $RC: $(snippet "$WORK/last.err")"
+		fi
+	}
+fi
+
+# --- bad input: one line, non-zero exit, the image unchanged ---
+make_image "$IMG" 256M || fail refusals "making the image: $(snippet "$WORK/last.err")"
+REFUSE_IMAGE=$IMG expect_refusal below-used "blocks are in use, more than the [0-9]+ the new size leaves" -- \
+	"$RESIZE" -F -s -t $((48 * 2048)) "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal below-metadata "device size is not sufficient for F2FS volume" -- \
+	"$RESIZE" -F -s -t $((8 * 2048)) "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal past-device "Out-of-range Target=0x100000 / 0x80000" -- \
+	"$RESIZE" -F -t $((512 * 2048)) "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal shrink-without-s "shrinking needs -s" -- \
+	"$RESIZE" -F -t $((200 * 2048)) "$IMG"
+truncate -s 512M "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal grow-with-s "growing does not support -s" -- \
+	"$RESIZE" -F -s "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal bad-target "-t 12x: the target is a number of sectors" -- \
+	"$RESIZE" -F -t 12x "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal zero-target "-t 0: the target" -- "$RESIZE" -F -t 0 "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal bad-ratio "-o 0: the overprovision ratio" -- \
+	"$RESIZE" -F -o 0 "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal bad-ratio-text "-o abc: the overprovision ratio" -- \
+	"$RESIZE" -F -o abc "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal bad-debug "-d x: the debug level" -- "$RESIZE" -F -d x "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal unknown-option "unknown option -q" -- "$RESIZE" -q "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal no-terminal "no terminal to confirm the resize on: give -F" -- \
+	"$RESIZE" "$IMG"
+truncate -s 64M "$WORK/zero.img"
+REFUSE_IMAGE=$WORK/zero.img expect_refusal not-f2fs "zero.img: " -- "$RESIZE" -F "$WORK/zero.img"
+
+# a device held open exclusively (as a mount holds it): refused before it is opened
+busy_case() {
+	local loop pid i
+	if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null || ! command -v python3 >/dev/null; then
+		skip busy "needs root, losetup and python3"
+		return
+	fi
+	loop=$(losetup -f --show "$IMG" 2>/dev/null) || {
+		skip busy "losetup failed"
+		return
+	}
+	at_exit "losetup -d '$loop'"
+	python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL)
+print("held", flush=True)
+time.sleep(600)' "$loop" >"$WORK/holder.out" 2>&1 &
+	pid=$!
+	at_exit "kill $pid"
+	for i in $(seq 50); do
+		grep -q held "$WORK/holder.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	REFUSE_IMAGE=$IMG expect_refusal busy "$loop: in use .*refusing to write to it" -- \
+		"$RESIZE" -F "$loop"
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+busy_case
+finish
