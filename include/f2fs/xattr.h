@@ -27,6 +27,13 @@
 /* the largest space: a whole i_addr[] of inline xattrs and a node */
 #define F2FS_XATTR_SPACE_MAX (F2FS_DEF_ADDRS_PER_INODE * 4u + F2FS_XATTR_NODE_BYTES)
 
+/* The kernel's name indexes (e_name_index) of the name spaces kept as names. */
+#define F2FS_XATTR_INDEX_USER		   1u
+#define F2FS_XATTR_INDEX_POSIX_ACL_ACCESS  2u
+#define F2FS_XATTR_INDEX_POSIX_ACL_DEFAULT 3u
+#define F2FS_XATTR_INDEX_TRUSTED	   4u
+#define F2FS_XATTR_INDEX_SECURITY	   6u
+
 /* Offsets of the head fields inside an entry. */
 #define F2FS_XATTR_E_NAME_INDEX 0u
 #define F2FS_XATTR_E_NAME_LEN	1u
@@ -64,5 +71,22 @@ void f2fs_xattr_scan(const uint8_t *space, size_t len, struct f2fs_xattr_list *o
  * before it, or the entry's head does not fit in the space.
  */
 long f2fs_xattr_entry_offset(const uint8_t *space, size_t len, uint32_t idx);
+
+/*
+ * The host's name prefix ("user.", "trusted.", "security.") of the name
+ * space @index stores, or NULL for the others: the POSIX ACLs, kept in
+ * the kernel's own binary form rather than the host's, and the indexes
+ * the kernel keeps for itself (encryption context, verity, ...).  These
+ * three are the ones dump restores, as upstream's dump does, and the ones
+ * sload copies from the host.
+ */
+const char *f2fs_xattr_prefix(uint8_t index);
+
+/*
+ * The name index of host xattr name @name and, in *@suffix, the name
+ * stored on disk (after the prefix); 0 when f2fs_xattr_prefix() knows no
+ * prefix of it or nothing follows the prefix.
+ */
+uint8_t f2fs_xattr_index_of(const char *name, const char **suffix);
 
 #endif

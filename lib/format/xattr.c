@@ -4,8 +4,11 @@
  * inline area lies, how big an entry is, and a walk that says where the
  * list ends and whether it ends cleanly.  The kernel and upstream fsck read
  * entries the same way; one that would run past the space stops the walk.
+ * The name spaces a host knows by a prefix are mapped here, once.
  */
 #include "config.h"
+
+#include <string.h>
 
 #include "f2fs/endian.h"
 #include "f2fs/node.h"
@@ -80,4 +83,38 @@ long f2fs_xattr_entry_offset(const uint8_t *space, size_t len, uint32_t idx)
 		off += f2fs_xattr_entry_size(space + off);
 	}
 	return off + F2FS_XATTR_ENTRY_HEAD <= len ? (long)off : -1;
+}
+
+static const struct {
+	uint8_t index;
+	const char *prefix;
+} name_spaces[] = {
+    {F2FS_XATTR_INDEX_USER, "user."},
+    {F2FS_XATTR_INDEX_TRUSTED, "trusted."},
+    {F2FS_XATTR_INDEX_SECURITY, "security."},
+};
+
+const char *f2fs_xattr_prefix(uint8_t index)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(name_spaces) / sizeof(name_spaces[0]); i++)
+		if (name_spaces[i].index == index)
+			return name_spaces[i].prefix;
+	return NULL;
+}
+
+uint8_t f2fs_xattr_index_of(const char *name, const char **suffix)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(name_spaces) / sizeof(name_spaces[0]); i++) {
+		size_t n = strlen(name_spaces[i].prefix);
+
+		if (!strncmp(name, name_spaces[i].prefix, n) && name[n]) {
+			*suffix = name + n;
+			return name_spaces[i].index;
+		}
+	}
+	return 0;
 }

@@ -33,6 +33,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/load.h"
 #include "f2fs/write.h"
+#include "f2fs/xattr.h"
 
 #define CHUNK		     (1u << 20)
 #define XATTR_LIST_MAX_BYTES 65536
@@ -269,7 +270,7 @@ static int label(struct loader *l, uint32_t ino, const char *target, mode_t mode
 		return 0;
 	if (selabel_lookup(l->labels, &ctx, target, (int)mode))
 		return 0; /* no label for this path: as upstream, leave it unlabelled */
-	ret = f2fs_setxattr(l->fs, ino, 6, "selinux", ctx, strlen(ctx) + 1);
+	ret = f2fs_setxattr(l->fs, ino, F2FS_XATTR_INDEX_SECURITY, "selinux", ctx, strlen(ctx) + 1);
 	freecon(ctx);
 	if (ret)
 		return fail(l, ret, "%s: cannot store its SELinux label: %s", target,
@@ -286,25 +287,6 @@ static int label(struct loader *l, uint32_t ino, const char *target, mode_t mode
 
 /* ---- pass 2: load ---- */
 
-static uint8_t xattr_index(const char *name, const char **suffix)
-{
-	static const struct {
-		const char *prefix;
-		uint8_t index;
-	} map[] = {{"user.", 1}, {"trusted.", 4}, {"security.", 6}};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		size_t n = strlen(map[i].prefix);
-
-		if (!strncmp(name, map[i].prefix, n) && name[n]) {
-			*suffix = name + n;
-			return map[i].index;
-		}
-	}
-	return 0;
-}
-
 static int copy_xattrs(struct loader *l, const char *path, uint32_t ino)
 {
 	char names[XATTR_LIST_MAX_BYTES];
@@ -316,7 +298,7 @@ static int copy_xattrs(struct loader *l, const char *path, uint32_t ino)
 					: fail(l, -errno, "%s: xattrs: %s", path, strerror(errno));
 	for (pos = 0; pos < len; pos += (ssize_t)strlen(names + pos) + 1) {
 		const char *suffix;
-		uint8_t index = xattr_index(names + pos, &suffix);
+		uint8_t index = f2fs_xattr_index_of(names + pos, &suffix);
 		ssize_t vlen;
 		int ret;
 

@@ -20,6 +20,7 @@
 #include "f2fs/fs.h"
 #include "f2fs/read.h"
 #include "f2fs/write.h"
+#include "f2fs/xattr.h"
 #include "fixture.h"
 #include "test.h"
 
@@ -552,6 +553,51 @@ static void test_tagged_writes(void)
 }
 
 /* xattrs inline, then past the inline area into an xattr node, replaced and removed. */
+struct xattr_seen {
+	int n;
+	char names[4][16];
+	size_t lens[4];
+	uint8_t index[4];
+	uint8_t big_ok;
+};
+
+static int note_xattr(const struct f2fs_xattr *x, void *arg)
+{
+	struct xattr_seen *s = arg;
+	uint8_t big[3000];
+
+	if (s->n == 4 || x->name_len >= sizeof(s->names[0]))
+		return -E2BIG;
+	memcpy(s->names[s->n], x->name, x->name_len);
+	s->lens[s->n] = x->value_len;
+	s->index[s->n] = x->index;
+	fill(big, sizeof(big), 8);
+	if (x->value_len == sizeof(big) && !memcmp(x->value, big, sizeof(big)))
+		s->big_ok = 1;
+	s->n++;
+	return 0;
+}
+
+/* The read layer's walk sees what the write path stored, inline and in the xattr node. */
+static void check_xattr_walk(struct f2fs_fs *fs, uint32_t ino)
+{
+	struct f2fs_node *n = malloc(sizeof(*n));
+	struct xattr_seen s = {0};
+
+	CHECK(n != NULL);
+	if (!n)
+		return;
+	CHECK_EQ_U64(f2fs_read_inode(fs, ino, n), 0);
+	CHECK(n->i.i_xattr_nid != 0);
+	CHECK_EQ_U64(f2fs_file_for_each_xattr(fs, n, note_xattr, &s), 0);
+	CHECK_EQ_U64(s.n, 3);
+	CHECK(!strcmp(s.names[0], "big") && s.index[0] == F2FS_XATTR_INDEX_USER && s.big_ok);
+	CHECK(!strcmp(s.names[1], "selinux") && s.index[1] == F2FS_XATTR_INDEX_SECURITY &&
+	      s.lens[1] == 16);
+	CHECK(!strcmp(s.names[2], "small") && s.lens[2] == 5);
+	free(n);
+}
+
 static void test_xattrs(void)
 {
 	struct fixture fx;
@@ -581,6 +627,7 @@ static void test_xattrs(void)
 	CHECK(len == sizeof(big) && !memcmp(got, big, len));
 	CHECK_EQ_U64(f2fs_getxattr(fs, ino, 1, "small", got, sizeof(got), &len), 0);
 	CHECK(len == 5 && !memcmp(got, "other", 5));
+	check_xattr_walk(fs, ino);
 	CHECK_EQ_U64(f2fs_setxattr(fs, ino, 1, "big", NULL, 0), 0);
 	CHECK_EQ_U64(f2fs_getxattr(fs, ino, 1, "big", got, sizeof(got), &len), -ENODATA);
 	CHECK_EQ_U64(f2fs_setxattr(fs, ino, 1, "huge", got, 65536), -ERANGE);
