@@ -353,6 +353,7 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 		parse_option(o, opt, optarg, argv[optind - 1]);
 	if (f2fs_feature_check(o->cfg.features, why, sizeof(why)))
 		die("%s", why);
+	o->cfg.geometry.readonly = o->cfg.features & F2FS_FEATURE_RO;
 	/* as mke2fs with an undo file: journaling a discard would read the whole device */
 	if (o->undo)
 		o->cfg.discard = false;

@@ -34,7 +34,7 @@ static const struct feature_entry features_table[] = {
     {"sb_checksum", F2FS_FEATURE_SB_CHKSUM, true},
     {"casefold", F2FS_FEATURE_CASEFOLD, true},
     {"compression", F2FS_FEATURE_COMPRESSION, true},
-    {"ro", F2FS_FEATURE_RO, false},
+    {"ro", F2FS_FEATURE_RO, true},
     {"blkzoned", F2FS_FEATURE_BLKZONED, false},
     {"atomic_write", F2FS_FEATURE_ATOMIC_WRITE, false},
     {"device_alias", F2FS_FEATURE_DEVICE_ALIAS, false},
