@@ -303,6 +303,12 @@ struct dump {
 };
 
 /* What a read error of a file, directory or block means. */
+/* A read-only volume (feature ro) has no SSA: -a and -b have nothing to ask. */
+static bool volume_readonly(const struct dump *d)
+{
+	return le32_get(d->sb->feature) & F2FS_FEATURE_RO;
+}
+
 static const char *read_error(int err)
 {
 	if (err == -EUCLEAN)
@@ -1492,6 +1498,11 @@ static void dump_blkaddr(const struct dump *d, uint64_t b, struct out *o)
 		return;
 	}
 	ret = f2fs_block_owner(d->fs, b, &ow);
+	if (ret == -ENODATA && volume_readonly(d))
+		tool_fail_image(&d->tool, 1,
+				"block 0x%" PRIx64 ": the volume is read-only (feature ro) and has "
+				"no SSA to say whose the block is",
+				b);
 	if (ret)
 		tool_fail_image(&d->tool, 1, "block 0x%" PRIx64 ": summary or node block: %s", b,
 				reason(d, ret));
@@ -1899,6 +1910,8 @@ static void check_args(struct dump *d)
 		resolve_range(&d->tool, "n", &opt->nat, f2fs_nat_max_nid(d->nat), "nid");
 	if (opt->sit.set)
 		resolve_range(&d->tool, "s", &opt->sit, main_segs(d), "main segment");
+	if (opt->ssa.set && volume_readonly(d))
+		tool_fail(&d->tool, 1, "-a: the volume is read-only (feature ro) and has no SSA");
 	if (opt->ssa.set)
 		resolve_range(&d->tool, "a", &opt->ssa, main_segs(d), "main segment");
 	if (opt->have_ino)
