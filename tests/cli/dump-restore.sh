@@ -112,7 +112,7 @@ else
 	fail xattrs-restored "$d"
 fi
 if [ -e "$OUT/nod" ] || [ -e "$OUT/nodir" ]; then
-	fail nodump-skipped "$(cd "$OUT" && ls -d nod nodir 2>/dev/null | tr '\n' ' ')extracted"
+	fail nodump-skipped "$(cd "$OUT" && find nod nodir -maxdepth 0 2>/dev/null | tr '\n' ' ')extracted"
 elif ! [ -f "$OUT/plain" ] || ! cmp -s "$SRC/big" "$OUT/big"; then
 	fail nodump-skipped "the other files are not there"
 elif ! grep -q ' 2 skipped for nodump' "$WORK/last.out"; then
@@ -141,7 +141,7 @@ fi
 # JSON counts
 run_cmd "$DUMP" --json -r -o "$WORK/out-json" "$IMG"
 n_out=$(xattrs_of "$OUT2" | wc -l)
-if grep -q "\"nodump\": *2" "$WORK/last.out" && grep -q "\"xattrs\": *$n_out[,}]" "$WORK/last.out"; then
+if grep -q "\"nodump\": *2" "$WORK/last.out" && grep -q "\"xattrs\": *${n_out}[,}]" "$WORK/last.out"; then
 	pass json-counts
 else
 	fail json-counts "expected nodump 2, xattrs $n_out: $(grep -o '"extract".*' "$WORK/last.out" | head -c 300)"
