@@ -762,8 +762,51 @@ static void test_engine_calls(void)
 	free(buf);
 }
 
+/*
+ * A read-only volume (-O ro) filled as sload fills it: 600 files of two
+ * blocks.  Data goes into hot data up from the main area's first segment,
+ * nodes into hot node down from its last, the four unused logs stay on
+ * segment 0, and the checker finds the volume clean.
+ */
+static void test_readonly_volume(void)
+{
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	const struct f2fs_checkpoint *cp;
+	uint8_t buf[2 * F2FS_BLKSIZE];
+	char name[16], why[256];
+	uint32_t ino, i, last;
+
+	fixture_init(&fx, 64ull << 20);
+	fx.cfg.geometry.readonly = true;
+	if (!fixture_features(&fx, "ro") || !fixture_open(&fx) || !fixture_mkfs(&fx)) {
+		CHECK(0);
+		return;
+	}
+	last = fx.l.segment_count_main - 1;
+	fill(buf, sizeof(buf), 29);
+	CHECK(open_rw(&fx, &fs));
+	for (i = 0; i < 600; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		CHECK_EQ_U64(create(fs, ROOT, name, S_IFREG | 0644, &ino), 0);
+		CHECK_EQ_U64(f2fs_pwrite(fs, ino, buf, sizeof(buf), 0), 0);
+	}
+	CHECK_EQ_U64(checkpoint(fs, true), 0);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(problems(&fx), 0);
+	CHECK_EQ_U64(f2fs_fs_open(fx.dev, 0, &fs, why, sizeof(why)), 0);
+	cp = f2fs_fs_cp(fs);
+	CHECK(le32_get(cp->cur_data_segno[0]) >= 2);		 /* 1200 data blocks: up */
+	CHECK_EQ_U64(le32_get(cp->cur_node_segno[0]), last - 1); /* 601 nodes: down */
+	for (i = 1; i < 3; i++)
+		CHECK(cp->cur_data_segno[i] == 0 && cp->cur_node_segno[i] == 0);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 int main(void)
 {
+	RUN(test_readonly_volume);
 	RUN(test_create_and_checkpoint);
 	RUN(test_namespace);
 	RUN(test_fsync_chain);
