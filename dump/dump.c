@@ -35,6 +35,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +51,7 @@
 #include "f2fs/read.h"
 #include "f2fs/sit.h"
 #include "f2fs/summary.h"
+#include "f2fs/xattr.h"
 #include "f2fs/super.h"
 #include "f2fs/zone.h"
 #include "tools/common/common.h"
@@ -304,6 +306,12 @@ struct dump {
 };
 
 /* What a read error of a file, directory or block means. */
+/* A read-only volume (feature ro) has no SSA: -a and -b have nothing to ask. */
+static bool volume_readonly(const struct dump *d)
+{
+	return le32_get(d->sb->feature) & F2FS_FEATURE_RO;
+}
+
 static const char *read_error(int err)
 {
 	if (err == -EUCLEAN)
@@ -817,6 +825,8 @@ struct extract {
 	char **link_path;  /* per nid: where a multiply-linked file went */
 	uint32_t nids;	   /* entries of both */
 	uint64_t files, dirs, symlinks, specials, bytes, errors;
+	uint64_t xattrs;	/* restored */
+	uint64_t nodump;	/* files and directories skipped for their nodump flag */
 	uint64_t visited;	/* directory entries followed, for the progress display */
 	struct failure *failed; /* with --json */
 	size_t nfailed, failed_cap;
@@ -924,6 +934,79 @@ static void xfail(struct extract *x, const char *path, uint32_t ino, const char 
 	x->errors++;
 }
 
+struct xattr_ctx {
+	struct extract *x;
+	const char *path;
+};
+
+/*
+ * One xattr onto the copy, as upstream's dump does: the user, trusted and
+ * security name spaces (SELinux labels included); the others (POSIX ACLs in
+ * the kernel's own form, the kernel's private entries) get a warning.  One
+ * the host refuses is a warning too, and the copy goes on.
+ */
+static int restore_xattr(const struct f2fs_xattr *xa, void *arg)
+{
+	struct xattr_ctx *c = arg;
+	const char *prefix = f2fs_xattr_prefix(xa->index);
+	char name[XATTR_NAME_MAX + 1], shown[4 * (XATTR_NAME_MAX + 1)];
+	size_t plen;
+
+	if (!prefix) {
+		xwarn(c->x, c->path, "Unknown xattr index 0x%x, not restored", xa->index);
+		return 0;
+	}
+	plen = strlen(prefix);
+	if (plen + xa->name_len > XATTR_NAME_MAX || memchr(xa->name, 0, xa->name_len)) {
+		xwarn(c->x, c->path,
+		      "XATTR index 0x%x name too long or holding a NUL, not restored", xa->index);
+		return 0;
+	}
+	memcpy(name, prefix, plen);
+	memcpy(name + plen, xa->name, xa->name_len);
+	name[plen + xa->name_len] = '\0';
+	if (lsetxattr(c->path, name, xa->value, xa->value_len, 0)) {
+		int err = errno;
+
+		xwarn(c->x, c->path, "XATTR index 0x%x set xattr failed error %d: %s: %s",
+		      xa->index, err, tool_escape_name(shown, sizeof(shown), name, strlen(name)),
+		      strerror(err));
+		return 0;
+	}
+	c->x->xattrs++;
+	return 0;
+}
+
+/* The xattrs of inode @n onto @path (not following a symlink), before its mode is set. */
+static void restore_xattrs(struct extract *x, const char *path, const struct f2fs_node *n)
+{
+	struct xattr_ctx c = {.x = x, .path = path};
+	int ret = f2fs_file_for_each_xattr(x->d->fs, n, restore_xattr, &c);
+
+	if (ret == -EUCLEAN)
+		xwarn(x, path, "xattr entry crosses the end of xattr space, the rest not restored");
+	else if (ret)
+		xwarn(x, path, "xattrs not restored: %s", read_error(ret));
+}
+
+/*
+ * A file or directory carrying the nodump flag (chattr +d) is left out
+ * with all it holds, as upstream leaves it; upstream says so only from
+ * debug level 1 when it walks a tree, and so do we.
+ */
+static void skip_nodump(struct extract *x, const char *path)
+{
+	const struct options *opt = &x->d->opt;
+
+	x->nodump++;
+	if (opt->json || (!opt->dry_run && opt->debug < 1))
+		return;
+	progress_clear(x->d->tool.progress);
+	fputs(opt->dry_run ? "would skip " : "File has nodump flag: ", stdout);
+	tool_put_name(stdout, path, strlen(path));
+	fputs(opt->dry_run ? " (nodump flag)\n" : "\n", stdout);
+}
+
 static void apply_attrs(struct extract *x, const char *path, const struct f2fs_inode *ri,
 			bool is_link)
 {
@@ -961,6 +1044,7 @@ static void extract_symlink(struct extract *x, uint32_t ino, const struct f2fs_n
 		xfail(x, path, ino, "cannot create the symlink: %s", strerror(errno));
 		return;
 	}
+	restore_xattrs(x, path, n);
 	apply_attrs(x, path, &n->i, true);
 	x->symlinks++;
 }
@@ -990,6 +1074,7 @@ static void extract_file(struct extract *x, uint32_t ino, const struct f2fs_node
 		xfail(x, path, ino, "not extracted: %s", read_error(ret));
 		return;
 	}
+	restore_xattrs(x, path, n);
 	apply_attrs(x, path, ri, false);
 	if (S_ISLNK(mode))
 		x->symlinks++;
@@ -1021,6 +1106,7 @@ static void extract_special(struct extract *x, uint32_t ino, const struct f2fs_n
 		xfail(x, path, ino, "cannot create %s: %s", file_type_name(mode), strerror(errno));
 		return;
 	}
+	restore_xattrs(x, path, n);
 	apply_attrs(x, path, ri, false);
 	x->specials++;
 }
@@ -1059,6 +1145,10 @@ static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, 
 	}
 	if (S_ISDIR(mode)) {
 		extract_dir(x, ino, path, depth + 1);
+		return;
+	}
+	if (le32_get(ri->i_flags) & F2FS_NODUMP_FL) {
+		skip_nodump(x, path);
 		return;
 	}
 	if (opt->dry_run) {
@@ -1154,6 +1244,11 @@ static void extract_dir(struct extract *x, uint32_t ino, const char *path, int d
 		free(n);
 		return;
 	}
+	if (le32_get(n->i.i_flags) & F2FS_NODUMP_FL) {
+		skip_nodump(x, path);
+		free(n);
+		return;
+	}
 	if (opt->dry_run) {
 		progress_clear(x->d->tool.progress);
 		if (!opt->json) {
@@ -1170,8 +1265,10 @@ static void extract_dir(struct extract *x, uint32_t ino, const char *path, int d
 	ret = f2fs_dir_for_each_entry(x->d->fs, n, extract_entry, &dc);
 	if (ret)
 		xfail(x, path, ino, "directory not complete: %s", read_error(ret));
-	if (!opt->dry_run)
+	if (!opt->dry_run) {
+		restore_xattrs(x, path, n);
 		apply_attrs(x, path, &n->i, false);
+	}
 	free(n);
 }
 
@@ -1218,6 +1315,8 @@ static void extract_report(const struct extract *x, struct out *o, const char *r
 		json_u64(o->j, "specials", x->specials);
 		json_u64(o->j, "bytes", x->bytes);
 		json_u64(o->j, "errors", x->errors);
+		json_u64(o->j, "xattrs", x->xattrs);
+		json_u64(o->j, "nodump", x->nodump);
 		json_array(o->j, "failed");
 		for (k = 0; k < x->nfailed; k++) {
 			json_object(o->j, NULL);
@@ -1233,8 +1332,9 @@ static void extract_report(const struct extract *x, struct out *o, const char *r
 		tool_put_name(stdout, root, strlen(root));
 		printf(": %" PRIu64 " directories, %" PRIu64 " files, %" PRIu64
 		       " symlinks, %" PRIu64 " special files, %" PRIu64 " bytes, %" PRIu64
-		       " errors\n",
-		       x->dirs, x->files, x->symlinks, x->specials, x->bytes, x->errors);
+		       " errors, %" PRIu64 " xattrs, %" PRIu64 " skipped for nodump\n",
+		       x->dirs, x->files, x->symlinks, x->specials, x->bytes, x->errors, x->xattrs,
+		       x->nodump);
 	}
 }
 /* ---- -b: one block ---- */
@@ -1404,6 +1504,11 @@ static void dump_blkaddr(const struct dump *d, uint64_t b, struct out *o)
 		return;
 	}
 	ret = f2fs_block_owner(d->fs, b, &ow);
+	if (ret == -ENODATA && volume_readonly(d))
+		tool_fail_image(&d->tool, 1,
+				"block 0x%" PRIx64 ": the volume is read-only (feature ro) and has "
+				"no SSA to say whose the block is",
+				b);
 	if (ret)
 		tool_fail_image(&d->tool, 1, "block 0x%" PRIx64 ": summary or node block: %s", b,
 				reason(d, ret));
@@ -1738,6 +1843,11 @@ static void extract_one(struct dump *d, struct f2fs_node *n, struct out *o)
 		note_failure(d, "inode %u: no usable name to dump it under", opt->ino);
 		return;
 	}
+	if (le32_get(n->i.i_flags) & F2FS_NODUMP_FL) {
+		if (!o->j)
+			printf("File has nodump flag\n");
+		return;
+	}
 	if (!confirm_extract(opt, outdir))
 		return;
 	if (!opt->dry_run && mkdir(outdir, 0777) && errno != EEXIST)
@@ -1806,6 +1916,8 @@ static void check_args(struct dump *d)
 		resolve_range(&d->tool, "n", &opt->nat, f2fs_nat_max_nid(d->nat), "nid");
 	if (opt->sit.set)
 		resolve_range(&d->tool, "s", &opt->sit, main_segs(d), "main segment");
+	if (opt->ssa.set && volume_readonly(d))
+		tool_fail(&d->tool, 1, "-a: the volume is read-only (feature ro) and has no SSA");
 	if (opt->ssa.set)
 		resolve_range(&d->tool, "a", &opt->ssa, main_segs(d), "main segment");
 	if (opt->have_ino)

@@ -63,6 +63,7 @@ struct fsck_opts {
 	bool rebuild;	  /* --rebuild: tables from a scan first */
 	struct f2fs_tune tune;			   /* -O, -C, --nolinear-lookup */
 	bool sparse;	  /* -S: the device is an Android sparse image */
+	bool volume_ro;	  /* the volume has the ro feature: never repaired */
 	struct f2fs_device *wdev;		   /* the device opened for writing, once it is */
 	struct f2fs_session *session;		   /* the run's one handle (lib/repair/session.c) */
 	struct f2fs_device *dev;		   /* the device it is on (wdev, or read-only) */
@@ -1298,6 +1299,8 @@ static const char *why_not_repaired(const struct fsck_opts *o, bool may_write)
 		return "checked without writing (-n)";
 	if (!may_write)
 		return "the device is mounted read-only";
+	if (o->volume_ro)
+		return "the volume is read-only (feature ro): this version does not repair it";
 	if (!fixable)
 		return o->plan.mode == FIX_PREEN
 			   ? "none is safe to fix in preen mode (-y fixes more)"
@@ -1497,6 +1500,7 @@ int main(int argc, char **argv)
 	open_session(&o, &t, may_repair(&o, may_write));
 	recovered = f2fs_session_recovered(o.session);
 	fs = f2fs_session_fs(o.session);
+	o.volume_ro = f2fs_fs_features(fs) & F2FS_FEATURE_RO;
 	if (o.show_layout) {
 		/* as upstream: the layout, and no check */
 		if (!o.quiet) {

@@ -371,6 +371,7 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 		apply_android_defaults(o);
 	if (f2fs_feature_check(o->cfg.features, why, sizeof(why)))
 		die("%s", why);
+	o->cfg.geometry.readonly = o->cfg.features & F2FS_FEATURE_RO;
 	/* as mke2fs with an undo file: journaling a discard would read the whole device */
 	if (o->undo)
 		o->cfg.discard = false;

@@ -62,6 +62,16 @@ enum f2fs_curseg_type {
 	F2FS_CURSEG_COLD_NODE,
 };
 
+/*
+ * Does a volume with @features use log @type?  A read-only one
+ * (F2FS_FEATURE_RO) has two: hot data growing from the main area's start
+ * and hot node from its end; the checkpoint's other four are placeholders
+ * the kernel and upstream leave unchecked.
+ */
+#define F2FS_LOG_IN_USE(features, type)                                                            \
+	(!((features)&F2FS_FEATURE_RO) || (type) == F2FS_CURSEG_HOT_DATA ||                        \
+	 (type) == F2FS_CURSEG_HOT_NODE)
+
 /* Superblock feature bits */
 #define F2FS_FEATURE_ENCRYPT 0x0001
 /* i_advise bits the checker knows (the kernel's FADVISE_*_BIT) */

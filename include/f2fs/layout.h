@@ -58,6 +58,14 @@ struct f2fs_layout_params {
 	 */
 	uint32_t nr_devices;
 	struct f2fs_layout_device devices[F2FS_LAYOUT_MAX_DEVICES];
+	/*
+	 * -O ro: a read-only volume, as upstream lays it out: segment 0 right
+	 * after the superblocks, no SSA, nothing reserved or overprovisioned
+	 * but the six-section buffer, and two logs -- hot data from the main
+	 * area's first segment up, hot node from its last down (the other
+	 * four sit on segment 0, unused).
+	 */
+	bool readonly;
 };
 
 /* -Z below this many sections (the six logs, a GC buffer and a node section) is raised to it. */
@@ -92,7 +100,7 @@ struct f2fs_layout {
 	double overprovision;	    /* percent, as chosen */
 	uint32_t reserved_segments; /* whole sections */
 	uint32_t overprov_segments; /* held back from users: includes the reserved ones */
-	uint32_t free_segments;	    /* main segments less the six open logs */
+	uint32_t free_segments;	    /* main segments less the open logs (two when read-only) */
 	uint64_t user_block_count;
 	uint32_t cur_seg[F2FS_NR_CURSEG_TYPE]; /* first segment of each log, main-relative */
 	/* main segments users can write: fewer than main when zones' capacity is short */

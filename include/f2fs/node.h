@@ -39,6 +39,7 @@ void f2fs_inode_seal(struct f2fs_node *node, uint32_t features, uint32_t seed);
 #define F2FS_COMPR_FL	       0x00000004  /* i_flags: compressed file */
 #define F2FS_CASEFOLD_FL       0x40000000  /* i_flags: casefolded directory */
 #define F2FS_ENCRYPT_FL	       0x00000800  /* i_flags: encrypted file */
+#define F2FS_NODUMP_FL	       0x00000040  /* i_flags: not to be dumped (chattr +d) */
 #define F2FS_DEVICE_ALIAS_FL   0x80000000  /* i_flags: a file aliasing a device (device_alias) */
 #define F2FS_XATTR_NODE_OFFSET 0x1FFFFFFFu /* node offset of an xattr node */
 

@@ -381,6 +381,31 @@ int f2fs_symlink_target(struct f2fs_fs *fs, const struct f2fs_node *inode, char 
  */
 void f2fs_inode_devnum(const struct f2fs_inode *ri, uint32_t *major, uint32_t *minor);
 
+/* ---- extended attributes (lib/read/xattr.c) ---- */
+
+/* One entry of a file's xattr list; the name and value point into the walk's copy. */
+struct f2fs_xattr {
+	uint8_t index;	  /* the name space (F2FS_XATTR_INDEX_*, f2fs/xattr.h) */
+	const char *name; /* @name_len bytes after the name space's prefix, not NUL-terminated */
+	size_t name_len;
+	const void *value;
+	size_t value_len;
+};
+
+/* Called once per entry, in list order; valid during the call only.  Non-zero stops the walk. */
+typedef int (*f2fs_xattr_fn)(const struct f2fs_xattr *x, void *arg);
+
+/*
+ * Pass each extended attribute of @inode to @fn: those of its inline
+ * xattr area, then those of its xattr node (i_xattr_nid, read as
+ * f2fs_read_node() reads a node of the inode).  Returns 0, @fn's value,
+ * -EUCLEAN when an entry runs past the space (those before it were
+ * passed), -ENOMEM, or the error of reading the xattr node (then nothing
+ * was passed).
+ */
+int f2fs_file_for_each_xattr(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_xattr_fn fn,
+			     void *arg);
+
 /* ---- roll-forward (lib/read/recovery.c) ---- */
 
 /* Called with each block of the roll-forward chain in order; non-zero stops the walk. */

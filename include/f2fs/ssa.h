@@ -18,7 +18,9 @@ struct f2fs_ssa;
 
 /*
  * The summary block of main-area segment @segno, or NULL with *err set
- * (-ERANGE for a segment outside the main area, or the read error).
+ * (-ERANGE for a segment outside the main area, -ENODATA for a segment
+ * other than an open log's of a read-only volume, which has no SSA, or
+ * the read error).
  */
 const struct f2fs_summary_block *f2fs_ssa_get(struct f2fs_ssa *s, uint32_t segno, int *err);
 

@@ -27,6 +27,13 @@
 /* the largest space: a whole i_addr[] of inline xattrs and a node */
 #define F2FS_XATTR_SPACE_MAX (F2FS_DEF_ADDRS_PER_INODE * 4u + F2FS_XATTR_NODE_BYTES)
 
+/* The kernel's name indexes (e_name_index) of the name spaces kept as names. */
+#define F2FS_XATTR_INDEX_USER		   1u
+#define F2FS_XATTR_INDEX_POSIX_ACL_ACCESS  2u
+#define F2FS_XATTR_INDEX_POSIX_ACL_DEFAULT 3u
+#define F2FS_XATTR_INDEX_TRUSTED	   4u
+#define F2FS_XATTR_INDEX_SECURITY	   6u
+
 /* Offsets of the head fields inside an entry. */
 #define F2FS_XATTR_E_NAME_INDEX 0u
 #define F2FS_XATTR_E_NAME_LEN	1u
@@ -72,7 +79,6 @@ long f2fs_xattr_entry_offset(const uint8_t *space, size_t len, uint32_t idx);
  * then for each of the two 32-bit halves of the capability set a le32
  * permitted and a le32 inheritable word.
  */
-#define F2FS_XATTR_INDEX_SECURITY   6u
 #define F2FS_VFS_CAP_NAME	    "capability"
 #define F2FS_VFS_CAP_REVISION_2	    0x02000000u
 #define F2FS_VFS_CAP_FLAG_EFFECTIVE 0x000001u
@@ -84,5 +90,22 @@ long f2fs_xattr_entry_offset(const uint8_t *space, size_t len, uint32_t idx);
  * means.
  */
 void f2fs_vfs_cap_build(uint64_t permitted, uint8_t out[F2FS_VFS_CAP_BYTES]);
+
+/*
+ * The host's name prefix ("user.", "trusted.", "security.") of the name
+ * space @index stores, or NULL for the others: the POSIX ACLs, kept in
+ * the kernel's own binary form rather than the host's, and the indexes
+ * the kernel keeps for itself (encryption context, verity, ...).  These
+ * three are the ones dump restores, as upstream's dump does, and the ones
+ * sload copies from the host.
+ */
+const char *f2fs_xattr_prefix(uint8_t index);
+
+/*
+ * The name index of host xattr name @name and, in *@suffix, the name
+ * stored on disk (after the prefix); 0 when f2fs_xattr_prefix() knows no
+ * prefix of it or nothing follows the prefix.
+ */
+uint8_t f2fs_xattr_index_of(const char *name, const char **suffix);
 
 #endif

@@ -138,7 +138,7 @@ static void check_open_logs(struct check_ctx *c)
 		uint32_t segno = c->cpd->curseg_segno[i], off = c->cpd->curseg_blkoff[i];
 		const struct f2fs_seg_entry *se;
 
-		if (segno >= c->geo->main_segs)
+		if (segno >= c->geo->main_segs || !F2FS_LOG_IN_USE(c->features, i))
 			continue;
 		se = f2fs_sit_seg(c->sit, segno);
 		off = f2fs_log_first_used(se->map, off, c->cp->alloc_type[i] == F2FS_ALLOC_SSR);

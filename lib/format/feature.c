@@ -38,7 +38,7 @@ static const struct feature_entry features_table[] = {
     {"sb_checksum", F2FS_FEATURE_SB_CHKSUM, true, false},
     {"casefold", F2FS_FEATURE_CASEFOLD, true, true},
     {"compression", F2FS_FEATURE_COMPRESSION, true, false},
-    {"ro", F2FS_FEATURE_RO, false, false},
+    {"ro", F2FS_FEATURE_RO, true, false},
     {"blkzoned", F2FS_FEATURE_BLKZONED, false, false},
     {"atomic_write", F2FS_FEATURE_ATOMIC_WRITE, false, false},
     {"device_alias", F2FS_FEATURE_DEVICE_ALIAS, false, false},

@@ -24,6 +24,7 @@
 #define BLKS_PER_SEG	F2FS_DEFAULT_BLKS_PER_SEG
 #define NAT_ENTRY_RATIO 20 /* percent of NAT segments kept with -i */
 #define NR_OPEN_LOGS	F2FS_NR_CURSEG_TYPE
+#define NR_RO_LOGS	2 /* hot data and hot node */
 
 static uint64_t div_round_up(uint64_t val, uint64_t size)
 {
@@ -183,7 +184,7 @@ static void place_metadata(const struct f2fs_layout_params *p, struct f2fs_layou
 }
 
 /* Returns the number of zones the metadata takes; pads the SSA to a zone. */
-static uint32_t place_ssa(struct f2fs_layout *l)
+static uint32_t place_ssa(struct f2fs_layout *l, bool readonly)
 {
 	uint32_t meta, rem;
 	uint64_t avail;
@@ -192,7 +193,8 @@ static uint32_t place_ssa(struct f2fs_layout *l)
 	avail = (uint64_t)(l->segment_count -
 			   (l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)) *
 		BLKS_PER_SEG;
-	l->segment_count_ssa = (uint32_t)div_round_up(avail / BLKS_PER_SEG, BLKS_PER_SEG);
+	l->segment_count_ssa =
+	    readonly ? 0 : (uint32_t)div_round_up(avail / BLKS_PER_SEG, BLKS_PER_SEG);
 	meta = l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat +
 	       l->segment_count_ssa;
 	rem = meta % l->segs_per_zone;
@@ -251,6 +253,14 @@ static void place_logs(struct f2fs_layout *l, uint32_t total_zones)
 	spread_logs(l);
 }
 
+/* Hot node in the last section of the last zone, every other log on the first segment. */
+static void place_readonly_logs(struct f2fs_layout *l, uint32_t total_zones)
+{
+	memset(l->cur_seg, 0, sizeof(l->cur_seg));
+	l->cur_seg[F2FS_CURSEG_HOT_NODE] =
+	    (total_zones - 1) * l->segs_per_zone + (l->secs_per_zone - 1) * l->segs_per_sec;
+}
+
 /*
  * On a zoned volume the logs take consecutive zones, in the order hot,
  * warm, cold node, hot, warm, cold data; on a host-managed volume whose
@@ -297,6 +307,8 @@ static int check_params(const struct f2fs_layout_params *p, char *why, size_t le
 		return fail(why, len, "a volume spans at most 8 devices");
 	if (p->zoned && p->secs_per_zone != 1)
 		return fail(why, len, "a zoned volume has one section per zone");
+	if (p->readonly && (p->zoned || p->nr_devices > 1))
+		return fail(why, len, "a read-only volume lies on one regular device");
 	return 0;
 }
 
@@ -315,6 +327,22 @@ double f2fs_layout_overprovision_given(const struct f2fs_layout_params *p)
 }
 
 /*
+ * A read-only volume is never cleaned: no reserve, no overprovision ratio,
+ * only the six-section buffer held back, and two open logs.
+ */
+static int readonly_space(struct f2fs_layout *l, char *why, size_t len)
+{
+	l->overprovision = 0;
+	l->reserved_segments = 0;
+	l->overprov_segments = overprovision_buffer(l->segs_per_sec);
+	if (l->usable_segments <= l->overprov_segments)
+		return too_small(why, len, "device size is not sufficient for F2FS volume");
+	l->free_segments = l->usable_segments - NR_RO_LOGS;
+	l->user_block_count = (uint64_t)(l->usable_segments - l->overprov_segments) * BLKS_PER_SEG;
+	return 0;
+}
+
+/*
  * The reserve, the overprovision count (which includes it) and the user
  * space.  With -Z the ratio's share must hold the six-section buffer and
  * the reserve comes on top of it; otherwise the larger of reserve and share,
@@ -327,6 +355,8 @@ static int compute_overprovision(const struct f2fs_layout_params *p, struct f2fs
 	uint32_t buffer = overprovision_buffer(l->segs_per_sec), share, avg;
 
 	avg = l->section_count ? (uint32_t)div_round_up(usable, l->section_count) : l->segs_per_sec;
+	if (p->readonly)
+		return readonly_space(l, why, len);
 	l->overprovision = f2fs_layout_overprovision_given(p);
 	if (l->overprovision == 0)
 		l->overprovision = best_overprovision(p, main_segs, usable, avg, l->segs_per_sec);
@@ -393,6 +423,8 @@ static int segment0_offset(const struct f2fs_layout_params *p, uint64_t zone_byt
 	uint64_t start = p->start_sector * F2FS_MIN_SECTOR_SIZE, dev0 = device_bytes(p, 0);
 	uint64_t off = div_round_up(start + 2 * F2FS_BLKSIZE, align) * align - start;
 
+	if (p->readonly)
+		off = 2 * F2FS_BLKSIZE; /* nothing aligned: the kernel never writes it */
 	if (p->zoned && p->start_sector % (F2FS_BLKSIZE / F2FS_MIN_SECTOR_SIZE))
 		return fail(why, len, "a zoned volume must start on a 4 KiB boundary");
 	if (dev0 < off)
@@ -532,7 +564,7 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 	l->nat_bitmap_bytes = (l->segment_count_nat / 2) * BLKS_PER_SEG / 8;
 	if (l->segment_count <= l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
-	meta_zones = place_ssa(l);
+	meta_zones = place_ssa(l, p->readonly);
 	l->main_blkaddr = l->segment0_blkaddr + meta_zones * l->segs_per_zone * BLKS_PER_SEG;
 	ret = check_metadata_zones(p, l, why, len);
 	if (ret)
@@ -549,9 +581,11 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 	ret = compute_overprovision(p, l, why, len);
 	if (ret)
 		return ret;
-	if (total_zones <= NR_OPEN_LOGS)
-		return too_small(why, len, "too few zones for the six logs: shrink the zone size");
-	if (p->zoned)
+	if (total_zones <= (p->readonly ? NR_RO_LOGS : NR_OPEN_LOGS))
+		return too_small(why, len, "too few zones for the logs: shrink the zone size");
+	if (p->readonly)
+		place_readonly_logs(l, total_zones);
+	else if (p->zoned)
 		place_zoned_logs(p, l, total_zones, meta_zones);
 	else
 		place_logs(l, total_zones);

@@ -5,6 +5,7 @@
  * list ends and whether it ends cleanly.  The kernel and upstream fsck read
  * entries the same way; one that would run past the space stops the walk.
  * Also the one value whose layout the tools build: file capabilities.
+ * The name spaces a host knows by a prefix are mapped here, once.
  */
 #include "config.h"
 
@@ -96,4 +97,38 @@ void f2fs_vfs_cap_build(uint64_t permitted, uint8_t out[F2FS_VFS_CAP_BYTES])
 	};
 
 	memcpy(out, w, sizeof(w));
+}
+
+static const struct {
+	uint8_t index;
+	const char *prefix;
+} name_spaces[] = {
+    {F2FS_XATTR_INDEX_USER, "user."},
+    {F2FS_XATTR_INDEX_TRUSTED, "trusted."},
+    {F2FS_XATTR_INDEX_SECURITY, "security."},
+};
+
+const char *f2fs_xattr_prefix(uint8_t index)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(name_spaces) / sizeof(name_spaces[0]); i++)
+		if (name_spaces[i].index == index)
+			return name_spaces[i].prefix;
+	return NULL;
+}
+
+uint8_t f2fs_xattr_index_of(const char *name, const char **suffix)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(name_spaces) / sizeof(name_spaces[0]); i++) {
+		size_t n = strlen(name_spaces[i].prefix);
+
+		if (!strncmp(name, name_spaces[i].prefix, n) && name[n]) {
+			*suffix = name + n;
+			return name_spaces[i].index;
+		}
+	}
+	return 0;
 }

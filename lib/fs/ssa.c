@@ -4,7 +4,9 @@
  * segments.  Blocks the write path put are kept; blocks read from disk
  * are kept too, unless a budget is set (the checker sets one for its walk):
  * then the oldest read ones are dropped, to be read again when asked for,
- * so that memory does not follow the segments in use.
+ * so that memory does not follow the segments in use.  A read-only volume
+ * (F2FS_FEATURE_RO) has no SSA at all: only its open logs have summaries,
+ * the checkpoint pack's; any other segment's is -ENODATA.
  */
 #include "config.h"
 
@@ -24,6 +26,7 @@ struct f2fs_ssa {
 	const struct f2fs_cp_data *cpd;
 	uint32_t ssa_blkaddr;
 	uint32_t segments;
+	bool absent; /* a read-only volume's: no area on disk */
 	/* per SSA_CHUNK segments, NULL until one of them is loaded; then per segment */
 	struct f2fs_summary_block ***chunks;
 	uint32_t nr_chunks;
@@ -62,7 +65,9 @@ int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	s->cpd = cpd;
 	s->ssa_blkaddr = le32_get(sb->ssa_blkaddr);
 	s->segments = le32_get(sb->segment_count_main);
-	if ((uint64_t)le32_get(sb->segment_count_ssa) * F2FS_DEFAULT_BLKS_PER_SEG < s->segments) {
+	s->absent = (le32_get(sb->feature) & F2FS_FEATURE_RO) && !le32_get(sb->segment_count_ssa);
+	if ((uint64_t)le32_get(sb->segment_count_ssa) * F2FS_DEFAULT_BLKS_PER_SEG < s->segments &&
+	    !s->absent) {
 		free(s);
 		return -EINVAL;
 	}
@@ -137,6 +142,15 @@ static const struct f2fs_summary_block *open_log_summary(const struct f2fs_ssa *
 {
 	int log = f2fs_cp_log_of_segment(s->cpd, segno);
 
+	/* the read-only volume's unused logs all name its first segment: only two are real */
+	if (s->absent) {
+		if (s->cpd->curseg_segno[F2FS_CURSEG_HOT_DATA] == segno)
+			log = F2FS_CURSEG_HOT_DATA;
+		else if (s->cpd->curseg_segno[F2FS_CURSEG_HOT_NODE] == segno)
+			log = F2FS_CURSEG_HOT_NODE;
+		else
+			log = -1;
+	}
 	return log < 0 ? NULL : &s->cpd->curseg_sum[log];
 }
 
@@ -184,7 +198,7 @@ const struct f2fs_summary_block *f2fs_ssa_get(struct f2fs_ssa *s, uint32_t segno
 	if (open)
 		return open;
 	if (!loaded(s, segno)) {
-		*err = load_run(s, segno);
+		*err = s->absent ? -ENODATA : load_run(s, segno);
 		if (*err)
 			return NULL;
 	}

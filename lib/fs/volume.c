@@ -194,8 +194,10 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, unsi
 		fs_say(r, rl, "segment_count_nat %u is out of range", nat);
 		return -EINVAL;
 	}
+	/* a read-only volume has no SSA: nothing is ever cleaned, so nothing asks whose a block is
+	 */
 	ssa = le32_get(sb->segment_count_ssa);
-	if (ssa < 1 || ssa > seg_count) {
+	if ((ssa < 1 && !(le32_get(sb->feature) & F2FS_FEATURE_RO)) || ssa > seg_count) {
 		fs_say(r, rl, "segment_count_ssa %u is out of range", ssa);
 		return -EINVAL;
 	}
@@ -216,7 +218,8 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, unsi
 		return -EINVAL;
 	}
 	/* each main segment needs one summary block */
-	if ((uint64_t)ssa * BLKS_PER_SEG < main_segs) {
+	if ((uint64_t)ssa * BLKS_PER_SEG < main_segs &&
+	    !(le32_get(sb->feature) & F2FS_FEATURE_RO)) {
 		fs_say(r, rl, "segment_count_ssa %u is too small for %u main segments", ssa,
 		       main_segs);
 		return -EINVAL;

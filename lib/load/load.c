@@ -337,25 +337,6 @@ static int set_capabilities(struct loader *l, uint32_t ino, const char *target)
 
 /* ---- pass 2: load ---- */
 
-static uint8_t xattr_index(const char *name, const char **suffix)
-{
-	static const struct {
-		const char *prefix;
-		uint8_t index;
-	} map[] = {{"user.", 1}, {"trusted.", 4}, {"security.", 6}};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		size_t n = strlen(map[i].prefix);
-
-		if (!strncmp(name, map[i].prefix, n) && name[n]) {
-			*suffix = name + n;
-			return map[i].index;
-		}
-	}
-	return 0;
-}
-
 static int copy_xattrs(struct loader *l, const char *path, uint32_t ino)
 {
 	char names[XATTR_LIST_MAX_BYTES];
@@ -367,7 +348,7 @@ static int copy_xattrs(struct loader *l, const char *path, uint32_t ino)
 					: fail(l, -errno, "%s: xattrs: %s", path, strerror(errno));
 	for (pos = 0; pos < len; pos += (ssize_t)strlen(names + pos) + 1) {
 		const char *suffix;
-		uint8_t index = xattr_index(names + pos, &suffix);
+		uint8_t index = f2fs_xattr_index_of(names + pos, &suffix);
 		ssize_t vlen;
 		int ret;
 

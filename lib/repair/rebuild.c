@@ -1010,6 +1010,9 @@ int f2fs_rebuild(struct f2fs_device *dev, struct f2fs_rebuild_report *rep, char 
 
 	memset(rep, 0, sizeof(*rep));
 	ret = setup(&b);
+	/* its tables are laid out for two logs and no SSA: nothing here knows how to remake them */
+	if (!ret && (le32_get(b.sb.feature) & F2FS_FEATURE_RO))
+		ret = say(&b, -EROFS, "the volume is read-only (feature ro): it is not rebuilt");
 	if (!ret) {
 		open_old(&b);
 		ret = read_raw_nat(&b);

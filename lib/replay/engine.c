@@ -234,10 +234,31 @@ static void copy_stats(struct rp_engine *e, struct f2fs_replay_report *rep)
 	rep->cp_wait_peak_ms = e->cp_wait_peak_ms;
 }
 
+/* A read-only volume (feature ro) is refused before anything is opened for writing. */
+static int refuse_readonly(struct rp_engine *e, char *why, size_t why_len)
+{
+	struct f2fs_fs *fs;
+	bool ro;
+	int ret = f2fs_fs_open(e->sdev, 0, &fs, why, why_len);
+
+	if (ret)
+		return ret;
+	ro = f2fs_fs_features(fs) & F2FS_FEATURE_RO;
+	f2fs_fs_close(fs);
+	if (!ro)
+		return 0;
+	snprintf(why, why_len,
+		 "the volume is read-only (feature ro): the kernel never writes to it, "
+		 "so there is nothing to replay");
+	return -EROFS;
+}
+
 static int open_volume(struct rp_engine *e, char *why, size_t why_len)
 {
-	int ret = f2fs_fs_open(e->sdev, F2FS_FS_WRITE, &e->fs, why, why_len);
+	int ret = refuse_readonly(e, why, why_len);
 
+	if (!ret)
+		ret = f2fs_fs_open(e->sdev, F2FS_FS_WRITE, &e->fs, why, why_len);
 	if (ret)
 		return ret;
 	f2fs_write_set_writeback(e->fs, 0, 0);

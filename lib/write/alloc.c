@@ -17,6 +17,12 @@
  * update_sit_entry(): its segment cannot be reused before the next
  * checkpoint.  A section whose last valid block goes is "prefree" until
  * the next checkpoint, when it becomes free (set_prefree_as_free_segments).
+ *
+ * A read-only volume (F2FS_FEATURE_RO) is written by tools alone, as
+ * upstream's sload writes it: two logs, every data block to hot data
+ * growing up from the main area's start, every node to hot node growing
+ * down from its end, and no SSA (summaries stay in memory for the session;
+ * the open logs' go into the checkpoint pack).
  */
 #include "config.h"
 
@@ -30,6 +36,19 @@
 #include "write_internal.h"
 
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
+
+static bool readonly(struct f2fs_wr *w)
+{
+	return w->fs->features & F2FS_FEATURE_RO;
+}
+
+/* The log that writes what asks for log @type: on a read-only volume, hot data or hot node. */
+static int log_of(struct f2fs_wr *w, int type)
+{
+	if (F2FS_LOG_IN_USE(w->fs->features, type))
+		return type;
+	return type < F2FS_CURSEG_HOT_NODE ? F2FS_CURSEG_HOT_DATA : F2FS_CURSEG_HOT_NODE;
+}
 
 static uint32_t seg_of(struct f2fs_wr *w, uint64_t blkaddr)
 {
@@ -129,6 +148,8 @@ int wr_alloc_init(struct f2fs_wr *w)
 
 		if (!se)
 			return -EUCLEAN;
+		if (!F2FS_LOG_IN_USE(w->fs->features, i))
+			continue;
 		if (se->type != i && se->valid == 0) {
 			se->type = (uint8_t)i;
 			wr_seg_dirty(w, segno);
@@ -160,7 +181,8 @@ int wr_write_summary(struct f2fs_wr *w, uint32_t segno, const struct f2fs_summar
 {
 	int ret = f2fs_ssa_put(w->fs->ssa, segno, sum);
 
-	if (ret || segno >= w->segments)
+	/* a read-only volume has no SSA: its summaries live in the cache only */
+	if (ret || segno >= w->segments || readonly(w))
 		return ret;
 	if (!f2fs_test_bit_lsb(w->ssa_dirty, segno)) {
 		f2fs_set_bit_lsb(w->ssa_dirty, segno);
@@ -294,10 +316,25 @@ static int switch_segment(struct f2fs_wr *w, int type, uint32_t segno)
 	return 0;
 }
 
+/* The read-only volume's node log moves down: the free segment below its current one. */
+static int node_log_down(struct f2fs_wr *w)
+{
+	uint32_t segno = w->fs->cpd->curseg_segno[F2FS_CURSEG_HOT_NODE];
+
+	while (segno-- > 0)
+		if (seg_free(w, segno))
+			return switch_segment(w, F2FS_CURSEG_HOT_NODE, segno);
+	return -ENOSPC;
+}
+
 int wr_log_new_section(struct f2fs_wr *w, int type)
 {
-	uint32_t secno =
-	    find_free_section(w, w->fs->cpd->curseg_segno[type] / w->segs_per_sec, type);
+	uint32_t secno;
+
+	type = log_of(w, type);
+	if (readonly(w) && type == F2FS_CURSEG_HOT_NODE)
+		return node_log_down(w);
+	secno = find_free_section(w, w->fs->cpd->curseg_segno[type] / w->segs_per_sec, type);
 
 	if (secno == UINT32_MAX)
 		return -ENOSPC;
@@ -306,8 +343,14 @@ int wr_log_new_section(struct f2fs_wr *w, int type)
 
 int wr_log_new_segment(struct f2fs_wr *w, int type)
 {
-	uint32_t cur = w->fs->cpd->curseg_segno[type];
-	uint32_t secno = cur / w->segs_per_sec, next = cur + 1;
+	uint32_t cur, secno, next;
+
+	type = log_of(w, type);
+	if (readonly(w) && type == F2FS_CURSEG_HOT_NODE)
+		return node_log_down(w);
+	cur = w->fs->cpd->curseg_segno[type];
+	secno = cur / w->segs_per_sec;
+	next = cur + 1;
 
 	if (next % w->segs_per_sec && next < w->segments && seg_free(w, next))
 		return switch_segment(w, type, next);
@@ -321,6 +364,7 @@ uint64_t wr_log_next_addr(struct f2fs_wr *w, int type)
 {
 	const struct f2fs_cp_data *d = w->fs->cpd;
 
+	type = log_of(w, type);
 	return f2fs_geo_blkaddr(&w->fs->geo, d->curseg_segno[type], d->curseg_blkoff[type]);
 }
 
@@ -367,6 +411,7 @@ int wr_alloc_block(struct f2fs_wr *w, int type, uint32_t nid, uint16_t ofs, uint
 	struct f2fs_cp_data *d = w->fs->cpd;
 	int ret;
 
+	type = log_of(w, type);
 	if (w->area && !wr_area_has(w->area, d->curseg_segno[type] / w->segs_per_sec)) {
 		ret = wr_log_new_section(w, type);
 		if (ret)
@@ -525,6 +570,8 @@ uint64_t wr_curseg_room(struct f2fs_wr *w)
 		uint32_t segno = w->fs->cpd->curseg_segno[type];
 		uint32_t used = section_ckpt_valid(w, segno / w->segs_per_sec);
 
+		if (!F2FS_LOG_IN_USE(w->fs->features, type))
+			continue;
 		room += used < per_sec ? per_sec - used : 0;
 	}
 	w->stats.space_checks++;

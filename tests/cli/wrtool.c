@@ -7,6 +7,7 @@
  * Commands run in order on IMAGE opened for writing:
  *	mkdir PATH | create PATH | write PATH OFFSET LENGTH SEED |
  *	truncate PATH SIZE | unlink PATH | rename OLD NEW | fsync PATH |
+ *	setxattr PATH INDEX NAME VALUE | setflags PATH FLAGS |
  *	sync | umount | abort | nomirror
  * "sync" and "umount" write a checkpoint (umount: a clean unmount's);
  * "abort" stops at once, dropping what no checkpoint or fsync wrote, as a
@@ -15,6 +16,9 @@
  * directory DIR as well, so a test can compare the volume with DIR;
  * "nomirror" stops that (for changes a power cut is expected to drop).  The
  * bytes a write puts are a function of SEED and the offset alone.
+ * setxattr stores an xattr under any name index, also those no host
+ * name has (the mirror is not told); setflags sets i_flags (FS_IOC_SETFLAGS
+ * bits, e.g. 0x40 nodump).
  * Prints "fsync PATH: checkpoint" or "fsync PATH: roll-forward" per fsync.
  * Exit status: 0, or 1 with a one-line reason.
  */
@@ -191,6 +195,22 @@ static void do_command(struct ctx *c, const char *cmd)
 		snprintf(hold, sizeof(hold), "%s", host(c, path));
 		if (!ret && c->mirror && rename(hold, host(c, to)))
 			die("mirror rename %s", path, errno);
+	} else if (!strcmp(cmd, "setxattr")) {
+		path = arg(c);
+		uint64_t index = num(c);
+
+		name = arg(c);
+		to = arg(c);
+		ret = f2fs_setxattr(c->fs, lookup(c, path), (uint8_t)index, name, to, strlen(to));
+	} else if (!strcmp(cmd, "setflags")) {
+		struct f2fs_setattr s = {.set_flags = true,
+					 .atime = UINT64_MAX,
+					 .mtime = UINT64_MAX,
+					 .ctime = UINT64_MAX};
+
+		path = arg(c);
+		s.flags = (uint32_t)num(c);
+		ret = f2fs_setattr(c->fs, lookup(c, path), &s);
 	} else if (!strcmp(cmd, "fsync")) {
 		path = arg(c);
 		ret = f2fs_fsync(c->fs, lookup(c, path), false, &cp);

@@ -539,12 +539,17 @@ static void test_feature_parse_errors(void)
 	CHECK_EQ_U64(f2fs_feature_parse("quotas", &f, why, sizeof(why)), (uint64_t)-EINVAL);
 	CHECK_EQ_U64(f2fs_feature_parse("EXTRA_ATTR", &f, why, sizeof(why)), (uint64_t)-EINVAL);
 	why[0] = 0;
-	CHECK_EQ_U64(f2fs_feature_parse("ro", &f, why, sizeof(why)), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(f2fs_feature_parse("atomic_write", &f, why, sizeof(why)), (uint64_t)-EINVAL);
 	CHECK(strstr(why, "not supported yet") != NULL);
-	CHECK(strstr(why, "ro") != NULL);
+	CHECK(strstr(why, "atomic_write") != NULL);
 	why[0] = 0;
-	CHECK_EQ_U64(f2fs_feature_parse("lost_found,ro", &f, why, sizeof(why)), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(f2fs_feature_parse("lost_found,atomic_write", &f, why, sizeof(why)),
+		     (uint64_t)-EINVAL);
 	CHECK(strstr(why, "not supported yet") != NULL);
+	/* read-only volumes are made (-O ro) */
+	f = 0;
+	CHECK_EQ_U64(f2fs_feature_parse("ro", &f, why, sizeof(why)), 0);
+	CHECK_EQ_U64(f, F2FS_FEATURE_RO);
 	/* empty lists and empty names between, before or after commas */
 	{
 		static const char *const empty[] = {"",	      "quota,,verity",	",quota",

@@ -810,8 +810,55 @@ static void test_too_small(void)
 	expect_enospc(&p, NULL);
 }
 
+/*
+ * -O ro, as newest upstream mkfs.f2fs lays out 64 MiB and 1 GiB with -s 4
+ * (its dump.f2fs -d 1): segment 0 after the superblocks, no SSA, no
+ * reserve, the buffer alone overprovisioned, hot node in the last section.
+ */
+static void test_readonly(void)
+{
+	struct f2fs_layout_params p = params(64 * MiB, 512, 1, 1);
+	struct f2fs_layout l;
+	char why[128];
+	int i;
+
+	p.readonly = true;
+	CHECK_EQ_U64(f2fs_layout_compute(&p, &l, why, sizeof(why)), 0);
+	CHECK_EQ_U64(l.segment0_blkaddr, 2);
+	CHECK_EQ_U64(l.segment_count, 31);
+	CHECK_EQ_U64(l.segment_count_ssa, 0);
+	CHECK_EQ_U64(l.segment_count_main, 25);
+	CHECK_EQ_U64(l.ssa_blkaddr, 3074);
+	CHECK_EQ_U64(l.main_blkaddr, 3074);
+	CHECK_EQ_U64(l.reserved_segments, 0);
+	CHECK_EQ_U64(l.overprov_segments, 6);
+	CHECK_EQ_U64(l.free_segments, 23);
+	CHECK_EQ_U64(l.user_block_count, 9728);
+	for (i = 0; i < F2FS_NR_CURSEG_TYPE; i++)
+		CHECK_EQ_U64(l.cur_seg[i], i == F2FS_CURSEG_HOT_NODE ? 24 : 0);
+	p = params(1 * GiB, 512, 4, 1);
+	p.readonly = true;
+	CHECK_EQ_U64(f2fs_layout_compute(&p, &l, why, sizeof(why)), 0);
+	CHECK_EQ_U64(l.segment_count_main, 500);
+	CHECK_EQ_U64(l.overprov_segments, 24);
+	CHECK_EQ_U64(l.cur_seg[F2FS_CURSEG_HOT_NODE], 496);
+	/* the smallest volume upstream makes is 27 MiB; 26 MiB is too small */
+	p = params(27 * MiB, 512, 1, 1);
+	p.readonly = true;
+	CHECK_EQ_U64(f2fs_layout_compute(&p, &l, why, sizeof(why)), 0);
+	p = params(26 * MiB, 512, 1, 1);
+	p.readonly = true;
+	expect_enospc(&p, NULL);
+	/* one regular device only */
+	p = params(64 * MiB, 512, 1, 1);
+	p.readonly = true;
+	p.zoned = true;
+	CHECK_EQ_U64(f2fs_layout_compute(&p, &l, why, sizeof(why)), (uint64_t)-EINVAL);
+}
+
 int main(void)
 {
+	RUN(test_readonly);
 	RUN(test_matrix);
 	RUN(test_matrix_large_nat_bitmap);
 	RUN(test_min_bytes);

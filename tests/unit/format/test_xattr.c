@@ -131,8 +131,28 @@ static void test_vfs_cap(void)
 	CHECK(!memcmp(got, want, sizeof(want)));
 }
 
+/* The host prefixes of the name spaces dump restores and sload copies, both ways. */
+static void test_prefixes(void)
+{
+	const char *suffix = NULL;
+
+	CHECK(!strcmp(f2fs_xattr_prefix(F2FS_XATTR_INDEX_USER), "user."));
+	CHECK(!strcmp(f2fs_xattr_prefix(F2FS_XATTR_INDEX_TRUSTED), "trusted."));
+	CHECK(!strcmp(f2fs_xattr_prefix(F2FS_XATTR_INDEX_SECURITY), "security."));
+	CHECK(f2fs_xattr_prefix(F2FS_XATTR_INDEX_POSIX_ACL_ACCESS) == NULL);
+	CHECK(f2fs_xattr_prefix(0) == NULL && f2fs_xattr_prefix(9) == NULL);
+	CHECK_EQ_U64(f2fs_xattr_index_of("security.selinux", &suffix), F2FS_XATTR_INDEX_SECURITY);
+	CHECK(suffix && !strcmp(suffix, "selinux"));
+	CHECK_EQ_U64(f2fs_xattr_index_of("user.a", &suffix), F2FS_XATTR_INDEX_USER);
+	CHECK(!strcmp(suffix, "a"));
+	CHECK_EQ_U64(f2fs_xattr_index_of("user.", &suffix), 0); /* nothing after the prefix */
+	CHECK_EQ_U64(f2fs_xattr_index_of("system.posix_acl_access", &suffix), 0);
+	CHECK_EQ_U64(f2fs_xattr_index_of("users.x", &suffix), 0);
+}
+
 int main(void)
 {
+	RUN(test_prefixes);
 	RUN(test_empty_and_short);
 	RUN(test_entries);
 	RUN(test_full_space);

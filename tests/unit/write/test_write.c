@@ -20,6 +20,7 @@
 #include "f2fs/fs.h"
 #include "f2fs/read.h"
 #include "f2fs/write.h"
+#include "f2fs/xattr.h"
 #include "fixture.h"
 #include "test.h"
 
@@ -552,6 +553,51 @@ static void test_tagged_writes(void)
 }
 
 /* xattrs inline, then past the inline area into an xattr node, replaced and removed. */
+struct xattr_seen {
+	int n;
+	char names[4][16];
+	size_t lens[4];
+	uint8_t index[4];
+	uint8_t big_ok;
+};
+
+static int note_xattr(const struct f2fs_xattr *x, void *arg)
+{
+	struct xattr_seen *s = arg;
+	uint8_t big[3000];
+
+	if (s->n == 4 || x->name_len >= sizeof(s->names[0]))
+		return -E2BIG;
+	memcpy(s->names[s->n], x->name, x->name_len);
+	s->lens[s->n] = x->value_len;
+	s->index[s->n] = x->index;
+	fill(big, sizeof(big), 8);
+	if (x->value_len == sizeof(big) && !memcmp(x->value, big, sizeof(big)))
+		s->big_ok = 1;
+	s->n++;
+	return 0;
+}
+
+/* The read layer's walk sees what the write path stored, inline and in the xattr node. */
+static void check_xattr_walk(struct f2fs_fs *fs, uint32_t ino)
+{
+	struct f2fs_node *n = malloc(sizeof(*n));
+	struct xattr_seen s = {0};
+
+	CHECK(n != NULL);
+	if (!n)
+		return;
+	CHECK_EQ_U64(f2fs_read_inode(fs, ino, n), 0);
+	CHECK(n->i.i_xattr_nid != 0);
+	CHECK_EQ_U64(f2fs_file_for_each_xattr(fs, n, note_xattr, &s), 0);
+	CHECK_EQ_U64(s.n, 3);
+	CHECK(!strcmp(s.names[0], "big") && s.index[0] == F2FS_XATTR_INDEX_USER && s.big_ok);
+	CHECK(!strcmp(s.names[1], "selinux") && s.index[1] == F2FS_XATTR_INDEX_SECURITY &&
+	      s.lens[1] == 16);
+	CHECK(!strcmp(s.names[2], "small") && s.lens[2] == 5);
+	free(n);
+}
+
 static void test_xattrs(void)
 {
 	struct fixture fx;
@@ -581,6 +627,7 @@ static void test_xattrs(void)
 	CHECK(len == sizeof(big) && !memcmp(got, big, len));
 	CHECK_EQ_U64(f2fs_getxattr(fs, ino, 1, "small", got, sizeof(got), &len), 0);
 	CHECK(len == 5 && !memcmp(got, "other", 5));
+	check_xattr_walk(fs, ino);
 	CHECK_EQ_U64(f2fs_setxattr(fs, ino, 1, "big", NULL, 0), 0);
 	CHECK_EQ_U64(f2fs_getxattr(fs, ino, 1, "big", got, sizeof(got), &len), -ENODATA);
 	CHECK_EQ_U64(f2fs_setxattr(fs, ino, 1, "huge", got, 65536), -ERANGE);
@@ -715,8 +762,51 @@ static void test_engine_calls(void)
 	free(buf);
 }
 
+/*
+ * A read-only volume (-O ro) filled as sload fills it: 600 files of two
+ * blocks.  Data goes into hot data up from the main area's first segment,
+ * nodes into hot node down from its last, the four unused logs stay on
+ * segment 0, and the checker finds the volume clean.
+ */
+static void test_readonly_volume(void)
+{
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	const struct f2fs_checkpoint *cp;
+	uint8_t buf[2 * F2FS_BLKSIZE];
+	char name[16], why[256];
+	uint32_t ino, i, last;
+
+	fixture_init(&fx, 64ull << 20);
+	fx.cfg.geometry.readonly = true;
+	if (!fixture_features(&fx, "ro") || !fixture_open(&fx) || !fixture_mkfs(&fx)) {
+		CHECK(0);
+		return;
+	}
+	last = fx.l.segment_count_main - 1;
+	fill(buf, sizeof(buf), 29);
+	CHECK(open_rw(&fx, &fs));
+	for (i = 0; i < 600; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		CHECK_EQ_U64(create(fs, ROOT, name, S_IFREG | 0644, &ino), 0);
+		CHECK_EQ_U64(f2fs_pwrite(fs, ino, buf, sizeof(buf), 0), 0);
+	}
+	CHECK_EQ_U64(checkpoint(fs, true), 0);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(problems(&fx), 0);
+	CHECK_EQ_U64(f2fs_fs_open(fx.dev, 0, &fs, why, sizeof(why)), 0);
+	cp = f2fs_fs_cp(fs);
+	CHECK(le32_get(cp->cur_data_segno[0]) >= 2);		 /* 1200 data blocks: up */
+	CHECK_EQ_U64(le32_get(cp->cur_node_segno[0]), last - 1); /* 601 nodes: down */
+	for (i = 1; i < 3; i++)
+		CHECK(cp->cur_data_segno[i] == 0 && cp->cur_node_segno[i] == 0);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
 int main(void)
 {
+	RUN(test_readonly_volume);
 	RUN(test_create_and_checkpoint);
 	RUN(test_namespace);
 	RUN(test_fsync_chain);
