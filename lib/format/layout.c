@@ -183,8 +183,12 @@ static void place_metadata(const struct f2fs_layout_params *p, struct f2fs_layou
 	l->segment_count_nat *= 2;
 }
 
-/* Returns the number of zones the metadata takes; pads the SSA to a zone. */
-static uint32_t place_ssa(struct f2fs_layout *l, bool readonly)
+/*
+ * Returns the number of zones the metadata takes; pads the SSA to a zone.
+ * @extra: SSA blocks counted past the main segments' (upstream's resize
+ * counts one, mkfs none).
+ */
+static uint32_t place_ssa(struct f2fs_layout *l, bool readonly, uint32_t extra)
 {
 	uint32_t meta, rem;
 	uint64_t avail;
@@ -194,7 +198,7 @@ static uint32_t place_ssa(struct f2fs_layout *l, bool readonly)
 			   (l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)) *
 		BLKS_PER_SEG;
 	l->segment_count_ssa =
-	    readonly ? 0 : (uint32_t)div_round_up(avail / BLKS_PER_SEG, BLKS_PER_SEG);
+	    readonly ? 0 : (uint32_t)div_round_up(avail / BLKS_PER_SEG + extra, BLKS_PER_SEG);
 	meta = l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat +
 	       l->segment_count_ssa;
 	rem = meta % l->segs_per_zone;
@@ -564,7 +568,7 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 	l->nat_bitmap_bytes = (l->segment_count_nat / 2) * BLKS_PER_SEG / 8;
 	if (l->segment_count <= l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
-	meta_zones = place_ssa(l, p->readonly);
+	meta_zones = place_ssa(l, p->readonly, 0);
 	l->main_blkaddr = l->segment0_blkaddr + meta_zones * l->segs_per_zone * BLKS_PER_SEG;
 	ret = check_metadata_zones(p, l, why, len);
 	if (ret)
@@ -659,28 +663,6 @@ void f2fs_layout_of_super(const struct f2fs_super_block *sb, struct f2fs_layout 
 	l->nat_bitmap_bytes = (l->segment_count_nat / 2) * BLKS_PER_SEG / 8;
 }
 
-/*
- * Upstream's resize counts one SSA block past the main segments (mkfs does
- * not), then pads the metadata to a zone as mkfs does.
- */
-static void place_resized_ssa(struct f2fs_layout *l)
-{
-	uint32_t meta, rem;
-	uint64_t avail;
-
-	l->ssa_blkaddr = l->nat_blkaddr + l->segment_count_nat * BLKS_PER_SEG;
-	avail = (uint64_t)(l->segment_count -
-			   (l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)) *
-		BLKS_PER_SEG;
-	l->segment_count_ssa = (uint32_t)div_round_up(avail / BLKS_PER_SEG + 1, BLKS_PER_SEG);
-	meta = l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat +
-	       l->segment_count_ssa;
-	rem = meta % l->segs_per_zone;
-	if (rem)
-		l->segment_count_ssa += l->segs_per_zone - rem;
-	l->main_blkaddr = l->ssa_blkaddr + l->segment_count_ssa * BLKS_PER_SEG;
-}
-
 /* The reserve and overprovision of a resized volume (upstream's resize formulas). */
 static int resized_space(const struct f2fs_layout_resize_params *p, struct f2fs_layout *l,
 			 char *why, size_t len)
@@ -738,7 +720,9 @@ int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_r
 		if (l->segment_count <=
 		    l->segment_count_ckpt + l->segment_count_sit + l->segment_count_nat)
 			return too_small(why, len, "device size is not sufficient for F2FS volume");
-		place_resized_ssa(l);
+		place_ssa(l, false,
+			  1); /* upstream's resize: one SSA block past the main segments */
+		l->main_blkaddr = l->ssa_blkaddr + l->segment_count_ssa * BLKS_PER_SEG;
 		l->sit_bitmap_bytes = (l->segment_count_sit / 2) * BLKS_PER_SEG / 8;
 		l->nat_bitmap_bytes = (l->segment_count_nat / 2) * BLKS_PER_SEG / 8;
 	}
