@@ -4,7 +4,10 @@
  * segments.  Blocks the write path put are kept; blocks read from disk
  * are kept too, unless a budget is set (the checker sets one for its walk):
  * then the oldest read ones are dropped, to be read again when asked for,
- * so that memory does not follow the segments in use.
+ * so that memory does not follow the segments in use.  Whatever the block
+ * size, a segment's summary is kept in the 4 KiB layout: the 512 entries
+ * of its blocks and the footer (a larger block only has a larger journal,
+ * which the SSA's blocks do not use).
  */
 #include "config.h"
 
@@ -13,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/endian.h"
+#include "f2fs/super.h"
 #include "fs_internal.h"
 
 #define SSA_READAHEAD 32    /* segments per read: 128 KiB of summaries */
@@ -24,6 +29,7 @@ struct f2fs_ssa {
 	const struct f2fs_cp_data *cpd;
 	uint32_t ssa_blkaddr;
 	uint32_t segments;
+	struct f2fs_blkgeo bg; /* the volume's block size */
 	/* per SSA_CHUNK segments, NULL until one of them is loaded; then per segment */
 	struct f2fs_summary_block ***chunks;
 	uint32_t nr_chunks;
@@ -61,6 +67,10 @@ int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	s->dev = dev;
 	s->cpd = cpd;
 	s->ssa_blkaddr = le32_get(sb->ssa_blkaddr);
+	if (f2fs_blkgeo_init(&s->bg, le32_get(sb->log_blocksize))) {
+		free(s);
+		return -EINVAL;
+	}
 	s->segments = le32_get(sb->segment_count_main);
 	if ((uint64_t)le32_get(sb->segment_count_ssa) * F2FS_DEFAULT_BLKS_PER_SEG < s->segments) {
 		free(s);
@@ -140,6 +150,18 @@ static const struct f2fs_summary_block *open_log_summary(const struct f2fs_ssa *
 	return log < 0 ? NULL : &s->cpd->curseg_sum[log];
 }
 
+/* Keep summary block @raw as @dst in the 4 KiB layout (a 4 KiB block as it is). */
+static void take_summary(const struct f2fs_blkgeo *g, struct f2fs_summary_block *dst,
+			 const struct f2fs_summary_block *raw)
+{
+	if (g->blksize == sizeof(*dst)) {
+		memcpy(dst, raw, sizeof(*dst));
+		return;
+	}
+	memcpy(dst->entries, raw->entries, sizeof(dst->entries));
+	dst->footer = *f2fs_sum_footer(g, raw);
+}
+
 /* Read @segno and the following not-yet-loaded segments in one request. */
 static int load_run(struct f2fs_ssa *s, uint32_t segno)
 {
@@ -150,20 +172,22 @@ static int load_run(struct f2fs_ssa *s, uint32_t segno)
 
 	while (n < most && segno + n < s->segments && !loaded(s, segno + n))
 		n++;
-	buf = malloc((size_t)n * F2FS_BLKSIZE);
+	buf = malloc((size_t)n * s->bg.blksize);
 	if (!buf)
 		return -ENOMEM;
-	ret = f2fs_dev_read(s->dev, buf, ((uint64_t)s->ssa_blkaddr + segno) * F2FS_BLKSIZE,
-			    (size_t)n * F2FS_BLKSIZE);
+	ret = f2fs_dev_read(s->dev, buf, ((uint64_t)s->ssa_blkaddr + segno) * s->bg.blksize,
+			    (size_t)n * s->bg.blksize);
 	for (i = 0; !ret && i < n; i++) {
 		struct f2fs_summary_block **p = slot(s, segno + i, true);
+		const struct f2fs_summary_block *raw =
+		    (const struct f2fs_summary_block *)(buf + (size_t)i * s->bg.blksize);
 
 		if (p)
-			*p = malloc(F2FS_BLKSIZE);
+			*p = calloc(1, sizeof(**p));
 		if (!p || !*p) {
 			ret = -ENOMEM;
 		} else {
-			memcpy(*p, buf + (size_t)i * F2FS_BLKSIZE, F2FS_BLKSIZE);
+			take_summary(&s->bg, *p, raw);
 			remember_read(s, segno + i);
 		}
 	}
