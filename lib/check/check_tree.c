@@ -353,7 +353,7 @@ static void end_cluster(struct check_ctx *c, struct inode_walk *w)
 	ret = w->cstored ? f2fs_fs_read_blocks(c->fs, w->cfirst, blk, 1) : 0;
 	if (ret)
 		check_report(c, PR_IO, w->ino, w->cfirst, "compressed cluster: %s", strerror(-ret));
-	else if (!w->cstored || f2fs_cluster_clen(blk, w->cstored, &clen))
+	else if (!w->cstored || f2fs_cluster_clen(blk, w->cstored, c->geo->blk.blksize, &clen))
 		check_report_values(
 		    c, PR_COMPRESS_CLUSTER, w->ino, w->cfirst, clen, room,
 		    "cluster at file block %llu: clen %u, its %u stored blocks hold %u",

@@ -81,16 +81,15 @@ static int emit_compressed(struct data_walk *w, uint64_t first)
 	int ret = 0;
 
 	for (n = 0; n + 1 < w->cs && f2fs_geo_in_main(f2fs_fs_geo(w->fs), w->addrs[n + 1]); n++) {
-		ret = f2fs_fs_read_blocks(w->fs, w->addrs[n + 1],
-					  w->stored + (size_t)n * F2FS_BLKSIZE, 1);
+		ret = f2fs_fs_read_blocks(w->fs, w->addrs[n + 1], w->stored + (size_t)n * w->bs, 1);
 		if (ret)
 			return ret;
 	}
 	ret = f2fs_cluster_decompress(w->ri->i_compress_algorithm, w->stored, n,
 				      le16_get(w->ri->i_compress_flag) & F2FS_COMPRESS_CHKSUM_FL,
-				      w->plain, w->cs);
+				      w->plain, w->cs, w->bs);
 	for (k = 0; !ret && k < w->cs; k++)
-		ret = emit(w, first + k, w->plain + (size_t)k * F2FS_BLKSIZE);
+		ret = emit(w, first + k, w->plain + (size_t)k * w->bs);
 	return ret;
 }
 
@@ -137,16 +136,14 @@ static int for_each_cluster(struct data_walk *w, const struct f2fs_node *inode)
 	unsigned int k;
 	int ret;
 
-	if (w->bs != F2FS_BLKSIZE)
-		return -EOPNOTSUPP; /* clusters of larger blocks: not yet */
 	if (w->ri->i_log_cluster_size < F2FS_MIN_LOG_CLUSTER ||
 	    w->ri->i_log_cluster_size > F2FS_MAX_LOG_CLUSTER)
 		return -EUCLEAN;
 	w->cs = 1u << w->ri->i_log_cluster_size;
 	w->cluster = UINT64_MAX;
 	w->addrs = malloc(sizeof(*w->addrs) * w->cs);
-	w->stored = malloc((size_t)w->cs * F2FS_BLKSIZE);
-	w->plain = malloc((size_t)w->cs * F2FS_BLKSIZE);
+	w->stored = malloc((size_t)w->cs * w->bs);
+	w->plain = malloc((size_t)w->cs * w->bs);
 	ret = w->addrs && w->stored && w->plain ? 0 : -ENOMEM;
 	for (k = 0; !ret && k < w->cs; k++)
 		w->addrs[k] = F2FS_NULL_ADDR;

@@ -4,8 +4,9 @@
 # judge (the x86 kernel cannot mount 16 KiB blocks).  Our fsck --dry-run
 # must find fresh and loaded volumes clean, our dump -r extract a loaded
 # tree (a file using indirect nodes among it) equal to the source, dump -d 1
-# and -i list the fields upstream's dump lists, and on corruptions made
-# with upstream's inject our fsck's verdict must be upstream's.  Writing
+# and -i list the fields upstream's dump lists, lz4 and lzo clusters read
+# back, and on corruptions made with upstream's inject our fsck's verdict
+# must be upstream's.  Writing
 # tools refuse such a volume with one line and leave it as it was, but for
 # f2fslabel, which writes both superblock copies where 16 KiB blocks put
 # them.  Without newest upstream built only the refusal of other block
@@ -142,6 +143,37 @@ for feat in "" "extra_attr,inode_checksum,sb_checksum,inode_crtime,lost_found,qu
 	for ino in 3 $inos; do
 		same_fields "$name-i-$ino" -i "$ino" "$img"
 	done
+done
+
+# --- compressed files: clusters of 16 KiB blocks ---------------------------
+
+CSRC=$WORK/csrc
+mkdir -p "$CSRC"
+for i in $(seq 1 40000); do echo "line $i of some compressible text"; done >"$CSRC/text.txt"
+yes abc | head -c 5000000 >"$CSRC/big.txt"
+head -c 300000 /dev/urandom >"$CSRC/rand.bin"
+for alg in lz4 lzo; do
+	name=compressed-$alg
+	img=$WORK/$name.img
+	rm -f "$img" && truncate -s 512M "$img"
+	run_cmd "$N_MKFS" -f -b 16384 -O extra_attr,compression "$img"
+	run_cmd "$N_SLOAD" -f "$CSRC" -c -a "$alg" -L 2 -x bin "$img"
+	[ "$RC" -eq 0 ] || { fail "$name" "upstream sload exited $RC"; continue; }
+	# the three files are inodes 4..6: a compressible one must hold clusters
+	if ! for ino in 4 5 6; do "$N_DUMP" -i "$ino" "$img" </dev/null 2>/dev/null; done |
+		grep -aq '^i_compr_blocks .*: [1-9]'; then
+		fail "$name" "upstream sload stored no compressed cluster"
+		continue
+	fi
+	clean "$img" "$name-clean" || continue
+	rm -rf "$WORK/out"
+	run_cmd "$DUMP" -r -o "$WORK/out" "$img"
+	rm -rf "$WORK/out/lost+found"
+	if [ "$RC" -eq 0 ] && d=$(diff -r "$CSRC" "$WORK/out" 2>&1); then
+		pass "$name-extract"
+	else
+		fail "$name-extract" "exit $RC: ${d:-$(snippet "$WORK/last.err")}"
+	fi
 done
 
 # --- corruptions: our verdict is upstream's ----------------------------------
