@@ -9,8 +9,9 @@
 # must be upstream's.  Writing
 # tools refuse such a volume with one line and leave it as it was, but for
 # f2fslabel, which writes both superblock copies where 16 KiB blocks put
-# them.  Without newest upstream built only the refusal of other block
-# sizes runs (the unit tests carry the 16 KiB geometry).
+# them, and our mkfs -b refuses 16384 (and sizes no kernel mounts).
+# Without newest upstream built only those refusals run (the unit tests
+# carry the 16 KiB geometry).
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +46,20 @@ REFUSE_IMAGE=$img expect_refusal fsck-log13 'log_blocksize 13 is not 12 or 14' -
 	"$FSCK" --dry-run "$img"
 REFUSE_IMAGE=$img expect_refusal dump-log13 'log_blocksize 13 is not 12 or 14' -- \
 	"$DUMP" -d 1 "$img"
+
+# our mkfs takes -b as newest upstream does, but formats 4 KiB blocks only
+pat=$WORK/pattern.img
+make_pattern_image "$pat" $((64 << 20))
+REFUSE_IMAGE=$pat expect_refusal mkfs-b16384 '^mkfs.f2fs: 16 KiB blocks: not supported by mkfs.f2fs yet$' -- \
+	"$MKFS" -f -b 16384 "$pat"
+REFUSE_IMAGE=$pat expect_refusal mkfs-b8192 "invalid value for -b: '8192' \(expected 4096 or 16384\)" -- \
+	"$MKFS" -f -b 8192 "$pat"
+run_cmd "$MKFS" -q -f -b 4096 "$pat"
+if [ "$RC" -eq 0 ] && "$FSCK" --dry-run "$pat" >/dev/null 2>&1; then
+	pass mkfs-b4096
+else
+	fail mkfs-b4096 "mkfs exited $RC: $(snippet "$WORK/last.err")"
+fi
 
 if [ ! -x "$N_MKFS" ] || [ ! -x "$N_FSCK" ]; then
 	skip upstream-16k "newest upstream ($NEWEST) not built: no mkfs.f2fs -b 16384"
