@@ -25,6 +25,20 @@
  * F2FS_BLKSIZE (format.h) stays 4096: the smallest block, and the unit of
  * things that are not volume blocks (the undo journal's header, a host
  * page).  F2FS_MAX_BLKSIZE sizes a buffer that must hold any volume's block.
+ *
+ * Where the block size is the handle's so far, and where it is not yet:
+ *   - read side (lib/fs, lib/read, lib/check, dump, fsck's checks and
+ *     output, f2fs_write_super): the volume's, through f2fs_fs_geo(fs)->blk;
+ *   - write side (lib/write, lib/mkfs, lib/load, lib/replay, the rebuild,
+ *     inject, lib/format/layout.c's sizing for mkfs): still 4 KiB, named
+ *     WR_BG in lib/write and F2FS_BLKSIZE elsewhere; f2fs_fs_open() refuses
+ *     a write handle on other sizes and those tools refuse with one line,
+ *     until they take the handle's geometry too;
+ *   - not the volume's block at all, so they stay: struct sizes and static
+ *     asserts of the 4 KiB layout (format.h), the smallest device that can
+ *     hold both superblock copies (tools/common/target.c), the undo
+ *     journal's header room and block granularity (lib/dev/undo.c, whose
+ *     fingerprint of a volume reads only volumes our 4 KiB writers made).
  */
 #ifndef F2FS_BLKGEO_H
 #define F2FS_BLKGEO_H
