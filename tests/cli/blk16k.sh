@@ -223,6 +223,8 @@ REFUSE_IMAGE=$img expect_refusal refuse-sload '16 KiB blocks: not supported' -- 
 	"$SLOAD" -f "$SRC/a" "$img"
 REFUSE_IMAGE=$img expect_refusal refuse-defrag '16 KiB blocks: not supported' -- \
 	"$DEFRAG" -s 4096 -l 16 -t 8192 "$img"
+REFUSE_IMAGE=$img expect_refusal refuse-replay '16 KiB blocks: not supported' -- \
+	"${F2FS_IO:-$TOP/tools/f2fs_io/f2fs_io}" replay seqwrite "$img"
 REFUSE_IMAGE=$img expect_refusal refuse-inject '16 KiB blocks: not supported by inject' -- \
 	"$INJECT" --node --mb i_links --nid 4 --val 9 "$img"
 cp "$WORK/c.img" "$img" # the last corruption
