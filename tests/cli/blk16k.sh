@@ -116,6 +116,19 @@ else
 fi
 same_fields fresh-d1 -d 1 "$fresh"
 
+# packed_ssa (4 KiB summaries in 16 KiB blocks) is not read yet: one line
+img=$WORK/packed.img
+truncate -s 256M "$img"
+run_cmd "$N_MKFS" -f -b 16384 -O packed_ssa "$img"
+if [ "$RC" -eq 0 ]; then
+	REFUSE_IMAGE=$img expect_refusal packed-ssa-fsck 'packed_ssa with 16 KiB blocks: not supported' -- \
+		"$FSCK" --dry-run "$img"
+	REFUSE_IMAGE=$img expect_refusal packed-ssa-dump 'packed_ssa with 16 KiB blocks: not supported' -- \
+		"$DUMP" -d 1 "$img"
+else
+	skip packed-ssa "upstream mkfs -O packed_ssa exited $RC"
+fi
+
 # --- loaded volumes ---------------------------------------------------------
 
 SRC=$WORK/src
