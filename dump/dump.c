@@ -407,7 +407,8 @@ static void close_volume(struct dump *d)
 
 static bool read_block(const struct dump *d, uint64_t blkaddr, void *buf)
 {
-	return f2fs_dev_read(d->dev, buf, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE) == 0;
+	return f2fs_dev_read(d->dev, buf, f2fs_blk_to_bytes(d->geo, blkaddr),
+			     d->geo->blk.blksize) == 0;
 }
 
 static uint32_t main_segs(const struct dump *d)
@@ -458,7 +459,8 @@ static struct fields_out fields_out(const struct dump *d, const struct out *o)
 	struct fields_out fo = {.form = o->j ? FIELDS_JSON : FIELDS_DEBUG,
 				.f = o->f,
 				.j = o->j,
-				.features = d->features};
+				.features = d->features,
+				.bg = &d->geo->blk};
 
 	return fo;
 }
@@ -482,7 +484,7 @@ static void cp_state(uint32_t flag, char *buf, size_t len)
 
 static int nat_pack(const struct dump *d, uint32_t nid)
 {
-	uint32_t blk = nid / F2FS_NAT_ENTRY_PER_BLOCK;
+	uint32_t blk = nid / d->geo->blk.nat_per_block;
 
 	if (blk / 8 >= d->cpd->nat_bitmap_bytes)
 		return 1;
@@ -491,7 +493,7 @@ static int nat_pack(const struct dump *d, uint32_t nid)
 
 static void dump_nat(const struct dump *d, const struct range *r, struct out *o)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = f2fs_block_alloc(d->fs);
 	uint32_t node_ino = le32_get(d->sb->node_ino), meta_ino = le32_get(d->sb->meta_ino);
 	uint64_t nid;
 
@@ -506,7 +508,7 @@ static void dump_nat(const struct dump *d, const struct range *r, struct out *o)
 		if (nid == 0 || nid == node_ino || nid == meta_ino || !e || !e->blkaddr)
 			continue;
 		if (read_block(d, e->blkaddr, n))
-			ofs = f2fs_node_ofs(n);
+			ofs = f2fs_node_ofs(&d->geo->blk, n);
 		if (o->j) {
 			json_object(o->j, NULL);
 			json_u64(o->j, "nid", nid);
@@ -544,7 +546,7 @@ static void dump_sit(const struct dump *d, const struct range *r, struct out *o)
 	}
 	for (segno = r->start; segno < (uint64_t)r->end; segno++) {
 		const struct f2fs_seg_entry *se = f2fs_sit_seg(d->sit, (uint32_t)segno);
-		uint32_t sit_blk = (uint32_t)(segno / F2FS_SIT_ENTRY_PER_BLOCK);
+		uint32_t sit_blk = (uint32_t)(segno / d->geo->blk.sit_per_block);
 		int pack = sit_blk / 8 < d->cpd->sit_bitmap_bytes &&
 				   f2fs_test_bit_msb(d->cpd->sit_bitmap, sit_blk)
 			       ? 2
@@ -774,7 +776,7 @@ static void print_inode(const struct dump *d, const struct f2fs_node *n, struct 
 	struct fields_out fo = fields_out(d, o);
 
 	if (o->j) {
-		json_u64(o->j, "ino", le32_get(n->footer.ino));
+		json_u64(o->j, "ino", f2fs_footer_ino(&d->geo->blk, n));
 		json_str(o->j, "type", file_type_name(le16_get(n->i.i_mode)));
 	}
 	fields_print_inode(&fo, &n->i);
@@ -784,11 +786,12 @@ static void print_inode(const struct dump *d, const struct f2fs_node *n, struct 
 static int print_file_blocks(const struct dump *d, const struct f2fs_node *n, struct out *o,
 			     bool map)
 {
-	struct extent_acc a = {.o = o, .map = map, .max_gap = f2fs_direct_addrs(&n->i)};
+	struct extent_acc a = {
+	    .o = o, .map = map, .max_gap = f2fs_direct_addrs(&d->geo->blk, &n->i)};
 	uint64_t size = le64_get(n->i.i_size);
 	int ret;
 
-	a.limit = size / F2FS_BLKSIZE + (size % F2FS_BLKSIZE != 0);
+	a.limit = size / d->geo->blk.blksize + (size % d->geo->blk.blksize != 0);
 	if (n->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
 		a.limit = 0; /* inline: no blocks, and no holes to show */
 	if (o->j)
@@ -1031,7 +1034,7 @@ static void extract_dir(struct extract *x, uint32_t ino, const char *path, int d
 static void extract_symlink(struct extract *x, uint32_t ino, const struct f2fs_node *n,
 			    const char *path)
 {
-	char target[F2FS_BLKSIZE + 1];
+	char target[F2FS_MAX_BLKSIZE + 1];
 	int ret;
 
 	ret = f2fs_symlink_target(x->d->fs, n, target, sizeof(target));
@@ -1191,7 +1194,7 @@ static int extract_entry(const char *name, size_t len, uint32_t ino, uint8_t typ
 
 	(void)type;
 	child = malloc(plen + len + 2);
-	n = malloc(sizeof(*n));
+	n = f2fs_block_alloc(x->d->fs);
 	if (!child || !n) {
 		free(child);
 		free(n);
@@ -1233,7 +1236,7 @@ static void extract_dir(struct extract *x, uint32_t ino, const char *path, int d
 		return;
 	}
 	x->dir_seen[ino] = 1;
-	n = malloc(sizeof(*n));
+	n = f2fs_block_alloc(x->d->fs);
 	if (!n) {
 		xfail(x, path, ino, "out of memory");
 		return;
@@ -1342,7 +1345,7 @@ static void extract_report(const struct extract *x, struct out *o, const char *r
 /* The name and size of inode @ino, when it reads back. */
 static void node_file_info(const struct dump *d, uint32_t ino, struct out *o)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = f2fs_block_alloc(d->fs);
 
 	if (!n)
 		return;
@@ -1470,7 +1473,7 @@ static void print_block_owner(const struct dump *d, uint64_t b, const struct f2f
 		else
 			fprintf(o->f,
 				" - Data offset       : 0x%" PRIx64 " (4KB), %" PRIu64 " (bytes)\n",
-				ow->file_block, ow->file_block * F2FS_BLKSIZE);
+				ow->file_block, ow->file_block * d->geo->blk.blksize);
 	} else if (ow->kind == F2FS_OWNER_NODE) {
 		if (o->j)
 			json_u64(o->j, "node_offset", ow->node_ofs);
@@ -1667,7 +1670,7 @@ static const char *zone_cond_name(uint8_t cond)
 static void zone_fields(const struct sec_acc *a, uint32_t secno)
 {
 	const struct dump *d = a->d;
-	uint64_t off = f2fs_blk_to_bytes(f2fs_geo_sec_start(d->geo, secno));
+	uint64_t off = f2fs_blk_to_bytes(d->geo, f2fs_geo_sec_start(d->geo, secno));
 	struct f2fs_zone z;
 	unsigned int nr = 0;
 
@@ -1677,13 +1680,13 @@ static void zone_fields(const struct sec_acc *a, uint32_t secno)
 	if (a->o->j) {
 		json_object(a->o->j, "zone");
 		json_str(a->o->j, "condition", zone_cond_name(z.cond));
-		json_u64(a->o->j, "written", (z.wp - z.start) / F2FS_BLKSIZE);
-		json_u64(a->o->j, "capacity", z.capacity / F2FS_BLKSIZE);
+		json_u64(a->o->j, "written", (z.wp - z.start) / a->d->geo->blk.blksize);
+		json_u64(a->o->j, "capacity", z.capacity / a->d->geo->blk.blksize);
 		json_end(a->o->j);
 	} else {
 		fprintf(a->o->f, "\tzone:%s\twritten:%" PRIu64 "\tcapacity:%" PRIu64,
-			zone_cond_name(z.cond), (z.wp - z.start) / F2FS_BLKSIZE,
-			z.capacity / F2FS_BLKSIZE);
+			zone_cond_name(z.cond), (z.wp - z.start) / a->d->geo->blk.blksize,
+			z.capacity / a->d->geo->blk.blksize);
 	}
 }
 
@@ -1871,7 +1874,7 @@ static void extract_one(struct dump *d, struct f2fs_node *n, struct out *o)
 static void do_inode(struct dump *d, struct out *o)
 {
 	const struct options *opt = &d->opt;
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = f2fs_block_alloc(d->fs);
 	uint16_t mode;
 	int ret, walk = 0;
 

@@ -51,6 +51,7 @@
 
 struct fsck_opts {
 	const char *device;
+	unsigned int mb_shift; /* blocks to MiB: 20 - log_blocksize */
 	int debug;
 	int show_layout;  /* -l */
 	int show_tree;	  /* -t */
@@ -765,8 +766,8 @@ static void json_summary(struct fsck_opts *o, const struct f2fs_check_result *r)
 	size_t i;
 
 	json_object(j, "summary");
-	json_u64(j, "max_image_size_mb", r->image_blocks >> 8);
-	json_u64(j, "free_space_mb", r->free_blocks >> 8);
+	json_u64(j, "max_image_size_mb", r->image_blocks >> o->mb_shift);
+	json_u64(j, "free_space_mb", r->free_blocks >> o->mb_shift);
 	json_array(j, "lines");
 	if (r->zones_checked) {
 		json_object(j, NULL);
@@ -858,14 +859,20 @@ static void print_features(uint32_t features)
  */
 static void list_super(struct f2fs_fs *fs, enum fields_form form)
 {
-	struct fields_out o = {.form = form, .f = stdout, .features = f2fs_fs_features(fs)};
+	struct fields_out o = {.form = form,
+			       .f = stdout,
+			       .features = f2fs_fs_features(fs),
+			       .bg = &f2fs_fs_geo(fs)->blk};
 
 	fields_print_super(&o, f2fs_fs_sb(fs));
 }
 
 static void list_checkpoint(struct f2fs_fs *fs, enum fields_form form)
 {
-	struct fields_out o = {.form = form, .f = stdout, .features = f2fs_fs_features(fs)};
+	struct fields_out o = {.form = form,
+			       .f = stdout,
+			       .features = f2fs_fs_features(fs),
+			       .bg = &f2fs_fs_geo(fs)->blk};
 	const struct f2fs_cp_data *cpd;
 
 	fields_print_checkpoint(&o, f2fs_fs_cp(fs), f2fs_fs_cp_data(fs, &cpd) ? NULL : cpd);
@@ -902,7 +909,7 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 	printf("Info: Segments per section = %u\n", le32_get(sb->segs_per_sec));
 	printf("Info: Sections per zone = %u\n", le32_get(sb->secs_per_zone));
 	printf("Info: total FS sectors = %llu (%llu MB)\n", (unsigned long long)sectors,
-	       (unsigned long long)(le64_get(sb->block_count) >> 8));
+	       (unsigned long long)(le64_get(sb->block_count) >> o->mb_shift));
 	printf("Info: CKPT version = %llx\n", (unsigned long long)le64_get(cp->checkpoint_ver));
 	if (o->tune.linear_lookup == F2FS_LINEAR_LOOKUP_KEEP)
 		printf("Info: Casefold: linear_lookup [%s]\n",
@@ -1002,8 +1009,8 @@ static void print_summary(const struct fsck_opts *o, const struct f2fs_check_res
 	for (i = 0; i < o->n_listed; i++)
 		printf("%s\n", o->listed[i]);
 	printf("\n[FSCK] Max image size: %llu MB, Free space: %llu MB\n",
-	       (unsigned long long)(r->image_blocks >> 8),
-	       (unsigned long long)(r->free_blocks >> 8));
+	       (unsigned long long)(r->image_blocks >> o->mb_shift),
+	       (unsigned long long)(r->free_blocks >> o->mb_shift));
 	for (i = 0; i < N_SUMMARY_LINES; i++) {
 		/* upstream rewrites SIT types here; a check that never writes only names the step
 		 */
@@ -1055,7 +1062,7 @@ static int print_tree_entry(const char *name, size_t len, uint32_t ino, uint8_t 
 
 static void print_tree_dir(struct tree_walk *t, uint32_t ino)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = f2fs_block_alloc(t->fs);
 
 	f2fs_set_bit_lsb(t->seen, ino);
 	if (n && !f2fs_read_inode(t->fs, ino, n)) {
@@ -1501,6 +1508,7 @@ int main(int argc, char **argv)
 	recovered = f2fs_session_recovered(o.session);
 	fs = f2fs_session_fs(o.session);
 	o.volume_ro = f2fs_fs_features(fs) & F2FS_FEATURE_RO;
+	o.mb_shift = 20 - f2fs_fs_geo(fs)->blk.log_blksize;
 	if (o.show_layout) {
 		/* as upstream: the layout, and no check */
 		if (!o.quiet) {

@@ -372,7 +372,7 @@ static struct f2fs_field cp_crc_field(uint32_t off)
 
 static void rd(const struct inject *in, void *buf, uint64_t blk)
 {
-	int ret = f2fs_dev_read(in->dev, buf, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE);
+	int ret = f2fs_dev_read(in->dev, buf, blk * F2FS_BLKSIZE, F2FS_BLKSIZE);
 
 	if (ret)
 		tool_fail_image(&in->tool, 1, "block %" PRIu64 ": cannot read: %s", blk,
@@ -387,11 +387,23 @@ static void wr(const struct inject *in, const void *buf, uint64_t blk, const cha
 		info("dry run: block 0x%" PRIx64 " (%s) not written", blk, what);
 		return;
 	}
-	ret = f2fs_dev_write(in->wdev, buf, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE);
+	ret = f2fs_dev_write(in->wdev, buf, blk * F2FS_BLKSIZE, F2FS_BLKSIZE);
 	if (ret)
 		tool_fail_image(&in->tool, 1, "block %" PRIu64 " (%s): cannot write: %s", blk, what,
 				strerror(-ret));
 	dbg(in, 1, "wrote block 0x%" PRIx64 " (%s)", blk, what);
+}
+
+/* Every block inject writes is laid out for 4 KiB: refuse a volume of larger blocks. */
+static void refuse_large_blocks(struct inject *in, struct f2fs_fs *fs)
+{
+	uint32_t bs = f2fs_fs_geo(fs)->blk.blksize;
+
+	if (bs != F2FS_BLKSIZE) {
+		f2fs_fs_close(fs);
+		tool_fail_image(&in->tool, 1, "%u KiB blocks: not supported by inject.f2fs yet",
+				bs / 1024);
+	}
 }
 
 /* Open the volume and load the current checkpoint pack (everything but --sb needs it). */
@@ -406,6 +418,7 @@ static void open_volume(struct inject *in)
 		tool_fail_image(&in->tool, 1, "%s%s", not_f2fs,
 				in->o.force ? " (--force applies to --sb only)" : "");
 	}
+	refuse_large_blocks(in, in->fs);
 	if (f2fs_volume_warning(f2fs_fs_volume(in->fs)))
 		info("%s", f2fs_volume_warning(f2fs_fs_volume(in->fs)));
 	ret = f2fs_fs_cp_data(in->fs, &in->cpd);
@@ -437,6 +450,7 @@ static void check_sb_target(struct inject *in)
 
 	ret = f2fs_fs_open(in->dev, F2FS_FS_READ, &fs, why, sizeof(why));
 	if (!ret) {
+		refuse_large_blocks(in, fs);
 		f2fs_fs_close(fs);
 		return;
 	}
@@ -543,7 +557,7 @@ static void orphan_insert(const struct inject *in, uint64_t start, uint8_t *cpbl
 	cp->ckpt_flags = le32_put(le32_get(cp->ckpt_flags) | CP_ORPHAN_PRESENT_FLAG);
 	cp->cp_pack_total_block_count = le32_put(total);
 	cp->cp_pack_start_sum = le32_put(le32_get(cp->cp_pack_start_sum) + 1);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	info("inject orphan of %s: an orphan block listing inode %" PRIu64 " (the pack grows to %u "
 	     "blocks)",
 	     what, in->o.val, total);
@@ -638,7 +652,7 @@ static void inject_chain_next(const struct inject *in, const char *what)
 	n.footer.next_blkaddr = le32_put((uint32_t)in->o.val);
 	info("inject next_blkaddr[%u] of %s (block 0x%" PRIx64 ", ino %u): 0x%x -> 0x%x", in->o.idx,
 	     what, l.e[in->o.idx].addr, l.e[in->o.idx].ino, old, (uint32_t)in->o.val);
-	if (f2fs_node_ofs(&n) == 0 && n.footer.nid == n.footer.ino)
+	if (f2fs_node_ofs(f2fs_blkgeo_4k(), &n) == 0 && n.footer.nid == n.footer.ino)
 		write_inode_block(in, &n, (uint32_t)l.e[in->o.idx].addr, true, "fsynced inode");
 	else
 		wr(in, &n, l.e[in->o.idx].addr, "fsynced dnode");
@@ -661,7 +675,7 @@ static void reseal_cp(uint8_t *buf, uint32_t csum_off, const char *what)
 		return;
 	}
 	old = f2fs_field_get(&crc, buf, 0);
-	f2fs_cp_seal((struct f2fs_checkpoint *)buf);
+	f2fs_cp_seal((struct f2fs_checkpoint *)buf, F2FS_BLKSIZE);
 	info("%s crc updated: 0x%08" PRIx64 " -> 0x%08" PRIx64, what, old,
 	     f2fs_field_get(&crc, buf, 0));
 }
@@ -1063,7 +1077,8 @@ static void write_inode_block(const struct inject *in, struct f2fs_node *n, uint
 	if (reseal && (features & F2FS_FEATURE_INODE_CHKSUM)) {
 		uint32_t old = le32_get(n->i.i_inode_checksum);
 
-		f2fs_inode_seal(n, features, f2fs_inode_chksum_seed(f2fs_fs_sb(in->fs)->uuid));
+		f2fs_inode_seal(f2fs_blkgeo_4k(), n, features,
+				f2fs_inode_chksum_seed(f2fs_fs_sb(in->fs)->uuid));
 		if (old != le32_get(n->i.i_inode_checksum))
 			info("inode checksum of ino %u updated: 0x%08x -> 0x%08x",
 			     le32_get(n->footer.ino), old, le32_get(n->i.i_inode_checksum));
@@ -1080,7 +1095,7 @@ static void inject_xattr_entry(const struct inject *in, const struct f2fs_field 
 {
 	const struct opts *o = &in->o;
 	uint32_t features = f2fs_fs_features(in->fs);
-	unsigned int inline_bytes = f2fs_inline_xattr_bytes(&n->i, features);
+	unsigned int inline_bytes = f2fs_inline_xattr_bytes(f2fs_blkgeo_4k(), &n->i, features);
 	uint32_t xnid = le32_get(n->i.i_xattr_nid), xaddr = 0;
 	uint8_t *space, xnode[F2FS_BLKSIZE], *head;
 	size_t len = inline_bytes;
@@ -1096,7 +1111,7 @@ static void inject_xattr_entry(const struct inject *in, const struct f2fs_field 
 	space = calloc(1, F2FS_XATTR_SPACE_MAX);
 	if (!space)
 		tool_fail(&in->tool, 1, "out of memory");
-	memcpy(space, f2fs_inline_xattr(&n->i, features), inline_bytes);
+	memcpy(space, f2fs_inline_xattr(f2fs_blkgeo_4k(), &n->i, features), inline_bytes);
 	if (xnid) {
 		xaddr = node_addr(in, load_nat(in), xnid);
 		rd(in, xnode, xaddr);
@@ -1112,7 +1127,7 @@ static void inject_xattr_entry(const struct inject *in, const struct f2fs_field 
 				o->nid, len, o->idx);
 	/* an entry's head never straddles the two parts: all three are whole words */
 	in_inline = (size_t)off < inline_bytes;
-	head = in_inline ? (uint8_t *)f2fs_inline_xattr(&n->i, features) + off
+	head = in_inline ? (uint8_t *)f2fs_inline_xattr(f2fs_blkgeo_4k(), &n->i, features) + off
 			 : xnode + ((size_t)off - inline_bytes);
 	snprintf(what, sizeof(what), "xattr entry %u (offset %ld) of nid %u", o->idx, off, o->nid);
 	put_member(in, head, f, 0, f->name, what, "");
@@ -1233,7 +1248,7 @@ static int search_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 		return DENT_FOUND;
 	}
 	s->seen++;
-	f2fs_dentry_block_area(&s->blk, &a);
+	f2fs_dentry_block_area(f2fs_blkgeo_4k(), &s->blk, &a);
 	s->slot = find_slot(&a, s->ino, s->name);
 	return s->slot < 0 ? 0 : DENT_FOUND;
 }
@@ -1368,7 +1383,8 @@ static void inject_dent(const struct inject *in)
 		tool_fail(&in->tool, 1, "nid %u is not a directory", dir_nid);
 	in_inline = dir->i.i_inline & F2FS_INLINE_DENTRY;
 	if (in_inline) {
-		if (f2fs_inline_dentry_area(&dir->i, f2fs_fs_features(in->fs), &a))
+		if (f2fs_inline_dentry_area(f2fs_blkgeo_4k(), &dir->i, f2fs_fs_features(in->fs),
+					    &a))
 			tool_fail_image(&in->tool, 1,
 					"inode %u: i_extra_isize %u leaves no room for inline "
 					"dentries",
@@ -1386,7 +1402,7 @@ static void inject_dent(const struct inject *in)
 			tool_fail(&in->tool, 1,
 				  "--idx %u is beyond the directory's %u block(s) of %d slots",
 				  o->idx, s->seen, F2FS_NR_DENTRY_IN_BLOCK);
-		f2fs_dentry_block_area(&s->blk, &a);
+		f2fs_dentry_block_area(f2fs_blkgeo_4k(), &s->blk, &a);
 		slot = s->slot;
 	}
 	if (slot < 0) {

@@ -89,6 +89,7 @@ header_layer() {
 	format.h | endian.h | crc.h | hash.h | feature.h | super.h | layout.h | geometry.h | quota.h | \
 		checkpoint.h | node.h | dir.h | bitops.h | label.h | xattr.h | fields.h) echo format ;;
 	compress.h) echo format ;;
+	blkgeo.h) echo format ;;
 	device.h | undo.h | zone.h) echo dev ;;
 	fs.h | volume.h | summary.h | sit.h | nat.h | ssa.h) echo fs ;;
 	read.h) echo read ;;

@@ -10,11 +10,15 @@
 #include "f2fs/bitops.h"
 #include "f2fs/format.h"
 
-/* Checksum of a checkpoint block per its checksum_offset. */
-uint32_t f2fs_cp_crc(const struct f2fs_checkpoint *cp);
+/*
+ * Checksum of a checkpoint block of @blksize bytes per its checksum_offset
+ * (the last word of the block, or right after the header with a large NAT
+ * bitmap, when the checksum skips its own word).
+ */
+uint32_t f2fs_cp_crc(const struct f2fs_checkpoint *cp, uint32_t blksize);
 
 /* Store f2fs_cp_crc() at checksum_offset. */
-void f2fs_cp_seal(struct f2fs_checkpoint *cp);
+void f2fs_cp_seal(struct f2fs_checkpoint *cp, uint32_t blksize);
 
 /*
  * Where the parts of a checkpoint pack lie, in blocks from its first block:
@@ -47,7 +51,7 @@ void f2fs_pack_journal_location(const struct f2fs_pack_layout *l, bool sit, uint
 
 /* Bytes of one nat_bits bitmap (full or empty), and blocks of the whole trailer. */
 uint32_t f2fs_nat_bits_bytes(uint32_t segment_count_nat);
-uint32_t f2fs_nat_bits_blocks(uint32_t segment_count_nat);
+uint32_t f2fs_nat_bits_blocks(uint32_t segment_count_nat, uint32_t blksize);
 
 /* The 8-byte tag that ties nat_bits to their checkpoint: version | crc << 32. */
 uint64_t f2fs_nat_bits_tag(const struct f2fs_checkpoint *cp);
@@ -72,6 +76,5 @@ const char *f2fs_cp_flag_name(uint32_t bit);
  * when there is none.
  */
 uint32_t f2fs_log_first_used(const uint8_t *map, uint32_t off, bool ssr);
-
 
 #endif

@@ -58,30 +58,31 @@ bool f2fs_compress_built(unsigned int algo);
 /*
  * Compress the cluster @data (@cluster_blocks blocks) with @algo into
  * @out (room for @cluster_blocks blocks): header, codec output, zeros to
- * the end of the last block used.  Returns the blocks used, 0 when the
+ * the end of the last block used (blocks of @blksize bytes).  Returns the blocks used, 0 when the
  * cluster would not save at least @min_saved blocks (the caller stores it
  * plain, as the kernel does), -EOPNOTSUPP for an algorithm not built or
  * -ENOMEM.
  */
 int f2fs_cluster_compress(unsigned int algo, const void *data, unsigned int cluster_blocks,
-			  unsigned int min_saved, void *out);
+			  unsigned int min_saved, void *out, uint32_t blksize);
 
 /*
- * The clen of the cluster whose @nr_blocks stored blocks begin at
+ * The clen of the cluster whose @nr_blocks stored blocks (of @blksize
+ * bytes) begin at
  * @stored; -EUCLEAN when it is 0 or does not fit in them (the kernel's
  * check before it decompresses).
  */
-int f2fs_cluster_clen(const void *stored, unsigned int nr_blocks, uint32_t *clen);
+int f2fs_cluster_clen(const void *stored, unsigned int nr_blocks, uint32_t blksize, uint32_t *clen);
 
 /*
  * Decompress the cluster stored in @nr_blocks blocks at @stored into @out
- * (@cluster_blocks blocks).  With @chksum (F2FS_COMPRESS_CHKSUM_FL set on
+ * (@cluster_blocks blocks of @blksize bytes).  With @chksum (F2FS_COMPRESS_CHKSUM_FL set on
  * the inode) the header's checksum must match.  Returns 0, -EUCLEAN for a
  * header that does not fit, a stream the codec rejects, one that does not
  * give exactly the cluster, or a checksum that does not match;
  * -EOPNOTSUPP for an algorithm this build does not read; -ENOMEM.
  */
 int f2fs_cluster_decompress(unsigned int algo, const void *stored, unsigned int nr_blocks,
-			    bool chksum, void *out, unsigned int cluster_blocks);
+			    bool chksum, void *out, unsigned int cluster_blocks, uint32_t blksize);
 
 #endif

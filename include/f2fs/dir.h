@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/format.h"
 
 /* Slots a name of @len bytes takes. */
@@ -31,8 +32,9 @@ struct f2fs_dentry_area {
 	unsigned int nr; /* slots */
 };
 
-/* The area of a dentry block. */
-void f2fs_dentry_block_area(struct f2fs_dentry_block *blk, struct f2fs_dentry_area *a);
+/* The area of a dentry block of the block size @g. */
+void f2fs_dentry_block_area(const struct f2fs_blkgeo *g, struct f2fs_dentry_block *blk,
+			    struct f2fs_dentry_area *a);
 
 /*
  * The inline dentry area of inode @ri (F2FS_INLINE_DENTRY set), given the
@@ -40,7 +42,8 @@ void f2fs_dentry_block_area(struct f2fs_dentry_block *blk, struct f2fs_dentry_ar
  * room inside i_addr[] for the area to start; an inline xattr size that
  * uses up the rest gives an empty area (nr == 0).
  */
-int f2fs_inline_dentry_area(struct f2fs_inode *ri, uint32_t features, struct f2fs_dentry_area *a);
+int f2fs_inline_dentry_area(const struct f2fs_blkgeo *g, struct f2fs_inode *ri, uint32_t features,
+			    struct f2fs_dentry_area *a);
 
 /* The name of slot @slot of @a. */
 static inline const uint8_t *f2fs_dentry_name(const struct f2fs_dentry_area *a, unsigned int slot)
@@ -76,7 +79,7 @@ unsigned int f2fs_dentry_area_room(const struct f2fs_dentry_area *a, unsigned in
 void f2fs_dentry_area_clear(struct f2fs_dentry_area *a, unsigned int slot, unsigned int slots);
 
 /*
- * Store an entry at @slot of a dentry block: hash, inode, type, the name
+ * Store an entry at @slot of a 4 KiB dentry block: hash, inode, type, the name
  * across its slots and the bitmap bits.  The caller picks a free slot run;
  * returns -ENOSPC when the name does not fit from @slot.
  */

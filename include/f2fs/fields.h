@@ -86,6 +86,16 @@ struct f2fs_field_table {
 /* The table of structure @of (NULL past F2FS_FIELDS_COUNT). */
 const struct f2fs_field_table *f2fs_fields(enum f2fs_fields_of of);
 
+struct f2fs_blkgeo;
+
+/*
+ * Row @f of table @of as it lies in a block of the geometry @g: an inode's
+ * i_addr[] has g->addrs_per_inode elements and its i_nid[] lies before the
+ * footer at the block's end; every other row is the table's own.
+ */
+struct f2fs_field f2fs_field_in_block(enum f2fs_fields_of of, const struct f2fs_field *f,
+				      const struct f2fs_blkgeo *g);
+
 /* The row named @name (names are unique in a table), or NULL. */
 const struct f2fs_field *f2fs_field_find(const struct f2fs_field_table *t, const char *name);
 

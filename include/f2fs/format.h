@@ -93,6 +93,7 @@ enum f2fs_curseg_type {
 #define F2FS_FEATURE_COMPRESSION	   0x2000
 #define F2FS_FEATURE_RO			   0x4000
 #define F2FS_FEATURE_DEVICE_ALIAS	   0x8000 /* newest upstream; the 6.1 kernel has none */
+#define F2FS_FEATURE_PACKED_SSA		   0x10000 /* newest upstream: 4 KiB summaries in larger blocks */
 
 /* Checkpoint flags */
 #define CP_UMOUNT_FLAG		 0x00000001

@@ -13,11 +13,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/format.h"
 
 struct f2fs_geometry {
-	uint32_t main_blkaddr; /* first block of the main area */
-	uint32_t main_segs;    /* segment_count_main */
+	struct f2fs_blkgeo blk; /* the block size and what it sizes (f2fs/blkgeo.h) */
+	uint32_t main_blkaddr;	/* first block of the main area */
+	uint32_t main_segs;	/* segment_count_main */
 	uint32_t segs_per_sec;
 	uint32_t sections;    /* main_segs / segs_per_sec */
 	uint64_t main_end;    /* first block past the main area (never past block_count) */
@@ -30,7 +32,10 @@ struct f2fs_geometry {
 	uint32_t unusable_per_sec;
 };
 
-/* Fill @g from @sb. */
+/*
+ * Fill @g from @sb, whose log_blocksize must be one f2fs_blkgeo_init()
+ * accepts (f2fs_volume_open and mkfs validate it).
+ */
 void f2fs_geometry_init(struct f2fs_geometry *g, const struct f2fs_super_block *sb);
 
 static inline bool f2fs_geo_in_main(const struct f2fs_geometry *g, uint64_t blkaddr)
@@ -110,9 +115,9 @@ static inline uint32_t f2fs_geo_sec_usable(const struct f2fs_geometry *g)
 }
 
 /* Bytes from the start of the device to block @blkaddr. */
-static inline uint64_t f2fs_blk_to_bytes(uint64_t blkaddr)
+static inline uint64_t f2fs_blk_to_bytes(const struct f2fs_geometry *g, uint64_t blkaddr)
 {
-	return blkaddr * F2FS_BLKSIZE;
+	return blkaddr << g->blk.log_blksize;
 }
 
 #endif

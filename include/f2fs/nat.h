@@ -30,6 +30,9 @@ extern const struct f2fs_nat_info f2fs_nat_empty_entry;
 /* Nids the table covers: NAT blocks of one copy x entries per block. */
 uint32_t f2fs_nat_max_nid(const struct f2fs_nat_table *t);
 
+/* NAT entries per NAT block (455 with 4 KiB blocks, 1820 with 16 KiB). */
+uint32_t f2fs_nat_per_block(const struct f2fs_nat_table *t);
+
 /* The entry of @nid, or NULL when it is outside the table. */
 const struct f2fs_nat_info *f2fs_nat_get(const struct f2fs_nat_table *t, uint32_t nid);
 

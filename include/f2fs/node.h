@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Node blocks: inode geometry that depends on features, and inode checksums. */
+/*
+ * Node blocks: inode geometry that depends on features and on the block
+ * size (struct f2fs_blkgeo, f2fs/blkgeo.h, which also has the footer's
+ * accessors), and inode checksums.
+ */
 #ifndef F2FS_NODE_H
 #define F2FS_NODE_H
 
@@ -9,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
 
@@ -22,10 +27,12 @@ unsigned int f2fs_inode_first_addr(const struct f2fs_inode *ri);
 uint32_t f2fs_inode_chksum_seed(const uint8_t uuid[16]);
 
 /* Checksum of an inode block (i_inode_checksum itself counts as zero). */
-uint32_t f2fs_inode_chksum(const struct f2fs_node *node, uint32_t seed);
+uint32_t f2fs_inode_chksum(const struct f2fs_blkgeo *g, const struct f2fs_node *node,
+			   uint32_t seed);
 
 /* Store the checksum when @features has inode_checksum. */
-void f2fs_inode_seal(struct f2fs_node *node, uint32_t features, uint32_t seed);
+void f2fs_inode_seal(const struct f2fs_blkgeo *g, struct f2fs_node *node, uint32_t features,
+		     uint32_t seed);
 
 /*
  * Does extra attribute @field lie inside inode @ri's extra area?  (Past it
@@ -47,29 +54,30 @@ void f2fs_inode_seal(struct f2fs_node *node, uint32_t features, uint32_t seed);
 unsigned int f2fs_inode_inline_xattr_addrs(const struct f2fs_inode *ri, uint32_t features);
 
 /* Data addresses in the inode itself (after extra attributes and inline xattrs). */
-unsigned int f2fs_inode_addrs(const struct f2fs_inode *ri, uint32_t features);
+unsigned int f2fs_inode_addrs(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+			      uint32_t features);
 
 /*
  * Where the inode's own data addresses lie: *@count of them from
  * i_addr[*@first].  False when a damaged i_extra_isize would put them past
  * i_addr[]: none may be read then.
  */
-bool f2fs_inode_addr_range(const struct f2fs_inode *ri, uint32_t features, unsigned int *first,
-			   unsigned int *count);
+bool f2fs_inode_addr_range(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+			   uint32_t features, unsigned int *first, unsigned int *count);
 
 /* Data addresses in one direct node of this inode's file. */
-unsigned int f2fs_direct_addrs(const struct f2fs_inode *ri);
+unsigned int f2fs_direct_addrs(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri);
 
 /*
  * A node block read as little-endian 32-bit words: its data addresses and
  * the nids it names are words of it.  An inode's i_addr[] starts at word
- * F2FS_INODE_ADDR_WORD, its i_nid[] at F2FS_INODE_NID_WORD; a direct node's
- * addresses and an indirect node's nids at word 0.
+ * F2FS_INODE_ADDR_WORD, its i_nid[] at the block geometry's inode_nid_word
+ * (it moves with the block size); a direct node's addresses and an
+ * indirect node's nids at word 0.
  */
 #define F2FS_INODE_ADDR_WORD (offsetof(struct f2fs_inode, i_addr) / sizeof(uint32_t))
-#define F2FS_INODE_NID_WORD  (offsetof(struct f2fs_inode, i_nid) / sizeof(uint32_t))
 
-/* Word @i of node block @n (@i < F2FS_BLKSIZE / 4), in host order. */
+/* Word @i of node block @n (@i < blksize / 4), in host order. */
 static inline uint32_t f2fs_node_word(const struct f2fs_node *n, unsigned int i)
 {
 	uint32_t v;
@@ -93,11 +101,13 @@ static inline void f2fs_node_set_word(struct f2fs_node *n, unsigned int i, uint3
  * False (and *@count 0) for an inode whose damaged i_extra_isize would put
  * them past i_addr[]: none may be read then.
  */
-bool f2fs_node_addr_range(const struct f2fs_node *n, uint32_t ofs, uint32_t features,
-			  unsigned int per_direct, unsigned int *start, unsigned int *count);
+bool f2fs_node_addr_range(const struct f2fs_blkgeo *g, const struct f2fs_node *n, uint32_t ofs,
+			  uint32_t features, unsigned int per_direct, unsigned int *start,
+			  unsigned int *count);
 
 /* Bytes of inline data (or inline dentry area) the inode can hold. */
-unsigned int f2fs_inline_data_bytes(const struct f2fs_inode *ri, uint32_t features);
+unsigned int f2fs_inline_data_bytes(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+				    uint32_t features);
 
 /*
  * First byte of inline data inside the inode (one reserved word after the
@@ -111,35 +121,33 @@ uint8_t f2fs_mode_file_type(uint16_t mode);
 /* The S_IFMT bits of a dentry file type; 0 for F2FS_FT_UNKNOWN and out of range. */
 uint16_t f2fs_file_type_mode(uint8_t type);
 
-/* Offset of a node in its file's tree, from the footer. */
-static inline uint32_t f2fs_node_ofs(const struct f2fs_node *n)
-{
-	return le32toh(n->footer.flag) >> F2FS_OFFSET_BIT_SHIFT;
-}
-
 /*
  * The node tree of an inode: i_nid[0..4] name two direct nodes, two
  * indirect nodes and one double indirect node.  Every node's footer carries
  * its offset in the tree, numbered depth first: the inode is 0, the direct
  * nodes 1 and 2, the first indirect node 3 followed by its N children, the
  * second at 4 + N, the double indirect node at 5 + 2N, each of its indirect
- * children followed by their own children (N = F2FS_NIDS_PER_BLOCK).
- * These functions are the one description of that numbering.
+ * children followed by their own children (N = the geometry's
+ * nids_per_block, so the numbering depends on the block size).  These
+ * functions are the one description of that numbering.
  */
 #define F2FS_NODE_OFS_DIRECT1	0x1u
 #define F2FS_NODE_OFS_DIRECT2	0x2u
 #define F2FS_NODE_OFS_INDIRECT1 0x3u
-#define F2FS_NODE_OFS_INDIRECT2 (4u + F2FS_NIDS_PER_BLOCK)
-#define F2FS_NODE_OFS_DINDIRECT (5u + 2u * F2FS_NIDS_PER_BLOCK)
+
+/* Tree offsets of the second indirect node (4 + N) and the double indirect one (5 + 2N). */
+uint32_t f2fs_node_ofs_indirect2(const struct f2fs_blkgeo *g);
+uint32_t f2fs_node_ofs_dindirect(const struct f2fs_blkgeo *g);
 
 /* Tree offset of the node i_nid[@i] names (@i < F2FS_DEF_NIDS_PER_INODE). */
-uint32_t f2fs_inode_nid_ofs(unsigned int i);
+uint32_t f2fs_inode_nid_ofs(const struct f2fs_blkgeo *g, unsigned int i);
 
 /* Levels between node i_nid[@i] and the data: 0 direct, 1 indirect, 2 double indirect. */
 unsigned int f2fs_inode_nid_depth(unsigned int i);
 
 /* Tree offset of child @i of the node at @ofs, which is @depth (1 or 2) levels above data. */
-uint32_t f2fs_node_child_ofs(uint32_t ofs, unsigned int depth, unsigned int i);
+uint32_t f2fs_node_child_ofs(const struct f2fs_blkgeo *g, uint32_t ofs, unsigned int depth,
+			     unsigned int i);
 
 /*
  * The first file block mapped by the node at tree offset @ofs (0 for the
@@ -147,7 +155,8 @@ uint32_t f2fs_node_child_ofs(uint32_t ofs, unsigned int depth, unsigned int i);
  * @per_direct per direct node.  For an indirect node it is the first block
  * of its first child.
  */
-uint64_t f2fs_node_first_block(uint32_t ofs, unsigned int inode_addrs, unsigned int per_direct);
+uint64_t f2fs_node_first_block(const struct f2fs_blkgeo *g, uint32_t ofs, unsigned int inode_addrs,
+			       unsigned int per_direct);
 
 /*
  * The way from an inode to the address of file block @index: @depth nodes
@@ -164,11 +173,11 @@ struct f2fs_node_path {
 	uint32_t node_ofs[4];
 	unsigned int ofs_in_node;
 };
-int f2fs_node_path(uint64_t index, unsigned int inode_addrs, unsigned int per_direct,
-		   struct f2fs_node_path *p);
+int f2fs_node_path(const struct f2fs_blkgeo *g, uint64_t index, unsigned int inode_addrs,
+		   unsigned int per_direct, struct f2fs_node_path *p);
 
 /* Is the node at tree offset @ofs a direct node (one that holds data addresses)? */
-bool f2fs_node_ofs_is_direct(uint32_t ofs);
+bool f2fs_node_ofs_is_direct(const struct f2fs_blkgeo *g, uint32_t ofs);
 
 /* Geometry of an inline dentry area of @bytes bytes. */
 struct f2fs_inline_dentry_geo {

@@ -26,7 +26,15 @@
 #include "f2fs/fs.h"
 
 /*
- * Read node @nid of inode @ino into @out: its NAT entry must exist with a
+ * A buffer for one block of the volume (a node, a dentry block), of its
+ * block size: struct f2fs_node is only the 4 KiB layout's header.  free()
+ * it; NULL when out of memory.
+ */
+void *f2fs_block_alloc(const struct f2fs_fs *fs);
+
+/*
+ * Read node @nid of inode @ino into @out, a block of the volume's size
+ * (f2fs_block_alloc): its NAT entry must exist with a
  * block address in the main area, and the block's footer must carry @nid
  * and @ino.  Returns 0, -ENOENT when the nid is outside the NAT or free,
  * -EUCLEAN for an address or footer that does not fit, or a read error.
@@ -144,6 +152,11 @@ struct f2fs_node_source {
 struct f2fs_tree_walk {
 	unsigned int flags; /* F2FS_TREE_* */
 	uint32_t features;  /* the volume's: an inode's geometry depends on them */
+	/*
+	 * The volume's block size (f2fs_fs_geo(fs)->blk): the tree's shape and
+	 * the size of the blocks get() fills depend on it.  NULL: 4 KiB.
+	 */
+	const struct f2fs_blkgeo *bg;
 	/* file blocks before it are passed over, and nodes mapping only such are not read */
 	uint64_t from;
 	const struct f2fs_node_source *src;
@@ -165,7 +178,8 @@ struct f2fs_tree_geo {
  * an inline dentry area, which has no tree; -EUCLEAN when a damaged
  * i_extra_isize puts its addresses past i_addr[].
  */
-int f2fs_tree_geometry(const struct f2fs_node *inode, uint32_t features, struct f2fs_tree_geo *g);
+int f2fs_tree_geometry(const struct f2fs_blkgeo *bg, const struct f2fs_node *inode,
+		       uint32_t features, struct f2fs_tree_geo *g);
 
 /*
  * Walk the tree of @inode: its own data addresses, then the nodes i_nid[]

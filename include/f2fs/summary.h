@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/format.h"
 #include "f2fs/volume.h"
 
@@ -20,9 +21,24 @@ struct f2fs_cp_data {
 	uint32_t sit_bitmap_bytes;
 	const uint8_t *nat_bitmap;
 	uint32_t nat_bitmap_bytes;
-	struct f2fs_journal nat_journal; /* n_nats validated <= F2FS_NAT_JOURNAL_ENTRIES */
-	struct f2fs_journal sit_journal; /* n_sits validated <= F2FS_SIT_JOURNAL_ENTRIES */
-	/* per open log, indexed by enum f2fs_curseg_type; journal parts zeroed */
+	/*
+	 * The journals, as large as the volume's block size makes them (read
+	 * entries with f2fs_nat_journal_at/f2fs_sit_journal_at); n_nats and
+	 * n_sits validated against the geometry's nat/sit_journal_entries.
+	 */
+	union {
+		struct f2fs_journal nat_journal;
+		uint8_t nat_journal_raw[F2FS_MAX_SUM_JOURNAL_SIZE];
+	};
+	union {
+		struct f2fs_journal sit_journal;
+		uint8_t sit_journal_raw[F2FS_MAX_SUM_JOURNAL_SIZE];
+	};
+	/*
+	 * Per open log, indexed by enum f2fs_curseg_type, in the 4 KiB layout
+	 * whatever the block size (a segment's 512 entries and the footer's
+	 * entry type; journal parts zeroed).
+	 */
 	struct f2fs_summary_block curseg_sum[F2FS_NR_CURSEG_TYPE];
 	uint32_t curseg_segno[F2FS_NR_CURSEG_TYPE];
 	uint16_t curseg_blkoff[F2FS_NR_CURSEG_TYPE];

@@ -55,6 +55,12 @@ void f2fs_super_set_extensions(struct f2fs_super_block *sb, const char *cold, co
  * of the area; NAT copies alternate segment by segment: f2fs_nat_block_addr()).
  */
 uint64_t f2fs_sb_cp_pack_addr(const struct f2fs_super_block *sb, unsigned int pack);
+
+/*
+ * Bytes per block of @sb: 1 << log_blocksize when that is a block size
+ * f2fs_blkgeo_init() accepts (f2fs_volume_open refuses others), else 4096.
+ */
+uint32_t f2fs_sb_blksize(const struct f2fs_super_block *sb);
 uint64_t f2fs_sb_nat_blocks(const struct f2fs_super_block *sb);
 uint64_t f2fs_sb_max_nid(const struct f2fs_super_block *sb);
 uint64_t f2fs_sb_sit_blocks(const struct f2fs_super_block *sb);

@@ -17,15 +17,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/format.h"
 
 #define F2FS_XATTR_MAGIC       0xF2F52011u
 #define F2FS_XATTR_HEADER_SIZE 24u /* h_magic, h_refcount, four reserved words */
 #define F2FS_XATTR_ENTRY_HEAD  4u  /* e_name_index, e_name_len, e_value_size (le16) */
-/* bytes of an xattr node that belong to the space: all but the node footer */
+/*
+ * Bytes of an xattr node that belong to the space: all but the node footer
+ * (f2fs_xattr_node_bytes() of the volume; the macro is 4 KiB blocks')
+ */
 #define F2FS_XATTR_NODE_BYTES (F2FS_BLKSIZE - sizeof(struct f2fs_node_footer))
-/* the largest space: a whole i_addr[] of inline xattrs and a node */
-#define F2FS_XATTR_SPACE_MAX (F2FS_DEF_ADDRS_PER_INODE * 4u + F2FS_XATTR_NODE_BYTES)
+/* the largest space of any block size: less than a whole i_addr[] and a node */
+#define F2FS_XATTR_SPACE_MAX (2u * F2FS_MAX_BLKSIZE)
+
+static inline uint32_t f2fs_xattr_node_bytes(const struct f2fs_blkgeo *g)
+{
+	return g->footer_offset;
+}
 
 /* The kernel's name indexes (e_name_index) of the name spaces kept as names. */
 #define F2FS_XATTR_INDEX_USER		   1u
@@ -43,8 +52,10 @@
  * Bytes of the inline xattr area of @ri (0 when F2FS_INLINE_XATTR is not
  * set or the area would not fit in i_addr[]), and the area itself.
  */
-unsigned int f2fs_inline_xattr_bytes(const struct f2fs_inode *ri, uint32_t features);
-const uint8_t *f2fs_inline_xattr(const struct f2fs_inode *ri, uint32_t features);
+unsigned int f2fs_inline_xattr_bytes(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+				     uint32_t features);
+const uint8_t *f2fs_inline_xattr(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+				 uint32_t features);
 
 /* Bytes an entry whose head is at @e takes, padding included (@e has 4 readable bytes). */
 size_t f2fs_xattr_entry_size(const uint8_t *e);

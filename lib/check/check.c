@@ -55,7 +55,7 @@ static int alloc_state(struct check_ctx *c)
 	c->nid_page_count = (uint32_t)((nids + NID_PAGE - 1) / NID_PAGE);
 	c->nid_pages = calloc(c->nid_page_count + 1, sizeof(*c->nid_pages));
 	c->xattr_space = malloc(F2FS_XATTR_SPACE_MAX);
-	c->xattr_node = malloc(F2FS_XATTR_NODE_BYTES);
+	c->xattr_node = malloc(f2fs_xattr_node_bytes(&c->geo->blk));
 	c->ssa_type_bad = calloc(c->geo->main_segs / 8 + 1, 1);
 	if (!c->seen_chunks || !c->found_per_sec || !c->seg_kinds || !c->nid_pages ||
 	    !c->xattr_space || !c->xattr_node || !c->ssa_type_bad)
@@ -84,8 +84,9 @@ static void prefetch_node_segments(struct check_ctx *c)
 		for (run = 1; s + run < c->geo->main_segs; run++)
 			if (!is_node_segment(f2fs_sit_seg(c->sit, s + run)))
 				break;
-		f2fs_dev_prefetch(c->dev, f2fs_blk_to_bytes(f2fs_geo_seg_start(c->geo, s)),
-				  f2fs_blk_to_bytes((uint64_t)run * F2FS_DEFAULT_BLKS_PER_SEG));
+		f2fs_dev_prefetch(
+		    c->dev, f2fs_blk_to_bytes(c->geo, f2fs_geo_seg_start(c->geo, s)),
+		    f2fs_blk_to_bytes(c->geo, (uint64_t)run * F2FS_DEFAULT_BLKS_PER_SEG));
 		s += run;
 	}
 }

@@ -70,7 +70,7 @@ void check_entry_name(struct check_ctx *c, uint32_t dir, uint32_t ino, char *buf
 
 	if (c->paths_named < PATH_LOOKUPS) {
 		c->paths_named++;
-		n = malloc(sizeof(*n));
+		n = f2fs_block_alloc(c->fs);
 		if (n && !f2fs_read_inode(c->fs, dir, n))
 			f2fs_dir_for_each_entry(c->fs, n, match_entry, &s);
 		free(n);

@@ -33,7 +33,7 @@ int check_quota_start(struct check_ctx *c)
 void check_quota_charge(struct check_ctx *c, uint32_t ino, const struct f2fs_inode *ri,
 			uint64_t blocks)
 {
-	int64_t space = blocks ? (int64_t)((blocks - 1) * F2FS_BLKSIZE) : 0;
+	int64_t space = blocks ? (int64_t)((blocks - 1) * c->geo->blk.blksize) : 0;
 	unsigned int t;
 
 	if (!c->quota_types || f2fs_is_quota_ino(c->sb, ino))
@@ -49,7 +49,7 @@ void check_quota_charge(struct check_ctx *c, uint32_t ino, const struct f2fs_ino
 static bool read_quota_file(struct check_ctx *c, unsigned int type, struct f2fs_quota_set *have)
 {
 	uint32_t ino = le32_get(c->sb->qf_ino[type]);
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = f2fs_block_alloc(c->fs);
 	uint64_t size = 0;
 	uint8_t *buf = NULL;
 	char why[160] = "";

@@ -158,9 +158,10 @@ static void check_nat_reach(struct check_ctx *c)
 	for (nid = F2FS_FIRST_INO_RESERVED; nid < max_nid; nid++) {
 		const struct f2fs_nat_info *e;
 
-		if (!f2fs_nat_block_used(c->nat, nid / F2FS_NAT_ENTRY_PER_BLOCK)) {
+		if (!f2fs_nat_block_used(c->nat, nid / f2fs_nat_per_block(c->nat))) {
 			/* an empty NAT block: go on with the first nid of the next one */
-			nid = (nid / F2FS_NAT_ENTRY_PER_BLOCK + 1) * F2FS_NAT_ENTRY_PER_BLOCK - 1;
+			nid =
+			    (nid / f2fs_nat_per_block(c->nat) + 1) * f2fs_nat_per_block(c->nat) - 1;
 			continue;
 		}
 		e = f2fs_nat_get(c->nat, nid);
@@ -294,9 +295,9 @@ static void check_nat_bits(struct check_ctx *c)
 		bool journaled = false, full, empty;
 
 		/* nat_bits describe NAT blocks as written; journaled entries are not in them */
-		for (i = 0; f2fs_nat_block_used(t, blk) && i < F2FS_NAT_ENTRY_PER_BLOCK; i++) {
+		for (i = 0; f2fs_nat_block_used(t, blk) && i < f2fs_nat_per_block(t); i++) {
 			const struct f2fs_nat_info *e =
-			    f2fs_nat_get(t, blk * F2FS_NAT_ENTRY_PER_BLOCK + i);
+			    f2fs_nat_get(t, blk * f2fs_nat_per_block(t) + i);
 
 			journaled |= e->from_journal;
 			valid += e->blkaddr != F2FS_NULL_ADDR && !(blk == 0 && i == 0);
@@ -305,7 +306,7 @@ static void check_nat_bits(struct check_ctx *c)
 			continue;
 		full = f2fs_nat_bits_full(t, blk);
 		empty = f2fs_nat_bits_empty(t, blk);
-		if ((empty && valid) || (full && valid != F2FS_NAT_ENTRY_PER_BLOCK))
+		if ((empty && valid) || (full && valid != f2fs_nat_per_block(t)))
 			check_report(c, PR_NAT_BITS, 0, 0,
 				     "NAT block %u: %s bit set with %u nids in use", blk,
 				     empty ? "empty" : "full", valid);

@@ -38,7 +38,7 @@
 
 #define MAX_EXTRA_ISIZE (F2FS_EXTRA_ATTR_END - F2FS_EXTRA_ISIZE_OFFSET)
 /* the kernel's MAX_INLINE_XATTR_SIZE: room left for the smallest inline dentry block */
-#define MAX_INLINE_XATTR (F2FS_DEF_ADDRS_PER_INODE - MAX_EXTRA_ISIZE / 4 - 1 - 40 / 4)
+#define MAX_INLINE_XATTR(bg) ((bg)->addrs_per_inode - MAX_EXTRA_ISIZE / 4 - 1 - 40 / 4)
 /* the least the kernel takes with the flag (6.1 stable's MIN_INLINE_XATTR_SIZE): a header */
 #define MIN_INLINE_XATTR (F2FS_XATTR_HEADER_SIZE / 4)
 
@@ -260,25 +260,29 @@ static bool read_node(struct check_ctx *c, uint32_t nid, uint32_t ino, uint32_t 
 	 * wrong, and no entry could be dropped for it: the footer is rewritten
 	 */
 	if (nid == c->root_ino && ino == c->root_ino &&
-	    (le32_get(n->footer.nid) != nid || le32_get(n->footer.ino) != ino)) {
-		check_report_values(c, PR_ROOT_FOOTER, nid, e->blkaddr, le32_get(n->footer.ino),
-				    ino, "footer nid %u, ino %u, expected %u",
-				    le32_get(n->footer.nid), le32_get(n->footer.ino), nid);
+	    (f2fs_footer_nid(&c->geo->blk, n) != nid || f2fs_footer_ino(&c->geo->blk, n) != ino)) {
+		check_report_values(
+		    c, PR_ROOT_FOOTER, nid, e->blkaddr, f2fs_footer_ino(&c->geo->blk, n), ino,
+		    "footer nid %u, ino %u, expected %u", f2fs_footer_nid(&c->geo->blk, n),
+		    f2fs_footer_ino(&c->geo->blk, n), nid);
 		return false;
 	}
-	if (le32_get(n->footer.nid) != nid) {
+	if (f2fs_footer_nid(&c->geo->blk, n) != nid) {
 		check_report_at(c, PR_NODE_FOOTER_NID, nid, e->blkaddr, from,
-				"footer nid %u, expected %u", le32_get(n->footer.nid), nid);
+				"footer nid %u, expected %u", f2fs_footer_nid(&c->geo->blk, n),
+				nid);
 		return false;
 	}
-	if (le32_get(n->footer.ino) != ino) {
+	if (f2fs_footer_ino(&c->geo->blk, n) != ino) {
 		check_report_at(c, PR_NODE_FOOTER_INO, nid, e->blkaddr, from,
-				"footer ino %u, expected %u", le32_get(n->footer.ino), ino);
+				"footer ino %u, expected %u", f2fs_footer_ino(&c->geo->blk, n),
+				ino);
 		return false;
 	}
-	if (f2fs_node_ofs(n) != ofs)
-		check_report_values(c, PR_NODE_OFFSET, nid, e->blkaddr, f2fs_node_ofs(n), ofs,
-				    "footer offset %u, expected %u", f2fs_node_ofs(n), ofs);
+	if (f2fs_node_ofs(&c->geo->blk, n) != ofs)
+		check_report_values(
+		    c, PR_NODE_OFFSET, nid, e->blkaddr, f2fs_node_ofs(&c->geo->blk, n), ofs,
+		    "footer offset %u, expected %u", f2fs_node_ofs(&c->geo->blk, n), ofs);
 	rec = nid_record(c, nid);
 	if (rec)
 		rec->kind = NID_NODE;
@@ -342,8 +346,8 @@ static void end_cluster(struct check_ctx *c, struct inode_walk *w)
 	if (head == UINT64_MAX)
 		return;
 	w->chead = UINT64_MAX;
-	room = w->cstored ? w->cstored * F2FS_BLKSIZE - F2FS_COMPRESS_HEADER_SIZE : 0;
-	blk = malloc(F2FS_BLKSIZE);
+	room = w->cstored ? w->cstored * c->geo->blk.blksize - F2FS_COMPRESS_HEADER_SIZE : 0;
+	blk = malloc(c->geo->blk.blksize);
 	if (!blk) {
 		check_fail(c, -ENOMEM);
 		return;
@@ -351,7 +355,7 @@ static void end_cluster(struct check_ctx *c, struct inode_walk *w)
 	ret = w->cstored ? f2fs_fs_read_blocks(c->fs, w->cfirst, blk, 1) : 0;
 	if (ret)
 		check_report(c, PR_IO, w->ino, w->cfirst, "compressed cluster: %s", strerror(-ret));
-	else if (!w->cstored || f2fs_cluster_clen(blk, w->cstored, &clen))
+	else if (!w->cstored || f2fs_cluster_clen(blk, w->cstored, c->geo->blk.blksize, &clen))
 		check_report_values(
 		    c, PR_COMPRESS_CLUSTER, w->ino, w->cfirst, clen, room,
 		    "cluster at file block %llu: clen %u, its %u stored blocks hold %u",
@@ -387,6 +391,7 @@ static void walk_file_tree(struct check_ctx *c, struct inode_walk *w, struct f2f
 	struct tree_visit v = {.c = c, .w = w};
 	struct f2fs_tree_walk walk = {.flags = F2FS_TREE_READ_ONLY | F2FS_TREE_KEEP_GOING,
 				      .features = c->features,
+				      .bg = &c->geo->blk,
 				      .src = &src,
 				      .src_arg = &v,
 				      .addr = visit_data_addr,
@@ -409,7 +414,7 @@ static void walk_file_tree(struct check_ctx *c, struct inode_walk *w, struct f2f
 
 static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t nid)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = f2fs_block_alloc(c->fs);
 	struct f2fs_place at = {.kind = F2FS_PLACE_XATTR_NID, .node = w->ino, .ino = w->ino};
 
 	if (!n) {
@@ -421,7 +426,7 @@ static void walk_xattr_node(struct check_ctx *c, struct inode_walk *w, uint32_t 
 				"i_xattr_nid %u has no NAT entry", nid);
 	} else if (read_node(c, nid, w->ino, F2FS_XATTR_NODE_OFFSET, &at, n)) {
 		w->blocks++;
-		memcpy(c->xattr_node, n, F2FS_XATTR_NODE_BYTES);
+		memcpy(c->xattr_node, n, f2fs_xattr_node_bytes(&c->geo->blk));
 		w->xnode_ok = true;
 	}
 	free(n);
@@ -663,7 +668,7 @@ static void walk_dentries(struct check_ctx *c, struct inode_walk *w, uint32_t pa
 static void walk_dentry_block(struct check_ctx *c, struct inode_walk *w, uint32_t parent,
 			      uint32_t blkaddr, uint64_t fblk)
 {
-	struct f2fs_dentry_block *blk = malloc(sizeof(*blk));
+	struct f2fs_dentry_block *blk = f2fs_block_alloc(c->fs);
 	int ret;
 
 	if (!blk) {
@@ -683,7 +688,7 @@ static void walk_dentry_block(struct check_ctx *c, struct inode_walk *w, uint32_
 	} else {
 		struct f2fs_dentry_area a;
 
-		f2fs_dentry_block_area(blk, &a);
+		f2fs_dentry_block_area(&c->geo->blk, blk, &a);
 		w->dent_block = fblk;
 		walk_dentries(c, w, parent, &a, w->dentry_blocks == 0);
 	}
@@ -698,7 +703,7 @@ static void walk_inline_dentries(struct check_ctx *c, struct inode_walk *w, uint
 	w->nbuckets = 0; /* inline entries have no bucket */
 	w->dent_block = F2FS_DENTRY_INLINE;
 	/* check_inode_fields() validated i_extra_isize, so the area fits */
-	if (!f2fs_inline_dentry_area((struct f2fs_inode *)w->ri, c->features, &a))
+	if (!f2fs_inline_dentry_area(&c->geo->blk, (struct f2fs_inode *)w->ri, c->features, &a))
 		walk_dentries(c, w, parent, &a, true);
 	w->dentry_blocks++;
 }
@@ -756,8 +761,8 @@ static void check_extent(struct check_ctx *c, const struct inode_walk *w)
 /* The inline xattr area and the xattr node, read as one list. */
 static void check_xattrs(struct check_ctx *c, const struct inode_walk *w)
 {
-	unsigned int inline_bytes = f2fs_inline_xattr_bytes(w->ri, c->features);
-	const uint8_t *space = f2fs_inline_xattr(w->ri, c->features);
+	unsigned int inline_bytes = f2fs_inline_xattr_bytes(&c->geo->blk, w->ri, c->features);
+	const uint8_t *space = f2fs_inline_xattr(&c->geo->blk, w->ri, c->features);
 	size_t len = inline_bytes;
 	struct f2fs_xattr_list l;
 
@@ -765,9 +770,10 @@ static void check_xattrs(struct check_ctx *c, const struct inode_walk *w)
 		if (!w->xnode_ok)
 			return; /* the node's own problem was reported */
 		memcpy(c->xattr_space, space, inline_bytes);
-		memcpy(c->xattr_space + inline_bytes, c->xattr_node, F2FS_XATTR_NODE_BYTES);
+		memcpy(c->xattr_space + inline_bytes, c->xattr_node,
+		       f2fs_xattr_node_bytes(&c->geo->blk));
 		space = c->xattr_space;
-		len += F2FS_XATTR_NODE_BYTES;
+		len += f2fs_xattr_node_bytes(&c->geo->blk);
 	}
 	if (!len)
 		return;
@@ -885,7 +891,7 @@ static void check_inline_area(struct check_ctx *c, const struct inode_walk *w)
 {
 	const struct f2fs_inode *ri = w->ri;
 	uint32_t reserved = le32_get(ri->i_addr[f2fs_inode_first_addr(ri)]);
-	unsigned int cap = f2fs_inline_data_bytes(ri, c->features), i;
+	unsigned int cap = f2fs_inline_data_bytes(&c->geo->blk, ri, c->features), i;
 	const uint8_t *data = f2fs_inline_data(ri);
 
 	if (reserved)
@@ -947,7 +953,7 @@ static bool lost_inline_data(struct check_ctx *c, const struct inode_walk *w, ui
 	if ((type != F2FS_FT_REG_FILE && type != F2FS_FT_SYMLINK) ||
 	    !(ri->i_inline & F2FS_DATA_EXIST) ||
 	    (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)) ||
-	    le64_get(ri->i_size) > f2fs_inline_data_bytes(ri, c->features))
+	    le64_get(ri->i_size) > f2fs_inline_data_bytes(&c->geo->blk, ri, c->features))
 		return false;
 	if (!f2fs_geo_in_main(c->geo, addr))
 		return true;
@@ -1077,7 +1083,8 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 		}
 		if ((c->features & F2FS_FEATURE_INODE_CHKSUM) &&
 		    isize >= offsetof(struct f2fs_inode, i_crtime) - F2FS_EXTRA_ISIZE_OFFSET &&
-		    f2fs_inode_chksum(n, c->chksum_seed) != le32_get(ri->i_inode_checksum))
+		    f2fs_inode_chksum(&c->geo->blk, n, c->chksum_seed) !=
+			le32_get(ri->i_inode_checksum))
 			check_report(c, PR_INODE_CHECKSUM, w->ino, 0, "i_inode_checksum 0x%x",
 				     le32_get(ri->i_inode_checksum));
 	}
@@ -1094,7 +1101,7 @@ static bool check_inode_fields(struct check_ctx *c, struct inode_walk *w, const 
 				    bad_advise & F2FS_FADVISE_VERITY ? "verity" : "encryption");
 	/* sanity_check_inode(): at most MAX_INLINE_XATTR, at least a header with the flag */
 	if ((c->features & F2FS_FEATURE_FLEXIBLE_INLINE_XATTR) &&
-	    (f2fs_inode_inline_xattr_addrs(ri, c->features) > MAX_INLINE_XATTR ||
+	    (f2fs_inode_inline_xattr_addrs(ri, c->features) > MAX_INLINE_XATTR(&c->geo->blk) ||
 	     ((ri->i_inline & F2FS_INLINE_XATTR) &&
 	      f2fs_inode_inline_xattr_addrs(ri, c->features) < MIN_INLINE_XATTR))) {
 		check_report_values(c, PR_INODE_INLINE_XATTR, w->ino, 0,
@@ -1166,15 +1173,15 @@ static void walk_inode_tree(struct check_ctx *c, struct inode_walk *w, struct f2
 static void check_dir_size(struct check_ctx *c, const struct inode_walk *w)
 {
 	uint64_t size = le64_get(w->ri->i_size);
-	uint64_t need = (size + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
+	uint64_t need = (size + c->geo->blk.blksize - 1) / c->geo->blk.blksize;
 
 	if (need < w->end_block)
 		need = w->end_block;
-	if (size != need * F2FS_BLKSIZE)
-		check_report_values(c, PR_INODE_SIZE, w->ino, 0, size, need * F2FS_BLKSIZE,
+	if (size != need * c->geo->blk.blksize)
+		check_report_values(c, PR_INODE_SIZE, w->ino, 0, size, need * c->geo->blk.blksize,
 				    "directory i_size %llu, its blocks need %llu",
 				    (unsigned long long)size,
-				    (unsigned long long)(need * F2FS_BLKSIZE));
+				    (unsigned long long)(need * c->geo->blk.blksize));
 }
 
 /*
@@ -1224,7 +1231,7 @@ static void enter_dir(struct check_ctx *c, const struct inode_walk *w)
 static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8_t type,
 		       bool system)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = f2fs_block_alloc(c->fs);
 	struct inode_walk w = {.ino = ino, .parent = parent, .blocks = 1};
 	/* reached through a directory-typed entry, not as the root or a system inode */
 	bool named_dir = !system && ino != c->root_ino && type == F2FS_FT_DIR;

@@ -31,7 +31,7 @@
 /* Section of the main area that zone @z starts, or -1 when it starts none. */
 static int64_t zone_section(const struct check_ctx *c, const struct f2fs_zone *z)
 {
-	uint64_t blk = z->start / F2FS_BLKSIZE, sec_blocks;
+	uint64_t blk = z->start / c->geo->blk.blksize, sec_blocks;
 
 	if (!f2fs_geo_in_main(c->geo, blk))
 		return -1;
@@ -49,7 +49,7 @@ static int note_zone(const struct f2fs_zone *z, void *arg)
 
 	if (secno < 0 || (uint64_t)secno >= c->geo->sections || z->type != F2FS_ZONE_SEQ_REQ)
 		return 0;
-	c->sec_written[secno] = (uint32_t)((z->wp - z->start) / F2FS_BLKSIZE);
+	c->sec_written[secno] = (uint32_t)((z->wp - z->start) / c->geo->blk.blksize);
 	c->zone_open[secno] = z->cond == F2FS_ZONE_IMP_OPEN || z->cond == F2FS_ZONE_EXP_OPEN;
 	return 0;
 }

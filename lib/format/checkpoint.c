@@ -10,28 +10,28 @@
 #include "f2fs/crc.h"
 #include "f2fs/endian.h"
 
-uint32_t f2fs_cp_crc(const struct f2fs_checkpoint *cp)
+uint32_t f2fs_cp_crc(const struct f2fs_checkpoint *cp, uint32_t blksize)
 {
-	uint32_t ofs = le32_get(cp->checksum_offset);
+	uint32_t ofs = le32_get(cp->checksum_offset), last = blksize - sizeof(uint32_t);
 	uint32_t crc;
 
-	if (ofs > F2FS_CP_CHKSUM_OFFSET)
-		ofs = F2FS_CP_CHKSUM_OFFSET;
+	if (ofs > last)
+		ofs = last;
 	crc = f2fs_block_crc(cp, ofs);
-	if (ofs < F2FS_CP_CHKSUM_OFFSET) {
+	if (ofs < last) {
 		ofs += sizeof(uint32_t);
-		crc = f2fs_crc32(crc, (const uint8_t *)cp + ofs, F2FS_BLKSIZE - ofs);
+		crc = f2fs_crc32(crc, (const uint8_t *)cp + ofs, blksize - ofs);
 	}
 	return crc;
 }
 
-void f2fs_cp_seal(struct f2fs_checkpoint *cp)
+void f2fs_cp_seal(struct f2fs_checkpoint *cp, uint32_t blksize)
 {
-	uint32_t ofs = le32_get(cp->checksum_offset);
-	uint32_t crc = le32_put(f2fs_cp_crc(cp));
+	uint32_t ofs = le32_get(cp->checksum_offset), last = blksize - sizeof(uint32_t);
+	uint32_t crc = le32_put(f2fs_cp_crc(cp, blksize));
 
-	if (ofs > F2FS_CP_CHKSUM_OFFSET)
-		ofs = F2FS_CP_CHKSUM_OFFSET; /* where f2fs_cp_crc() stopped */
+	if (ofs > last)
+		ofs = last; /* where f2fs_cp_crc() stopped */
 
 	__builtin_memcpy((uint8_t *)cp + ofs, &crc, sizeof(crc));
 }
@@ -42,11 +42,11 @@ uint32_t f2fs_nat_bits_bytes(uint32_t segment_count_nat)
 	return segment_count_nat << 5;
 }
 
-uint32_t f2fs_nat_bits_blocks(uint32_t segment_count_nat)
+uint32_t f2fs_nat_bits_blocks(uint32_t segment_count_nat, uint32_t blksize)
 {
 	uint32_t bytes = 8 + 2 * f2fs_nat_bits_bytes(segment_count_nat);
 
-	return (bytes + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
+	return (bytes + blksize - 1) / blksize;
 }
 
 uint64_t f2fs_nat_bits_tag(const struct f2fs_checkpoint *cp)

@@ -88,9 +88,9 @@ static int lzo_into(const void *src, size_t len, uint8_t *dst, size_t room, size
 #endif
 
 int f2fs_cluster_compress(unsigned int algo, const void *data, unsigned int cluster_blocks,
-			  unsigned int min_saved, void *out)
+			  unsigned int min_saved, void *out, uint32_t blksize)
 {
-	size_t len = (size_t)cluster_blocks * F2FS_BLKSIZE, clen = 0, room;
+	size_t len = (size_t)cluster_blocks * blksize, clen = 0, room;
 	struct f2fs_compress_header h = {0};
 	uint8_t *o = out;
 	unsigned int blocks;
@@ -98,7 +98,7 @@ int f2fs_cluster_compress(unsigned int algo, const void *data, unsigned int clus
 
 	if (min_saved == 0 || min_saved >= cluster_blocks)
 		return 0;
-	room = (size_t)(cluster_blocks - min_saved) * F2FS_BLKSIZE - F2FS_COMPRESS_HEADER_SIZE;
+	room = (size_t)(cluster_blocks - min_saved) * blksize - F2FS_COMPRESS_HEADER_SIZE;
 	if (algo == F2FS_COMPRESS_LZ4)
 		ret = lz4_into(data, len, o + F2FS_COMPRESS_HEADER_SIZE, room, &clen);
 #ifdef HAVE_LZO2
@@ -109,23 +109,22 @@ int f2fs_cluster_compress(unsigned int algo, const void *data, unsigned int clus
 		return -EOPNOTSUPP;
 	if (ret || clen == 0)
 		return ret;
-	blocks =
-	    (unsigned int)((clen + F2FS_COMPRESS_HEADER_SIZE + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE);
+	blocks = (unsigned int)((clen + F2FS_COMPRESS_HEADER_SIZE + blksize - 1) / blksize);
 	h.clen = le32_put((uint32_t)clen);
 	memcpy(o, &h, sizeof(h));
 	memset(o + F2FS_COMPRESS_HEADER_SIZE + clen, 0,
-	       (size_t)blocks * F2FS_BLKSIZE - F2FS_COMPRESS_HEADER_SIZE - clen);
+	       (size_t)blocks * blksize - F2FS_COMPRESS_HEADER_SIZE - clen);
 	return (int)blocks;
 }
 
-int f2fs_cluster_clen(const void *stored, unsigned int nr_blocks, uint32_t *clen)
+int f2fs_cluster_clen(const void *stored, unsigned int nr_blocks, uint32_t blksize, uint32_t *clen)
 {
 	struct f2fs_compress_header h;
 
 	memcpy(&h, stored, sizeof(h));
 	*clen = le32_get(h.clen);
 	if (nr_blocks == 0 || *clen == 0 ||
-	    *clen > (uint64_t)nr_blocks * F2FS_BLKSIZE - F2FS_COMPRESS_HEADER_SIZE)
+	    *clen > (uint64_t)nr_blocks * blksize - F2FS_COMPRESS_HEADER_SIZE)
 		return -EUCLEAN;
 	return 0;
 }
@@ -151,7 +150,7 @@ static int decode(unsigned int algo, const uint8_t *src, uint32_t clen, uint8_t 
 }
 
 int f2fs_cluster_decompress(unsigned int algo, const void *stored, unsigned int nr_blocks,
-			    bool chksum, void *out, unsigned int cluster_blocks)
+			    bool chksum, void *out, unsigned int cluster_blocks, uint32_t blksize)
 {
 	const uint8_t *s = stored;
 	struct f2fs_compress_header h;
@@ -160,7 +159,7 @@ int f2fs_cluster_decompress(unsigned int algo, const void *stored, unsigned int 
 
 	if (!f2fs_compress_built(algo))
 		return -EOPNOTSUPP;
-	ret = f2fs_cluster_clen(stored, nr_blocks, &clen);
+	ret = f2fs_cluster_clen(stored, nr_blocks, blksize, &clen);
 	if (ret)
 		return ret;
 	memcpy(&h, s, sizeof(h));
@@ -168,5 +167,5 @@ int f2fs_cluster_decompress(unsigned int algo, const void *stored, unsigned int 
 	    le32_get(h.chksum) != f2fs_crc32(F2FS_SUPER_MAGIC, s + F2FS_COMPRESS_HEADER_SIZE, clen))
 		return -EUCLEAN;
 	return decode(algo, s + F2FS_COMPRESS_HEADER_SIZE, clen, out,
-		      (size_t)cluster_blocks * F2FS_BLKSIZE);
+		      (size_t)cluster_blocks * blksize);
 }

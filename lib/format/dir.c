@@ -60,7 +60,7 @@ int f2fs_dentry_put(struct f2fs_dentry_block *blk, unsigned int slot, const char
 {
 	struct f2fs_dentry_area a;
 
-	f2fs_dentry_block_area(blk, &a);
+	f2fs_dentry_block_area(f2fs_blkgeo_4k(), blk, &a);
 	return f2fs_dentry_area_put(&a, slot, name, len,
 				    f2fs_dentry_hash((const unsigned char *)name, len), ino,
 				    file_type);
@@ -111,24 +111,26 @@ bool f2fs_dir_block_bucket(uint64_t fblk, unsigned int dir_level, uint64_t *buck
 	return false;
 }
 
-void f2fs_dentry_block_area(struct f2fs_dentry_block *blk, struct f2fs_dentry_area *a)
+void f2fs_dentry_block_area(const struct f2fs_blkgeo *g, struct f2fs_dentry_block *blk,
+			    struct f2fs_dentry_area *a)
 {
-	a->bitmap = blk->dentry_bitmap;
-	a->dentry = blk->dentry;
-	a->names = (uint8_t *)blk->filename;
-	a->nr = F2FS_NR_DENTRY_IN_BLOCK;
+	a->bitmap = (uint8_t *)blk;
+	a->dentry = (struct f2fs_dir_entry *)(a->bitmap + g->dentry_bitmap + g->dentry_reserved);
+	a->names = (uint8_t *)(a->dentry + g->dentry_slots);
+	a->nr = g->dentry_slots;
 }
 
-int f2fs_inline_dentry_area(struct f2fs_inode *ri, uint32_t features, struct f2fs_dentry_area *a)
+int f2fs_inline_dentry_area(const struct f2fs_blkgeo *bg, struct f2fs_inode *ri, uint32_t features,
+			    struct f2fs_dentry_area *a)
 {
 	struct f2fs_inline_dentry_geo g;
 	uint8_t *area;
 
 	/* i_extra_isize must leave room for the reserved word and the area */
-	if (f2fs_inode_first_addr(ri) + 1 >= F2FS_DEF_ADDRS_PER_INODE)
+	if (f2fs_inode_first_addr(ri) + 1 >= bg->addrs_per_inode)
 		return -EUCLEAN;
 	/* f2fs_inline_data_bytes() ends the area before i_nid[] and any inline xattrs */
-	f2fs_inline_dentry_geometry(f2fs_inline_data_bytes(ri, features), &g);
+	f2fs_inline_dentry_geometry(f2fs_inline_data_bytes(bg, ri, features), &g);
 	area = (uint8_t *)f2fs_inline_data(ri);
 	a->bitmap = area;
 	a->dentry = (struct f2fs_dir_entry *)(area + g.bitmap_size + g.reserved);

@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/fields.h"
 #include "f2fs/format.h"
 #include "f2fs/xattr.h"
@@ -275,6 +276,24 @@ static const struct f2fs_field_table tables[F2FS_FIELDS_COUNT] = {
 const struct f2fs_field_table *f2fs_fields(enum f2fs_fields_of of)
 {
 	return (unsigned int)of < F2FS_FIELDS_COUNT ? &tables[of] : NULL;
+}
+
+struct f2fs_field f2fs_field_in_block(enum f2fs_fields_of of, const struct f2fs_field *f,
+				      const struct f2fs_blkgeo *g)
+{
+	struct f2fs_field r = *f;
+
+	if (of != F2FS_FIELDS_INODE)
+		return r;
+	if (f->offset == offsetof(struct f2fs_inode, i_addr) &&
+	    f->count == F2FS_DEF_ADDRS_PER_INODE) {
+		r.count = (uint16_t)g->addrs_per_inode;
+		if (r.listed)
+			r.listed = r.count;
+	} else if (f->offset == offsetof(struct f2fs_inode, i_nid)) {
+		r.offset = (uint16_t)(g->inode_nid_word * sizeof(le32));
+	}
+	return r;
 }
 
 const struct f2fs_field *f2fs_field_find(const struct f2fs_field_table *t, const char *name)

@@ -3,6 +3,9 @@
  * Inode geometry and checksums.  Extra attributes grow in a fixed order, and
  * a feature's field is only present when the extra area reaches it, so the
  * size mkfs chooses is that of the last field any enabled feature needs.
+ * How long i_addr[] is, where i_nid[] and the footer lie and how many
+ * children an indirect node has depend on the block size: every function
+ * here that needs them takes the volume's struct f2fs_blkgeo.
  */
 #include "config.h"
 
@@ -45,24 +48,25 @@ uint32_t f2fs_inode_chksum_seed(const uint8_t uuid[16])
 	return f2fs_crc32(0xffffffffu, uuid, 16);
 }
 
-uint32_t f2fs_inode_chksum(const struct f2fs_node *node, uint32_t seed)
+uint32_t f2fs_inode_chksum(const struct f2fs_blkgeo *g, const struct f2fs_node *node, uint32_t seed)
 {
 	const uint8_t *raw = (const uint8_t *)node;
 	const size_t cs_ofs = offsetof(struct f2fs_inode, i_inode_checksum);
 	const uint32_t zero = 0;
-	uint32_t ino = node->footer.ino, gen = node->i.i_generation, crc;
+	uint32_t ino = f2fs_node_footer(g, node)->ino, gen = node->i.i_generation, crc;
 
 	crc = f2fs_crc32(seed, &ino, sizeof(ino));
 	crc = f2fs_crc32(crc, &gen, sizeof(gen));
 	crc = f2fs_crc32(crc, raw, cs_ofs);
 	crc = f2fs_crc32(crc, &zero, sizeof(zero));
-	return f2fs_crc32(crc, raw + cs_ofs + sizeof(zero), F2FS_BLKSIZE - cs_ofs - sizeof(zero));
+	return f2fs_crc32(crc, raw + cs_ofs + sizeof(zero), g->blksize - cs_ofs - sizeof(zero));
 }
 
-void f2fs_inode_seal(struct f2fs_node *node, uint32_t features, uint32_t seed)
+void f2fs_inode_seal(const struct f2fs_blkgeo *g, struct f2fs_node *node, uint32_t features,
+		     uint32_t seed)
 {
 	if (features & F2FS_FEATURE_INODE_CHKSUM)
-		node->i.i_inode_checksum = le32_put(f2fs_inode_chksum(node, seed));
+		node->i.i_inode_checksum = le32_put(f2fs_inode_chksum(g, node, seed));
 }
 
 unsigned int f2fs_inode_inline_xattr_addrs(const struct f2fs_inode *ri, uint32_t features)
@@ -92,30 +96,32 @@ static unsigned int cluster_align(const struct f2fs_inode *ri, unsigned int addr
 	return addrs / cluster * cluster;
 }
 
-unsigned int f2fs_inode_addrs(const struct f2fs_inode *ri, uint32_t features)
+unsigned int f2fs_inode_addrs(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+			      uint32_t features)
 {
 	unsigned int used = f2fs_inode_first_addr(ri) + f2fs_inode_inline_xattr_addrs(ri, features);
 
-	if (used >= F2FS_DEF_ADDRS_PER_INODE)
+	if (used >= g->addrs_per_inode)
 		return 0;
-	return cluster_align(ri, F2FS_DEF_ADDRS_PER_INODE - used);
+	return cluster_align(ri, g->addrs_per_inode - used);
 }
 
-bool f2fs_inode_addr_range(const struct f2fs_inode *ri, uint32_t features, unsigned int *first,
-			   unsigned int *count)
+bool f2fs_inode_addr_range(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+			   uint32_t features, unsigned int *first, unsigned int *count)
 {
 	*first = f2fs_inode_first_addr(ri);
-	*count = f2fs_inode_addrs(ri, features);
-	return *first <= F2FS_DEF_ADDRS_PER_INODE && *count <= F2FS_DEF_ADDRS_PER_INODE - *first;
+	*count = f2fs_inode_addrs(g, ri, features);
+	return *first <= g->addrs_per_inode && *count <= g->addrs_per_inode - *first;
 }
 
-unsigned int f2fs_direct_addrs(const struct f2fs_inode *ri)
+unsigned int f2fs_direct_addrs(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri)
 {
-	return cluster_align(ri, F2FS_ADDRS_PER_BLOCK);
+	return cluster_align(ri, g->addrs_per_block);
 }
 
-bool f2fs_node_addr_range(const struct f2fs_node *n, uint32_t ofs, uint32_t features,
-			  unsigned int per_direct, unsigned int *start, unsigned int *count)
+bool f2fs_node_addr_range(const struct f2fs_blkgeo *g, const struct f2fs_node *n, uint32_t ofs,
+			  uint32_t features, unsigned int per_direct, unsigned int *start,
+			  unsigned int *count)
 {
 	const struct f2fs_inode *ri = &n->i;
 	unsigned int first;
@@ -123,13 +129,13 @@ bool f2fs_node_addr_range(const struct f2fs_node *n, uint32_t ofs, uint32_t feat
 	*start = 0;
 	*count = 0;
 	if (ofs != 0) {
-		if (f2fs_node_ofs_is_direct(ofs))
+		if (f2fs_node_ofs_is_direct(g, ofs))
 			*count = per_direct;
 		return true;
 	}
 	if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
 		return true;
-	if (!f2fs_inode_addr_range(ri, features, &first, count)) {
+	if (!f2fs_inode_addr_range(g, ri, features, &first, count)) {
 		*count = 0;
 		return false;
 	}
@@ -137,15 +143,16 @@ bool f2fs_node_addr_range(const struct f2fs_node *n, uint32_t ofs, uint32_t feat
 	return true;
 }
 
-unsigned int f2fs_inline_data_bytes(const struct f2fs_inode *ri, uint32_t features)
+unsigned int f2fs_inline_data_bytes(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+				    uint32_t features)
 {
 	unsigned int used = f2fs_inode_first_addr(ri) +
 			    f2fs_inode_inline_xattr_addrs(ri, features) +
 			    1; /* the reserved word before inline data */
 
-	if (used >= F2FS_DEF_ADDRS_PER_INODE)
+	if (used >= g->addrs_per_inode)
 		return 0;
-	return (F2FS_DEF_ADDRS_PER_INODE - used) * sizeof(uint32_t);
+	return (g->addrs_per_inode - used) * sizeof(uint32_t);
 }
 
 const uint8_t *f2fs_inline_data(const struct f2fs_inode *ri)
@@ -191,11 +198,21 @@ uint16_t f2fs_file_type_mode(uint8_t type)
 	return 0;
 }
 
-uint32_t f2fs_inode_nid_ofs(unsigned int i)
+uint32_t f2fs_node_ofs_indirect2(const struct f2fs_blkgeo *g)
 {
-	static const uint32_t ofs[F2FS_DEF_NIDS_PER_INODE] = {
+	return 4u + g->nids_per_block;
+}
+
+uint32_t f2fs_node_ofs_dindirect(const struct f2fs_blkgeo *g)
+{
+	return 5u + 2u * g->nids_per_block;
+}
+
+uint32_t f2fs_inode_nid_ofs(const struct f2fs_blkgeo *g, unsigned int i)
+{
+	const uint32_t ofs[F2FS_DEF_NIDS_PER_INODE] = {
 	    F2FS_NODE_OFS_DIRECT1, F2FS_NODE_OFS_DIRECT2, F2FS_NODE_OFS_INDIRECT1,
-	    F2FS_NODE_OFS_INDIRECT2, F2FS_NODE_OFS_DINDIRECT};
+	    f2fs_node_ofs_indirect2(g), f2fs_node_ofs_dindirect(g)};
 
 	return i < F2FS_DEF_NIDS_PER_INODE ? ofs[i] : 0;
 }
@@ -205,60 +222,63 @@ unsigned int f2fs_inode_nid_depth(unsigned int i)
 	return i < 2 ? 0 : i < 4 ? 1 : 2;
 }
 
-uint32_t f2fs_node_child_ofs(uint32_t ofs, unsigned int depth, unsigned int i)
+uint32_t f2fs_node_child_ofs(const struct f2fs_blkgeo *g, uint32_t ofs, unsigned int depth,
+			     unsigned int i)
 {
 	/* an indirect node's children follow it; a double indirect node's
 	 * children are indirect nodes, each followed by its own N children */
 	if (depth == 1)
 		return ofs + 1 + i;
-	return ofs + 1 + i * (F2FS_NIDS_PER_BLOCK + 1);
+	return ofs + 1 + i * (g->nids_per_block + 1);
 }
 
-bool f2fs_node_ofs_is_direct(uint32_t ofs)
+bool f2fs_node_ofs_is_direct(const struct f2fs_blkgeo *g, uint32_t ofs)
 {
-	const uint32_t n = F2FS_NIDS_PER_BLOCK;
+	const uint32_t n = g->nids_per_block, dind = f2fs_node_ofs_dindirect(g);
 
-	if (ofs == 0 || ofs == F2FS_NODE_OFS_INDIRECT1 || ofs == F2FS_NODE_OFS_INDIRECT2 ||
-	    ofs == F2FS_NODE_OFS_DINDIRECT)
+	if (ofs == 0 || ofs == F2FS_NODE_OFS_INDIRECT1 || ofs == f2fs_node_ofs_indirect2(g) ||
+	    ofs == dind)
 		return false;
-	if (ofs > F2FS_NODE_OFS_DINDIRECT + n * (n + 1))
+	if (ofs > dind + n * (n + 1))
 		return false; /* past the tree: the xattr node's 0x1FFFFFFF too */
-	if (ofs > F2FS_NODE_OFS_DINDIRECT)
-		return (ofs - F2FS_NODE_OFS_DINDIRECT - 1) % (n + 1) != 0;
+	if (ofs > dind)
+		return (ofs - dind - 1) % (n + 1) != 0;
 	return true;
 }
 
-uint64_t f2fs_node_first_block(uint32_t ofs, unsigned int inode_addrs, unsigned int per_direct)
+uint64_t f2fs_node_first_block(const struct f2fs_blkgeo *g, uint32_t ofs, unsigned int inode_addrs,
+			       unsigned int per_direct)
 {
-	const uint64_t n = F2FS_NIDS_PER_BLOCK;
+	const uint64_t n = g->nids_per_block;
+	const uint32_t dind = f2fs_node_ofs_dindirect(g);
 	uint64_t direct_before; /* direct nodes that precede this node in file order */
 
 	if (ofs == 0)
 		return 0;
 	if (ofs <= F2FS_NODE_OFS_DIRECT2) {
 		direct_before = ofs - 1;
-	} else if (ofs < F2FS_NODE_OFS_DINDIRECT) {
+	} else if (ofs < dind) {
 		/* 3 is the first indirect node, 4 + n the second; skip both */
 		uint64_t rel = ofs - F2FS_NODE_OFS_INDIRECT1;
 
-		direct_before = 2 + rel - rel / (n + 1) - (f2fs_node_ofs_is_direct(ofs) ? 1 : 0);
+		direct_before = 2 + rel - rel / (n + 1) - (f2fs_node_ofs_is_direct(g, ofs) ? 1 : 0);
 	} else {
 		/* past the double indirect node, each indirect child is followed by n */
-		uint64_t rel = ofs - F2FS_NODE_OFS_DINDIRECT;
+		uint64_t rel = ofs - dind;
 
 		if (rel == 0)
 			return inode_addrs + (2 + 2 * n) * (uint64_t)per_direct;
 		rel--;
 		direct_before =
-		    2 + 2 * n + rel - rel / (n + 1) - (f2fs_node_ofs_is_direct(ofs) ? 1 : 0);
+		    2 + 2 * n + rel - rel / (n + 1) - (f2fs_node_ofs_is_direct(g, ofs) ? 1 : 0);
 	}
 	return inode_addrs + direct_before * per_direct;
 }
 
-int f2fs_node_path(uint64_t index, unsigned int inode_addrs, unsigned int per_direct,
-		   struct f2fs_node_path *p)
+int f2fs_node_path(const struct f2fs_blkgeo *g, uint64_t index, unsigned int inode_addrs,
+		   unsigned int per_direct, struct f2fs_node_path *p)
 {
-	const uint64_t n = F2FS_NIDS_PER_BLOCK;
+	const uint64_t n = g->nids_per_block;
 	uint64_t rest = index;
 	unsigned int slot;
 
@@ -273,7 +293,7 @@ int f2fs_node_path(uint64_t index, unsigned int inode_addrs, unsigned int per_di
 		if (rest < per_direct) {
 			p->depth = 1;
 			p->nid_slot = slot;
-			p->node_ofs[1] = f2fs_inode_nid_ofs(slot);
+			p->node_ofs[1] = f2fs_inode_nid_ofs(g, slot);
 			p->ofs_in_node = (unsigned int)rest;
 			return 0;
 		}
@@ -285,8 +305,8 @@ int f2fs_node_path(uint64_t index, unsigned int inode_addrs, unsigned int per_di
 			p->depth = 2;
 			p->nid_slot = slot;
 			p->idx[0] = (unsigned int)(rest / per_direct);
-			p->node_ofs[1] = f2fs_inode_nid_ofs(slot);
-			p->node_ofs[2] = f2fs_node_child_ofs(p->node_ofs[1], 1, p->idx[0]);
+			p->node_ofs[1] = f2fs_inode_nid_ofs(g, slot);
+			p->node_ofs[2] = f2fs_node_child_ofs(g, p->node_ofs[1], 1, p->idx[0]);
 			p->ofs_in_node = (unsigned int)(rest % per_direct);
 			return 0;
 		}
@@ -298,9 +318,9 @@ int f2fs_node_path(uint64_t index, unsigned int inode_addrs, unsigned int per_di
 		p->nid_slot = 4;
 		p->idx[0] = (unsigned int)(rest / (n * per_direct));
 		p->idx[1] = (unsigned int)(rest / per_direct % n);
-		p->node_ofs[1] = F2FS_NODE_OFS_DINDIRECT;
-		p->node_ofs[2] = f2fs_node_child_ofs(p->node_ofs[1], 2, p->idx[0]);
-		p->node_ofs[3] = f2fs_node_child_ofs(p->node_ofs[2], 1, p->idx[1]);
+		p->node_ofs[1] = f2fs_node_ofs_dindirect(g);
+		p->node_ofs[2] = f2fs_node_child_ofs(g, p->node_ofs[1], 2, p->idx[0]);
+		p->node_ofs[3] = f2fs_node_child_ofs(g, p->node_ofs[2], 1, p->idx[1]);
 		p->ofs_in_node = (unsigned int)(rest % per_direct);
 		return 0;
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "f2fs/crc.h"
+#include "f2fs/blkgeo.h"
 #include "f2fs/endian.h"
 #include "f2fs/super.h"
 
@@ -55,6 +56,15 @@ uint64_t f2fs_sb_cp_pack_addr(const struct f2fs_super_block *sb, unsigned int pa
 	return le32_get(sb->cp_blkaddr) + (uint64_t)pack * F2FS_DEFAULT_BLKS_PER_SEG;
 }
 
+uint32_t f2fs_sb_blksize(const struct f2fs_super_block *sb)
+{
+	struct f2fs_blkgeo g;
+
+	if (f2fs_blkgeo_init(&g, le32_get(sb->log_blocksize)))
+		return F2FS_BLKSIZE;
+	return g.blksize;
+}
+
 uint64_t f2fs_sb_nat_blocks(const struct f2fs_super_block *sb)
 {
 	return (uint64_t)(le32_get(sb->segment_count_nat) / 2) * F2FS_DEFAULT_BLKS_PER_SEG;
@@ -62,7 +72,7 @@ uint64_t f2fs_sb_nat_blocks(const struct f2fs_super_block *sb)
 
 uint64_t f2fs_sb_max_nid(const struct f2fs_super_block *sb)
 {
-	return f2fs_sb_nat_blocks(sb) * F2FS_NAT_ENTRY_PER_BLOCK;
+	return f2fs_sb_nat_blocks(sb) * (f2fs_sb_blksize(sb) / sizeof(struct f2fs_nat_entry));
 }
 
 uint64_t f2fs_sb_sit_blocks(const struct f2fs_super_block *sb)

@@ -15,21 +15,24 @@
 #include "f2fs/node.h"
 #include "f2fs/xattr.h"
 
-unsigned int f2fs_inline_xattr_bytes(const struct f2fs_inode *ri, uint32_t features)
+unsigned int f2fs_inline_xattr_bytes(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+				     uint32_t features)
 {
 	unsigned int addrs = f2fs_inode_inline_xattr_addrs(ri, features);
 
-	if (!(ri->i_inline & F2FS_INLINE_XATTR) || addrs > F2FS_DEF_ADDRS_PER_INODE)
+	if (!(ri->i_inline & F2FS_INLINE_XATTR) || addrs > g->addrs_per_inode)
 		return 0;
 	return addrs * 4u;
 }
 
-const uint8_t *f2fs_inline_xattr(const struct f2fs_inode *ri, uint32_t features)
+const uint8_t *f2fs_inline_xattr(const struct f2fs_blkgeo *g, const struct f2fs_inode *ri,
+				 uint32_t features)
 {
-	unsigned int bytes = f2fs_inline_xattr_bytes(ri, features);
+	unsigned int bytes = f2fs_inline_xattr_bytes(g, ri, features);
 
 	/* the area ends where i_addr[] ends */
-	return (const uint8_t *)&ri->i_addr[F2FS_DEF_ADDRS_PER_INODE - bytes / 4u];
+	return (const uint8_t *)ri + offsetof(struct f2fs_inode, i_addr) +
+	       (g->addrs_per_inode - bytes / 4u) * sizeof(le32);
 }
 
 size_t f2fs_xattr_entry_size(const uint8_t *e)

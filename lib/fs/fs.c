@@ -88,6 +88,12 @@ static int load_volume(struct f2fs_fs *fs, char *why, size_t why_len)
 		return ret;
 	fs->features = le32_get(f2fs_volume_sb(fs->vol)->feature);
 	f2fs_geometry_init(&fs->geo, f2fs_volume_sb(fs->vol));
+	if ((fs->flags & F2FS_FS_WRITE) && fs->geo.blk.blksize != F2FS_BLKSIZE) {
+		/* the write path still builds 4 KiB blocks: refuse rather than corrupt */
+		snprintf(why, why_len, "%u KiB blocks: not supported for writing yet",
+			 fs->geo.blk.blksize / 1024);
+		return -EOPNOTSUPP;
+	}
 	fs_read_zone_capacity(fs);
 	if ((fs->flags & (F2FS_FS_WRITE | F2FS_FS_ROLL_BACK)) == F2FS_FS_WRITE &&
 	    (f2fs_volume_rejected(fs->vol) & F2FS_REJECTED_CP_NEWEST)) {
@@ -224,7 +230,8 @@ int f2fs_fs_read_blocks(struct f2fs_fs *fs, uint64_t blkaddr, void *buf, uint32_
 
 	if (blkaddr >= end || count > end - blkaddr)
 		return -ENXIO;
-	return f2fs_dev_read(fs->dev, buf, blkaddr * F2FS_BLKSIZE, (size_t)count * F2FS_BLKSIZE);
+	return f2fs_dev_read(fs->dev, buf, f2fs_blk_to_bytes(&fs->geo, blkaddr),
+			     (size_t)count << fs->geo.blk.log_blksize);
 }
 
 const char *f2fs_fs_why(const struct f2fs_fs *fs)

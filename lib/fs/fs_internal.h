@@ -20,12 +20,14 @@ struct f2fs_sit_table {
 	uint32_t segs_per_sec;
 	uint32_t sections;
 	/*
-	 * Entries per SIT block (F2FS_SIT_ENTRY_PER_BLOCK segments), NULL for a
+	 * Entries per SIT block (per_block segments), NULL for a
 	 * block whose entries were all zero on disk and in the journal: memory
 	 * follows the segments in use, not the device size.
 	 */
 	struct f2fs_seg_entry **blocks;
 	uint32_t nr_blocks;
+	uint32_t per_block; /* SIT entries per block: the volume's block size decides */
+	uint32_t blksize;
 	struct f2fs_sec_entry *sec;
 	uint32_t free_segments; /* segments with no valid block that are not open logs */
 	struct f2fs_sit_anomaly *anomalies;
@@ -33,7 +35,9 @@ struct f2fs_sit_table {
 };
 
 struct f2fs_nat_table {
-	uint32_t max_nid; /* NAT blocks of one copy x entries per block */
+	uint32_t max_nid;   /* NAT blocks of one copy x entries per block */
+	uint32_t per_block; /* NAT entries per block: the volume's block size decides */
+	uint32_t blksize;
 	/* per NAT block, NULL when every entry of that block is empty: most are */
 	struct f2fs_nat_info **blocks;
 	/* nat_bits, when the checkpoint has CP_NAT_BITS_FLAG and the tag matches */

@@ -43,12 +43,13 @@ static void list_paths(const struct f2fs_sb_device *d, unsigned int n, char *out
 		used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : "", d[i].path);
 }
 
-/* Open member @i of the @n listed, checked first by @check. */
+/* Open member @i of the @n listed (blocks of @blksize bytes), checked first by @check. */
 static int open_member(const struct f2fs_sb_device *d, unsigned int n, unsigned int i,
-		       unsigned int flags, int (*check)(const char *path, void *arg), void *arg,
+		       uint32_t blksize, unsigned int flags,
+		       int (*check)(const char *path, void *arg), void *arg,
 		       struct f2fs_device **out, char *why, size_t why_len)
 {
-	uint64_t need = (d[i].last_blkaddr - d[i].first_blkaddr + 1) * F2FS_BLKSIZE;
+	uint64_t need = (d[i].last_blkaddr - d[i].first_blkaddr + 1) * blksize;
 	char all[F2FS_MAX_DEVICES * (F2FS_MAX_PATH_LEN + 2)];
 	int ret;
 
@@ -92,13 +93,14 @@ int f2fs_volume_open_members(struct f2fs_device **dev, unsigned int flags,
 	if (n <= 1)
 		return 0;
 	for (i = 0; i < n; i++)
-		lens[i] = (d[i].last_blkaddr - d[i].first_blkaddr + 1) * F2FS_BLKSIZE;
+		lens[i] = (d[i].last_blkaddr - d[i].first_blkaddr + 1) * f2fs_sb_blksize(&sb);
 	ret = f2fs_dev_get_info(*dev)->size_bytes < lens[0] ? -ENOSPC : 0;
 	if (ret < 0)
 		say_short(why, why_len, f2fs_dev_path(*dev), f2fs_dev_get_info(*dev)->size_bytes,
 			  lens[0]);
 	for (i = 1; i < n && ret == 0; i++)
-		ret = open_member(d, n, i, flags, check, arg, &members[i], why, why_len);
+		ret = open_member(d, n, i, f2fs_sb_blksize(&sb), flags, check, arg, &members[i],
+				  why, why_len);
 	if (ret == 0) {
 		ret = f2fs_dev_concat(members, lens, n, &vol);
 		if (ret < 0)

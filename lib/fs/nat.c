@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
@@ -40,15 +41,18 @@ const struct f2fs_nat_info f2fs_nat_empty_entry;
 static struct f2fs_nat_info *block_for_write(struct f2fs_nat_table *t, uint32_t idx)
 {
 	if (!t->blocks[idx])
-		t->blocks[idx] = calloc(F2FS_NAT_ENTRY_PER_BLOCK, sizeof(struct f2fs_nat_info));
+		t->blocks[idx] = calloc(t->per_block, sizeof(struct f2fs_nat_info));
 	return t->blocks[idx];
 }
 
-static bool nat_block_empty(const uint8_t *blk)
+static bool nat_block_empty(const uint8_t *blk, uint32_t entries)
 {
-	static const uint8_t zero[sizeof(struct f2fs_nat_block)];
+	size_t i, len = (size_t)entries * sizeof(struct f2fs_nat_entry);
 
-	return !memcmp(blk, zero, sizeof(zero));
+	for (i = 0; i < len; i++)
+		if (blk[i])
+			return false;
+	return true;
 }
 
 /* Decode @count NAT blocks from @buf into the entries starting at block @idx. */
@@ -58,18 +62,20 @@ static int take_blocks(struct f2fs_nat_table *t, const uint8_t *buf, uint32_t id
 
 	for (b = 0; b < count; b++) {
 		const struct f2fs_nat_block *blk =
-		    (const struct f2fs_nat_block *)(buf + (size_t)b * F2FS_BLKSIZE);
+		    (const struct f2fs_nat_block *)(buf + (size_t)b * t->blksize);
 		struct f2fs_nat_info *dst;
 
-		if (nat_block_empty((const uint8_t *)blk))
+		if (nat_block_empty((const uint8_t *)blk, t->per_block))
 			continue;
 		dst = block_for_write(t, idx + b);
 		if (!dst)
 			return -ENOMEM;
-		for (i = 0; i < F2FS_NAT_ENTRY_PER_BLOCK; i++) {
-			dst[i].version = blk->entries[i].version;
-			dst[i].ino = le32_get(blk->entries[i].ino);
-			dst[i].blkaddr = le32_get(blk->entries[i].block_addr);
+		for (i = 0; i < t->per_block; i++) {
+			const struct f2fs_nat_entry *ne = &blk->entries[0] + i;
+
+			dst[i].version = ne->version;
+			dst[i].ino = le32_get(ne->ino);
+			dst[i].blkaddr = le32_get(ne->block_addr);
 			dst[i].from_journal = 0;
 		}
 	}
@@ -81,7 +87,7 @@ static int read_nat_area(struct f2fs_device *dev, const struct f2fs_super_block 
 			 size_t why_len)
 {
 	uint32_t pairs = t->nat_blocks / SEG_BLOCKS;
-	uint8_t *buf = malloc((size_t)SEG_BLOCKS * F2FS_BLKSIZE);
+	uint8_t *buf = malloc((size_t)SEG_BLOCKS * t->blksize);
 	uint32_t pair;
 	int ret = 0;
 
@@ -99,8 +105,7 @@ static int read_nat_area(struct f2fs_device *dev, const struct f2fs_super_block 
 			       f2fs_test_bit_msb(cpd->nat_bitmap, first + off + run) == copy)
 				run++;
 			addr = f2fs_nat_block_addr(sb, first + off, copy);
-			ret = f2fs_dev_read(dev, buf, addr * F2FS_BLKSIZE,
-					    (size_t)run * F2FS_BLKSIZE);
+			ret = f2fs_dev_read(dev, buf, addr * t->blksize, (size_t)run * t->blksize);
 			if (ret) {
 				fs_say(why, why_len,
 				       "NAT: reading blocks %u..%u (copy %d at %llu): %s",
@@ -120,14 +125,15 @@ static int read_nat_area(struct f2fs_device *dev, const struct f2fs_super_block 
 	return ret;
 }
 
-static int apply_journal(struct f2fs_nat_table *t, const struct f2fs_journal *j)
+static int apply_journal(struct f2fs_nat_table *t, const struct f2fs_journal *j,
+			 uint32_t max_entries)
 {
 	uint32_t n = le16_get(j->n_nats), i;
 
-	if (n > F2FS_NAT_JOURNAL_ENTRIES)
-		n = F2FS_NAT_JOURNAL_ENTRIES;
+	if (n > max_entries)
+		n = max_entries;
 	for (i = 0; i < n; i++) {
-		const struct f2fs_nat_journal_entry *je = &j->nat_j.entries[i];
+		const struct f2fs_nat_journal_entry *je = f2fs_nat_journal_at(j, i);
 		uint32_t nid = le32_get(je->nid);
 		struct f2fs_nat_info *e;
 
@@ -135,10 +141,10 @@ static int apply_journal(struct f2fs_nat_table *t, const struct f2fs_journal *j)
 			t->journal_bad_nids++;
 			continue;
 		}
-		e = block_for_write(t, nid / F2FS_NAT_ENTRY_PER_BLOCK);
+		e = block_for_write(t, nid / t->per_block);
 		if (!e)
 			return -ENOMEM;
-		e += nid % F2FS_NAT_ENTRY_PER_BLOCK;
+		e += nid % t->per_block;
 		e->version = je->ne.version;
 		e->ino = le32_get(je->ne.ino);
 		e->blkaddr = le32_get(je->ne.block_addr);
@@ -153,7 +159,7 @@ static int read_nat_bits(struct f2fs_device *dev, const struct f2fs_super_block 
 			 struct f2fs_nat_table *t, char *why, size_t why_len)
 {
 	uint32_t segs = le32_get(sb->segment_count_nat);
-	uint32_t blocks = f2fs_nat_bits_blocks(segs);
+	uint32_t blocks = f2fs_nat_bits_blocks(segs, t->blksize);
 	uint32_t bytes = f2fs_nat_bits_bytes(segs);
 	uint64_t start, tag;
 	uint8_t *buf;
@@ -165,10 +171,10 @@ static int read_nat_bits(struct f2fs_device *dev, const struct f2fs_super_block 
 	if (blocks >= SEG_BLOCKS || (uint64_t)bytes * 8 < t->nat_blocks)
 		return 0;
 	start = (uint64_t)cp_start + SEG_BLOCKS - blocks;
-	buf = malloc((size_t)blocks * F2FS_BLKSIZE);
+	buf = malloc((size_t)blocks * t->blksize);
 	if (!buf)
 		return -ENOMEM;
-	ret = f2fs_dev_read(dev, buf, start * F2FS_BLKSIZE, (size_t)blocks * F2FS_BLKSIZE);
+	ret = f2fs_dev_read(dev, buf, start * t->blksize, (size_t)blocks * t->blksize);
 	if (ret) {
 		fs_say(why, why_len, "NAT: nat_bits: reading %u blocks at %llu: %s", blocks,
 		       (unsigned long long)start, strerror(-ret));
@@ -225,6 +231,8 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	if (!t)
 		return -ENOMEM;
 	t->max_nid = (uint32_t)max_nid;
+	t->blksize = f2fs_sb_blksize(sb);
+	t->per_block = t->blksize / (uint32_t)sizeof(struct f2fs_nat_entry);
 	t->nat_blocks = (uint32_t)blocks;
 	t->blocks = calloc(t->nat_blocks ? t->nat_blocks : 1, sizeof(*t->blocks));
 	if (!t->blocks) {
@@ -234,7 +242,10 @@ int f2fs_nat_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	ret = read_nat_area(dev, sb, cpd, t, why, why_len);
 	if (ret)
 		goto fail;
-	ret = apply_journal(t, &cpd->nat_journal);
+	/* n_nats was checked against the block size when the pack was read */
+	ret = apply_journal(t, &cpd->nat_journal,
+			    (uint32_t)(F2FS_MAX_SUM_JOURNAL_SIZE - sizeof(le16)) /
+				(uint32_t)sizeof(struct f2fs_nat_journal_entry));
 	if (ret) {
 		fs_say(why, why_len, "NAT: out of memory");
 		goto fail;
@@ -266,6 +277,11 @@ void f2fs_nat_free(struct f2fs_nat_table *t)
 	free(t);
 }
 
+uint32_t f2fs_nat_per_block(const struct f2fs_nat_table *t)
+{
+	return t->per_block;
+}
+
 uint32_t f2fs_nat_max_nid(const struct f2fs_nat_table *t)
 {
 	return t->max_nid;
@@ -277,8 +293,8 @@ const struct f2fs_nat_info *f2fs_nat_get(const struct f2fs_nat_table *t, uint32_
 
 	if (nid >= t->max_nid)
 		return NULL;
-	blk = t->blocks[nid / F2FS_NAT_ENTRY_PER_BLOCK];
-	return blk ? &blk[nid % F2FS_NAT_ENTRY_PER_BLOCK] : &f2fs_nat_empty_entry;
+	blk = t->blocks[nid / t->per_block];
+	return blk ? &blk[nid % t->per_block] : &f2fs_nat_empty_entry;
 }
 
 uint32_t f2fs_nat_blocks(const struct f2fs_nat_table *t)
@@ -317,7 +333,7 @@ static uint32_t block_nids_used(const struct f2fs_nat_table *t, uint32_t blk)
 {
 	uint32_t i, n = blk == 0;
 
-	for (i = 0; t->blocks[blk] && i < F2FS_NAT_ENTRY_PER_BLOCK; i++)
+	for (i = 0; t->blocks[blk] && i < t->per_block; i++)
 		n += t->blocks[blk][i].blkaddr != F2FS_NULL_ADDR && !(blk == 0 && i == 0);
 	return n;
 }
@@ -333,7 +349,7 @@ bool f2fs_nat_bits_exact(const struct f2fs_nat_table *t)
 		bool full = f2fs_test_bit_lsb(t->full_nat_bits, blk);
 		bool empty = f2fs_test_bit_lsb(t->empty_nat_bits, blk);
 
-		if (full != (used == F2FS_NAT_ENTRY_PER_BLOCK) || empty != (used == 0))
+		if (full != (used == t->per_block) || empty != (used == 0))
 			return false;
 	}
 	return true;
@@ -347,8 +363,8 @@ struct f2fs_nat_info *f2fs_nat_entry_mut(struct f2fs_nat_table *t, uint32_t nid)
 
 	if (nid >= t->max_nid)
 		return NULL;
-	blk = block_for_write(t, nid / F2FS_NAT_ENTRY_PER_BLOCK);
-	return blk ? &blk[nid % F2FS_NAT_ENTRY_PER_BLOCK] : NULL;
+	blk = block_for_write(t, nid / t->per_block);
+	return blk ? &blk[nid % t->per_block] : NULL;
 }
 
 int f2fs_nat_new_empty(const struct f2fs_super_block *sb, struct f2fs_nat_table **out)
@@ -360,7 +376,9 @@ int f2fs_nat_new_empty(const struct f2fs_super_block *sb, struct f2fs_nat_table 
 	if (!t)
 		return -ENOMEM;
 	t->nat_blocks = segs / 2 * SEG_BLOCKS;
-	t->max_nid = t->nat_blocks * F2FS_NAT_ENTRY_PER_BLOCK;
+	t->blksize = f2fs_sb_blksize(sb);
+	t->per_block = t->blksize / (uint32_t)sizeof(struct f2fs_nat_entry);
+	t->max_nid = t->nat_blocks * t->per_block;
 	t->blocks = calloc(t->nat_blocks ? t->nat_blocks : 1, sizeof(*t->blocks));
 	if (!t->blocks) {
 		f2fs_nat_free(t);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "f2fs/bitops.h"
+#include "f2fs/blkgeo.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
@@ -82,7 +83,7 @@ static const struct f2fs_seg_entry empty_entry;
 static struct f2fs_seg_entry *block_for_write(struct f2fs_sit_table *t, uint32_t blk)
 {
 	if (!t->blocks[blk])
-		t->blocks[blk] = calloc(F2FS_SIT_ENTRY_PER_BLOCK, sizeof(struct f2fs_seg_entry));
+		t->blocks[blk] = calloc(t->per_block, sizeof(struct f2fs_seg_entry));
 	return t->blocks[blk];
 }
 
@@ -109,24 +110,25 @@ static int read_blocks(struct f2fs_sit_table *t, struct f2fs_device *dev, uint64
 	uint32_t i, k;
 	int ret;
 
-	ret = f2fs_dev_read(dev, buf, blkaddr * F2FS_BLKSIZE, (size_t)count * F2FS_BLKSIZE);
+	ret = f2fs_dev_read(dev, buf, blkaddr * t->blksize, (size_t)count * t->blksize);
 	if (ret)
 		return fail(why, why_len, ret, "SIT: cannot read %llu blocks at block %llu",
 			    (unsigned long long)count, (unsigned long long)blkaddr);
 	for (i = 0; i < count; i++) {
 		const struct f2fs_sit_block *b =
-		    (const struct f2fs_sit_block *)(buf + (size_t)i * F2FS_BLKSIZE);
-		uint64_t seg0 = (uint64_t)(first + i) * F2FS_SIT_ENTRY_PER_BLOCK;
+		    (const struct f2fs_sit_block *)(buf + (size_t)i * t->blksize);
+		uint64_t seg0 = (uint64_t)(first + i) * t->per_block;
 		struct f2fs_seg_entry *e;
 
 		/* most SIT blocks of a large volume describe unused segments */
-		if (all_zero((const uint8_t *)b->entries, sizeof(b->entries)))
+		if (all_zero((const uint8_t *)b->entries,
+			     (size_t)t->per_block * sizeof(struct f2fs_sit_entry)))
 			continue;
 		e = block_for_write(t, first + i);
 		if (!e)
 			return fail(why, why_len, -ENOMEM, "SIT: out of memory");
-		for (k = 0; k < F2FS_SIT_ENTRY_PER_BLOCK && seg0 + k < t->segments; k++)
-			take_entry(&e[k], &b->entries[k], 0);
+		for (k = 0; k < t->per_block && seg0 + k < t->segments; k++)
+			take_entry(&e[k], &b->entries[0] + k, 0);
 	}
 	return 0;
 }
@@ -137,11 +139,11 @@ static int load(struct f2fs_sit_table *t, struct f2fs_device *dev,
 {
 	uint64_t half_blocks = f2fs_sb_sit_blocks(sb);
 	uint32_t sit_blocks, blk, cap = 0, n_sits, i;
+	const struct f2fs_sit_journal_entry *e0 = NULL;
 	uint8_t *buf;
 	int ret = 0;
 
-	sit_blocks = (uint32_t)(((uint64_t)t->segments + F2FS_SIT_ENTRY_PER_BLOCK - 1) /
-				F2FS_SIT_ENTRY_PER_BLOCK);
+	sit_blocks = (uint32_t)(((uint64_t)t->segments + t->per_block - 1) / t->per_block);
 	if (sit_blocks > half_blocks)
 		return fail(why, why_len, -EINVAL,
 			    "SIT: %llu main segments need %llu SIT blocks per copy",
@@ -153,7 +155,7 @@ static int load(struct f2fs_sit_table *t, struct f2fs_device *dev,
 			    (unsigned long long)sit_blocks);
 
 	buf = malloc((size_t)(sit_blocks < SIT_CHUNK_BLOCKS ? sit_blocks : SIT_CHUNK_BLOCKS) *
-		     F2FS_BLKSIZE);
+		     t->blksize);
 	if (!buf)
 		return fail(why, why_len, -ENOMEM, "SIT: out of memory for %llu blocks",
 			    (unsigned long long)sit_blocks);
@@ -176,10 +178,11 @@ static int load(struct f2fs_sit_table *t, struct f2fs_device *dev,
 
 	/* The journal holds entries newer than the SIT blocks. */
 	n_sits = le16_get(cpd->sit_journal.n_sits);
-	if (n_sits > F2FS_SIT_JOURNAL_ENTRIES)
-		n_sits = F2FS_SIT_JOURNAL_ENTRIES;
+	/* checked against the block size when the pack was read; this bounds the storage */
+	if (n_sits > (F2FS_MAX_SUM_JOURNAL_SIZE - sizeof(le16)) / sizeof(*e0))
+		n_sits = (F2FS_MAX_SUM_JOURNAL_SIZE - sizeof(le16)) / sizeof(*e0);
 	for (i = 0; i < n_sits; i++) {
-		const struct f2fs_sit_journal_entry *e = &cpd->sit_journal.sit_j.entries[i];
+		const struct f2fs_sit_journal_entry *e = f2fs_sit_journal_at(&cpd->sit_journal, i);
 		uint32_t segno = le32_get(e->segno);
 
 		if (segno >= t->segments) {
@@ -187,23 +190,20 @@ static int load(struct f2fs_sit_table *t, struct f2fs_device *dev,
 				goto nomem;
 			continue;
 		}
-		if (!block_for_write(t, segno / F2FS_SIT_ENTRY_PER_BLOCK))
+		if (!block_for_write(t, segno / t->per_block))
 			goto nomem;
-		take_entry(
-		    &t->blocks[segno / F2FS_SIT_ENTRY_PER_BLOCK][segno % F2FS_SIT_ENTRY_PER_BLOCK],
-		    &e->se, 1);
+		take_entry(&t->blocks[segno / t->per_block][segno % t->per_block], &e->se, 1);
 	}
 
 	/* One pass: judge each entry, sum the sections, count free segments. */
 	for (i = 0; i < t->segments; i++) {
-		struct f2fs_seg_entry *se = t->blocks[i / F2FS_SIT_ENTRY_PER_BLOCK];
+		struct f2fs_seg_entry *se = t->blocks[i / t->per_block];
 		struct f2fs_sec_entry *sec;
 		uint32_t weight;
 
 		if (!se) {
 			/* an all-zero SIT block: free segments, unless a log is open there */
-			uint32_t end =
-			    (i / F2FS_SIT_ENTRY_PER_BLOCK + 1) * F2FS_SIT_ENTRY_PER_BLOCK;
+			uint32_t end = (i / t->per_block + 1) * t->per_block;
 
 			if (end > t->segments)
 				end = t->segments;
@@ -211,7 +211,7 @@ static int load(struct f2fs_sit_table *t, struct f2fs_device *dev,
 			i = end - 1;
 			continue;
 		}
-		se += i % F2FS_SIT_ENTRY_PER_BLOCK;
+		se += i % t->per_block;
 		weight = f2fs_popcount_bytes(se->map, F2FS_SIT_VBLOCK_MAP_SIZE);
 		uint32_t counted = se->valid;
 		uint32_t ckpt = se->ckpt_valid;
@@ -269,9 +269,11 @@ int f2fs_sit_load(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	if (!t)
 		return fail(why, why_len, -ENOMEM, "SIT: out of memory");
 	t->segments = main_segs;
+	t->blksize = f2fs_sb_blksize(sb);
+	t->per_block = t->blksize / (uint32_t)sizeof(struct f2fs_sit_entry);
 	t->segs_per_sec = segs_per_sec;
 	t->sections = main_segs / segs_per_sec;
-	t->nr_blocks = (main_segs + F2FS_SIT_ENTRY_PER_BLOCK - 1) / F2FS_SIT_ENTRY_PER_BLOCK;
+	t->nr_blocks = (main_segs + t->per_block - 1) / t->per_block;
 	t->blocks = calloc(t->nr_blocks, sizeof(*t->blocks));
 	t->sec = calloc(t->sections ? t->sections : 1, sizeof(*t->sec));
 	if (!t->blocks || !t->sec) {
@@ -323,13 +325,13 @@ const struct f2fs_seg_entry *f2fs_sit_seg(const struct f2fs_sit_table *t, uint32
 
 	if (segno >= t->segments)
 		return NULL;
-	blk = t->blocks[segno / F2FS_SIT_ENTRY_PER_BLOCK];
-	return blk ? &blk[segno % F2FS_SIT_ENTRY_PER_BLOCK] : &empty_entry;
+	blk = t->blocks[segno / t->per_block];
+	return blk ? &blk[segno % t->per_block] : &empty_entry;
 }
 
 uint32_t f2fs_sit_next_used(const struct f2fs_sit_table *t, uint32_t segno)
 {
-	uint32_t blk = segno / F2FS_SIT_ENTRY_PER_BLOCK;
+	uint32_t blk = segno / t->per_block;
 
 	if (segno >= t->segments)
 		return t->segments;
@@ -337,7 +339,7 @@ uint32_t f2fs_sit_next_used(const struct f2fs_sit_table *t, uint32_t segno)
 		return segno;
 	for (blk++; blk < t->nr_blocks; blk++)
 		if (t->blocks[blk])
-			return blk * F2FS_SIT_ENTRY_PER_BLOCK;
+			return blk * t->per_block;
 	return t->segments;
 }
 
@@ -372,8 +374,7 @@ bool f2fs_sit_range_used(const struct f2fs_sit_table *t, uint32_t first, uint32_
 
 	if (end > t->segments)
 		end = t->segments;
-	for (blk = first / F2FS_SIT_ENTRY_PER_BLOCK;
-	     first < end && blk <= (end - 1) / F2FS_SIT_ENTRY_PER_BLOCK; blk++)
+	for (blk = first / t->per_block; first < end && blk <= (end - 1) / t->per_block; blk++)
 		if (t->blocks[blk])
 			return true;
 	return false;
@@ -387,8 +388,8 @@ struct f2fs_seg_entry *f2fs_sit_seg_mut(struct f2fs_sit_table *t, uint32_t segno
 
 	if (segno >= t->segments)
 		return NULL;
-	blk = block_for_write(t, segno / F2FS_SIT_ENTRY_PER_BLOCK);
-	return blk ? &blk[segno % F2FS_SIT_ENTRY_PER_BLOCK] : NULL;
+	blk = block_for_write(t, segno / t->per_block);
+	return blk ? &blk[segno % t->per_block] : NULL;
 }
 
 int f2fs_sit_new_empty(const struct f2fs_super_block *sb, struct f2fs_sit_table **out)
@@ -399,9 +400,11 @@ int f2fs_sit_new_empty(const struct f2fs_super_block *sb, struct f2fs_sit_table 
 	if (!t)
 		return -ENOMEM;
 	t->segments = le32_get(sb->segment_count_main);
+	t->blksize = f2fs_sb_blksize(sb);
+	t->per_block = t->blksize / (uint32_t)sizeof(struct f2fs_sit_entry);
 	t->segs_per_sec = le32_get(sb->segs_per_sec);
 	t->sections = t->segments / t->segs_per_sec;
-	t->nr_blocks = (t->segments + F2FS_SIT_ENTRY_PER_BLOCK - 1) / F2FS_SIT_ENTRY_PER_BLOCK;
+	t->nr_blocks = (t->segments + t->per_block - 1) / t->per_block;
 	t->blocks = calloc(t->nr_blocks ? t->nr_blocks : 1, sizeof(*t->blocks));
 	t->sec = calloc(t->sections ? t->sections : 1, sizeof(*t->sec));
 	if (!t->blocks || !t->sec) {

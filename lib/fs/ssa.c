@@ -6,7 +6,10 @@
  * then the oldest read ones are dropped, to be read again when asked for,
  * so that memory does not follow the segments in use.  A read-only volume
  * (F2FS_FEATURE_RO) has no SSA at all: only its open logs have summaries,
- * the checkpoint pack's; any other segment's is -ENODATA.
+ * the checkpoint pack's; any other segment's is -ENODATA.  Whatever the
+ * block size, a segment's summary is kept in the 4 KiB layout: the 512
+ * entries of its blocks and the footer (a larger block only has a larger
+ * journal, which the SSA's blocks do not use).
  */
 #include "config.h"
 
@@ -15,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/endian.h"
+#include "f2fs/super.h"
 #include "fs_internal.h"
 
 #define SSA_READAHEAD 32    /* segments per read: 128 KiB of summaries */
@@ -26,7 +31,8 @@ struct f2fs_ssa {
 	const struct f2fs_cp_data *cpd;
 	uint32_t ssa_blkaddr;
 	uint32_t segments;
-	bool absent; /* a read-only volume's: no area on disk */
+	bool absent;	       /* a read-only volume's: no area on disk */
+	struct f2fs_blkgeo bg; /* the volume's block size */
 	/* per SSA_CHUNK segments, NULL until one of them is loaded; then per segment */
 	struct f2fs_summary_block ***chunks;
 	uint32_t nr_chunks;
@@ -64,6 +70,10 @@ int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	s->dev = dev;
 	s->cpd = cpd;
 	s->ssa_blkaddr = le32_get(sb->ssa_blkaddr);
+	if (f2fs_blkgeo_init(&s->bg, le32_get(sb->log_blocksize))) {
+		free(s);
+		return -EINVAL;
+	}
 	s->segments = le32_get(sb->segment_count_main);
 	s->absent = (le32_get(sb->feature) & F2FS_FEATURE_RO) && !le32_get(sb->segment_count_ssa);
 	if ((uint64_t)le32_get(sb->segment_count_ssa) * F2FS_DEFAULT_BLKS_PER_SEG < s->segments &&
@@ -154,6 +164,18 @@ static const struct f2fs_summary_block *open_log_summary(const struct f2fs_ssa *
 	return log < 0 ? NULL : &s->cpd->curseg_sum[log];
 }
 
+/* Keep summary block @raw as @dst in the 4 KiB layout (a 4 KiB block as it is). */
+static void take_summary(const struct f2fs_blkgeo *g, struct f2fs_summary_block *dst,
+			 const struct f2fs_summary_block *raw)
+{
+	if (g->blksize == sizeof(*dst)) {
+		memcpy(dst, raw, sizeof(*dst));
+		return;
+	}
+	memcpy(dst->entries, raw->entries, sizeof(dst->entries));
+	dst->footer = *f2fs_sum_footer(g, raw);
+}
+
 /* Read @segno and the following not-yet-loaded segments in one request. */
 static int load_run(struct f2fs_ssa *s, uint32_t segno)
 {
@@ -164,20 +186,22 @@ static int load_run(struct f2fs_ssa *s, uint32_t segno)
 
 	while (n < most && segno + n < s->segments && !loaded(s, segno + n))
 		n++;
-	buf = malloc((size_t)n * F2FS_BLKSIZE);
+	buf = malloc((size_t)n * s->bg.blksize);
 	if (!buf)
 		return -ENOMEM;
-	ret = f2fs_dev_read(s->dev, buf, ((uint64_t)s->ssa_blkaddr + segno) * F2FS_BLKSIZE,
-			    (size_t)n * F2FS_BLKSIZE);
+	ret = f2fs_dev_read(s->dev, buf, ((uint64_t)s->ssa_blkaddr + segno) * s->bg.blksize,
+			    (size_t)n * s->bg.blksize);
 	for (i = 0; !ret && i < n; i++) {
 		struct f2fs_summary_block **p = slot(s, segno + i, true);
+		const struct f2fs_summary_block *raw =
+		    (const struct f2fs_summary_block *)(buf + (size_t)i * s->bg.blksize);
 
 		if (p)
-			*p = malloc(F2FS_BLKSIZE);
+			*p = calloc(1, sizeof(**p));
 		if (!p || !*p) {
 			ret = -ENOMEM;
 		} else {
-			memcpy(*p, buf + (size_t)i * F2FS_BLKSIZE, F2FS_BLKSIZE);
+			take_summary(&s->bg, *p, raw);
 			remember_read(s, segno + i);
 		}
 	}

@@ -13,6 +13,9 @@
  *   total - 1              checkpoint block again
  * Normal data summaries sit at total - 7 + type with node summaries in the
  * pack, and at total - 4 + type without them.
+ *
+ * Every block is of the volume's size; the journals and the summaries are
+ * taken into struct f2fs_cp_data whose summaries keep the 4 KiB layout.
  */
 #include "config.h"
 
@@ -23,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
@@ -34,6 +38,7 @@
 
 struct loader {
 	const struct f2fs_super_block *sb;
+	struct f2fs_blkgeo bg; /* the volume's block size */
 	const struct f2fs_checkpoint *cp;
 	struct f2fs_device *dev;
 	uint32_t start;			/* first block of the pack */
@@ -50,7 +55,8 @@ struct loader {
 static int read_blocks(struct loader *ld, uint64_t blkaddr, uint32_t count, void *buf,
 		       const char *what)
 {
-	int ret = f2fs_dev_read(ld->dev, buf, blkaddr * F2FS_BLKSIZE, (size_t)count * F2FS_BLKSIZE);
+	int ret =
+	    f2fs_dev_read(ld->dev, buf, blkaddr * ld->bg.blksize, (size_t)count * ld->bg.blksize);
 
 	if (ret)
 		fs_say(ld->why, ld->why_len, "%s: read of block %llu (%u blocks) failed: %s", what,
@@ -68,6 +74,7 @@ static int locate_bitmaps(struct loader *ld, size_t head_len, size_t *sit_ofs, s
 {
 	uint64_t sit = le32_get(ld->cp->sit_ver_bitmap_bytesize);
 	uint64_t nat = le32_get(ld->cp->nat_ver_bitmap_bytesize);
+	uint32_t bs = ld->bg.blksize, chksum = ld->bg.cp_chksum_offset;
 
 	if (ld->flags & CP_LARGE_NAT_BITMAP_FLAG) {
 		/* crc at 192, then the NAT bitmap, then the SIT bitmap */
@@ -77,14 +84,13 @@ static int locate_bitmaps(struct loader *ld, size_t head_len, size_t *sit_ofs, s
 			goto too_big;
 	} else if (ld->payload) {
 		*nat_ofs = F2FS_CP_BITMAP_OFFSET;
-		*sit_ofs = F2FS_BLKSIZE;
-		if (F2FS_CP_BITMAP_OFFSET + nat > F2FS_CP_CHKSUM_OFFSET ||
-		    F2FS_BLKSIZE + sit > head_len)
+		*sit_ofs = bs;
+		if (F2FS_CP_BITMAP_OFFSET + nat > chksum || bs + sit > head_len)
 			goto too_big;
 	} else {
 		*sit_ofs = F2FS_CP_BITMAP_OFFSET;
 		*nat_ofs = F2FS_CP_BITMAP_OFFSET + sit;
-		if (F2FS_CP_BITMAP_OFFSET + sit + nat > F2FS_CP_CHKSUM_OFFSET)
+		if (F2FS_CP_BITMAP_OFFSET + sit + nat > chksum)
 			goto too_big;
 	}
 	return 0;
@@ -98,18 +104,30 @@ too_big:
 
 /* ---- orphans ---- */
 
+/* Word @i of block @blk (orphan blocks are words: inode numbers, then a footer). */
+static uint32_t block_word(const uint8_t *blk, uint32_t i)
+{
+	le32 v;
+
+	memcpy(&v, blk + (size_t)i * sizeof(v), sizeof(v));
+	return le32_get(v);
+}
+
 static int load_orphans(struct loader *ld, struct f2fs_cp_data *d)
 {
 	uint32_t first = ld->layout.orphan_start, nblocks = ld->start_sum - first, b, i, n;
+	uint32_t per_block = ld->bg.orphans_per_block;
+	/* entry_count is the footer's third word: after reserved and blk_addr/blk_count */
+	uint32_t count_word = per_block + 2;
 	uint64_t max_nid = f2fs_sb_max_nid(ld->sb);
-	struct f2fs_orphan_block *ob;
+	uint8_t *ob;
 	uint32_t *list;
 	int ret = 0;
 
 	if (!(ld->flags & CP_ORPHAN_PRESENT_FLAG) || nblocks == 0)
 		return 0;
-	ob = malloc(F2FS_BLKSIZE);
-	list = malloc((size_t)nblocks * F2FS_ORPHANS_PER_BLOCK * sizeof(*list));
+	ob = malloc(ld->bg.blksize);
+	list = malloc((size_t)nblocks * per_block * sizeof(*list));
 	if (!ob || !list) {
 		fs_say(ld->why, ld->why_len, "orphan blocks: out of memory");
 		ret = -ENOMEM;
@@ -121,16 +139,16 @@ static int load_orphans(struct loader *ld, struct f2fs_cp_data *d)
 		ret = read_blocks(ld, addr, 1, ob, "orphan block");
 		if (ret)
 			goto out;
-		n = le32_get(ob->entry_count);
-		if (n > F2FS_ORPHANS_PER_BLOCK) {
+		n = block_word(ob, count_word);
+		if (n > per_block) {
 			fs_say(ld->why, ld->why_len,
 			       "orphan block %u (block %llu): entry_count %u exceeds %u", b,
-			       (unsigned long long)addr, n, F2FS_ORPHANS_PER_BLOCK);
+			       (unsigned long long)addr, n, per_block);
 			ret = -EINVAL;
 			goto out;
 		}
 		for (i = 0; i < n; i++) {
-			uint32_t ino = le32_get(ob->ino[i]);
+			uint32_t ino = block_word(ob, i);
 
 			if (ino < F2FS_FIRST_INO_RESERVED || ino >= max_nid) {
 				fs_say(ld->why, ld->why_len,
@@ -164,7 +182,8 @@ static uint32_t data_sum_limit(const struct loader *ld)
 
 static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
 {
-	uint8_t *blk = malloc(F2FS_BLKSIZE);
+	uint32_t bs = ld->bg.blksize, jsize = ld->bg.sum_journal_size;
+	uint8_t *blk = malloc(bs);
 	uint32_t rel = ld->start_sum, limit = data_sum_limit(ld);
 	size_t ofs;
 	int ret, type;
@@ -184,9 +203,9 @@ static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
 	if (ret)
 		goto out;
 	/* NAT journal (hot data's), then SIT journal (cold data's), then entries */
-	memcpy(&d->nat_journal, blk, F2FS_SUM_JOURNAL_SIZE);
-	memcpy(&d->sit_journal, blk + F2FS_SUM_JOURNAL_SIZE, F2FS_SUM_JOURNAL_SIZE);
-	ofs = 2 * F2FS_SUM_JOURNAL_SIZE;
+	memcpy(d->nat_journal_raw, blk, jsize);
+	memcpy(d->sit_journal_raw, blk + jsize, jsize);
+	ofs = 2 * (size_t)jsize;
 
 	for (type = F2FS_CURSEG_HOT_DATA; type <= F2FS_CURSEG_COLD_DATA; type++) {
 		uint32_t n = le16_get(ld->cp->cur_data_blkoff[type]), j;
@@ -201,7 +220,7 @@ static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
 			goto out;
 		}
 		for (j = 0; j < n; j++) {
-			if (ofs + F2FS_SUMMARY_SIZE > F2FS_BLKSIZE - F2FS_SUM_FOOTER_SIZE) {
+			if (ofs + F2FS_SUMMARY_SIZE > bs - F2FS_SUM_FOOTER_SIZE) {
 				/*
 				 * The next entry would reach the footer: on to the next
 				 * block.  An SSR log's full segment of entries may run
@@ -211,7 +230,7 @@ static int load_compacted(struct loader *ld, struct f2fs_cp_data *d)
 				 * the entries that do not match.
 				 */
 				if (++rel >= ld->total) {
-					memset(blk, 0, F2FS_BLKSIZE);
+					memset(blk, 0, bs);
 				} else {
 					ret = read_blocks(ld, (uint64_t)ld->start + rel, 1, blk,
 							  "compacted summary");
@@ -230,6 +249,42 @@ out:
 	return ret;
 }
 
+/*
+ * Read the three summary blocks of the pack's block @rel on into
+ * @sum[0..2], in the 4 KiB layout: the entries a segment uses and the
+ * footer's type.  With @nat_sit, the journals of the first (NAT) and the
+ * third (SIT) block go to @d.
+ */
+static int read_three_sums(struct loader *ld, uint32_t rel, struct f2fs_summary_block *sum,
+			   struct f2fs_cp_data *d, const char *what)
+{
+	uint32_t bs = ld->bg.blksize, i;
+	uint8_t *buf = malloc((size_t)3 * bs);
+	int ret;
+
+	if (!buf) {
+		fs_say(ld->why, ld->why_len, "%s: out of memory", what);
+		return -ENOMEM;
+	}
+	ret = read_blocks(ld, (uint64_t)ld->start + rel, 3, buf, what);
+	for (i = 0; !ret && i < 3; i++) {
+		const struct f2fs_summary_block *raw =
+		    (const struct f2fs_summary_block *)(buf + (size_t)i * bs);
+
+		memset(&sum[i], 0, sizeof(sum[i]));
+		memcpy(sum[i].entries, raw->entries, sizeof(sum[i].entries));
+		sum[i].footer = *f2fs_sum_footer(&ld->bg, raw);
+		if (d && i == 0)
+			memcpy(d->nat_journal_raw, f2fs_sum_journal(&ld->bg, raw),
+			       ld->bg.sum_journal_size);
+		if (d && i == 2)
+			memcpy(d->sit_journal_raw, f2fs_sum_journal(&ld->bg, raw),
+			       ld->bg.sum_journal_size);
+	}
+	free(buf);
+	return ret;
+}
+
 static int load_normal_data(struct loader *ld, struct f2fs_cp_data *d)
 {
 	uint32_t base = ld->node_in_pack ? 7 : 4, rel;
@@ -243,8 +298,7 @@ static int load_normal_data(struct loader *ld, struct f2fs_cp_data *d)
 		return -EINVAL;
 	}
 	rel = ld->layout.data_sum_start;
-	ret = read_blocks(ld, (uint64_t)ld->start + rel, 3, &d->curseg_sum[F2FS_CURSEG_HOT_DATA],
-			  "data summaries");
+	ret = read_three_sums(ld, rel, &d->curseg_sum[F2FS_CURSEG_HOT_DATA], d, "data summaries");
 	if (ret)
 		return ret;
 	for (type = F2FS_CURSEG_HOT_DATA; type <= F2FS_CURSEG_COLD_DATA; type++) {
@@ -257,8 +311,6 @@ static int load_normal_data(struct loader *ld, struct f2fs_cp_data *d)
 			return -EINVAL;
 		}
 	}
-	d->nat_journal = d->curseg_sum[F2FS_CURSEG_HOT_DATA].journal;
-	d->sit_journal = d->curseg_sum[F2FS_CURSEG_COLD_DATA].journal;
 	return 0;
 }
 
@@ -273,7 +325,7 @@ static int restore_node_summary(struct loader *ld, uint32_t segno, struct f2fs_s
 {
 	struct f2fs_geometry g;
 	uint64_t start;
-	uint8_t *seg = malloc((size_t)BLKS_PER_SEG * F2FS_BLKSIZE);
+	uint8_t *seg = malloc((size_t)BLKS_PER_SEG * ld->bg.blksize);
 	uint32_t i;
 	int ret;
 
@@ -287,9 +339,9 @@ static int restore_node_summary(struct loader *ld, uint32_t segno, struct f2fs_s
 		sum->footer.entry_type = F2FS_SUM_TYPE_NODE;
 		for (i = 0; i < BLKS_PER_SEG; i++) {
 			const struct f2fs_node *n =
-			    (const struct f2fs_node *)(seg + (size_t)i * F2FS_BLKSIZE);
+			    (const struct f2fs_node *)(seg + (size_t)i * ld->bg.blksize);
 
-			sum->entries[i].nid = n->footer.nid;
+			sum->entries[i].nid = f2fs_node_footer(&ld->bg, n)->nid;
 		}
 	}
 	free(seg);
@@ -309,8 +361,9 @@ static int load_node(struct loader *ld, struct f2fs_cp_data *d)
 			       ld->total, ld->start_sum);
 			return -EINVAL;
 		}
-		return read_blocks(ld, (uint64_t)ld->start + ld->layout.node_sum_start, 3,
-				   &d->curseg_sum[F2FS_CURSEG_HOT_NODE], "node summaries");
+		return read_three_sums(ld, ld->layout.node_sum_start,
+				       &d->curseg_sum[F2FS_CURSEG_HOT_NODE], NULL,
+				       "node summaries");
 	}
 	for (type = F2FS_CURSEG_HOT_NODE; type <= F2FS_CURSEG_COLD_NODE; type++) {
 		uint32_t segno = le32_get(ld->cp->cur_node_segno[type - F2FS_CURSEG_HOT_NODE]);
@@ -368,14 +421,14 @@ static int check_journals(struct loader *ld, struct f2fs_cp_data *d)
 	uint32_t nats = le16_get(d->nat_journal.n_nats);
 	uint32_t sits = le16_get(d->sit_journal.n_sits);
 
-	if (nats > F2FS_NAT_JOURNAL_ENTRIES) {
+	if (nats > ld->bg.nat_journal_entries) {
 		fs_say(ld->why, ld->why_len, "NAT journal: n_nats %u exceeds %u", nats,
-		       F2FS_NAT_JOURNAL_ENTRIES);
+		       ld->bg.nat_journal_entries);
 		return -EINVAL;
 	}
-	if (sits > F2FS_SIT_JOURNAL_ENTRIES) {
+	if (sits > ld->bg.sit_journal_entries) {
 		fs_say(ld->why, ld->why_len, "SIT journal: n_sits %u exceeds %u", sits,
-		       F2FS_SIT_JOURNAL_ENTRIES);
+		       ld->bg.sit_journal_entries);
 		return -EINVAL;
 	}
 	return 0;
@@ -397,7 +450,7 @@ static int load(struct loader *ld, struct f2fs_cp_data *d)
 		return -EINVAL;
 	}
 
-	head_len = (size_t)(1 + ld->payload) * F2FS_BLKSIZE;
+	head_len = (size_t)(1 + ld->payload) * ld->bg.blksize;
 	d->head = malloc(head_len);
 	if (!d->head) {
 		fs_say(ld->why, ld->why_len, "out of memory");
@@ -406,7 +459,7 @@ static int load(struct loader *ld, struct f2fs_cp_data *d)
 	ret = read_blocks(ld, ld->start, 1 + ld->payload, d->head, "checkpoint");
 	if (ret)
 		return ret;
-	if (memcmp(d->head, ld->cp, F2FS_BLKSIZE) != 0) {
+	if (memcmp(d->head, ld->cp, ld->bg.blksize) != 0) {
 		fs_say(ld->why, ld->why_len,
 		       "checkpoint: block %u changed since the volume was opened", ld->start);
 		return -EINVAL;
@@ -454,6 +507,7 @@ int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, ch
 	fs_say(why, why_len, "%s", "");
 	memset(&ld, 0, sizeof(ld));
 	ld.sb = f2fs_volume_sb(v);
+	f2fs_blkgeo_init(&ld.bg, le32_get(ld.sb->log_blocksize));
 	ld.cp = f2fs_volume_cp(v);
 	ld.dev = f2fs_volume_device(v);
 	ld.start = f2fs_volume_cp_start(v);
@@ -522,6 +576,7 @@ int f2fs_cp_data_new(const struct f2fs_super_block *sb, const struct f2fs_checkp
 	*out = NULL;
 	memset(&ld, 0, sizeof(ld));
 	ld.sb = sb;
+	ld.bg = *f2fs_blkgeo_4k(); /* the write path's block size */
 	ld.cp = cp;
 	ld.flags = le32_get(cp->ckpt_flags);
 	ld.payload = le32_get(sb->cp_payload);

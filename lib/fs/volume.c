@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/crc.h"
 #include "f2fs/endian.h"
@@ -30,7 +31,7 @@
 struct f2fs_volume {
 	struct f2fs_device *dev;
 	struct f2fs_super_block sb;
-	uint8_t cp_raw[F2FS_BLKSIZE]; /* first block of the chosen pack */
+	uint8_t cp_raw[F2FS_MAX_BLKSIZE]; /* first block of the chosen pack */
 	int sb_index;
 	int cp_index;
 	uint64_t cp_version;
@@ -38,7 +39,8 @@ struct f2fs_volume {
 	char warning[2 * REASON_LEN + 200];
 	bool has_warning;
 	unsigned int rejected; /* enum f2fs_rejected_copy bits */
-	uint64_t dev_blocks;   /* whole blocks the device holds */
+	uint64_t dev_bytes;    /* what the device holds */
+	uint64_t dev_blocks;   /* whole blocks of the chosen superblock's size in it */
 	unsigned int members;  /* devices the opened device spans (f2fs_dev_members) */
 	bool allow_short;      /* a device shorter than block_count is accepted */
 	char sb_rejected[REASON_LEN + 48];
@@ -88,12 +90,14 @@ static int check_devices(const struct f2fs_super_block *sb, unsigned int members
 /*
  * Check one superblock copy; on failure put the field and value in @r
  * (no "superblock:" prefix, the caller adds which copy it was).  A
- * block_count past the device's @dev_blocks is refused unless @allow_short.
+ * block_count past the @dev_bytes of the device is refused unless
+ * @allow_short.
  */
-static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, unsigned int members,
+static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, unsigned int members,
 		    bool allow_short, char *r, size_t rl)
 {
-	uint32_t v, log_sec, log_spb, segs_per_sec, secs_per_zone;
+	uint32_t v, log_blk, log_sec, log_spb, segs_per_sec, secs_per_zone;
+	uint64_t dev_blocks;
 	uint32_t seg_count, ckpt, sit, nat, ssa, main_segs, sections;
 	uint64_t block_count, seg0, expect, sum, end;
 
@@ -103,17 +107,20 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, unsi
 		return -EINVAL;
 	}
 	v = le32_get(sb->log_blocksize);
-	if (v != F2FS_BLKSIZE_BITS) {
-		fs_say(r, rl, "log_blocksize %u is not %u", v, F2FS_BLKSIZE_BITS);
+	if (v != F2FS_MIN_BLKSIZE_BITS && v != F2FS_MAX_BLKSIZE_BITS) {
+		fs_say(r, rl, "log_blocksize %u is not %u or %u", v, F2FS_MIN_BLKSIZE_BITS,
+		       F2FS_MAX_BLKSIZE_BITS);
 		return -EINVAL;
 	}
+	log_blk = v;
+	dev_blocks = dev_bytes >> log_blk;
 	log_sec = le32_get(sb->log_sectorsize);
 	if (log_sec < 9 || log_sec > 12) {
 		fs_say(r, rl, "log_sectorsize %u is out of range (9..12)", log_sec);
 		return -EINVAL;
 	}
 	log_spb = le32_get(sb->log_sectors_per_block);
-	if (log_spb != F2FS_BLKSIZE_BITS - log_sec) {
+	if (log_spb != log_blk - log_sec) {
 		fs_say(r, rl, "log_sectors_per_block %u does not match log_sectorsize %u", log_spb,
 		       log_sec);
 		return -EINVAL;
@@ -213,7 +220,8 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, unsi
 		return -EINVAL;
 	}
 	/* the SIT holds one entry per segment in each of its two copies */
-	if ((uint64_t)(sit / 2) * BLKS_PER_SEG * F2FS_SIT_ENTRY_PER_BLOCK < seg_count) {
+	if ((uint64_t)(sit / 2) * BLKS_PER_SEG * ((1u << log_blk) / sizeof(struct f2fs_sit_entry)) <
+	    seg_count) {
 		fs_say(r, rl, "segment_count_sit %u is too small for %u segments", sit, seg_count);
 		return -EINVAL;
 	}
@@ -304,17 +312,24 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_blocks, unsi
 	return 0;
 }
 
-static int read_sb(const struct f2fs_volume *v, int index, struct f2fs_super_block *sb, char *r,
-		   size_t rl)
+/* Read and check the superblock in block @index, for blocks of 1 << @log_blk bytes. */
+static int read_sb(const struct f2fs_volume *v, int index, uint32_t log_blk,
+		   struct f2fs_super_block *sb, char *r, size_t rl)
 {
-	int ret = f2fs_dev_read(v->dev, sb, (uint64_t)index * F2FS_BLKSIZE + F2FS_SUPER_OFFSET,
+	int ret = f2fs_dev_read(v->dev, sb, ((uint64_t)index << log_blk) + F2FS_SUPER_OFFSET,
 				sizeof(*sb));
 
 	if (ret) {
 		fs_say(r, rl, "read failed: %s", strerror(-ret));
 		return ret;
 	}
-	return check_sb(sb, v->dev_blocks, v->members, v->allow_short, r, rl);
+	ret = check_sb(sb, v->dev_bytes, v->members, v->allow_short, r, rl);
+	if (!ret && index && le32_get(sb->log_blocksize) != log_blk) {
+		fs_say(r, rl, "log_blocksize %u, but found in a block of %u bytes",
+		       le32_get(sb->log_blocksize), 1u << log_blk);
+		ret = -EINVAL;
+	}
+	return ret;
 }
 
 /* ---- checkpoint ---- */
@@ -328,19 +343,23 @@ static uint32_t stored_cp_crc(const struct f2fs_checkpoint *cp)
 	return le32_get(crc);
 }
 
-/* The checksum_offset and CRC of one checkpoint block; @what is "first"/"last". */
-static int check_cp_block(const struct f2fs_checkpoint *cp, const char *what, char *r, size_t rl)
+/*
+ * The checksum_offset and CRC of one checkpoint block of @blksize bytes;
+ * @what is "first"/"last".
+ */
+static int check_cp_block(const struct f2fs_checkpoint *cp, uint32_t blksize, const char *what,
+			  char *r, size_t rl)
 {
 	uint32_t ofs = le32_get(cp->checksum_offset), want, got;
 	bool large = le32_get(cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
 
-	want = large ? F2FS_CP_BITMAP_OFFSET : F2FS_CP_CHKSUM_OFFSET;
+	want = large ? F2FS_CP_BITMAP_OFFSET : blksize - (uint32_t)sizeof(uint32_t);
 	if (ofs != want) {
 		fs_say(r, rl, "%s block: checksum_offset %u is not %u", what, ofs, want);
 		return -EINVAL;
 	}
 	got = stored_cp_crc(cp);
-	want = f2fs_cp_crc(cp);
+	want = f2fs_cp_crc(cp, blksize);
 	if (got != want) {
 		fs_say(r, rl, "%s block: crc 0x%08x does not match the contents (0x%08x)", what,
 		       got, want);
@@ -404,11 +423,12 @@ static int check_cp_space(const struct f2fs_super_block *sb, const struct f2fs_c
 			  le32_get(sb->segment_count_sit) + le32_get(sb->segment_count_nat) +
 			  le32_get(cp->rsvd_segment_count) + le32_get(sb->segment_count_ssa);
 	uint32_t nat_segs = le32_get(sb->segment_count_nat), payload = le32_get(sb->cp_payload);
-	uint64_t nodes = (uint64_t)nat_segs / 2 * BLKS_PER_SEG * F2FS_NAT_ENTRY_PER_BLOCK;
-	uint32_t sit_blocks = (le32_get(sb->segment_count_main) + F2FS_SIT_ENTRY_PER_BLOCK - 1) /
-			      F2FS_SIT_ENTRY_PER_BLOCK;
-	uint32_t nat_bits_blocks =
-	    ((nat_segs * BLKS_PER_SEG / 8) * 2 + 8 + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
+	uint32_t blksize = f2fs_sb_blksize(sb);
+	uint32_t sit_per_block = blksize / (uint32_t)sizeof(struct f2fs_sit_entry);
+	uint64_t nodes = f2fs_sb_max_nid(sb);
+	uint32_t sit_blocks =
+	    (le32_get(sb->segment_count_main) + sit_per_block - 1) / sit_per_block;
+	uint32_t nat_bits_blocks = f2fs_nat_bits_blocks(nat_segs, blksize);
 	bool ro = le32_get(sb->feature) & F2FS_FEATURE_RO;
 
 	if (fsmeta >= le32_get(sb->segment_count)) {
@@ -456,6 +476,8 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 	uint64_t want_nat = f2fs_sb_nat_blocks(sb) / 8;
 	bool large = le32_get(cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
 	bool ro = le32_get(sb->feature) & F2FS_FEATURE_RO;
+	uint32_t blksize = f2fs_sb_blksize(sb);
+	uint32_t max_bitmap = blksize - (uint32_t)sizeof(uint32_t) - F2FS_CP_BITMAP_OFFSET;
 	uint64_t room, user, valid;
 	uint32_t v;
 
@@ -481,8 +503,7 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 	}
 	/* the version bitmaps must lie inside the cp block and its payload */
 	if (large) {
-		room = F2FS_BLKSIZE - F2FS_CP_BITMAP_OFFSET - sizeof(uint32_t) +
-		       (uint64_t)payload * F2FS_BLKSIZE;
+		room = max_bitmap + (uint64_t)payload * blksize;
 		if ((uint64_t)sit_bytes + nat_bytes > room) {
 			fs_say(r, rl,
 			       "version bitmaps (%u + %u bytes) exceed the checkpoint (%llu)",
@@ -490,15 +511,14 @@ static int check_cp_fields(const struct f2fs_super_block *sb, const struct f2fs_
 			return -EINVAL;
 		}
 	} else if (payload) {
-		if ((uint64_t)sit_bytes > (uint64_t)payload * F2FS_BLKSIZE ||
-		    nat_bytes > F2FS_CP_MAX_BITMAP_SIZE) {
+		if ((uint64_t)sit_bytes > (uint64_t)payload * blksize || nat_bytes > max_bitmap) {
 			fs_say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint",
 			       sit_bytes, nat_bytes);
 			return -EINVAL;
 		}
-	} else if ((uint64_t)sit_bytes + nat_bytes > F2FS_CP_MAX_BITMAP_SIZE) {
+	} else if ((uint64_t)sit_bytes + nat_bytes > max_bitmap) {
 		fs_say(r, rl, "version bitmaps (%u + %u bytes) exceed the checkpoint (%u)",
-		       sit_bytes, nat_bytes, F2FS_CP_MAX_BITMAP_SIZE);
+		       sit_bytes, nat_bytes, max_bitmap);
 		return -EINVAL;
 	}
 
@@ -551,16 +571,16 @@ static int read_cp_pack(struct f2fs_device *dev, const struct f2fs_super_block *
 	const struct f2fs_checkpoint *cp = (const struct f2fs_checkpoint *)first;
 	uint8_t *last_raw;
 	const struct f2fs_checkpoint *last;
-	uint32_t total;
+	uint32_t total, blksize = f2fs_sb_blksize(sb);
 	int ret;
 
-	ret = f2fs_dev_read(dev, first, start * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	ret = f2fs_dev_read(dev, first, start * blksize, blksize);
 	if (ret) {
 		fs_say(r, rl, "read of block %llu failed: %s", (unsigned long long)start,
 		       strerror(-ret));
 		return ret;
 	}
-	ret = check_cp_block(cp, "first", r, rl);
+	ret = check_cp_block(cp, blksize, "first", r, rl);
 	if (ret)
 		return ret;
 	total = le32_get(cp->cp_pack_total_block_count);
@@ -569,19 +589,19 @@ static int read_cp_pack(struct f2fs_device *dev, const struct f2fs_super_block *
 		       le32_get(sb->cp_payload) + 3, BLKS_PER_SEG);
 		return -EINVAL;
 	}
-	last_raw = malloc(F2FS_BLKSIZE);
+	last_raw = malloc(blksize);
 	if (!last_raw) {
 		fs_say(r, rl, "out of memory");
 		return -ENOMEM;
 	}
 	last = (const struct f2fs_checkpoint *)last_raw;
-	ret = f2fs_dev_read(dev, last_raw, (start + total - 1) * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	ret = f2fs_dev_read(dev, last_raw, (start + total - 1) * blksize, blksize);
 	if (ret) {
 		fs_say(r, rl, "read of last block %llu failed: %s",
 		       (unsigned long long)(start + total - 1), strerror(-ret));
 		goto out;
 	}
-	ret = check_cp_block(last, "last", r, rl);
+	ret = check_cp_block(last, blksize, "last", r, rl);
 	if (ret)
 		goto out;
 	if (le64_get(last->checkpoint_ver) != le64_get(cp->checkpoint_ver)) {
@@ -644,6 +664,28 @@ static int worse(int a, int b)
 	return b;
 }
 
+/*
+ * The secondary superblock when the primary is unusable: block 1 is at 4
+ * KiB or at 16 KiB, as the volume's own block size puts it.  The reason
+ * kept is the one of the copy that at least has the magic.
+ */
+static int read_secondary(const struct f2fs_volume *v, struct f2fs_super_block *sb, char *r,
+			  size_t rl)
+{
+	char r16[REASON_LEN] = "";
+	int ret = read_sb(v, 1, F2FS_MIN_BLKSIZE_BITS, sb, r, rl), ret16;
+	bool magic = le32_get(sb->magic) == F2FS_SUPER_MAGIC;
+
+	if (!ret)
+		return 0;
+	ret16 = read_sb(v, 1, F2FS_MAX_BLKSIZE_BITS, sb, r16, sizeof(r16));
+	if (!ret16 || (!magic && le32_get(sb->magic) == F2FS_SUPER_MAGIC)) {
+		fs_say(r, rl, "%s", r16);
+		return ret16;
+	}
+	return ret;
+}
+
 static int pick_sb(struct f2fs_volume *v, char *why, size_t why_len)
 {
 	struct f2fs_super_block *other = malloc(sizeof(*other));
@@ -654,16 +696,16 @@ static int pick_sb(struct f2fs_volume *v, char *why, size_t why_len)
 		fs_say(why, why_len, "superblock: out of memory");
 		return -ENOMEM;
 	}
-	ret0 = read_sb(v, 0, &v->sb, r0, sizeof(r0));
+	ret0 = read_sb(v, 0, F2FS_MIN_BLKSIZE_BITS, &v->sb, r0, sizeof(r0));
 	if (!ret0) {
 		v->sb_index = 0;
 		/* look at the secondary only to report it */
-		if (read_sb(v, 1, other, r1, sizeof(r1)))
+		if (read_sb(v, 1, le32_get(v->sb.log_blocksize), other, r1, sizeof(r1)))
 			reject(v, F2FS_REJECTED_SB1, "superblock #1 rejected (%s); using #0", r1);
 		free(other);
 		return 0;
 	}
-	ret1 = read_sb(v, 1, other, r1, sizeof(r1));
+	ret1 = read_secondary(v, other, r1, sizeof(r1));
 	if (!ret1) {
 		v->sb = *other;
 		v->sb_index = 1;
@@ -739,8 +781,8 @@ static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
 	int ret[2], i, best;
 	uint64_t start[2], ver[2];
 
-	pack[0] = malloc(F2FS_BLKSIZE);
-	pack[1] = malloc(F2FS_BLKSIZE);
+	pack[0] = calloc(1, sizeof(v->cp_raw));
+	pack[1] = calloc(1, sizeof(v->cp_raw));
 	if (!pack[0] || !pack[1]) {
 		free(pack[0]);
 		free(pack[1]);
@@ -754,7 +796,7 @@ static int pick_cp(struct f2fs_volume *v, char *why, size_t why_len)
 	}
 	best = choose_pack(v, pack, ret, ver, r, why, why_len);
 	if (best >= 0) {
-		memcpy(v->cp_raw, pack[best], F2FS_BLKSIZE);
+		memcpy(v->cp_raw, pack[best], sizeof(v->cp_raw));
 		v->cp_index = best;
 		v->cp_version = ver[best];
 		v->cp_start = (uint32_t)start[best];
@@ -792,7 +834,7 @@ static struct f2fs_volume *volume_with_sb(struct f2fs_device *dev, bool allow_sh
 		return NULL;
 	}
 	v->dev = dev;
-	v->dev_blocks = f2fs_dev_get_info(dev)->size_bytes / F2FS_BLKSIZE;
+	v->dev_bytes = f2fs_dev_get_info(dev)->size_bytes;
 	v->members = members_open ? f2fs_dev_members(dev) : 0;
 	v->allow_short = allow_short;
 	*ret = pick_sb(v, why, why_len);
@@ -800,6 +842,7 @@ static struct f2fs_volume *volume_with_sb(struct f2fs_device *dev, bool allow_sh
 		free(v);
 		return NULL;
 	}
+	v->dev_blocks = v->dev_bytes / f2fs_sb_blksize(&v->sb);
 	return v;
 }
 
@@ -812,6 +855,14 @@ int f2fs_volume_open(struct f2fs_device *dev, bool allow_short, struct f2fs_volu
 	*out = NULL;
 	if (!v)
 		return ret;
+	/* 4 KiB summaries packed in larger blocks; on 4 KiB blocks it changes nothing */
+	if ((le32_get(v->sb.feature) & F2FS_FEATURE_PACKED_SSA) &&
+	    f2fs_sb_blksize(&v->sb) != F2FS_BLKSIZE) {
+		fs_say(why, why_len, "superblock: packed_ssa with %u KiB blocks: not supported yet",
+		       f2fs_sb_blksize(&v->sb) / 1024);
+		free(v);
+		return -EOPNOTSUPP;
+	}
 	ret = pick_cp(v, why, why_len);
 	if (ret) {
 		if (f2fs_volume_truncated(v))
@@ -915,7 +966,7 @@ static void take_cp(struct f2fs_volume *v, const void *cp_block, int cp_index)
 {
 	const struct f2fs_checkpoint *cp = cp_block;
 
-	memcpy(v->cp_raw, cp_block, sizeof(v->cp_raw));
+	memcpy(v->cp_raw, cp_block, f2fs_sb_blksize(&v->sb));
 	v->cp_index = cp_index;
 	v->cp_version = le64_get(cp->checkpoint_ver);
 	v->cp_start = f2fs_sb_cp_pack_addr(&v->sb, (unsigned int)cp_index);
@@ -931,7 +982,8 @@ int f2fs_volume_new(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 		return -ENOMEM;
 	v->dev = dev;
 	v->sb = *sb;
-	v->dev_blocks = f2fs_dev_get_info(dev)->size_bytes / F2FS_BLKSIZE;
+	v->dev_bytes = f2fs_dev_get_info(dev)->size_bytes;
+	v->dev_blocks = v->dev_bytes / f2fs_sb_blksize(sb);
 	v->members = f2fs_dev_members(dev);
 	take_cp(v, cp_block, cp_index);
 	*out = v;

@@ -23,7 +23,7 @@ struct capacity_scan {
 static int note_capacity(const struct f2fs_zone *z, void *arg)
 {
 	struct capacity_scan *s = arg;
-	uint64_t unusable = (z->len - z->capacity) / F2FS_BLKSIZE;
+	uint64_t unusable = (z->len - z->capacity) >> s->fs->geo.blk.log_blksize;
 
 	if (!f2fs_zone_is_seq(z))
 		return 0;

@@ -232,7 +232,7 @@ static int write_spare_pack(struct mkfs_ctx *c)
 	if (ret)
 		return ret;
 	cp->checkpoint_ver = 0;
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	f2fs_pack_layout(cp, c->l->cp_payload, &pl);
 	ret = f2fs_dev_write(c->dev, blk, start * F2FS_BLKSIZE, sizeof(blk));
 	if (!ret)

@@ -26,6 +26,7 @@
 
 struct data_walk {
 	struct f2fs_fs *fs;
+	uint32_t bs;   /* the volume's block size */
 	uint64_t size; /* i_size */
 	f2fs_data_fn fn;
 	void *arg;
@@ -42,8 +43,8 @@ struct data_walk {
 /* Pass block @file_block (@data) to the caller, clipped to i_size. */
 static int emit(struct data_walk *w, uint64_t file_block, const uint8_t *data)
 {
-	uint64_t off = file_block * F2FS_BLKSIZE;
-	size_t len = F2FS_BLKSIZE;
+	uint64_t off = file_block * w->bs;
+	size_t len = w->bs;
 
 	if (off >= w->size)
 		return 0;
@@ -57,7 +58,7 @@ static int visit_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 	struct data_walk *w = arg;
 	int ret;
 
-	if (file_block * F2FS_BLKSIZE >= w->size || blkaddr == F2FS_NEW_ADDR ||
+	if (file_block * w->bs >= w->size || blkaddr == F2FS_NEW_ADDR ||
 	    blkaddr == F2FS_COMPRESS_ADDR)
 		return 0; /* past the end, or a hole */
 	ret = f2fs_fs_read_blocks(w->fs, blkaddr, w->blk, 1);
@@ -80,16 +81,15 @@ static int emit_compressed(struct data_walk *w, uint64_t first)
 	int ret = 0;
 
 	for (n = 0; n + 1 < w->cs && f2fs_geo_in_main(f2fs_fs_geo(w->fs), w->addrs[n + 1]); n++) {
-		ret = f2fs_fs_read_blocks(w->fs, w->addrs[n + 1],
-					  w->stored + (size_t)n * F2FS_BLKSIZE, 1);
+		ret = f2fs_fs_read_blocks(w->fs, w->addrs[n + 1], w->stored + (size_t)n * w->bs, 1);
 		if (ret)
 			return ret;
 	}
 	ret = f2fs_cluster_decompress(w->ri->i_compress_algorithm, w->stored, n,
 				      le16_get(w->ri->i_compress_flag) & F2FS_COMPRESS_CHKSUM_FL,
-				      w->plain, w->cs);
+				      w->plain, w->cs, w->bs);
 	for (k = 0; !ret && k < w->cs; k++)
-		ret = emit(w, first + k, w->plain + (size_t)k * F2FS_BLKSIZE);
+		ret = emit(w, first + k, w->plain + (size_t)k * w->bs);
 	return ret;
 }
 
@@ -142,8 +142,8 @@ static int for_each_cluster(struct data_walk *w, const struct f2fs_node *inode)
 	w->cs = 1u << w->ri->i_log_cluster_size;
 	w->cluster = UINT64_MAX;
 	w->addrs = malloc(sizeof(*w->addrs) * w->cs);
-	w->stored = malloc((size_t)w->cs * F2FS_BLKSIZE);
-	w->plain = malloc((size_t)w->cs * F2FS_BLKSIZE);
+	w->stored = malloc((size_t)w->cs * w->bs);
+	w->plain = malloc((size_t)w->cs * w->bs);
 	ret = w->addrs && w->stored && w->plain ? 0 : -ENOMEM;
 	for (k = 0; !ret && k < w->cs; k++)
 		w->addrs[k] = F2FS_NULL_ADDR;
@@ -161,19 +161,24 @@ int f2fs_file_for_each_data(struct f2fs_fs *fs, const struct f2fs_node *inode, f
 			    void *arg)
 {
 	const struct f2fs_inode *ri = &inode->i;
-	struct data_walk w = {
-	    .fs = fs, .size = le64_get(ri->i_size), .fn = fn, .arg = arg, .ri = ri};
+	const struct f2fs_blkgeo *bg = &f2fs_fs_geo(fs)->blk;
+	struct data_walk w = {.fs = fs,
+			      .bs = bg->blksize,
+			      .size = le64_get(ri->i_size),
+			      .fn = fn,
+			      .arg = arg,
+			      .ri = ri};
 	int ret;
 
-	if (f2fs_inode_first_addr(ri) + 1 >= F2FS_DEF_ADDRS_PER_INODE)
+	if (f2fs_inode_first_addr(ri) + 1 >= bg->addrs_per_inode)
 		return -EUCLEAN; /* i_extra_isize past i_addr[] */
 	if (ri->i_inline & F2FS_INLINE_DATA) {
-		size_t cap = f2fs_inline_data_bytes(ri, f2fs_fs_features(fs));
+		size_t cap = f2fs_inline_data_bytes(bg, ri, f2fs_fs_features(fs));
 		size_t len = w.size < cap ? (size_t)w.size : cap;
 
 		return len ? fn(0, f2fs_inline_data(ri), len, arg) : 0;
 	}
-	w.blk = malloc(F2FS_BLKSIZE);
+	w.blk = malloc(w.bs);
 	if (!w.blk)
 		return -ENOMEM;
 	if (read_compressed(fs, ri))
@@ -232,10 +237,10 @@ int f2fs_symlink_target(struct f2fs_fs *fs, const struct f2fs_node *inode, char 
 	size_t got;
 	int ret;
 
-	if (size == 0 || size >= len || size > F2FS_BLKSIZE)
+	if (size == 0 || size >= len || size > f2fs_fs_geo(fs)->blk.blksize)
 		return -EUCLEAN;
 	if ((ri->i_inline & F2FS_INLINE_DATA) &&
-	    size > f2fs_inline_data_bytes(ri, f2fs_fs_features(fs)))
+	    size > f2fs_inline_data_bytes(&f2fs_fs_geo(fs)->blk, ri, f2fs_fs_features(fs)))
 		return -EUCLEAN;
 	ret = f2fs_file_pread(fs, inode, buf, (size_t)size, 0, &got);
 	if (ret)

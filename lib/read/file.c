@@ -31,6 +31,11 @@ static const struct f2fs_nat_info *nat_entry(struct f2fs_fs *fs, uint32_t nid, i
 	return *err ? NULL : f2fs_nat_get(nat, nid);
 }
 
+void *f2fs_block_alloc(const struct f2fs_fs *fs)
+{
+	return malloc(f2fs_fs_geo(fs)->blk.blksize);
+}
+
 int f2fs_read_node(struct f2fs_fs *fs, uint32_t nid, uint32_t ino, struct f2fs_node *out)
 {
 	const struct f2fs_nat_info *e;
@@ -46,7 +51,8 @@ int f2fs_read_node(struct f2fs_fs *fs, uint32_t nid, uint32_t ino, struct f2fs_n
 	ret = f2fs_fs_read_blocks(fs, e->blkaddr, out, 1);
 	if (ret)
 		return ret;
-	if (le32_get(out->footer.nid) != nid || le32_get(out->footer.ino) != ino)
+	if (f2fs_footer_nid(&f2fs_fs_geo(fs)->blk, out) != nid ||
+	    f2fs_footer_ino(&f2fs_fs_geo(fs)->blk, out) != ino)
 		return -EUCLEAN;
 	return 0;
 }
@@ -57,7 +63,7 @@ int f2fs_read_inode(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *out)
 
 	if (ret)
 		return ret;
-	if (f2fs_node_ofs(out) != 0)
+	if (f2fs_node_ofs(&f2fs_fs_geo(fs)->blk, out) != 0)
 		return -EUCLEAN;
 	return 0;
 }
@@ -82,7 +88,7 @@ static int read_tree_node(void *arg, const struct f2fs_tree_pos *at, struct f2fs
 		return -EUCLEAN; /* a nid the tree names must exist */
 	if (ret)
 		return ret;
-	if (f2fs_node_ofs(buf) != at->ofs)
+	if (f2fs_node_ofs(&f2fs_fs_geo(b->fs)->blk, buf) != at->ofs)
 		return -EUCLEAN;
 	*out = buf;
 	return 0;
@@ -107,12 +113,13 @@ int f2fs_file_for_each_block(struct f2fs_fs *fs, const struct f2fs_node *inode, 
 	struct block_walk b = {.fs = fs, .fn = fn, .arg = arg};
 	struct f2fs_tree_walk w = {.flags = F2FS_TREE_READ_ONLY,
 				   .features = f2fs_fs_features(fs),
+				   .bg = &f2fs_fs_geo(fs)->blk,
 				   .src = &src,
 				   .src_arg = &b,
 				   .addr = visit_block,
 				   .arg = &b};
 	struct f2fs_tree_geo g;
-	int ret = f2fs_tree_geometry(inode, w.features, &g);
+	int ret = f2fs_tree_geometry(w.bg, inode, w.features, &g);
 
 	if (ret)
 		return ret < 0 ? ret : 0;
@@ -188,7 +195,7 @@ static int visit_dentry_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 			w->read_err = ret;
 		return 0;
 	}
-	f2fs_dentry_block_area(w->blk, &a);
+	f2fs_dentry_block_area(&f2fs_fs_geo(w->fs)->blk, w->blk, &a);
 	return visit_dentries(w, &a);
 }
 
@@ -205,10 +212,11 @@ int f2fs_dir_for_each_entry(struct f2fs_fs *fs, const struct f2fs_node *dir, f2f
 		struct f2fs_dentry_area a;
 
 		/* the area is only read here; the cast serves the one area type */
-		ret = f2fs_inline_dentry_area((struct f2fs_inode *)ri, f2fs_fs_features(fs), &a);
+		ret = f2fs_inline_dentry_area(&f2fs_fs_geo(fs)->blk, (struct f2fs_inode *)ri,
+					      f2fs_fs_features(fs), &a);
 		return ret ? ret : visit_dentries(&w, &a);
 	}
-	w.blk = malloc(sizeof(*w.blk));
+	w.blk = malloc(f2fs_fs_geo(fs)->blk.blksize);
 	if (!w.blk)
 		return -ENOMEM;
 	ret = f2fs_file_for_each_block(fs, dir, visit_dentry_block, &w);

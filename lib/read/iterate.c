@@ -25,16 +25,24 @@
 /* One walk: the caller's request and the tree's shape. */
 struct walk {
 	const struct f2fs_tree_walk *w;
+	const struct f2fs_blkgeo *bg;
 	struct f2fs_tree_geo g;
-	struct f2fs_node *bufs; /* one block per level below the inode */
+	uint8_t *bufs; /* one block per level below the inode */
 };
 
-int f2fs_tree_geometry(const struct f2fs_node *inode, uint32_t features, struct f2fs_tree_geo *g)
+/* The walk's block size: the caller's, 4 KiB when it gave none. */
+static const struct f2fs_blkgeo *walk_bg(const struct f2fs_tree_walk *w)
+{
+	return w->bg ? w->bg : f2fs_blkgeo_4k();
+}
+
+int f2fs_tree_geometry(const struct f2fs_blkgeo *bg, const struct f2fs_node *inode,
+		       uint32_t features, struct f2fs_tree_geo *g)
 {
 	if (inode->i.i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY))
 		return 1;
-	g->per_direct = f2fs_direct_addrs(&inode->i);
-	if (!f2fs_node_addr_range(inode, 0, features, g->per_direct, &g->inode_start,
+	g->per_direct = f2fs_direct_addrs(bg, &inode->i);
+	if (!f2fs_node_addr_range(bg, inode, 0, features, g->per_direct, &g->inode_start,
 				  &g->inode_addrs))
 		return -EUCLEAN;
 	return 0;
@@ -46,7 +54,7 @@ static uint64_t node_span(const struct walk *k, unsigned int depth)
 	uint64_t span = k->g.per_direct;
 
 	while (depth--)
-		span *= F2FS_NIDS_PER_BLOCK;
+		span *= k->bg->nids_per_block;
 	return span;
 }
 
@@ -92,7 +100,8 @@ int f2fs_tree_walk_addrs(const struct f2fs_tree_walk *w, const struct f2fs_tree_
 	bool any = false;
 	int ret;
 
-	if (!f2fs_node_addr_range(at->blk, at->ofs, w->features, per_direct, &start, &count))
+	if (!f2fs_node_addr_range(walk_bg(w), at->blk, at->ofs, w->features, per_direct, &start,
+				  &count))
 		return -EUCLEAN;
 	ret = visit_addrs(w, at, start, count, &any);
 	if (changed)
@@ -105,13 +114,13 @@ static void place_child(const struct walk *k, const struct f2fs_tree_pos *parent
 			struct f2fs_tree_pos *c)
 {
 	if (parent->ofs == 0) {
-		c->ofs = f2fs_inode_nid_ofs(slot);
+		c->ofs = f2fs_inode_nid_ofs(k->bg, slot);
 		c->depth = f2fs_inode_nid_depth(slot);
 	} else {
-		c->ofs = f2fs_node_child_ofs(parent->ofs, parent->depth, slot);
+		c->ofs = f2fs_node_child_ofs(k->bg, parent->ofs, parent->depth, slot);
 		c->depth = parent->depth - 1;
 	}
-	c->first = f2fs_node_first_block(c->ofs, k->g.inode_addrs, k->g.per_direct);
+	c->first = f2fs_node_first_block(k->bg, c->ofs, k->g.inode_addrs, k->g.per_direct);
 }
 
 /* Does the subtree at @c map only file blocks before the walk's first? */
@@ -172,7 +181,7 @@ static int visit_below(struct walk *k, const struct f2fs_tree_pos *at, unsigned 
 	if (at->depth == 0)
 		ret = f2fs_tree_walk_addrs(k->w, at, k->g.per_direct, &any);
 	else
-		ret = visit_children(k, at, 0, F2FS_NIDS_PER_BLOCK, level + 1, &any);
+		ret = visit_children(k, at, 0, k->bg->nids_per_block, level + 1, &any);
 	*changed = *changed || any;
 	return ret;
 }
@@ -217,7 +226,9 @@ static int visit_node(struct walk *k, struct f2fs_tree_pos *at, unsigned int lev
 	void *ref = NULL;
 	int ret, put_ret;
 
-	ret = w->src->get(w->src_arg, at, &k->bufs[level], &at->blk, &ref);
+	ret = w->src->get(w->src_arg, at,
+			  (struct f2fs_node *)(k->bufs + (size_t)level * k->bg->blksize), &at->blk,
+			  &ref);
 	if (ret)
 		return node_failed(w, at, ret);
 	bits = call_node(w, at, false);
@@ -234,23 +245,24 @@ static int visit_node(struct walk *k, struct f2fs_tree_pos *at, unsigned int lev
 
 int f2fs_tree_walk(const struct f2fs_tree_walk *w, struct f2fs_node *inode, bool *inode_changed)
 {
-	uint32_t ino = le32_get(inode->footer.ino);
+	const struct f2fs_blkgeo *bg = walk_bg(w);
+	uint32_t ino = f2fs_footer_ino(bg, inode);
 	struct f2fs_tree_pos at = {.ino = ino, .nid = ino, .blk = inode};
-	struct walk k = {.w = w};
+	struct walk k = {.w = w, .bg = bg};
 	bool changed = false;
-	int ret = f2fs_tree_geometry(inode, w->features, &k.g);
+	int ret = f2fs_tree_geometry(bg, inode, w->features, &k.g);
 
 	if (inode_changed)
 		*inode_changed = false;
 	if (ret)
 		return ret < 0 ? ret : 0;
-	k.bufs = malloc(LEVELS * sizeof(*k.bufs));
+	k.bufs = malloc((size_t)LEVELS * bg->blksize);
 	if (!k.bufs)
 		return -ENOMEM;
 	ret = visit_addrs(w, &at, k.g.inode_start, k.g.inode_addrs, &changed);
 	if (!ret)
-		ret = visit_children(&k, &at, (unsigned int)F2FS_INODE_NID_WORD,
-				     F2FS_DEF_NIDS_PER_INODE, 0, &changed);
+		ret = visit_children(&k, &at, bg->inode_nid_word, F2FS_DEF_NIDS_PER_INODE, 0,
+				     &changed);
 	free(k.bufs);
 	if (inode_changed)
 		*inode_changed = changed;

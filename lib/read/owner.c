@@ -78,8 +78,9 @@ static int read_block(struct f2fs_fs *fs, uint64_t blkaddr, void *buf)
  */
 static int locate_data(struct f2fs_fs *fs, struct f2fs_block_owner *o)
 {
-	struct f2fs_node *inode = malloc(sizeof(*inode));
-	struct f2fs_node *node = malloc(sizeof(*node));
+	const struct f2fs_blkgeo *bg = &f2fs_fs_geo(fs)->blk;
+	struct f2fs_node *inode = f2fs_block_alloc(fs);
+	struct f2fs_node *node = f2fs_block_alloc(fs);
 	uint32_t node_ofs = 0; /* the inode's own addresses */
 	int ret = 0;
 
@@ -92,17 +93,17 @@ static int locate_data(struct f2fs_fs *fs, struct f2fs_block_owner *o)
 	if (o->nid != o->ino) {
 		if (f2fs_read_node(fs, o->nid, o->ino, node))
 			goto out;
-		node_ofs = f2fs_node_ofs(node);
-		if (!f2fs_node_ofs_is_direct(node_ofs) ||
-		    o->ofs_in_node >= f2fs_direct_addrs(&inode->i))
+		node_ofs = f2fs_node_ofs(bg, node);
+		if (!f2fs_node_ofs_is_direct(bg, node_ofs) ||
+		    o->ofs_in_node >= f2fs_direct_addrs(bg, &inode->i))
 			goto out;
-	} else if (o->ofs_in_node >= F2FS_DEF_ADDRS_PER_INODE) {
+	} else if (o->ofs_in_node >= bg->addrs_per_inode) {
 		goto out;
 	}
-	o->file_block =
-	    f2fs_node_first_block(node_ofs, f2fs_inode_addrs(&inode->i, f2fs_fs_features(fs)),
-				  f2fs_direct_addrs(&inode->i)) +
-	    o->ofs_in_node;
+	o->file_block = f2fs_node_first_block(bg, node_ofs,
+					      f2fs_inode_addrs(bg, &inode->i, f2fs_fs_features(fs)),
+					      f2fs_direct_addrs(bg, &inode->i)) +
+			o->ofs_in_node;
 	o->has_file_block = true;
 out:
 	free(node);
@@ -168,13 +169,13 @@ int f2fs_block_owner(struct f2fs_fs *fs, uint64_t blkaddr, struct f2fs_block_own
 	}
 	o->kind = F2FS_OWNER_NODE;
 	{
-		struct f2fs_node *n = malloc(sizeof(*n));
+		struct f2fs_node *n = f2fs_block_alloc(fs);
 
 		if (!n)
 			return -ENOMEM;
 		ret = read_block(fs, blkaddr, n);
 		if (!ret)
-			o->node_ofs = f2fs_node_ofs(n);
+			o->node_ofs = f2fs_node_ofs(&f2fs_fs_geo(fs)->blk, n);
 		free(n);
 	}
 	return ret;
@@ -195,12 +196,13 @@ struct copy_search {
 static int consider(struct copy_search *s, const struct f2fs_seg_entry *se, uint64_t blkaddr,
 		    uint32_t off, const struct f2fs_node *n)
 {
+	const struct f2fs_blkgeo *bg = &f2fs_fs_geo(s->fs)->blk;
 	struct f2fs_inode_copy c = {.blkaddr = blkaddr, .node = n};
 
-	if (le32_get(n->footer.ino) != s->ino || le32_get(n->footer.nid) != s->ino)
+	if (f2fs_footer_ino(bg, n) != s->ino || f2fs_footer_nid(bg, n) != s->ino)
 		return 0;
-	c.flag = le32_get(n->footer.flag);
-	c.cp_ver = le64_get(n->footer.cp_ver);
+	c.flag = f2fs_footer_flag(bg, n);
+	c.cp_ver = f2fs_footer_cp_ver(bg, n);
 	c.sit_valid = f2fs_test_bit_msb(se->map, off);
 	c.nat_current = blkaddr == s->nat_blkaddr;
 	return s->fn(&c, s->arg);
@@ -227,8 +229,10 @@ static int search_segment(struct copy_search *s, uint32_t segno, const struct f2
 		return 0;
 	}
 	for (i = 0; i < F2FS_DEFAULT_BLKS_PER_SEG && !ret; i++)
-		ret = consider(s, se, base + i, i,
-			       (const struct f2fs_node *)(s->buf + (size_t)i * F2FS_BLKSIZE));
+		ret = consider(
+		    s, se, base + i, i,
+		    (const struct f2fs_node *)(s->buf +
+					       (size_t)i * f2fs_fs_geo(s->fs)->blk.blksize));
 	return ret;
 }
 
@@ -284,7 +288,7 @@ int f2fs_find_inode_copies(struct f2fs_fs *fs, uint32_t ino, f2fs_inode_copy_fn 
 		return ret;
 	e = f2fs_nat_get(nat, ino);
 	s.nat_blkaddr = e ? e->blkaddr : F2FS_NULL_ADDR;
-	s.buf = malloc((size_t)F2FS_DEFAULT_BLKS_PER_SEG * F2FS_BLKSIZE);
+	s.buf = malloc((size_t)F2FS_DEFAULT_BLKS_PER_SEG * f2fs_fs_geo(fs)->blk.blksize);
 	if (!s.buf)
 		return -ENOMEM;
 	for (segno = 0; segno < f2fs_sit_segments(sit) && !ret; segno++) {

@@ -35,7 +35,7 @@ int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg)
 		ver = f2fs_nat_bits_tag(cp);
 	if (segno >= g->main_segs)
 		return -EUCLEAN;
-	n = malloc(sizeof(*n));
+	n = f2fs_block_alloc(fs);
 	if (!n)
 		return -ENOMEM;
 	blk = f2fs_geo_blkaddr(g, segno, le16_get(cp->cur_node_blkoff[1]));
@@ -46,11 +46,11 @@ int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg)
 	 */
 	room = valid < g->main_blocks ? g->main_blocks - valid : 0;
 	while (!ret && f2fs_geo_in_main(g, blk)) {
-		if (f2fs_dev_read(f2fs_fs_dev(fs), n, f2fs_blk_to_bytes(blk), F2FS_BLKSIZE) ||
-		    le64_get(n->footer.cp_ver) != ver)
+		if (f2fs_dev_read(f2fs_fs_dev(fs), n, f2fs_blk_to_bytes(g, blk), g->blk.blksize) ||
+		    f2fs_footer_cp_ver(&g->blk, n) != ver)
 			break;
 		ret = fn(blk, n, arg);
-		next = le32_get(n->footer.next_blkaddr);
+		next = f2fs_footer_next_blkaddr(&g->blk, n);
 		if (!ret && (++steps >= room || next == blk))
 			ret = -ELOOP;
 		blk = next;
@@ -60,6 +60,7 @@ int f2fs_roll_forward_walk(struct f2fs_fs *fs, f2fs_chain_fn fn, void *arg)
 }
 
 struct chain_count {
+	const struct f2fs_blkgeo *bg;
 	uint32_t fsynced, length;
 };
 
@@ -69,14 +70,14 @@ static int count_block(uint64_t blkaddr, const struct f2fs_node *n, void *arg)
 
 	(void)blkaddr;
 	c->length++;
-	if (le32_get(n->footer.flag) & (1u << F2FS_FSYNC_BIT_SHIFT))
+	if (f2fs_footer_flag(c->bg, n) & (1u << F2FS_FSYNC_BIT_SHIFT))
 		c->fsynced++;
 	return 0;
 }
 
 int f2fs_roll_forward_chain(struct f2fs_fs *fs, uint32_t *fsynced, uint32_t *length)
 {
-	struct chain_count c = {0, 0};
+	struct chain_count c = {&f2fs_fs_geo(fs)->blk, 0, 0};
 	int ret = f2fs_roll_forward_walk(fs, count_block, &c);
 
 	*fsynced = c.fsynced;

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/endian.h"
+#include "f2fs/geometry.h"
 #include "f2fs/read.h"
 #include "f2fs/xattr.h"
 
@@ -22,23 +24,24 @@
 static int read_xattr_space(struct f2fs_fs *fs, const struct f2fs_node *inode, uint8_t *space,
 			    size_t *len)
 {
+	const struct f2fs_blkgeo *bg = &f2fs_fs_geo(fs)->blk;
 	uint32_t features = f2fs_fs_features(fs);
-	unsigned int inline_bytes = f2fs_inline_xattr_bytes(&inode->i, features);
+	unsigned int inline_bytes = f2fs_inline_xattr_bytes(bg, &inode->i, features);
 	uint32_t xnid = le32_get(inode->i.i_xattr_nid);
-	struct f2fs_node *xnode;
+	void *xnode;
 	int ret;
 
-	memcpy(space, f2fs_inline_xattr(&inode->i, features), inline_bytes);
+	memcpy(space, f2fs_inline_xattr(bg, &inode->i, features), inline_bytes);
 	*len = inline_bytes;
 	if (!xnid)
 		return 0;
-	xnode = malloc(sizeof(*xnode));
+	xnode = f2fs_block_alloc(fs);
 	if (!xnode)
 		return -ENOMEM;
-	ret = f2fs_read_node(fs, xnid, le32_get(inode->footer.ino), xnode);
+	ret = f2fs_read_node(fs, xnid, f2fs_footer_ino(bg, inode), xnode);
 	if (!ret) {
-		memcpy(space + inline_bytes, xnode, F2FS_XATTR_NODE_BYTES);
-		*len += F2FS_XATTR_NODE_BYTES;
+		memcpy(space + inline_bytes, xnode, f2fs_xattr_node_bytes(bg));
+		*len += f2fs_xattr_node_bytes(bg);
 	}
 	free(xnode);
 	return ret;

@@ -229,14 +229,14 @@ static bool possible_inode(const struct rebuild *b, const struct f2fs_node *n)
 		return true;
 	if (isize < offsetof(struct f2fs_inode, i_crtime) - F2FS_EXTRA_ISIZE_OFFSET)
 		return true; /* too short to hold a checksum */
-	return f2fs_inode_chksum(n, b->seed) == le32_get(ri->i_inode_checksum);
+	return f2fs_inode_chksum(&b->geo.blk, n, b->seed) == le32_get(ri->i_inode_checksum);
 }
 
 /* Is @n a node block of this volume that could be @blkaddr's current content? */
 static bool possible_node(const struct rebuild *b, const struct f2fs_node *n)
 {
 	uint32_t nid = le32_get(n->footer.nid), ino = le32_get(n->footer.ino);
-	uint32_t next = le32_get(n->footer.next_blkaddr), ofs = f2fs_node_ofs(n);
+	uint32_t next = le32_get(n->footer.next_blkaddr), ofs = f2fs_node_ofs(&b->geo.blk, n);
 	uint32_t ver = (uint32_t)le64_get(n->footer.cp_ver);
 
 	if (nid < F2FS_FIRST_INO_RESERVED || nid >= b->max_nid || ino < F2FS_FIRST_INO_RESERVED ||
@@ -287,7 +287,7 @@ static uint8_t inode_flags(uint16_t mode)
 
 static void consider(struct rebuild *b, const struct f2fs_node *n, uint64_t blkaddr)
 {
-	uint32_t nid = le32_get(n->footer.nid), ofs = f2fs_node_ofs(n);
+	uint32_t nid = le32_get(n->footer.nid), ofs = f2fs_node_ofs(&b->geo.blk, n);
 	uint32_t ver = (uint32_t)le64_get(n->footer.cp_ver);
 	uint8_t vouch = vouch_for(b, nid, blkaddr);
 	struct slot *s = &b->slot[nid];
@@ -308,7 +308,7 @@ static void consider(struct rebuild *b, const struct f2fs_node *n, uint64_t blka
 	s->flags = 0;
 	if (ofs == 0)
 		s->flags = SLOT_INODE | SLOT_DIRECT | inode_flags(le16_get(n->i.i_mode));
-	else if (f2fs_node_ofs_is_direct(ofs))
+	else if (f2fs_node_ofs_is_direct(&b->geo.blk, ofs))
 		s->flags = SLOT_DIRECT;
 }
 
@@ -572,7 +572,7 @@ static int visit_data(struct data_visit *v, struct f2fs_node *n, f2fs_tree_addr_
 	struct f2fs_tree_walk walk = {
 	    .flags = F2FS_TREE_READ_ONLY, .features = v->b->features, .addr = fn, .arg = v};
 	struct f2fs_tree_pos at = {
-	    .ino = v->s->ino, .nid = v->nid, .ofs = f2fs_node_ofs(n), .blk = n};
+	    .ino = v->s->ino, .nid = v->nid, .ofs = f2fs_node_ofs(&v->b->geo.blk, n), .blk = n};
 	int ret;
 
 	if (v->s->flags & SLOT_SPECIAL)
@@ -988,6 +988,8 @@ static int setup(struct rebuild *b)
 	if (ret)
 		return say(b, ret, why);
 	f2fs_geometry_init(&b->geo, &b->sb);
+	if (b->geo.blk.blksize != F2FS_BLKSIZE)
+		return say(b, -EOPNOTSUPP, "16 KiB blocks: not supported by the rebuild yet");
 	b->features = le32_get(b->sb.feature);
 	b->seed = f2fs_inode_chksum_seed(b->sb.uuid);
 	if (f2fs_sb_max_nid(&b->sb) > UINT32_MAX)

@@ -120,7 +120,8 @@ struct pack {
 static bool nat_bits_fit(struct f2fs_wr *w, unsigned int reason, uint32_t total)
 {
 	return !(reason & F2FS_CP_NO_NAT_BITS) &&
-	       total + f2fs_nat_bits_blocks(le32_get(w->sb->segment_count_nat)) <= BLKS_PER_SEG;
+	       total + f2fs_nat_bits_blocks(le32_get(w->sb->segment_count_nat), F2FS_BLKSIZE) <=
+		   BLKS_PER_SEG;
 }
 
 /* The largest pack: no orphans, three data and three node summaries. */
@@ -181,7 +182,7 @@ static void fill_cp(struct f2fs_wr *w, struct f2fs_checkpoint *cp, unsigned int 
 	cp->valid_inode_count = le32_put(w->valid_inodes);
 	cp->next_free_nid = le32_put(w->next_nid);
 	cp->elapsed_time = le64_put(w->elapsed_base + (wr_now() - w->open_time));
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 }
 
 static int build_pack(struct f2fs_wr *w, unsigned int reason, struct pack *p)
@@ -213,7 +214,8 @@ static int write_nat_bits(struct f2fs_wr *w, struct pack *p)
 {
 	const struct f2fs_checkpoint *cp = (const struct f2fs_checkpoint *)p->buf;
 	uint32_t segs = le32_get(w->sb->segment_count_nat);
-	uint32_t blocks = f2fs_nat_bits_blocks(segs), bytes = f2fs_nat_bits_bytes(segs);
+	uint32_t blocks = f2fs_nat_bits_blocks(segs, F2FS_BLKSIZE),
+		 bytes = f2fs_nat_bits_bytes(segs);
 	uint8_t *nb = p->buf + (size_t)(BLKS_PER_SEG - blocks) * F2FS_BLKSIZE;
 	uint64_t tag = le64_put(f2fs_nat_bits_tag(cp));
 
@@ -250,7 +252,7 @@ static void after_commit(struct f2fs_wr *w, const struct pack *p)
 	w->cp_ver = le64_get(cp->checkpoint_ver);
 	w->footer_ver = w->cp_ver;
 	if (le32_get(cp->ckpt_flags) & CP_CRC_RECOVERY_FLAG)
-		w->footer_ver |= (uint64_t)f2fs_cp_crc(cp) << 32;
+		w->footer_ver |= (uint64_t)f2fs_cp_crc(cp, F2FS_BLKSIZE) << 32;
 	w->fresh = false;
 	for (i = 0; i < w->inodes.nbuckets; i++) {
 		struct wr_inode *wi;

@@ -80,7 +80,7 @@ static int read_compressed(struct f2fs_wr *w, const struct wr_dnode *dn,
 	if (!ret)
 		ret = f2fs_cluster_decompress(
 		    ri->i_compress_algorithm, in, k - 1,
-		    le16_get(ri->i_compress_flag) & F2FS_COMPRESS_CHKSUM_FL, out, cs);
+		    le16_get(ri->i_compress_flag) & F2FS_COMPRESS_CHKSUM_FL, out, cs, F2FS_BLKSIZE);
 	free(in);
 	return ret;
 }
@@ -191,7 +191,7 @@ static int write_cluster(struct f2fs_wr *w, struct wr_node *in, struct wr_inode 
 			    wr_page_copy(wi, first + k, data + (size_t)k * F2FS_BLKSIZE) ? 0 : -EIO;
 		if (!ret)
 			ret = f2fs_cluster_compress(in->blk.i.i_compress_algorithm, data, cs, 1,
-						    cdata);
+						    cdata, F2FS_BLKSIZE);
 		if (ret > 0) {
 			blocks = (unsigned int)ret;
 			ret = write_compressed(w, in, &dn, cs, cdata, blocks);

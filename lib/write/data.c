@@ -67,7 +67,7 @@ void wr_drop_pages(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from_index)
 
 static unsigned int inline_bytes(struct f2fs_wr *w, const struct f2fs_inode *ri)
 {
-	return f2fs_inline_data_bytes(ri, w->fs->features);
+	return f2fs_inline_data_bytes(WR_BG, ri, w->fs->features);
 }
 
 static uint8_t *inline_area(struct f2fs_inode *ri)

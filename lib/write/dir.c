@@ -74,7 +74,7 @@ static unsigned int find_in_area(const struct f2fs_dentry_area *a, uint32_t hash
 
 static int inline_area(struct f2fs_wr *w, struct wr_node *dir, struct f2fs_dentry_area *a)
 {
-	return f2fs_inline_dentry_area(&dir->blk.i, w->fs->features, a);
+	return f2fs_inline_dentry_area(WR_BG, &dir->blk.i, w->fs->features, a);
 }
 
 static uint32_t depth_of(const struct wr_node *dir)
@@ -129,7 +129,7 @@ static int find_entry(struct f2fs_wr *w, struct wr_node *dir, const char *name, 
 			ret = wr_data_read_block(w, dir, b, &blk);
 			if (ret)
 				return ret;
-			f2fs_dentry_block_area(&blk, &a);
+			f2fs_dentry_block_area(WR_BG, &blk, &a);
 			slot = find_in_area(&a, hash, name, len);
 			if (slot < a.nr) {
 				take_pos(pos, &a, b, slot);
@@ -164,7 +164,7 @@ static int block_area(struct f2fs_wr *w, struct wr_node *dir, uint64_t b,
 	int ret = wr_page_for_write(w, dir, b, &page);
 
 	if (!ret)
-		f2fs_dentry_block_area((struct f2fs_dentry_block *)page, a);
+		f2fs_dentry_block_area(WR_BG, (struct f2fs_dentry_block *)page, a);
 	return ret;
 }
 
@@ -191,7 +191,7 @@ static int add_to_blocks(struct f2fs_wr *w, struct wr_node *dir, const char *nam
 			ret = wr_data_read_block(w, dir, b, &blk);
 			if (ret)
 				return ret;
-			f2fs_dentry_block_area(&blk, &a);
+			f2fs_dentry_block_area(WR_BG, &blk, &a);
 			if (f2fs_dentry_area_room(&a, slots) == a.nr)
 				continue;
 			ret = block_area(w, dir, b, &a);
@@ -398,7 +398,8 @@ int wr_dir_init(struct f2fs_wr *w, struct wr_node *dir, uint32_t parent)
 		ret = inline_area(w, dir, &a);
 		if (ret)
 			return ret;
-		dir->blk.i.i_size = le64_put(f2fs_inline_data_bytes(&dir->blk.i, w->fs->features));
+		dir->blk.i.i_size =
+		    le64_put(f2fs_inline_data_bytes(WR_BG, &dir->blk.i, w->fs->features));
 	} else {
 		ret = block_area(w, dir, 0, &a);
 		if (ret)
@@ -446,7 +447,7 @@ int wr_dir_is_empty(struct f2fs_wr *w, struct wr_node *dir)
 		ret = wr_data_read_block(w, dir, b, &blk);
 		if (ret)
 			return ret;
-		f2fs_dentry_block_area(&blk, &a);
+		f2fs_dentry_block_area(WR_BG, &blk, &a);
 		if (!only_dots(&a))
 			return 0;
 	}

@@ -514,7 +514,7 @@ static long pointer_offset(struct f2fs_wr *w, const struct wr_node *n, bool inod
 				   ? (long)(offsetof(struct f2fs_node, dn.addr) + 4 * index)
 				   : -1;
 		if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY) ||
-		    index >= f2fs_inode_addrs(ri, w->fs->features))
+		    index >= f2fs_inode_addrs(WR_BG, ri, w->fs->features))
 			return -1;
 		return (long)(offsetof(struct f2fs_node, i.i_addr) +
 			      4 * (f2fs_inode_first_addr(ri) + index));

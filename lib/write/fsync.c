@@ -75,9 +75,9 @@ static int by_nid(const void *a, const void *b)
 
 static bool is_dnode(const struct wr_node *n)
 {
-	uint32_t ofs = f2fs_node_ofs(&n->blk);
+	uint32_t ofs = f2fs_node_ofs(WR_BG, &n->blk);
 
-	return ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(ofs);
+	return ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(WR_BG, ofs);
 }
 
 /* Write the dirty direct nodes of @ino, the last with FSYNC, the inode with DENT if new. */

@@ -98,7 +98,7 @@ static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summ
 		return ret == -ENOENT ? 0 : ret;
 	dn.nid = nid;
 	dn.ofs = ofs;
-	if ((f2fs_node_ofs(&dn.node->blk) == 0 &&
+	if ((f2fs_node_ofs(WR_BG, &dn.node->blk) == 0 &&
 	     f2fs_inode_first_addr(&dn.node->blk.i) + ofs >= F2FS_DEF_ADDRS_PER_INODE) ||
 	    wr_dnode_addr(&dn) != blkaddr) {
 		wr_dnode_put(&dn);

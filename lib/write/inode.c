@@ -101,7 +101,7 @@ int wr_inode_get(struct f2fs_wr *w, uint32_t ino, struct wr_node **out)
 {
 	int ret = wr_node_get(w, ino, ino, out);
 
-	if (!ret && f2fs_node_ofs(&(*out)->blk) != 0) {
+	if (!ret && f2fs_node_ofs(WR_BG, &(*out)->blk) != 0) {
 		wr_node_put(*out);
 		*out = NULL;
 		return -EUCLEAN;
@@ -187,7 +187,7 @@ unsigned int wr_inode_inline_bytes_for(struct f2fs_wr *w, const struct f2fs_new_
 		ri.i_inline |= F2FS_INLINE_XATTR;
 	fill_extra(w, &ri, a);
 	ri.i_inline |= F2FS_INLINE_DATA;
-	return f2fs_inline_data_bytes(&ri, w->fs->features);
+	return f2fs_inline_data_bytes(WR_BG, &ri, w->fs->features);
 }
 
 int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pino,

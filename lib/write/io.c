@@ -42,7 +42,7 @@ static int send(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, uint32_t c
 	    [F2FS_IO_NODE] = F2FS_DEV_TAG_NODE,
 	    [F2FS_IO_META] = F2FS_DEV_TAG_META,
 	};
-	int ret = f2fs_dev_write_tagged(w->fs->dev, buf, f2fs_blk_to_bytes(blkaddr),
+	int ret = f2fs_dev_write_tagged(w->fs->dev, buf, f2fs_blk_to_bytes(&w->fs->geo, blkaddr),
 					(size_t)count * F2FS_BLKSIZE, tags[kind]);
 
 	if (ret)
@@ -121,6 +121,6 @@ int wr_read_block(struct f2fs_wr *w, uint64_t blkaddr, void *buf)
 		memcpy(buf, io->buf + (size_t)(blkaddr - io->start) * F2FS_BLKSIZE, F2FS_BLKSIZE);
 		return 0;
 	}
-	ret = f2fs_dev_read(w->fs->dev, buf, f2fs_blk_to_bytes(blkaddr), F2FS_BLKSIZE);
+	ret = f2fs_dev_read(w->fs->dev, buf, f2fs_blk_to_bytes(&w->fs->geo, blkaddr), F2FS_BLKSIZE);
 	return ret;
 }

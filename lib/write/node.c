@@ -241,8 +241,9 @@ int wr_node_remove(struct f2fs_wr *w, struct wr_node *n)
 /* The node log a node goes to (the kernel's __get_segment_type_6 for nodes). */
 static int node_log(const struct wr_node *n)
 {
-	uint32_t ofs = f2fs_node_ofs(&n->blk);
-	bool dnode = ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(ofs);
+	uint32_t ofs = f2fs_node_ofs(WR_BG, &n->blk);
+	bool dnode =
+	    ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(WR_BG, ofs);
 
 	if (!dnode)
 		return F2FS_CURSEG_COLD_NODE;
@@ -269,8 +270,9 @@ int wr_node_write(struct f2fs_wr *w, struct wr_node *n, uint32_t marks)
 	n->blk.footer.flag = le32_put(flag | marks);
 	n->blk.footer.cp_ver = le64_put(w->footer_ver);
 	n->blk.footer.next_blkaddr = le32_put((uint32_t)wr_log_next_addr(w, type));
-	if (n->nid == n->ino && f2fs_node_ofs(&n->blk) == 0)
-		f2fs_inode_seal(&n->blk, w->fs->features, f2fs_inode_chksum_seed(w->sb->uuid));
+	if (n->nid == n->ino && f2fs_node_ofs(WR_BG, &n->blk) == 0)
+		f2fs_inode_seal(WR_BG, &n->blk, w->fs->features,
+				f2fs_inode_chksum_seed(w->sb->uuid));
 	ret = wr_write_block(w, addr, &n->blk, F2FS_IO_NODE);
 	if (ret)
 		return ret;
@@ -307,12 +309,12 @@ int wr_nodes_write_all(struct f2fs_wr *w)
 
 static unsigned int inode_addrs(struct f2fs_wr *w, const struct f2fs_inode *ri)
 {
-	return f2fs_inode_addrs(ri, w->fs->features);
+	return f2fs_inode_addrs(WR_BG, ri, w->fs->features);
 }
 
 static bool is_inode_block(const struct wr_node *n)
 {
-	return f2fs_node_ofs(&n->blk) == 0 && n->nid == n->ino;
+	return f2fs_node_ofs(WR_BG, &n->blk) == 0 && n->nid == n->ino;
 }
 
 static uint32_t get_addr(const struct wr_node *n, unsigned int ofs)
@@ -380,7 +382,7 @@ int wr_dnode_get(struct f2fs_wr *w, struct wr_node *inode, uint64_t index, bool 
 	memset(dn, 0, sizeof(*dn));
 	if (f2fs_inode_first_addr(ri) >= F2FS_DEF_ADDRS_PER_INODE)
 		return -EUCLEAN;
-	ret = f2fs_node_path(index, inode_addrs(w, ri), f2fs_direct_addrs(ri), &path);
+	ret = f2fs_node_path(WR_BG, index, inode_addrs(w, ri), f2fs_direct_addrs(WR_BG, ri), &path);
 	if (ret)
 		return ret;
 	inode->pins++;
@@ -391,7 +393,7 @@ int wr_dnode_get(struct f2fs_wr *w, struct wr_node *inode, uint64_t index, bool 
 		wr_node_put(cur);
 		if (ret)
 			return ret;
-		if (f2fs_node_ofs(&next->blk) != path.node_ofs[level]) {
+		if (f2fs_node_ofs(WR_BG, &next->blk) != path.node_ofs[level]) {
 			wr_node_put(next);
 			return -EUCLEAN;
 		}
@@ -559,7 +561,7 @@ int wr_truncate_blocks(struct f2fs_wr *w, struct wr_node *inode, uint64_t from)
 				      .node = trunc_node,
 				      .arg = &t};
 	struct f2fs_tree_geo g;
-	int ret = f2fs_tree_geometry(&inode->blk, w->fs->features, &g);
+	int ret = f2fs_tree_geometry(WR_BG, &inode->blk, w->fs->features, &g);
 
 	if (ret)
 		return ret < 0 ? ret : 0; /* data or dentries inline: no blocks */

@@ -57,15 +57,15 @@ static uint32_t footer_flag(const struct f2fs_node *n)
 
 static bool is_inode_block(const struct f2fs_node *n)
 {
-	return f2fs_node_ofs(n) == 0 && n->footer.nid == n->footer.ino;
+	return f2fs_node_ofs(WR_BG, n) == 0 && n->footer.nid == n->footer.ino;
 }
 
 /* The kernel's IS_DNODE(): inodes, direct nodes and the xattr node. */
 static bool is_dnode(const struct f2fs_node *n)
 {
-	uint32_t ofs = f2fs_node_ofs(n);
+	uint32_t ofs = f2fs_node_ofs(WR_BG, n);
 
-	return ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(ofs);
+	return ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(WR_BG, ofs);
 }
 
 static struct fsync_entry *find_entry(struct recovery *r, uint32_t ino)
@@ -299,7 +299,7 @@ static int recover_inline_data(struct f2fs_wr *w, struct wr_node *in, const stru
 	if (!src_inline) {
 		/* converted after the checkpoint: the inline copy goes */
 		memset((uint8_t *)f2fs_inline_data(ri), 0,
-		       f2fs_inline_data_bytes(ri, w->fs->features));
+		       f2fs_inline_data_bytes(WR_BG, ri, w->fs->features));
 		ri->i_inline &= (uint8_t) ~(F2FS_INLINE_DATA | F2FS_DATA_EXIST);
 		return 0;
 	}
@@ -309,8 +309,8 @@ static int recover_inline_data(struct f2fs_wr *w, struct wr_node *in, const stru
 			return ret;
 		ri->i_inline |= F2FS_INLINE_DATA;
 	}
-	bytes = f2fs_inline_data_bytes(&src->i, w->fs->features);
-	if (bytes != f2fs_inline_data_bytes(ri, w->fs->features))
+	bytes = f2fs_inline_data_bytes(WR_BG, &src->i, w->fs->features);
+	if (bytes != f2fs_inline_data_bytes(WR_BG, ri, w->fs->features))
 		return 1; /* different layouts: the check reports what is left */
 	memcpy((uint8_t *)f2fs_inline_data(ri), f2fs_inline_data(&src->i), bytes);
 	ri->i_inline =
@@ -339,8 +339,8 @@ static unsigned int addrs_in(struct f2fs_wr *w, const struct wr_node *n)
 {
 	unsigned int start, count;
 
-	f2fs_node_addr_range(&n->blk, f2fs_node_ofs(&n->blk), w->fs->features, F2FS_ADDRS_PER_BLOCK,
-			     &start, &count);
+	f2fs_node_addr_range(WR_BG, &n->blk, f2fs_node_ofs(WR_BG, &n->blk), w->fs->features,
+			     F2FS_ADDRS_PER_BLOCK, &start, &count);
 	return count;
 }
 
@@ -434,7 +434,7 @@ static unsigned int recover_one(struct f2fs_tree_addr *a, void *arg)
 	ar->err = wr_dnode_get(w, ar->in, a->file_block, true, &dn);
 	if (ar->err)
 		return F2FS_TREE_ABORT;
-	if (f2fs_node_ofs(&dn.node->blk) != a->node->ofs) {
+	if (f2fs_node_ofs(WR_BG, &dn.node->blk) != a->node->ofs) {
 		ar->err = -EUCLEAN; /* the kernel's "Inconsistent ofs_of_node" */
 	} else {
 		e = wr_nat_get(w, dn.nid);
@@ -452,8 +452,8 @@ static unsigned int recover_one(struct f2fs_tree_addr *a, void *arg)
 static int recover_addrs(struct recovery *r, struct wr_node *in, const struct f2fs_node *src)
 {
 	struct f2fs_wr *w = r->w;
-	uint32_t ofs = f2fs_node_ofs(src);
-	unsigned int per = f2fs_direct_addrs(&in->blk.i);
+	uint32_t ofs = f2fs_node_ofs(WR_BG, src);
+	unsigned int per = f2fs_direct_addrs(WR_BG, &in->blk.i);
 	struct addr_recovery a = {.r = r, .in = in};
 	struct f2fs_tree_walk walk = {.flags = F2FS_TREE_READ_ONLY | F2FS_TREE_HOLES,
 				      .features = w->fs->features,
@@ -464,7 +464,8 @@ static int recover_addrs(struct recovery *r, struct wr_node *in, const struct f2
 	    .ino = in->ino,
 	    .nid = le32_get(src->footer.nid),
 	    .ofs = ofs,
-	    .first = f2fs_node_first_block(ofs, f2fs_inode_addrs(&in->blk.i, w->fs->features), per),
+	    .first = f2fs_node_first_block(
+		WR_BG, ofs, f2fs_inode_addrs(WR_BG, &in->blk.i, w->fs->features), per),
 	    .blk = (struct f2fs_node *)src};
 	int ret = f2fs_tree_walk_addrs(&walk, &at, per, NULL);
 
@@ -491,7 +492,7 @@ static int recover_block(uint64_t blkaddr, const struct f2fs_node *n, void *arg)
 		ret = recover_dentry(r, in, n);
 	if (!ret && is_inode_block(n))
 		recover_inline_xattr(r->w, in, n);
-	if (!ret && f2fs_node_ofs(n) == F2FS_XATTR_NODE_OFFSET)
+	if (!ret && f2fs_node_ofs(WR_BG, n) == F2FS_XATTR_NODE_OFFSET)
 		ret = recover_xattr_node(r->w, in, n);
 	else if (!ret && (ret = recover_inline_data(r->w, in, n)) == 0)
 		ret = recover_addrs(r, in, n);

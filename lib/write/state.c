@@ -81,7 +81,7 @@ static void take_counts(struct f2fs_wr *w, const struct f2fs_checkpoint *cp)
 	w->cp_ver = le64_get(cp->checkpoint_ver);
 	w->footer_ver = w->cp_ver;
 	if (le32_get(cp->ckpt_flags) & CP_CRC_RECOVERY_FLAG)
-		w->footer_ver |= (uint64_t)f2fs_cp_crc(cp) << 32;
+		w->footer_ver |= (uint64_t)f2fs_cp_crc(cp, F2FS_BLKSIZE) << 32;
 	w->elapsed_base = le64_get(cp->elapsed_time);
 	w->open_time = wr_now();
 }

@@ -6,7 +6,8 @@
  * may live there), the checksum set when the volume has sb_checksum, and a
  * flush after each so that a power cut leaves one whole copy.  Nothing
  * else of the volume changes, so no checkpoint follows and no table needs
- * loading: a label changes this way on a volume of any size at once.
+ * loading: a label changes this way on a volume of any size at once, and
+ * of any block size (block 1 is where the volume's block size puts it).
  */
 #include "config.h"
 
@@ -18,31 +19,32 @@
 #include "f2fs/super.h"
 #include "write_internal.h"
 
-static int write_copy(struct f2fs_device *dev, uint64_t blk, uint8_t *buf,
+static int write_copy(struct f2fs_device *dev, uint64_t blk, uint32_t blksize, uint8_t *buf,
 		      const struct f2fs_super_block *sb)
 {
-	int ret = f2fs_dev_read(dev, buf, blk * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	int ret = f2fs_dev_read(dev, buf, blk * blksize, blksize);
 
 	if (ret)
 		return ret;
 	memcpy(buf + F2FS_SUPER_OFFSET, sb, sizeof(*sb));
-	ret = f2fs_dev_write(dev, buf, blk * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	ret = f2fs_dev_write(dev, buf, blk * blksize, blksize);
 	return ret ? ret : f2fs_dev_flush(dev);
 }
 
 int f2fs_write_super(struct f2fs_fs *fs, const struct f2fs_super_block *sb)
 {
 	struct f2fs_super_block copy = *sb;
+	uint32_t blksize = fs->geo.blk.blksize;
 	void *buf;
 	int ret;
 
 	f2fs_super_seal(&copy);
 	/* block-aligned, for a device opened for direct I/O */
-	if (posix_memalign(&buf, F2FS_BLKSIZE, F2FS_BLKSIZE))
+	if (posix_memalign(&buf, F2FS_BLKSIZE, blksize))
 		return -ENOMEM;
-	ret = write_copy(f2fs_fs_dev(fs), 1, buf, &copy);
+	ret = write_copy(f2fs_fs_dev(fs), 1, blksize, buf, &copy);
 	if (!ret)
-		ret = write_copy(f2fs_fs_dev(fs), 0, buf, &copy);
+		ret = write_copy(f2fs_fs_dev(fs), 0, blksize, buf, &copy);
 	free(buf);
 	if (ret)
 		return ret;

@@ -27,6 +27,13 @@
 
 /* ---- io.c ---- */
 
+/*
+ * The block geometry the write path builds blocks with: 4 KiB until it
+ * learns larger blocks (f2fs_fs_open refuses them for writing, so on every
+ * volume it writes this is the volume's own, f2fs_fs_geo(fs)->blk).
+ */
+#define WR_BG (f2fs_blkgeo_4k())
+
 #define WR_IO_MAX_BLOCKS 1024u /* 4 MiB per device write request */
 
 struct wr_io {

@@ -27,13 +27,13 @@ struct xlist {
 
 static size_t inline_xattr_bytes(struct f2fs_wr *w, const struct f2fs_inode *ri)
 {
-	return f2fs_inline_xattr_bytes(ri, w->fs->features);
+	return f2fs_inline_xattr_bytes(WR_BG, ri, w->fs->features);
 }
 
 /* The inline xattr area, to change (lib/format's description of where it lies). */
 static uint8_t *inline_xattr_area(struct f2fs_wr *w, struct f2fs_inode *ri)
 {
-	return (uint8_t *)f2fs_inline_xattr(ri, w->fs->features);
+	return (uint8_t *)f2fs_inline_xattr(WR_BG, ri, w->fs->features);
 }
 
 static int load(struct f2fs_wr *w, struct wr_node *in, struct xlist *x)

@@ -28,7 +28,7 @@
 /* The zone holding the start of section @secno; false when it is not sequential. */
 static int section_zone(struct f2fs_wr *w, uint32_t secno, struct f2fs_zone *z, bool *seq)
 {
-	uint64_t off = f2fs_blk_to_bytes(f2fs_geo_sec_start(&w->fs->geo, secno));
+	uint64_t off = f2fs_blk_to_bytes(&w->fs->geo, f2fs_geo_sec_start(&w->fs->geo, secno));
 	unsigned int nr = 0;
 	int ret = f2fs_dev_report_zones(w->fs->dev, off, z, 1, &nr);
 
@@ -84,7 +84,7 @@ int wr_zones_reset_freed(struct f2fs_wr *w)
 /* Where log @type writes next, as a byte offset. */
 static uint64_t log_position(struct f2fs_wr *w, int type)
 {
-	return f2fs_blk_to_bytes(wr_log_next_addr(w, type));
+	return f2fs_blk_to_bytes(&w->fs->geo, wr_log_next_addr(w, type));
 }
 
 int wr_zones_init(struct f2fs_wr *w, bool existing)

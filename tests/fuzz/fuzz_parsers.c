@@ -190,12 +190,12 @@ static void seal_block(const struct seed *s, uint8_t *b, enum role r, unsigned i
 
 		/* f2fs_cp_seal() stores at checksum_offset as is: keep it in the block */
 		if (ofs <= F2FS_CP_CHKSUM_OFFSET)
-			f2fs_cp_seal(cp);
+			f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	} else if (r == R_MAIN && (flags & FL_SEAL_NODE)) {
 		struct f2fs_node *n = (struct f2fs_node *)b;
 
 		if (n->footer.nid == n->footer.ino && n->footer.ino)
-			f2fs_inode_seal(n, s->features_bits, s->chksum_seed);
+			f2fs_inode_seal(f2fs_blkgeo_4k(), n, s->features_bits, s->chksum_seed);
 	}
 }
 

@@ -194,13 +194,14 @@ static void build_file(struct seed *s)
 	uint32_t ino = s->ino[I_FILE] = s->next_nid++;
 	uint32_t d1 = s->next_nid++, ind1 = s->next_nid++, d2 = s->next_nid++;
 	uint32_t dind = s->next_nid++, ind2 = s->next_nid++, d3 = s->next_nid++;
-	uint32_t ofs_ind2 = F2FS_NODE_OFS_DINDIRECT + 1, ofs_d3 = ofs_ind2 + 1 + 3;
+	uint32_t ofs_ind2 = f2fs_node_ofs_dindirect(f2fs_blkgeo_4k()) + 1,
+		 ofs_d3 = ofs_ind2 + 1 + 3;
 	struct f2fs_node n, node;
 	unsigned int addrs, per;
 
 	init_inode(s, &n, ino, S_IFREG | 0644, 0);
-	addrs = f2fs_inode_addrs(&n.i, s->feat);
-	per = f2fs_direct_addrs(&n.i);
+	addrs = f2fs_inode_addrs(f2fs_blkgeo_4k(), &n.i, s->feat);
+	per = f2fs_direct_addrs(f2fs_blkgeo_4k(), &n.i);
 	set_addr(&n, 0, pattern_block(s, ino, 0, 'a'));
 	set_addr(&n, 1, pattern_block(s, ino, 1, 'b'));
 	set_addr(&n, 2, pattern_block(s, ino, 2, 'c'));
@@ -208,7 +209,8 @@ static void build_file(struct seed *s)
 	n.i.i_nid[0] = le32_put(d1);
 	n.i.i_nid[2] = le32_put(ind1);
 	n.i.i_nid[4] = le32_put(dind);
-	n.i.i_size = le64_put((f2fs_node_first_block(ofs_d3, addrs, per) + 8) * BLK - 100);
+	n.i.i_size =
+	    le64_put((f2fs_node_first_block(f2fs_blkgeo_4k(), ofs_d3, addrs, per) + 8) * BLK - 100);
 	n.i.i_blocks = le64_put(14);
 	put_node(s, &n, true);
 
@@ -219,10 +221,11 @@ static void build_file(struct seed *s)
 	init_node(&node, ind1, ino, F2FS_NODE_OFS_INDIRECT1);
 	node.in.nid[1] = le32_put(d2);
 	put_node(s, &node, true);
-	init_node(&node, d2, ino, f2fs_node_child_ofs(F2FS_NODE_OFS_INDIRECT1, 1, 1));
+	init_node(&node, d2, ino,
+		  f2fs_node_child_ofs(f2fs_blkgeo_4k(), F2FS_NODE_OFS_INDIRECT1, 1, 1));
 	node.dn.addr[5] = le32_put(pattern_block(s, d2, 5, 'f'));
 	put_node(s, &node, true);
-	init_node(&node, dind, ino, F2FS_NODE_OFS_DINDIRECT);
+	init_node(&node, dind, ino, f2fs_node_ofs_dindirect(f2fs_blkgeo_4k()));
 	node.in.nid[0] = le32_put(ind2);
 	put_node(s, &node, true);
 	init_node(&node, ind2, ino, ofs_ind2);
@@ -233,7 +236,7 @@ static void build_file(struct seed *s)
 	put_node(s, &node, true);
 	value(s, F2FS_NODE_OFS_DIRECT1);
 	value(s, F2FS_NODE_OFS_INDIRECT1);
-	value(s, F2FS_NODE_OFS_DINDIRECT);
+	value(s, f2fs_node_ofs_dindirect(f2fs_blkgeo_4k()));
 	value(s, ofs_ind2);
 	value(s, ofs_d3);
 }
@@ -337,7 +340,7 @@ static void build_dirs(struct seed *s)
 
 	/* the directory: block 0 with the files, block 1 a hole, one more through a direct node */
 	memset(&b, 0, sizeof(b));
-	f2fs_dentry_block_area(&b, &a);
+	f2fs_dentry_block_area(f2fs_blkgeo_4k(), &b, &a);
 	area_put(&a, 0, ".", dir, F2FS_FT_DIR);
 	area_put(&a, 1, "..", 3, F2FS_FT_DIR);
 	slot = put_files(s, &a, 2);
@@ -353,7 +356,8 @@ static void build_dirs(struct seed *s)
 	init_inode(s, &n, dir, S_IFDIR | 0755, 0);
 	set_addr(&n, 0, blk_a);
 	n.i.i_nid[0] = le32_put(dd1);
-	n.i.i_size = le64_put((uint64_t)(f2fs_inode_addrs(&n.i, s->feat) + 4) * BLK);
+	n.i.i_size =
+	    le64_put((uint64_t)(f2fs_inode_addrs(f2fs_blkgeo_4k(), &n.i, s->feat) + 4) * BLK);
 	n.i.i_links = le32_put(3);
 	put_node(s, &n, true);
 	chunk(s, blk_a, R_DENT);
@@ -364,7 +368,7 @@ static void build_dirs(struct seed *s)
 
 	/* the inline subdirectory names the files again, and its parent */
 	init_inode(s, &n, idir, S_IFDIR | 0755, F2FS_INLINE_DENTRY);
-	if (f2fs_inline_dentry_area(&n.i, s->feat, &a))
+	if (f2fs_inline_dentry_area(f2fs_blkgeo_4k(), &n.i, s->feat, &a))
 		fuzz_die("seed %s: no inline dentry area", s->img.name);
 	area_put(&a, 0, ".", idir, F2FS_FT_DIR);
 	area_put(&a, 1, "..", dir, F2FS_FT_DIR);
@@ -381,7 +385,7 @@ static void link_into_root(struct seed *s)
 	unsigned int slot = 2;
 
 	fuzz_read_block(&s->img, s->root_dent, &b);
-	f2fs_dentry_block_area(&b, &a);
+	f2fs_dentry_block_area(f2fs_blkgeo_4k(), &b, &a);
 	while (slot < a.nr && f2fs_test_bit_lsb(a.bitmap, slot))
 		slot++;
 	area_put(&a, slot, "d1", s->ino[I_DIR], F2FS_FT_DIR);

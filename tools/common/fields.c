@@ -314,7 +314,7 @@ static void list_addrs(const struct fields_out *o, const struct f2fs_field *f, c
 
 	if (o->form == FIELDS_JSON || (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY)))
 		return;
-	addrs = f2fs_inode_addrs(ri, o->features);
+	addrs = f2fs_inode_addrs(o->bg ? o->bg : f2fs_blkgeo_4k(), ri, o->features);
 	for (i = 0; i < addrs && first + i < f->count; i++) {
 		uint32_t a = (uint32_t)f2fs_field_get(f, ri, first + i);
 		const char *flag = a == F2FS_COMPRESS_ADDR ? "cluster flag"
@@ -358,10 +358,11 @@ static void list_rows(const struct fields_out *o, enum f2fs_fields_of of, const 
 	const struct f2fs_field_table *t = f2fs_fields(of);
 
 	for (unsigned int i = 0; i < t->n; i++) {
-		const struct f2fs_field *f = &t->rows[i];
+		struct f2fs_field f =
+		    f2fs_field_in_block(of, &t->rows[i], o->bg ? o->bg : f2fs_blkgeo_4k());
 
-		if (f->listed && (f->features & o->features) == f->features)
-			list_row(o, f, base);
+		if (f.listed && (f.features & o->features) == f.features)
+			list_row(o, &f, base);
 	}
 }
 
@@ -423,7 +424,7 @@ void fields_print_checkpoint(const struct fields_out *o, const struct f2fs_check
 
 	begin(o, "Checkpoint", "checkpoint");
 	list_rows(o, F2FS_FIELDS_CHECKPOINT, cp);
-	if (at <= F2FS_CP_CHKSUM_OFFSET)
+	if (at <= (o->bg ? o->bg : f2fs_blkgeo_4k())->cp_chksum_offset)
 		list_number(&d, crc.name, f2fs_field_get(&crc, cp, 0));
 	if (cpd) {
 		list_bitmap(&d, "nat_version_bitmap", cpd->nat_bitmap, cpd->nat_bitmap_bytes);

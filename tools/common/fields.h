@@ -32,9 +32,10 @@ enum fields_form { FIELDS_DEBUG, FIELDS_LAYOUT, FIELDS_JSON };
 
 struct fields_out {
 	enum fields_form form;
-	FILE *f;	   /* the text forms */
-	struct json *j;	   /* FIELDS_JSON */
-	uint32_t features; /* the volume's: they decide which inode fields are listed */
+	FILE *f;		      /* the text forms */
+	struct json *j;		      /* FIELDS_JSON */
+	uint32_t features;	      /* the volume's: they decide which inode fields are listed */
+	const struct f2fs_blkgeo *bg; /* the volume's block size; NULL: 4 KiB */
 };
 
 /* The superblock (in JSON, member "superblock"). */

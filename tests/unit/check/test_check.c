@@ -221,7 +221,7 @@ static void expect_root_inode_problem(void (*edit)(struct f2fs_node *), bool res
 	read_blk(&fx, root_inode_blk(&fx.l), &n);
 	edit(&n);
 	if (reseal)
-		f2fs_inode_seal(&n, features, f2fs_inode_chksum_seed(fx.sb.uuid));
+		f2fs_inode_seal(f2fs_blkgeo_4k(), &n, features, f2fs_inode_chksum_seed(fx.sb.uuid));
 	write_blk(&fx, root_inode_blk(&fx.l), &n);
 	expect_code(&fx, code, 0);
 	fixture_free(&fx);
@@ -370,7 +370,7 @@ static void test_checkpoint_counters(void)
 	cp->valid_block_count = le64_put(le64_get(cp->valid_block_count) + 1);
 	cp->valid_inode_count = le32_put(9);
 	cp->free_segment_count = le32_put(le32_get(cp->free_segment_count) - 1);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	write_blk(&fx, fx.l.cp_blkaddr, blk);
 	write_blk(&fx, last, blk);
 	CHECK(run_check(dev, &s, &r) == 0);
@@ -436,7 +436,8 @@ static void edit_inode(struct fixture *fx, uint32_t nid, void (*edit)(struct f2f
 		return;
 	read_blk(fx, blk, &n);
 	edit(&n, arg);
-	f2fs_inode_seal(&n, fx->cfg.features, f2fs_inode_chksum_seed(fx->sb.uuid));
+	f2fs_inode_seal(f2fs_blkgeo_4k(), &n, fx->cfg.features,
+			f2fs_inode_chksum_seed(fx->sb.uuid));
 	write_blk(fx, blk, &n);
 }
 
@@ -612,8 +613,8 @@ static void put_xattrs(struct f2fs_node *n, void *arg)
 
 	n->i.i_inline |= F2FS_INLINE_XATTR;
 	n->i.i_inline_xattr_size = le16_put(F2FS_INLINE_XATTR_ADDRS);
-	area = (uint8_t *)f2fs_inline_xattr(&n->i, F2FS_FEATURE_EXTRA_ATTR |
-						       F2FS_FEATURE_FLEXIBLE_INLINE_XATTR);
+	area = (uint8_t *)f2fs_inline_xattr(
+	    f2fs_blkgeo_4k(), &n->i, F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_FLEXIBLE_INLINE_XATTR);
 	memset(area, 0, F2FS_INLINE_XATTR_ADDRS * 4u);
 	memcpy(area, list, 64);
 }
@@ -666,7 +667,7 @@ static void close_hot_data_log(struct fixture *fx, uint8_t type, uint8_t version
 		cp->cur_data_segno[0] = le32_put(fx->l.cur_seg[F2FS_CURSEG_COLD_DATA] + 8);
 		cp->free_segment_count = le32_put(le32_get(cp->free_segment_count) - 1);
 	}
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	write_blk(fx, fx->l.cp_blkaddr, blk);
 	write_blk(fx, last, blk);
 	memset(blk, 0, BLK);
@@ -814,7 +815,7 @@ static void test_nat_bits(void)
 	CHECK(le32_get(fx.cp.ckpt_flags) & CP_NAT_BITS_FLAG);
 	/* the trailer ends pack 1's segment: the tag, the full bits, the empty bits */
 	trailer = fx.l.cp_blkaddr + F2FS_DEFAULT_BLKS_PER_SEG -
-		  f2fs_nat_bits_blocks(fx.l.segment_count_nat);
+		  f2fs_nat_bits_blocks(fx.l.segment_count_nat, F2FS_BLKSIZE);
 	read_blk(&fx, trailer, blk);
 	CHECK(f2fs_test_bit_lsb(blk + 8 + f2fs_nat_bits_bytes(fx.l.segment_count_nat), 1));
 	f2fs_set_bit_lsb(blk + 8, 1);
@@ -856,7 +857,7 @@ static bool add_orphan(struct fixture *fx, uint32_t ino)
 	cp->ckpt_flags = le32_put(le32_get(cp->ckpt_flags) | CP_ORPHAN_PRESENT_FLAG);
 	cp->cp_pack_total_block_count = le32_put(total);
 	cp->cp_pack_start_sum = le32_put(le32_get(cp->cp_pack_start_sum) + 1);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	memcpy(pack, cpblk, BLK);
 	memcpy(pack + (size_t)(total - 1) * BLK, cpblk, BLK);
 	for (i = 0; i < total; i++)

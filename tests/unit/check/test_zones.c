@@ -163,7 +163,7 @@ static struct f2fs_zone log_zone(struct f2fs_device *dev, int type)
 		const struct f2fs_geometry *g = f2fs_fs_geo(fs);
 		uint32_t secno = f2fs_geo_secno(g, cpd->curseg_segno[type]);
 
-		CHECK(f2fs_dev_report_zones(dev, f2fs_blk_to_bytes(f2fs_geo_sec_start(g, secno)),
+		CHECK(f2fs_dev_report_zones(dev, f2fs_blk_to_bytes(g, f2fs_geo_sec_start(g, secno)),
 					    &z, 1, &nr) == 0);
 	}
 	f2fs_fs_close(fs);

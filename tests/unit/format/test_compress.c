@@ -67,14 +67,14 @@ static void test_round_trip(void)
 			int blocks;
 
 			fill_text(data, (size_t)cs * BLK);
-			blocks = f2fs_cluster_compress(algos[i], data, cs, 1, stored);
+			blocks = f2fs_cluster_compress(algos[i], data, cs, 1, stored, F2FS_BLKSIZE);
 			CHECK(blocks >= 1 && blocks < (int)cs);
 			CHECK(header_clen() > 0 && header_clen() + HDR <= (uint32_t)blocks * BLK);
 			/* the tail of the last block used is zeros, as the kernel leaves it */
 			CHECK(stored[(size_t)blocks * BLK - 1] == 0);
 			memset(back, 0xa5, sizeof(back));
 			CHECK_EQ_U64(f2fs_cluster_decompress(algos[i], stored, (unsigned int)blocks,
-							     false, back, cs),
+							     false, back, cs, F2FS_BLKSIZE),
 				     0);
 			CHECK(!memcmp(back, data, (size_t)cs * BLK));
 		}
@@ -88,14 +88,14 @@ static void test_not_worth_it_is_zero(void)
 
 	for (i = 0; i < ALGO_OK; i++) {
 		fill_noise(data, 4 * BLK, 12345);
-		CHECK_EQ_U64(f2fs_cluster_compress(algos[i], data, 4, 1, stored), 0);
+		CHECK_EQ_U64(f2fs_cluster_compress(algos[i], data, 4, 1, stored, F2FS_BLKSIZE), 0);
 		/* three blocks of noise and one of text: at best one block saved */
 		fill_noise(data, 3 * BLK, 777);
 		fill_text(data + 3 * BLK, BLK);
-		CHECK_EQ_U64(f2fs_cluster_compress(algos[i], data, 4, 2, stored), 0);
-		CHECK_EQ_U64(f2fs_cluster_compress(algos[i], data, 4, 4, stored), 0);
+		CHECK_EQ_U64(f2fs_cluster_compress(algos[i], data, 4, 2, stored, F2FS_BLKSIZE), 0);
+		CHECK_EQ_U64(f2fs_cluster_compress(algos[i], data, 4, 4, stored, F2FS_BLKSIZE), 0);
 	}
-	CHECK_EQ_U64(f2fs_cluster_compress(F2FS_COMPRESS_ZSTD, data, 4, 1, stored),
+	CHECK_EQ_U64(f2fs_cluster_compress(F2FS_COMPRESS_ZSTD, data, 4, 1, stored, F2FS_BLKSIZE),
 		     (uint64_t)-EOPNOTSUPP);
 }
 
@@ -108,7 +108,7 @@ static void test_damaged_cluster_is_refused(void)
 	for (i = 0; i < ALGO_OK; i++) {
 		fill_text(data, 8 * BLK);
 		fill_noise(data + 2 * BLK, BLK, 99); /* a stream of some length */
-		blocks = f2fs_cluster_compress(algos[i], data, 8, 1, stored);
+		blocks = f2fs_cluster_compress(algos[i], data, 8, 1, stored, F2FS_BLKSIZE);
 		CHECK(blocks >= 1);
 		if (blocks < 1)
 			continue;
@@ -116,33 +116,36 @@ static void test_damaged_cluster_is_refused(void)
 		/* clen past the blocks read */
 		h.clen = le32_put((uint32_t)blocks * BLK - HDR + 1);
 		memcpy(stored, &h, sizeof(h));
-		CHECK_EQ_U64(
-		    f2fs_cluster_decompress(algos[i], stored, (unsigned int)blocks, false, back, 8),
-		    (uint64_t)-EUCLEAN);
+		CHECK_EQ_U64(f2fs_cluster_decompress(algos[i], stored, (unsigned int)blocks, false,
+						     back, 8, F2FS_BLKSIZE),
+			     (uint64_t)-EUCLEAN);
 		h.clen = le32_put(0);
 		memcpy(stored, &h, sizeof(h));
-		CHECK_EQ_U64(
-		    f2fs_cluster_decompress(algos[i], stored, (unsigned int)blocks, false, back, 8),
-		    (uint64_t)-EUCLEAN);
+		CHECK_EQ_U64(f2fs_cluster_decompress(algos[i], stored, (unsigned int)blocks, false,
+						     back, 8, F2FS_BLKSIZE),
+			     (uint64_t)-EUCLEAN);
 		/* cut short: the codec cannot give a whole cluster */
 		h.clen = le32_put(40);
 		memcpy(stored, &h, sizeof(h));
-		CHECK_EQ_U64(
-		    f2fs_cluster_decompress(algos[i], stored, (unsigned int)blocks, false, back, 8),
-		    (uint64_t)-EUCLEAN);
-		/* a cluster size other than the one written */
-		blocks = f2fs_cluster_compress(algos[i], data, 8, 1, stored);
-		CHECK_EQ_U64(
-		    f2fs_cluster_decompress(algos[i], stored, (unsigned int)blocks, false, back, 4),
-		    (uint64_t)-EUCLEAN);
-		/* no stored block at all */
-		CHECK_EQ_U64(f2fs_cluster_decompress(algos[i], stored, 0, false, back, 8),
+		CHECK_EQ_U64(f2fs_cluster_decompress(algos[i], stored, (unsigned int)blocks, false,
+						     back, 8, F2FS_BLKSIZE),
 			     (uint64_t)-EUCLEAN);
+		/* a cluster size other than the one written */
+		blocks = f2fs_cluster_compress(algos[i], data, 8, 1, stored, F2FS_BLKSIZE);
+		CHECK_EQ_U64(f2fs_cluster_decompress(algos[i], stored, (unsigned int)blocks, false,
+						     back, 4, F2FS_BLKSIZE),
+			     (uint64_t)-EUCLEAN);
+		/* no stored block at all */
+		CHECK_EQ_U64(
+		    f2fs_cluster_decompress(algos[i], stored, 0, false, back, 8, F2FS_BLKSIZE),
+		    (uint64_t)-EUCLEAN);
 	}
-	CHECK_EQ_U64(f2fs_cluster_decompress(F2FS_COMPRESS_ZSTD, stored, 1, false, back, 4),
-		     (uint64_t)-EOPNOTSUPP);
-	CHECK_EQ_U64(f2fs_cluster_decompress(F2FS_COMPRESS_LZORLE, stored, 1, false, back, 4),
-		     (uint64_t)-EOPNOTSUPP);
+	CHECK_EQ_U64(
+	    f2fs_cluster_decompress(F2FS_COMPRESS_ZSTD, stored, 1, false, back, 4, F2FS_BLKSIZE),
+	    (uint64_t)-EOPNOTSUPP);
+	CHECK_EQ_U64(
+	    f2fs_cluster_decompress(F2FS_COMPRESS_LZORLE, stored, 1, false, back, 4, F2FS_BLKSIZE),
+	    (uint64_t)-EOPNOTSUPP);
 }
 
 /* With the inode's checksum flag the header's crc32 must match the stream. */
@@ -152,18 +155,21 @@ static void test_checksum(void)
 	int blocks;
 
 	fill_text(data, 4 * BLK);
-	blocks = f2fs_cluster_compress(F2FS_COMPRESS_LZ4, data, 4, 1, stored);
+	blocks = f2fs_cluster_compress(F2FS_COMPRESS_LZ4, data, 4, 1, stored, F2FS_BLKSIZE);
 	CHECK(blocks == 1);
 	memcpy(&h, stored, sizeof(h));
-	CHECK_EQ_U64(f2fs_cluster_decompress(F2FS_COMPRESS_LZ4, stored, 1, true, back, 4),
-		     (uint64_t)-EUCLEAN);
+	CHECK_EQ_U64(
+	    f2fs_cluster_decompress(F2FS_COMPRESS_LZ4, stored, 1, true, back, 4, F2FS_BLKSIZE),
+	    (uint64_t)-EUCLEAN);
 	h.chksum = le32_put(f2fs_crc32(F2FS_SUPER_MAGIC, stored + HDR, le32_get(h.clen)));
 	memcpy(stored, &h, sizeof(h));
-	CHECK_EQ_U64(f2fs_cluster_decompress(F2FS_COMPRESS_LZ4, stored, 1, true, back, 4), 0);
+	CHECK_EQ_U64(
+	    f2fs_cluster_decompress(F2FS_COMPRESS_LZ4, stored, 1, true, back, 4, F2FS_BLKSIZE), 0);
 	CHECK(!memcmp(back, data, 4 * BLK));
 	stored[HDR + 3] ^= 0x40;
-	CHECK_EQ_U64(f2fs_cluster_decompress(F2FS_COMPRESS_LZ4, stored, 1, true, back, 4),
-		     (uint64_t)-EUCLEAN);
+	CHECK_EQ_U64(
+	    f2fs_cluster_decompress(F2FS_COMPRESS_LZ4, stored, 1, true, back, 4, F2FS_BLKSIZE),
+	    (uint64_t)-EUCLEAN);
 }
 
 static void test_names(void)

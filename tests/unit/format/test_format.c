@@ -320,16 +320,16 @@ static void test_inode_chksum(void)
 
 	CHECK_EQ_U64(seed, f2fs_crc32(0xffffffffu, uuid, 16));
 	fill_node(&n);
-	base = f2fs_inode_chksum(&n, seed);
-	CHECK_EQ_U64(f2fs_inode_chksum(&n, seed), base);
-	CHECK(f2fs_inode_chksum(&n, seed + 1) != base);
+	base = f2fs_inode_chksum(f2fs_blkgeo_4k(), &n, seed);
+	CHECK_EQ_U64(f2fs_inode_chksum(f2fs_blkgeo_4k(), &n, seed), base);
+	CHECK(f2fs_inode_chksum(f2fs_blkgeo_4k(), &n, seed + 1) != base);
 
 	/* the checksum field itself does not count */
 	m = n;
 	m.i.i_inode_checksum = le32_put(0xdeadbeef);
-	CHECK_EQ_U64(f2fs_inode_chksum(&m, seed), base);
+	CHECK_EQ_U64(f2fs_inode_chksum(f2fs_blkgeo_4k(), &m, seed), base);
 	m.i.i_inode_checksum = 0;
-	CHECK_EQ_U64(f2fs_inode_chksum(&m, seed), base);
+	CHECK_EQ_U64(f2fs_inode_chksum(f2fs_blkgeo_4k(), &m, seed), base);
 
 	/* any other byte does, all the way to the footer */
 	for (ofs = 0; ofs < F2FS_BLKSIZE; ofs += 7) {
@@ -338,7 +338,7 @@ static void test_inode_chksum(void)
 			continue;
 		m = n;
 		((uint8_t *)&m)[ofs] ^= 0x40;
-		if (f2fs_inode_chksum(&m, seed) == base) {
+		if (f2fs_inode_chksum(f2fs_blkgeo_4k(), &m, seed) == base) {
 			fprintf(stderr, "flipping byte %zu left the inode checksum unchanged\n",
 				ofs);
 			all_change = false;
@@ -347,7 +347,7 @@ static void test_inode_chksum(void)
 	CHECK(all_change);
 	m = n;
 	((uint8_t *)&m)[F2FS_BLKSIZE - 1] ^= 1;
-	CHECK(f2fs_inode_chksum(&m, seed) != base);
+	CHECK(f2fs_inode_chksum(f2fs_blkgeo_4k(), &m, seed) != base);
 
 	/*
 	 * The kernel's definition: crc over ino, generation, then the whole
@@ -373,10 +373,11 @@ static void test_inode_seal(void)
 
 	fill_node(&n);
 	n.i.i_inode_checksum = le32_put(0x11111111);
-	f2fs_inode_seal(&n, F2FS_FEATURE_EXTRA_ATTR, seed);
+	f2fs_inode_seal(f2fs_blkgeo_4k(), &n, F2FS_FEATURE_EXTRA_ATTR, seed);
 	CHECK_EQ_U64(le32_get(n.i.i_inode_checksum), 0x11111111); /* untouched */
-	f2fs_inode_seal(&n, F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_INODE_CHKSUM, seed);
-	CHECK_EQ_U64(le32_get(n.i.i_inode_checksum), f2fs_inode_chksum(&n, seed));
+	f2fs_inode_seal(f2fs_blkgeo_4k(), &n, F2FS_FEATURE_EXTRA_ATTR | F2FS_FEATURE_INODE_CHKSUM,
+			seed);
+	CHECK_EQ_U64(le32_get(n.i.i_inode_checksum), f2fs_inode_chksum(f2fs_blkgeo_4k(), &n, seed));
 	CHECK(le32_get(n.i.i_inode_checksum) != 0x11111111);
 }
 
@@ -408,17 +409,17 @@ static void test_cp_crc_default(void)
 	uint32_t crc;
 
 	fill_cp(cp, F2FS_CP_CHKSUM_OFFSET);
-	crc = f2fs_cp_crc(cp);
+	crc = f2fs_cp_crc(cp, F2FS_BLKSIZE);
 	CHECK_EQ_U64(crc, f2fs_block_crc(buf, F2FS_CP_CHKSUM_OFFSET));
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	CHECK_EQ_U64(stored_u32(buf, F2FS_CP_CHKSUM_OFFSET), crc);
 	/* the stored crc does not feed the crc */
-	CHECK_EQ_U64(f2fs_cp_crc(cp), crc);
+	CHECK_EQ_U64(f2fs_cp_crc(cp, F2FS_BLKSIZE), crc);
 	buf[100] ^= 1;
-	CHECK(f2fs_cp_crc(cp) != crc);
+	CHECK(f2fs_cp_crc(cp, F2FS_BLKSIZE) != crc);
 	buf[100] ^= 1;
 	buf[F2FS_CP_CHKSUM_OFFSET - 1] ^= 1;
-	CHECK(f2fs_cp_crc(cp) != crc);
+	CHECK(f2fs_cp_crc(cp, F2FS_BLKSIZE) != crc);
 }
 
 /* With the large NAT bitmap the crc sits at 192 and also covers what follows it. */
@@ -432,16 +433,16 @@ static void test_cp_crc_large_nat_bitmap(void)
 	expect = f2fs_block_crc(buf, F2FS_CP_BITMAP_OFFSET);
 	expect = f2fs_crc32(expect, buf + F2FS_CP_BITMAP_OFFSET + 4,
 			    F2FS_BLKSIZE - F2FS_CP_BITMAP_OFFSET - 4);
-	crc = f2fs_cp_crc(cp);
+	crc = f2fs_cp_crc(cp, F2FS_BLKSIZE);
 	CHECK_EQ_U64(crc, expect);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	CHECK_EQ_U64(stored_u32(buf, F2FS_CP_BITMAP_OFFSET), crc);
-	CHECK_EQ_U64(f2fs_cp_crc(cp), crc);
+	CHECK_EQ_U64(f2fs_cp_crc(cp, F2FS_BLKSIZE), crc);
 	buf[4000] ^= 1;
-	CHECK(f2fs_cp_crc(cp) != crc);
+	CHECK(f2fs_cp_crc(cp, F2FS_BLKSIZE) != crc);
 	buf[4000] ^= 1;
 	buf[F2FS_BLKSIZE - 1] ^= 1;
-	CHECK(f2fs_cp_crc(cp) != crc);
+	CHECK(f2fs_cp_crc(cp, F2FS_BLKSIZE) != crc);
 }
 
 static void test_nat_bits_helpers(void)
@@ -454,21 +455,21 @@ static void test_nat_bits_helpers(void)
 	CHECK_EQ_U64(f2fs_nat_bits_bytes(4), 2 * 512 / 8);
 	CHECK_EQ_U64(f2fs_nat_bits_bytes(82), 41 * 512 / 8);
 	/* tag + two bitmaps, rounded up to blocks */
-	CHECK_EQ_U64(f2fs_nat_bits_blocks(2), 1);
-	CHECK_EQ_U64(f2fs_nat_bits_blocks(4), 1);
-	CHECK_EQ_U64(f2fs_nat_bits_blocks(62), 1);  /* 8 + 2 * 1984 = 3976 */
-	CHECK_EQ_U64(f2fs_nat_bits_blocks(64), 2);  /* 8 + 2 * 2048 = 4104 */
-	CHECK_EQ_U64(f2fs_nat_bits_blocks(126), 2); /* 8 + 2 * 4032 = 8072 */
-	CHECK_EQ_U64(f2fs_nat_bits_blocks(128), 3); /* 8 + 2 * 4096 = 8200 */
+	CHECK_EQ_U64(f2fs_nat_bits_blocks(2, F2FS_BLKSIZE), 1);
+	CHECK_EQ_U64(f2fs_nat_bits_blocks(4, F2FS_BLKSIZE), 1);
+	CHECK_EQ_U64(f2fs_nat_bits_blocks(62, F2FS_BLKSIZE), 1);  /* 8 + 2 * 1984 = 3976 */
+	CHECK_EQ_U64(f2fs_nat_bits_blocks(64, F2FS_BLKSIZE), 2);  /* 8 + 2 * 2048 = 4104 */
+	CHECK_EQ_U64(f2fs_nat_bits_blocks(126, F2FS_BLKSIZE), 2); /* 8 + 2 * 4032 = 8072 */
+	CHECK_EQ_U64(f2fs_nat_bits_blocks(128, F2FS_BLKSIZE), 3); /* 8 + 2 * 4096 = 8200 */
 
 	fill_cp(cp, F2FS_CP_CHKSUM_OFFSET);
 	cp->checkpoint_ver = le64_put(0x168aee29);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	CHECK_EQ_U64(f2fs_nat_bits_tag(cp),
 		     0x168aee29ull | ((uint64_t)stored_u32(buf, F2FS_CP_CHKSUM_OFFSET) << 32));
 	fill_cp(cp, F2FS_CP_BITMAP_OFFSET);
 	cp->checkpoint_ver = le64_put(7);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	CHECK_EQ_U64(f2fs_nat_bits_tag(cp),
 		     7ull | ((uint64_t)stored_u32(buf, F2FS_CP_BITMAP_OFFSET) << 32));
 }

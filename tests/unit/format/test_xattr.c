@@ -102,16 +102,16 @@ static void test_inline_area(void)
 	ri.i_inline = F2FS_EXTRA_ATTR;
 	ri.i_extra_isize = le16_put(36);
 	ri.i_inline_xattr_size = le16_put(50);
-	CHECK_EQ_U64(f2fs_inline_xattr_bytes(&ri, features), 0);
+	CHECK_EQ_U64(f2fs_inline_xattr_bytes(f2fs_blkgeo_4k(), &ri, features), 0);
 	ri.i_inline |= F2FS_INLINE_XATTR;
-	CHECK_EQ_U64(f2fs_inline_xattr_bytes(&ri, features), 200);
-	CHECK(f2fs_inline_xattr(&ri, features) ==
+	CHECK_EQ_U64(f2fs_inline_xattr_bytes(f2fs_blkgeo_4k(), &ri, features), 200);
+	CHECK(f2fs_inline_xattr(f2fs_blkgeo_4k(), &ri, features) ==
 	      (const uint8_t *)&ri.i_addr[F2FS_DEF_ADDRS_PER_INODE - 50]);
 	/* one that would not fit in i_addr[] is no area */
 	ri.i_inline_xattr_size = le16_put(F2FS_DEF_ADDRS_PER_INODE + 1);
-	CHECK_EQ_U64(f2fs_inline_xattr_bytes(&ri, features), 0);
+	CHECK_EQ_U64(f2fs_inline_xattr_bytes(f2fs_blkgeo_4k(), &ri, features), 0);
 	/* without flexible inline xattrs the size is the default */
-	CHECK_EQ_U64(f2fs_inline_xattr_bytes(&ri, F2FS_FEATURE_EXTRA_ATTR),
+	CHECK_EQ_U64(f2fs_inline_xattr_bytes(f2fs_blkgeo_4k(), &ri, F2FS_FEATURE_EXTRA_ATTR),
 		     F2FS_INLINE_XATTR_ADDRS * 4);
 }
 

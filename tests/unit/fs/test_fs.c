@@ -282,7 +282,7 @@ static void test_write_open(void)
 	CHECK(fixture_read_blk(&fx, fx.l.cp_blkaddr, blk));
 	cp = (struct f2fs_checkpoint *)blk;
 	cp->ckpt_flags = le32_put(le32_get(cp->ckpt_flags) | CP_ERROR_FLAG);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	CHECK(fixture_write_blk(&fx, fx.l.cp_blkaddr, blk));
 	CHECK(fixture_write_blk(&fx, fx.l.cp_blkaddr + le32_get(cp->cp_pack_total_block_count) - 1,
 				blk));
@@ -363,7 +363,7 @@ static void insane_pack(struct fixture *fx, uint64_t blk)
 
 	CHECK(fixture_read_blk(fx, blk, b));
 	cp->cur_node_segno[1] = le32_put(99999);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	CHECK(fixture_write_blk(fx, blk, b));
 }
 

@@ -282,7 +282,7 @@ static void test_nat_bits_tag(void)
 
 	if (!format(&fs, NULL))
 		return;
-	blocks = f2fs_nat_bits_blocks(le32_get(fs.fx.sb.segment_count_nat));
+	blocks = f2fs_nat_bits_blocks(le32_get(fs.fx.sb.segment_count_nat), F2FS_BLKSIZE);
 	off = ((uint64_t)le32_get(fs.fx.sb.cp_blkaddr) + SEG - blocks) * BLK;
 	CHECK_EQ_U64(f2fs_dev_read(fs.fx.dev, blk, off, BLK), 0);
 	blk[3] ^= 0x40;

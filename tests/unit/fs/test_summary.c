@@ -95,7 +95,7 @@ static void write_pack(struct fs *fs, struct f2fs_checkpoint *cp, uint8_t (*mid)
 	memcpy(buf, cp, sizeof(*cp));
 	((struct f2fs_checkpoint *)buf)->cp_pack_total_block_count = le32_put(n + 2);
 	((struct f2fs_checkpoint *)buf)->cp_pack_start_sum = le32_put(start_sum);
-	f2fs_cp_seal((struct f2fs_checkpoint *)buf);
+	f2fs_cp_seal((struct f2fs_checkpoint *)buf, F2FS_BLKSIZE);
 	write_blk(fs, fs->start, buf);
 	for (i = 0; i < n; i++)
 		write_blk(fs, fs->start + 1 + i, mid[i]);

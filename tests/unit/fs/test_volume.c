@@ -343,7 +343,7 @@ static void test_cp_versions(void)
 	/* give pack 2 a version above 2^63: the unsigned compare picks it */
 	read_blk(&fs, cp2, buf);
 	cp->checkpoint_ver = le64_put(0x8000000000000001ull);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	write_blk(&fs, cp2, buf);
 	/* the last block still says 0, so pack 2 is rejected */
 	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), 0);
@@ -380,11 +380,11 @@ static void test_cp_fields(void)
 	/* both packs say their pack is 600 blocks: a resealed, bogus count */
 	read_blk(&fs, cp1, buf);
 	cp->cp_pack_total_block_count = le32_put(600);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	write_blk(&fs, cp1, buf);
 	read_blk(&fs, cp2, buf);
 	cp->cur_node_segno[1] = le32_put(fs.l.segment_count_main);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	write_blk(&fs, cp2, buf);
 	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "cp_pack_total_block_count 600") != NULL);
@@ -398,7 +398,7 @@ static void test_cp_fields(void)
 	write_blk(&fs, cp1, buf);
 	read_blk(&fs, cp2, buf);
 	cp->sit_ver_bitmap_bytesize = le32_put(4000);
-	f2fs_cp_seal(cp);
+	f2fs_cp_seal(cp, F2FS_BLKSIZE);
 	write_blk(&fs, cp2, buf);
 	CHECK_EQ_U64(open_volume(fs.dev, &h, &v, why, sizeof(why)), -EINVAL);
 	CHECK(strstr(why, "checksum_offset 5000") != NULL);

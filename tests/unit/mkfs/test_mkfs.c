@@ -193,7 +193,7 @@ static void check_pack(struct fixture *fs, uint64_t start, uint64_t version)
 	CHECK_EQ_U64(ofs, F2FS_CP_CHKSUM_OFFSET);
 	if (ofs > BLK - 4)
 		return;
-	CHECK_EQ_U64(get32(first, ofs), f2fs_cp_crc(cp));
+	CHECK_EQ_U64(get32(first, ofs), f2fs_cp_crc(cp, F2FS_BLKSIZE));
 	CHECK_EQ_U64(le64_get(cp->checkpoint_ver), version);
 	blocks = le32_get(cp->cp_pack_total_block_count);
 	CHECK_EQ_U64(blocks, 6 + fs->l.cp_payload);
@@ -254,7 +254,7 @@ static void check_checkpoint(struct fixture *fs, unsigned int nodes, unsigned in
 /* The nat_bits trailer at the end of the first pack's segment. */
 static void check_nat_bits(struct fixture *fs)
 {
-	uint32_t blocks = f2fs_nat_bits_blocks(fs->l.segment_count_nat);
+	uint32_t blocks = f2fs_nat_bits_blocks(fs->l.segment_count_nat, F2FS_BLKSIZE);
 	uint32_t bytes = f2fs_nat_bits_bytes(fs->l.segment_count_nat), i;
 	uint8_t *buf = malloc((size_t)blocks * BLK);
 	const uint8_t *full, *empty;
@@ -312,7 +312,8 @@ static void check_inode_common(struct fixture *fs, const struct f2fs_node *n, ui
 	if (features & F2FS_FEATURE_INODE_CHKSUM) {
 		uint32_t seed = f2fs_inode_chksum_seed(fs->sb.uuid);
 
-		CHECK_EQ_U64(le32_get(ri->i_inode_checksum), f2fs_inode_chksum(n, seed));
+		CHECK_EQ_U64(le32_get(ri->i_inode_checksum),
+			     f2fs_inode_chksum(f2fs_blkgeo_4k(), n, seed));
 		CHECK(ri->i_inode_checksum != 0);
 	}
 }
@@ -592,10 +593,12 @@ static void test_mkfs_inode_checksum(void)
 
 		CHECK_EQ_U64(le16_get(n.i.i_extra_isize), 12);
 		CHECK_EQ_U64(f2fs_inode_first_addr(&n.i), 3);
-		CHECK_EQ_U64(le32_get(n.i.i_inode_checksum), f2fs_inode_chksum(&n, seed));
+		CHECK_EQ_U64(le32_get(n.i.i_inode_checksum),
+			     f2fs_inode_chksum(f2fs_blkgeo_4k(), &n, seed));
 		/* a flipped bit breaks it */
 		n.i.i_links ^= le32_put(1);
-		CHECK(le32_get(n.i.i_inode_checksum) != f2fs_inode_chksum(&n, seed));
+		CHECK(le32_get(n.i.i_inode_checksum) !=
+		      f2fs_inode_chksum(f2fs_blkgeo_4k(), &n, seed));
 	}
 	unformat(&fs);
 }

@@ -42,46 +42,49 @@ static void test_addr_range(void)
 	unsigned int start, count;
 
 	memset(&n, 0, sizeof(n));
-	CHECK(f2fs_node_addr_range(&n, 0, 0, 1018, &start, &count));
+	CHECK(f2fs_node_addr_range(f2fs_blkgeo_4k(), &n, 0, 0, 1018, &start, &count));
 	CHECK_EQ_U64(start, F2FS_INODE_ADDR_WORD);
 	CHECK_EQ_U64(count, F2FS_DEF_ADDRS_PER_INODE);
 	/* the words are the fields */
 	f2fs_node_set_word(&n, start + 7, 0x1234);
 	CHECK_EQ_U64(le32_get(n.i.i_addr[7]), 0x1234);
-	f2fs_node_set_word(&n, F2FS_INODE_NID_WORD + 4, 77);
+	f2fs_node_set_word(&n, f2fs_blkgeo_4k()->inode_nid_word + 4, 77);
 	CHECK_EQ_U64(le32_get(n.i.i_nid[4]), 77);
-	CHECK_EQ_U64(f2fs_node_word(&n, F2FS_INODE_NID_WORD + 4), 77);
+	CHECK_EQ_U64(f2fs_node_word(&n, f2fs_blkgeo_4k()->inode_nid_word + 4), 77);
 	memset(&n, 0, sizeof(n));
 
 	/* 36 bytes of extra attributes, 10 words of inline xattrs */
 	n.i.i_inline = F2FS_EXTRA_ATTR | F2FS_INLINE_XATTR;
 	n.i.i_extra_isize = le16_put(36);
 	n.i.i_inline_xattr_size = le16_put(10);
-	CHECK(f2fs_node_addr_range(&n, 0, flex, 1018, &start, &count));
+	CHECK(f2fs_node_addr_range(f2fs_blkgeo_4k(), &n, 0, flex, 1018, &start, &count));
 	CHECK_EQ_U64(start, F2FS_INODE_ADDR_WORD + 9);
 	CHECK_EQ_U64(count, F2FS_DEF_ADDRS_PER_INODE - 9 - 10);
 
 	/* inline data and dentries: no addresses */
 	n.i.i_inline |= F2FS_INLINE_DATA;
-	CHECK(f2fs_node_addr_range(&n, 0, flex, 1018, &start, &count));
+	CHECK(f2fs_node_addr_range(f2fs_blkgeo_4k(), &n, 0, flex, 1018, &start, &count));
 	CHECK_EQ_U64(count, 0);
 	n.i.i_inline ^= F2FS_INLINE_DATA | F2FS_INLINE_DENTRY;
-	CHECK(f2fs_node_addr_range(&n, 0, flex, 1018, &start, &count));
+	CHECK(f2fs_node_addr_range(f2fs_blkgeo_4k(), &n, 0, flex, 1018, &start, &count));
 	CHECK_EQ_U64(count, 0);
 
 	/* extra attributes past i_addr[] */
 	n.i.i_inline = F2FS_EXTRA_ATTR;
 	n.i.i_extra_isize = le16_put(4000);
-	CHECK(!f2fs_node_addr_range(&n, 0, flex, 1018, &start, &count));
+	CHECK(!f2fs_node_addr_range(f2fs_blkgeo_4k(), &n, 0, flex, 1018, &start, &count));
 	CHECK_EQ_U64(count, 0);
 
 	/* a direct node holds what its inode says; an indirect or xattr node none */
-	CHECK(f2fs_node_addr_range(&n, F2FS_NODE_OFS_DIRECT2, 0, 1016, &start, &count));
+	CHECK(f2fs_node_addr_range(f2fs_blkgeo_4k(), &n, F2FS_NODE_OFS_DIRECT2, 0, 1016, &start,
+				   &count));
 	CHECK_EQ_U64(start, 0);
 	CHECK_EQ_U64(count, 1016);
-	CHECK(f2fs_node_addr_range(&n, F2FS_NODE_OFS_INDIRECT1, 0, 1016, &start, &count));
+	CHECK(f2fs_node_addr_range(f2fs_blkgeo_4k(), &n, F2FS_NODE_OFS_INDIRECT1, 0, 1016, &start,
+				   &count));
 	CHECK_EQ_U64(count, 0);
-	CHECK(f2fs_node_addr_range(&n, F2FS_XATTR_NODE_OFFSET, 0, 1016, &start, &count));
+	CHECK(f2fs_node_addr_range(f2fs_blkgeo_4k(), &n, F2FS_XATTR_NODE_OFFSET, 0, 1016, &start,
+				   &count));
 	CHECK_EQ_U64(count, 0);
 }
 
@@ -91,15 +94,16 @@ static void test_tree_geometry(void)
 	struct f2fs_tree_geo g;
 
 	memset(&n, 0, sizeof(n));
-	CHECK_EQ_U64(f2fs_tree_geometry(&n, 0, &g), 0);
+	CHECK_EQ_U64(f2fs_tree_geometry(f2fs_blkgeo_4k(), &n, 0, &g), 0);
 	CHECK_EQ_U64(g.inode_start, F2FS_INODE_ADDR_WORD);
 	CHECK_EQ_U64(g.inode_addrs, F2FS_DEF_ADDRS_PER_INODE);
 	CHECK_EQ_U64(g.per_direct, F2FS_ADDRS_PER_BLOCK);
 	n.i.i_inline = F2FS_INLINE_DATA;
-	CHECK_EQ_U64(f2fs_tree_geometry(&n, 0, &g), 1);
+	CHECK_EQ_U64(f2fs_tree_geometry(f2fs_blkgeo_4k(), &n, 0, &g), 1);
 	n.i.i_inline = F2FS_EXTRA_ATTR;
 	n.i.i_extra_isize = le16_put(4000);
-	CHECK_EQ_U64(f2fs_tree_geometry(&n, F2FS_FEATURE_EXTRA_ATTR, &g), -EUCLEAN);
+	CHECK_EQ_U64(f2fs_tree_geometry(f2fs_blkgeo_4k(), &n, F2FS_FEATURE_EXTRA_ATTR, &g),
+		     -EUCLEAN);
 }
 
 /* ---- a node source that reads the image and logs what the walk does ---- */
@@ -162,7 +166,7 @@ static int log_get(void *arg, const struct f2fs_tree_pos *at, struct f2fs_node *
 	if (at->nid == l->fail_nid)
 		return -EIO;
 	ret = f2fs_read_node(l->fs, at->nid, at->ino, buf);
-	if (!ret && f2fs_node_ofs(buf) != at->ofs)
+	if (!ret && f2fs_node_ofs(f2fs_blkgeo_4k(), buf) != at->ofs)
 		ret = -EUCLEAN;
 	if (ret)
 		return ret;
@@ -366,7 +370,8 @@ static void test_walk_pre_order(void)
 		CHECK_EQ_U64(e->at.parent, f->ind3);
 		CHECK_EQ_U64(e->at.slot, 7);
 		CHECK_EQ_U64(e->at.depth, 0);
-		CHECK_EQ_U64(e->at.ofs, F2FS_NODE_OFS_DINDIRECT + 1 + 2 * (N + 1) + 1 + 7);
+		CHECK_EQ_U64(e->at.ofs,
+			     f2fs_node_ofs_dindirect(f2fs_blkgeo_4k()) + 1 + 2 * (N + 1) + 1 + 7);
 		CHECK_EQ_U64(e->at.first, f->addrs + (uint64_t)f->per * (2 + 4 * N + 7));
 	}
 	e = node_event(&t.log, f->dind);
@@ -520,7 +525,8 @@ static bool damage_ofs(struct tree_case *t, uint32_t nid, struct f2fs_node *keep
 	if (!fixture_read_blk(&t->m.fx, blk, keep))
 		return false;
 	n = *keep;
-	n.footer.flag = le32_put((f2fs_node_ofs(&n) + 1) << F2FS_OFFSET_BIT_SHIFT);
+	n.footer.flag =
+	    le32_put((f2fs_node_ofs(f2fs_blkgeo_4k(), &n) + 1) << F2FS_OFFSET_BIT_SHIFT);
 	if (!fixture_write_blk(&t->m.fx, blk, &n) || !img_open(&t->m))
 		return false;
 	t->log.fs = t->m.fs; /* the handle reads the changed block */
@@ -634,7 +640,7 @@ static void test_walk_addrs(void)
 	struct tree_case t;
 	const struct tree_file *f = &t.f;
 	struct f2fs_node d4;
-	uint32_t ofs_d4 = F2FS_NODE_OFS_DINDIRECT + 1 + 2 * (N + 1) + 1 + 7;
+	uint32_t ofs_d4 = f2fs_node_ofs_dindirect(f2fs_blkgeo_4k()) + 1 + 2 * (N + 1) + 1 + 7;
 	struct f2fs_tree_pos at = {.ofs = ofs_d4, .first = 1000, .blk = &d4};
 
 	if (!case_make(&t, F2FS_TREE_READ_ONLY)) {

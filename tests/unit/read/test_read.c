@@ -60,11 +60,12 @@ static uint32_t enum_node(struct tree_enum *t, unsigned int depth)
 	unsigned int i;
 
 	t->nodes++;
-	if (f2fs_node_first_block(ofs, t->addrs, t->per) != first)
-		enum_bad(t, "first block", ofs, f2fs_node_first_block(ofs, t->addrs, t->per),
-			 first);
-	if (f2fs_node_ofs_is_direct(ofs) != (depth == 0))
-		enum_bad(t, "is_direct", ofs, f2fs_node_ofs_is_direct(ofs), depth == 0);
+	if (f2fs_node_first_block(f2fs_blkgeo_4k(), ofs, t->addrs, t->per) != first)
+		enum_bad(t, "first block", ofs,
+			 f2fs_node_first_block(f2fs_blkgeo_4k(), ofs, t->addrs, t->per), first);
+	if (f2fs_node_ofs_is_direct(f2fs_blkgeo_4k(), ofs) != (depth == 0))
+		enum_bad(t, "is_direct", ofs, f2fs_node_ofs_is_direct(f2fs_blkgeo_4k(), ofs),
+			 depth == 0);
 	if (depth == 0) {
 		t->directs++;
 		return ofs;
@@ -72,28 +73,29 @@ static uint32_t enum_node(struct tree_enum *t, unsigned int depth)
 	for (i = 0; i < N; i++) {
 		uint32_t child = enum_node(t, depth - 1);
 
-		if (f2fs_node_child_ofs(ofs, depth, i) != child)
-			enum_bad(t, "child offset", ofs, f2fs_node_child_ofs(ofs, depth, i), child);
+		if (f2fs_node_child_ofs(f2fs_blkgeo_4k(), ofs, depth, i) != child)
+			enum_bad(t, "child offset", ofs,
+				 f2fs_node_child_ofs(f2fs_blkgeo_4k(), ofs, depth, i), child);
 	}
 	return ofs;
 }
 
 static void enumerate_tree(unsigned int addrs, unsigned int per)
 {
-	static const uint32_t named[F2FS_DEF_NIDS_PER_INODE] = {
+	const uint32_t named[F2FS_DEF_NIDS_PER_INODE] = {
 	    F2FS_NODE_OFS_DIRECT1, F2FS_NODE_OFS_DIRECT2, F2FS_NODE_OFS_INDIRECT1,
-	    F2FS_NODE_OFS_INDIRECT2, F2FS_NODE_OFS_DINDIRECT};
+	    f2fs_node_ofs_indirect2(f2fs_blkgeo_4k()), f2fs_node_ofs_dindirect(f2fs_blkgeo_4k())};
 	static const unsigned int depth[F2FS_DEF_NIDS_PER_INODE] = {0, 0, 1, 1, 2};
 	struct tree_enum t = {.addrs = addrs, .per = per, .next_ofs = 1};
 	unsigned int i;
 
-	CHECK_EQ_U64(f2fs_node_first_block(0, addrs, per), 0);
-	CHECK(!f2fs_node_ofs_is_direct(0));
+	CHECK_EQ_U64(f2fs_node_first_block(f2fs_blkgeo_4k(), 0, addrs, per), 0);
+	CHECK(!f2fs_node_ofs_is_direct(f2fs_blkgeo_4k(), 0));
 	for (i = 0; i < F2FS_DEF_NIDS_PER_INODE; i++) {
 		uint32_t ofs = enum_node(&t, depth[i]);
 
 		CHECK_EQ_U64(ofs, named[i]);
-		CHECK_EQ_U64(f2fs_inode_nid_ofs(i), ofs);
+		CHECK_EQ_U64(f2fs_inode_nid_ofs(f2fs_blkgeo_4k(), i), ofs);
 		CHECK_EQ_U64(f2fs_inode_nid_depth(i), depth[i]);
 	}
 	CHECK_EQ_U64(t.bad, 0);
@@ -107,7 +109,7 @@ static void test_node_offsets(void)
 	enumerate_tree(F2FS_DEF_ADDRS_PER_INODE, F2FS_ADDRS_PER_BLOCK);
 	enumerate_tree(872, F2FS_ADDRS_PER_BLOCK); /* extra attributes and inline xattrs */
 	enumerate_tree(912, 1016);		   /* compressed, clusters of 4 */
-	CHECK_EQ_U64(f2fs_inode_nid_ofs(F2FS_DEF_NIDS_PER_INODE), 0);
+	CHECK_EQ_U64(f2fs_inode_nid_ofs(f2fs_blkgeo_4k(), F2FS_DEF_NIDS_PER_INODE), 0);
 }
 
 /* ---- checkpoint.h: the pack layout ---- */
@@ -230,7 +232,7 @@ static void test_dentry_block_area(void)
 	struct f2fs_dentry_area a;
 	uint8_t *base = (uint8_t *)&b;
 
-	f2fs_dentry_block_area(&b, &a);
+	f2fs_dentry_block_area(f2fs_blkgeo_4k(), &b, &a);
 	CHECK(a.bitmap == base);
 	CHECK_EQ_U64((uint8_t *)a.dentry - base, F2FS_DENTRY_BITMAP_SIZE + F2FS_DENTRY_RESERVED);
 	CHECK_EQ_U64(a.names - base, 30 + F2FS_NR_DENTRY_IN_BLOCK * F2FS_DIR_ENTRY_SIZE);
@@ -268,7 +270,7 @@ static void test_inline_dentry_area(void)
 	/* no extra attributes: the default inline xattr room is kept; the kernel's 182 slots */
 	memset(&n, 0, sizeof(n));
 	ri->i_inline = F2FS_INLINE_DENTRY;
-	CHECK_EQ_U64(f2fs_inline_dentry_area(ri, 0, &a), 0);
+	CHECK_EQ_U64(f2fs_inline_dentry_area(f2fs_blkgeo_4k(), ri, 0, &a), 0);
 	CHECK_EQ_U64(a.nr, 182);
 	CHECK_EQ_U64((uint8_t *)a.dentry - a.bitmap, 23 + 7);
 	check_inline_area(&a, (const uint8_t *)&ri->i_addr[1],
@@ -278,21 +280,21 @@ static void test_inline_dentry_area(void)
 	ri->i_inline = F2FS_INLINE_DENTRY | F2FS_EXTRA_ATTR | F2FS_INLINE_XATTR;
 	ri->i_extra_isize = le16_put(36);
 	ri->i_inline_xattr_size = le16_put(10);
-	CHECK_EQ_U64(f2fs_inline_dentry_area(ri, flex, &a), 0);
+	CHECK_EQ_U64(f2fs_inline_dentry_area(f2fs_blkgeo_4k(), ri, flex, &a), 0);
 	check_inline_area(&a, (const uint8_t *)&ri->i_addr[9 + 1],
 			  4 * (F2FS_DEF_ADDRS_PER_INODE - 9 - 10 - 1));
 	CHECK_EQ_U64(a.nr, 188);
 
 	/* i_extra_isize leaving no room */
 	ri->i_extra_isize = le16_put(4 * (F2FS_DEF_ADDRS_PER_INODE - 1));
-	CHECK_EQ_U64(f2fs_inline_dentry_area(ri, flex, &a), -EUCLEAN);
+	CHECK_EQ_U64(f2fs_inline_dentry_area(f2fs_blkgeo_4k(), ri, flex, &a), -EUCLEAN);
 	ri->i_extra_isize = le16_put(0xfffc);
-	CHECK_EQ_U64(f2fs_inline_dentry_area(ri, flex, &a), -EUCLEAN);
+	CHECK_EQ_U64(f2fs_inline_dentry_area(f2fs_blkgeo_4k(), ri, flex, &a), -EUCLEAN);
 	/* an inline xattr size larger than i_addr[]: no slots (never an area past i_addr[]) */
 	ri->i_extra_isize = le16_put(36);
 	ri->i_inline_xattr_size = le16_put(2000);
 	a.nr = 1;
-	CHECK(f2fs_inline_dentry_area(ri, flex, &a) == -EUCLEAN || a.nr == 0);
+	CHECK(f2fs_inline_dentry_area(f2fs_blkgeo_4k(), ri, flex, &a) == -EUCLEAN || a.nr == 0);
 }
 
 /* ---- the node-tree walker ---- */
@@ -554,7 +556,7 @@ static void test_read_node(void)
 		return;
 	}
 	CHECK_EQ_U64(f2fs_read_node(m.fs, f.d1, f.ino, &n), 0);
-	CHECK_EQ_U64(f2fs_node_ofs(&n), F2FS_NODE_OFS_DIRECT1);
+	CHECK_EQ_U64(f2fs_node_ofs(f2fs_blkgeo_4k(), &n), F2FS_NODE_OFS_DIRECT1);
 	CHECK_EQ_U64(f2fs_read_node(m.fs, f.d1, f.ino + 1, &n), -EUCLEAN);
 	CHECK_EQ_U64(f2fs_read_node(m.fs, 0, 0, &n), -ENOENT);
 	CHECK_EQ_U64(f2fs_read_node(m.fs, 450, 450, &n), -ENOENT);
@@ -731,7 +733,7 @@ static void inline_dir(uint32_t features)
 		n.i.i_inline |= F2FS_INLINE_XATTR;
 		n.i.i_inline_xattr_size = le16_put(20);
 	}
-	CHECK_EQ_U64(f2fs_inline_dentry_area(&n.i, features, &a), 0);
+	CHECK_EQ_U64(f2fs_inline_dentry_area(f2fs_blkgeo_4k(), &n.i, features, &a), 0);
 	area_put(&a, 0, ".", 1, ino, F2FS_FT_DIR);
 	area_put(&a, 1, "..", 2, 3, F2FS_FT_DIR);
 	area_put(&a, 2, "a", 1, 10, F2FS_FT_REG_FILE);
@@ -897,7 +899,7 @@ static void test_dir_levels(void)
 	ino = m.next_nid++;
 	dnid = m.next_nid++;
 	img_init_inode(&m, &n, ino, S_IFDIR | 0755);
-	addrs = f2fs_inode_addrs(&n.i, m.features);
+	addrs = f2fs_inode_addrs(f2fs_blkgeo_4k(), &n.i, m.features);
 	for (i = 0; i < 8; i++) {
 		if (i == 3)
 			continue; /* a hole */

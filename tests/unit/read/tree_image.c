@@ -98,8 +98,8 @@ static void expect(struct tree_file *f, uint64_t fblk, uint32_t addr)
 bool build_tree_file(struct img *m, struct tree_file *f, void (*ri_edit)(struct f2fs_inode *ri))
 {
 	struct f2fs_node n;
-	uint32_t ofs_ind3 = F2FS_NODE_OFS_DINDIRECT + 1 + 2 * (N + 1);
-	uint32_t ofs_ind4 = F2FS_NODE_OFS_DINDIRECT + 1 + (N - 1) * (N + 1);
+	uint32_t ofs_ind3 = f2fs_node_ofs_dindirect(f2fs_blkgeo_4k()) + 1 + 2 * (N + 1);
+	uint32_t ofs_ind4 = f2fs_node_ofs_dindirect(f2fs_blkgeo_4k()) + 1 + (N - 1) * (N + 1);
 	uint32_t a;
 	unsigned int last;
 	bool ok = true;
@@ -120,8 +120,8 @@ bool build_tree_file(struct img *m, struct tree_file *f, void (*ri_edit)(struct 
 	img_init_inode(m, &n, f->ino, S_IFREG | 0644);
 	if (ri_edit)
 		ri_edit(&n.i);
-	f->addrs = f2fs_inode_addrs(&n.i, m->features);
-	f->per = f2fs_direct_addrs(&n.i);
+	f->addrs = f2fs_inode_addrs(f2fs_blkgeo_4k(), &n.i, m->features);
+	f->per = f2fs_direct_addrs(f2fs_blkgeo_4k(), &n.i);
 	last = f->per - 1;
 
 	a = img_main_blk(m);
@@ -158,16 +158,16 @@ bool build_tree_file(struct img *m, struct tree_file *f, void (*ri_edit)(struct 
 	expect(f, f->addrs + (uint64_t)f->per * (2 + 5) + 3, a);
 	ok = img_put_node(m, &n) && ok;
 
-	img_init_node(&n, f->ind2, f->ino, F2FS_NODE_OFS_INDIRECT2);
+	img_init_node(&n, f->ind2, f->ino, f2fs_node_ofs_indirect2(f2fs_blkgeo_4k()));
 	n.in.nid[N - 1] = le32_put(f->d3);
 	ok = img_put_node(m, &n) && ok;
-	img_init_node(&n, f->d3, f->ino, F2FS_NODE_OFS_INDIRECT2 + N);
+	img_init_node(&n, f->d3, f->ino, f2fs_node_ofs_indirect2(f2fs_blkgeo_4k()) + N);
 	a = img_main_blk(m);
 	n.dn.addr[last] = le32_put(a);
 	expect(f, f->addrs + (uint64_t)f->per * (2 + N + N - 1) + last, a);
 	ok = img_put_node(m, &n) && ok;
 
-	img_init_node(&n, f->dind, f->ino, F2FS_NODE_OFS_DINDIRECT);
+	img_init_node(&n, f->dind, f->ino, f2fs_node_ofs_dindirect(f2fs_blkgeo_4k()));
 	n.in.nid[2] = le32_put(f->ind3);
 	n.in.nid[N - 1] = le32_put(f->ind4);
 	ok = img_put_node(m, &n) && ok;

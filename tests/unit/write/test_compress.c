@@ -233,7 +233,8 @@ static bool decodes_to(struct fixture *fx, const struct layout *l, const uint32_
 	for (k = 1; k < CLUSTER && slots[k] != F2FS_NEW_ADDR; k++)
 		if (!fixture_read_blk(fx, slots[k], in + (size_t)(k - 1) * BLK))
 			return false;
-	return !f2fs_cluster_decompress(layout_algo(l), in, k - 1, false, out, CLUSTER) &&
+	return !f2fs_cluster_decompress(layout_algo(l), in, k - 1, false, out, CLUSTER,
+					F2FS_BLKSIZE) &&
 	       !memcmp(out, want, CLUSTER_LEN);
 }
 

@@ -548,9 +548,11 @@ static void test_fix_pointer_zeroes_nid(void)
 static void xattr_junk(struct f2fs_node *n, void *arg)
 {
 	const struct tree *t = arg;
-	size_t at = (size_t)(f2fs_inline_xattr(&n->i, t->features) - (const uint8_t *)n);
+	size_t at =
+	    (size_t)(f2fs_inline_xattr(f2fs_blkgeo_4k(), &n->i, t->features) - (const uint8_t *)n);
 
-	((uint8_t *)n)[at + f2fs_inline_xattr_bytes(&n->i, t->features) - 1] = 0x5a;
+	((uint8_t *)n)[at + f2fs_inline_xattr_bytes(f2fs_blkgeo_4k(), &n->i, t->features) - 1] =
+	    0x5a;
 }
 
 static bool plant_xattr_junk(struct fixture *fx, struct tree *t)
@@ -786,7 +788,7 @@ static bool plant_footer_ofs(struct fixture *fx, struct tree *t)
 static int fix_footer_ofs(struct f2fs_fs *fs, struct tree *t, const struct wfx_verdict *v)
 {
 	(void)v;
-	return f2fs_fix_node_ofs(fs, t->big_dnode, f2fs_node_ofs(&t->before));
+	return f2fs_fix_node_ofs(fs, t->big_dnode, f2fs_node_ofs(f2fs_blkgeo_4k(), &t->before));
 }
 
 static void test_fix_node_ofs_sets_tree_offset(void)
@@ -812,7 +814,8 @@ static uint32_t slot_of(const struct f2fs_dentry_area *a, const char *name)
 /* The entry of "inner" in sub's inline area: t->slot, or false when it is not there. */
 static bool inner_entry(struct f2fs_node *n, struct tree *t, struct f2fs_dentry_area *a)
 {
-	if (!(n->i.i_inline & F2FS_INLINE_DENTRY) || f2fs_inline_dentry_area(&n->i, t->features, a))
+	if (!(n->i.i_inline & F2FS_INLINE_DENTRY) ||
+	    f2fs_inline_dentry_area(f2fs_blkgeo_4k(), &n->i, t->features, a))
 		return false;
 	t->slot = slot_of(a, "inner");
 	return t->slot < a->nr;
@@ -882,7 +885,7 @@ static bool dentry_block_of(struct fixture *fx, struct tree *t, uint32_t dir, co
 		t->blkaddr = wfx_file_block_addr(fs, dir, t->fblk);
 		if (!t->blkaddr || !fixture_read_blk(fx, t->blkaddr, t->blk))
 			continue;
-		f2fs_dentry_block_area((struct f2fs_dentry_block *)t->blk, &a);
+		f2fs_dentry_block_area(f2fs_blkgeo_4k(), (struct f2fs_dentry_block *)t->blk, &a);
 		t->slot = slot_of(&a, name);
 		if (t->slot < a.nr)
 			break;
@@ -899,7 +902,7 @@ static bool damage_dentry_block(struct fixture *fx, struct tree *t,
 	struct f2fs_dentry_area a;
 
 	memcpy(blk, t->blk, BLK);
-	f2fs_dentry_block_area((struct f2fs_dentry_block *)blk, &a);
+	f2fs_dentry_block_area(f2fs_blkgeo_4k(), (struct f2fs_dentry_block *)blk, &a);
 	edit(&a, t);
 	return fixture_write_blk(fx, t->blkaddr, blk);
 }
@@ -1047,8 +1050,8 @@ static bool plant_misplaced(struct fixture *fx, struct tree *t)
 	if (!a_addr || !b_addr || !fixture_read_blk(fx, a_addr, a_blk) ||
 	    !fixture_read_blk(fx, b_addr, b_blk))
 		return false;
-	f2fs_dentry_block_area((struct f2fs_dentry_block *)a_blk, &a);
-	f2fs_dentry_block_area((struct f2fs_dentry_block *)b_blk, &b);
+	f2fs_dentry_block_area(f2fs_blkgeo_4k(), (struct f2fs_dentry_block *)a_blk, &a);
+	f2fs_dentry_block_area(f2fs_blkgeo_4k(), (struct f2fs_dentry_block *)b_blk, &b);
 	t->fblk = LEVEL1_BUCKET1;
 	return move_entry(t, &a, &b) && fixture_write_blk(fx, a_addr, a_blk) &&
 	       fixture_write_blk(fx, b_addr, b_blk);
@@ -1293,7 +1296,7 @@ static bool edit_cp(struct fixture *fx, void (*edit)(struct f2fs_checkpoint *, s
 	if (!fixture_read_blk(fx, start, blk.raw))
 		return false;
 	edit(&blk.cp, t);
-	f2fs_cp_seal(&blk.cp);
+	f2fs_cp_seal(&blk.cp, F2FS_BLKSIZE);
 	return fixture_write_blk(fx, start, blk.raw) &&
 	       fixture_write_blk(fx, start + le32_get(blk.cp.cp_pack_total_block_count) - 1,
 				 blk.raw);

@@ -145,7 +145,8 @@ bool wfx_edit_inode(struct fixture *fx, uint32_t ino, void (*edit)(struct f2fs_n
 	if (!blk || !fixture_read_blk(fx, blk, &n))
 		return false;
 	edit(&n, arg);
-	f2fs_inode_seal(&n, fx->cfg.features, f2fs_inode_chksum_seed(fx->sb.uuid));
+	f2fs_inode_seal(f2fs_blkgeo_4k(), &n, fx->cfg.features,
+			f2fs_inode_chksum_seed(fx->sb.uuid));
 	return fixture_write_blk(fx, blk, &n);
 }
 

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The block size of a volume and everything the on-disk format sizes by it.
+ *
+ * F2FS blocks are 4 KiB or (newer Android devices, 16 KiB pages) 16 KiB:
+ * the superblock's log_blocksize is 12 or 14.  Most structures keep their
+ * fixed headers and grow only at the end: a node block keeps the inode's
+ * fields up to i_addr[] where they are, but i_addr[] gets longer, and the
+ * footer and the inode's i_nid[] move to the end of the block; a NAT, SIT
+ * or orphan block holds more entries; a dentry block more slots; a summary
+ * block more entries and a larger journal.  The superblock stays at byte
+ * 1024 of blocks 0 and 1, segments stay 512 blocks (so a 16 KiB segment is
+ * 8 MiB) and the SIT's valid map stays 64 bytes.
+ *
+ * So the block size is a property of the opened volume, not a constant: a
+ * struct f2fs_blkgeo is computed ONCE from log_blocksize (f2fs_blkgeo_init)
+ * and kept in the handle's geometry (f2fs_fs_geo(fs)->blk).  Code that
+ * reads a block of the volume sizes its buffer, counts its entries and
+ * finds its trailing fields (node footer, i_nid[], summary journal and
+ * footer, checkpoint checksum) through it.  The structs in format.h describe
+ * the 4 KiB layout; on any volume only their fixed leading fields (those
+ * before i_addr[], the entries of a NAT, SIT or summary block) may be used
+ * directly, everything after goes through the accessors below.
+ *
+ * F2FS_BLKSIZE (format.h) stays 4096: the smallest block, and the unit of
+ * things that are not volume blocks (the undo journal's header, a host
+ * page).  F2FS_MAX_BLKSIZE sizes a buffer that must hold any volume's block.
+ *
+ * Where the block size is the handle's so far, and where it is not yet:
+ *   - read side (lib/fs, lib/read, lib/check, dump, fsck's checks and
+ *     output, f2fs_write_super): the volume's, through f2fs_fs_geo(fs)->blk;
+ *   - write side (lib/write, lib/mkfs, lib/load, lib/replay, the rebuild,
+ *     inject, lib/format/layout.c's sizing for mkfs): still 4 KiB, named
+ *     WR_BG in lib/write and F2FS_BLKSIZE elsewhere; f2fs_fs_open() refuses
+ *     a write handle on other sizes and those tools refuse with one line,
+ *     until they take the handle's geometry too;
+ *   - not the volume's block at all, so they stay: struct sizes and static
+ *     asserts of the 4 KiB layout (format.h), the smallest device that can
+ *     hold both superblock copies (tools/common/target.c), the undo
+ *     journal's header room and block granularity (lib/dev/undo.c, whose
+ *     fingerprint of a volume reads only volumes our 4 KiB writers made).
+ */
+#ifndef F2FS_BLKGEO_H
+#define F2FS_BLKGEO_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "f2fs/endian.h"
+#include "f2fs/format.h"
+
+#define F2FS_MIN_BLKSIZE_BITS 12
+#define F2FS_MAX_BLKSIZE_BITS 14
+#define F2FS_MAX_BLKSIZE      (1u << F2FS_MAX_BLKSIZE_BITS)
+
+struct f2fs_blkgeo {
+	uint32_t blksize;	     /* bytes per block */
+	uint32_t log_blksize;	     /* 12 or 14 */
+	uint32_t addrs_per_inode;    /* words of an inode's i_addr[] (DEF_ADDRS_PER_INODE) */
+	uint32_t addrs_per_block;    /* data addresses in a direct node */
+	uint32_t nids_per_block;     /* nids in an indirect node */
+	uint32_t footer_offset;	     /* byte offset of a node block's footer */
+	uint32_t inode_nid_word;     /* word index of an inode's i_nid[0] */
+	uint32_t nat_per_block;	     /* NAT entries per NAT block */
+	uint32_t sit_per_block;	     /* SIT entries per SIT block */
+	uint32_t orphans_per_block;  /* inode numbers per orphan block */
+	uint32_t dentry_slots;	     /* dentry slots per dentry block */
+	uint32_t dentry_bitmap;	     /* bytes of a dentry block's bitmap */
+	uint32_t dentry_reserved;    /* bytes between the bitmap and the entries */
+	uint32_t sum_entries;	     /* entries of a summary block (only 512 are used) */
+	uint32_t sum_journal_offset; /* byte offset of a summary block's journal */
+	uint32_t sum_journal_size;   /* its bytes, the 2-byte count included */
+	uint32_t nat_journal_entries;
+	uint32_t sit_journal_entries;
+	uint32_t sum_footer_offset; /* byte offset of a summary block's footer */
+	uint32_t cp_chksum_offset;  /* the largest checksum_offset of a checkpoint */
+};
+
+/*
+ * Fill @g for blocks of 1 << @log_blksize bytes.  Returns 0, or -EINVAL for
+ * a size other than 4 KiB or 16 KiB (@g untouched).
+ */
+int f2fs_blkgeo_init(struct f2fs_blkgeo *g, uint32_t log_blksize);
+
+/* The geometry of 4 KiB blocks (what mkfs writes by default). */
+const struct f2fs_blkgeo *f2fs_blkgeo_4k(void);
+
+/* The footer of node block @n (the last bytes of the block). */
+static inline struct f2fs_node_footer *f2fs_node_footer(const struct f2fs_blkgeo *g,
+							const struct f2fs_node *n)
+{
+	return (struct f2fs_node_footer *)((uint8_t *)n + g->footer_offset);
+}
+
+/* Footer fields of node block @n, in host order. */
+static inline uint32_t f2fs_footer_nid(const struct f2fs_blkgeo *g, const struct f2fs_node *n)
+{
+	return le32_get(f2fs_node_footer(g, n)->nid);
+}
+
+static inline uint32_t f2fs_footer_ino(const struct f2fs_blkgeo *g, const struct f2fs_node *n)
+{
+	return le32_get(f2fs_node_footer(g, n)->ino);
+}
+
+static inline uint32_t f2fs_footer_flag(const struct f2fs_blkgeo *g, const struct f2fs_node *n)
+{
+	return le32_get(f2fs_node_footer(g, n)->flag);
+}
+
+static inline uint64_t f2fs_footer_cp_ver(const struct f2fs_blkgeo *g, const struct f2fs_node *n)
+{
+	return le64_get(f2fs_node_footer(g, n)->cp_ver);
+}
+
+static inline uint32_t f2fs_footer_next_blkaddr(const struct f2fs_blkgeo *g,
+						const struct f2fs_node *n)
+{
+	return le32_get(f2fs_node_footer(g, n)->next_blkaddr);
+}
+
+/* Offset of node block @n in its file's tree, from the footer. */
+static inline uint32_t f2fs_node_ofs(const struct f2fs_blkgeo *g, const struct f2fs_node *n)
+{
+	return f2fs_footer_flag(g, n) >> F2FS_OFFSET_BIT_SHIFT;
+}
+
+/* The largest summary journal (16 KiB blocks), its 2-byte count included. */
+#define F2FS_MAX_SUM_JOURNAL_SIZE                                                                  \
+	(F2FS_MAX_BLKSIZE - F2FS_SUM_FOOTER_SIZE - F2FS_SUMMARY_SIZE * (F2FS_MAX_BLKSIZE / 8))
+
+/*
+ * Entry @i of a NAT or SIT journal, which may hold more entries than the
+ * 4 KiB struct f2fs_journal declares (@i < the geometry's *_journal_entries).
+ */
+static inline struct f2fs_nat_journal_entry *f2fs_nat_journal_at(const struct f2fs_journal *j,
+								 uint32_t i)
+{
+	return (struct f2fs_nat_journal_entry *)((uint8_t *)j + sizeof(le16) +
+						 (size_t)i * sizeof(struct f2fs_nat_journal_entry));
+}
+
+static inline struct f2fs_sit_journal_entry *f2fs_sit_journal_at(const struct f2fs_journal *j,
+								 uint32_t i)
+{
+	return (struct f2fs_sit_journal_entry *)((uint8_t *)j + sizeof(le16) +
+						 (size_t)i * sizeof(struct f2fs_sit_journal_entry));
+}
+
+/* The journal and the footer of summary block @s. */
+static inline uint8_t *f2fs_sum_journal(const struct f2fs_blkgeo *g,
+					const struct f2fs_summary_block *s)
+{
+	return (uint8_t *)s + g->sum_journal_offset;
+}
+
+static inline struct f2fs_summary_footer *f2fs_sum_footer(const struct f2fs_blkgeo *g,
+							  const struct f2fs_summary_block *s)
+{
+	return (struct f2fs_summary_footer *)((uint8_t *)s + g->sum_footer_offset);
+}
+
+#endif
