@@ -696,7 +696,7 @@ static int resized_space(const struct f2fs_layout_resize_params *p, struct f2fs_
 int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_resize_params *p,
 		       struct f2fs_layout *l, char *why, size_t len)
 {
-	uint64_t start = p->start_sector * F2FS_MIN_SECTOR_SIZE, zone_bytes, offset, bytes;
+	uint64_t offset, bytes;
 	uint32_t max_nat_bitmap;
 
 	*l = *old;
@@ -706,8 +706,16 @@ int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_r
 	if (bytes > F2FS_MAX_VOLUME_BYTES)
 		return fail(why, len, "F2FS can support 16TB at most");
 	l->block_count = p->block_count;
-	zone_bytes = (uint64_t)F2FS_SEGMENT_BYTES * l->segs_per_zone;
-	offset = div_round_up(start + 2 * F2FS_BLKSIZE, zone_bytes) * zone_bytes - start;
+	/*
+	 * Segment 0 stays where the volume has it (mkfs put it at the first zone
+	 * boundary past the superblocks; an earlier relocating resize moved it).
+	 */
+	offset = (uint64_t)old->segment0_blkaddr * F2FS_BLKSIZE;
+	if (p->relocate && !p->safe) {
+		l->segment0_blkaddr = old->main_blkaddr;
+		l->cp_blkaddr = old->main_blkaddr;
+		offset = (uint64_t)old->main_blkaddr * F2FS_BLKSIZE;
+	}
 	if (bytes <= offset)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	l->segment_count =

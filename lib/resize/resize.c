@@ -18,6 +18,18 @@
  * The shift: main_blkaddr moves by whole sections when the metadata areas
  * grow (or shrink with -i), so segment s of the old main area is segment
  * s - shift of the new one at the same block address.
+ *
+ * All or nothing.  The kernel picks the superblock in block 0 when it is
+ * valid, and the checkpoint pack with the higher version at the address
+ * that superblock names; the two choices are independent, so no order of
+ * in-place writes switches both at once.  A grow therefore relocates:
+ * segment 0 of the new layout is the old main area's start, the new
+ * checkpoint, SIT, NAT and SSA go into old main segments the confine step
+ * emptied, and nothing the old superblock and checkpoint look at is
+ * written until the superblocks, block 1 first and block 0 last -- that
+ * last write is the commit.  The old metadata areas are left unused.  A
+ * shrink (-s keeps the areas) and -f (upstream's layout in place) rewrite
+ * the old areas, so a cut in the middle breaks the volume: they need -f.
  */
 #include "config.h"
 
@@ -140,6 +152,7 @@ static int plan_layout(struct resize *z, uint64_t blocks, bool large)
 	    .overprovision = z->o->overprovision,
 	    .large_nat_bitmap = large,
 	    .safe = z->o->safe,
+	    .relocate = blocks > le64_get(z->old_sb.block_count) && !z->o->force,
 	};
 	char msg[200];
 	int ret;
@@ -196,6 +209,10 @@ static int plan(struct resize *z, struct f2fs_fs *fs)
 		return say(z, -ENOSPC, "the new main area does not overlap the old one");
 	z->first = (uint32_t)lo;
 	z->end = (uint32_t)hi;
+	if (blocks < le64_get(z->old_sb.block_count) && !z->o->force)
+		return say(z, -EINVAL,
+			   "shrinking rewrites the metadata in place, which a power cut during "
+			   "the resize leaves broken: back the volume up and add -f");
 	return 0;
 }
 
@@ -308,12 +325,19 @@ static int prepare(struct resize *z)
 		uint64_t before = f2fs_write_stats(fs)->gc_blocks_moved;
 
 		ret = f2fs_confine(fs, z->first, z->end);
-		if (ret == -ENOSPC)
+		if (ret == -ENOSPC &&
+		    z->new_l.segment0_blkaddr != le32_get(z->old_sb.segment0_blkaddr))
+			ret = say(z, ret,
+				  "not enough free space to clear room for the new metadata areas; "
+				  "-f grows in place instead (a power cut during it breaks the "
+				  "volume)");
+		else if (ret == -ENOSPC)
 			ret = say(z, ret,
 				  "not enough free space to move the blocks outside the new "
 				  "main area into it");
 		else if (ret)
-			ret = say(z, ret, "moving blocks: %s", f2fs_fs_why(fs));
+			ret = say(z, ret, "moving blocks: %s",
+				  *f2fs_fs_why(fs) ? f2fs_fs_why(fs) : strerror(-ret));
 		z->r->moved_blocks = f2fs_write_stats(fs)->gc_blocks_moved - before;
 	}
 	if (!ret)

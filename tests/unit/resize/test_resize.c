@@ -2,10 +2,11 @@
 /*
  * Resizing (lib/resize) on in-memory images.  A volume filling its memory
  * device holds files spread over its whole main area (many small ones,
- * most deleted, then a large one); it is shrunk with -s far enough that
- * blocks past the new end must move, then grown back over the whole
- * device, which grows its metadata areas and so moves the main area's
- * start.  After each step the superblock has the new size, the checker
+ * most deleted, then a large one); it is shrunk with -f -s far enough
+ * that blocks past the new end must move, then grown back in place (-f)
+ * over the whole device, which grows its metadata areas and so moves the
+ * main area's start; a volume made small grows by relocating its metadata
+ * areas (the default), and the same grow is cut at every write in turn.  After each step the superblock has the new size, the checker
  * finds the volume clean and every file reads back through lib/read.  A
  * resize that must be refused (too small for what is in use, shrinking
  * without -s, growing with -s) leaves every byte of the device as it was.
@@ -90,16 +91,42 @@ static bool files_read_back(struct fixture *fx, const struct files *f)
 	return wfx_reads_back(fx, f->big, f->big_data, BIG_LEN);
 }
 
-static int resize_to(struct fixture *fx, uint64_t bytes, bool safe, struct f2fs_resize_report *r)
+static uint64_t sb_blocks(struct fixture *fx)
 {
-	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes), .safe = safe};
+	uint8_t blk[F2FS_BLKSIZE];
+	const struct f2fs_super_block *sb = (const void *)(blk + F2FS_SUPER_OFFSET);
+
+	return f2fs_dev_read(fx->dev, blk, 0, sizeof(blk)) ? 0 : le64_get(sb->block_count);
+}
+
+static int resize_opts(struct fixture *fx, const struct f2fs_resize_opts *o,
+		       struct f2fs_resize_report *r)
+{
 	char why[256] = "";
-	int ret = f2fs_resize(fx->dev, &o, r, why, sizeof(why));
+	int ret = f2fs_resize(fx->dev, o, r, why, sizeof(why));
 
 	if (ret)
-		fprintf(stderr, "  resize to %llu MiB: %s\n", (unsigned long long)(bytes / MIB),
-			why);
+		fprintf(stderr, "  resize to %llu MiB: %s\n",
+			(unsigned long long)(o->target_sectors * 512 / MIB), why);
 	return ret;
+}
+
+/* A shrink (-s) rewrites the metadata in place, which takes -f. */
+static int resize_to(struct fixture *fx, uint64_t bytes, bool safe, struct f2fs_resize_report *r)
+{
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes),
+				     .safe = safe,
+				     .force = safe && bytes / F2FS_BLKSIZE < sb_blocks(fx)};
+
+	return resize_opts(fx, &o, r);
+}
+
+/* -f: upstream's layout, written over the old metadata areas. */
+static int grow_in_place(struct fixture *fx, uint64_t bytes, struct f2fs_resize_report *r)
+{
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes), .force = true};
+
+	return resize_opts(fx, &o, r);
 }
 
 /* A copy of the whole device, to show a refused resize wrote nothing. */
@@ -141,7 +168,7 @@ static void test_shrink_then_grow(void)
 	CHECK(wfx_problems(&fx) == 0);
 	CHECK(files_read_back(&fx, &f));
 
-	CHECK(resize_to(&fx, 512 * MIB, false, &r) == 0);
+	CHECK(grow_in_place(&fx, 512 * MIB, &r) == 0);
 	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 512 * MIB / F2FS_BLKSIZE);
 	/* the safe shrink kept 512 MiB of metadata areas: they now fit the size again */
 	CHECK(le32_get(r.new_sb.segment_count_main) > 200);
@@ -197,10 +224,126 @@ static void test_refusals_write_nothing(void)
 	fixture_free(&fx);
 }
 
+/*
+ * A power cut: writes (and zeroings, discards) from the @limit-th on fail
+ * and change nothing, as after a cut nothing more reaches the disk.
+ */
+struct cut {
+	uint64_t seen, limit;
+};
+
+static bool cut_now(struct cut *c)
+{
+	return c->seen++ >= c->limit;
+}
+
+static int cut_write(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
+		     size_t len)
+{
+	return cut_now(priv) ? -EIO : f2fs_dev_write(lower, buf, off, len);
+}
+
+static int cut_zero(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len)
+{
+	return cut_now(priv) ? -EIO : f2fs_dev_zero(lower, off, len);
+}
+
+static int cut_discard(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len,
+		       bool *reads_zero)
+{
+	return cut_now(priv) ? -EIO : f2fs_dev_discard(lower, off, len, reads_zero);
+}
+
+static const struct f2fs_dev_layer_ops cut_ops = {
+    .write = cut_write, .zero = cut_zero, .discard = cut_discard};
+
+/* A few files, most of them in the first segments that the relocated metadata takes. */
+static bool fill_few(struct fixture *fx, uint32_t *ino, uint32_t n)
+{
+	struct f2fs_fs *fs;
+	uint8_t buf[SMALL_LEN];
+	char name[16];
+	uint32_t i;
+	bool ok;
+
+	if (!wfx_open_rw(fx, &fs))
+		return false;
+	for (i = 0, ok = true; ok && i < n; i++) {
+		snprintf(name, sizeof(name), "f%02u", i);
+		wfx_fill(buf, sizeof(buf), i);
+		ok = write_file(fs, name, buf, sizeof(buf), &ino[i]);
+	}
+	ok = ok && wfx_checkpoint(fs, true) == 0;
+	f2fs_fs_close(fs);
+	return ok;
+}
+
+/*
+ * A grow cut at its first write, its second, ... until one runs through:
+ * after every cut the volume is the old one or the new one, clean, with
+ * its files, and a cut before the last write leaves the old one.
+ */
+static void test_grow_cut_at_every_write(void)
+{
+	enum { N = 24 };
+	struct fixture fx;
+	struct cut c = {0, UINT64_MAX};
+	struct f2fs_device *stacked;
+	struct f2fs_resize_report r;
+	uint32_t ino[N], i;
+	uint64_t old_blocks = SECTORS(64 * MIB) / 8, new_blocks = SECTORS(128 * MIB) / 8;
+	uint64_t n, olds = 0, news = 0;
+	uint8_t *base, buf[SMALL_LEN];
+	int ret = -1;
+
+	fixture_init(&fx, 128 * MIB);
+	fx.cfg.geometry.total_sectors = SECTORS(64 * MIB);
+	CHECK(fixture_open(&fx) && fixture_mkfs(&fx));
+	CHECK(fill_few(&fx, ino, N));
+	CHECK(f2fs_dev_stack(fx.dev, &cut_ops, &c, &stacked) == 0);
+	fx.dev = stacked;
+	base = snapshot(&fx);
+	CHECK(base != NULL);
+	for (n = 0; base && ret != 0 && n < 100000; n++) {
+		bool ok = true;
+		uint64_t now;
+
+		c.limit = UINT64_MAX;
+		CHECK(f2fs_dev_write(fx.dev, base, 0, fx.bytes) == 0);
+		c.seen = 0;
+		c.limit = n;
+		ret = resize_to(&fx, 128 * MIB, false, &r);
+		c.limit = UINT64_MAX;
+		now = sb_blocks(&fx);
+		if (now == old_blocks)
+			olds++;
+		else if (now == new_blocks)
+			news++;
+		else
+			ok = false;
+		ok = ok && (ret == 0) == (now == new_blocks);
+		ok = ok && wfx_problems(&fx) == 0;
+		for (i = 0; ok && i < N; i++) {
+			wfx_fill(buf, sizeof(buf), i);
+			ok = wfx_reads_back(&fx, ino[i], buf, sizeof(buf));
+		}
+		if (!ok)
+			fprintf(stderr, "  cut at write %llu: %llu blocks, resize %d\n",
+				(unsigned long long)n, (unsigned long long)now, ret);
+		CHECK(ok);
+	}
+	CHECK(ret == 0);
+	CHECK(olds > 0 && news == 1); /* only the run that was not cut is the new volume */
+	fprintf(stderr, "  %llu cuts, each left the old volume\n", (unsigned long long)olds);
+	free(base);
+	fixture_free(&fx);
+}
+
 int main(void)
 {
 	RUN(test_shrink_then_grow);
 	RUN(test_grow_moves_main_start);
 	RUN(test_refusals_write_nothing);
+	RUN(test_grow_cut_at_every_write);
 	TEST_EXIT();
 }
