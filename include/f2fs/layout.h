@@ -169,7 +169,8 @@ struct f2fs_layout_resize_params {
  * counts one extra), the reserve (100 / ratio + 7) sections truncated to
  * segments and not rounded, and two sections, not six, held back beyond
  * the larger of reserve and share.  With @p->safe the metadata areas of
- * @old stay (only the main area's size follows the new size); with
+ * @old stay (only the main area's size follows the new size, -EINVAL when
+ * the kept SIT or SSA cannot address it); with
  * @p->relocate they are laid out afresh from @old's main area start.  @old is the
  * volume's layout (f2fs_layout_of_super).  Returns 0, -ENOSPC when the new
  * size is too small, -EINVAL for a size F2FS cannot address; @why says it.

@@ -693,6 +693,16 @@ static int resized_space(const struct f2fs_layout_resize_params *p, struct f2fs_
 	return 0;
 }
 
+/* A SIT entry for every segment and an SSA block for every main segment. */
+static bool kept_areas_address(const struct f2fs_layout *l)
+{
+	uint64_t sit_entries =
+	    (uint64_t)l->segment_count_sit / 2 * BLKS_PER_SEG * F2FS_SIT_ENTRY_PER_BLOCK;
+
+	return sit_entries >= l->segment_count &&
+	       (uint64_t)l->segment_count_ssa * BLKS_PER_SEG >= l->segment_count_main;
+}
+
 int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_resize_params *p,
 		       struct f2fs_layout *l, char *why, size_t len)
 {
@@ -740,5 +750,8 @@ int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_r
 						    l->segment_count_nat + l->segment_count_ssa);
 	l->section_count = l->segment_count_main / l->segs_per_sec;
 	l->segment_count_main = l->section_count * l->segs_per_sec;
+	if (p->safe && !kept_areas_address(l))
+		return fail(why, len,
+			    "the metadata areas kept address fewer segments than the new size has");
 	return resized_space(p, l, why, len);
 }

@@ -6,10 +6,10 @@
  * that blocks past the new end must move, then grown back in place (-f)
  * over the whole device, which grows its metadata areas and so moves the
  * main area's start; a volume made small grows by relocating its metadata
- * areas (the default), and the same grow is cut at every write in turn.  After each step the superblock has the new size, the checker
- * finds the volume clean and every file reads back through lib/read.  A
- * resize that must be refused (too small for what is in use, shrinking
- * without -s, growing with -s) leaves every byte of the device as it was.
+ * areas (the default), and the same grow is cut at every write in turn.  After each step the
+ * superblock has the new size, the checker finds the volume clean and every file reads back through
+ * lib/read.  A resize that must be refused (too small for what is in use, shrinking without -s,
+ * growing with -s) leaves every byte of the device as it was.
  */
 #include "config.h"
 
@@ -22,8 +22,10 @@
 #include "f2fs/endian.h"
 #include "f2fs/resize.h"
 #include "f2fs/write.h"
+#include "f2fs/zone.h"
 #include "test.h"
 #include "write/write_fixture.h"
+#include "zoned_fixture.h"
 
 #define MIB	   (1024ull * 1024)
 #define SMALL_LEN  8192
@@ -339,11 +341,122 @@ static void test_grow_cut_at_every_write(void)
 	fixture_free(&fx);
 }
 
+/* A host-managed device of 512 MiB (8 MiB zones, 4 conventional) with a 256 MiB volume. */
+static bool zoned_half(struct fixture *fx)
+{
+	struct f2fs_memory_zones zp = {
+	    .size = 512 * MIB, .zone_bytes = ZF_ZONE, .nr_conv = 4, .max_active = 14};
+	struct f2fs_mkfs_result res;
+	char why[160] = "";
+
+	fixture_init(fx, zp.size);
+	zoned_fixture_config(&fx->cfg, ZF_ZONE);
+	fx->cfg.geometry.total_sectors = SECTORS(256 * MIB);
+	fx->cfg.geometry.nr_devices = 1;
+	fx->cfg.geometry.devices[0] = (struct f2fs_layout_device){.sectors = SECTORS(256 * MIB),
+								  .zoned = true,
+								  .host_managed = true,
+								  .rnd_zones = zp.nr_conv};
+	if (f2fs_layout_compute(&fx->cfg.geometry, &fx->l, why, sizeof(why)) ||
+	    f2fs_dev_open_memory_zoned(&zp, &fx->dev) ||
+	    f2fs_mkfs_format(fx->dev, &fx->cfg, &fx->l, &res)) {
+		fprintf(stderr, "  zoned volume: %s\n", why);
+		return false;
+	}
+	return true;
+}
+
+/* @mib MiB in one file, 1 MiB at a time. */
+static bool write_mib(struct fixture *fx, const char *name, uint32_t mib, uint32_t *ino)
+{
+	struct f2fs_fs *fs;
+	uint8_t *buf = malloc(MIB);
+	uint32_t i;
+	bool ok = buf && wfx_open_rw(fx, &fs);
+
+	if (!ok) {
+		free(buf);
+		return false;
+	}
+	ok = wfx_create(fs, WFX_ROOT, name, S_IFREG | 0644, ino) == 0;
+	for (i = 0; ok && i < mib; i++) {
+		wfx_fill(buf, MIB, i);
+		ok = f2fs_pwrite(fs, *ino, buf, MIB, (uint64_t)i * MIB) == 0;
+	}
+	ok = ok && wfx_checkpoint(fs, true) == 0;
+	f2fs_fs_close(fs);
+	free(buf);
+	return ok;
+}
+
+static bool mib_reads_back(struct fixture *fx, uint32_t ino, uint32_t mib)
+{
+	uint8_t *want = malloc((size_t)mib * MIB);
+	uint32_t i;
+	bool ok = want != NULL;
+
+	for (i = 0; ok && i < mib; i++)
+		wfx_fill(want + (size_t)i * MIB, MIB, i);
+	ok = ok && wfx_reads_back(fx, ino, want, (size_t)mib * MIB);
+	free(want);
+	return ok;
+}
+
+static bool zone_empty(struct fixture *fx, uint64_t off)
+{
+	struct f2fs_zone zn;
+	unsigned int nr = 0;
+
+	return f2fs_dev_report_zones(fx->dev, off, &zn, 1, &nr) == 0 && nr == 1 &&
+	       zn.wp == zn.start;
+}
+
+/*
+ * A zoned volume grows by whole zones with -f (its areas stay in their
+ * conventional zones), after the stale data in a zone it grows into is
+ * reset; the grown volume is clean, its file reads back, and a file larger
+ * than the old volume then fits.  Without -f, or shrinking, it is refused.
+ */
+static void test_zoned_grow_by_zones(void)
+{
+	static uint8_t junk[4 * F2FS_BLKSIZE];
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(512 * MIB)};
+	struct f2fs_resize_report r;
+	struct fixture fx;
+	uint32_t first, second;
+	uint64_t stale = 304 * MIB; /* a zone past the old end */
+
+	CHECK(zoned_half(&fx));
+	CHECK(write_mib(&fx, "first", 100, &first));
+	CHECK(f2fs_dev_write(fx.dev, junk, stale, sizeof(junk)) == 0);
+	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* in place: needs -f */
+	o.force = true;
+	o.target_sectors = SECTORS(128 * MIB);
+	o.safe = true;
+	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* no zoned shrink */
+	o.target_sectors = SECTORS(512 * MIB);
+	o.safe = false;
+	CHECK(resize_opts(&fx, &o, &r) == 0);
+	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 512 * MIB / F2FS_BLKSIZE);
+	CHECK_EQ_U64(le32_get(r.new_sb.main_blkaddr), le32_get(r.old_sb.main_blkaddr));
+	CHECK_EQ_U64(le32_get(r.new_sb.section_count) - le32_get(r.old_sb.section_count),
+		     256 * MIB / ZF_ZONE);
+	CHECK(zone_empty(&fx, stale));
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(mib_reads_back(&fx, first, 100));
+	CHECK(write_mib(&fx, "second", 200, &second));
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(mib_reads_back(&fx, second, 200));
+	CHECK(mib_reads_back(&fx, first, 100));
+	fixture_free(&fx);
+}
+
 int main(void)
 {
 	RUN(test_shrink_then_grow);
 	RUN(test_grow_moves_main_start);
 	RUN(test_refusals_write_nothing);
 	RUN(test_grow_cut_at_every_write);
+	RUN(test_zoned_grow_by_zones);
 	TEST_EXIT();
 }
