@@ -4,9 +4,12 @@
 # files (a generated tree loaded by our sload.f2fs) grown to 32 GiB.  Each
 # run copies the image afresh (sparse), extends the copy to 32 GiB, and
 # times one resize -F of it; the two tools take turns, the first
-# alternating, BENCH_RUNS times (default 3).  Reported: median wall time,
+# alternating, BENCH_RUNS times (default 3).  Ours runs twice per turn: by
+# default (all or nothing: the metadata areas relocate to the old main
+# area's start, whose sections are emptied first) and with -f (in place,
+# upstream's layout and upstream's work).  Reported: median wall time,
 # peak RSS (with /usr/bin/time), the ratio ours/upstream, and a check that
-# both results are clean for newest upstream's fsck.
+# every result is clean for newest upstream's fsck.
 #
 # Upstream is newest upstream built by bench/build-upstream.sh into
 # UPSTREAM_DIR (default ../upstream-f2fs-tools beside the repository);
@@ -61,28 +64,29 @@ else
 	fi
 fi
 
-# run_once BIN: resize a fresh 32 GiB copy of the image; prints "us rss_kib"
+# run_once BIN [ARGS]: resize a fresh 32 GiB copy of the image; prints "us rss_kib"
 run_once() {
-	local copy=$dir/run.img start end rc rss=0
+	local bin=$1 copy=$dir/run.img start end rc rss=0
+	shift
 	rm -f "$copy"
 	cp --sparse=always "$img" "$copy" && truncate -s 32G "$copy"
 	sync
 	start=$(date +%s%N)
 	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f '%M' -o "$dir/rss" "$1" -F "$copy" >"$dir/out" 2>&1
+		/usr/bin/time -f '%M' -o "$dir/rss" "$bin" -F "$@" "$copy" >"$dir/out" 2>&1
 		rc=$?
 		rss=$(tail -n 1 "$dir/rss")
 	else
-		"$1" -F "$copy" >"$dir/out" 2>&1
+		"$bin" -F "$@" "$copy" >"$dir/out" 2>&1
 		rc=$?
 	fi
 	end=$(date +%s%N)
 	if [ "$rc" -ne 0 ] || ! grep -q 'Done\|block_count' "$dir/out"; then
-		echo "bench: $1 failed ($rc): $(tail -n 1 "$dir/out")" >&2
+		echo "bench: $bin $* failed ($rc): $(tail -n 1 "$dir/out")" >&2
 		exit 1
 	fi
 	if ! "$upfsck" --dry-run -f "$copy" >"$dir/fsck.out" 2>&1 || grep -q '\[Fail\]' "$dir/fsck.out"; then
-		echo "bench: $1: the result is not clean for upstream's fsck" >&2
+		echo "bench: $bin $*: the result is not clean for upstream's fsck" >&2
 	fi
 	echo "$(((end - start) / 1000)) $rss"
 }
@@ -92,21 +96,29 @@ median() {
 }
 
 : >"$dir/ours.t"
+: >"$dir/ours-f.t"
 : >"$dir/up.t"
 for ((i = 0; i < runs; i++)); do
 	if ((i % 2)); then
 		run_once "$upstream" >>"$dir/up.t"
+		run_once "$ours" -f >>"$dir/ours-f.t"
 		run_once "$ours" >>"$dir/ours.t"
 	else
 		run_once "$ours" >>"$dir/ours.t"
+		run_once "$ours" -f >>"$dir/ours-f.t"
 		run_once "$upstream" >>"$dir/up.t"
 	fi
 done
 o=$(cut -d' ' -f1 "$dir/ours.t" | median)
 u=$(cut -d' ' -f1 "$dir/up.t" | median)
+of=$(cut -d' ' -f1 "$dir/ours-f.t" | median)
 orss=$(cut -d' ' -f2 "$dir/ours.t" | median)
+ofrss=$(cut -d' ' -f2 "$dir/ours-f.t" | median)
 urss=$(cut -d' ' -f2 "$dir/up.t" | median)
 printf '%-24s %12s %12s %8s\n' case "ours ms" "upstream ms" ratio
 printf '%-24s %12.1f %12.1f %8.2f\n' "grow-16G-32G-${files}" "$(echo "$o / 1000" | bc -l)" \
 	"$(echo "$u / 1000" | bc -l)" "$(echo "$o / $u" | bc -l)"
+printf '%-24s %12.1f %12.1f %8.2f\n' "grow-in-place (-f)" "$(echo "$of / 1000" | bc -l)" \
+	"$(echo "$u / 1000" | bc -l)" "$(echo "$of / $u" | bc -l)"
 printf '%-24s %12s %12s %8.2f\n' "peak RSS KiB" "$orss" "$urss" "$(echo "$orss / ($urss + 1)" | bc -l)"
+printf '%-24s %12s %12s %8.2f\n' "peak RSS KiB (-f)" "$ofrss" "$urss" "$(echo "$ofrss / ($urss + 1)" | bc -l)"

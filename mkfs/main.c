@@ -410,8 +410,8 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 		die("%s: the first device's path is at most %d bytes on a volume of several "
 		    "(the superblock records it)",
 		    o->device, F2FS_MAX_PATH_LEN);
-	if ((o->ndevs > 1 || o->zoned_mode) && o->wanted_sectors > 0)
-		die("a sectors argument cannot be used with -c or -m");
+	if (o->ndevs > 1 && o->wanted_sectors > 0)
+		die("a sectors argument cannot be used with -c");
 	if (o->zoned_mode)
 		o->cfg.features |= F2FS_FEATURE_BLKZONED;
 	if (o->sparse)
@@ -530,6 +530,8 @@ static void size_volume(struct mkfs_opts *o, struct f2fs_device *dev)
 		sectors = wanted;
 	}
 	g->total_sectors = sectors;
+	if (g->nr_devices == 1) /* one zoned device (-m): the volume is its first part */
+		g->devices[0].sectors = sectors;
 }
 
 static void compute_layout(const struct mkfs_opts *o, struct f2fs_device *dev,
@@ -686,7 +688,7 @@ int main(int argc, char **argv)
 	for (i = 1; i < o.ndevs; i++)
 		devs[i] = open_member(o.devices[i]);
 	describe_devices(&o, devs);
-	if (o.ndevs == 1 && !o.zoned_mode)
+	if (o.ndevs == 1)
 		size_volume(&o, devs[0]);
 	compute_layout(&o, devs[0], &l);
 	dev = join_devices(&o, devs, &l);

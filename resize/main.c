@@ -42,7 +42,8 @@ static void usage(FILE *out)
 	      "[options]:\n"
 	      "  -d debug level [default:0]\n"
 	      "  -H support write hint\n"
-	      "  -f ignore errors during resize\n"
+	      "  -f force: grow in place (upstream's layout, not all or nothing),\n"
+	      "     shrink (with -s), lay out again at the same size\n"
 	      "  -F force to resize\n"
 	      "  -g add default options\n"
 	      "  -i extended node bitmap, node ratio is 20% by default\n"
@@ -193,6 +194,7 @@ static void print_superblocks(const struct f2fs_resize_report *r)
 static void report(const struct f2fs_resize_report *r, unsigned int debug)
 {
 	uint64_t from = le64_get(r->old_sb.block_count), to = le64_get(r->new_sb.block_count);
+	uint32_t seg0 = le32_get(r->old_sb.segment0_blkaddr);
 
 	printf("Info: block_count %llu -> %llu (%llu MB -> %llu MB), main segments %u -> %u",
 	       (unsigned long long)from, (unsigned long long)to, (unsigned long long)(from >> 8),
@@ -200,6 +202,11 @@ static void report(const struct f2fs_resize_report *r, unsigned int debug)
 	       le32_get(r->new_sb.segment_count_main));
 	if (r->moved_blocks)
 		printf(", %llu blocks moved", (unsigned long long)r->moved_blocks);
+	if (le32_get(r->new_sb.segment0_blkaddr) != seg0)
+		printf("\nInfo: metadata relocated to block %u (all or nothing); blocks %u..%u "
+		       "unused",
+		       le32_get(r->new_sb.segment0_blkaddr), seg0,
+		       le32_get(r->new_sb.segment0_blkaddr) - 1);
 	printf("\nInfo: Done to resize\n");
 	if (debug)
 		print_superblocks(r);

@@ -154,6 +154,12 @@ struct f2fs_layout_resize_params {
 	double overprovision;	   /* -o percent; 0 picks the best */
 	bool large_nat_bitmap;
 	bool safe; /* -s: the metadata areas stay as @old has them */
+	/*
+	 * The new metadata areas start where @old's main area starts (segment 0
+	 * moves there), so that none of them overlaps @old's: written there,
+	 * they leave the old volume whole until the superblock switches.
+	 */
+	bool relocate;
 };
 
 /*
@@ -163,7 +169,9 @@ struct f2fs_layout_resize_params {
  * counts one extra), the reserve (100 / ratio + 7) sections truncated to
  * segments and not rounded, and two sections, not six, held back beyond
  * the larger of reserve and share.  With @p->safe the metadata areas of
- * @old stay (only the main area's size follows the new size).  @old is the
+ * @old stay (only the main area's size follows the new size, -EINVAL when
+ * the kept SIT or SSA cannot address it); with
+ * @p->relocate they are laid out afresh from @old's main area start.  @old is the
  * volume's layout (f2fs_layout_of_super).  Returns 0, -ENOSPC when the new
  * size is too small, -EINVAL for a size F2FS cannot address; @why says it.
  */

@@ -693,10 +693,20 @@ static int resized_space(const struct f2fs_layout_resize_params *p, struct f2fs_
 	return 0;
 }
 
+/* A SIT entry for every segment and an SSA block for every main segment. */
+static bool kept_areas_address(const struct f2fs_layout *l)
+{
+	uint64_t sit_entries =
+	    (uint64_t)l->segment_count_sit / 2 * BLKS_PER_SEG * F2FS_SIT_ENTRY_PER_BLOCK;
+
+	return sit_entries >= l->segment_count &&
+	       (uint64_t)l->segment_count_ssa * BLKS_PER_SEG >= l->segment_count_main;
+}
+
 int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_resize_params *p,
 		       struct f2fs_layout *l, char *why, size_t len)
 {
-	uint64_t start = p->start_sector * F2FS_MIN_SECTOR_SIZE, zone_bytes, offset, bytes;
+	uint64_t offset, bytes;
 	uint32_t max_nat_bitmap;
 
 	*l = *old;
@@ -706,8 +716,16 @@ int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_r
 	if (bytes > F2FS_MAX_VOLUME_BYTES)
 		return fail(why, len, "F2FS can support 16TB at most");
 	l->block_count = p->block_count;
-	zone_bytes = (uint64_t)F2FS_SEGMENT_BYTES * l->segs_per_zone;
-	offset = div_round_up(start + 2 * F2FS_BLKSIZE, zone_bytes) * zone_bytes - start;
+	/*
+	 * Segment 0 stays where the volume has it (mkfs put it at the first zone
+	 * boundary past the superblocks; an earlier relocating resize moved it).
+	 */
+	offset = (uint64_t)old->segment0_blkaddr * F2FS_BLKSIZE;
+	if (p->relocate && !p->safe) {
+		l->segment0_blkaddr = old->main_blkaddr;
+		l->cp_blkaddr = old->main_blkaddr;
+		offset = (uint64_t)old->main_blkaddr * F2FS_BLKSIZE;
+	}
 	if (bytes <= offset)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	l->segment_count =
@@ -732,5 +750,8 @@ int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_r
 						    l->segment_count_nat + l->segment_count_ssa);
 	l->section_count = l->segment_count_main / l->segs_per_sec;
 	l->segment_count_main = l->section_count * l->segs_per_sec;
+	if (p->safe && !kept_areas_address(l))
+		return fail(why, len,
+			    "the metadata areas kept address fewer segments than the new size has");
 	return resized_space(p, l, why, len);
 }

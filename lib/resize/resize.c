@@ -18,6 +18,18 @@
  * The shift: main_blkaddr moves by whole sections when the metadata areas
  * grow (or shrink with -i), so segment s of the old main area is segment
  * s - shift of the new one at the same block address.
+ *
+ * All or nothing.  The kernel picks the superblock in block 0 when it is
+ * valid, and the checkpoint pack with the higher version at the address
+ * that superblock names; the two choices are independent, so no order of
+ * in-place writes switches both at once.  A grow therefore relocates:
+ * segment 0 of the new layout is the old main area's start, the new
+ * checkpoint, SIT, NAT and SSA go into old main segments the confine step
+ * emptied, and nothing the old superblock and checkpoint look at is
+ * written until the superblocks, block 1 first and block 0 last -- that
+ * last write is the commit.  The old metadata areas are left unused.  A
+ * shrink (-s keeps the areas) and -f (upstream's layout in place) rewrite
+ * the old areas, so a cut in the middle breaks the volume: they need -f.
  */
 #include "config.h"
 
@@ -37,6 +49,7 @@
 #include "f2fs/resize.h"
 #include "f2fs/super.h"
 #include "f2fs/write.h"
+#include "f2fs/zone.h"
 
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
 #define NO_TYPE	     0xff
@@ -105,6 +118,11 @@ static int say(struct resize *z, int err, const char *fmt, ...)
 
 /* ---- 1. plan ---- */
 
+static bool zoned(const struct resize *z)
+{
+	return le32_get(z->old_sb.feature) & F2FS_FEATURE_BLKZONED;
+}
+
 static bool nat_bitmap_large(const struct f2fs_checkpoint *cp)
 {
 	return le32_get(cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
@@ -114,8 +132,6 @@ static int refuse_volume(struct resize *z, struct f2fs_fs *fs)
 {
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
 
-	if (le32_get(z->old_sb.feature) & F2FS_FEATURE_BLKZONED)
-		return say(z, -EINVAL, "resizing a zoned volume is not supported");
 	if (z->old_sb.devs[0].path[0])
 		return say(z, -EINVAL, "resizing a volume of several devices is not supported");
 	if (le32_get(cp->ckpt_flags) & CP_ORPHAN_PRESENT_FLAG)
@@ -139,7 +155,9 @@ static int plan_layout(struct resize *z, uint64_t blocks, bool large)
 	    .segment0_blkaddr = le32_get(z->old_sb.segment0_blkaddr),
 	    .overprovision = z->o->overprovision,
 	    .large_nat_bitmap = large,
-	    .safe = z->o->safe,
+	    /* a zoned volume's areas fill whole conventional zones: they stay */
+	    .safe = z->o->safe || zoned(z),
+	    .relocate = blocks > le64_get(z->old_sb.block_count) && !z->o->force && !zoned(z),
 	};
 	char msg[200];
 	int ret;
@@ -163,6 +181,65 @@ static int check_direction(struct resize *z, uint64_t blocks)
 			   "shrinking needs -s (safe resize: the metadata areas stay as they are)");
 	if (blocks > now && z->o->safe)
 		return say(z, -EINVAL, "growing does not support -s (safe resize)");
+	if (blocks < now && zoned(z))
+		return say(z, -EINVAL, "shrinking a zoned volume is not supported");
+	return 0;
+}
+
+/* Byte offsets of the volume's end before and after the resize. */
+static uint64_t end_of(const struct f2fs_super_block *sb)
+{
+	return ((uint64_t)le32_get(sb->segment0_blkaddr) +
+		(uint64_t)le32_get(sb->segment_count) * BLKS_PER_SEG) *
+	       F2FS_BLKSIZE;
+}
+
+struct new_zones {
+	struct f2fs_device *reset; /* set: reset the sequential zones not empty */
+	uint64_t from, to;	   /* the bytes the grown volume adds */
+	uint32_t dirty;		   /* sequential zones there not empty */
+	const struct f2fs_zone *bad;
+	struct f2fs_zone bad_zone;
+};
+
+static int look_at_zone(const struct f2fs_zone *zn, void *arg)
+{
+	struct new_zones *n = arg;
+
+	if (zn->start + zn->len <= n->from || zn->start >= n->to)
+		return 0;
+	if (zn->cond == F2FS_ZONE_OFFLINE || zn->cond == F2FS_ZONE_READONLY ||
+	    (f2fs_zone_is_seq(zn) && zn->capacity != zn->len)) {
+		n->bad_zone = *zn;
+		n->bad = &n->bad_zone;
+		return 1;
+	}
+	if (!f2fs_zone_is_seq(zn) || zn->wp == zn->start)
+		return 0;
+	n->dirty++;
+	return n->reset ? f2fs_dev_reset_zones(n->reset, zn->start, zn->len) : 0;
+}
+
+/*
+ * The zones a zoned volume grows into must be writable whole; with @reset,
+ * those holding stale data (which would stand in the logs' way) are reset.
+ */
+static int survey_new_zones(struct resize *z, bool reset)
+{
+	struct new_zones n = {
+	    .reset = reset ? z->dev : NULL, .from = end_of(&z->old_sb), .to = end_of(&z->new_sb)};
+	int ret = f2fs_dev_for_each_zone(z->dev, look_at_zone, &n);
+
+	if (ret < 0)
+		return say(z, ret, "%s the zones: %s", reset ? "resetting" : "reporting",
+			   strerror(-ret));
+	if (n.bad)
+		return say(z, -EINVAL,
+			   "the zone at byte %llu is %s: a volume grows only into whole "
+			   "writable zones",
+			   (unsigned long long)n.bad->start,
+			   n.bad->capacity != n.bad->len ? "smaller in capacity than in size"
+							 : "offline or read-only");
 	return 0;
 }
 
@@ -196,7 +273,16 @@ static int plan(struct resize *z, struct f2fs_fs *fs)
 		return say(z, -ENOSPC, "the new main area does not overlap the old one");
 	z->first = (uint32_t)lo;
 	z->end = (uint32_t)hi;
-	return 0;
+	if (blocks < le64_get(z->old_sb.block_count) && !z->o->force)
+		return say(z, -EINVAL,
+			   "shrinking rewrites the metadata in place, which a power cut during "
+			   "the resize leaves broken: back the volume up and add -f");
+	if (zoned(z) && !z->o->force)
+		return say(z, -EINVAL,
+			   "growing a zoned volume rewrites its metadata in place (it cannot move "
+			   "into sequential zones), which a power cut during the resize leaves "
+			   "broken: back the volume up and add -f");
+	return zoned(z) ? survey_new_zones(z, false) : 0;
 }
 
 /* ---- 2. capture ---- */
@@ -308,12 +394,19 @@ static int prepare(struct resize *z)
 		uint64_t before = f2fs_write_stats(fs)->gc_blocks_moved;
 
 		ret = f2fs_confine(fs, z->first, z->end);
-		if (ret == -ENOSPC)
+		if (ret == -ENOSPC &&
+		    z->new_l.segment0_blkaddr != le32_get(z->old_sb.segment0_blkaddr))
+			ret = say(z, ret,
+				  "not enough free space to clear room for the new metadata areas; "
+				  "-f grows in place instead (a power cut during it breaks the "
+				  "volume)");
+		else if (ret == -ENOSPC)
 			ret = say(z, ret,
 				  "not enough free space to move the blocks outside the new "
 				  "main area into it");
 		else if (ret)
-			ret = say(z, ret, "moving blocks: %s", f2fs_fs_why(fs));
+			ret = say(z, ret, "moving blocks: %s",
+				  *f2fs_fs_why(fs) ? f2fs_fs_why(fs) : strerror(-ret));
 		z->r->moved_blocks = f2fs_write_stats(fs)->gc_blocks_moved - before;
 	}
 	if (!ret)
@@ -438,6 +531,8 @@ static int commit(struct resize *z)
 	struct f2fs_fs *fs = NULL;
 	int ret = cp ? 0 : say(z, -ENOMEM, "out of memory"), i;
 
+	if (!ret && zoned(z))
+		ret = survey_new_zones(z, true);
 	if (!ret) {
 		build_cp(z, cp);
 		ret = clear_tables(z);

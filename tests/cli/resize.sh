@@ -1,12 +1,13 @@
 #!/bin/bash
 # resize.f2fs: a volume loaded by sload grows into a larger image (default
-# and -s 128 sections) and shrinks with -s; after each resize our fsck and
+# and -s 128 sections; the grow relocates the metadata areas to the old main
+# area's start) and shrinks with -f -s; after each resize our fsck and
 # upstream's find it clean, the tree dumps back identical, and the
 # superblock has the new size.  With newest upstream's resize.f2fs built,
-# the superblock fields and the checkpoint's space fields of our result
-# equal those of upstream's resize of the same image.  -z then f2fs_undo
+# the superblock fields and the checkpoint's space fields of our resize -f
+# (in place) equal those of upstream's resize of the same image.  -z then f2fs_undo
 # gives the original bytes back.  Bad input -- a size below what is in
-# use, a target past the device, shrinking without -s, growing with -s, bad
+# use, a target past the device, shrinking without -s or without -f, growing with -s, bad
 # option values, no F2FS, no terminal and no -F, a busy device -- is one
 # line, a non-zero exit, and the image unchanged.
 set -u
@@ -105,6 +106,22 @@ resized() {
 	pass "$name"
 }
 
+# sb_u32 IMG OFFSET: a 32-bit superblock field
+sb_u32() {
+	dd if="$1" bs=1 skip=$((1024 + $2)) count=4 status=none | od -An -tu4 | tr -d ' '
+}
+
+# relocated NAME OLD NEW: NEW's segment 0 is OLD's main area start (the all-or-nothing grow)
+relocated() {
+	local seg0 main
+	seg0=$(sb_u32 "$3" 72) main=$(sb_u32 "$2" 92)
+	if [ -n "$seg0" ] && [ "$seg0" = "$main" ]; then
+		pass "$1"
+	else
+		fail "$1" "segment0_blkaddr $seg0, old main_blkaddr $main"
+	fi
+}
+
 # the superblock, and the checkpoint's space fields, as upstream's dump -d 1 lists them
 layout_fields() {
 	"$UPSTREAM_DUMP" -d 1 "$1" 2>/dev/null | awk '
@@ -115,7 +132,7 @@ layout_fields() {
 		grep -v -e '^checksum' -e '^crc'
 }
 
-# as_upstream NAME ORIG SIZE RESIZE-ARGS...: our result equals upstream's, field for field
+# as_upstream NAME ORIG SIZE RESIZE-ARGS...: our resize -f of ORIG equals upstream's, field for field
 as_upstream() {
 	local name=$1 orig=$2 size=$3
 	shift 3
@@ -130,8 +147,16 @@ as_upstream() {
 		skip "$name" "upstream resize failed ($RC): $(snippet "$WORK/last.out")"
 		return
 	fi
+	# -f: upstream's layout, in place (without it a grow relocates the metadata)
+	cp --sparse=always "$orig" "$WORK/ours.img"
+	truncate -s "$size" "$WORK/ours.img"
+	run_cmd "$RESIZE" -F -f "$@" "$WORK/ours.img"
+	if [ "$RC" -ne 0 ]; then
+		fail "$name" "resize -f exit $RC: $(snippet "$WORK/last.err")"
+		return
+	fi
 	layout_fields "$WORK/up.img" >"$WORK/up.fields"
-	layout_fields "$IMG" >"$WORK/ours.fields"
+	layout_fields "$WORK/ours.img" >"$WORK/ours.fields"
 	if [ ! -s "$WORK/ours.fields" ]; then
 		fail "$name" "upstream dump listed no fields"
 	elif ! diff "$WORK/up.fields" "$WORK/ours.fields" >"$WORK/fields.diff"; then
@@ -146,9 +171,11 @@ if make_image "$IMG" 256M; then
 	cp --sparse=always "$IMG" "$WORK/orig.img"
 	truncate -s 1G "$IMG"
 	resized grow "$IMG" 262144 && {
+		relocated grow/relocated "$WORK/orig.img" "$IMG"
 		clean grow/clean "$IMG"
 		same_tree grow/tree "$IMG"
-		as_upstream grow/as-upstream "$WORK/orig.img" 1G
+		as_upstream grow/as-upstream "$WORK/orig.img" 1G &&
+			cp --sparse=always "$WORK/ours.img" "$WORK/in-place.img"
 	}
 	# and again, into 3 GiB: the SIT, NAT and SSA grow, the main area starts later
 	cp --sparse=always "$IMG" "$WORK/orig.img"
@@ -156,7 +183,9 @@ if make_image "$IMG" 256M; then
 	resized grow-again "$IMG" 786432 && {
 		clean grow-again/clean "$IMG"
 		same_tree grow-again/tree "$IMG"
-		as_upstream grow-again/as-upstream "$WORK/orig.img" 3G
+		# from the volume grown in place: upstream never relocates segment 0
+		[ -f "$WORK/in-place.img" ] &&
+			as_upstream grow-again/as-upstream "$WORK/in-place.img" 3G
 	}
 	run_cmd "$RESIZE" -F "$IMG"
 	if [ "$RC" -eq 0 ] && grep -q '^Nothing to resize.$' "$WORK/last.out"; then
@@ -171,7 +200,7 @@ fi
 # --- shrink with -s, then cut the image to the new size ---
 if make_image "$IMG" 1G; then
 	cp --sparse=always "$IMG" "$WORK/orig.img"
-	resized shrink "$IMG" 76800 -s -t $((300 * 2048)) && {
+	resized shrink "$IMG" 76800 -f -s -t $((300 * 2048)) && {
 		truncate -s 300M "$IMG"
 		clean shrink/clean "$IMG"
 		same_tree shrink/tree "$IMG"
@@ -191,7 +220,7 @@ if make_image "$IMG" 7G -s 128; then
 		same_tree large-sections/grow-tree "$IMG"
 		as_upstream large-sections/as-upstream "$WORK/orig.img" 14G
 	}
-	resized large-sections/shrink "$IMG" 1769472 -s -t $((6912 * 2048)) && {
+	resized large-sections/shrink "$IMG" 1769472 -f -s -t $((6912 * 2048)) && {
 		clean large-sections/shrink-clean "$IMG"
 		same_tree large-sections/shrink-tree "$IMG"
 	}
@@ -202,7 +231,7 @@ fi
 # --- undo: -z, then f2fs_undo gives the original bytes back ---
 if make_image "$IMG" 1G; then
 	cp --sparse=always "$IMG" "$WORK/orig.img"
-	resized undo/shrink "$IMG" 76800 -s -t $((300 * 2048)) -z "$WORK/shrink.undo" && {
+	resized undo/shrink "$IMG" 76800 -f -s -t $((300 * 2048)) -z "$WORK/shrink.undo" && {
 		run_cmd "$UNDO" "$WORK/shrink.undo" "$IMG"
 		if [ "$RC" -eq 0 ] && cmp -s "$IMG" "$WORK/orig.img"; then
 			pass undo/shrink-restored
@@ -224,6 +253,8 @@ fi
 
 # --- bad input: one line, non-zero exit, the image unchanged ---
 make_image "$IMG" 256M || fail refusals "making the image: $(snippet "$WORK/last.err")"
+REFUSE_IMAGE=$IMG expect_refusal shrink-without-f "a power cut during the resize leaves broken: back the volume up and add -f" -- \
+	"$RESIZE" -F -s -t $((200 * 2048)) "$IMG"
 REFUSE_IMAGE=$IMG expect_refusal below-used "blocks are in use, more than the [0-9]+ the new size leaves" -- \
 	"$RESIZE" -F -s -t $((48 * 2048)) "$IMG"
 REFUSE_IMAGE=$IMG expect_refusal below-metadata "device size is not sufficient for F2FS volume" -- \

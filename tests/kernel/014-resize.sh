@@ -8,11 +8,13 @@
 #              where it used to start move first (the cleaner's path)
 #
 # The kernel fills half of each (PHASE=fill); on the host both fscks must
-# find it clean, our resize.f2fs grows it to twice its size, and both
+# find it clean, our resize.f2fs grows it to twice its size (relocating the
+# metadata areas to the old main area's start, the all-or-nothing grow), and both
 # fscks must find it clean again.  The kernel then mounts it, must see the
 # new size, read every file back as written (checksums), delete some,
 # write more and read everything again (PHASE=verify); both fscks clean.
-# Then each volume shrinks back to its first size with -s, the image is
+# Then each volume shrinks back to its first size with -f -s (in place, over
+# the relocated areas), the image is
 # cut to it, and the same verify boot and fsck verdicts follow.
 #
 # Sizes: by default "large" is 1 GiB -s 16 (-s 128 needs about 6.5 GiB,
@@ -137,7 +139,7 @@ grow_vol() {
 }
 
 shrink_vol() {
-	resize_vol "$1" -s -t $((mib[$1] * 2048)) && truncate -s "${mib[$1]}M" "$(img "$1")"
+	resize_vol "$1" -f -s -t $((mib[$1] * 2048)) && truncate -s "${mib[$1]}M" "$(img "$1")"
 }
 
 clean_filled() { clean_or_why "$1" "$(img "$1")" filled; }

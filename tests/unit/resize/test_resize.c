@@ -2,13 +2,14 @@
 /*
  * Resizing (lib/resize) on in-memory images.  A volume filling its memory
  * device holds files spread over its whole main area (many small ones,
- * most deleted, then a large one); it is shrunk with -s far enough that
- * blocks past the new end must move, then grown back over the whole
- * device, which grows its metadata areas and so moves the main area's
- * start.  After each step the superblock has the new size, the checker
- * finds the volume clean and every file reads back through lib/read.  A
- * resize that must be refused (too small for what is in use, shrinking
- * without -s, growing with -s) leaves every byte of the device as it was.
+ * most deleted, then a large one); it is shrunk with -f -s far enough
+ * that blocks past the new end must move, then grown back in place (-f)
+ * over the whole device, which grows its metadata areas and so moves the
+ * main area's start; a volume made small grows by relocating its metadata
+ * areas (the default), and the same grow is cut at every write in turn.  After each step the
+ * superblock has the new size, the checker finds the volume clean and every file reads back through
+ * lib/read.  A resize that must be refused (too small for what is in use, shrinking without -s,
+ * growing with -s) leaves every byte of the device as it was.
  */
 #include "config.h"
 
@@ -21,8 +22,10 @@
 #include "f2fs/endian.h"
 #include "f2fs/resize.h"
 #include "f2fs/write.h"
+#include "f2fs/zone.h"
 #include "test.h"
 #include "write/write_fixture.h"
+#include "zoned_fixture.h"
 
 #define MIB	   (1024ull * 1024)
 #define SMALL_LEN  8192
@@ -90,16 +93,42 @@ static bool files_read_back(struct fixture *fx, const struct files *f)
 	return wfx_reads_back(fx, f->big, f->big_data, BIG_LEN);
 }
 
-static int resize_to(struct fixture *fx, uint64_t bytes, bool safe, struct f2fs_resize_report *r)
+static uint64_t sb_blocks(struct fixture *fx)
 {
-	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes), .safe = safe};
+	uint8_t blk[F2FS_BLKSIZE];
+	const struct f2fs_super_block *sb = (const void *)(blk + F2FS_SUPER_OFFSET);
+
+	return f2fs_dev_read(fx->dev, blk, 0, sizeof(blk)) ? 0 : le64_get(sb->block_count);
+}
+
+static int resize_opts(struct fixture *fx, const struct f2fs_resize_opts *o,
+		       struct f2fs_resize_report *r)
+{
 	char why[256] = "";
-	int ret = f2fs_resize(fx->dev, &o, r, why, sizeof(why));
+	int ret = f2fs_resize(fx->dev, o, r, why, sizeof(why));
 
 	if (ret)
-		fprintf(stderr, "  resize to %llu MiB: %s\n", (unsigned long long)(bytes / MIB),
-			why);
+		fprintf(stderr, "  resize to %llu MiB: %s\n",
+			(unsigned long long)(o->target_sectors * 512 / MIB), why);
 	return ret;
+}
+
+/* A shrink (-s) rewrites the metadata in place, which takes -f. */
+static int resize_to(struct fixture *fx, uint64_t bytes, bool safe, struct f2fs_resize_report *r)
+{
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes),
+				     .safe = safe,
+				     .force = safe && bytes / F2FS_BLKSIZE < sb_blocks(fx)};
+
+	return resize_opts(fx, &o, r);
+}
+
+/* -f: upstream's layout, written over the old metadata areas. */
+static int grow_in_place(struct fixture *fx, uint64_t bytes, struct f2fs_resize_report *r)
+{
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes), .force = true};
+
+	return resize_opts(fx, &o, r);
 }
 
 /* A copy of the whole device, to show a refused resize wrote nothing. */
@@ -141,7 +170,7 @@ static void test_shrink_then_grow(void)
 	CHECK(wfx_problems(&fx) == 0);
 	CHECK(files_read_back(&fx, &f));
 
-	CHECK(resize_to(&fx, 512 * MIB, false, &r) == 0);
+	CHECK(grow_in_place(&fx, 512 * MIB, &r) == 0);
 	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 512 * MIB / F2FS_BLKSIZE);
 	/* the safe shrink kept 512 MiB of metadata areas: they now fit the size again */
 	CHECK(le32_get(r.new_sb.segment_count_main) > 200);
@@ -197,10 +226,237 @@ static void test_refusals_write_nothing(void)
 	fixture_free(&fx);
 }
 
+/*
+ * A power cut: writes (and zeroings, discards) from the @limit-th on fail
+ * and change nothing, as after a cut nothing more reaches the disk.
+ */
+struct cut {
+	uint64_t seen, limit;
+};
+
+static bool cut_now(struct cut *c)
+{
+	return c->seen++ >= c->limit;
+}
+
+static int cut_write(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
+		     size_t len)
+{
+	return cut_now(priv) ? -EIO : f2fs_dev_write(lower, buf, off, len);
+}
+
+static int cut_zero(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len)
+{
+	return cut_now(priv) ? -EIO : f2fs_dev_zero(lower, off, len);
+}
+
+static int cut_discard(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len,
+		       bool *reads_zero)
+{
+	return cut_now(priv) ? -EIO : f2fs_dev_discard(lower, off, len, reads_zero);
+}
+
+static const struct f2fs_dev_layer_ops cut_ops = {
+    .write = cut_write, .zero = cut_zero, .discard = cut_discard};
+
+/* A few files, most of them in the first segments that the relocated metadata takes. */
+static bool fill_few(struct fixture *fx, uint32_t *ino, uint32_t n)
+{
+	struct f2fs_fs *fs;
+	uint8_t buf[SMALL_LEN];
+	char name[16];
+	uint32_t i;
+	bool ok;
+
+	if (!wfx_open_rw(fx, &fs))
+		return false;
+	for (i = 0, ok = true; ok && i < n; i++) {
+		snprintf(name, sizeof(name), "f%02u", i);
+		wfx_fill(buf, sizeof(buf), i);
+		ok = write_file(fs, name, buf, sizeof(buf), &ino[i]);
+	}
+	ok = ok && wfx_checkpoint(fs, true) == 0;
+	f2fs_fs_close(fs);
+	return ok;
+}
+
+/*
+ * A grow cut at its first write, its second, ... until one runs through:
+ * after every cut the volume is the old one or the new one, clean, with
+ * its files, and a cut before the last write leaves the old one.
+ */
+static void test_grow_cut_at_every_write(void)
+{
+	enum { N = 24 };
+	struct fixture fx;
+	struct cut c = {0, UINT64_MAX};
+	struct f2fs_device *stacked;
+	struct f2fs_resize_report r;
+	uint32_t ino[N], i;
+	uint64_t old_blocks = SECTORS(64 * MIB) / 8, new_blocks = SECTORS(128 * MIB) / 8;
+	uint64_t n, olds = 0, news = 0;
+	uint8_t *base, buf[SMALL_LEN];
+	int ret = -1;
+
+	fixture_init(&fx, 128 * MIB);
+	fx.cfg.geometry.total_sectors = SECTORS(64 * MIB);
+	CHECK(fixture_open(&fx) && fixture_mkfs(&fx));
+	CHECK(fill_few(&fx, ino, N));
+	CHECK(f2fs_dev_stack(fx.dev, &cut_ops, &c, &stacked) == 0);
+	fx.dev = stacked;
+	base = snapshot(&fx);
+	CHECK(base != NULL);
+	for (n = 0; base && ret != 0 && n < 100000; n++) {
+		bool ok = true;
+		uint64_t now;
+
+		c.limit = UINT64_MAX;
+		CHECK(f2fs_dev_write(fx.dev, base, 0, fx.bytes) == 0);
+		c.seen = 0;
+		c.limit = n;
+		ret = resize_to(&fx, 128 * MIB, false, &r);
+		c.limit = UINT64_MAX;
+		now = sb_blocks(&fx);
+		if (now == old_blocks)
+			olds++;
+		else if (now == new_blocks)
+			news++;
+		else
+			ok = false;
+		ok = ok && (ret == 0) == (now == new_blocks);
+		ok = ok && wfx_problems(&fx) == 0;
+		for (i = 0; ok && i < N; i++) {
+			wfx_fill(buf, sizeof(buf), i);
+			ok = wfx_reads_back(&fx, ino[i], buf, sizeof(buf));
+		}
+		if (!ok)
+			fprintf(stderr, "  cut at write %llu: %llu blocks, resize %d\n",
+				(unsigned long long)n, (unsigned long long)now, ret);
+		CHECK(ok);
+	}
+	CHECK(ret == 0);
+	CHECK(olds > 0 && news == 1); /* only the run that was not cut is the new volume */
+	fprintf(stderr, "  %llu cuts, each left the old volume\n", (unsigned long long)olds);
+	free(base);
+	fixture_free(&fx);
+}
+
+/* A host-managed device of 512 MiB (8 MiB zones, 4 conventional) with a 256 MiB volume. */
+static bool zoned_half(struct fixture *fx)
+{
+	struct f2fs_memory_zones zp = {
+	    .size = 512 * MIB, .zone_bytes = ZF_ZONE, .nr_conv = 4, .max_active = 14};
+	struct f2fs_mkfs_result res;
+	char why[160] = "";
+
+	fixture_init(fx, zp.size);
+	zoned_fixture_config(&fx->cfg, ZF_ZONE);
+	fx->cfg.geometry.total_sectors = SECTORS(256 * MIB);
+	fx->cfg.geometry.nr_devices = 1;
+	fx->cfg.geometry.devices[0] = (struct f2fs_layout_device){.sectors = SECTORS(256 * MIB),
+								  .zoned = true,
+								  .host_managed = true,
+								  .rnd_zones = zp.nr_conv};
+	if (f2fs_layout_compute(&fx->cfg.geometry, &fx->l, why, sizeof(why)) ||
+	    f2fs_dev_open_memory_zoned(&zp, &fx->dev) ||
+	    f2fs_mkfs_format(fx->dev, &fx->cfg, &fx->l, &res)) {
+		fprintf(stderr, "  zoned volume: %s\n", why);
+		return false;
+	}
+	return true;
+}
+
+/* @mib MiB in one file, 1 MiB at a time. */
+static bool write_mib(struct fixture *fx, const char *name, uint32_t mib, uint32_t *ino)
+{
+	struct f2fs_fs *fs;
+	uint8_t *buf = malloc(MIB);
+	uint32_t i;
+	bool ok = buf && wfx_open_rw(fx, &fs);
+
+	if (!ok) {
+		free(buf);
+		return false;
+	}
+	ok = wfx_create(fs, WFX_ROOT, name, S_IFREG | 0644, ino) == 0;
+	for (i = 0; ok && i < mib; i++) {
+		wfx_fill(buf, MIB, i);
+		ok = f2fs_pwrite(fs, *ino, buf, MIB, (uint64_t)i * MIB) == 0;
+	}
+	ok = ok && wfx_checkpoint(fs, true) == 0;
+	f2fs_fs_close(fs);
+	free(buf);
+	return ok;
+}
+
+static bool mib_reads_back(struct fixture *fx, uint32_t ino, uint32_t mib)
+{
+	uint8_t *want = malloc((size_t)mib * MIB);
+	uint32_t i;
+	bool ok = want != NULL;
+
+	for (i = 0; ok && i < mib; i++)
+		wfx_fill(want + (size_t)i * MIB, MIB, i);
+	ok = ok && wfx_reads_back(fx, ino, want, (size_t)mib * MIB);
+	free(want);
+	return ok;
+}
+
+static bool zone_empty(struct fixture *fx, uint64_t off)
+{
+	struct f2fs_zone zn;
+	unsigned int nr = 0;
+
+	return f2fs_dev_report_zones(fx->dev, off, &zn, 1, &nr) == 0 && nr == 1 &&
+	       zn.wp == zn.start;
+}
+
+/*
+ * A zoned volume grows by whole zones with -f (its areas stay in their
+ * conventional zones), after the stale data in a zone it grows into is
+ * reset; the grown volume is clean, its file reads back, and a file larger
+ * than the old volume then fits.  Without -f, or shrinking, it is refused.
+ */
+static void test_zoned_grow_by_zones(void)
+{
+	static uint8_t junk[4 * F2FS_BLKSIZE];
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(512 * MIB)};
+	struct f2fs_resize_report r;
+	struct fixture fx;
+	uint32_t first, second;
+	uint64_t stale = 304 * MIB; /* a zone past the old end */
+
+	CHECK(zoned_half(&fx));
+	CHECK(write_mib(&fx, "first", 100, &first));
+	CHECK(f2fs_dev_write(fx.dev, junk, stale, sizeof(junk)) == 0);
+	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* in place: needs -f */
+	o.force = true;
+	o.target_sectors = SECTORS(128 * MIB);
+	o.safe = true;
+	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* no zoned shrink */
+	o.target_sectors = SECTORS(512 * MIB);
+	o.safe = false;
+	CHECK(resize_opts(&fx, &o, &r) == 0);
+	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 512 * MIB / F2FS_BLKSIZE);
+	CHECK_EQ_U64(le32_get(r.new_sb.main_blkaddr), le32_get(r.old_sb.main_blkaddr));
+	CHECK_EQ_U64(le32_get(r.new_sb.section_count) - le32_get(r.old_sb.section_count),
+		     256 * MIB / ZF_ZONE);
+	CHECK(zone_empty(&fx, stale));
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(mib_reads_back(&fx, first, 100));
+	CHECK(write_mib(&fx, "second", 200, &second));
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(mib_reads_back(&fx, second, 200));
+	CHECK(mib_reads_back(&fx, first, 100));
+	fixture_free(&fx);
+}
+
 int main(void)
 {
 	RUN(test_shrink_then_grow);
 	RUN(test_grow_moves_main_start);
 	RUN(test_refusals_write_nothing);
+	RUN(test_grow_cut_at_every_write);
+	RUN(test_zoned_grow_by_zones);
 	TEST_EXIT();
 }

@@ -1,0 +1,110 @@
+#!/bin/bash
+# resize.f2fs, all or nothing: a volume loaded by sload grows from 64 MiB
+# to 128 MiB with the resize cut short at its first write, its second, ...
+# (tests/cli/resizecut stacks a layer that fails every write from the N-th
+# on), until one runs through.  After every cut the image must be the old
+# volume or the new one -- our fsck and newest upstream's clean, the
+# superblock's block_count the old or the new size, the tree dumped back
+# identical -- and only the run that was not cut may be the new one.
+# The same cuts of a grow with -f (in place, as upstream grows) must leave
+# some image that is neither: the check can tell, and -f is not atomic.
+set -u
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+setup_workdir
+require_mkfs
+
+BUILD=${TOP_BUILDDIR:-$TOP}
+CUT=${RESIZECUT:-$BUILD/tests/cli/resizecut}
+FSCK=${FSCK:-$BUILD/fsck/fsck.f2fs}
+SLOAD=${SLOAD:-$BUILD/sload/sload.f2fs}
+DUMP=${DUMP:-$BUILD/dump/dump.f2fs}
+NEW_FSCK=/work/upstream-f2fs-tools/fsck/fsck.f2fs
+[ -x "$NEW_FSCK" ] && UPSTREAM_FSCK=${UPSTREAM_FSCK_NEWEST:-$NEW_FSCK}
+BASE=$WORK/base.img
+IMG=$WORK/cut.img
+TREE=$WORK/tree
+OLD_BLOCKS=16384
+NEW_BLOCKS=32768
+
+for b in "$CUT" "$FSCK" "$SLOAD" "$DUMP"; do
+	[ -x "$b" ] || {
+		fail setup "$b is not executable (build with make check first)"
+		finish
+	}
+done
+
+mkdir -p "$TREE/d"
+for i in $(seq 1 40); do
+	head -c $((i * 1531)) /dev/urandom >"$TREE/d/f$i"
+done
+head -c $((3 << 20)) /dev/urandom >"$TREE/big"
+
+truncate -s 128M "$BASE"
+run_cmd "$MKFS" -q -f "$BASE" $((64 * 2048))
+[ "$RC" -eq 0 ] && run_cmd "$SLOAD" -f "$TREE" "$BASE"
+if [ "$RC" -ne 0 ]; then
+	fail setup "making the image: $(snippet "$WORK/last.err")"
+	finish
+fi
+
+# why IMG: empty when IMG is a clean volume holding the tree, else the reason
+why() {
+	run_cmd "$FSCK" -f "$1"
+	[ "$RC" -eq 0 ] || {
+		echo "our fsck exit $RC: $(grep -m1 -v '^Info' "$WORK/last.out")"
+		return
+	}
+	if have_upstream fsck; then
+		run_cmd "$UPSTREAM_FSCK" --dry-run -f "$1"
+		if [ "$RC" -ne 0 ] || grep -qE '\[Fail\]|Invalid SB|Magic Mismatch' "$WORK/last.out"; then
+			echo "upstream fsck exit $RC: $(grep -m1 -E 'Fail|Invalid' "$WORK/last.out")"
+			return
+		fi
+	fi
+	rm -rf "$WORK/out"
+	run_cmd "$DUMP" -r -P -L -o "$WORK/out" "$1"
+	[ "$RC" -eq 0 ] || {
+		echo "dump -r exit $RC"
+		return
+	}
+	diff -r --no-dereference "$TREE" "$WORK/out" >/dev/null 2>&1 || echo "the tree differs"
+}
+
+# cuts [-f]: cut the grow at every write in turn; sets olds, bad, n, rc
+cuts() {
+	n=0 olds=0 bad=0
+	while :; do
+		cp --sparse=always "$BASE" "$IMG"
+		run_cmd "$CUT" "$IMG" "$n" $((128 * 2048)) "$@"
+		rc=$RC
+		blocks=$(dd if="$IMG" bs=1 skip=$((1024 + 36)) count=8 status=none |
+			od -An -tu8 | tr -d ' ')
+		reason=$(why "$IMG")
+		if [ "$rc" -eq 2 ] && [ "$blocks" = "$OLD_BLOCKS" ] && [ -z "$reason" ]; then
+			olds=$((olds + 1))
+		elif [ "$rc" -eq 0 ] && [ "$blocks" = "$NEW_BLOCKS" ] && [ -z "$reason" ]; then
+			break
+		else
+			[ $# -gt 0 ] || fail "cut-at-$n" "resizecut exit $rc, block_count $blocks: ${reason:-$(snippet "$WORK/last.out")}"
+			bad=$((bad + 1))
+			[ "$rc" -eq 0 ] && break
+		fi
+		n=$((n + 1))
+		[ "$n" -lt 5000 ] || break
+	done
+}
+
+cuts
+if [ "$bad" -eq 0 ] && [ "$olds" -gt 0 ] && [ "$rc" -eq 0 ]; then
+	pass "every-cut ($olds cuts left the old volume, the uncut run the new one)"
+else
+	fail every-cut "$bad bad of $n runs, last exit $rc"
+fi
+cuts -f
+if [ "$bad" -gt 0 ] && [ "$rc" -eq 0 ]; then
+	pass "in-place-is-not-atomic ($bad of $n cuts left neither volume)"
+else
+	fail in-place-is-not-atomic "$bad bad of $n runs, last exit $rc"
+fi
+finish

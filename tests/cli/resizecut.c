@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * resizecut: a resize cut short by a power cut, for tests/cli/resize-cut.sh.
+ *
+ *	resizecut IMAGE N SECTORS [-f]
+ *
+ * Resizes IMAGE to SECTORS (512-byte sectors, resize.f2fs -t) through a
+ * layer under which the N-th write (counting writes, zeroings and
+ * discards from 0) and every one after it fail without reaching the
+ * image, as nothing reaches a disk after its power is cut.  Prints
+ * "resized after W writes" or "cut at write N: REASON".  -f is resize.f2fs
+ * -f (grow in place, which is not all or nothing).
+ * Exit status: 0 resized, 2 cut, 1 bad use or the image did not open.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2fs/device.h"
+#include "f2fs/resize.h"
+
+struct cut {
+	unsigned long long seen, at;
+};
+
+static int cut_now(struct cut *c)
+{
+	return c->seen++ >= c->at;
+}
+
+static int cut_write(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
+		     size_t len)
+{
+	return cut_now(priv) ? -EIO : f2fs_dev_write(lower, buf, off, len);
+}
+
+static int cut_zero(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len)
+{
+	return cut_now(priv) ? -EIO : f2fs_dev_zero(lower, off, len);
+}
+
+static int cut_discard(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len,
+		       bool *reads_zero)
+{
+	return cut_now(priv) ? -EIO : f2fs_dev_discard(lower, off, len, reads_zero);
+}
+
+static const struct f2fs_dev_layer_ops cut_ops = {
+    .write = cut_write, .zero = cut_zero, .discard = cut_discard};
+
+int main(int argc, char **argv)
+{
+	struct cut c = {0, 0};
+	struct f2fs_resize_opts o = {0};
+	struct f2fs_resize_report r;
+	struct f2fs_device *img, *dev;
+	char why[256] = "", *end;
+	int ret;
+	bool bad;
+
+	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "-f"))) {
+		fprintf(stderr, "usage: resizecut IMAGE N SECTORS [-f]\n");
+		return 1;
+	}
+	c.at = strtoull(argv[2], &end, 0);
+	bad = *end != '\0';
+	o.target_sectors = strtoull(argv[3], &end, 0);
+	o.force = argc == 5;
+	if (bad || *end) {
+		fprintf(stderr, "resizecut: bad number\n");
+		return 1;
+	}
+	ret = f2fs_dev_open(argv[1], 0, &img);
+	if (!ret && (ret = f2fs_dev_stack(img, &cut_ops, &c, &dev)) != 0)
+		f2fs_dev_close(img);
+	if (ret) {
+		fprintf(stderr, "resizecut: %s: error %d\n", argv[1], ret);
+		return 1;
+	}
+	ret = f2fs_resize(dev, &o, &r, why, sizeof(why));
+	f2fs_dev_close(dev);
+	if (ret) {
+		printf("cut at write %llu: %s\n", c.at, why);
+		return 2;
+	}
+	printf("resized after %llu writes\n", c.seen);
+	return 0;
+}
