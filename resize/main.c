@@ -207,6 +207,9 @@ static void report(const struct f2fs_resize_report *r, unsigned int debug)
 		       "unused",
 		       le32_get(r->new_sb.segment0_blkaddr), seg0,
 		       le32_get(r->new_sb.segment0_blkaddr) - 1);
+	if (to < from && le32_get(r->new_sb.segment0_blkaddr) == seg0)
+		printf("\nInfo: the shrunk volume's tables were rewritten in place (not all or "
+		       "nothing: -z keeps an undo journal)");
 	printf("\nInfo: Done to resize\n");
 	if (debug)
 		print_superblocks(r);

@@ -62,7 +62,7 @@ struct f2fs_resize_report {
 /*
  * Resize the volume on @dev (opened for writing, of at least the target
  * size).  Returns 0 with @r filled; or a negative errno with @why one line:
- * -EINVAL (a bad option for this resize: shrinking without -s or -f,
+ * -EINVAL (a bad option for this resize: shrinking without -s,
  * growing with -s, a multi-device volume, a zoned shrink or grow without -f), -ENOSPC (the size is
  * too small for the volume's metadata or for what it holds), -E2BIG (nids in use past the smaller
  * NAT), -EUCLEAN (the volume needs fsck or a mount first), an I/O error.

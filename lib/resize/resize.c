@@ -29,7 +29,9 @@
  * written until the superblocks, block 1 first and block 0 last -- that
  * last write is the commit.  The old metadata areas are left unused.  A
  * shrink (-s keeps the areas) and -f (upstream's layout in place) rewrite
- * the old areas, so a cut in the middle breaks the volume: they need -f.
+ * the old areas, so a cut in the middle breaks the volume: a shrink goes
+ * ahead as upstream's does (the tool says so; -z keeps an undo journal), a
+ * zoned grow, which upstream has no case for, needs -f.
  */
 #include "config.h"
 
@@ -273,10 +275,6 @@ static int plan(struct resize *z, struct f2fs_fs *fs)
 		return say(z, -ENOSPC, "the new main area does not overlap the old one");
 	z->first = (uint32_t)lo;
 	z->end = (uint32_t)hi;
-	if (blocks < le64_get(z->old_sb.block_count) && !z->o->force)
-		return say(z, -EINVAL,
-			   "shrinking rewrites the metadata in place, which a power cut during "
-			   "the resize leaves broken: back the volume up and add -f");
 	if (zoned(z) && !z->o->force)
 		return say(z, -EINVAL,
 			   "growing a zoned volume rewrites its metadata in place (it cannot move "

@@ -2,7 +2,7 @@
 /*
  * Resizing (lib/resize) on in-memory images.  A volume filling its memory
  * device holds files spread over its whole main area (many small ones,
- * most deleted, then a large one); it is shrunk with -f -s far enough
+ * most deleted, then a large one); it is shrunk with -s far enough
  * that blocks past the new end must move, then grown back in place (-f)
  * over the whole device, which grows its metadata areas and so moves the
  * main area's start; a volume made small grows by relocating its metadata
@@ -113,12 +113,10 @@ static int resize_opts(struct fixture *fx, const struct f2fs_resize_opts *o,
 	return ret;
 }
 
-/* A shrink (-s) rewrites the metadata in place, which takes -f. */
+/* A shrink (-s) rewrites the metadata in place, as upstream's does, without -f. */
 static int resize_to(struct fixture *fx, uint64_t bytes, bool safe, struct f2fs_resize_report *r)
 {
-	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes),
-				     .safe = safe,
-				     .force = safe && bytes / F2FS_BLKSIZE < sb_blocks(fx)};
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes), .safe = safe};
 
 	return resize_opts(fx, &o, r);
 }
