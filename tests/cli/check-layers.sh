@@ -150,8 +150,8 @@ echo '#include "f2fs/fixup.h"' >>"$SRC/lib/load/load.c"
 echo '#include <f2fs/fixup.h>' >>"$SRC/fsck/fsck.c"
 run_check
 check restricted-header \
-	"lib/load/load.c includes f2fs/fixup.h, which only lib/{write,repair} may include" \
-	"fsck/fsck.c includes f2fs/fixup.h, which only lib/{write,repair} may include"
+	"lib/load/load.c includes f2fs/fixup.h, which only lib/{write,repair,resize} may include" \
+	"fsck/fsck.c includes f2fs/fixup.h, which only lib/{write,repair,resize} may include"
 
 new_case
 echo '#include "../lib/dev/dev_internal.h"' >>"$SRC/undo/main.c"
