@@ -1142,7 +1142,8 @@ static void extract_inode(struct extract *x, uint32_t ino, struct f2fs_node *n, 
 	const struct f2fs_inode *ri = &n->i;
 	uint16_t mode = le16_get(ri->i_mode);
 
-	if (le32_get(ri->i_flags) & F2FS_ENCRYPT_FL) {
+	/* the kernel marks encryption in i_advise, not i_flags */
+	if (ri->i_advise & F2FS_FADVISE_ENCRYPT || le32_get(ri->i_flags) & F2FS_ENCRYPT_FL) {
 		xfail(x, path, ino, "encrypted, skipped");
 		return;
 	}

@@ -1258,7 +1258,8 @@ static void walk_inode(struct check_ctx *c, uint32_t ino, uint32_t parent, uint8
 	w.is_dir = S_ISDIR(mode);
 	w.special = S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode) || S_ISSOCK(mode);
 	w.casefold = le32_get(n->i.i_flags) & F2FS_CASEFOLD_FL;
-	w.encrypted = le32_get(n->i.i_flags) & F2FS_ENCRYPT_FL;
+	/* the kernel keeps "encrypted" in i_advise (FADVISE_ENCRYPT_BIT), not in i_flags */
+	w.encrypted = n->i.i_advise & F2FS_FADVISE_ENCRYPT;
 	w.ext = (struct extent_check){.fofs = le32_get(n->i.i_ext.fofs),
 				      .blk = le32_get(n->i.i_ext.blk),
 				      .len = le32_get(n->i.i_ext.len)};

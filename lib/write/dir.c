@@ -36,6 +36,8 @@ int wr_dir_refuse_special(const struct wr_node *dir)
 
 	if (!wr_is_dir(dir))
 		return -ENOTDIR;
+	if (dir->blk.i.i_advise & F2FS_FADVISE_ENCRYPT)
+		return -EOPNOTSUPP; /* the kernel marks encryption in i_advise */
 	return flags & (F2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL) ? -EOPNOTSUPP : 0;
 }
 

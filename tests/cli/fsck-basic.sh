@@ -276,4 +276,32 @@ else
 	[ "$RC" -eq 0 ] && pass many-dirs ||
 		fail many-dirs "exit $RC: $(grep -m2 PR_ "$WORK/last.out" | tr '\n' ' ')"
 fi
+# An encrypted directory's names are ciphertext: any byte, a NUL or a slash
+# among them.  The kernel marks encryption in i_advise (FADVISE_ENCRYPT),
+# not i_flags; a check that looked at i_flags flagged a ciphertext name as
+# PR_DENT_NAME_CHARS and cut its file off (tests/kernel/015, 1 run in 5).
+enc=$WORK/enc.img
+rm -f "$enc" && truncate -s 64M "$enc" && "$MKFS" -q -f -O encrypt "$enc" >/dev/null 2>&1 &&
+	"$WRTOOL" "$enc" mkdir /d create /d/ab umount >/dev/null 2>&1
+blk=$("$(dirname "$FSCK")/../dump/dump.f2fs" -I 4 "$enc" 2>/dev/null |
+	sed -n 's/^Info: nid: 4, blkaddr: \([0-9]*\)$/\1/p')
+if [ -z "$blk" ] || ! python3 - "$enc" "$blk" <<'PY'; then
+import sys
+with open(sys.argv[1], "r+b") as f:
+    off = int(sys.argv[2]) * 4096
+    f.seek(off)
+    b = bytearray(f.read(4096))
+    b[2] |= 0x04  # i_advise: FADVISE_ENCRYPT
+    i = b.find(b"ab", 360)  # the inline dentry's name
+    assert i > 0
+    b[i + 1] = ord("/")
+    f.seek(off)
+    f.write(b)
+PY
+	fail encrypted-name-bytes "could not make the image"
+else
+	run_cmd "$FSCK" --dry-run "$enc"
+	[ "$RC" -eq 0 ] && pass encrypted-name-bytes ||
+		fail encrypted-name-bytes "exit $RC: $(grep -m2 PR_ "$WORK/last.out" | tr '\n' ' ')"
+fi
 finish
