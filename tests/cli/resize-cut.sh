@@ -1,7 +1,7 @@
 #!/bin/bash
 # resize.f2fs, all or nothing: a volume loaded by sload grows from 64 MiB
 # to 128 MiB with the resize cut short at its first write, its second, ...
-# (tests/cli/resizecut stacks a layer that fails every write from the N-th
+# (tests/unit/resize/resizecut stacks a layer that fails every write from the N-th
 # on), until one runs through.  After every cut the image must be the old
 # volume or the new one -- our fsck and newest upstream's clean, the
 # superblock's block_count the old or the new size, the tree dumped back
@@ -15,7 +15,7 @@ setup_workdir
 require_mkfs
 
 BUILD=${TOP_BUILDDIR:-$TOP}
-CUT=${RESIZECUT:-$BUILD/tests/cli/resizecut}
+CUT=${RESIZECUT:-$BUILD/tests/unit/resize/resizecut}
 FSCK=${FSCK:-$BUILD/fsck/fsck.f2fs}
 SLOAD=${SLOAD:-$BUILD/sload/sload.f2fs}
 DUMP=${DUMP:-$BUILD/dump/dump.f2fs}

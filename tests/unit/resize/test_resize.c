@@ -23,6 +23,7 @@
 #include "f2fs/resize.h"
 #include "f2fs/write.h"
 #include "f2fs/zone.h"
+#include "cut_device.h"
 #include "test.h"
 #include "write/write_fixture.h"
 #include "zoned_fixture.h"
@@ -224,39 +225,6 @@ static void test_refusals_write_nothing(void)
 	fixture_free(&fx);
 }
 
-/*
- * A power cut: writes (and zeroings, discards) from the @limit-th on fail
- * and change nothing, as after a cut nothing more reaches the disk.
- */
-struct cut {
-	uint64_t seen, limit;
-};
-
-static bool cut_now(struct cut *c)
-{
-	return c->seen++ >= c->limit;
-}
-
-static int cut_write(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
-		     size_t len)
-{
-	return cut_now(priv) ? -EIO : f2fs_dev_write(lower, buf, off, len);
-}
-
-static int cut_zero(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len)
-{
-	return cut_now(priv) ? -EIO : f2fs_dev_zero(lower, off, len);
-}
-
-static int cut_discard(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len,
-		       bool *reads_zero)
-{
-	return cut_now(priv) ? -EIO : f2fs_dev_discard(lower, off, len, reads_zero);
-}
-
-static const struct f2fs_dev_layer_ops cut_ops = {
-    .write = cut_write, .zero = cut_zero, .discard = cut_discard};
-
 /* A few files, most of them in the first segments that the relocated metadata takes. */
 static bool fill_few(struct fixture *fx, uint32_t *ino, uint32_t n)
 {
@@ -287,7 +255,7 @@ static void test_grow_cut_at_every_write(void)
 {
 	enum { N = 24 };
 	struct fixture fx;
-	struct cut c = {0, UINT64_MAX};
+	struct cut_device c = {0, UINT64_MAX};
 	struct f2fs_device *stacked;
 	struct f2fs_resize_report r;
 	uint32_t ino[N], i;
@@ -300,7 +268,7 @@ static void test_grow_cut_at_every_write(void)
 	fx.cfg.geometry.total_sectors = SECTORS(64 * MIB);
 	CHECK(fixture_open(&fx) && fixture_mkfs(&fx));
 	CHECK(fill_few(&fx, ino, N));
-	CHECK(f2fs_dev_stack(fx.dev, &cut_ops, &c, &stacked) == 0);
+	CHECK(cut_device_stack(fx.dev, &c, &stacked) == 0);
 	fx.dev = stacked;
 	base = snapshot(&fx);
 	CHECK(base != NULL);

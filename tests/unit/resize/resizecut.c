@@ -22,39 +22,11 @@
 
 #include "f2fs/device.h"
 #include "f2fs/resize.h"
-
-struct cut {
-	unsigned long long seen, at;
-};
-
-static int cut_now(struct cut *c)
-{
-	return c->seen++ >= c->at;
-}
-
-static int cut_write(void *priv, struct f2fs_device *lower, const void *buf, uint64_t off,
-		     size_t len)
-{
-	return cut_now(priv) ? -EIO : f2fs_dev_write(lower, buf, off, len);
-}
-
-static int cut_zero(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len)
-{
-	return cut_now(priv) ? -EIO : f2fs_dev_zero(lower, off, len);
-}
-
-static int cut_discard(void *priv, struct f2fs_device *lower, uint64_t off, uint64_t len,
-		       bool *reads_zero)
-{
-	return cut_now(priv) ? -EIO : f2fs_dev_discard(lower, off, len, reads_zero);
-}
-
-static const struct f2fs_dev_layer_ops cut_ops = {
-    .write = cut_write, .zero = cut_zero, .discard = cut_discard};
+#include "cut_device.h"
 
 int main(int argc, char **argv)
 {
-	struct cut c = {0, 0};
+	struct cut_device c = {0, 0};
 	struct f2fs_resize_opts o = {0};
 	struct f2fs_resize_report r;
 	struct f2fs_device *img, *dev;
@@ -66,7 +38,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: resizecut IMAGE N SECTORS [-f]\n");
 		return 1;
 	}
-	c.at = strtoull(argv[2], &end, 0);
+	c.limit = strtoull(argv[2], &end, 0);
 	bad = *end != '\0';
 	o.target_sectors = strtoull(argv[3], &end, 0);
 	o.force = argc == 5;
@@ -75,7 +47,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ret = f2fs_dev_open(argv[1], 0, &img);
-	if (!ret && (ret = f2fs_dev_stack(img, &cut_ops, &c, &dev)) != 0)
+	if (!ret && (ret = cut_device_stack(img, &c, &dev)) != 0)
 		f2fs_dev_close(img);
 	if (ret) {
 		fprintf(stderr, "resizecut: %s: error %d\n", argv[1], ret);
@@ -84,9 +56,9 @@ int main(int argc, char **argv)
 	ret = f2fs_resize(dev, &o, &r, why, sizeof(why));
 	f2fs_dev_close(dev);
 	if (ret) {
-		printf("cut at write %llu: %s\n", c.at, why);
+		printf("cut at write %llu: %s\n", (unsigned long long)c.limit, why);
 		return 2;
 	}
-	printf("resized after %llu writes\n", c.seen);
+	printf("resized after %llu writes\n", (unsigned long long)c.seen);
 	return 0;
 }
