@@ -542,7 +542,7 @@ fmt() { # fmt "n median spread": median±spread
 }
 
 storm_compare() {
-	local st=$work/storm.stats m k_on k_off e_on e_off verdict line
+	local st=$work/ckpt-storm.stats m k_on k_off e_on e_off verdict line
 	local asserted_set
 	stats "$work/kernel-ckpt-storm.tsv" "$work/engine-ckpt-storm.tsv" >"$st"
 	{
@@ -598,7 +598,7 @@ effect() { # effect ON OFF: the difference of the medians
 }
 
 tio_compare() {
-	local st=$work/tio.stats m k e verdict
+	local st=$work/tiotest.stats m k e verdict
 	stats "$work/kernel-tiotest.tsv" "$work/engine-tiotest.tsv" >"$st"
 	{
 		echo "tiotest: kernel 6.1 (background write-back serialized) vs engine --serialize-writepages"
@@ -786,13 +786,11 @@ main() {
 		case $w in
 		ckpt-storm)
 			storm_compare
-			cp "$work/storm.stats" "$work/ckpt-storm.stats"
 			accuracy ckpt-storm nomerge "${STORM_ASSERTED[@]}" "${STORM_SHOWN[@]}"
 			accuracy ckpt-storm merge "${STORM_ASSERTED[@]}" "${STORM_SHOWN[@]}"
 			;;
 		tiotest)
 			tio_compare
-			cp "$work/tio.stats" "$work/tiotest.stats"
 			accuracy tiotest serialized "${TIO_ASSERTED[@]}" "${TIO_SHOWN[@]}"
 			;;
 		esac
