@@ -160,4 +160,21 @@ static inline struct f2fs_summary_footer *f2fs_sum_footer(const struct f2fs_blkg
 	return (struct f2fs_summary_footer *)((uint8_t *)s + g->sum_footer_offset);
 }
 
+/*
+ * Lay a summary kept in the 4 KiB layout (@sum: a segment's entries and the
+ * footer) out as the volume's block @blk, journal room zeroed.  A 4 KiB
+ * block is @sum as it is.
+ */
+static inline void f2fs_sum_store(const struct f2fs_blkgeo *g, void *blk,
+				  const struct f2fs_summary_block *sum)
+{
+	if (g->blksize == sizeof(*sum)) {
+		memcpy(blk, sum, sizeof(*sum));
+		return;
+	}
+	memset(blk, 0, g->blksize);
+	memcpy(blk, sum->entries, sizeof(sum->entries));
+	memcpy(f2fs_sum_footer(g, blk), &sum->footer, sizeof(sum->footer));
+}
+
 #endif

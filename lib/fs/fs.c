@@ -88,12 +88,6 @@ static int load_volume(struct f2fs_fs *fs, char *why, size_t why_len)
 		return ret;
 	fs->features = le32_get(f2fs_volume_sb(fs->vol)->feature);
 	f2fs_geometry_init(&fs->geo, f2fs_volume_sb(fs->vol));
-	if ((fs->flags & F2FS_FS_WRITE) && fs->geo.blk.blksize != F2FS_BLKSIZE) {
-		/* the write path still builds 4 KiB blocks: refuse rather than corrupt */
-		snprintf(why, why_len, "%u KiB blocks: not supported for writing yet",
-			 fs->geo.blk.blksize / 1024);
-		return -EOPNOTSUPP;
-	}
 	fs_read_zone_capacity(fs);
 	if ((fs->flags & (F2FS_FS_WRITE | F2FS_FS_ROLL_BACK)) == F2FS_FS_WRITE &&
 	    (f2fs_volume_rejected(fs->vol) & F2FS_REJECTED_CP_NEWEST)) {

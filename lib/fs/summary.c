@@ -576,11 +576,12 @@ int f2fs_cp_data_new(const struct f2fs_super_block *sb, const struct f2fs_checkp
 	*out = NULL;
 	memset(&ld, 0, sizeof(ld));
 	ld.sb = sb;
-	ld.bg = *f2fs_blkgeo_4k(); /* the write path's block size */
+	if (f2fs_blkgeo_init(&ld.bg, le32_get(sb->log_blocksize)))
+		return -EINVAL;
 	ld.cp = cp;
 	ld.flags = le32_get(cp->ckpt_flags);
 	ld.payload = le32_get(sb->cp_payload);
-	head_len = (size_t)(1 + ld.payload) * F2FS_BLKSIZE;
+	head_len = (size_t)(1 + ld.payload) * ld.bg.blksize;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
@@ -589,7 +590,7 @@ int f2fs_cp_data_new(const struct f2fs_super_block *sb, const struct f2fs_checkp
 		free(d);
 		return -ENOMEM;
 	}
-	memcpy(d->head, cp, F2FS_BLKSIZE);
+	memcpy(d->head, cp, ld.bg.blksize);
 	if (locate_bitmaps(&ld, head_len, &sit_ofs, &nat_ofs)) {
 		f2fs_cp_data_free(d);
 		return -EINVAL;

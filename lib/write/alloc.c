@@ -196,6 +196,7 @@ int wr_ssa_flush(struct f2fs_wr *w)
 {
 	uint64_t base = le32_get(w->sb->ssa_blkaddr);
 	const struct f2fs_summary_block *sum;
+	uint8_t blk[F2FS_MAX_BLKSIZE];
 	uint32_t segno;
 	int ret = 0;
 
@@ -203,8 +204,10 @@ int wr_ssa_flush(struct f2fs_wr *w)
 		if (!f2fs_test_bit_lsb(w->ssa_dirty, segno))
 			continue;
 		sum = f2fs_ssa_get(w->fs->ssa, segno, &ret);
-		if (sum)
-			ret = wr_write_block(w, base + segno, sum, F2FS_IO_META);
+		if (sum) {
+			f2fs_sum_store(wr_bg(w), blk, sum);
+			ret = wr_write_block(w, base + segno, blk, F2FS_IO_META);
+		}
 		if (!ret) {
 			f2fs_clear_bit_lsb(w->ssa_dirty, segno);
 			w->nssa_dirty--;
@@ -637,7 +640,7 @@ static uint32_t sit_journal_find(const struct f2fs_journal *j, uint32_t segno)
 	uint32_t i, n = le16_get(j->n_sits);
 
 	for (i = 0; i < n; i++)
-		if (le32_get(j->sit_j.entries[i].segno) == segno)
+		if (le32_get(f2fs_sit_journal_at(j, i)->segno) == segno)
 			return i;
 	return n;
 }
@@ -646,11 +649,12 @@ static void sit_journal_put(struct f2fs_wr *w, struct f2fs_journal *j, uint32_t 
 {
 	struct f2fs_seg_entry *se = f2fs_sit_seg_mut(w->fs->sit, segno);
 	uint32_t i = sit_journal_find(j, segno);
+	struct f2fs_sit_journal_entry *e = f2fs_sit_journal_at(j, i);
 
 	if (i == le16_get(j->n_sits))
 		j->n_sits = le16_put((uint16_t)(i + 1));
-	j->sit_j.entries[i].segno = le32_put(segno);
-	raw_sit(se, &j->sit_j.entries[i].se);
+	e->segno = le32_put(segno);
+	raw_sit(se, &e->se);
 	se->from_journal = 1;
 }
 
@@ -661,13 +665,13 @@ static int write_sit_block(struct f2fs_wr *w, uint32_t blk)
 	/* the copy no checkpoint refers to (on a new volume, neither: stay in copy 0) */
 	int copy = f2fs_test_bit_msb(bitmap, blk) ^ !w->fresh;
 	uint64_t addr = f2fs_sb_sit_block_addr(w->sb, blk, copy);
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_sit_block *sb = (struct f2fs_sit_block *)buf;
 	uint32_t i;
 
-	memset(buf, 0, sizeof(buf));
-	for (i = 0; t->blocks[blk] && i < F2FS_SIT_ENTRY_PER_BLOCK; i++) {
-		if (blk * F2FS_SIT_ENTRY_PER_BLOCK + i >= t->segments)
+	memset(buf, 0, wr_blksize(w));
+	for (i = 0; t->blocks[blk] && i < t->per_block; i++) {
+		if (blk * t->per_block + i >= t->segments)
 			break;
 		raw_sit(&t->blocks[blk][i], &sb->entries[i]);
 		t->blocks[blk][i].from_journal = 0;
@@ -704,7 +708,7 @@ static uint32_t group_dirty(struct f2fs_wr *w, struct sit_group *g)
 	uint32_t i, n = 0;
 
 	for (i = 0; i < w->ndirty; i++) {
-		uint32_t blk = w->dirty_list[i] / F2FS_SIT_ENTRY_PER_BLOCK;
+		uint32_t blk = w->dirty_list[i] / w->fs->sit->per_block;
 
 		if (n && g[n - 1].blk == blk)
 			g[n - 1].count++;
@@ -719,23 +723,24 @@ static void put_group_in_journal(struct f2fs_wr *w, struct f2fs_journal *j, uint
 	uint32_t i;
 
 	for (i = 0; i < w->ndirty; i++)
-		if (w->dirty_list[i] / F2FS_SIT_ENTRY_PER_BLOCK == blk)
+		if (w->dirty_list[i] / w->fs->sit->per_block == blk)
 			sit_journal_put(w, j, w->dirty_list[i]);
 }
 
 int wr_sit_flush(struct f2fs_wr *w)
 {
 	struct f2fs_journal *j = &w->fs->cpd->sit_journal;
+	uint32_t room = wr_bg(w)->sit_journal_entries;
 	struct sit_group *groups;
 	uint32_t n, g, i;
 	int ret = 0;
 
-	if (w->sit_to_blocks || w->ndirty + le16_get(j->n_sits) > F2FS_SIT_JOURNAL_ENTRIES) {
+	if (w->sit_to_blocks || w->ndirty + le16_get(j->n_sits) > room) {
 		/* not all fit beside the journal: empty it into the dirty set */
 		uint32_t nj = le16_get(j->n_sits);
 
 		for (i = 0; i < nj; i++) {
-			uint32_t segno = le32_get(j->sit_j.entries[i].segno);
+			uint32_t segno = le32_get(f2fs_sit_journal_at(j, i)->segno);
 
 			if (segno < w->segments)
 				wr_seg_dirty(w, segno);
@@ -751,8 +756,7 @@ int wr_sit_flush(struct f2fs_wr *w)
 	n = group_dirty(w, groups);
 	qsort(groups, n, sizeof(*groups), group_cmp);
 	for (g = 0; g < n && !ret; g++) {
-		if (!w->sit_to_blocks &&
-		    groups[g].count + le16_get(j->n_sits) <= F2FS_SIT_JOURNAL_ENTRIES)
+		if (!w->sit_to_blocks && groups[g].count + le16_get(j->n_sits) <= room)
 			put_group_in_journal(w, j, groups[g].blk);
 		else
 			ret = write_sit_block(w, groups[g].blk);

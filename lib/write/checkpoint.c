@@ -34,38 +34,46 @@
 #include "write_internal.h"
 
 #define BLKS_PER_SEG F2FS_DEFAULT_BLKS_PER_SEG
-#define SUMS_IN_FIRST                                                                              \
-	((F2FS_BLKSIZE - 2 * F2FS_SUM_JOURNAL_SIZE - F2FS_SUM_FOOTER_SIZE) / F2FS_SUMMARY_SIZE)
-#define SUMS_PER_BLOCK ((F2FS_BLKSIZE - F2FS_SUM_FOOTER_SIZE) / F2FS_SUMMARY_SIZE)
+
+/* Summary entries in the first compacted block (after both journals) and in each next one. */
+static uint32_t sums_in_first(const struct f2fs_blkgeo *g)
+{
+	return (g->blksize - 2 * g->sum_journal_size - F2FS_SUM_FOOTER_SIZE) / F2FS_SUMMARY_SIZE;
+}
+
+static uint32_t sums_per_block(const struct f2fs_blkgeo *g)
+{
+	return (g->blksize - F2FS_SUM_FOOTER_SIZE) / F2FS_SUMMARY_SIZE;
+}
 
 /* Blocks the data summaries take compacted (f2fs_npages_for_summary_flush); 3 means normal. */
-static uint32_t data_sum_blocks(const struct f2fs_cp_data *d)
+static uint32_t data_sum_blocks(const struct f2fs_blkgeo *g, const struct f2fs_cp_data *d)
 {
 	uint32_t entries = 0;
 	int type;
 
 	for (type = F2FS_CURSEG_HOT_DATA; type <= F2FS_CURSEG_COLD_DATA; type++)
 		entries += d->curseg_blkoff[type];
-	if (entries <= SUMS_IN_FIRST)
+	if (entries <= sums_in_first(g))
 		return 1;
-	if (entries - SUMS_IN_FIRST <= SUMS_PER_BLOCK)
+	if (entries - sums_in_first(g) <= sums_per_block(g))
 		return 2;
 	return 3;
 }
 
-static void write_compacted(const struct f2fs_cp_data *d, uint8_t *out)
+static void write_compacted(const struct f2fs_blkgeo *g, const struct f2fs_cp_data *d, uint8_t *out)
 {
-	size_t ofs = 2 * F2FS_SUM_JOURNAL_SIZE;
+	size_t ofs = 2 * (size_t)g->sum_journal_size;
 	int type;
 
-	memcpy(out, &d->nat_journal, F2FS_SUM_JOURNAL_SIZE);
-	memcpy(out + F2FS_SUM_JOURNAL_SIZE, &d->sit_journal, F2FS_SUM_JOURNAL_SIZE);
+	memcpy(out, d->nat_journal_raw, g->sum_journal_size);
+	memcpy(out + g->sum_journal_size, d->sit_journal_raw, g->sum_journal_size);
 	for (type = F2FS_CURSEG_HOT_DATA; type <= F2FS_CURSEG_COLD_DATA; type++) {
 		uint32_t j;
 
 		for (j = 0; j < d->curseg_blkoff[type]; j++) {
-			if (ofs + F2FS_SUMMARY_SIZE > F2FS_BLKSIZE - F2FS_SUM_FOOTER_SIZE) {
-				out += F2FS_BLKSIZE;
+			if (ofs + F2FS_SUMMARY_SIZE > g->blksize - F2FS_SUM_FOOTER_SIZE) {
+				out += g->blksize;
 				ofs = 0;
 			}
 			memcpy(out + ofs, &d->curseg_sum[type].entries[j], F2FS_SUMMARY_SIZE);
@@ -74,34 +82,34 @@ static void write_compacted(const struct f2fs_cp_data *d, uint8_t *out)
 	}
 }
 
-static void write_normal(const struct f2fs_cp_data *d, uint8_t *out)
+static void write_normal(const struct f2fs_blkgeo *g, const struct f2fs_cp_data *d, uint8_t *out)
 {
 	int type;
 
 	for (type = F2FS_CURSEG_HOT_DATA; type <= F2FS_CURSEG_COLD_DATA; type++) {
 		struct f2fs_summary_block *s =
-		    (struct f2fs_summary_block *)(out + (size_t)type * F2FS_BLKSIZE);
+		    (struct f2fs_summary_block *)(out + (size_t)type * g->blksize);
 
-		*s = d->curseg_sum[type];
-		s->footer.entry_type = F2FS_SUM_TYPE_DATA;
+		f2fs_sum_store(g, s, &d->curseg_sum[type]);
+		f2fs_sum_footer(g, s)->entry_type = F2FS_SUM_TYPE_DATA;
 		if (type == F2FS_CURSEG_HOT_DATA)
-			s->journal = d->nat_journal;
+			memcpy(f2fs_sum_journal(g, s), d->nat_journal_raw, g->sum_journal_size);
 		if (type == F2FS_CURSEG_COLD_DATA)
-			s->journal = d->sit_journal;
+			memcpy(f2fs_sum_journal(g, s), d->sit_journal_raw, g->sum_journal_size);
 	}
 }
 
-static void write_node_sums(const struct f2fs_cp_data *d, uint8_t *out)
+static void write_node_sums(const struct f2fs_blkgeo *g, const struct f2fs_cp_data *d, uint8_t *out)
 {
 	int i;
 
 	for (i = 0; i < 3; i++) {
 		struct f2fs_summary_block *s =
-		    (struct f2fs_summary_block *)(out + (size_t)i * F2FS_BLKSIZE);
+		    (struct f2fs_summary_block *)(out + (size_t)i * g->blksize);
 
-		*s = d->curseg_sum[F2FS_CURSEG_HOT_NODE + i];
-		memset(&s->journal, 0, sizeof(s->journal));
-		s->footer.entry_type = F2FS_SUM_TYPE_NODE;
+		f2fs_sum_store(g, s, &d->curseg_sum[F2FS_CURSEG_HOT_NODE + i]);
+		memset(f2fs_sum_journal(g, s), 0, g->sum_journal_size);
+		f2fs_sum_footer(g, s)->entry_type = F2FS_SUM_TYPE_NODE;
 	}
 }
 
@@ -120,7 +128,7 @@ struct pack {
 static bool nat_bits_fit(struct f2fs_wr *w, unsigned int reason, uint32_t total)
 {
 	return !(reason & F2FS_CP_NO_NAT_BITS) &&
-	       total + f2fs_nat_bits_blocks(le32_get(w->sb->segment_count_nat), F2FS_BLKSIZE) <=
+	       total + f2fs_nat_bits_blocks(le32_get(w->sb->segment_count_nat), wr_blksize(w)) <=
 		   BLKS_PER_SEG;
 }
 
@@ -182,28 +190,30 @@ static void fill_cp(struct f2fs_wr *w, struct f2fs_checkpoint *cp, unsigned int 
 	cp->valid_inode_count = le32_put(w->valid_inodes);
 	cp->next_free_nid = le32_put(w->next_nid);
 	cp->elapsed_time = le64_put(w->elapsed_base + (wr_now() - w->open_time));
-	f2fs_cp_seal(cp, F2FS_BLKSIZE);
+	f2fs_cp_seal(cp, wr_blksize(w));
 }
 
 static int build_pack(struct f2fs_wr *w, unsigned int reason, struct pack *p)
 {
 	struct f2fs_cp_data *d = w->fs->cpd;
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)d->head;
-	uint32_t payload = le32_get(w->sb->cp_payload), sum_blocks = data_sum_blocks(d);
+	const struct f2fs_blkgeo *g = wr_bg(w);
+	uint32_t bs = g->blksize;
+	uint32_t payload = le32_get(w->sb->cp_payload), sum_blocks = data_sum_blocks(g, d);
 
 	fill_cp(w, cp, reason, sum_blocks);
 	f2fs_pack_layout(cp, payload, &p->l);
-	p->buf = calloc(BLKS_PER_SEG, F2FS_BLKSIZE);
+	p->buf = calloc(BLKS_PER_SEG, bs);
 	if (!p->buf)
 		return -ENOMEM;
-	memcpy(p->buf, d->head, (size_t)(1 + payload) * F2FS_BLKSIZE);
+	memcpy(p->buf, d->head, (size_t)(1 + payload) * bs);
 	if (sum_blocks < 3)
-		write_compacted(d, p->buf + (size_t)p->l.data_sum_start * F2FS_BLKSIZE);
+		write_compacted(g, d, p->buf + (size_t)p->l.data_sum_start * bs);
 	else
-		write_normal(d, p->buf + (size_t)p->l.data_sum_start * F2FS_BLKSIZE);
+		write_normal(g, d, p->buf + (size_t)p->l.data_sum_start * bs);
 	if (p->l.node_sums)
-		write_node_sums(d, p->buf + (size_t)p->l.node_sum_start * F2FS_BLKSIZE);
-	memcpy(p->buf + (size_t)p->l.last * F2FS_BLKSIZE, cp, F2FS_BLKSIZE);
+		write_node_sums(g, d, p->buf + (size_t)p->l.node_sum_start * bs);
+	memcpy(p->buf + (size_t)p->l.last * bs, cp, bs);
 	p->index = !f2fs_volume_cp_index(w->fs->vol);
 	p->start = f2fs_sb_cp_pack_addr(w->sb, (unsigned int)p->index);
 	return 0;
@@ -214,9 +224,9 @@ static int write_nat_bits(struct f2fs_wr *w, struct pack *p)
 {
 	const struct f2fs_checkpoint *cp = (const struct f2fs_checkpoint *)p->buf;
 	uint32_t segs = le32_get(w->sb->segment_count_nat);
-	uint32_t blocks = f2fs_nat_bits_blocks(segs, F2FS_BLKSIZE),
+	uint32_t blocks = f2fs_nat_bits_blocks(segs, wr_blksize(w)),
 		 bytes = f2fs_nat_bits_bytes(segs);
-	uint8_t *nb = p->buf + (size_t)(BLKS_PER_SEG - blocks) * F2FS_BLKSIZE;
+	uint8_t *nb = p->buf + (size_t)(BLKS_PER_SEG - blocks) * wr_blksize(w);
 	uint64_t tag = le64_put(f2fs_nat_bits_tag(cp));
 
 	if (!(le32_get(cp->ckpt_flags) & CP_UMOUNT_FLAG) ||
@@ -237,7 +247,7 @@ static int commit_pack(struct f2fs_wr *w, struct pack *p)
 		ret = wr_flush(w);
 	if (!ret)
 		ret = wr_write_blocks(w, p->start + p->l.last,
-				      p->buf + (size_t)p->l.last * F2FS_BLKSIZE, 1, F2FS_IO_META);
+				      p->buf + (size_t)p->l.last * wr_blksize(w), 1, F2FS_IO_META);
 	if (!ret)
 		ret = wr_flush(w);
 	return ret;
@@ -252,7 +262,7 @@ static void after_commit(struct f2fs_wr *w, const struct pack *p)
 	w->cp_ver = le64_get(cp->checkpoint_ver);
 	w->footer_ver = w->cp_ver;
 	if (le32_get(cp->ckpt_flags) & CP_CRC_RECOVERY_FLAG)
-		w->footer_ver |= (uint64_t)f2fs_cp_crc(cp, F2FS_BLKSIZE) << 32;
+		w->footer_ver |= (uint64_t)f2fs_cp_crc(cp, wr_blksize(w)) << 32;
 	w->fresh = false;
 	for (i = 0; i < w->inodes.nbuckets; i++) {
 		struct wr_inode *wi;

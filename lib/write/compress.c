@@ -41,9 +41,9 @@ static unsigned int cluster_blocks(const struct f2fs_inode *ri)
 }
 
 /* Blocks the file has below i_size. */
-static uint64_t file_blocks(const struct f2fs_inode *ri)
+static uint64_t file_blocks(const struct f2fs_wr *w, const struct f2fs_inode *ri)
 {
-	return (le64_get(ri->i_size) + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
+	return (le64_get(ri->i_size) + wr_blksize(w) - 1) / wr_blksize(w);
 }
 
 int wr_compress_check(const struct f2fs_inode *ri)
@@ -60,12 +60,12 @@ bool wr_compress_released(const struct f2fs_inode *ri)
 	return wr_compressed(ri) && (ri->i_inline & F2FS_COMPRESS_RELEASED);
 }
 
-/* Decompress the cluster whose slots @dn names into @out (cluster_blocks * 4 KiB). */
+/* Decompress the cluster whose slots @dn names into @out (cluster_blocks blocks). */
 static int read_compressed(struct f2fs_wr *w, const struct wr_dnode *dn,
 			   const struct f2fs_inode *ri, uint8_t *out)
 {
 	unsigned int cs = cluster_blocks(ri), k;
-	uint8_t *in = malloc((size_t)cs * F2FS_BLKSIZE);
+	uint8_t *in = malloc((size_t)cs * wr_blksize(w));
 	int ret = 0;
 
 	if (!in)
@@ -75,12 +75,13 @@ static int read_compressed(struct f2fs_wr *w, const struct wr_dnode *dn,
 
 		if (!f2fs_geo_in_main(&w->fs->geo, addr))
 			break;
-		ret = wr_read_block(w, addr, in + (size_t)(k - 1) * F2FS_BLKSIZE);
+		ret = wr_read_block(w, addr, in + (size_t)(k - 1) * wr_blksize(w));
 	}
 	if (!ret)
-		ret = f2fs_cluster_decompress(
-		    ri->i_compress_algorithm, in, k - 1,
-		    le16_get(ri->i_compress_flag) & F2FS_COMPRESS_CHKSUM_FL, out, cs, F2FS_BLKSIZE);
+		ret =
+		    f2fs_cluster_decompress(ri->i_compress_algorithm, in, k - 1,
+					    le16_get(ri->i_compress_flag) & F2FS_COMPRESS_CHKSUM_FL,
+					    out, cs, wr_blksize(w));
 	free(in);
 	return ret;
 }
@@ -101,10 +102,10 @@ int wr_compressed_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t ind
 		wr_dnode_put(&dn);
 		return 0;
 	}
-	cluster = malloc((size_t)cs * F2FS_BLKSIZE);
+	cluster = malloc((size_t)cs * wr_blksize(w));
 	ret = cluster ? read_compressed(w, &dn, &in->blk.i, cluster) : -ENOMEM;
 	if (!ret) {
-		memcpy(buf, cluster + (size_t)(index % cs) * F2FS_BLKSIZE, F2FS_BLKSIZE);
+		memcpy(buf, cluster + (size_t)(index % cs) * wr_blksize(w), wr_blksize(w));
 		*done = true;
 	}
 	free(cluster);
@@ -152,7 +153,7 @@ static int write_compressed(struct f2fs_wr *w, struct wr_node *in, struct wr_dno
 		ret = wr_alloc_block(w, wr_inode_temp(w, ri, false), dn->nid,
 				     (uint16_t)(dn->ofs + k), e ? e->version : 0, &addr);
 		if (!ret)
-			ret = wr_write_block(w, addr, cdata + (size_t)(k - 1) * F2FS_BLKSIZE,
+			ret = wr_write_block(w, addr, cdata + (size_t)(k - 1) * wr_blksize(w),
 					     F2FS_IO_DATA);
 		if (!ret)
 			wr_dnode_set_addr_at(w, dn, k, (uint32_t)addr);
@@ -173,7 +174,7 @@ static int write_compressed(struct f2fs_wr *w, struct wr_node *in, struct wr_dno
 static int write_cluster(struct f2fs_wr *w, struct wr_node *in, struct wr_inode *wi, uint64_t c)
 {
 	unsigned int cs = cluster_blocks(&in->blk.i), k, blocks = 0;
-	uint64_t first = c * cs, end = file_blocks(&in->blk.i);
+	uint64_t first = c * cs, end = file_blocks(w, &in->blk.i);
 	uint8_t *data = NULL, *cdata = NULL;
 	struct wr_dnode dn;
 	int ret;
@@ -183,15 +184,16 @@ static int write_cluster(struct f2fs_wr *w, struct wr_node *in, struct wr_inode 
 		return ret;
 	release_cluster(w, in, &dn, cs);
 	if (first + cs <= end) {
-		data = malloc((size_t)cs * F2FS_BLKSIZE);
-		cdata = malloc((size_t)cs * F2FS_BLKSIZE);
+		data = malloc((size_t)cs * wr_blksize(w));
+		cdata = malloc((size_t)cs * wr_blksize(w));
 		ret = data && cdata ? 0 : -ENOMEM;
 		for (k = 0; k < cs && !ret; k++)
-			ret =
-			    wr_page_copy(wi, first + k, data + (size_t)k * F2FS_BLKSIZE) ? 0 : -EIO;
+			ret = wr_page_copy(w, wi, first + k, data + (size_t)k * wr_blksize(w))
+				  ? 0
+				  : -EIO;
 		if (!ret)
 			ret = f2fs_cluster_compress(in->blk.i.i_compress_algorithm, data, cs, 1,
-						    cdata, F2FS_BLKSIZE);
+						    cdata, wr_blksize(w));
 		if (ret > 0) {
 			blocks = (unsigned int)ret;
 			ret = write_compressed(w, in, &dn, cs, cdata, blocks);
@@ -209,7 +211,7 @@ static int write_cluster(struct f2fs_wr *w, struct wr_node *in, struct wr_inode 
 int wr_compressed_writepages(struct f2fs_wr *w, struct wr_node *in, struct wr_inode *wi)
 {
 	unsigned int cs = cluster_blocks(&in->blk.i), k;
-	uint64_t end = file_blocks(&in->blk.i), c, *clusters;
+	uint64_t end = file_blocks(w, &in->blk.i), c, *clusters;
 	size_t n = 0, i;
 	int ret = wr_compress_check(&in->blk.i);
 
@@ -274,7 +276,7 @@ int wr_compress_release(struct f2fs_wr *w, struct wr_node *in, uint64_t *release
 {
 	struct f2fs_inode *ri = &in->blk.i;
 	unsigned int cs = cluster_blocks(ri);
-	uint64_t end = file_blocks(ri), c;
+	uint64_t end = file_blocks(w, ri), c;
 	int ret;
 
 	*released = 0;

@@ -67,7 +67,7 @@ void wr_drop_pages(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from_index)
 
 static unsigned int inline_bytes(struct f2fs_wr *w, const struct f2fs_inode *ri)
 {
-	return f2fs_inline_data_bytes(WR_BG, ri, w->fs->features);
+	return f2fs_inline_data_bytes(wr_bg(w), ri, w->fs->features);
 }
 
 static uint8_t *inline_area(struct f2fs_inode *ri)
@@ -83,9 +83,9 @@ int wr_data_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, vo
 	uint32_t addr;
 	int ret;
 
-	memset(buf, 0, F2FS_BLKSIZE);
+	memset(buf, 0, wr_blksize(w));
 	if (page) {
-		memcpy(buf, page, F2FS_BLKSIZE);
+		memcpy(buf, page, wr_blksize(w));
 		return 0;
 	}
 	if (ri->i_inline & F2FS_INLINE_DATA) {
@@ -124,7 +124,7 @@ int wr_data_read_block(struct f2fs_wr *w, struct wr_node *in, uint64_t index, vo
 /* A page buffer: one freed earlier, or a new one. */
 static uint8_t *page_alloc(struct wr_inode_table *t)
 {
-	return t->npool ? t->pool[--t->npool] : malloc(F2FS_BLKSIZE);
+	return t->npool ? t->pool[--t->npool] : malloc(t->page_bytes);
 }
 
 void wr_page_free(struct wr_inode_table *t, uint8_t *page)
@@ -257,13 +257,13 @@ int wr_data_write(struct f2fs_wr *w, struct wr_node *in, const void *buf, size_t
 			goto size;
 	}
 	while (len) {
-		uint64_t index = off / F2FS_BLKSIZE;
-		size_t in_page = off % F2FS_BLKSIZE, n = F2FS_BLKSIZE - in_page;
+		uint64_t index = off / wr_blksize(w);
+		size_t in_page = off % wr_blksize(w), n = wr_blksize(w) - in_page;
 		uint8_t *page;
 
 		if (n > len)
 			n = len;
-		ret = get_page(w, in, index, n == F2FS_BLKSIZE, &page);
+		ret = get_page(w, in, index, n == wr_blksize(w), &page);
 		if (ret)
 			return ret;
 		memcpy(page + in_page, src, n);
@@ -292,7 +292,7 @@ int wr_data_read(struct f2fs_wr *w, struct wr_node *in, void *buf, size_t len, u
 		 size_t *done)
 {
 	uint64_t size = le64_get(in->blk.i.i_size);
-	uint8_t block[F2FS_BLKSIZE], *dst = buf;
+	uint8_t block[wr_blksize(w)], *dst = buf;
 	int ret;
 
 	*done = 0;
@@ -301,11 +301,11 @@ int wr_data_read(struct f2fs_wr *w, struct wr_node *in, void *buf, size_t len, u
 	if (len > size - off)
 		len = (size_t)(size - off);
 	while (len) {
-		size_t in_page = off % F2FS_BLKSIZE, n = F2FS_BLKSIZE - in_page;
+		size_t in_page = off % wr_blksize(w), n = wr_blksize(w) - in_page;
 
 		if (n > len)
 			n = len;
-		ret = wr_data_read_block(w, in, off / F2FS_BLKSIZE, block);
+		ret = wr_data_read_block(w, in, off / wr_blksize(w), block);
 		if (ret)
 			return ret;
 		memcpy(dst, block + in_page, n);
@@ -352,12 +352,12 @@ static int write_page(struct f2fs_wr *w, struct wr_node *in, const struct wr_pag
 	return ret;
 }
 
-bool wr_page_copy(const struct wr_inode *wi, uint64_t index, void *out)
+bool wr_page_copy(const struct f2fs_wr *w, const struct wr_inode *wi, uint64_t index, void *out)
 {
 	uint8_t *page = cached_page(wi, index);
 
 	if (page)
-		memcpy(out, page, F2FS_BLKSIZE);
+		memcpy(out, page, wr_blksize(w));
 	return page != NULL;
 }
 
@@ -556,18 +556,18 @@ static int zero_tail(struct f2fs_wr *w, struct wr_node *in, uint64_t size)
 	uint8_t *page;
 	int ret;
 
-	if (!block_exists(w, in, size / F2FS_BLKSIZE))
+	if (!block_exists(w, in, size / wr_blksize(w)))
 		return 0;
-	ret = wr_page_for_write(w, in, size / F2FS_BLKSIZE, &page);
+	ret = wr_page_for_write(w, in, size / wr_blksize(w), &page);
 	if (!ret)
-		memset(page + size % F2FS_BLKSIZE, 0, F2FS_BLKSIZE - size % F2FS_BLKSIZE);
+		memset(page + size % wr_blksize(w), 0, wr_blksize(w) - size % wr_blksize(w));
 	return ret;
 }
 
 int wr_set_size(struct f2fs_wr *w, struct wr_node *in, uint64_t size)
 {
 	struct f2fs_inode *ri = &in->blk.i;
-	uint64_t old = le64_get(ri->i_size), keep = (size + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
+	uint64_t old = le64_get(ri->i_size), keep = (size + wr_blksize(w) - 1) / wr_blksize(w);
 	struct wr_inode *wi = wr_inode_find(w, in->ino, false);
 	int ret;
 
@@ -593,7 +593,7 @@ int wr_set_size(struct f2fs_wr *w, struct wr_node *in, uint64_t size)
 		ret = wr_truncate_blocks(w, in, from);
 		if (ret)
 			return ret;
-		if (size % F2FS_BLKSIZE) {
+		if (size % wr_blksize(w)) {
 			ret = zero_tail(w, in, size);
 			if (ret)
 				return ret;

@@ -76,7 +76,7 @@ static unsigned int find_in_area(const struct f2fs_dentry_area *a, uint32_t hash
 
 static int inline_area(struct f2fs_wr *w, struct wr_node *dir, struct f2fs_dentry_area *a)
 {
-	return f2fs_inline_dentry_area(WR_BG, &dir->blk.i, w->fs->features, a);
+	return f2fs_inline_dentry_area(wr_bg(w), &dir->blk.i, w->fs->features, a);
 }
 
 static uint32_t depth_of(const struct wr_node *dir)
@@ -86,9 +86,9 @@ static uint32_t depth_of(const struct wr_node *dir)
 	return d > F2FS_MAX_DIR_HASH_DEPTH ? F2FS_MAX_DIR_HASH_DEPTH : d;
 }
 
-static uint64_t dir_blocks(const struct wr_node *dir)
+static uint64_t dir_blocks(const struct f2fs_wr *w, const struct wr_node *dir)
 {
-	return (le64_get(dir->blk.i.i_size) + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE;
+	return (le64_get(dir->blk.i.i_size) + wr_blksize(w) - 1) / wr_blksize(w);
 }
 
 static void take_pos(struct dent_pos *pos, const struct f2fs_dentry_area *a, uint64_t block,
@@ -106,7 +106,7 @@ static int find_entry(struct f2fs_wr *w, struct wr_node *dir, const char *name, 
 {
 	uint32_t hash = f2fs_dentry_hash((const unsigned char *)name, len), level;
 	unsigned int dir_level = dir->blk.i.i_dir_level;
-	struct f2fs_dentry_block blk;
+	union wr_block blk;
 	struct f2fs_dentry_area a;
 	unsigned int slot;
 	int ret;
@@ -126,12 +126,12 @@ static int find_entry(struct f2fs_wr *w, struct wr_node *dir, const char *name, 
 		uint64_t first = f2fs_dir_block_index(level, dir_level, hash % nb), b;
 
 		for (b = first; b < first + f2fs_dir_bucket_blocks(level); b++) {
-			if (b >= dir_blocks(dir))
+			if (b >= dir_blocks(w, dir))
 				break;
-			ret = wr_data_read_block(w, dir, b, &blk);
+			ret = wr_data_read_block(w, dir, b, blk.raw);
 			if (ret)
 				return ret;
-			f2fs_dentry_block_area(WR_BG, &blk, &a);
+			f2fs_dentry_block_area(wr_bg(w), &blk.dentry, &a);
 			slot = find_in_area(&a, hash, name, len);
 			if (slot < a.nr) {
 				take_pos(pos, &a, b, slot);
@@ -166,7 +166,7 @@ static int block_area(struct f2fs_wr *w, struct wr_node *dir, uint64_t b,
 	int ret = wr_page_for_write(w, dir, b, &page);
 
 	if (!ret)
-		f2fs_dentry_block_area(WR_BG, (struct f2fs_dentry_block *)page, a);
+		f2fs_dentry_block_area(wr_bg(w), (struct f2fs_dentry_block *)page, a);
 	return ret;
 }
 
@@ -174,7 +174,7 @@ static int add_to_blocks(struct f2fs_wr *w, struct wr_node *dir, const char *nam
 			 uint32_t hash, uint32_t ino, uint8_t type)
 {
 	unsigned int dir_level = dir->blk.i.i_dir_level, slots = f2fs_name_slots(len);
-	struct f2fs_dentry_block blk;
+	union wr_block blk;
 	struct f2fs_dentry_area a;
 	uint32_t level;
 	int ret;
@@ -190,10 +190,10 @@ static int add_to_blocks(struct f2fs_wr *w, struct wr_node *dir, const char *nam
 		for (b = first; b < first + f2fs_dir_bucket_blocks(level); b++) {
 			unsigned int slot;
 
-			ret = wr_data_read_block(w, dir, b, &blk);
+			ret = wr_data_read_block(w, dir, b, blk.raw);
 			if (ret)
 				return ret;
-			f2fs_dentry_block_area(WR_BG, &blk, &a);
+			f2fs_dentry_block_area(wr_bg(w), &blk.dentry, &a);
 			if (f2fs_dentry_area_room(&a, slots) == a.nr)
 				continue;
 			ret = block_area(w, dir, b, &a);
@@ -203,8 +203,8 @@ static int add_to_blocks(struct f2fs_wr *w, struct wr_node *dir, const char *nam
 			ret = f2fs_dentry_area_put(&a, slot, name, len, hash, ino, type);
 			if (ret)
 				return ret;
-			if ((b + 1) * F2FS_BLKSIZE > le64_get(dir->blk.i.i_size))
-				dir->blk.i.i_size = le64_put((b + 1) * F2FS_BLKSIZE);
+			if ((b + 1) * wr_blksize(w) > le64_get(dir->blk.i.i_size))
+				dir->blk.i.i_size = le64_put((b + 1) * wr_blksize(w));
 			wr_node_dirty(w, dir);
 			return 0;
 		}
@@ -254,8 +254,8 @@ static int convert_inline(struct f2fs_wr *w, struct wr_node *dir)
 	for (i = 0, ret = 0; i < n && !ret; i++)
 		ret = add_to_blocks(w, dir, saved[i].name, saved[i].len, saved[i].hash,
 				    saved[i].ino, saved[i].type);
-	if (!ret && le64_get(dir->blk.i.i_size) < F2FS_BLKSIZE)
-		dir->blk.i.i_size = le64_put(F2FS_BLKSIZE);
+	if (!ret && le64_get(dir->blk.i.i_size) < wr_blksize(w))
+		dir->blk.i.i_size = le64_put(wr_blksize(w));
 	free(saved);
 	wr_node_dirty(w, dir);
 	return ret;
@@ -401,12 +401,12 @@ int wr_dir_init(struct f2fs_wr *w, struct wr_node *dir, uint32_t parent)
 		if (ret)
 			return ret;
 		dir->blk.i.i_size =
-		    le64_put(f2fs_inline_data_bytes(WR_BG, &dir->blk.i, w->fs->features));
+		    le64_put(f2fs_inline_data_bytes(wr_bg(w), &dir->blk.i, w->fs->features));
 	} else {
 		ret = block_area(w, dir, 0, &a);
 		if (ret)
 			return ret;
-		dir->blk.i.i_size = le64_put(F2FS_BLKSIZE);
+		dir->blk.i.i_size = le64_put(wr_blksize(w));
 	}
 	ret = f2fs_dentry_area_put(&a, 0, ".", 1, 0, dir->ino, F2FS_FT_DIR);
 	if (!ret)
@@ -436,7 +436,7 @@ static bool only_dots(const struct f2fs_dentry_area *a)
 
 int wr_dir_is_empty(struct f2fs_wr *w, struct wr_node *dir)
 {
-	struct f2fs_dentry_block blk;
+	union wr_block blk;
 	struct f2fs_dentry_area a;
 	uint64_t b;
 	int ret;
@@ -445,11 +445,11 @@ int wr_dir_is_empty(struct f2fs_wr *w, struct wr_node *dir)
 		ret = inline_area(w, dir, &a);
 		return ret ? ret : only_dots(&a);
 	}
-	for (b = 0; b < dir_blocks(dir); b++) {
-		ret = wr_data_read_block(w, dir, b, &blk);
+	for (b = 0; b < dir_blocks(w, dir); b++) {
+		ret = wr_data_read_block(w, dir, b, blk.raw);
 		if (ret)
 			return ret;
-		f2fs_dentry_block_area(WR_BG, &blk, &a);
+		f2fs_dentry_block_area(wr_bg(w), &blk.dentry, &a);
 		if (!only_dots(&a))
 			return 0;
 	}

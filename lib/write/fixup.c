@@ -200,7 +200,7 @@ int f2fs_fix_superblocks(struct f2fs_fs *fs, unsigned int *written)
 {
 	unsigned int rejected = f2fs_volume_rejected(fs->vol);
 	const struct f2fs_super_block *sb = f2fs_fs_sb(fs);
-	uint8_t blk[F2FS_BLKSIZE];
+	uint8_t blk[F2FS_MAX_BLKSIZE];
 	struct f2fs_wr *w;
 	uint64_t i;
 	int ret = wr_get(fs, &w);
@@ -380,8 +380,8 @@ int f2fs_fix_dots(struct f2fs_fs *fs, uint32_t dir, uint64_t block, uint32_t par
 	if (!ret)
 		ret = f2fs_dentry_area_put(&a, 1, "..", 2, 0, parent, F2FS_FT_DIR);
 	if (!ret && block != F2FS_DENTRY_INLINE) {
-		if (le64_get(d->blk.i.i_size) < F2FS_BLKSIZE)
-			d->blk.i.i_size = le64_put(F2FS_BLKSIZE);
+		if (le64_get(d->blk.i.i_size) < wr_blksize(w))
+			d->blk.i.i_size = le64_put(wr_blksize(w));
 		if (!le32_get(d->blk.i.i_current_depth))
 			d->blk.i.i_current_depth = le32_put(1);
 	}
@@ -510,21 +510,21 @@ static long pointer_offset(struct f2fs_wr *w, const struct wr_node *n, bool inod
 	switch (kind) {
 	case F2FS_POINTER_ADDR:
 		if (!inode)
-			return index < F2FS_ADDRS_PER_BLOCK
+			return index < wr_bg(w)->addrs_per_block
 				   ? (long)(offsetof(struct f2fs_node, dn.addr) + 4 * index)
 				   : -1;
 		if (ri->i_inline & (F2FS_INLINE_DATA | F2FS_INLINE_DENTRY) ||
-		    index >= f2fs_inode_addrs(WR_BG, ri, w->fs->features))
+		    index >= f2fs_inode_addrs(wr_bg(w), ri, w->fs->features))
 			return -1;
 		return (long)(offsetof(struct f2fs_node, i.i_addr) +
 			      4 * (f2fs_inode_first_addr(ri) + index));
 	case F2FS_POINTER_NID:
 		if (!inode)
-			return index < F2FS_NIDS_PER_BLOCK
+			return index < wr_bg(w)->nids_per_block
 				   ? (long)(offsetof(struct f2fs_node, in.nid) + 4 * index)
 				   : -1;
 		return index < F2FS_DEF_NIDS_PER_INODE
-			   ? (long)(offsetof(struct f2fs_node, i.i_nid) + 4 * index)
+			   ? (long)(4 * (wr_bg(w)->inode_nid_word + index))
 			   : -1;
 	case F2FS_POINTER_XATTR_NID:
 		return inode ? (long)offsetof(struct f2fs_node, i.i_xattr_nid) : -1;
@@ -596,8 +596,8 @@ int f2fs_fix_node_ids(struct f2fs_fs *fs, uint32_t nid, uint32_t ino)
 	ret = wr_node_get_any_footer(w, nid, &n);
 	if (ret)
 		return ret;
-	n->blk.footer.nid = le32_put(nid);
-	n->blk.footer.ino = le32_put(ino);
+	f2fs_node_footer(wr_bg(w), &n->blk)->nid = le32_put(nid);
+	f2fs_node_footer(wr_bg(w), &n->blk)->ino = le32_put(ino);
 	wr_node_dirty(w, n);
 	wr_node_put(n);
 	return 0;
@@ -615,8 +615,8 @@ int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs)
 	ret = wr_node_get(w, nid, 0, &n);
 	if (ret)
 		return ret;
-	flag = le32_get(n->blk.footer.flag) & ((1u << F2FS_OFFSET_BIT_SHIFT) - 1);
-	n->blk.footer.flag = le32_put(ofs << F2FS_OFFSET_BIT_SHIFT | flag);
+	flag = f2fs_footer_flag(wr_bg(w), &n->blk) & ((1u << F2FS_OFFSET_BIT_SHIFT) - 1);
+	f2fs_node_footer(wr_bg(w), &n->blk)->flag = le32_put(ofs << F2FS_OFFSET_BIT_SHIFT | flag);
 	wr_node_dirty(w, n);
 	wr_node_put(n);
 	return 0;
@@ -625,14 +625,15 @@ int f2fs_fix_node_ofs(struct f2fs_fs *fs, uint32_t nid, uint32_t ofs)
 int f2fs_fix_clone(struct f2fs_fs *fs, uint32_t ino, uint32_t node, uint32_t index, uint64_t fblk,
 		   uint64_t blkaddr)
 {
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_wr *w;
 	struct wr_node *in;
-	uint64_t size, off = fblk * F2FS_BLKSIZE;
+	uint64_t size, off;
 	int ret = inode_for_fix(fs, ino, &w, &in);
 
 	if (ret)
 		return ret;
+	off = fblk * wr_blksize(w);
 	ret = wr_read_block(w, blkaddr, buf);
 	if (!ret && (wr_compressed(&in->blk.i) || wr_is_dir(in)))
 		ret = -EOPNOTSUPP; /* a cluster or a dentry block is not a plain copy */
@@ -644,9 +645,9 @@ int f2fs_fix_clone(struct f2fs_fs *fs, uint32_t ino, uint32_t node, uint32_t ind
 	size = le64_get(in->blk.i.i_size);
 	/* past i_size the block holds nothing a reader sees: the pointer goes */
 	if (!ret && off < size)
-		ret = wr_data_write(w, in, buf,
-				    size - off < F2FS_BLKSIZE ? (size_t)(size - off) : F2FS_BLKSIZE,
-				    off);
+		ret = wr_data_write(
+		    w, in, buf, size - off < wr_blksize(w) ? (size_t)(size - off) : wr_blksize(w),
+		    off);
 	wr_node_put(in);
 	return ret;
 }

@@ -73,13 +73,6 @@ static int by_nid(const void *a, const void *b)
 	return x->nid < y->nid ? -1 : x->nid > y->nid;
 }
 
-static bool is_dnode(const struct wr_node *n)
-{
-	uint32_t ofs = f2fs_node_ofs(WR_BG, &n->blk);
-
-	return ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(WR_BG, ofs);
-}
-
 /* Write the dirty direct nodes of @ino, the last with FSYNC, the inode with DENT if new. */
 static int write_chain(struct f2fs_wr *w, uint32_t ino, bool dent)
 {
@@ -91,7 +84,7 @@ static int write_chain(struct f2fs_wr *w, uint32_t ino, bool dent)
 	if (!list)
 		return -ENOMEM;
 	for (n = w->nodes.dirty.dnext; n != &w->nodes.dirty; n = n->dnext)
-		if (n->ino == ino && is_dnode(n))
+		if (n->ino == ino && wr_is_dnode(wr_bg(w), &n->blk))
 			list[count++] = n;
 	qsort(list, count, sizeof(*list), by_nid);
 	for (i = 0; i < count && !ret; i++) {

@@ -85,12 +85,12 @@ static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summ
 	uint32_t nid = le32_get(s->nid);
 	unsigned int ofs = le16_get(s->ofs_in_node);
 	const struct f2fs_nat_info *e = wr_nat_get(w, nid);
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct wr_dnode dn;
 	uint64_t addr;
 	int ret;
 
-	if (!e || !f2fs_geo_in_main(&w->fs->geo, e->blkaddr) || ofs >= F2FS_ADDRS_PER_BLOCK)
+	if (!e || !f2fs_geo_in_main(&w->fs->geo, e->blkaddr) || ofs >= wr_bg(w)->addrs_per_block)
 		return 0;
 	memset(&dn, 0, sizeof(dn));
 	ret = wr_node_get(w, nid, 0, &dn.node);
@@ -98,8 +98,9 @@ static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summ
 		return ret == -ENOENT ? 0 : ret;
 	dn.nid = nid;
 	dn.ofs = ofs;
-	if ((f2fs_node_ofs(WR_BG, &dn.node->blk) == 0 &&
-	     f2fs_inode_first_addr(&dn.node->blk.i) + ofs >= F2FS_DEF_ADDRS_PER_INODE) ||
+	dn.in_inode = wr_node_is_inode(w, dn.node);
+	if ((f2fs_node_ofs(wr_bg(w), &dn.node->blk) == 0 &&
+	     f2fs_inode_first_addr(&dn.node->blk.i) + ofs >= wr_bg(w)->addrs_per_inode) ||
 	    wr_dnode_addr(&dn) != blkaddr) {
 		wr_dnode_put(&dn);
 		return 0;
@@ -112,7 +113,7 @@ static int move_data(struct f2fs_wr *w, uint64_t blkaddr, const struct f2fs_summ
 	if (!ret) {
 		wr_invalidate(w, blkaddr);
 		wr_dnode_set_addr(w, &dn, (uint32_t)addr);
-		ret = drop_extent_of_block(w, le32_get(dn.node->blk.footer.ino), blkaddr);
+		ret = drop_extent_of_block(w, f2fs_footer_ino(wr_bg(w), &dn.node->blk), blkaddr);
 	}
 	wr_dnode_put(&dn);
 	return ret;

@@ -31,6 +31,7 @@ static uint32_t hash_ino(const struct wr_inode_table *t, uint32_t ino)
 int wr_inodes_init(struct f2fs_wr *w)
 {
 	w->inodes.nbuckets = 4096;
+	w->inodes.page_bytes = wr_blksize(w);
 	w->inodes.buckets = calloc(w->inodes.nbuckets, sizeof(*w->inodes.buckets));
 	return w->inodes.buckets ? 0 : -ENOMEM;
 }
@@ -101,7 +102,7 @@ int wr_inode_get(struct f2fs_wr *w, uint32_t ino, struct wr_node **out)
 {
 	int ret = wr_node_get(w, ino, ino, out);
 
-	if (!ret && f2fs_node_ofs(WR_BG, &(*out)->blk) != 0) {
+	if (!ret && f2fs_node_ofs(wr_bg(w), &(*out)->blk) != 0) {
 		wr_node_put(*out);
 		*out = NULL;
 		return -EUCLEAN;
@@ -187,7 +188,7 @@ unsigned int wr_inode_inline_bytes_for(struct f2fs_wr *w, const struct f2fs_new_
 		ri.i_inline |= F2FS_INLINE_XATTR;
 	fill_extra(w, &ri, a);
 	ri.i_inline |= F2FS_INLINE_DATA;
-	return f2fs_inline_data_bytes(WR_BG, &ri, w->fs->features);
+	return f2fs_inline_data_bytes(wr_bg(w), &ri, w->fs->features);
 }
 
 int wr_inode_new(struct f2fs_wr *w, const struct f2fs_new_inode *a, uint32_t pino,
@@ -223,7 +224,8 @@ int wr_inode_make(struct f2fs_wr *w, uint32_t ino, const struct f2fs_new_inode *
 	if (ret)
 		return ret;
 	if (a->temp == F2FS_TEMP_HOT)
-		n->blk.footer.flag = le32_put(le32_get(n->blk.footer.flag) & ~1u);
+		f2fs_node_footer(wr_bg(w), &n->blk)->flag =
+		    le32_put(f2fs_footer_flag(wr_bg(w), &n->blk) & ~1u);
 	ri = &n->blk.i;
 	ri->i_mode = le16_put(a->mode);
 	ri->i_uid = le32_put(a->uid);
@@ -337,7 +339,7 @@ int wr_inode_unlink(struct f2fs_wr *w, struct wr_node **pin)
 	if (ret)
 		return ret;
 	w->valid_inodes--;
-	wr_quota_charge(w, in, -1, -(int64_t)(f2fs_inode_quota_space(ri) / F2FS_BLKSIZE));
+	wr_quota_charge(w, in, -1, -(int64_t)(f2fs_inode_quota_space(ri) / wr_blksize(w)));
 	*pin = NULL;
 	return wr_node_remove(w, in);
 }

@@ -3,8 +3,8 @@
  * Device writes of the write path.  Blocks are queued one at a time, as the
  * allocator hands them out, and leave as one request per run of
  * consecutive addresses of one kind (data, node, meta), up to
- * WR_IO_MAX_BLOCKS: a log writing a segment sends large sequential
- * requests, never one syscall per 4 KiB block.  Every request is counted
+ * WR_IO_MAX_BYTES: a log writing a segment sends large sequential
+ * requests, never one syscall per block.  Every request is counted
  * by kind and carries its kind down the device stack (f2fs_dev_write_tagged),
  * so a layer stacked on the device can schedule or account it.  Reads of the write path look at the
  * pending run first, so a block queued and not yet sent reads back as written.
@@ -17,13 +17,15 @@
 
 #include "write_internal.h"
 
-int wr_io_init(struct wr_io *io)
+int wr_io_init(struct wr_io *io, uint32_t blksize)
 {
 	void *buf;
 
 	memset(io, 0, sizeof(*io));
+	io->blksize = blksize;
+	io->max_blocks = WR_IO_MAX_BYTES / blksize;
 	/* block-aligned, so a device opened for direct I/O can write it as it is */
-	if (posix_memalign(&buf, F2FS_BLKSIZE, (size_t)WR_IO_MAX_BLOCKS * F2FS_BLKSIZE))
+	if (posix_memalign(&buf, blksize, WR_IO_MAX_BYTES))
 		return -ENOMEM;
 	io->buf = buf;
 	return 0;
@@ -43,11 +45,11 @@ static int send(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, uint32_t c
 	    [F2FS_IO_META] = F2FS_DEV_TAG_META,
 	};
 	int ret = f2fs_dev_write_tagged(w->fs->dev, buf, f2fs_blk_to_bytes(&w->fs->geo, blkaddr),
-					(size_t)count * F2FS_BLKSIZE, tags[kind]);
+					(size_t)count * w->io.blksize, tags[kind]);
 
 	if (ret)
 		return wr_fail(w, ret);
-	w->stats.bytes[kind] += (uint64_t)count * F2FS_BLKSIZE;
+	w->stats.bytes[kind] += (uint64_t)count * w->io.blksize;
 	w->stats.requests[kind]++;
 	return 0;
 }
@@ -69,8 +71,8 @@ int wr_write_block(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, int kin
 	struct wr_io *io = &w->io;
 	int ret;
 
-	if (io->count && (io->kind != kind || blkaddr != io->start + io->count ||
-			  io->count == WR_IO_MAX_BLOCKS)) {
+	if (io->count &&
+	    (io->kind != kind || blkaddr != io->start + io->count || io->count == io->max_blocks)) {
 		ret = wr_io_submit(w);
 		if (ret)
 			return ret;
@@ -79,7 +81,7 @@ int wr_write_block(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, int kin
 		io->start = blkaddr;
 		io->kind = kind;
 	}
-	memcpy(io->buf + (size_t)io->count * F2FS_BLKSIZE, buf, F2FS_BLKSIZE);
+	memcpy(io->buf + (size_t)io->count * io->blksize, buf, io->blksize);
 	io->count++;
 	return 0;
 }
@@ -118,9 +120,9 @@ int wr_read_block(struct f2fs_wr *w, uint64_t blkaddr, void *buf)
 	int ret;
 
 	if (io->count && blkaddr >= io->start && blkaddr < io->start + io->count) {
-		memcpy(buf, io->buf + (size_t)(blkaddr - io->start) * F2FS_BLKSIZE, F2FS_BLKSIZE);
+		memcpy(buf, io->buf + (size_t)(blkaddr - io->start) * io->blksize, io->blksize);
 		return 0;
 	}
-	ret = f2fs_dev_read(w->fs->dev, buf, f2fs_blk_to_bytes(&w->fs->geo, blkaddr), F2FS_BLKSIZE);
+	ret = f2fs_dev_read(w->fs->dev, buf, f2fs_blk_to_bytes(&w->fs->geo, blkaddr), io->blksize);
 	return ret;
 }

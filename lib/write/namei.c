@@ -186,7 +186,7 @@ static int fill_new(struct f2fs_wr *w, struct wr_node *dir, struct wr_node *in,
 	return ret;
 }
 
-static int check_new(const struct f2fs_new_inode *a, const char *target)
+static int check_new(const struct f2fs_wr *w, const struct f2fs_new_inode *a, const char *target)
 {
 	switch (a->mode & S_IFMT) {
 	case S_IFREG:
@@ -199,7 +199,7 @@ static int check_new(const struct f2fs_new_inode *a, const char *target)
 	case S_IFLNK:
 		if (!target || !*target)
 			return -EINVAL;
-		return strlen(target) >= F2FS_BLKSIZE ? -ENAMETOOLONG : 0;
+		return strlen(target) >= wr_blksize(w) ? -ENAMETOOLONG : 0;
 	}
 	return -EINVAL;
 }
@@ -286,13 +286,14 @@ int f2fs_create(struct f2fs_fs *fs, uint32_t dir, const char *name, size_t len,
 	struct f2fs_wr *w;
 	int ret = check_name(name, len);
 
-	if (!ret)
-		ret = check_new(attr, target);
 	if (ret)
 		return ret;
 	ret = enter(fs, &w, true);
 	if (ret)
 		return ret;
+	ret = check_new(w, attr, target);
+	if (ret)
+		return leave(w, ret);
 	wr_lock(w, F2FS_LOCK_INODE, dir, true);
 	ret = do_create(w, dir, name, len, attr, target, ino);
 	wr_unlock(w, F2FS_LOCK_INODE, dir, true);

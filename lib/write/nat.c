@@ -27,8 +27,16 @@
 #include "f2fs/endian.h"
 #include "write_internal.h"
 
-#define PER_BLOCK   F2FS_NAT_ENTRY_PER_BLOCK
-#define JOURNAL_MAX ((uint32_t)F2FS_NAT_JOURNAL_ENTRIES)
+/* NAT entries per block, and in the journal: the volume's block size decides. */
+static uint32_t per_block(const struct f2fs_wr *w)
+{
+	return w->fs->nat->per_block;
+}
+
+static uint32_t journal_max(const struct f2fs_wr *w)
+{
+	return wr_bg(w)->nat_journal_entries;
+}
 
 int wr_nat_init(struct f2fs_wr *w)
 {
@@ -59,7 +67,7 @@ static void mark_dirty(struct f2fs_wr *w, uint32_t nid)
 	if (f2fs_test_bit_lsb(w->nat_dirty, nid))
 		return;
 	f2fs_set_bit_lsb(w->nat_dirty, nid);
-	w->nat_blk_dirty[nid / PER_BLOCK]++;
+	w->nat_blk_dirty[nid / per_block(w)]++;
 	w->nat_dirty_count++;
 	wr_mark_dirty(w);
 }
@@ -116,7 +124,7 @@ static uint32_t journal_find(const struct f2fs_journal *j, uint32_t nid)
 	uint32_t i, n = le16_get(j->n_nats);
 
 	for (i = 0; i < n; i++)
-		if (le32_get(j->nat_j.entries[i].nid) == nid)
+		if (le32_get(f2fs_nat_journal_at(j, i)->nid) == nid)
 			return i;
 	return n;
 }
@@ -125,11 +133,12 @@ static void journal_put(struct f2fs_wr *w, struct f2fs_journal *j, uint32_t nid)
 {
 	struct f2fs_nat_info *e = f2fs_nat_entry_mut(w->fs->nat, nid);
 	uint32_t i = journal_find(j, nid);
+	struct f2fs_nat_journal_entry *je = f2fs_nat_journal_at(j, i);
 
 	if (i == le16_get(j->n_nats))
 		j->n_nats = le16_put((uint16_t)(i + 1));
-	j->nat_j.entries[i].nid = le32_put(nid);
-	raw_entry(e, &j->nat_j.entries[i].ne);
+	je->nid = le32_put(nid);
+	raw_entry(e, &je->ne);
 	e->from_journal = 1;
 }
 
@@ -139,7 +148,7 @@ static void empty_journal(struct f2fs_wr *w, struct f2fs_journal *j)
 	uint32_t i, n = le16_get(j->n_nats);
 
 	for (i = 0; i < n; i++) {
-		uint32_t nid = le32_get(j->nat_j.entries[i].nid);
+		uint32_t nid = le32_get(f2fs_nat_journal_at(j, i)->nid);
 
 		if (nid < w->max_nid)
 			mark_dirty(w, nid);
@@ -153,12 +162,12 @@ static int write_nat_block(struct f2fs_wr *w, uint32_t blk)
 	uint8_t *bitmap = (uint8_t *)w->fs->cpd->nat_bitmap;
 	/* the copy no checkpoint refers to (on a new volume, neither: stay in copy 0) */
 	int copy = f2fs_test_bit_msb(bitmap, blk) ^ !w->fresh;
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_nat_block *nb = (struct f2fs_nat_block *)buf;
 	uint32_t i;
 
-	memset(buf, 0, sizeof(buf));
-	for (i = 0; t->blocks[blk] && i < PER_BLOCK; i++) {
+	memset(buf, 0, wr_blksize(w));
+	for (i = 0; t->blocks[blk] && i < t->per_block; i++) {
 		raw_entry(&t->blocks[blk][i], &nb->entries[i]);
 		t->blocks[blk][i].from_journal = 0;
 	}
@@ -185,8 +194,8 @@ static void put_block_in_journal(struct f2fs_wr *w, struct f2fs_journal *j, uint
 {
 	uint32_t i;
 
-	for (i = 0; i < PER_BLOCK; i++) {
-		uint32_t nid = blk * PER_BLOCK + i;
+	for (i = 0; i < per_block(w); i++) {
+		uint32_t nid = blk * per_block(w) + i;
 
 		if (nid < w->max_nid && f2fs_test_bit_lsb(w->nat_dirty, nid))
 			journal_put(w, j, nid);
@@ -200,8 +209,8 @@ static void clear_dirty(struct f2fs_wr *w)
 	for (blk = 0; blk < nblocks; blk++) {
 		if (!w->nat_blk_dirty[blk])
 			continue;
-		for (i = 0; i < PER_BLOCK && blk * PER_BLOCK + i < w->max_nid; i++)
-			f2fs_clear_bit_lsb(w->nat_dirty, blk * PER_BLOCK + i);
+		for (i = 0; i < per_block(w) && blk * per_block(w) + i < w->max_nid; i++)
+			f2fs_clear_bit_lsb(w->nat_dirty, blk * per_block(w) + i);
 		w->nat_blk_dirty[blk] = 0;
 	}
 	w->nat_dirty_count = 0;
@@ -220,7 +229,7 @@ int wr_nat_flush(struct f2fs_wr *w, bool to_blocks)
 	 * every block's set fits too, and no journal entry can go stale behind
 	 * a block written below.
 	 */
-	if (to_blocks || w->nat_dirty_count + le16_get(j->n_nats) > JOURNAL_MAX)
+	if (to_blocks || w->nat_dirty_count + le16_get(j->n_nats) > journal_max(w))
 		empty_journal(w, j);
 	if (!w->nat_dirty_count) {
 		w->nat_to_blocks = false;
@@ -234,7 +243,7 @@ int wr_nat_flush(struct f2fs_wr *w, bool to_blocks)
 			groups[ngroups++] = (struct dirty_block){blk, w->nat_blk_dirty[blk]};
 	qsort(groups, ngroups, sizeof(*groups), by_count);
 	for (g = 0; g < ngroups && !ret; g++) {
-		uint32_t room = JOURNAL_MAX - le16_get(j->n_nats);
+		uint32_t room = journal_max(w) - le16_get(j->n_nats);
 
 		if (!to_blocks && groups[g].count <= room)
 			put_block_in_journal(w, j, groups[g].blk);
@@ -254,7 +263,7 @@ static uint32_t nids_used(const struct f2fs_nat_table *t, uint32_t blk)
 {
 	uint32_t i, n = blk == 0;
 
-	for (i = 0; t->blocks[blk] && i < PER_BLOCK; i++)
+	for (i = 0; t->blocks[blk] && i < t->per_block; i++)
 		n += t->blocks[blk][i].blkaddr != F2FS_NULL_ADDR && !(blk == 0 && i == 0);
 	return n;
 }
@@ -267,7 +276,7 @@ void wr_nat_bits(struct f2fs_wr *w, uint8_t *full, uint8_t *empty)
 	for (blk = 0; blk < nblocks; blk++) {
 		uint32_t used = nids_used(t, blk);
 
-		if (used == PER_BLOCK)
+		if (used == t->per_block)
 			f2fs_set_bit_lsb(full, blk);
 		if (used == 0)
 			f2fs_set_bit_lsb(empty, blk);
@@ -286,7 +295,7 @@ int wr_nat_reserve_meta_inos(struct f2fs_wr *w)
 	for (i = 0; i < 2; i++) {
 		struct f2fs_nat_info *e = f2fs_nat_entry_mut(w->fs->nat, inos[i]);
 
-		if (!e || inos[i] / PER_BLOCK != 0)
+		if (!e || inos[i] / per_block(w) != 0)
 			return -EUCLEAN;
 		e->ino = inos[i];
 		e->blkaddr = 1;

@@ -104,9 +104,11 @@ static struct wr_node *find(struct wr_node_cache *c, uint32_t nid)
 	return NULL;
 }
 
-static struct wr_node *insert(struct wr_node_cache *c, uint32_t nid, uint32_t ino)
+/* A node and its block, as large as the volume's block @blksize. */
+static struct wr_node *insert(struct wr_node_cache *c, uint32_t nid, uint32_t ino, uint32_t blksize)
 {
-	struct wr_node *n = calloc(1, sizeof(*n));
+	size_t bytes = offsetof(struct wr_node, blk) + blksize;
+	struct wr_node *n = calloc(1, bytes > sizeof(*n) ? bytes : sizeof(*n));
 	uint32_t h;
 
 	if (!n)
@@ -174,13 +176,14 @@ static int node_load(struct f2fs_wr *w, uint32_t nid, uint32_t ino, bool trust_f
 		return -ENOENT;
 	if (!f2fs_geo_in_main(&w->fs->geo, e->blkaddr) || (ino && e->ino != ino))
 		return -EUCLEAN;
-	n = insert(&w->nodes, nid, e->ino);
+	n = insert(&w->nodes, nid, e->ino, wr_blksize(w));
 	if (!n)
 		return -ENOMEM;
 	n->addr = e->blkaddr;
 	ret = wr_read_block(w, e->blkaddr, &n->blk);
 	if (!ret && trust_footer &&
-	    (le32_get(n->blk.footer.nid) != nid || le32_get(n->blk.footer.ino) != e->ino))
+	    (f2fs_footer_nid(wr_bg(w), &n->blk) != nid ||
+	     f2fs_footer_ino(wr_bg(w), &n->blk) != e->ino))
 		ret = -EUCLEAN;
 	if (ret) {
 		drop(&w->nodes, n);
@@ -204,15 +207,17 @@ int wr_node_get_any_footer(struct f2fs_wr *w, uint32_t nid, struct wr_node **out
 int wr_node_new(struct f2fs_wr *w, uint32_t ino, uint32_t nid, uint32_t ofs, bool is_dir,
 		struct wr_node **out)
 {
-	struct wr_node *n = insert(&w->nodes, nid, ino);
+	struct wr_node *n = insert(&w->nodes, nid, ino, wr_blksize(w));
+	struct f2fs_node_footer *footer;
 
 	*out = NULL;
 	if (!n)
 		return -ENOMEM;
 	n->addr = F2FS_NEW_ADDR;
-	n->blk.footer.nid = le32_put(nid);
-	n->blk.footer.ino = le32_put(ino);
-	n->blk.footer.flag = le32_put(ofs << F2FS_OFFSET_BIT_SHIFT | (is_dir ? 0 : COLD_BIT));
+	footer = f2fs_node_footer(wr_bg(w), &n->blk);
+	footer->nid = le32_put(nid);
+	footer->ino = le32_put(ino);
+	footer->flag = le32_put(ofs << F2FS_OFFSET_BIT_SHIFT | (is_dir ? 0 : COLD_BIT));
 	n->pins = 1;
 	w->valid_nodes++;
 	wr_node_dirty(w, n);
@@ -238,23 +243,27 @@ int wr_node_remove(struct f2fs_wr *w, struct wr_node *n)
 	return ret;
 }
 
-/* The node log a node goes to (the kernel's __get_segment_type_6 for nodes). */
-static int node_log(const struct wr_node *n)
+bool wr_is_dnode(const struct f2fs_blkgeo *g, const struct f2fs_node *n)
 {
-	uint32_t ofs = f2fs_node_ofs(WR_BG, &n->blk);
-	bool dnode =
-	    ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(WR_BG, ofs);
+	uint32_t ofs = f2fs_node_ofs(g, n);
 
-	if (!dnode)
+	return ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(g, ofs);
+}
+
+/* The node log a node goes to (the kernel's __get_segment_type_6 for nodes). */
+static int node_log(const struct f2fs_wr *w, const struct wr_node *n)
+{
+	if (!wr_is_dnode(wr_bg(w), &n->blk))
 		return F2FS_CURSEG_COLD_NODE;
-	return le32_get(n->blk.footer.flag) & COLD_BIT ? F2FS_CURSEG_WARM_NODE
-						       : F2FS_CURSEG_HOT_NODE;
+	return f2fs_footer_flag(wr_bg(w), &n->blk) & COLD_BIT ? F2FS_CURSEG_WARM_NODE
+							      : F2FS_CURSEG_HOT_NODE;
 }
 
 int wr_node_write(struct f2fs_wr *w, struct wr_node *n, uint32_t marks)
 {
 	const struct f2fs_nat_info *e = wr_nat_get(w, n->nid);
-	int type = node_log(n);
+	struct f2fs_node_footer *footer = f2fs_node_footer(wr_bg(w), &n->blk);
+	int type = node_log(w, n);
 	uint32_t flag;
 	uint64_t addr, old = n->addr;
 	int ret;
@@ -266,12 +275,12 @@ int wr_node_write(struct f2fs_wr *w, struct wr_node *n, uint32_t marks)
 	ret = wr_alloc_block(w, type, n->nid, 0, e->version, &addr);
 	if (ret)
 		return ret;
-	flag = le32_get(n->blk.footer.flag) & ~(FSYNC_BIT | DENT_BIT);
-	n->blk.footer.flag = le32_put(flag | marks);
-	n->blk.footer.cp_ver = le64_put(w->footer_ver);
-	n->blk.footer.next_blkaddr = le32_put((uint32_t)wr_log_next_addr(w, type));
-	if (n->nid == n->ino && f2fs_node_ofs(WR_BG, &n->blk) == 0)
-		f2fs_inode_seal(WR_BG, &n->blk, w->fs->features,
+	flag = le32_get(footer->flag) & ~(FSYNC_BIT | DENT_BIT);
+	footer->flag = le32_put(flag | marks);
+	footer->cp_ver = le64_put(w->footer_ver);
+	footer->next_blkaddr = le32_put((uint32_t)wr_log_next_addr(w, type));
+	if (n->nid == n->ino && f2fs_node_ofs(wr_bg(w), &n->blk) == 0)
+		f2fs_inode_seal(wr_bg(w), &n->blk, w->fs->features,
 				f2fs_inode_chksum_seed(w->sb->uuid));
 	ret = wr_write_block(w, addr, &n->blk, F2FS_IO_NODE);
 	if (ret)
@@ -293,7 +302,7 @@ int wr_nodes_write_all(struct f2fs_wr *w)
 		struct wr_node *n = c->dirty.dnext, *next;
 
 		for (; n != &c->dirty && !ret; n = next) {
-			int log = node_log(n);
+			int log = node_log(w, n);
 
 			next = n->dnext;
 			if ((pass == 0 && log == F2FS_CURSEG_COLD_NODE) ||
@@ -309,48 +318,42 @@ int wr_nodes_write_all(struct f2fs_wr *w)
 
 static unsigned int inode_addrs(struct f2fs_wr *w, const struct f2fs_inode *ri)
 {
-	return f2fs_inode_addrs(WR_BG, ri, w->fs->features);
+	return f2fs_inode_addrs(wr_bg(w), ri, w->fs->features);
 }
 
-static bool is_inode_block(const struct wr_node *n)
+bool wr_node_is_inode(const struct f2fs_wr *w, const struct wr_node *n)
 {
-	return f2fs_node_ofs(WR_BG, &n->blk) == 0 && n->nid == n->ino;
+	return f2fs_node_ofs(wr_bg(w), &n->blk) == 0 && n->nid == n->ino;
 }
 
-static uint32_t get_addr(const struct wr_node *n, unsigned int ofs)
+/*
+ * Address slot @ofs of a direct node or an inode, as a word of the block:
+ * both arrays run on past the 4 KiB structs' on larger blocks.
+ */
+static le32 *addr_slot(const struct wr_dnode *dn, unsigned int ofs)
 {
-	if (is_inode_block(n))
-		return le32_get(n->blk.i.i_addr[f2fs_inode_first_addr(&n->blk.i) + ofs]);
-	return le32_get(n->blk.dn.addr[ofs]);
-}
+	le32 *words = (le32 *)&dn->node->blk;
 
-static void set_addr(struct wr_node *n, unsigned int ofs, uint32_t addr)
-{
-	if (is_inode_block(n))
-		n->blk.i.i_addr[f2fs_inode_first_addr(&n->blk.i) + ofs] = le32_put(addr);
-	else
-		n->blk.dn.addr[ofs] = le32_put(addr);
+	if (dn->in_inode)
+		return words + offsetof(struct f2fs_inode, i_addr) / sizeof(le32) +
+		       f2fs_inode_first_addr(&dn->node->blk.i) + ofs;
+	return words + ofs;
 }
 
 /* The nid slot @i of @parent (the inode's i_nid[] or an indirect node's nid[]). */
-static uint32_t get_nid(const struct wr_node *parent, bool is_inode, unsigned int i)
+static le32 *nid_slot(const struct f2fs_wr *w, struct wr_node *parent, bool is_inode,
+		      unsigned int i)
 {
-	return le32_get(is_inode ? parent->blk.i.i_nid[i] : parent->blk.in.nid[i]);
-}
+	le32 *words = (le32 *)&parent->blk;
 
-static void set_nid(struct wr_node *parent, bool is_inode, unsigned int i, uint32_t nid)
-{
-	if (is_inode)
-		parent->blk.i.i_nid[i] = le32_put(nid);
-	else
-		parent->blk.in.nid[i] = le32_put(nid);
+	return words + (is_inode ? wr_bg(w)->inode_nid_word : 0) + i;
 }
 
 /* The child of @parent at @slot: read, or made when @create. */
 static int child(struct f2fs_wr *w, struct wr_node *inode, struct wr_node *parent, bool is_inode,
 		 unsigned int slot, uint32_t ofs, bool create, struct wr_node **out)
 {
-	uint32_t nid = get_nid(parent, is_inode, slot);
+	uint32_t nid = le32_get(*nid_slot(w, parent, is_inode, slot));
 	int ret;
 
 	if (nid)
@@ -363,7 +366,7 @@ static int child(struct f2fs_wr *w, struct wr_node *inode, struct wr_node *paren
 	ret = wr_node_new(w, inode->ino, nid, ofs, wr_is_dir(inode), out);
 	if (ret)
 		return ret;
-	set_nid(parent, is_inode, slot, nid);
+	*nid_slot(w, parent, is_inode, slot) = le32_put(nid);
 	wr_node_dirty(w, parent);
 	wr_inode_add_blocks(w, inode, 1);
 	wr_node_dirty(w, inode);
@@ -380,9 +383,10 @@ int wr_dnode_get(struct f2fs_wr *w, struct wr_node *inode, uint64_t index, bool 
 	int ret;
 
 	memset(dn, 0, sizeof(*dn));
-	if (f2fs_inode_first_addr(ri) >= F2FS_DEF_ADDRS_PER_INODE)
+	if (f2fs_inode_first_addr(ri) >= wr_bg(w)->addrs_per_inode)
 		return -EUCLEAN;
-	ret = f2fs_node_path(WR_BG, index, inode_addrs(w, ri), f2fs_direct_addrs(WR_BG, ri), &path);
+	ret = f2fs_node_path(wr_bg(w), index, inode_addrs(w, ri), f2fs_direct_addrs(wr_bg(w), ri),
+			     &path);
 	if (ret)
 		return ret;
 	inode->pins++;
@@ -393,13 +397,14 @@ int wr_dnode_get(struct f2fs_wr *w, struct wr_node *inode, uint64_t index, bool 
 		wr_node_put(cur);
 		if (ret)
 			return ret;
-		if (f2fs_node_ofs(WR_BG, &next->blk) != path.node_ofs[level]) {
+		if (f2fs_node_ofs(wr_bg(w), &next->blk) != path.node_ofs[level]) {
 			wr_node_put(next);
 			return -EUCLEAN;
 		}
 		cur = next;
 	}
 	dn->node = cur;
+	dn->in_inode = wr_node_is_inode(w, cur);
 	dn->inode = inode;
 	dn->index = index;
 	dn->nid = cur->nid;
@@ -425,24 +430,24 @@ void wr_drop_extent(struct f2fs_wr *w, struct wr_node *inode, uint64_t from, uin
 
 uint32_t wr_dnode_addr(const struct wr_dnode *dn)
 {
-	return get_addr(dn->node, dn->ofs);
+	return le32_get(*addr_slot(dn, dn->ofs));
 }
 
 void wr_dnode_set_addr(struct f2fs_wr *w, struct wr_dnode *dn, uint32_t addr)
 {
-	set_addr(dn->node, dn->ofs, addr);
+	*addr_slot(dn, dn->ofs) = le32_put(addr);
 	wr_node_dirty(w, dn->node);
 	wr_drop_extent(w, dn->inode, dn->index, 1);
 }
 
 uint32_t wr_dnode_addr_at(const struct wr_dnode *dn, unsigned int k)
 {
-	return get_addr(dn->node, dn->ofs + k);
+	return le32_get(*addr_slot(dn, dn->ofs + k));
 }
 
 void wr_dnode_set_addr_at(struct f2fs_wr *w, struct wr_dnode *dn, unsigned int k, uint32_t addr)
 {
-	set_addr(dn->node, dn->ofs + k, addr);
+	*addr_slot(dn, dn->ofs + k) = le32_put(addr);
 	wr_node_dirty(w, dn->node);
 	wr_drop_extent(w, dn->inode, dn->index + k, 1);
 }
@@ -561,7 +566,7 @@ int wr_truncate_blocks(struct f2fs_wr *w, struct wr_node *inode, uint64_t from)
 				      .node = trunc_node,
 				      .arg = &t};
 	struct f2fs_tree_geo g;
-	int ret = f2fs_tree_geometry(WR_BG, &inode->blk, w->fs->features, &g);
+	int ret = f2fs_tree_geometry(wr_bg(w), &inode->blk, w->fs->features, &g);
 
 	if (ret)
 		return ret < 0 ? ret : 0; /* data or dentries inline: no blocks */

@@ -60,7 +60,7 @@ void wr_quota_charge(struct f2fs_wr *w, const struct wr_node *in, int64_t inodes
 {
 	if (!w->quota.types || f2fs_is_quota_ino(w->sb, in->ino))
 		return;
-	charge_ids(w, &in->blk.i, inodes, blocks * (int64_t)F2FS_BLKSIZE);
+	charge_ids(w, &in->blk.i, inodes, blocks * (int64_t)wr_blksize(w));
 }
 
 void wr_quota_transfer(struct f2fs_wr *w, const struct wr_node *in, const struct f2fs_inode *before)

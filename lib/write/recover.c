@@ -28,12 +28,12 @@
 #include "f2fs/node.h"
 #include "f2fs/read.h"
 #include "f2fs/ssa.h"
+#include "f2fs/xattr.h"
 #include "f2fs/fixup.h"
 #include "write_internal.h"
 
 #define FADVISE_KEEP_SIZE_BIT 0x10
 #define PIN_AND_DATA_EXIST    (0x40 | F2FS_DATA_EXIST) /* F2FS_PIN_FILE, F2FS_DATA_EXIST */
-#define XATTR_PAYLOAD	      offsetof(struct f2fs_node, footer)
 
 /* An inode with fsynced blocks in the chain. */
 struct fsync_entry {
@@ -50,22 +50,9 @@ struct recovery {
 	struct f2fs_recovery *rep;
 };
 
-static uint32_t footer_flag(const struct f2fs_node *n)
+static bool is_inode_block(const struct f2fs_blkgeo *g, const struct f2fs_node *n)
 {
-	return le32_get(n->footer.flag);
-}
-
-static bool is_inode_block(const struct f2fs_node *n)
-{
-	return f2fs_node_ofs(WR_BG, n) == 0 && n->footer.nid == n->footer.ino;
-}
-
-/* The kernel's IS_DNODE(): inodes, direct nodes and the xattr node. */
-static bool is_dnode(const struct f2fs_node *n)
-{
-	uint32_t ofs = f2fs_node_ofs(WR_BG, n);
-
-	return ofs == 0 || ofs == F2FS_XATTR_NODE_OFFSET || f2fs_node_ofs_is_direct(WR_BG, ofs);
+	return f2fs_node_ofs(g, n) == 0 && f2fs_footer_nid(g, n) == f2fs_footer_ino(g, n);
 }
 
 static struct fsync_entry *find_entry(struct recovery *r, uint32_t ino)
@@ -102,7 +89,7 @@ static struct fsync_entry *add_entry(struct recovery *r, uint32_t ino)
  */
 static int make_inode(struct f2fs_wr *w, const struct f2fs_node *src)
 {
-	uint32_t ino = le32_get(src->footer.ino);
+	uint32_t ino = f2fs_footer_ino(wr_bg(w), src);
 	const struct f2fs_nat_info *e = wr_nat_get(w, ino);
 	struct wr_node *n;
 	struct wr_inode *wi;
@@ -144,14 +131,15 @@ static int make_inode(struct f2fs_wr *w, const struct f2fs_node *src)
 static int note_block(uint64_t blkaddr, const struct f2fs_node *n, void *arg)
 {
 	struct recovery *r = arg;
-	uint32_t ino = le32_get(n->footer.ino), flag = footer_flag(n);
-	bool dent = is_inode_block(n) && (flag & (1u << F2FS_DENT_BIT_SHIFT));
+	const struct f2fs_blkgeo *g = wr_bg(r->w);
+	uint32_t ino = f2fs_footer_ino(g, n), flag = f2fs_footer_flag(g, n);
+	bool dent = is_inode_block(g, n) && (flag & (1u << F2FS_DENT_BIT_SHIFT));
 	const struct f2fs_nat_info *e;
 	struct fsync_entry *en;
 	int ret;
 
 	r->rep->chain++;
-	if (!(flag & (1u << F2FS_FSYNC_BIT_SHIFT)) || !is_dnode(n))
+	if (!(flag & (1u << F2FS_FSYNC_BIT_SHIFT)) || !wr_is_dnode(g, n))
 		return 0;
 	r->rep->fsynced++;
 	en = find_entry(r, ino);
@@ -248,15 +236,17 @@ static void recover_inline_xattr(struct f2fs_wr *w, struct wr_node *in, const st
 {
 	unsigned int words = f2fs_inode_inline_xattr_addrs(&src->i, w->fs->features);
 	unsigned int mine = f2fs_inode_inline_xattr_addrs(&in->blk.i, w->fs->features);
+	const uint8_t *from;
 
 	if (!(src->i.i_inline & F2FS_INLINE_XATTR)) {
 		in->blk.i.i_inline &= (uint8_t)~F2FS_INLINE_XATTR;
 		return;
 	}
-	if (!words || words != mine || words > F2FS_DEF_ADDRS_PER_INODE)
+	if (!words || words != mine || words > wr_bg(w)->addrs_per_inode)
 		return;
-	memcpy(&in->blk.i.i_addr[F2FS_DEF_ADDRS_PER_INODE - words],
-	       &src->i.i_addr[F2FS_DEF_ADDRS_PER_INODE - words], (size_t)words * 4);
+	/* the same words of both (words == mine), whatever @in's flags say yet */
+	from = f2fs_inline_xattr(wr_bg(w), &src->i, w->fs->features);
+	memcpy((uint8_t *)&in->blk.i + (from - (const uint8_t *)&src->i), from, (size_t)words * 4);
 	in->blk.i.i_inline |= F2FS_INLINE_XATTR;
 }
 
@@ -273,7 +263,7 @@ static int recover_xattr_node(struct f2fs_wr *w, struct wr_node *in, const struc
 		ret = wr_node_new(w, in->nid, xnid, F2FS_XATTR_NODE_OFFSET, false, &x);
 	if (ret)
 		return ret;
-	memcpy(&x->blk, src, XATTR_PAYLOAD);
+	memcpy(&x->blk, src, wr_bg(w)->footer_offset);
 	wr_node_dirty(w, x);
 	wr_node_put(x);
 	if (!in->blk.i.i_xattr_nid) {
@@ -290,7 +280,7 @@ static int recover_xattr_node(struct f2fs_wr *w, struct wr_node *in, const struc
 static int recover_inline_data(struct f2fs_wr *w, struct wr_node *in, const struct f2fs_node *src)
 {
 	struct f2fs_inode *ri = &in->blk.i;
-	bool src_inline = is_inode_block(src) && (src->i.i_inline & F2FS_INLINE_DATA);
+	bool src_inline = is_inode_block(wr_bg(w), src) && (src->i.i_inline & F2FS_INLINE_DATA);
 	unsigned int bytes;
 	int ret;
 
@@ -299,7 +289,7 @@ static int recover_inline_data(struct f2fs_wr *w, struct wr_node *in, const stru
 	if (!src_inline) {
 		/* converted after the checkpoint: the inline copy goes */
 		memset((uint8_t *)f2fs_inline_data(ri), 0,
-		       f2fs_inline_data_bytes(WR_BG, ri, w->fs->features));
+		       f2fs_inline_data_bytes(wr_bg(w), ri, w->fs->features));
 		ri->i_inline &= (uint8_t) ~(F2FS_INLINE_DATA | F2FS_DATA_EXIST);
 		return 0;
 	}
@@ -309,8 +299,8 @@ static int recover_inline_data(struct f2fs_wr *w, struct wr_node *in, const stru
 			return ret;
 		ri->i_inline |= F2FS_INLINE_DATA;
 	}
-	bytes = f2fs_inline_data_bytes(WR_BG, &src->i, w->fs->features);
-	if (bytes != f2fs_inline_data_bytes(WR_BG, ri, w->fs->features))
+	bytes = f2fs_inline_data_bytes(wr_bg(w), &src->i, w->fs->features);
+	if (bytes != f2fs_inline_data_bytes(wr_bg(w), ri, w->fs->features))
 		return 1; /* different layouts: the check reports what is left */
 	memcpy((uint8_t *)f2fs_inline_data(ri), f2fs_inline_data(&src->i), bytes);
 	ri->i_inline =
@@ -339,8 +329,8 @@ static unsigned int addrs_in(struct f2fs_wr *w, const struct wr_node *n)
 {
 	unsigned int start, count;
 
-	f2fs_node_addr_range(WR_BG, &n->blk, f2fs_node_ofs(WR_BG, &n->blk), w->fs->features,
-			     F2FS_ADDRS_PER_BLOCK, &start, &count);
+	f2fs_node_addr_range(wr_bg(w), &n->blk, f2fs_node_ofs(wr_bg(w), &n->blk), w->fs->features,
+			     wr_bg(w)->addrs_per_block, &start, &count);
 	return count;
 }
 
@@ -367,6 +357,7 @@ static int release_prev_owner(struct f2fs_wr *w, uint64_t dest)
 	ofs = le16_get(sum->entries[off].ofs_in_node);
 	if (wr_node_get(w, nid, 0, &dn.node) == 0) {
 		dn.ofs = ofs;
+		dn.in_inode = wr_node_is_inode(w, dn.node);
 		if (ofs < addrs_in(w, dn.node) && wr_dnode_addr(&dn) == dest &&
 		    wr_inode_get(w, dn.node->ino, &owner) == 0) {
 			drop_addr(w, &dn, owner);
@@ -395,8 +386,8 @@ static int recover_addr(struct recovery *r, struct wr_node *in, struct wr_dnode 
 		return 0;
 	}
 	if (!(in->blk.i.i_advise & FADVISE_KEEP_SIZE_BIT) &&
-	    le64_get(in->blk.i.i_size) <= dn->index * F2FS_BLKSIZE)
-		in->blk.i.i_size = le64_put((dn->index + 1) * F2FS_BLKSIZE);
+	    le64_get(in->blk.i.i_size) <= dn->index * wr_blksize(w))
+		in->blk.i.i_size = le64_put((dn->index + 1) * wr_blksize(w));
 	if (dest != F2FS_NEW_ADDR && !f2fs_geo_in_main(&w->fs->geo, dest))
 		return dest == F2FS_COMPRESS_ADDR ? 0 : -EUCLEAN; /* a cluster head: left */
 	drop_addr(w, dn, in);
@@ -434,7 +425,7 @@ static unsigned int recover_one(struct f2fs_tree_addr *a, void *arg)
 	ar->err = wr_dnode_get(w, ar->in, a->file_block, true, &dn);
 	if (ar->err)
 		return F2FS_TREE_ABORT;
-	if (f2fs_node_ofs(WR_BG, &dn.node->blk) != a->node->ofs) {
+	if (f2fs_node_ofs(wr_bg(w), &dn.node->blk) != a->node->ofs) {
 		ar->err = -EUCLEAN; /* the kernel's "Inconsistent ofs_of_node" */
 	} else {
 		e = wr_nat_get(w, dn.nid);
@@ -452,8 +443,8 @@ static unsigned int recover_one(struct f2fs_tree_addr *a, void *arg)
 static int recover_addrs(struct recovery *r, struct wr_node *in, const struct f2fs_node *src)
 {
 	struct f2fs_wr *w = r->w;
-	uint32_t ofs = f2fs_node_ofs(WR_BG, src);
-	unsigned int per = f2fs_direct_addrs(WR_BG, &in->blk.i);
+	uint32_t ofs = f2fs_node_ofs(wr_bg(w), src);
+	unsigned int per = f2fs_direct_addrs(wr_bg(w), &in->blk.i);
 	struct addr_recovery a = {.r = r, .in = in};
 	struct f2fs_tree_walk walk = {.flags = F2FS_TREE_READ_ONLY | F2FS_TREE_HOLES,
 				      .features = w->fs->features,
@@ -462,10 +453,10 @@ static int recover_addrs(struct recovery *r, struct wr_node *in, const struct f2
 	/* a read-only walk leaves the chain block as it is */
 	struct f2fs_tree_pos at = {
 	    .ino = in->ino,
-	    .nid = le32_get(src->footer.nid),
+	    .nid = f2fs_footer_nid(wr_bg(w), src),
 	    .ofs = ofs,
 	    .first = f2fs_node_first_block(
-		WR_BG, ofs, f2fs_inode_addrs(WR_BG, &in->blk.i, w->fs->features), per),
+		wr_bg(w), ofs, f2fs_inode_addrs(wr_bg(w), &in->blk.i, w->fs->features), per),
 	    .blk = (struct f2fs_node *)src};
 	int ret = f2fs_tree_walk_addrs(&walk, &at, per, NULL);
 
@@ -475,24 +466,25 @@ static int recover_addrs(struct recovery *r, struct wr_node *in, const struct f2
 static int recover_block(uint64_t blkaddr, const struct f2fs_node *n, void *arg)
 {
 	struct recovery *r = arg;
-	struct fsync_entry *en = find_entry(r, le32_get(n->footer.ino));
+	const struct f2fs_blkgeo *g = wr_bg(r->w);
+	struct fsync_entry *en = find_entry(r, f2fs_footer_ino(g, n));
 	struct wr_node *in;
 	int ret;
 
-	if (!en || en->done || !is_dnode(n))
+	if (!en || en->done || !wr_is_dnode(g, n))
 		return 0;
 	ret = wr_inode_get(r->w, en->ino, &in);
 	if (ret)
 		return ret;
-	if (is_inode_block(n)) {
+	if (is_inode_block(g, n)) {
 		recover_attrs(&in->blk.i, &n->i);
 		r->rep->inodes++;
 	}
 	if (en->last_dentry == blkaddr)
 		ret = recover_dentry(r, in, n);
-	if (!ret && is_inode_block(n))
+	if (!ret && is_inode_block(g, n))
 		recover_inline_xattr(r->w, in, n);
-	if (!ret && f2fs_node_ofs(WR_BG, n) == F2FS_XATTR_NODE_OFFSET)
+	if (!ret && f2fs_node_ofs(g, n) == F2FS_XATTR_NODE_OFFSET)
 		ret = recover_xattr_node(r->w, in, n);
 	else if (!ret && (ret = recover_inline_data(r->w, in, n)) == 0)
 		ret = recover_addrs(r, in, n);

@@ -81,7 +81,7 @@ static void take_counts(struct f2fs_wr *w, const struct f2fs_checkpoint *cp)
 	w->cp_ver = le64_get(cp->checkpoint_ver);
 	w->footer_ver = w->cp_ver;
 	if (le32_get(cp->ckpt_flags) & CP_CRC_RECOVERY_FLAG)
-		w->footer_ver |= (uint64_t)f2fs_cp_crc(cp, F2FS_BLKSIZE) << 32;
+		w->footer_ver |= (uint64_t)f2fs_cp_crc(cp, wr_blksize(w)) << 32;
 	w->elapsed_base = le64_get(cp->elapsed_time);
 	w->open_time = wr_now();
 }
@@ -138,7 +138,7 @@ static int build(struct f2fs_fs *fs, bool existing, struct f2fs_wr **out)
 	w->sections = fs->geo.sections;
 	take_counts(w, f2fs_fs_cp(fs));
 	wr_quota_init(w, existing);
-	ret = wr_io_init(&w->io);
+	ret = wr_io_init(&w->io, fs->geo.blk.blksize);
 	if (!ret)
 		ret = wr_alloc_init(w);
 	if (!ret)

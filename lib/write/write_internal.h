@@ -22,26 +22,29 @@
 #include <stdint.h>
 
 #include "../fs/fs_internal.h"
+#include "f2fs/blkgeo.h"
 #include "f2fs/write.h"
 #include "f2fs/quota.h"
 
 /* ---- io.c ---- */
 
-/*
- * The block geometry the write path builds blocks with: 4 KiB until it
- * learns larger blocks (f2fs_fs_open refuses them for writing, so on every
- * volume it writes this is the volume's own, f2fs_fs_geo(fs)->blk).
- */
-#define WR_BG (f2fs_blkgeo_4k())
+/* A buffer for one block of any volume, seen as what it holds. */
+union wr_block {
+	uint8_t raw[F2FS_MAX_BLKSIZE];
+	struct f2fs_dentry_block dentry;
+	struct f2fs_node node;
+};
 
-#define WR_IO_MAX_BLOCKS 1024u /* 4 MiB per device write request */
+#define WR_IO_MAX_BYTES (4u << 20) /* per device write request */
 
 struct wr_io {
-	uint8_t *buf;	/* the pending run of blocks */
-	uint64_t start; /* its first block address */
-	uint32_t count; /* blocks in it */
-	int kind;	/* enum f2fs_io_kind of the run */
-	int err;	/* the first write error, sticky */
+	uint8_t *buf;	     /* the pending run of blocks */
+	uint32_t blksize;    /* the volume's block size */
+	uint32_t max_blocks; /* blocks in WR_IO_MAX_BYTES */
+	uint64_t start;	     /* its first block address */
+	uint32_t count;	     /* blocks in it */
+	int kind;	     /* enum f2fs_io_kind of the run */
+	int err;	     /* the first write error, sticky */
 };
 
 /* ---- node.c ---- */
@@ -53,6 +56,11 @@ struct wr_node {
 	unsigned int pins;	       /* held by an operation in progress: not evicted */
 	struct wr_node *hnext;	       /* hash chain */
 	struct wr_node *dnext, *dprev; /* dirty list */
+	/*
+	 * The node block, as large as the volume's block (allocated past the
+	 * 4 KiB struct on larger blocks): its footer and an inode's i_nid[]
+	 * are reached through the geometry, never as blk.footer or i.i_nid.
+	 */
 	struct f2fs_node blk;
 };
 
@@ -88,6 +96,7 @@ struct wr_inode_table {
 	uint64_t dirty_pages; /* over all inodes */
 	uint8_t **pool;	      /* free page buffers, for reuse */
 	size_t npool, pool_cap;
+	uint32_t page_bytes; /* a page: the volume's block */
 };
 
 /* f2fs_pwrite writes a file back past 16 MiB of its dirty pages, everything past 32 MiB */
@@ -145,7 +154,7 @@ struct f2fs_wr {
 	f2fs_alloc_policy_fn policy;
 	void *policy_arg;
 	const struct wr_area *area; /* defrag.c: the sections the logs may write, NULL: any */
-	struct wr_area fence; /* f2fs_confine(): the sections that stay, held to the end */
+	struct wr_area fence;	    /* f2fs_confine(): the sections that stay, held to the end */
 	bool in_gc;
 	enum f2fs_section_counts section_counts; /* f2fs_write_set_section_counts() */
 	uint64_t wb_inode_pages, wb_total_pages; /* f2fs_write_set_writeback(); 0: never */
@@ -179,6 +188,20 @@ struct f2fs_wr {
 	bool fresh; /* a new volume before its first checkpoint: no copy is in use yet */
 	struct wr_quota quota;
 };
+
+/*
+ * The volume's block geometry (f2fs/blkgeo.h): every block the write path
+ * builds, reads or writes is this size and laid out by it.
+ */
+static inline const struct f2fs_blkgeo *wr_bg(const struct f2fs_wr *w)
+{
+	return &w->fs->geo.blk;
+}
+
+static inline uint32_t wr_blksize(const struct f2fs_wr *w)
+{
+	return w->fs->geo.blk.blksize;
+}
 
 /* Something a checkpoint writes changed. */
 static inline void wr_mark_dirty(struct f2fs_wr *w)
@@ -214,7 +237,7 @@ uint64_t wr_clock(struct f2fs_wr *w);
 int wr_fail(struct f2fs_wr *w, int err);
 
 /* io.c */
-int wr_io_init(struct wr_io *io);
+int wr_io_init(struct wr_io *io, uint32_t blksize);
 void wr_io_free(struct wr_io *io);
 /* Queue one block at @blkaddr; consecutive blocks of one kind go out as one request. */
 int wr_write_block(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, int kind);
@@ -326,6 +349,10 @@ int wr_nat_reserve_meta_inos(struct f2fs_wr *w);
 void wr_nat_bits(struct f2fs_wr *w, uint8_t *full, uint8_t *empty);
 
 /* node.c */
+/* Is @n (a block of the volume @g lays out) an inode, an xattr node or a direct node? */
+bool wr_is_dnode(const struct f2fs_blkgeo *g, const struct f2fs_node *n);
+/* Is @n an inode's block (offset 0, its own inode)? */
+bool wr_node_is_inode(const struct f2fs_wr *w, const struct wr_node *n);
 int wr_nodes_init(struct f2fs_wr *w);
 void wr_nodes_free(struct f2fs_wr *w);
 /* The cached node @nid of @ino, read on first use; pinned until wr_node_put(). */
@@ -349,6 +376,7 @@ void wr_nodes_shrink(struct f2fs_wr *w);
 /* Where file block @index of inode @in is addressed. */
 struct wr_dnode {
 	struct wr_node *node;  /* the inode or a direct node (pinned) */
+	bool in_inode;	       /* @node is the inode: addresses are its i_addr[] */
 	struct wr_node *inode; /* its file's inode (the caller's) */
 	uint64_t index;	       /* the file block of address @ofs */
 	unsigned int ofs;      /* address index in it, without the inode's extra offset */
@@ -433,7 +461,7 @@ void wr_page_free(struct wr_inode_table *t, uint8_t *page);
 int wr_set_size(struct f2fs_wr *w, struct wr_node *in, uint64_t size);
 
 /* data.c, for compress.c: copy page @index out (false when not cached), write one page */
-bool wr_page_copy(const struct wr_inode *wi, uint64_t index, void *out);
+bool wr_page_copy(const struct f2fs_wr *w, const struct wr_inode *wi, uint64_t index, void *out);
 int wr_write_cached_page(struct f2fs_wr *w, struct wr_node *in, struct wr_inode *wi,
 			 uint64_t index);
 void wr_drop_page_range(struct f2fs_wr *w, struct wr_inode *wi, uint64_t from, uint64_t to);

@@ -27,13 +27,13 @@ struct xlist {
 
 static size_t inline_xattr_bytes(struct f2fs_wr *w, const struct f2fs_inode *ri)
 {
-	return f2fs_inline_xattr_bytes(WR_BG, ri, w->fs->features);
+	return f2fs_inline_xattr_bytes(wr_bg(w), ri, w->fs->features);
 }
 
 /* The inline xattr area, to change (lib/format's description of where it lies). */
 static uint8_t *inline_xattr_area(struct f2fs_wr *w, struct f2fs_inode *ri)
 {
-	return (uint8_t *)f2fs_inline_xattr(WR_BG, ri, w->fs->features);
+	return (uint8_t *)f2fs_inline_xattr(wr_bg(w), ri, w->fs->features);
 }
 
 static int load(struct f2fs_wr *w, struct wr_node *in, struct xlist *x)
@@ -43,7 +43,7 @@ static int load(struct f2fs_wr *w, struct wr_node *in, struct xlist *x)
 	int ret;
 
 	x->inline_size = inline_xattr_bytes(w, &in->blk.i);
-	x->size = x->inline_size + F2FS_XATTR_NODE_BYTES;
+	x->size = x->inline_size + wr_bg(w)->footer_offset;
 	x->buf = calloc(1, x->size + 4);
 	if (!x->buf)
 		return -ENOMEM;
@@ -55,7 +55,7 @@ static int load(struct f2fs_wr *w, struct wr_node *in, struct xlist *x)
 			free(x->buf);
 			return ret;
 		}
-		memcpy(x->buf + x->inline_size, &xn->blk, F2FS_XATTR_NODE_BYTES);
+		memcpy(x->buf + x->inline_size, &xn->blk, wr_bg(w)->footer_offset);
 		wr_node_put(xn);
 	}
 	if (le32_get(*(le32 *)x->buf) != F2FS_XATTR_MAGIC) {
@@ -110,7 +110,7 @@ static int store(struct f2fs_wr *w, struct wr_node *in, struct xlist *x, size_t 
 	}
 	if (ret)
 		return ret;
-	memcpy(&xn->blk, x->buf + x->inline_size, F2FS_XATTR_NODE_BYTES);
+	memcpy(&xn->blk, x->buf + x->inline_size, wr_bg(w)->footer_offset);
 	wr_node_dirty(w, xn);
 	wr_node_put(xn);
 	return 0;
