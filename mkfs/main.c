@@ -140,17 +140,17 @@ static long long parse_num(const char *opt, const char *arg, long long min, long
 
 /*
  * -b: the kernel mounts blocks of its page size, 4 KiB or 16 KiB (newest
- * upstream also formats others no kernel mounts).  16 KiB volumes are read
- * by fsck and dump, but the write path builds 4 KiB blocks only.
+ * upstream also formats others no kernel mounts).
  */
-static void check_block_size(const char *arg)
+static uint32_t parse_block_size(const char *arg)
 {
 	long long v = parse_num("-b", arg, 0, INT32_MAX);
 
 	if (v == F2FS_MAX_BLKSIZE)
-		die("16 KiB blocks: not supported by mkfs.f2fs yet");
+		return F2FS_MAX_BLKSIZE_BITS;
 	if (v != F2FS_BLKSIZE)
 		die("invalid value for -b: '%s' (expected 4096 or 16384)", arg);
+	return F2FS_BLKSIZE_BITS;
 }
 
 static double parse_ratio(const char *arg)
@@ -267,7 +267,7 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 		o->heap_given = 1;
 		break;
 	case 'b':
-		check_block_size(arg);
+		cfg->geometry.log_blksize = parse_block_size(arg);
 		break;
 	case 'c':
 		add_device(o, arg);
@@ -560,6 +560,12 @@ static void compute_layout(const struct mkfs_opts *o, struct f2fs_device *dev,
 	die_closing(dev, "%s: %s", o->device, why);
 }
 
+/* log2 of the block size -b chose. */
+static uint32_t block_bits(const struct f2fs_mkfs_config *cfg)
+{
+	return cfg->geometry.log_blksize ? cfg->geometry.log_blksize : F2FS_BLKSIZE_BITS;
+}
+
 /* The devices' sizes and zones for the layout; a zoned device's limits. */
 static void describe_devices(struct mkfs_opts *o, struct f2fs_device *const *devs)
 {
@@ -579,7 +585,7 @@ static void describe_devices(struct mkfs_opts *o, struct f2fs_device *const *dev
 		info(o, "      %u zones, %llu zone size(bytes), %u randomly writeable zones\n",
 		     zi->nr_zones, (unsigned long long)zi->zone_bytes, d->rnd_zones);
 		info(o, "      %llu blocks per zone\n",
-		     (unsigned long long)(zi->zone_bytes / F2FS_BLKSIZE));
+		     (unsigned long long)(zi->zone_bytes >> block_bits(&o->cfg)));
 	}
 }
 
@@ -598,12 +604,13 @@ static struct f2fs_device *join_devices(struct mkfs_opts *o, struct f2fs_device 
 	if (o->ndevs == 1)
 		return devs[0];
 	for (i = 0; i < o->ndevs; i++) {
-		lens[i] = (uint64_t)l->dev_segments[i] * F2FS_SEGMENT_BYTES;
+		lens[i] = (uint64_t)l->dev_segments[i] * F2FS_DEFAULT_BLKS_PER_SEG
+			  << l->log_blksize;
 		o->cfg.paths[i] = o->devices[i];
 		info(o, "Info: Device[%u] : %s, %u segments\n", i, o->devices[i],
 		     l->dev_segments[i]);
 	}
-	lens[0] += (uint64_t)l->segment0_blkaddr * F2FS_BLKSIZE;
+	lens[0] += (uint64_t)l->segment0_blkaddr << l->log_blksize;
 	ret = f2fs_dev_concat(devs, lens, o->ndevs, &vol);
 	if (ret)
 		die("cannot join the devices: %s", strerror(-ret));

@@ -36,6 +36,7 @@ struct f2fs_layout_device {
 };
 
 struct f2fs_layout_params {
+	uint32_t log_blksize;	    /* -b: 12 (4 KiB, also for 0) or 14 (16 KiB) */
 	uint64_t total_sectors;	    /* volume size in sectors of sector_size */
 	uint32_t sector_size;	    /* 512 .. 4096, a power of two */
 	uint64_t start_sector;	    /* partition start, in 512-byte sectors */
@@ -74,6 +75,7 @@ struct f2fs_layout_params {
 #define F2FS_RESERVED_DEFAULT_OVERPROVISION 3.0
 
 struct f2fs_layout {
+	uint32_t log_blksize; /* 12 or 14: segments are 512 blocks of this size */
 	uint32_t log_sectorsize;
 	uint32_t log_sectors_per_block;
 	uint32_t segs_per_sec;

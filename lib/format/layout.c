@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/endian.h"
 #include "f2fs/layout.h"
 
@@ -57,10 +58,26 @@ static int too_small(char *why, size_t len, const char *msg)
 	return -ENOSPC;
 }
 
-/* The SIT bitmap of a 16 TiB volume: the most one checkpoint ever carries. */
-static uint32_t max_sit_bitmap_bytes(void)
+/* The block geometry of layout @l (a layout from before -b: 4 KiB). */
+static struct f2fs_blkgeo layout_geo(const struct f2fs_layout *l)
 {
-	uint64_t blocks = div_round_up(F2FS_MAX_SEGMENTS, F2FS_SIT_ENTRY_PER_BLOCK);
+	struct f2fs_blkgeo g;
+
+	if (f2fs_blkgeo_init(&g, l->log_blksize))
+		g = *f2fs_blkgeo_4k();
+	return g;
+}
+
+/* Bytes of a segment of 512 blocks of 1 << @log_blksize bytes. */
+static uint64_t segment_bytes(uint32_t log_blksize)
+{
+	return (uint64_t)BLKS_PER_SEG << log_blksize;
+}
+
+/* The SIT bitmap of the largest volume: the most one checkpoint ever carries. */
+static uint32_t max_sit_bitmap_bytes(const struct f2fs_blkgeo *g)
+{
+	uint64_t blocks = div_round_up(F2FS_MAX_SEGMENTS, g->sit_per_block);
 
 	return (uint32_t)(div_round_up(blocks, BLKS_PER_SEG) * BLKS_PER_SEG / 8);
 }
@@ -133,19 +150,22 @@ static double best_overprovision(const struct f2fs_layout_params *p, uint32_t ma
 static void place_metadata(const struct f2fs_layout_params *p, struct f2fs_layout *l,
 			   uint32_t *max_nat_bitmap)
 {
+	struct f2fs_blkgeo g = layout_geo(l);
+	/* the version bitmaps share the checkpoint block up to its checksum */
+	uint32_t in_cp = g.cp_chksum_offset - F2FS_CP_BITMAP_OFFSET;
 	uint64_t blocks, avail;
 	uint32_t sit_segs, max_sit_bitmap, sit_bitmap, max_nat_segs;
 
 	l->segment_count_ckpt = F2FS_CP_PACKS;
 	l->sit_blkaddr = l->segment0_blkaddr + l->segment_count_ckpt * BLKS_PER_SEG;
-	blocks = div_round_up(l->segment_count, F2FS_SIT_ENTRY_PER_BLOCK);
+	blocks = div_round_up(l->segment_count, g.sit_per_block);
 	sit_segs = (uint32_t)div_round_up(blocks, BLKS_PER_SEG);
 	l->segment_count_sit = sit_segs * 2;
 	l->nat_blkaddr = l->sit_blkaddr + l->segment_count_sit * BLKS_PER_SEG;
 
 	avail = (uint64_t)(l->segment_count - (l->segment_count_ckpt + l->segment_count_sit)) *
 		BLKS_PER_SEG;
-	blocks = div_round_up(avail, F2FS_NAT_ENTRY_PER_BLOCK);
+	blocks = div_round_up(avail, g.nat_per_block);
 	if (p->large_nat_bitmap) {
 		uint32_t nat_segs =
 		    (uint32_t)(div_round_up(blocks, BLKS_PER_SEG) * NAT_ENTRY_RATIO / 100);
@@ -160,21 +180,19 @@ static void place_metadata(const struct f2fs_layout_params *p, struct f2fs_layou
 
 	/* The version bitmaps must fit the checkpoint block, or spill into cp_payload. */
 	sit_bitmap = (l->segment_count_sit / 2) * BLKS_PER_SEG / 8;
-	max_sit_bitmap = sit_bitmap < max_sit_bitmap_bytes() ? sit_bitmap : max_sit_bitmap_bytes();
+	max_sit_bitmap =
+	    sit_bitmap < max_sit_bitmap_bytes(&g) ? sit_bitmap : max_sit_bitmap_bytes(&g);
 	if (p->large_nat_bitmap) {
 		uint32_t both = max_sit_bitmap + *max_nat_bitmap;
 
-		l->cp_payload =
-		    both > F2FS_CP_MAX_BITMAP_SIZE
-			? (uint32_t)div_round_up(both - F2FS_CP_MAX_BITMAP_SIZE, F2FS_BLKSIZE)
-			: 0;
+		l->cp_payload = both > in_cp ? (uint32_t)div_round_up(both - in_cp, g.blksize) : 0;
 		return;
 	}
-	if (max_sit_bitmap > F2FS_CP_MAX_SIT_BITMAP_SIZE) {
-		*max_nat_bitmap = F2FS_CP_MAX_BITMAP_SIZE;
-		l->cp_payload = (uint32_t)div_round_up(max_sit_bitmap, F2FS_BLKSIZE);
+	if (max_sit_bitmap > in_cp - F2FS_CP_MIN_NAT_BITMAP_SIZE) {
+		*max_nat_bitmap = in_cp;
+		l->cp_payload = (uint32_t)div_round_up(max_sit_bitmap, g.blksize);
 	} else {
-		*max_nat_bitmap = F2FS_CP_MAX_BITMAP_SIZE - max_sit_bitmap;
+		*max_nat_bitmap = in_cp - max_sit_bitmap;
 		l->cp_payload = 0;
 	}
 	max_nat_segs = (*max_nat_bitmap * 8) / BLKS_PER_SEG;
@@ -294,8 +312,19 @@ static void place_zoned_logs(const struct f2fs_layout_params *p, struct f2fs_lay
 	spread_logs(l);
 }
 
+/* log2 of the block size @p asks for (4 KiB when it names none). */
+static uint32_t layout_log_blksize(const struct f2fs_layout_params *p)
+{
+	return p->log_blksize ? p->log_blksize : F2FS_BLKSIZE_BITS;
+}
+
 static int check_params(const struct f2fs_layout_params *p, char *why, size_t len)
 {
+	if (p->log_blksize && p->log_blksize != F2FS_MIN_BLKSIZE_BITS &&
+	    p->log_blksize != F2FS_MAX_BLKSIZE_BITS)
+		return fail(why, len, "the block size must be 4096 or 16384");
+	if (p->sector_size > (1u << layout_log_blksize(p)))
+		return fail(why, len, "sectors larger than the block");
 	if (p->sector_size < F2FS_MIN_SECTOR_SIZE || p->sector_size > F2FS_MAX_SECTOR_SIZE ||
 	    (p->sector_size & (p->sector_size - 1)))
 		return fail(why, len, "sector size must be a power of two from 512 to 4096");
@@ -423,14 +452,15 @@ static int segment0_offset(const struct f2fs_layout_params *p, uint64_t zone_byt
 			   char *why, size_t len)
 {
 	bool zoned_multi = p->zoned && nr_devices(p) > 1;
-	uint64_t align = zoned_multi ? F2FS_SEGMENT_BYTES : zone_bytes;
+	uint64_t bs = 1u << layout_log_blksize(p);
+	uint64_t align = zoned_multi ? segment_bytes(layout_log_blksize(p)) : zone_bytes;
 	uint64_t start = p->start_sector * F2FS_MIN_SECTOR_SIZE, dev0 = device_bytes(p, 0);
-	uint64_t off = div_round_up(start + 2 * F2FS_BLKSIZE, align) * align - start;
+	uint64_t off = div_round_up(start + 2 * bs, align) * align - start;
 
 	if (p->readonly)
-		off = 2 * F2FS_BLKSIZE; /* nothing aligned: the kernel never writes it */
-	if (p->zoned && p->start_sector % (F2FS_BLKSIZE / F2FS_MIN_SECTOR_SIZE))
-		return fail(why, len, "a zoned volume must start on a 4 KiB boundary");
+		off = 2 * bs; /* nothing aligned: the kernel never writes it */
+	if (p->zoned && p->start_sector % (bs / F2FS_MIN_SECTOR_SIZE))
+		return fail(why, len, "a zoned volume must start on a block boundary");
 	if (dev0 < off)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
 	if (zoned_multi)
@@ -448,8 +478,8 @@ static int place_devices(const struct f2fs_layout_params *p, struct f2fs_layout 
 
 	for (i = 0; i < n; i++) {
 		bytes = device_bytes(p, i) - (i == 0 ? off : 0);
-		l->dev_segments[i] =
-		    (uint32_t)(bytes / F2FS_SEGMENT_BYTES / l->segs_per_zone * l->segs_per_zone);
+		l->dev_segments[i] = (uint32_t)(bytes / segment_bytes(l->log_blksize) /
+						l->segs_per_zone * l->segs_per_zone);
 		total += l->dev_segments[i];
 	}
 	if (total > F2FS_MAX_SEGMENTS)
@@ -480,7 +510,8 @@ static int check_zone_alignment(const struct f2fs_layout_params *p, const struct
 		return 0;
 	if (p->zone_blocks == 0 || p->zone_blocks % BLKS_PER_SEG)
 		return fail(why, len, "the zone size must be a multiple of the 2 MiB segment");
-	first = nr_devices(p) == 1 ? l->segment0_blkaddr + p->start_sector / 8
+	first = nr_devices(p) == 1 ? l->segment0_blkaddr +
+					 (p->start_sector * F2FS_MIN_SECTOR_SIZE >> l->log_blksize)
 				   : device_start(l, 1) - l->segment0_blkaddr;
 	if (first % p->zone_blocks)
 		return fail(why, len, "segment 0 or the zoned device does not start on a zone");
@@ -541,19 +572,20 @@ int f2fs_layout_compute(const struct f2fs_layout_params *p, struct f2fs_layout *
 	ret = check_params(p, why, len);
 	if (ret)
 		return ret;
+	l->log_blksize = layout_log_blksize(p);
 	l->log_sectorsize = log2_u32(p->sector_size);
-	l->log_sectors_per_block = log2_u32(F2FS_BLKSIZE / p->sector_size);
+	l->log_sectors_per_block = l->log_blksize - l->log_sectorsize;
 	l->segs_per_sec = p->segs_per_sec;
 	l->secs_per_zone = p->secs_per_zone;
 	l->segs_per_zone = p->segs_per_sec * p->secs_per_zone;
 	l->large_nat_bitmap = p->large_nat_bitmap;
 	l->block_count = p->total_sectors >> l->log_sectors_per_block;
 
-	zone_bytes = (uint64_t)F2FS_SEGMENT_BYTES * l->segs_per_zone;
+	zone_bytes = segment_bytes(l->log_blksize) * l->segs_per_zone;
 	ret = segment0_offset(p, zone_bytes, &offset, why, len);
 	if (ret)
 		return ret;
-	l->segment0_blkaddr = (uint32_t)(offset / F2FS_BLKSIZE);
+	l->segment0_blkaddr = (uint32_t)(offset >> l->log_blksize);
 	l->cp_blkaddr = l->segment0_blkaddr;
 	ret = place_devices(p, l, offset, why, len);
 	if (!ret)
@@ -607,7 +639,7 @@ static int layout_fits(const struct f2fs_layout_params *p, uint64_t bytes)
 
 uint64_t f2fs_layout_min_bytes(const struct f2fs_layout_params *p)
 {
-	uint64_t step = (uint64_t)F2FS_SEGMENT_BYTES * p->segs_per_sec * p->secs_per_zone;
+	uint64_t step = segment_bytes(layout_log_blksize(p)) * p->segs_per_sec * p->secs_per_zone;
 	uint64_t lo = 0, hi = step;
 
 	if (step == 0)
@@ -639,6 +671,7 @@ uint64_t f2fs_layout_min_bytes(const struct f2fs_layout_params *p)
 void f2fs_layout_of_super(const struct f2fs_super_block *sb, struct f2fs_layout *l)
 {
 	memset(l, 0, sizeof(*l));
+	l->log_blksize = le32_get(sb->log_blocksize);
 	l->log_sectorsize = le32_get(sb->log_sectorsize);
 	l->log_sectors_per_block = le32_get(sb->log_sectors_per_block);
 	l->segs_per_sec = le32_get(sb->segs_per_sec);

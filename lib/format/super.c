@@ -30,7 +30,7 @@ void f2fs_super_set_layout(struct f2fs_super_block *sb, const struct f2fs_layout
 {
 	sb->log_sectorsize = le32_put(l->log_sectorsize);
 	sb->log_sectors_per_block = le32_put(l->log_sectors_per_block);
-	sb->log_blocksize = le32_put(F2FS_BLKSIZE_BITS);
+	sb->log_blocksize = le32_put(l->log_blksize ? l->log_blksize : F2FS_BLKSIZE_BITS);
 	sb->log_blocks_per_seg = le32_put(F2FS_LOG_BLKS_PER_SEG);
 	sb->segs_per_sec = le32_put(l->segs_per_sec);
 	sb->secs_per_zone = le32_put(l->secs_per_zone);

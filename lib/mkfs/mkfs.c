@@ -23,6 +23,7 @@
 #include <time.h>
 #include <uuid/uuid.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/dir.h"
 #include "f2fs/endian.h"
@@ -57,9 +58,10 @@ struct mkfs_ctx {
 	struct f2fs_super_block sb;
 	struct initial_tree t;
 	uint64_t now;
-	uint64_t cp_ver; /* of the pack mkfs writes */
-	bool trimmed;	 /* discard succeeded: CP_TRIMMED_FLAG */
-	bool reads_zero; /* the whole device now reads as zeros */
+	uint64_t cp_ver;       /* of the pack mkfs writes */
+	bool trimmed;	       /* discard succeeded: CP_TRIMMED_FLAG */
+	bool reads_zero;       /* the whole device now reads as zeros */
+	struct f2fs_blkgeo bg; /* the block size the layout asks for */
 };
 
 void f2fs_mkfs_config_init(struct f2fs_mkfs_config *cfg)
@@ -88,7 +90,7 @@ unsigned int f2fs_mkfs_quota_types(uint32_t features, unsigned int types[F2FS_MA
 
 static int write_block(struct mkfs_ctx *c, uint64_t blkaddr, const void *buf)
 {
-	return f2fs_dev_write(c->dev, buf, blkaddr * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	return f2fs_dev_write(c->dev, buf, blkaddr * c->bg.blksize, c->bg.blksize);
 }
 
 /* Inode numbers: root, then quota files, then lost+found, as upstream numbers them. */
@@ -117,7 +119,7 @@ static void build_cp(const struct mkfs_ctx *c, struct f2fs_checkpoint *cp)
 	uint32_t flags = CP_NAT_BITS_FLAG;
 	int i;
 
-	memset(cp, 0, F2FS_BLKSIZE);
+	memset(cp, 0, c->bg.blksize);
 	cp->checkpoint_ver = le64_put(c->cp_ver - 1);
 	for (i = 0; i < F2FS_MAX_ACTIVE_NODE_LOGS; i++) {
 		cp->cur_node_segno[i] =
@@ -136,7 +138,7 @@ static void build_cp(const struct mkfs_ctx *c, struct f2fs_checkpoint *cp)
 	cp->sit_ver_bitmap_bytesize = le32_put(l->sit_bitmap_bytes);
 	cp->nat_ver_bitmap_bytesize = le32_put(l->nat_bitmap_bytes);
 	cp->checksum_offset =
-	    le32_put(l->large_nat_bitmap ? F2FS_CP_BITMAP_OFFSET : F2FS_CP_CHKSUM_OFFSET);
+	    le32_put(l->large_nat_bitmap ? F2FS_CP_BITMAP_OFFSET : c->bg.cp_chksum_offset);
 }
 
 /* What every inode mkfs makes shares: owner, times, no inline data or xattrs, hot logs. */
@@ -162,7 +164,7 @@ static int build_quota_file(const struct mkfs_ctx *c, uint32_t id, unsigned int 
 	int ret;
 
 	f2fs_quota_set_init(&s);
-	ret = f2fs_quota_charge(&s, id, inodes, (int64_t)inodes * F2FS_BLKSIZE);
+	ret = f2fs_quota_charge(&s, id, inodes, (int64_t)inodes * c->bg.blksize);
 	if (!ret)
 		ret = f2fs_quota_encode(&s, type, file, len);
 	f2fs_quota_set_free(&s);
@@ -222,21 +224,21 @@ static int write_tree(struct mkfs_ctx *c, struct f2fs_fs *fs)
  */
 static int write_spare_pack(struct mkfs_ctx *c)
 {
-	uint8_t blk[F2FS_BLKSIZE];
+	uint8_t blk[F2FS_MAX_BLKSIZE];
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)blk;
 	struct f2fs_pack_layout pl;
 	uint64_t start = (uint64_t)c->l->cp_blkaddr + F2FS_DEFAULT_BLKS_PER_SEG;
-	int ret =
-	    f2fs_dev_read(c->dev, blk, (uint64_t)c->l->cp_blkaddr * F2FS_BLKSIZE, sizeof(blk));
+	uint32_t bs = c->bg.blksize;
+	int ret = f2fs_dev_read(c->dev, blk, (uint64_t)c->l->cp_blkaddr * bs, bs);
 
 	if (ret)
 		return ret;
 	cp->checkpoint_ver = 0;
-	f2fs_cp_seal(cp, F2FS_BLKSIZE);
+	f2fs_cp_seal(cp, bs);
 	f2fs_pack_layout(cp, c->l->cp_payload, &pl);
-	ret = f2fs_dev_write(c->dev, blk, start * F2FS_BLKSIZE, sizeof(blk));
+	ret = write_block(c, start, blk);
 	if (!ret)
-		ret = f2fs_dev_write(c->dev, blk, (start + pl.last) * F2FS_BLKSIZE, sizeof(blk));
+		ret = write_block(c, start + pl.last, blk);
 	return ret;
 }
 
@@ -244,7 +246,7 @@ static int write_spare_pack(struct mkfs_ctx *c)
 static int write_volume(struct mkfs_ctx *c)
 {
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
-	struct f2fs_checkpoint *cp = calloc(1, F2FS_BLKSIZE);
+	struct f2fs_checkpoint *cp = calloc(1, c->bg.blksize);
 	struct f2fs_fs *fs = NULL;
 	int ret;
 
@@ -327,10 +329,10 @@ static int build_super(struct mkfs_ctx *c, struct f2fs_mkfs_result *res)
 
 static int write_supers(struct mkfs_ctx *c)
 {
-	uint8_t blk[F2FS_BLKSIZE];
+	uint8_t blk[F2FS_MAX_BLKSIZE];
 	int ret, i;
 
-	memset(blk, 0, sizeof(blk));
+	memset(blk, 0, c->bg.blksize);
 	memcpy(blk + F2FS_SUPER_OFFSET, &c->sb, sizeof(c->sb));
 	for (i = 0, ret = 0; !ret && i < 2; i++)
 		ret = write_block(c, (uint64_t)i, blk);
@@ -341,7 +343,7 @@ static int write_supers(struct mkfs_ctx *c)
 
 static int zero_range(struct mkfs_ctx *c, uint64_t blkaddr, uint64_t blocks)
 {
-	return f2fs_dev_zero(c->dev, blkaddr * F2FS_BLKSIZE, blocks * F2FS_BLKSIZE);
+	return f2fs_dev_zero(c->dev, blkaddr * c->bg.blksize, blocks * c->bg.blksize);
 }
 
 struct reset_scan {
@@ -381,7 +383,7 @@ static int reset_zones(struct mkfs_ctx *c, uint64_t *first)
  */
 static int zero_below(struct mkfs_ctx *c, uint64_t limit, uint64_t blkaddr, uint64_t blocks)
 {
-	uint64_t end = blkaddr + blocks, lim = limit / F2FS_BLKSIZE;
+	uint64_t end = blkaddr + blocks, lim = limit / c->bg.blksize;
 
 	if (blkaddr >= lim)
 		return 0;
@@ -416,7 +418,7 @@ static int clear_device(struct mkfs_ctx *c)
 	}
 	if (c->reads_zero)
 		return 0;
-	ret = zero_below(c, limit, 0, (size < WIPE_BYTES ? size : WIPE_BYTES) / F2FS_BLKSIZE);
+	ret = zero_below(c, limit, 0, (size < WIPE_BYTES ? size : WIPE_BYTES) / c->bg.blksize);
 	if (!ret)
 		ret = zero_below(c, limit, l->sit_blkaddr,
 				 (uint64_t)l->segment_count_sit / 2 * F2FS_DEFAULT_BLKS_PER_SEG);
@@ -449,6 +451,8 @@ int f2fs_mkfs_format(struct f2fs_device *dev, const struct f2fs_mkfs_config *cfg
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	if (f2fs_blkgeo_init(&c.bg, l->log_blksize ? l->log_blksize : F2FS_BLKSIZE_BITS))
+		return -EINVAL;
 	c.now = cfg->fixed_time >= 0 ? (uint64_t)cfg->fixed_time : (uint64_t)time(NULL);
 	c.cp_ver = pick_cp_version(cfg);
 	plan_tree(&c);
@@ -492,12 +496,13 @@ struct zone_census {
 	struct f2fs_layout_device *d;
 	uint64_t *unusable; /* size - capacity of the sequential zones, UINT64_MAX until one */
 	bool random_run;    /* no zone that must be written in order seen yet */
+	uint32_t log_blksize;
 };
 
 static int count_zone(const struct f2fs_zone *z, void *arg)
 {
 	struct zone_census *s = arg;
-	uint64_t cap_blocks = z->capacity / F2FS_BLKSIZE;
+	uint64_t cap_blocks = z->capacity >> s->log_blksize;
 
 	if (z->cond == F2FS_ZONE_READONLY || z->cond == F2FS_ZONE_OFFLINE ||
 	    z->type == F2FS_ZONE_SEQ_REQ)
@@ -521,9 +526,10 @@ static int count_zone(const struct f2fs_zone *z, void *arg)
  * -EDOM when its sequential zones' capacities differ from each other or
  * from *@unusable's.
  */
-static int describe_zones(struct f2fs_device *dev, struct f2fs_layout_device *d, uint64_t *unusable)
+static int describe_zones(struct f2fs_device *dev, struct f2fs_layout_device *d, uint64_t *unusable,
+			  uint32_t log_blksize)
 {
-	struct zone_census s = {d, unusable, true};
+	struct zone_census s = {d, unusable, true, log_blksize};
 	int ret = f2fs_dev_for_each_zone(dev, count_zone, &s);
 
 	if (!d->host_managed)
@@ -535,7 +541,8 @@ static int describe_zones(struct f2fs_device *dev, struct f2fs_layout_device *d,
 static int zone_geometry(struct f2fs_layout_params *g, struct f2fs_device *const *devs,
 			 unsigned int n, char *why, size_t len)
 {
-	uint64_t zone_bytes = 0, zb;
+	uint32_t log_bs = g->log_blksize ? g->log_blksize : F2FS_BLKSIZE_BITS;
+	uint64_t zone_bytes = 0, zb, seg_bytes = (uint64_t)F2FS_DEFAULT_BLKS_PER_SEG << log_bs;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -547,18 +554,19 @@ static int zone_geometry(struct f2fs_layout_params *g, struct f2fs_device *const
 				   f2fs_dev_path(devs[0]), f2fs_dev_path(devs[i]));
 		zone_bytes = zb;
 	}
-	if (zone_bytes % F2FS_SEGMENT_BYTES)
+	if (zone_bytes % seg_bytes)
 		return say(why, len, -EINVAL,
-			   "zones of %llu KiB: a zone must hold whole 2 MiB segments",
-			   (unsigned long long)(zone_bytes >> 10));
+			   "zones of %llu KiB: a zone must hold whole %llu MiB segments",
+			   (unsigned long long)(zone_bytes >> 10),
+			   (unsigned long long)(seg_bytes >> 20));
 	if (zone_bytes & (zone_bytes - 1))
 		return say(why, len, -EINVAL,
 			   "zones of %llu MiB: Linux 6.1 mounts only zones whose size is a "
 			   "power of two",
 			   (unsigned long long)(zone_bytes >> 20));
 	g->zoned = true;
-	g->zone_blocks = zone_bytes / F2FS_BLKSIZE;
-	g->segs_per_sec = (uint32_t)(zone_bytes / F2FS_SEGMENT_BYTES);
+	g->zone_blocks = zone_bytes >> log_bs;
+	g->segs_per_sec = (uint32_t)(zone_bytes / seg_bytes);
 	g->secs_per_zone = 1;
 	return 0;
 }
@@ -618,7 +626,8 @@ int f2fs_mkfs_describe_devices(struct f2fs_mkfs_config *cfg, struct f2fs_device 
 		g->total_sectors += d->sectors;
 		if (!d->zoned)
 			continue;
-		ret = describe_zones(devs[i], d, &unusable);
+		ret = describe_zones(devs[i], d, &unusable,
+				     g->log_blksize ? g->log_blksize : F2FS_BLKSIZE_BITS);
 		if (ret == -EDOM)
 			return say(
 			    why, len, -EINVAL,
