@@ -30,6 +30,7 @@
 #include <selinux/selinux.h>
 #endif
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/compress.h"
 #include "f2fs/endian.h"
 #include "f2fs/load.h"
@@ -137,12 +138,19 @@ static int join(struct loader *l, char *out, const char *dir, const char *name)
 
 /* ---- pass 1: measure ---- */
 
-/* Blocks a file of @blocks data blocks needs for its direct and indirect nodes. */
-static uint64_t node_blocks(uint64_t blocks)
+/* An inode's addresses, less a margin for extra attributes (900 with 4 KiB blocks). */
+static uint64_t inode_room(const struct f2fs_blkgeo *g)
 {
-	uint64_t direct = blocks > 900 ? (blocks - 900 + 1017) / 1018 : 0;
+	return g->addrs_per_inode - 23;
+}
 
-	return 1 + direct + (direct > 2 ? (direct - 2 + 1017) / 1018 + 1 : 0);
+/* Blocks a file of @blocks data blocks needs for its direct and indirect nodes. */
+static uint64_t node_blocks(const struct f2fs_blkgeo *g, uint64_t blocks)
+{
+	uint64_t in_inode = inode_room(g), per = g->addrs_per_block;
+	uint64_t direct = blocks > in_inode ? (blocks - in_inode + per - 1) / per : 0;
+
+	return 1 + direct + (direct > 2 ? (direct - 2 + per - 1) / per + 1 : 0);
 }
 
 static int measure(struct loader *l, const char *path, uint64_t *entries_in_parent)
@@ -179,11 +187,15 @@ static int measure(struct loader *l, const char *path, uint64_t *entries_in_pare
 			ret = measure(l, child, &sub);
 			l->st->need_blocks += 1 + sub / 48;
 		} else if (S_ISREG(sb.st_mode)) {
-			uint64_t blocks = (uint64_t)sb.st_blocks * 512 / F2FS_BLKSIZE;
+			const struct f2fs_blkgeo *g = &f2fs_fs_geo(l->fs)->blk;
+			uint64_t blocks = (uint64_t)sb.st_blocks * 512 / g->blksize;
 
-			if ((uint64_t)sb.st_size > 3400 && !blocks)
+			/* past what an inode holds inline (3400 bytes at 4 KiB), a block at least
+			 */
+			if ((uint64_t)sb.st_size > (inode_room(g) - F2FS_INLINE_XATTR_ADDRS) * 4 &&
+			    !blocks)
 				blocks = 1;
-			l->st->need_blocks += blocks + node_blocks(blocks);
+			l->st->need_blocks += blocks + node_blocks(g, blocks);
 		} else {
 			l->st->need_blocks += 2;
 		}
@@ -609,10 +621,12 @@ static int check_fits(struct loader *l)
 			    *f2fs_fs_why(l->fs) ? f2fs_fs_why(l->fs) : strerror(-ret));
 	free_blocks = s.user_blocks > s.valid_blocks ? s.user_blocks - s.valid_blocks : 0;
 	if (l->st->need_blocks > free_blocks)
-		return fail(l, -ENOSPC, "%s needs about %llu MiB, the volume has %llu MiB free",
-			    l->o->source,
-			    (unsigned long long)(l->st->need_blocks * F2FS_BLKSIZE >> 20),
-			    (unsigned long long)(free_blocks * F2FS_BLKSIZE >> 20));
+		return fail(
+		    l, -ENOSPC, "%s needs about %llu MiB, the volume has %llu MiB free",
+		    l->o->source,
+		    (unsigned long long)(l->st->need_blocks * f2fs_fs_geo(l->fs)->blk.blksize >>
+					 20),
+		    (unsigned long long)(free_blocks * f2fs_fs_geo(l->fs)->blk.blksize >> 20));
 	return 0;
 }
 

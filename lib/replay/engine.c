@@ -166,7 +166,7 @@ static int write_setup_file(struct rp_engine *e, const struct f2fs_replay_setup_
 		rp_enter(e, e->flush_ctx[0]);
 		ret = f2fs_pwrite(e->fs, ino, buf, n, off);
 		ret = ret ? ret : rp_file_written(e, sf->path, off, n, 0);
-		if (!ret && f2fs_dirty_pages(e->fs, ino) * F2FS_RP_PAGE >= SETUP_DIRTY)
+		if (!ret && f2fs_dirty_pages(e->fs, ino) * e->blksize >= SETUP_DIRTY)
 			ret = f2fs_writepages(e->fs, ino, F2FS_WB_NONE, 0);
 		ret = rp_leave(e, ret);
 	}
@@ -261,6 +261,7 @@ static int open_volume(struct rp_engine *e, char *why, size_t why_len)
 		ret = f2fs_fs_open(e->sdev, F2FS_FS_WRITE, &e->fs, why, why_len);
 	if (ret)
 		return ret;
+	e->blksize = f2fs_fs_geo(e->fs)->blk.blksize;
 	f2fs_write_set_writeback(e->fs, 0, 0);
 	/* 256 MiB of node pages: a host's page cache keeps a workload's inodes */
 	f2fs_write_set_node_cache(e->fs, 65536);

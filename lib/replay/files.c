@@ -25,7 +25,7 @@
 #include "replay_internal.h"
 #include "f2fs/sched.h"
 
-#define READ_REQ_BLOCKS	 128u /* 512 KiB */
+#define READ_REQ_BYTES	 (512u << 10) /* a read request of the read pass */
 #define VERIFY_MAX_FILES 64u
 #define VERIFY_MAX_BYTES (64ull << 20) /* per file */
 #define VERIFY_CHUNK	 (1u << 20)
@@ -160,6 +160,7 @@ struct extent {
 struct extent_walk {
 	uint64_t last_file, last_addr;
 	uint64_t requests, run;
+	uint32_t req_blocks; /* blocks in READ_REQ_BYTES */
 	struct extent *list;
 	size_t n, cap;
 	int err;
@@ -169,7 +170,7 @@ static int close_run(struct extent_walk *w)
 {
 	if (!w->run)
 		return 0;
-	w->requests += (w->run + READ_REQ_BLOCKS - 1) / READ_REQ_BLOCKS;
+	w->requests += (w->run + w->req_blocks - 1) / w->req_blocks;
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 64;
 		struct extent *l = realloc(w->list, cap * sizeof(*l));
@@ -207,6 +208,7 @@ static int file_extents(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *n,
 	int ret = f2fs_read_inode(fs, ino, n);
 
 	memset(w, 0, sizeof(*w));
+	w->req_blocks = READ_REQ_BYTES / f2fs_fs_geo(fs)->blk.blksize;
 	ret = ret ? ret : f2fs_file_for_each_block(fs, n, on_block, w);
 	return ret ? ret : close_run(w);
 }
@@ -222,16 +224,16 @@ static int read_extents(struct rp_engine *e, int ctx, const struct extent_walk *
 	for (i = 0; i < w->n && !ret; i++) {
 		uint64_t done;
 
-		for (done = 0; done < w->list[i].blocks && !ret; done += READ_REQ_BLOCKS) {
+		for (done = 0; done < w->list[i].blocks && !ret; done += w->req_blocks) {
 			uint64_t n = w->list[i].blocks - done;
 
-			if (n > READ_REQ_BLOCKS)
-				n = READ_REQ_BLOCKS;
+			if (n > w->req_blocks)
+				n = w->req_blocks;
 			rp_sched_set_current(e->sched, ctx);
-			ret = f2fs_dev_read(e->sdev, buf, (w->list[i].addr + done) * F2FS_BLKSIZE,
-					    n * F2FS_BLKSIZE);
+			ret = f2fs_dev_read(e->sdev, buf, (w->list[i].addr + done) * e->blksize,
+					    n * e->blksize);
 			rep->read_pass_requests++;
-			rep->read_pass_bytes += n * F2FS_BLKSIZE;
+			rep->read_pass_bytes += n * e->blksize;
 		}
 	}
 	return ret;
@@ -257,8 +259,8 @@ static int verify_request(struct rp_engine *e, const struct rp_file *f, uint64_t
 			  uint64_t addr, uint64_t blocks, uint64_t size, uint8_t *got,
 			  uint8_t *want)
 {
-	uint64_t off = file_block * F2FS_BLKSIZE, len = blocks * F2FS_BLKSIZE;
-	int ret = f2fs_dev_read(e->sdev, got, addr * F2FS_BLKSIZE, (size_t)len);
+	uint64_t off = file_block * e->blksize, len = blocks * e->blksize;
+	int ret = f2fs_dev_read(e->sdev, got, addr * e->blksize, (size_t)len);
 
 	if (ret)
 		return ret;
@@ -283,20 +285,20 @@ static int verify_file(struct rp_engine *e, struct f2fs_fs *fs, const struct rp_
 		return verify_small(e, fs, f, n, size, got, want);
 	for (i = 0; i < w->n; i++)
 		mapped += w->list[i].blocks;
-	if (mapped * F2FS_BLKSIZE < size)
+	if (mapped * e->blksize < size)
 		return 1; /* a hole where the workload wrote */
 	every = size / VERIFY_MAX_BYTES + 1;
 	for (i = 0; i < w->n && !ret; i++) {
 		uint64_t k;
 
-		for (k = 0; k < w->list[i].blocks && !ret; k += READ_REQ_BLOCKS, seen++) {
+		for (k = 0; k < w->list[i].blocks && !ret; k += w->req_blocks, seen++) {
 			uint64_t cnt = w->list[i].blocks - k;
 
 			if (seen % every)
 				continue;
 			ret = verify_request(e, f, w->list[i].file_block + k, w->list[i].addr + k,
-					     cnt < READ_REQ_BLOCKS ? cnt : READ_REQ_BLOCKS, size,
-					     got, want);
+					     cnt < w->req_blocks ? cnt : w->req_blocks, size, got,
+					     want);
 		}
 	}
 	return ret;
@@ -345,7 +347,7 @@ static int check_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node
 {
 	uint8_t *got = NULL, *want = malloc(VERIFY_CHUNK);
 	size_t i, candidates = 0, every, seen = 0;
-	int ret = posix_memalign((void **)&got, F2FS_BLKSIZE, VERIFY_CHUNK);
+	int ret = posix_memalign((void **)&got, e->blksize, VERIFY_CHUNK);
 
 	if (ret || !want) {
 		free(got);
@@ -376,19 +378,20 @@ static int check_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node
 
 int rp_read_pass_and_verify(struct rp_engine *e, struct f2fs_replay_report *rep)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = NULL;
 	void *buf = NULL;
 	struct f2fs_fs *fs = NULL;
 	char why[200] = "";
-	int ret = n ? posix_memalign(&buf, F2FS_BLKSIZE, READ_REQ_BLOCKS * F2FS_BLKSIZE) : ENOMEM;
+	int ret = f2fs_fs_open(e->sdev, 0, &fs, why, sizeof(why));
 
-	if (ret) {
-		free(n);
-		return -ENOMEM;
-	}
-	ret = f2fs_fs_open(e->sdev, 0, &fs, why, sizeof(why));
 	if (ret)
 		snprintf(e->why, sizeof(e->why), "reopening the volume: %s", why);
+	if (!ret) {
+		e->blksize = f2fs_fs_geo(fs)->blk.blksize;
+		n = f2fs_block_alloc(fs);
+		if (!n || posix_memalign(&buf, e->blksize, READ_REQ_BYTES))
+			ret = -ENOMEM;
+	}
 	ret = ret ? ret : measure_files(e, fs, n, rep, buf);
 	ret = ret ? ret : check_files(e, fs, n, rep);
 	if (ret && !e->why[0])

@@ -344,7 +344,7 @@ static bool flusher_pick(struct rp_engine *e, uint64_t now, uint32_t *ino, int *
 	struct rp_dirty_pick pk = {
 	    .now = now,
 	    .expire_ns = (uint64_t)e->pol->dirty_expire_ms * 1000000ull,
-	    .background = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE > e->pol->dirty_background,
+	    .background = f2fs_dirty_pages(e->fs, 0) * e->blksize > e->pol->dirty_background,
 	    .round_robin = e->pol->writeback == F2FS_RP_WB_FIFO,
 	    .has_dirty = has_dirty,
 	    .arg = e,
@@ -410,7 +410,7 @@ static uint64_t dirty_bytes(struct rp_engine *e, int ctx)
 	uint64_t dirty;
 
 	rp_enter(e, ctx);
-	dirty = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE;
+	dirty = f2fs_dirty_pages(e->fs, 0) * e->blksize;
 	rp_leave(e, 0);
 	return dirty;
 }
@@ -439,7 +439,7 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 
 	rp_enter(e, ctx);
 	ret = rp_dirty_note(&e->dirty, ino, rp_time(e), cls);
-	dirty = f2fs_dirty_pages(e->fs, 0) * F2FS_RP_PAGE;
+	dirty = f2fs_dirty_pages(e->fs, 0) * e->blksize;
 	rp_leave(e, 0);
 	if (ret)
 		return ret;

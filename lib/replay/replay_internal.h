@@ -19,8 +19,6 @@
 #include "f2fs/write.h"
 #include "f2fs/clock.h"
 
-#define F2FS_RP_PAGE 4096ull
-
 /* A lock handed over in arrival order (a ticket lock): waiting threads take turns. */
 struct rp_fifo_lock {
 	pthread_mutex_t mutex;
@@ -96,6 +94,7 @@ struct rp_engine {
 	struct rp_sched *sched;
 	struct f2fs_device *sdev; /* the scheduler stacked on the caller's device */
 	struct f2fs_fs *fs;
+	uint32_t blksize; /* the volume's: a dirty page's bytes, a block read back */
 	struct f2fs_write_stats base_stats;
 
 	struct rp_fifo_lock big; /* the big lock */
