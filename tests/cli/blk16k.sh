@@ -1,17 +1,19 @@
 #!/bin/bash
-# 16 KiB blocks (log_blocksize 14), read side: newest upstream's mkfs.f2fs
-# -b 16384 and sload.f2fs make the volumes, newest upstream's fsck and dump
-# judge (the x86 kernel cannot mount 16 KiB blocks).  Our fsck --dry-run
-# must find fresh and loaded volumes clean, our dump -r extract a loaded
-# tree (a file using indirect nodes among it) equal to the source, dump -d 1
-# and -i list the fields upstream's dump lists, lz4 and lzo clusters read
-# back, and on corruptions made with upstream's inject our fsck's verdict
-# must be upstream's.  Writing
-# tools refuse such a volume with one line and leave it as it was, but for
-# f2fslabel, which writes both superblock copies where 16 KiB blocks put
-# them, and our mkfs -b refuses 16384 (and sizes no kernel mounts).
-# Without newest upstream built only those refusals run (the unit tests
-# carry the 16 KiB geometry).
+# 16 KiB blocks (log_blocksize 14).  The x86 kernel cannot mount them, so
+# newest upstream's fsck and dump judge.  Our side: mkfs.f2fs -b 16384 lays
+# volumes out as newest upstream does (tests/cli/blk16k-layout.matrix and
+# its checked-in table, through mkfs-layout.sh), and our sload, fsck -y,
+# defrag and f2fs_io replay write such volumes that both fscks find clean,
+# our dump -r extracting a loaded tree (xattrs, symlinks, a sparse file
+# using indirect nodes, compressed files) equal to the source.  Upstream's
+# side: volumes its mkfs and sload made read with our fsck and dump (fields
+# as upstream's dump lists them, lz4 and lzo clusters), our fsck's verdict
+# on corruptions made with upstream's inject is upstream's, and our fsck -y
+# repairs them so that both fscks are clean.  inject.f2fs and fsck --rebuild
+# still refuse 16 KiB volumes with one line and write nothing; so does
+# packed_ssa (4 KiB summaries in 16 KiB blocks), which upstream leaves off
+# unless asked.  Without newest upstream built the cases that need it skip,
+# and our fsck alone judges our volumes.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -47,11 +49,9 @@ REFUSE_IMAGE=$img expect_refusal fsck-log13 'log_blocksize 13 is not 12 or 14' -
 REFUSE_IMAGE=$img expect_refusal dump-log13 'log_blocksize 13 is not 12 or 14' -- \
 	"$DUMP" -d 1 "$img"
 
-# our mkfs takes -b as newest upstream does, but formats 4 KiB blocks only
+# our mkfs takes -b as newest upstream does: 4096 or 16384 (the sizes a kernel mounts)
 pat=$WORK/pattern.img
 make_pattern_image "$pat" $((64 << 20))
-REFUSE_IMAGE=$pat expect_refusal mkfs-b16384 '^mkfs.f2fs: 16 KiB blocks: not supported by mkfs.f2fs yet$' -- \
-	"$MKFS" -f -b 16384 "$pat"
 REFUSE_IMAGE=$pat expect_refusal mkfs-b8192 "invalid value for -b: '8192' \(expected 4096 or 16384\)" -- \
 	"$MKFS" -f -b 8192 "$pat"
 run_cmd "$MKFS" -q -f -b 4096 "$pat"
@@ -59,6 +59,159 @@ if [ "$RC" -eq 0 ] && "$FSCK" --dry-run "$pat" >/dev/null 2>&1; then
 	pass mkfs-b4096
 else
 	fail mkfs-b4096 "mkfs exited $RC: $(snippet "$WORK/last.err")"
+fi
+
+# clean IMG NAME: our fsck and (when built) newest upstream's both call IMG clean.
+clean() {
+	run_cmd "$FSCK" --dry-run "$1"
+	if [ "$RC" -ne 0 ]; then
+		fail "$2" "our fsck exited $RC: $(grep -a 'Fail\|PR_' "$WORK/last.out" | head -3)"
+		return 1
+	fi
+	if [ -x "$N_FSCK" ]; then
+		run_cmd "$N_FSCK" --dry-run "$1"
+		if [ "$RC" -ne 0 ] || grep -aq '\[Fail\]' "$WORK/last.out"; then
+			fail "$2" "upstream fsck exited $RC: $(grep -a 'Fail' "$WORK/last.out" | head -2)"
+			return 1
+		fi
+	fi
+	pass "$2"
+}
+
+# extracted NAME IMG SRC: our dump -r of IMG equals the tree SRC, xattrs included.
+extracted() {
+	local d
+	rm -rf "$WORK/out"
+	run_cmd "$DUMP" -r -L -o "$WORK/out" "$2"
+	rm -rf "$WORK/out/lost+found"
+	if [ "$RC" -ne 0 ]; then
+		fail "$1" "dump -r exited $RC: $(snippet "$WORK/last.err")"
+	elif ! d=$(diff -r --no-dereference "$3" "$WORK/out" 2>&1); then
+		fail "$1" "$(head -c 300 <<<"$d")"
+	elif command -v getfattr >/dev/null &&
+		! d=$(diff <(cd "$3" && getfattr -R -h -d . 2>/dev/null) \
+			<(cd "$WORK/out" && getfattr -R -h -d . 2>/dev/null)); then
+		fail "$1" "xattrs differ: $(head -c 300 <<<"$d")"
+	else
+		pass "$1"
+	fi
+}
+
+# --- our mkfs -b 16384: newest upstream's layout ----------------------------
+
+reader=$TOP/dump/dump.f2fs
+[ -x "$NEWEST/fsck/dump.f2fs" ] && reader=$NEWEST/fsck/dump.f2fs
+while IFS= read -r line; do
+	case $line in
+	PASS:*) pass "layout ${line#PASS: }" ;;
+	SKIP:*) skip "layout $(cut -d: -f2 <<<"$line" | sed 's/^ //')" "${line#SKIP: *: }" ;;
+	*) r=${line#FAIL: } && fail "layout ${r%%: *}" "${r#*: }" ;;
+	esac
+done < <(UPSTREAM_DUMP=$reader UPSTREAM_NEWEST_MKFS=$N_MKFS UPSTREAM_NEWEST_DUMP=$NEWEST/fsck/dump.f2fs \
+	LAYOUT_MATRIX=$TOP/tests/cli/blk16k-layout.matrix \
+	LAYOUT_EXPECTED=$TOP/tests/cli/blk16k-layout.expected bash "$TOP/tests/cli/mkfs-layout.sh" 2>/dev/null)
+
+# read-only: segment 0 right after the two superblock blocks (upstream puts it
+# at byte 8192, block 0 at 16 KiB, over the superblock, and fails its own fsck)
+img=$WORK/ro.img
+truncate -s 1G "$img"
+run_cmd "$MKFS" -q -f -b 16384 -O ro "$img"
+s0=$("$DUMP" -d 1 "$img" 2>/dev/null | grep -a '^segment0_blkaddr' | sed -E 's/.*: *([0-9]+)\]$/\1/')
+if [ "$RC" -ne 0 ] || [ "$s0" != 2 ]; then
+	fail ro-segment0 "mkfs exit $RC, segment0_blkaddr ${s0:-none}"
+else
+	clean "$img" ro-segment0
+fi
+
+for o in "" "-O extra_attr,inode_checksum,sb_checksum,flexible_inline_xattr,inode_crtime,lost_found,quota,project_quota,compression" "-s 4" "-i"; do
+	img=$WORK/ours.img
+	rm -f "$img" && truncate -s 1G "$img"
+	# shellcheck disable=SC2086 # o is a list of options
+	run_cmd "$MKFS" -q -f -b 16384 $o "$img"
+	if [ "$RC" -ne 0 ]; then
+		fail "mkfs-16k${o:+ $o}" "exit $RC: $(snippet "$WORK/last.err")"
+	else
+		clean "$img" "mkfs-16k${o:+ $o}"
+	fi
+done
+
+# --- our sload on our 16 KiB volumes ------------------------------------------
+
+OSRC=$WORK/osrc
+mkdir -p "$OSRC/d/e" "$OSRC/many"
+echo hi >"$OSRC/small"
+head -c 3000 /dev/urandom >"$OSRC/d/inline"
+head -c 20000 /dev/urandom >"$OSRC/d/e/blocks"
+head -c 3000000 /dev/urandom >"$OSRC/d/direct"
+# holes, and data past 3995 + 2 * 4090 blocks: the inode's indirect nodes
+truncate -s 300M "$OSRC/sparse"
+printf mid | dd of="$OSRC/sparse" bs=1 seek=$((100 << 20)) conv=notrunc status=none
+printf tail | dd of="$OSRC/sparse" bs=1 seek=$(((300 << 20) - 4)) conv=notrunc status=none
+ln -s small "$OSRC/link"
+ln -s "$(printf 'y%.0s' $(seq 1 300))" "$OSRC/d/long-target"
+for i in $(seq 1 1500); do echo "$i" >"$OSRC/many/f-$i"; done # two dentry blocks
+if command -v setfattr >/dev/null; then
+	setfattr -n user.small -v hello "$OSRC/small"
+	setfattr -n user.big -v "$(head -c 2000 /dev/zero | tr '\0' x)" "$OSRC/d/e/blocks"
+fi
+[ -d /usr/include/linux ] && cp -r /usr/include/linux "$OSRC/include"
+
+for feat in "" "extra_attr,inode_checksum,sb_checksum,inode_crtime,lost_found,quota,project_quota"; do
+	name=our-sload${feat:+-features}
+	img=$WORK/$name.img
+	rm -f "$img" && truncate -s 1G "$img"
+	run_cmd "$MKFS" -q -f -b 16384 ${feat:+-O "$feat"} "$img"
+	run_cmd "$SLOAD" -f "$OSRC" "$img"
+	[ "$RC" -eq 0 ] || { fail "$name" "sload exited $RC: $(snippet "$WORK/last.err")"; continue; }
+	clean "$img" "$name-clean" && extracted "$name-extract" "$img" "$OSRC"
+done
+
+CSRC=$WORK/csrc
+mkdir -p "$CSRC"
+for i in $(seq 1 40000); do echo "line $i of some compressible text"; done >"$CSRC/text.txt"
+yes abc | head -c 5000000 >"$CSRC/big.txt"
+head -c 300000 /dev/urandom >"$CSRC/rand.bin"
+for c in "lz4|" "lzo|-r"; do
+	alg=${c%%|*}
+	name=our-sload-$alg${c#*|}
+	img=$WORK/$name.img
+	rm -f "$img" && truncate -s 512M "$img"
+	run_cmd "$MKFS" -q -f -b 16384 -O extra_attr,compression "$img"
+	# shellcheck disable=SC2086 # the -r, or nothing
+	run_cmd "$SLOAD" -f "$CSRC" -c -a "$alg" -L 2 ${c#*|} "$img"
+	[ "$RC" -eq 0 ] || { fail "$name" "sload exited $RC: $(snippet "$WORK/last.err")"; continue; }
+	if [ -z "${c#*|}" ] && ! for ino in 4 5 6; do "$DUMP" -i "$ino" "$img" </dev/null 2>/dev/null; done |
+		grep -aq '^i_compr_blocks .*: [1-9]'; then
+		fail "$name" "no compressed cluster stored"
+		continue
+	fi
+	clean "$img" "$name-clean" && extracted "$name-extract" "$img" "$CSRC"
+done
+
+# --- f2fs_io replay on a 16 KiB volume -----------------------------------------
+
+img=$WORK/replay.img
+truncate -s 2G "$img"
+for wl in seqwrite tiotest; do
+	if out=$(F2FS_REPLAY_MKFS=$MKFS timeout -k 5 "$CMD_TIMEOUT" "${F2FS_IO:-$TOP/tools/f2fs_io/f2fs_io}" \
+		replay --mkfs "-b 16384" --device-model 400,20000,1 --count 20 --file-size 8M \
+		--no-progress "$wl" "$img" 2>&1) &&
+		grep -q 'content check: [1-9][0-9]* files read back, 0 differ' <<<"$out"; then
+		clean "$img" "replay-$wl"
+	else
+		fail "replay-$wl" "$(tail -2 <<<"$out")"
+	fi
+done
+
+# --- defrag moves blocks of a 16 KiB volume --------------------------------------
+
+img=$WORK/defrag.img
+cp --sparse=always "$WORK/our-sload.img" "$img"
+run_cmd "$DEFRAG" -s 4096 -l 64 -t 16384 "$img"
+if [ "$RC" -eq 0 ] && grep -aq ' [1-9][0-9]* moved' "$WORK/last.out"; then
+	clean "$img" defrag-16k && extracted defrag-16k-extract "$img" "$OSRC"
+else
+	fail defrag-16k "exit $RC: $(snippet "$WORK/last.out")"
 fi
 
 if [ ! -x "$N_MKFS" ] || [ ! -x "$N_FSCK" ]; then
@@ -70,21 +223,6 @@ for t in sload dump inject; do ln -s "$N_FSCK" "$WORK/$t.f2fs"; done
 N_SLOAD=$WORK/sload.f2fs
 N_DUMP=$WORK/dump.f2fs
 N_INJECT=$WORK/inject.f2fs
-
-# clean IMG NAME: our fsck and upstream's both call IMG clean.
-clean() {
-	run_cmd "$FSCK" --dry-run "$1"
-	if [ "$RC" -ne 0 ]; then
-		fail "$2" "our fsck exited $RC: $(grep -a 'Fail\|PR_' "$WORK/last.out" | head -3)"
-		return 1
-	fi
-	run_cmd "$N_FSCK" --dry-run "$1"
-	if [ "$RC" -ne 0 ]; then
-		fail "$2" "upstream fsck exited $RC"
-		return 1
-	fi
-	pass "$2"
-}
 
 # same_fields NAME ARGS...: our dump's field lines equal upstream's.
 same_fields() {
@@ -225,30 +363,25 @@ for c in "links|--node --mb i_links --nid 4 --val 7" \
 		pass "$name"
 	else
 		fail "$name" "upstream fsck exited $urc, ours $RC"
+		continue
+	fi
+	# our repair: both fscks clean after it, the tree still there
+	run_cmd "$FSCK" -y "$img"
+	if [ "$RC" -ne 1 ]; then
+		fail "$name-repair" "fsck -y exited $RC: $(snippet "$WORK/last.err")"
+	else
+		clean "$img" "$name-repair"
 	fi
 done
 
-# --- writing tools refuse, and write nothing ---------------------------------
+# --- inject and the rebuild refuse, and write nothing ------------------------
 
 img=$WORK/refuse.img
 cp "$base" "$img"
-REFUSE_IMAGE=$img expect_refusal refuse-sload '16 KiB blocks: not supported' -- \
-	"$SLOAD" -f "$SRC/a" "$img"
-REFUSE_IMAGE=$img expect_refusal refuse-defrag '16 KiB blocks: not supported' -- \
-	"$DEFRAG" -s 4096 -l 16 -t 8192 "$img"
-REFUSE_IMAGE=$img expect_refusal refuse-replay '16 KiB blocks: not supported' -- \
-	"${F2FS_IO:-$TOP/tools/f2fs_io/f2fs_io}" replay seqwrite "$img"
 REFUSE_IMAGE=$img expect_refusal refuse-inject '16 KiB blocks: not supported by inject' -- \
 	"$INJECT" --node --mb i_links --nid 4 --val 9 "$img"
-cp "$WORK/c.img" "$img" # the last corruption
-before=$(fingerprint "$img")
-run_cmd "$FSCK" -y "$img"
-if [ "$RC" -ne 0 ] && [ "$(fingerprint "$img")" = "$before" ] &&
-	grep -aq '16 KiB blocks: not supported' "$WORK/last.out"; then
-	pass refuse-repair
-else
-	fail refuse-repair "exit $RC, image $([ "$(fingerprint "$img")" = "$before" ] && echo unchanged || echo CHANGED)"
-fi
+REFUSE_IMAGE=$img expect_refusal refuse-rebuild '16 KiB blocks: not supported by the rebuild' -- \
+	"$FSCK" --rebuild -y "$img"
 
 # --- the label goes to both superblock copies --------------------------------
 
