@@ -26,14 +26,16 @@
  * things that are not volume blocks (the undo journal's header, a host
  * page).  F2FS_MAX_BLKSIZE sizes a buffer that must hold any volume's block.
  *
- * Where the block size is the handle's so far, and where it is not yet:
+ * Where the block size is the handle's, and where it is not:
  *   - read side (lib/fs, lib/read, lib/check, dump, fsck's checks and
- *     output, f2fs_write_super): the volume's, through f2fs_fs_geo(fs)->blk;
- *   - write side (lib/write, lib/mkfs, lib/load, lib/replay, the rebuild,
- *     inject, lib/format/layout.c's sizing for mkfs): still 4 KiB, named
- *     WR_BG in lib/write and F2FS_BLKSIZE elsewhere; f2fs_fs_open() refuses
- *     a write handle on other sizes and those tools refuse with one line,
- *     until they take the handle's geometry too;
+ *     output) and write side (lib/write, so sload, fsck's repairs, defrag
+ *     and f2fs_io replay; lib/mkfs and lib/format/layout.c's sizing for
+ *     mkfs -b 16384): the volume's, through f2fs_fs_geo(fs)->blk, or for a
+ *     layout being made, its log_blksize;
+ *   - not yet: inject.f2fs and fsck's --rebuild (lib/repair/rebuild.c)
+ *     and resize.f2fs refuse 16 KiB volumes with one line;
+ *     packed_ssa (4 KiB summaries packed in larger blocks) is neither read
+ *     nor made;
  *   - not the volume's block at all, so they stay: struct sizes and static
  *     asserts of the 4 KiB layout (format.h), the smallest device that can
  *     hold both superblock copies (tools/common/target.c), the undo

@@ -379,6 +379,11 @@ static int prepare(struct resize *z)
 
 	if (ret)
 		return say(z, ret, "%s", msg);
+	/* the new layout and the moves are still sized in 4 KiB blocks */
+	if (f2fs_fs_geo(fs)->blk.blksize != F2FS_BLKSIZE) {
+		f2fs_fs_close(fs);
+		return say(z, -EOPNOTSUPP, "16 KiB blocks: not supported by resize.f2fs yet");
+	}
 	z->old_sb = *f2fs_fs_sb(fs);
 	ret = plan(z, fs);
 	if (!ret && !z->o->force &&
