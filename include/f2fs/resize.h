@@ -14,14 +14,14 @@
  *
  * Everything that can refuse the resize (a size too small for the blocks
  * in use, nids past a smaller NAT, orphans, a multi-device volume, a zoned
- * shrink) is checked before anything is written.  A resize is all or
+ * volume without -f) is checked before anything is written.  A resize is all or
  * nothing: its new areas start at the old main area's start (segment 0
  * moves there), so nothing the old superblock and checkpoint use is
  * written before the superblock in block 0, the last write and the
  * commit; a failure or a power cut before it leaves the old volume whole
  * (the confine step's own checkpoints are the old volume's, with blocks
  * moved).  A resize with -f (upstream's layout; a shrink with -f -s keeps
- * the areas, as upstream's) and a zoned grow (by whole zones, its areas
+ * the areas, as upstream's) and a zoned resize (by whole zones, its areas
  * kept in their conventional zones; stale zones grown into are reset
  * first) rewrite the areas in place: a failure there needs the undo
  * journal (f2fs_undo).
@@ -70,7 +70,7 @@ struct f2fs_resize_report {
  * Resize the volume on @dev (opened for writing, of at least the target
  * size).  Returns 0 with @r filled; or a negative errno with @why one line:
  * -EINVAL (a bad option for this resize: shrinking without -s,
- * growing with -s, a multi-device volume, a zoned shrink or grow without -f), -ENOSPC (the size is
+ * growing with -s, a multi-device volume, a zoned resize without -f), -ENOSPC (the size is
  * too small for the volume's metadata or for what it holds), -E2BIG (nids in use past the smaller
  * NAT), -EUCLEAN (the volume needs fsck or a mount first), an I/O error.
  */

@@ -197,8 +197,6 @@ static int check_direction(struct resize *z, uint64_t blocks)
 		return say(z, -EINVAL, "shrinking needs -s (as upstream's resize.f2fs asks)");
 	if (blocks > now && z->o->safe)
 		return say(z, -EINVAL, "growing does not support -s (safe resize)");
-	if (blocks < now && zoned(z))
-		return say(z, -EINVAL, "shrinking a zoned volume is not supported");
 	return 0;
 }
 
@@ -331,10 +329,10 @@ static int plan(struct resize *z, struct f2fs_fs *fs)
 		return ret;
 	if (zoned(z) && !z->o->force)
 		return say(z, -EINVAL,
-			   "growing a zoned volume rewrites its metadata in place (it cannot move "
+			   "resizing a zoned volume rewrites its metadata in place (it cannot move "
 			   "into sequential zones), which a power cut during the resize leaves "
 			   "broken: back the volume up and add -f");
-	return zoned(z) ? survey_new_zones(z, false) : 0;
+	return zoned(z) && !shrinking(z) ? survey_new_zones(z, false) : 0;
 }
 
 /* ---- 2. capture ---- */
@@ -567,7 +565,7 @@ static int commit(struct resize *z)
 	struct f2fs_fs *fs = NULL;
 	int ret = cp ? 0 : say(z, -ENOMEM, "out of memory"), i;
 
-	if (!ret && zoned(z))
+	if (!ret && zoned(z) && !shrinking(z))
 		ret = survey_new_zones(z, true);
 	if (!ret) {
 		build_cp(z, cp);

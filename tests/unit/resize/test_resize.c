@@ -409,7 +409,7 @@ static bool zone_empty(struct fixture *fx, uint64_t off)
  * A zoned volume grows by whole zones with -f (its areas stay in their
  * conventional zones), after the stale data in a zone it grows into is
  * reset; the grown volume is clean, its file reads back, and a file larger
- * than the old volume then fits.  Without -f, or shrinking, it is refused.
+ * than the old volume then fits.  Without -f it is refused.
  */
 static void test_zoned_grow_by_zones(void)
 {
@@ -425,11 +425,6 @@ static void test_zoned_grow_by_zones(void)
 	CHECK(f2fs_dev_write(fx.dev, junk, stale, sizeof(junk)) == 0);
 	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* in place: needs -f */
 	o.force = true;
-	o.target_sectors = SECTORS(128 * MIB);
-	o.safe = true;
-	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* no zoned shrink */
-	o.target_sectors = SECTORS(512 * MIB);
-	o.safe = false;
 	CHECK(resize_opts(&fx, &o, &r) == 0);
 	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 512 * MIB / F2FS_BLKSIZE);
 	CHECK_EQ_U64(le32_get(r.new_sb.main_blkaddr), le32_get(r.old_sb.main_blkaddr));
@@ -445,6 +440,55 @@ static void test_zoned_grow_by_zones(void)
 	fixture_free(&fx);
 }
 
+/*
+ * A zoned volume shrinks by whole zones with -f -s (its areas stay in their
+ * conventional zones): a file written past the new end moves inside, the
+ * shrunk volume is clean, its files read back and it takes writes; without
+ * -f, or to a size its files do not fit, it is refused and nothing is
+ * written.
+ */
+static void test_zoned_shrink_by_zones(void)
+{
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(160 * MIB), .safe = true};
+	struct f2fs_resize_report r;
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	uint32_t first, second, third;
+	uint8_t *before;
+
+	CHECK(zoned_half(&fx));
+	CHECK(write_mib(&fx, "first", 70, &first));
+	CHECK(write_mib(&fx, "second", 30, &second));
+	CHECK(wfx_open_rw(&fx, &fs));
+	CHECK(f2fs_unlink(fs, WFX_ROOT, "first", 5) == 0);
+	CHECK(wfx_checkpoint(fs, true) == 0);
+	f2fs_fs_close(fs);
+	CHECK(wfx_problems(&fx) == 0);
+	before = snapshot(&fx);
+	CHECK(before != NULL);
+	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* in place: needs -f */
+	CHECK(unchanged(&fx, before));
+	o.force = true;
+	o.target_sectors = SECTORS(72 * MIB); /* too small for the metadata and reserve */
+	CHECK(resize_opts(&fx, &o, &r) == -ENOSPC);
+	CHECK(unchanged(&fx, before));
+	o.target_sectors = SECTORS(160 * MIB);
+	CHECK(resize_opts(&fx, &o, &r) == 0);
+	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 160 * MIB / F2FS_BLKSIZE);
+	CHECK_EQ_U64(le32_get(r.new_sb.main_blkaddr), le32_get(r.old_sb.main_blkaddr));
+	CHECK_EQ_U64(le32_get(r.old_sb.section_count) - le32_get(r.new_sb.section_count),
+		     96 * MIB / ZF_ZONE);
+	CHECK(r.moved_blocks > 0); /* "second" lay past 160 MiB */
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(mib_reads_back(&fx, second, 30));
+	CHECK(write_mib(&fx, "third", 20, &third));
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(mib_reads_back(&fx, third, 20));
+	CHECK(mib_reads_back(&fx, second, 30));
+	free(before);
+	fixture_free(&fx);
+}
+
 int main(void)
 {
 	RUN(test_shrink_then_grow);
@@ -453,5 +497,6 @@ int main(void)
 	RUN(test_grow_cut_at_every_write);
 	RUN(test_shrink_cut_at_every_write);
 	RUN(test_zoned_grow_by_zones);
+	RUN(test_zoned_shrink_by_zones);
 	TEST_EXIT();
 }
