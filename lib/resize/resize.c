@@ -147,7 +147,9 @@ static int refuse_volume(struct resize *z, struct f2fs_fs *fs)
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
 
 	if (z->old_sb.devs[0].path[0])
-		return say(z, -EINVAL, "resizing a volume of several devices is not supported");
+		return say(z, -EINVAL,
+			   "resizing a volume of several devices is not supported (its device "
+			   "table would have to change with it)");
 	if (le32_get(cp->ckpt_flags) & CP_ORPHAN_PRESENT_FLAG)
 		return say(z, -EUCLEAN,
 			   "the volume has orphan inodes: mount it once or run fsck.f2fs first");

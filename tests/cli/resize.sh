@@ -8,8 +8,9 @@
 # the superblock fields and the checkpoint's space fields of our resize -f
 # (in place) equal those of upstream's resize of the same image.  -z then f2fs_undo
 # gives the original bytes back.  Bad input -- a size below what is in
-# use, a target past the device, shrinking without -s, growing with -s, bad
-# option values, no F2FS, no terminal and no -F, a busy device -- is one
+# use, a target past the device, shrinking without -s, growing with -s, a
+# volume of several devices, bad option values, no F2FS, no terminal and
+# no -F, a busy device -- is one
 # line, a non-zero exit, and the image unchanged.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -283,6 +284,22 @@ REFUSE_IMAGE=$IMG expect_refusal bad-ratio "-o 0: the overprovision ratio" -- \
 REFUSE_IMAGE=$IMG expect_refusal bad-ratio-text "-o abc: the overprovision ratio" -- \
 	"$RESIZE" -F -o abc "$IMG"
 REFUSE_IMAGE=$IMG expect_refusal bad-debug "-d x: the debug level" -- "$RESIZE" -F -d x "$IMG"
+# a volume of two devices (mkfs -c) with its last device grown: refused, neither changed
+truncate -s 256M "$WORK/m0.img" "$WORK/m1.img"
+run_cmd "$MKFS" -q -f -c "$WORK/m1.img" "$WORK/m0.img"
+if [ "$RC" -eq 0 ]; then
+	truncate -s 512M "$WORK/m1.img"
+	cp --sparse=always "$WORK/m1.img" "$WORK/m1.orig"
+	REFUSE_IMAGE=$WORK/m0.img expect_refusal multi-device "several devices is not supported" -- \
+		"$RESIZE" -F "$WORK/m0.img"
+	if cmp -s "$WORK/m1.img" "$WORK/m1.orig"; then
+		pass multi-device/last-unchanged
+	else
+		fail multi-device/last-unchanged "the second device changed"
+	fi
+else
+	fail multi-device "mkfs -c: $(snippet "$WORK/last.err")"
+fi
 REFUSE_IMAGE=$IMG expect_refusal unknown-option "unknown option -q" -- "$RESIZE" -q "$IMG"
 REFUSE_IMAGE=$IMG expect_refusal no-terminal "no terminal to confirm the resize on: give -F" -- \
 	"$RESIZE" "$IMG"
