@@ -402,6 +402,30 @@ static int keep_nat(struct resize *z, uint32_t nid, const struct f2fs_nat_info *
 	return 0;
 }
 
+/* The reason a confinement returning @ret failed, or 0. */
+static int confine_failed(struct resize *z, struct f2fs_fs *fs, int ret)
+{
+	bool moves = z->new_l.segment0_blkaddr != le32_get(z->old_sb.segment0_blkaddr);
+
+	if (ret == -ENOSPC && moves && shrinking(z))
+		return say(z, ret,
+			   "not enough free space to clear room for the new metadata areas and to "
+			   "move the blocks past the new end; -f -s shrinks in place instead (a "
+			   "power cut during it breaks the volume)");
+	if (ret == -ENOSPC && moves)
+		return say(z, ret,
+			   "not enough free space to clear room for the new metadata areas; -f "
+			   "grows in place instead (a power cut during it breaks the volume)");
+	if (ret == -ENOSPC)
+		return say(z, ret,
+			   "not enough free space to move the blocks outside the new main area "
+			   "into it");
+	if (ret)
+		return say(z, ret, "moving blocks: %s",
+			   *f2fs_fs_why(fs) ? f2fs_fs_why(fs) : strerror(-ret));
+	return 0;
+}
+
 /* Open, plan, confine, capture; the old volume is closed again at the end. */
 static int prepare(struct resize *z)
 {
@@ -423,26 +447,7 @@ static int prepare(struct resize *z)
 	if (!ret && (z->first || z->end < le32_get(z->old_sb.segment_count_main))) {
 		uint64_t before = f2fs_write_stats(fs)->gc_blocks_moved;
 
-		ret = f2fs_confine(fs, z->first, z->end);
-		if (ret == -ENOSPC && shrinking(z) &&
-		    z->new_l.segment0_blkaddr != le32_get(z->old_sb.segment0_blkaddr))
-			ret = say(z, ret,
-				  "not enough free space to clear room for the new metadata areas "
-				  "and to move the blocks past the new end; -f -s shrinks in place "
-				  "instead (a power cut during it breaks the volume)");
-		else if (ret == -ENOSPC &&
-			 z->new_l.segment0_blkaddr != le32_get(z->old_sb.segment0_blkaddr))
-			ret = say(z, ret,
-				  "not enough free space to clear room for the new metadata areas; "
-				  "-f grows in place instead (a power cut during it breaks the "
-				  "volume)");
-		else if (ret == -ENOSPC)
-			ret = say(z, ret,
-				  "not enough free space to move the blocks outside the new "
-				  "main area into it");
-		else if (ret)
-			ret = say(z, ret, "moving blocks: %s",
-				  *f2fs_fs_why(fs) ? f2fs_fs_why(fs) : strerror(-ret));
+		ret = confine_failed(z, fs, f2fs_confine(fs, z->first, z->end));
 		z->r->moved_blocks = f2fs_write_stats(fs)->gc_blocks_moved - before;
 	}
 	if (!ret)

@@ -249,6 +249,14 @@ if make_image "$IMG" 1G; then
 			fail undo/shrink-restored "f2fs_undo exit $RC: $(snippet "$WORK/last.err")"
 		fi
 	}
+	resized undo/shrink-atomic "$IMG" 76800 -s -t $((300 * 2048)) -z "$WORK/shrink2.undo" && {
+		run_cmd "$UNDO" "$WORK/shrink2.undo" "$IMG"
+		if [ "$RC" -eq 0 ] && cmp -s "$IMG" "$WORK/orig.img"; then
+			pass undo/shrink-atomic-restored
+		else
+			fail undo/shrink-atomic-restored "f2fs_undo exit $RC: $(snippet "$WORK/last.err")"
+		fi
+	}
 	truncate -s 3G "$IMG"
 	resized undo/grow "$IMG" 786432 -z "$WORK/grow.undo" && {
 		run_cmd "$UNDO" "$WORK/grow.undo" "$IMG"
