@@ -7,9 +7,15 @@
 # alternating, BENCH_RUNS times (default 3).  Ours runs twice per turn: by
 # default (all or nothing: the metadata areas relocate to the old main
 # area's start, whose sections are emptied first) and with -f (in place,
-# upstream's layout and upstream's work).  Reported: median wall time,
+# upstream's layout and upstream's work).  Then the same image shrinks to
+# 12 GiB (-s -t), with the same turns: ours by default (all or nothing: the
+# areas relocate, sized for 12 GiB, the sections past the end and at the
+# old main area's start are emptied first), ours with -f -s (in place,
+# upstream's), and upstream's -s.  Reported: median wall time,
 # peak RSS (with /usr/bin/time), the ratio ours/upstream, and a check that
-# every result is clean for newest upstream's fsck.
+# every result is clean for newest upstream's fsck (upstream's own shrink
+# of this image is not: its fsck finds the hot data log in a segment the
+# SIT types as warm data, "Incorrect curseg [0]", and says so here).
 #
 # Upstream is newest upstream built by bench/build-upstream.sh into
 # UPSTREAM_DIR (default ../upstream-f2fs-tools beside the repository);
@@ -64,12 +70,12 @@ else
 	fi
 fi
 
-# run_once BIN [ARGS]: resize a fresh 32 GiB copy of the image; prints "us rss_kib"
+# run_once SIZE BIN [ARGS]: resize a fresh copy of the image, SIZE long; prints "us rss_kib"
 run_once() {
-	local bin=$1 copy=$dir/run.img start end rc rss=0
-	shift
+	local size=$1 bin=$2 copy=$dir/run.img start end rc rss=0
+	shift 2
 	rm -f "$copy"
-	cp --sparse=always "$img" "$copy" && truncate -s 32G "$copy"
+	cp --sparse=always "$img" "$copy" && truncate -s "$size" "$copy"
 	sync
 	start=$(date +%s%N)
 	if [ -x /usr/bin/time ]; then
@@ -95,30 +101,58 @@ median() {
 	sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-: >"$dir/ours.t"
-: >"$dir/ours-f.t"
-: >"$dir/up.t"
-for ((i = 0; i < runs; i++)); do
-	if ((i % 2)); then
-		run_once "$upstream" >>"$dir/up.t"
-		run_once "$ours" -f >>"$dir/ours-f.t"
-		run_once "$ours" >>"$dir/ours.t"
-	else
-		run_once "$ours" >>"$dir/ours.t"
-		run_once "$ours" -f >>"$dir/ours-f.t"
-		run_once "$upstream" >>"$dir/up.t"
-	fi
-done
-o=$(cut -d' ' -f1 "$dir/ours.t" | median)
-u=$(cut -d' ' -f1 "$dir/up.t" | median)
-of=$(cut -d' ' -f1 "$dir/ours-f.t" | median)
-orss=$(cut -d' ' -f2 "$dir/ours.t" | median)
-ofrss=$(cut -d' ' -f2 "$dir/ours-f.t" | median)
-urss=$(cut -d' ' -f2 "$dir/up.t" | median)
-printf '%-24s %12s %12s %8s\n' case "ours ms" "upstream ms" ratio
-printf '%-24s %12.1f %12.1f %8.2f\n' "grow-16G-32G-${files}" "$(echo "$o / 1000" | bc -l)" \
-	"$(echo "$u / 1000" | bc -l)" "$(echo "$o / $u" | bc -l)"
-printf '%-24s %12.1f %12.1f %8.2f\n' "grow-in-place (-f)" "$(echo "$of / 1000" | bc -l)" \
-	"$(echo "$u / 1000" | bc -l)" "$(echo "$of / $u" | bc -l)"
-printf '%-24s %12s %12s %8.2f\n' "peak RSS KiB" "$orss" "$urss" "$(echo "$orss / ($urss + 1)" | bc -l)"
-printf '%-24s %12s %12s %8.2f\n' "peak RSS KiB (-f)" "$ofrss" "$urss" "$(echo "$ofrss / ($urss + 1)" | bc -l)"
+# turns NAME SIZE UPSTREAM-ARGS -- OURS-ARGS -- OURS-F-ARGS: BENCH_RUNS turns of the three,
+# the first alternating, into $dir/NAME-{ours,ours-f,up}.t
+turns() {
+	local name=$1 size=$2 i
+	local -a up=() mine=() minef=()
+	shift 2
+	while [ "$1" != -- ]; do up+=("$1"); shift; done
+	shift
+	while [ "$1" != -- ]; do mine+=("$1"); shift; done
+	shift
+	minef=("$@")
+	: >"$dir/$name-ours.t"
+	: >"$dir/$name-ours-f.t"
+	: >"$dir/$name-up.t"
+	for ((i = 0; i < runs; i++)); do
+		if ((i % 2)); then
+			run_once "$size" "$upstream" "${up[@]}" >>"$dir/$name-up.t"
+			run_once "$size" "$ours" "${minef[@]}" >>"$dir/$name-ours-f.t"
+			run_once "$size" "$ours" "${mine[@]}" >>"$dir/$name-ours.t"
+		else
+			run_once "$size" "$ours" "${mine[@]}" >>"$dir/$name-ours.t"
+			run_once "$size" "$ours" "${minef[@]}" >>"$dir/$name-ours-f.t"
+			run_once "$size" "$upstream" "${up[@]}" >>"$dir/$name-up.t"
+		fi
+	done
+}
+
+# row LABEL FILE-OURS FILE-UP: median ms of each and their ratio
+row() {
+	local o u
+	o=$(cut -d' ' -f1 "$2" | median)
+	u=$(cut -d' ' -f1 "$3" | median)
+	printf '%-28s %12.1f %12.1f %8.2f\n' "$1" "$(echo "$o / 1000" | bc -l)" \
+		"$(echo "$u / 1000" | bc -l)" "$(echo "$o / $u" | bc -l)"
+}
+
+# rss LABEL FILE-OURS FILE-UP: median peak RSS of each and their ratio
+rss() {
+	local o u
+	o=$(cut -d' ' -f2 "$2" | median)
+	u=$(cut -d' ' -f2 "$3" | median)
+	printf '%-28s %12s %12s %8.2f\n' "$1" "$o" "$u" "$(echo "$o / ($u + 1)" | bc -l)"
+}
+
+turns grow 32G -- -- -f
+turns shrink 16G -s -t $((12 * 2097152)) -- -s -t $((12 * 2097152)) -- -f -s -t $((12 * 2097152))
+printf '%-28s %12s %12s %8s\n' case "ours ms" "upstream ms" ratio
+row "grow-16G-32G-${files}" "$dir/grow-ours.t" "$dir/grow-up.t"
+row "grow-in-place (-f)" "$dir/grow-ours-f.t" "$dir/grow-up.t"
+row "shrink-16G-12G (-s)" "$dir/shrink-ours.t" "$dir/shrink-up.t"
+row "shrink-in-place (-f -s)" "$dir/shrink-ours-f.t" "$dir/shrink-up.t"
+rss "peak RSS KiB grow" "$dir/grow-ours.t" "$dir/grow-up.t"
+rss "peak RSS KiB grow -f" "$dir/grow-ours-f.t" "$dir/grow-up.t"
+rss "peak RSS KiB shrink" "$dir/shrink-ours.t" "$dir/shrink-up.t"
+rss "peak RSS KiB shrink -f -s" "$dir/shrink-ours-f.t" "$dir/shrink-up.t"

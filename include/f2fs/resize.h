@@ -14,15 +14,17 @@
  *
  * Everything that can refuse the resize (a size too small for the blocks
  * in use, nids past a smaller NAT, orphans, a multi-device volume, a zoned
- * shrink) is checked before anything is written.  A grow is all or nothing: its
- * new areas start at the old main area's start (segment 0 moves there), so
- * nothing the old superblock and checkpoint use is written before the
- * superblock in block 0, the last write and the commit; a failure or a
- * power cut before it leaves the old volume whole.  A shrink, a grow with
- * -f (upstream's layout) and a zoned grow (by whole zones, its areas kept
- * in their conventional zones; stale zones grown into are reset first)
- * rewrite the areas in place: a failure there needs the undo journal
- * (f2fs_undo).
+ * volume without -f) is checked before anything is written.  A resize is all or
+ * nothing: its new areas start at the old main area's start (segment 0
+ * moves there), so nothing the old superblock and checkpoint use is
+ * written before the superblock in block 0, the last write and the
+ * commit; a failure or a power cut before it leaves the old volume whole
+ * (the confine step's own checkpoints are the old volume's, with blocks
+ * moved).  A resize with -f (upstream's layout; a shrink with -f -s keeps
+ * the areas, as upstream's) and a zoned resize (by whole zones, its areas
+ * kept in their conventional zones; stale zones grown into are reset
+ * first) rewrite the areas in place: a failure there needs the undo
+ * journal (f2fs_undo).
  */
 #ifndef F2FS_RESIZE_H
 #define F2FS_RESIZE_H
@@ -37,12 +39,17 @@
 struct f2fs_resize_opts {
 	uint64_t target_sectors; /* the new size, in 512-byte sectors (resize.f2fs -t) */
 	double overprovision;	 /* -o percent; 0: the best for the new size */
-	bool safe;		 /* -s: keep the metadata areas (required to shrink) */
-	bool large_nat_bitmap;	 /* -i: the NAT sized as mkfs -i sizes it */
 	/*
-	 * -f: grow in place with upstream's layout (not all or nothing; without
-	 * it a grow relocates the metadata areas), allow a shrink (in place),
-	 * and lay the volume out again even at the same size.
+	 * -s: required to shrink (upstream's command line); with -f the
+	 * metadata areas stay as they are, without it they relocate, sized for
+	 * the new size.
+	 */
+	bool safe;
+	bool large_nat_bitmap; /* -i: the NAT sized as mkfs -i sizes it */
+	/*
+	 * -f: resize in place with upstream's layout (not all or nothing;
+	 * without it a resize relocates the metadata areas), and lay the
+	 * volume out again even at the same size.
 	 */
 	bool force;
 };
@@ -63,7 +70,7 @@ struct f2fs_resize_report {
  * Resize the volume on @dev (opened for writing, of at least the target
  * size).  Returns 0 with @r filled; or a negative errno with @why one line:
  * -EINVAL (a bad option for this resize: shrinking without -s,
- * growing with -s, a multi-device volume, a zoned shrink or grow without -f), -ENOSPC (the size is
+ * growing with -s, a multi-device volume, a zoned resize without -f), -ENOSPC (the size is
  * too small for the volume's metadata or for what it holds), -E2BIG (nids in use past the smaller
  * NAT), -EUCLEAN (the volume needs fsck or a mount first), an I/O error.
  */

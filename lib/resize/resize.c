@@ -16,22 +16,23 @@
  *      fall back to one of the old), and the superblocks go last.
  *
  * The shift: main_blkaddr moves by whole sections when the metadata areas
- * grow (or shrink with -i), so segment s of the old main area is segment
+ * grow, shrink or move, so segment s of the old main area is segment
  * s - shift of the new one at the same block address.
  *
  * All or nothing.  The kernel picks the superblock in block 0 when it is
  * valid, and the checkpoint pack with the higher version at the address
  * that superblock names; the two choices are independent, so no order of
- * in-place writes switches both at once.  A grow therefore relocates:
- * segment 0 of the new layout is the old main area's start, the new
- * checkpoint, SIT, NAT and SSA go into old main segments the confine step
- * emptied, and nothing the old superblock and checkpoint look at is
- * written until the superblocks, block 1 first and block 0 last -- that
- * last write is the commit.  The old metadata areas are left unused.  A
- * shrink (-s keeps the areas) and -f (upstream's layout in place) rewrite
- * the old areas, so a cut in the middle breaks the volume: a shrink goes
- * ahead as upstream's does (the tool says so; -z keeps an undo journal), a
- * zoned grow, which upstream has no case for, needs -f.
+ * in-place writes switches both at once.  A resize therefore relocates,
+ * growing and shrinking alike: segment 0 of the new layout is the old main
+ * area's start, the new checkpoint, SIT, NAT and SSA (sized for the new
+ * size) go into old main segments the confine step emptied -- with, for a
+ * shrink, those past the new end -- and nothing the old superblock and
+ * checkpoint look at is written until the superblocks, block 1 first and
+ * block 0 last: that last write is the commit.  The old metadata areas are
+ * left unused.  -f (upstream's layout in place; with -s upstream's shrink,
+ * the areas kept) and a zoned volume (its areas must stay in conventional
+ * zones) rewrite the old areas, so a cut in the middle breaks the volume:
+ * the tool says so, and -z keeps an undo journal.
  */
 #include "config.h"
 
@@ -98,7 +99,7 @@ struct resize {
 	uint32_t first, end;  /* old main segments kept: [first, end) */
 	struct seg_rec *segs; /* end - first of them */
 	struct nat_rec *nat;
-	uint32_t nr_nat;
+	uint32_t nr_nat, nat_cap;
 	struct open_logs logs;
 	uint8_t cp[F2FS_BLKSIZE]; /* the confined volume's checkpoint block */
 };
@@ -125,6 +126,17 @@ static bool zoned(const struct resize *z)
 	return le32_get(z->old_sb.feature) & F2FS_FEATURE_BLKZONED;
 }
 
+static bool shrinking(const struct resize *z)
+{
+	return le64_get(z->new_sb.block_count) < le64_get(z->old_sb.block_count);
+}
+
+/* -f and zoned volumes rewrite the metadata areas where they are. */
+static bool in_place(const struct resize *z)
+{
+	return z->o->force || zoned(z);
+}
+
 static bool nat_bitmap_large(const struct f2fs_checkpoint *cp)
 {
 	return le32_get(cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
@@ -135,7 +147,9 @@ static int refuse_volume(struct resize *z, struct f2fs_fs *fs)
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
 
 	if (z->old_sb.devs[0].path[0])
-		return say(z, -EINVAL, "resizing a volume of several devices is not supported");
+		return say(z, -EINVAL,
+			   "resizing a volume of several devices is not supported (its device "
+			   "table would have to change with it)");
 	if (le32_get(cp->ckpt_flags) & CP_ORPHAN_PRESENT_FLAG)
 		return say(z, -EUCLEAN,
 			   "the volume has orphan inodes: mount it once or run fsck.f2fs first");
@@ -157,9 +171,12 @@ static int plan_layout(struct resize *z, uint64_t blocks, bool large)
 	    .segment0_blkaddr = le32_get(z->old_sb.segment0_blkaddr),
 	    .overprovision = z->o->overprovision,
 	    .large_nat_bitmap = large,
-	    /* a zoned volume's areas fill whole conventional zones: they stay */
-	    .safe = z->o->safe || zoned(z),
-	    .relocate = blocks > le64_get(z->old_sb.block_count) && !z->o->force && !zoned(z),
+	    /*
+	     * A zoned volume's areas fill whole conventional zones: they stay.
+	     * -f -s is upstream's shrink, the areas kept where they are.
+	     */
+	    .safe = zoned(z) || (z->o->safe && in_place(z)),
+	    .relocate = blocks != le64_get(z->old_sb.block_count) && !in_place(z),
 	};
 	char msg[200];
 	int ret;
@@ -179,12 +196,9 @@ static int check_direction(struct resize *z, uint64_t blocks)
 	uint64_t now = le64_get(z->old_sb.block_count);
 
 	if (blocks < now && !z->o->safe)
-		return say(z, -EINVAL,
-			   "shrinking needs -s (safe resize: the metadata areas stay as they are)");
+		return say(z, -EINVAL, "shrinking needs -s (as upstream's resize.f2fs asks)");
 	if (blocks > now && z->o->safe)
 		return say(z, -EINVAL, "growing does not support -s (safe resize)");
-	if (blocks < now && zoned(z))
-		return say(z, -EINVAL, "shrinking a zoned volume is not supported");
 	return 0;
 }
 
@@ -245,6 +259,42 @@ static int survey_new_zones(struct resize *z, bool reset)
 	return 0;
 }
 
+typedef int (*nat_fn)(struct resize *z, uint32_t nid, const struct f2fs_nat_info *e);
+
+/* @fn for every nid in use (the reserved ones aside), until it returns non-zero. */
+static int each_nid_in_use(struct resize *z, struct f2fs_fs *fs, nat_fn fn)
+{
+	const struct f2fs_nat_table *nat;
+	uint32_t blk, nid;
+	int ret = f2fs_fs_nat(fs, &nat);
+
+	if (ret)
+		return say(z, ret, "%s", f2fs_fs_why(fs));
+	for (blk = 0; !ret && blk < f2fs_nat_blocks(nat); blk++) {
+		if (!f2fs_nat_block_used(nat, blk))
+			continue;
+		for (nid = blk * F2FS_NAT_ENTRY_PER_BLOCK;
+		     !ret && nid < (blk + 1) * F2FS_NAT_ENTRY_PER_BLOCK; nid++) {
+			const struct f2fs_nat_info *e = f2fs_nat_get(nat, nid);
+
+			if (nid >= F2FS_FIRST_INO_RESERVED && e && e->blkaddr)
+				ret = fn(z, nid, e);
+		}
+	}
+	return ret;
+}
+
+static int nid_fits(struct resize *z, uint32_t nid, const struct f2fs_nat_info *e)
+{
+	uint64_t new_max = f2fs_sb_max_nid(&z->new_sb);
+
+	(void)e;
+	if (nid < new_max)
+		return 0;
+	return say(z, -E2BIG, "nid %u is in use, past the %llu nids of the new NAT", nid,
+		   (unsigned long long)new_max);
+}
+
 static int plan(struct resize *z, struct f2fs_fs *fs)
 {
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
@@ -275,12 +325,16 @@ static int plan(struct resize *z, struct f2fs_fs *fs)
 		return say(z, -ENOSPC, "the new main area does not overlap the old one");
 	z->first = (uint32_t)lo;
 	z->end = (uint32_t)hi;
+	/* the cleaner moves blocks, never nids: this holds after the confinement too */
+	ret = each_nid_in_use(z, fs, nid_fits);
+	if (ret)
+		return ret;
 	if (zoned(z) && !z->o->force)
 		return say(z, -EINVAL,
-			   "growing a zoned volume rewrites its metadata in place (it cannot move "
+			   "resizing a zoned volume rewrites its metadata in place (it cannot move "
 			   "into sequential zones), which a power cut during the resize leaves "
 			   "broken: back the volume up and add -f");
-	return zoned(z) ? survey_new_zones(z, false) : 0;
+	return zoned(z) && !shrinking(z) ? survey_new_zones(z, false) : 0;
 }
 
 /* ---- 2. capture ---- */
@@ -333,40 +387,42 @@ static int capture_segments(struct resize *z, struct f2fs_fs *fs)
 	return 0;
 }
 
-static int capture_nat(struct resize *z, struct f2fs_fs *fs)
+static int keep_nat(struct resize *z, uint32_t nid, const struct f2fs_nat_info *e)
 {
-	const struct f2fs_nat_table *nat;
-	uint64_t new_max = f2fs_sb_max_nid(&z->new_sb);
-	uint32_t blk, nid, cap = 0;
-	int ret = f2fs_fs_nat(fs, &nat);
+	if (z->nr_nat == z->nat_cap) {
+		uint32_t cap = z->nat_cap ? z->nat_cap * 2 : 4096;
+		struct nat_rec *n = realloc(z->nat, cap * sizeof(*n));
 
-	if (ret)
-		return say(z, ret, "%s", f2fs_fs_why(fs));
-	for (blk = 0; blk < f2fs_nat_blocks(nat); blk++) {
-		if (!f2fs_nat_block_used(nat, blk))
-			continue;
-		for (nid = blk * F2FS_NAT_ENTRY_PER_BLOCK;
-		     nid < (blk + 1) * F2FS_NAT_ENTRY_PER_BLOCK; nid++) {
-			const struct f2fs_nat_info *e = f2fs_nat_get(nat, nid);
-
-			if (nid < F2FS_FIRST_INO_RESERVED || !e || !e->blkaddr)
-				continue;
-			if (nid >= new_max)
-				return say(z, -E2BIG,
-					   "nid %u is in use, past the %llu nids of the new NAT",
-					   nid, (unsigned long long)new_max);
-			if (z->nr_nat == cap) {
-				struct nat_rec *n;
-
-				cap = cap ? cap * 2 : 4096;
-				n = realloc(z->nat, cap * sizeof(*n));
-				if (!n)
-					return say(z, -ENOMEM, "out of memory");
-				z->nat = n;
-			}
-			z->nat[z->nr_nat++] = (struct nat_rec){nid, e->ino, e->blkaddr, e->version};
-		}
+		if (!n)
+			return say(z, -ENOMEM, "out of memory");
+		z->nat = n;
+		z->nat_cap = cap;
 	}
+	z->nat[z->nr_nat++] = (struct nat_rec){nid, e->ino, e->blkaddr, e->version};
+	return 0;
+}
+
+/* The reason a confinement returning @ret failed, or 0. */
+static int confine_failed(struct resize *z, struct f2fs_fs *fs, int ret)
+{
+	bool moves = z->new_l.segment0_blkaddr != le32_get(z->old_sb.segment0_blkaddr);
+
+	if (ret == -ENOSPC && moves && shrinking(z))
+		return say(z, ret,
+			   "not enough free space to clear room for the new metadata areas and to "
+			   "move the blocks past the new end; -f -s shrinks in place instead (a "
+			   "power cut during it breaks the volume)");
+	if (ret == -ENOSPC && moves)
+		return say(z, ret,
+			   "not enough free space to clear room for the new metadata areas; -f "
+			   "grows in place instead (a power cut during it breaks the volume)");
+	if (ret == -ENOSPC)
+		return say(z, ret,
+			   "not enough free space to move the blocks outside the new main area "
+			   "into it");
+	if (ret)
+		return say(z, ret, "moving blocks: %s",
+			   *f2fs_fs_why(fs) ? f2fs_fs_why(fs) : strerror(-ret));
 	return 0;
 }
 
@@ -396,26 +452,13 @@ static int prepare(struct resize *z)
 	if (!ret && (z->first || z->end < le32_get(z->old_sb.segment_count_main))) {
 		uint64_t before = f2fs_write_stats(fs)->gc_blocks_moved;
 
-		ret = f2fs_confine(fs, z->first, z->end);
-		if (ret == -ENOSPC &&
-		    z->new_l.segment0_blkaddr != le32_get(z->old_sb.segment0_blkaddr))
-			ret = say(z, ret,
-				  "not enough free space to clear room for the new metadata areas; "
-				  "-f grows in place instead (a power cut during it breaks the "
-				  "volume)");
-		else if (ret == -ENOSPC)
-			ret = say(z, ret,
-				  "not enough free space to move the blocks outside the new "
-				  "main area into it");
-		else if (ret)
-			ret = say(z, ret, "moving blocks: %s",
-				  *f2fs_fs_why(fs) ? f2fs_fs_why(fs) : strerror(-ret));
+		ret = confine_failed(z, fs, f2fs_confine(fs, z->first, z->end));
 		z->r->moved_blocks = f2fs_write_stats(fs)->gc_blocks_moved - before;
 	}
 	if (!ret)
 		ret = capture_segments(z, fs);
 	if (!ret)
-		ret = capture_nat(z, fs);
+		ret = each_nid_in_use(z, fs, keep_nat);
 	if (!ret)
 		memcpy(z->cp, f2fs_fs_cp(fs), F2FS_BLKSIZE);
 	f2fs_fs_close(fs);
@@ -534,7 +577,7 @@ static int commit(struct resize *z)
 	struct f2fs_fs *fs = NULL;
 	int ret = cp ? 0 : say(z, -ENOMEM, "out of memory"), i;
 
-	if (!ret && zoned(z))
+	if (!ret && zoned(z) && !shrinking(z))
 		ret = survey_new_zones(z, true);
 	if (!ret) {
 		build_cp(z, cp);

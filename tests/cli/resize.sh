@@ -1,14 +1,16 @@
 #!/bin/bash
 # resize.f2fs: a volume loaded by sload grows into a larger image (default
 # and -s 128 sections; the grow relocates the metadata areas to the old main
-# area's start) and shrinks with -s (one with -f too); after each resize our fsck and
+# area's start) and shrinks with -s (relocating too, all or nothing; with -f -s
+# in place, as upstream shrinks); after each resize our fsck and
 # upstream's find it clean, the tree dumps back identical, and the
 # superblock has the new size.  With newest upstream's resize.f2fs built,
 # the superblock fields and the checkpoint's space fields of our resize -f
 # (in place) equal those of upstream's resize of the same image.  -z then f2fs_undo
 # gives the original bytes back.  Bad input -- a size below what is in
-# use, a target past the device, shrinking without -s, growing with -s, bad
-# option values, no F2FS, no terminal and no -F, a busy device -- is one
+# use, a target past the device, shrinking without -s, growing with -s, a
+# volume of several devices, bad option values, no F2FS, no terminal and
+# no -F, a busy device -- is one
 # line, a non-zero exit, and the image unchanged.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -197,10 +199,11 @@ else
 	fail grow "making the image: $(snippet "$WORK/last.err")"
 fi
 
-# --- shrink with -s, then cut the image to the new size ---
+# --- shrink with -s (relocating, all or nothing), then cut the image to the new size ---
 if make_image "$IMG" 1G; then
 	cp --sparse=always "$IMG" "$WORK/orig.img"
 	resized shrink "$IMG" 76800 -s -t $((300 * 2048)) && {
+		relocated shrink/relocated "$WORK/orig.img" "$IMG"
 		truncate -s 300M "$IMG"
 		clean shrink/clean "$IMG"
 		same_tree shrink/tree "$IMG"
@@ -220,9 +223,16 @@ if make_image "$IMG" 7G -s 128; then
 		same_tree large-sections/grow-tree "$IMG"
 		as_upstream large-sections/as-upstream "$WORK/orig.img" 14G
 	}
-	resized large-sections/shrink "$IMG" 1769472 -f -s -t $((6912 * 2048)) && {
+	# all or nothing (relocating again), then in place as upstream shrinks
+	cp --sparse=always "$IMG" "$WORK/grown.img"
+	resized large-sections/shrink "$IMG" 2621440 -s -t $((10240 * 2048)) && {
+		relocated large-sections/shrink-relocated "$WORK/grown.img" "$IMG"
 		clean large-sections/shrink-clean "$IMG"
 		same_tree large-sections/shrink-tree "$IMG"
+	}
+	resized large-sections/shrink-in-place "$IMG" 2359296 -f -s -t $((9216 * 2048)) && {
+		clean large-sections/shrink-in-place-clean "$IMG"
+		same_tree large-sections/shrink-in-place-tree "$IMG"
 	}
 else
 	fail large-sections "making the image: $(snippet "$WORK/last.err")"
@@ -237,6 +247,14 @@ if make_image "$IMG" 1G; then
 			pass undo/shrink-restored
 		else
 			fail undo/shrink-restored "f2fs_undo exit $RC: $(snippet "$WORK/last.err")"
+		fi
+	}
+	resized undo/shrink-atomic "$IMG" 76800 -s -t $((300 * 2048)) -z "$WORK/shrink2.undo" && {
+		run_cmd "$UNDO" "$WORK/shrink2.undo" "$IMG"
+		if [ "$RC" -eq 0 ] && cmp -s "$IMG" "$WORK/orig.img"; then
+			pass undo/shrink-atomic-restored
+		else
+			fail undo/shrink-atomic-restored "f2fs_undo exit $RC: $(snippet "$WORK/last.err")"
 		fi
 	}
 	truncate -s 3G "$IMG"
@@ -254,7 +272,9 @@ fi
 # --- bad input: one line, non-zero exit, the image unchanged ---
 make_image "$IMG" 256M || fail refusals "making the image: $(snippet "$WORK/last.err")"
 REFUSE_IMAGE=$IMG expect_refusal below-used "blocks are in use, more than the [0-9]+ the new size leaves" -- \
-	"$RESIZE" -F -s -t $((48 * 2048)) "$IMG"
+	"$RESIZE" -F -s -t $((64 * 2048)) "$IMG"
+REFUSE_IMAGE=$IMG expect_refusal below-used-in-place "blocks are in use, more than the [0-9]+ the new size leaves" -- \
+	"$RESIZE" -F -f -s -t $((48 * 2048)) "$IMG"
 REFUSE_IMAGE=$IMG expect_refusal below-metadata "device size is not sufficient for F2FS volume" -- \
 	"$RESIZE" -F -s -t $((8 * 2048)) "$IMG"
 REFUSE_IMAGE=$IMG expect_refusal past-device "Out-of-range Target=0x100000 / 0x80000" -- \
@@ -272,6 +292,22 @@ REFUSE_IMAGE=$IMG expect_refusal bad-ratio "-o 0: the overprovision ratio" -- \
 REFUSE_IMAGE=$IMG expect_refusal bad-ratio-text "-o abc: the overprovision ratio" -- \
 	"$RESIZE" -F -o abc "$IMG"
 REFUSE_IMAGE=$IMG expect_refusal bad-debug "-d x: the debug level" -- "$RESIZE" -F -d x "$IMG"
+# a volume of two devices (mkfs -c) with its last device grown: refused, neither changed
+truncate -s 256M "$WORK/m0.img" "$WORK/m1.img"
+run_cmd "$MKFS" -q -f -c "$WORK/m1.img" "$WORK/m0.img"
+if [ "$RC" -eq 0 ]; then
+	truncate -s 512M "$WORK/m1.img"
+	cp --sparse=always "$WORK/m1.img" "$WORK/m1.orig"
+	REFUSE_IMAGE=$WORK/m0.img expect_refusal multi-device "several devices is not supported" -- \
+		"$RESIZE" -F "$WORK/m0.img"
+	if cmp -s "$WORK/m1.img" "$WORK/m1.orig"; then
+		pass multi-device/last-unchanged
+	else
+		fail multi-device/last-unchanged "the second device changed"
+	fi
+else
+	fail multi-device "mkfs -c: $(snippet "$WORK/last.err")"
+fi
 REFUSE_IMAGE=$IMG expect_refusal unknown-option "unknown option -q" -- "$RESIZE" -q "$IMG"
 REFUSE_IMAGE=$IMG expect_refusal no-terminal "no terminal to confirm the resize on: give -F" -- \
 	"$RESIZE" "$IMG"

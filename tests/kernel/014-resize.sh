@@ -13,9 +13,12 @@
 # fscks must find it clean again.  The kernel then mounts it, must see the
 # new size, read every file back as written (checksums), delete some,
 # write more and read everything again (PHASE=verify); both fscks clean.
-# Then each volume shrinks back to its first size with -f -s (in place, over
-# the relocated areas), the image is
-# cut to it, and the same verify boot and fsck verdicts follow.
+# Then each volume shrinks to one and a half times its first size with -s
+# (relocating the metadata areas again, sized for the new size: the
+# all-or-nothing shrink, which moves the blocks past the new end first),
+# the image is cut to it, and the same verify boot and fsck verdicts
+# follow; then back to its first size with -f -s (in place, over the
+# relocated areas, as upstream shrinks), with the same verdicts.
 #
 # Sizes: by default "large" is 1 GiB -s 16 (-s 128 needs about 6.5 GiB,
 # ours and upstream's mkfs alike) and main-moves 512 MiB -s 2;
@@ -51,7 +54,8 @@ else
 	GUEST_TIMEOUT=${GUEST_TIMEOUT:-300}
 fi
 STEPS=(filled filled-clean grown grown-clean kernel-reads-grown grown-written-clean shrunk
-	shrunk-clean kernel-reads-shrunk shrunk-written-clean)
+	shrunk-clean kernel-reads-shrunk shrunk-written-clean shrunk-in-place
+	shrunk-in-place-clean kernel-reads-shrunk-in-place shrunk-in-place-written-clean)
 
 all_names() {
 	local v s
@@ -79,8 +83,8 @@ verdict() {
 	fi
 }
 
-# boot PHASE STEP WANT-FACTOR: one boot for the volumes still going; WANT is
-# the volume's size now, in MiB (its first size times WANT-FACTOR)
+# boot PHASE STEP WANT-PCT: one boot for the volumes still going; WANT is
+# the volume's size now, in MiB (WANT-PCT percent of its first size)
 boot() {
 	local v i live=()
 	GUEST_EACH_IMAGES=() GUEST_EACH_ENV=()
@@ -89,7 +93,7 @@ boot() {
 		live+=("$v")
 		GUEST_EACH_IMAGES+=("$(img "$v")")
 		GUEST_EACH_ENV+=("PHASE=$1
-WANT_MIB=$((mib[$v] * $3))
+WANT_MIB=$((mib[$v] * $3 / 100))
 FILL_PCT=50
 WRITE_PCT=20")
 	done
@@ -138,7 +142,23 @@ grow_vol() {
 	return 1
 }
 
+# to 3/2 of the first size, relocating (all or nothing)
 shrink_vol() {
+	local to=$((mib[$1] * 3 / 2))
+	resize_vol "$1" -s -t $((to * 2048)) || return 1
+	if ! grep -q 'metadata relocated' "$work/$1-resize.log"; then
+		why[$1]="not relocated: $(grep -m1 block_count "$work/$1-resize.log")"
+		return 1
+	fi
+	grep -q 'blocks moved' "$work/$1-resize.log" || {
+		why[$1]="no block moved: $(grep -m1 block_count "$work/$1-resize.log")"
+		return 1
+	}
+	truncate -s "${to}M" "$(img "$1")"
+}
+
+# back to the first size in place, as upstream shrinks
+shrink_in_place_vol() {
 	resize_vol "$1" -f -s -t $((mib[$1] * 2048)) && truncate -s "${mib[$1]}M" "$(img "$1")"
 }
 
@@ -147,18 +167,24 @@ clean_grown() { clean_or_why "$1" "$(img "$1")" grown; }
 clean_grown_written() { clean_or_why "$1" "$(img "$1")" grown-written; }
 clean_shrunk() { clean_or_why "$1" "$(img "$1")" shrunk; }
 clean_shrunk_written() { clean_or_why "$1" "$(img "$1")" shrunk-written; }
+clean_in_place() { clean_or_why "$1" "$(img "$1")" shrunk-in-place; }
+clean_in_place_written() { clean_or_why "$1" "$(img "$1")" shrunk-in-place-written; }
 
 for v in "${VOLS[@]}"; do
 	make_vol "$v" || { fail "resize/$v/filled" "${why[$v]}"; dead[$v]=1; }
 done
-boot fill filled 1
+boot fill filled 100
 each filled-clean clean_filled
 each grown grow_vol
 each grown-clean clean_grown
-boot verify kernel-reads-grown 2
+boot verify kernel-reads-grown 200
 each grown-written-clean clean_grown_written
 each shrunk shrink_vol
 each shrunk-clean clean_shrunk
-boot verify kernel-reads-shrunk 1
+boot verify kernel-reads-shrunk 150
 each shrunk-written-clean clean_shrunk_written
+each shrunk-in-place shrink_in_place_vol
+each shrunk-in-place-clean clean_in_place
+boot verify kernel-reads-shrunk-in-place 100
+each shrunk-in-place-written-clean clean_in_place_written
 finish_work '*.img'

@@ -6,7 +6,10 @@
 # stale data, our resize.f2fs refuses to grow it without -f and grows it
 # by whole zones with -f; both fscks must find it clean, and the kernel
 # must see the new size, read every file, write more than the old volume
-# held, unmount without a complaint, and read it all back.
+# held, unmount without a complaint, and read it all back.  Then the
+# volume shrinks to 3/8 of the device by whole zones (-f -s; refused
+# without -f), moving a file written past the new end, with the same
+# verdicts.
 #
 # Environment: MKFS, OUR_FSCK, DUMP, OUR_RESIZE (ours, defaults in the
 # tree), UPSTREAM_NEWEST_FSCK (default ../upstream-f2fs-tools), plus
@@ -28,7 +31,7 @@ DUMP=${DUMP:-$repo/dump/dump.f2fs}
 RESIZE=${OUR_RESIZE:-$repo/resize/resize.f2fs}
 NEWEST_FSCK=${UPSTREAM_NEWEST_FSCK:-$(dirname "$repo")/upstream-f2fs-tools/fsck/fsck.f2fs}
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-240}
-CASES="made refused grown grown-clean kernel-grown"
+CASES="made refused grown grown-clean kernel-grown shrunk shrunk-clean kernel-shrunk"
 
 main() {
 	local disk c

@@ -11,10 +11,18 @@
 #   grown         resize.f2fs -f grows it over the whole device
 #   grown-clean   our fsck (and newest upstream's, /bin/fsck_new) clean
 #   kernel-grown  the kernel mounts it, sees the new size, reads every file
-#                 back, writes 460 MiB more (with the first, more than the
-#                 old volume held)
+#                 back, writes 460 MiB more in two files, 360 and 100 MiB
+#                 (with the first, more than the old volume held)
 #                 and unmounts without a complaint; our fsck clean again,
 #                 and a second mount reads everything back
+#   shrunk        the kernel deletes the 360 MiB file; resize.f2fs -s
+#                 without -f refuses and writes nothing, -f -s shrinks the
+#                 volume to 3/8 of the device by whole zones, moving the
+#                 100 MiB file (written past the new end) inside
+#   shrunk-clean  both fscks clean
+#   kernel-shrunk the kernel mounts it, sees the new size, reads every file
+#                 back, writes 40 MiB more, unmounts without a complaint;
+#                 both fscks clean, and a second mount reads it all back
 # Each case prints "@@CASE NAME PASS|FAIL [REASON]@@".  Busybox sh only.
 
 JOB_NAME=resize-zoned
@@ -126,14 +134,16 @@ kernel_grown() {
 	[ "$size" -gt $((bytes / 2 / 1024)) ] || { echo "df says $size KiB"; return; }
 	(cd $MNT && sha256sum -c -s /tmp/sums) || { echo "the files did not read back"; return; }
 	# zeros: cheap to make and to check in an emulated guest
-	dd if=/dev/zero of=$MNT/more bs=1M count=460 2>/dev/null ||
+	dd if=/dev/zero of=$MNT/more bs=1M count=360 2>/dev/null &&
+		dd if=/dev/zero of=$MNT/tail bs=1M count=100 2>/dev/null ||
 		{ echo "writing 460 MiB more failed ($(df -k $MNT | tail -n 1))"; return; }
 	umount $MNT || { echo "umount failed"; return; }
 	check_dmesg "after writing the grown volume"
 	why=$(clean)
 	[ -z "$why" ] || { echo "after the kernel wrote: $why"; return; }
 	if ! mount -t f2fs $ZDEV $MNT || ! (cd $MNT && sha256sum -c -s /tmp/sums) ||
-		! head -c $((460 << 20)) /dev/zero | cmp -s - $MNT/more || ! umount $MNT; then
+		! head -c $((360 << 20)) /dev/zero | cmp -s - $MNT/more ||
+		! head -c $((100 << 20)) /dev/zero | cmp -s - $MNT/tail || ! umount $MNT; then
 		echo "the second mount did not read everything back"
 		return
 	fi
@@ -143,6 +153,61 @@ why=$(kernel_grown)
 if [ -z "$why" ]; then
 	case_line kernel-grown PASS
 else
-	case_line kernel-grown FAIL "$why"
+	done_with kernel-grown "$why"
+fi
+
+# reads_back WHEN: every file as written, "tail" all zeros; empty or why
+reads_back() {
+	(cd $MNT && sha256sum -c -s /tmp/sums) || { echo "the files did not read back $1"; return; }
+	head -c $((100 << 20)) /dev/zero | cmp -s - $MNT/tail || echo "tail did not read back $1"
+}
+
+mount -t f2fs $ZDEV $MNT && rm $MNT/more && umount $MNT ||
+	done_with shrunk "deleting the 360 MiB file failed"
+target=$((bytes * 3 / 8 / lbs))
+before=$(head -c 32M $ZDEV | md5sum | cut -c1-32)
+if /bin/resize.f2fs -F -s -t $target $ZDEV >/tmp/refused.out 2>&1; then
+	done_with shrunk "resize.f2fs -s without -f succeeded"
+elif ! grep -q 'add -f' /tmp/refused.out ||
+	[ "$(head -c 32M $ZDEV | md5sum | cut -c1-32)" != "$before" ]; then
+	done_with shrunk "without -f: $(tail -n 1 /tmp/refused.out), or the device changed"
+fi
+/bin/resize.f2fs -F -f -s -t $target $ZDEV >/tmp/resize.out 2>&1 ||
+	done_with shrunk "resize.f2fs -f -s: $(tail -n 1 /tmp/resize.out)"
+new=$(blocks)
+[ "$new" = $((bytes * 3 / 8 / 4096)) ] ||
+	done_with shrunk "block_count $new, want $((bytes * 3 / 8 / 4096))"
+grep -q 'blocks moved' /tmp/resize.out ||
+	done_with shrunk "no block moved: $(grep -m1 block_count /tmp/resize.out)"
+case_line shrunk PASS
+why=$(clean)
+[ -z "$why" ] || done_with shrunk-clean "$why"
+case_line shrunk-clean PASS
+
+kernel_shrunk() {
+	mount -t f2fs $ZDEV $MNT || { echo "mount failed"; return; }
+	check_dmesg "after mounting the shrunk volume"
+	size=$(df -k $MNT | awk 'NR == 2 { print $2 }')
+	[ "$size" -le $((bytes * 3 / 8 / 1024)) ] || { echo "df says $size KiB"; return; }
+	why=$(reads_back "after the shrink")
+	[ -z "$why" ] || { echo "$why"; return; }
+	dd if=/dev/urandom of=$MNT/after bs=1M count=40 2>/dev/null ||
+		{ echo "writing 40 MiB failed ($(df -k $MNT | tail -n 1))"; return; }
+	(cd $MNT && sha256sum after) >>/tmp/sums
+	umount $MNT || { echo "umount failed"; return; }
+	check_dmesg "after writing the shrunk volume"
+	why=$(clean)
+	[ -z "$why" ] || { echo "after the kernel wrote: $why"; return; }
+	mount -t f2fs $ZDEV $MNT || { echo "the second mount failed"; return; }
+	why=$(reads_back "at the second mount")
+	umount $MNT || why=${why:-umount failed}
+	[ -z "$why" ] || { echo "$why"; return; }
+	check_dmesg "after reading back"
+}
+why=$(kernel_shrunk)
+if [ -z "$why" ]; then
+	case_line kernel-shrunk PASS
+else
+	case_line kernel-shrunk FAIL "$why"
 fi
 echo "@@JOB-OK@@"

@@ -2,14 +2,15 @@
 /*
  * resizecut: a resize cut short by a power cut, for tests/cli/resize-cut.sh.
  *
- *	resizecut IMAGE N SECTORS [-f]
+ *	resizecut IMAGE N SECTORS [-f] [-s]
  *
  * Resizes IMAGE to SECTORS (512-byte sectors, resize.f2fs -t) through a
  * layer under which the N-th write (counting writes, zeroings and
  * discards from 0) and every one after it fail without reaching the
  * image, as nothing reaches a disk after its power is cut.  Prints
- * "resized after W writes" or "cut at write N: REASON".  -f is resize.f2fs
- * -f (grow in place, which is not all or nothing).
+ * "resized after W writes" or "cut at write N: REASON".  -f and -s are
+ * resize.f2fs's: -f resizes in place (not all or nothing), -s is needed to
+ * shrink.
  * Exit status: 0 resized, 2 cut, 1 bad use or the image did not open.
  */
 #include "config.h"
@@ -31,17 +32,21 @@ int main(int argc, char **argv)
 	struct f2fs_resize_report r;
 	struct f2fs_device *img, *dev;
 	char why[256] = "", *end;
-	int ret;
-	bool bad;
+	int ret, i;
+	bool bad = argc < 4;
 
-	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "-f"))) {
-		fprintf(stderr, "usage: resizecut IMAGE N SECTORS [-f]\n");
+	for (i = 4; !bad && i < argc; i++) {
+		o.force |= !strcmp(argv[i], "-f");
+		o.safe |= !strcmp(argv[i], "-s");
+		bad = strcmp(argv[i], "-f") && strcmp(argv[i], "-s");
+	}
+	if (bad) {
+		fprintf(stderr, "usage: resizecut IMAGE N SECTORS [-f] [-s]\n");
 		return 1;
 	}
 	c.limit = strtoull(argv[2], &end, 0);
 	bad = *end != '\0';
 	o.target_sectors = strtoull(argv[3], &end, 0);
-	o.force = argc == 5;
 	if (bad || *end) {
 		fprintf(stderr, "resizecut: bad number\n");
 		return 1;

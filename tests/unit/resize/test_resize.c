@@ -2,13 +2,15 @@
 /*
  * Resizing (lib/resize) on in-memory images.  A volume filling its memory
  * device holds files spread over its whole main area (many small ones,
- * most deleted, then a large one); it is shrunk with -s far enough
- * that blocks past the new end must move, then grown back in place (-f)
- * over the whole device, which grows its metadata areas and so moves the
- * main area's start; a volume made small grows by relocating its metadata
- * areas (the default), and the same grow is cut at every write in turn.  After each step the
- * superblock has the new size, the checker finds the volume clean and every file reads back through
- * lib/read.  A resize that must be refused (too small for what is in use, shrinking without -s,
+ * most deleted, then a large one); it is shrunk with -s far enough that
+ * blocks past the new end must move (relocating its metadata areas to the
+ * old main area's start, all or nothing), grown back in place (-f) over
+ * the whole device, and shrunk again in place (-f -s, upstream's layout);
+ * a volume made small grows by relocating its metadata areas (the
+ * default), and a grow and a shrink are each cut at every write in turn.
+ * After each step the superblock has the new size, the checker finds the
+ * volume clean and every file reads back through lib/read.  A resize that
+ * must be refused (too small for what is in use, shrinking without -s,
  * growing with -s) leaves every byte of the device as it was.
  */
 #include "config.h"
@@ -114,7 +116,7 @@ static int resize_opts(struct fixture *fx, const struct f2fs_resize_opts *o,
 	return ret;
 }
 
-/* A shrink (-s) rewrites the metadata in place, as upstream's does, without -f. */
+/* Without -f both directions relocate the metadata areas; a shrink needs -s. */
 static int resize_to(struct fixture *fx, uint64_t bytes, bool safe, struct f2fs_resize_report *r)
 {
 	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes), .safe = safe};
@@ -122,10 +124,11 @@ static int resize_to(struct fixture *fx, uint64_t bytes, bool safe, struct f2fs_
 	return resize_opts(fx, &o, r);
 }
 
-/* -f: upstream's layout, written over the old metadata areas. */
-static int grow_in_place(struct fixture *fx, uint64_t bytes, struct f2fs_resize_report *r)
+/* -f: upstream's layout, written over the old metadata areas (kept with -s). */
+static int resize_in_place(struct fixture *fx, uint64_t bytes, bool safe,
+			   struct f2fs_resize_report *r)
 {
-	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes), .force = true};
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes), .safe = safe, .force = true};
 
 	return resize_opts(fx, &o, r);
 }
@@ -156,23 +159,36 @@ static void test_shrink_then_grow(void)
 	struct fixture fx;
 	struct files f = {0};
 	struct f2fs_resize_report r;
-	uint32_t old_main;
+	uint32_t old_main, seg0;
 
 	CHECK(wfx_format(&fx, 512 * MIB, NULL, 1));
 	CHECK(fill(&fx, &f));
 	old_main = le32_get(fx.sb.main_blkaddr);
 
-	CHECK(resize_to(&fx, 64 * MIB, true, &r) == 0);
-	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 64 * MIB / F2FS_BLKSIZE);
-	CHECK_EQ_U64(le32_get(r.new_sb.main_blkaddr), old_main);
-	CHECK(r.moved_blocks > 0); /* the big file was written past 64 MiB */
+	/* all or nothing: segment 0 moves to the old main area's start */
+	CHECK(resize_to(&fx, 96 * MIB, true, &r) == 0);
+	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 96 * MIB / F2FS_BLKSIZE);
+	CHECK_EQ_U64(le32_get(r.new_sb.segment0_blkaddr), old_main);
+	/* the areas are sized for 96 MiB, not larger than the 512 MiB ones */
+	CHECK(le32_get(r.new_sb.segment_count_sit) <= le32_get(r.old_sb.segment_count_sit));
+	CHECK(r.moved_blocks > 0); /* the files were written past 96 MiB */
 	CHECK(wfx_problems(&fx) == 0);
 	CHECK(files_read_back(&fx, &f));
 
-	CHECK(grow_in_place(&fx, 512 * MIB, &r) == 0);
+	CHECK(resize_in_place(&fx, 512 * MIB, false, &r) == 0);
 	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 512 * MIB / F2FS_BLKSIZE);
-	/* the safe shrink kept 512 MiB of metadata areas: they now fit the size again */
+	CHECK_EQ_U64(le32_get(r.new_sb.segment0_blkaddr), old_main);
 	CHECK(le32_get(r.new_sb.segment_count_main) > 200);
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(files_read_back(&fx, &f));
+
+	/* upstream's shrink: the areas stay, only the main area ends earlier */
+	seg0 = le32_get(r.new_sb.segment0_blkaddr);
+	old_main = le32_get(r.new_sb.main_blkaddr);
+	CHECK(resize_in_place(&fx, 128 * MIB, true, &r) == 0);
+	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 128 * MIB / F2FS_BLKSIZE);
+	CHECK_EQ_U64(le32_get(r.new_sb.segment0_blkaddr), seg0);
+	CHECK_EQ_U64(le32_get(r.new_sb.main_blkaddr), old_main);
 	CHECK(wfx_problems(&fx) == 0);
 	CHECK(files_read_back(&fx, &f));
 	free(f.big_data);
@@ -247,11 +263,12 @@ static bool fill_few(struct fixture *fx, uint32_t *ino, uint32_t n)
 }
 
 /*
- * A grow cut at its first write, its second, ... until one runs through:
- * after every cut the volume is the old one or the new one, clean, with
- * its files, and a cut before the last write leaves the old one.
+ * A resize from @from to @to bytes (-s when shrinking) cut at its first
+ * write, its second, ... until one runs through: after every cut the
+ * volume is the old one or the new one, clean, with its files, and a cut
+ * before the last write leaves the old one.
  */
-static void test_grow_cut_at_every_write(void)
+static void cut_at_every_write(uint64_t from, uint64_t to)
 {
 	enum { N = 24 };
 	struct fixture fx;
@@ -259,13 +276,13 @@ static void test_grow_cut_at_every_write(void)
 	struct f2fs_device *stacked;
 	struct f2fs_resize_report r;
 	uint32_t ino[N], i;
-	uint64_t old_blocks = SECTORS(64 * MIB) / 8, new_blocks = SECTORS(128 * MIB) / 8;
+	uint64_t old_blocks = from / F2FS_BLKSIZE, new_blocks = to / F2FS_BLKSIZE;
 	uint64_t n, olds = 0, news = 0;
 	uint8_t *base, buf[SMALL_LEN];
 	int ret = -1;
 
-	fixture_init(&fx, 128 * MIB);
-	fx.cfg.geometry.total_sectors = SECTORS(64 * MIB);
+	fixture_init(&fx, from > to ? from : to);
+	fx.cfg.geometry.total_sectors = SECTORS(from);
 	CHECK(fixture_open(&fx) && fixture_mkfs(&fx));
 	CHECK(fill_few(&fx, ino, N));
 	CHECK(cut_device_stack(fx.dev, &c, &stacked) == 0);
@@ -280,7 +297,7 @@ static void test_grow_cut_at_every_write(void)
 		CHECK(f2fs_dev_write(fx.dev, base, 0, fx.bytes) == 0);
 		c.seen = 0;
 		c.limit = n;
-		ret = resize_to(&fx, 128 * MIB, false, &r);
+		ret = resize_to(&fx, to, to < from, &r);
 		c.limit = UINT64_MAX;
 		now = sb_blocks(&fx);
 		if (now == old_blocks)
@@ -302,9 +319,20 @@ static void test_grow_cut_at_every_write(void)
 	}
 	CHECK(ret == 0);
 	CHECK(olds > 0 && news == 1); /* only the run that was not cut is the new volume */
+	CHECK(to > from || r.moved_blocks > 0); /* the shrink moved blocks from past its end */
 	fprintf(stderr, "  %llu cuts, each left the old volume\n", (unsigned long long)olds);
 	free(base);
 	fixture_free(&fx);
+}
+
+static void test_grow_cut_at_every_write(void)
+{
+	cut_at_every_write(64 * MIB, 128 * MIB);
+}
+
+static void test_shrink_cut_at_every_write(void)
+{
+	cut_at_every_write(128 * MIB, 64 * MIB);
 }
 
 /* A host-managed device of 512 MiB (8 MiB zones, 4 conventional) with a 256 MiB volume. */
@@ -381,7 +409,7 @@ static bool zone_empty(struct fixture *fx, uint64_t off)
  * A zoned volume grows by whole zones with -f (its areas stay in their
  * conventional zones), after the stale data in a zone it grows into is
  * reset; the grown volume is clean, its file reads back, and a file larger
- * than the old volume then fits.  Without -f, or shrinking, it is refused.
+ * than the old volume then fits.  Without -f it is refused.
  */
 static void test_zoned_grow_by_zones(void)
 {
@@ -397,11 +425,6 @@ static void test_zoned_grow_by_zones(void)
 	CHECK(f2fs_dev_write(fx.dev, junk, stale, sizeof(junk)) == 0);
 	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* in place: needs -f */
 	o.force = true;
-	o.target_sectors = SECTORS(128 * MIB);
-	o.safe = true;
-	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* no zoned shrink */
-	o.target_sectors = SECTORS(512 * MIB);
-	o.safe = false;
 	CHECK(resize_opts(&fx, &o, &r) == 0);
 	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 512 * MIB / F2FS_BLKSIZE);
 	CHECK_EQ_U64(le32_get(r.new_sb.main_blkaddr), le32_get(r.old_sb.main_blkaddr));
@@ -417,12 +440,63 @@ static void test_zoned_grow_by_zones(void)
 	fixture_free(&fx);
 }
 
+/*
+ * A zoned volume shrinks by whole zones with -f -s (its areas stay in their
+ * conventional zones): a file written past the new end moves inside, the
+ * shrunk volume is clean, its files read back and it takes writes; without
+ * -f, or to a size its files do not fit, it is refused and nothing is
+ * written.
+ */
+static void test_zoned_shrink_by_zones(void)
+{
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(160 * MIB), .safe = true};
+	struct f2fs_resize_report r;
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	uint32_t first, second, third;
+	uint8_t *before;
+
+	CHECK(zoned_half(&fx));
+	CHECK(write_mib(&fx, "first", 70, &first));
+	CHECK(write_mib(&fx, "second", 30, &second));
+	CHECK(wfx_open_rw(&fx, &fs));
+	CHECK(f2fs_unlink(fs, WFX_ROOT, "first", 5) == 0);
+	CHECK(wfx_checkpoint(fs, true) == 0);
+	f2fs_fs_close(fs);
+	CHECK(wfx_problems(&fx) == 0);
+	before = snapshot(&fx);
+	CHECK(before != NULL);
+	CHECK(resize_opts(&fx, &o, &r) == -EINVAL); /* in place: needs -f */
+	CHECK(unchanged(&fx, before));
+	o.force = true;
+	o.target_sectors = SECTORS(72 * MIB); /* too small for the metadata and reserve */
+	CHECK(resize_opts(&fx, &o, &r) == -ENOSPC);
+	CHECK(unchanged(&fx, before));
+	o.target_sectors = SECTORS(160 * MIB);
+	CHECK(resize_opts(&fx, &o, &r) == 0);
+	CHECK_EQ_U64(le64_get(r.new_sb.block_count), 160 * MIB / F2FS_BLKSIZE);
+	CHECK_EQ_U64(le32_get(r.new_sb.main_blkaddr), le32_get(r.old_sb.main_blkaddr));
+	CHECK_EQ_U64(le32_get(r.old_sb.section_count) - le32_get(r.new_sb.section_count),
+		     96 * MIB / ZF_ZONE);
+	CHECK(r.moved_blocks > 0); /* "second" lay past 160 MiB */
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(mib_reads_back(&fx, second, 30));
+	CHECK(write_mib(&fx, "third", 20, &third));
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(mib_reads_back(&fx, third, 20));
+	CHECK(mib_reads_back(&fx, second, 30));
+	free(before);
+	fixture_free(&fx);
+}
+
 int main(void)
 {
 	RUN(test_shrink_then_grow);
 	RUN(test_grow_moves_main_start);
 	RUN(test_refusals_write_nothing);
 	RUN(test_grow_cut_at_every_write);
+	RUN(test_shrink_cut_at_every_write);
 	RUN(test_zoned_grow_by_zones);
+	RUN(test_zoned_shrink_by_zones);
 	TEST_EXIT();
 }
