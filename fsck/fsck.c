@@ -62,16 +62,17 @@ struct fsck_opts {
 	int read_only;	  /* -n, -N, --dry-run, -l: may never write */
 	const char *undo; /* -z: the undo journal of the repairs */
 	bool rebuild;	  /* --rebuild: tables from a scan first */
-	struct f2fs_tune tune;			   /* -O, -C, --nolinear-lookup */
-	bool sparse;	  /* -S: the device is an Android sparse image */
-	bool volume_ro;	  /* the volume has the ro feature: never repaired */
-	struct f2fs_device *wdev;		   /* the device opened for writing, once it is */
-	struct f2fs_session *session;		   /* the run's one handle (lib/repair/session.c) */
-	struct f2fs_device *dev;		   /* the device it is on (wdev, or read-only) */
-	char why[256];				   /* the session's reasons */
-	bool in_repairs;			   /* --json: the "repairs" array is open */
-	struct fix_plan plan;			   /* what the mode may fix, counted by the check */
-	f2fs_problem_fn show_problem;		   /* how the first check's problems are shown */
+	struct f2fs_tune tune;	      /* -O, -C, --nolinear-lookup */
+	bool sparse;		      /* -S: the device is an Android sparse image */
+	bool whint;		      /* -H: write-life hints on the repairs' writes */
+	bool volume_ro;		      /* the volume has the ro feature: never repaired */
+	struct f2fs_device *wdev;     /* the device opened for writing, once it is */
+	struct f2fs_session *session; /* the run's one handle (lib/repair/session.c) */
+	struct f2fs_device *dev;      /* the device it is on (wdev, or read-only) */
+	char why[256];		      /* the session's reasons */
+	bool in_repairs;	      /* --json: the "repairs" array is open */
+	struct fix_plan plan;	      /* what the mode may fix, counted by the check */
+	f2fs_problem_fn show_problem; /* how the first check's problems are shown */
 	unsigned int problems_shown, problems_max; /* 0: no limit */
 	/* what upstream lists after the check (rows F2FS_PR_MESSAGE_LATER), as reported */
 	char **listed;
@@ -359,8 +360,10 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case 'N':
 			o->read_only = 1;
 			break;
-		case OPT_DEBUG_CACHE:
 		case 'H':
+			o->whint = true;
+			break;
+		case OPT_DEBUG_CACHE:
 		case 'M':
 			break; /* accepted: they change nothing in a check that never writes */
 		case 'S':
@@ -1192,7 +1195,7 @@ static void rebuild_phase(struct fsck_opts *o, struct tool *t)
 	char why[256];
 	int ret;
 
-	o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, 0);
+	o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, o->whint ? F2FS_DEV_WRITE_HINTS : 0);
 	o->wdev = tool_undo_stack(t, o->wdev, o->undo, EXIT_OPERATIONAL);
 	ret = f2fs_rebuild(o->wdev, &rep, why, sizeof(why));
 	if (ret)
@@ -1405,7 +1408,8 @@ static void open_session(struct fsck_opts *o, struct tool *t, bool repairing)
 	int ret;
 
 	if ((repairing || tuning(o)) && !o->wdev) {
-		o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, 0);
+		o->wdev =
+		    tool_open_for_writing(t, EXIT_OPERATIONAL, o->whint ? F2FS_DEV_WRITE_HINTS : 0);
 		o->wdev = tool_undo_stack(t, o->wdev, o->undo, EXIT_OPERATIONAL);
 	}
 	if (repairing) {
