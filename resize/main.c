@@ -92,8 +92,11 @@ static void parse_option(struct tool *t, struct opts *o, int c)
 		printf("Info: Force to resize\n");
 		break;
 	case 'g':
-		if (!strcmp(optarg, "android"))
+		/* upstream's Android defaults for resize: -F and write hints (nat_bits stay) */
+		if (!strcmp(optarg, "android")) {
 			printf("Info: Set conf for android\n");
+			o->yes = o->whint = true;
+		}
 		break;
 	case 'H':
 		o->whint = true;

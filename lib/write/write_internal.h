@@ -145,12 +145,13 @@ struct f2fs_wr {
 	f2fs_alloc_policy_fn policy;
 	void *policy_arg;
 	const struct wr_area *area; /* defrag.c: the sections the logs may write, NULL: any */
-	struct wr_area fence; /* f2fs_confine(): the sections that stay, held to the end */
+	struct wr_area fence;	    /* f2fs_confine(): the sections that stay, held to the end */
 	bool in_gc;
 	enum f2fs_section_counts section_counts; /* f2fs_write_set_section_counts() */
 	uint64_t wb_inode_pages, wb_total_pages; /* f2fs_write_set_writeback(); 0: never */
 	uint64_t curseg_room; /* blocks left in the logs' current sections, at the last check */
 	int64_t clock;	      /* f2fs_write_set_time(), -1: now */
+	bool no_nat_bits;     /* f2fs_write_set_no_nat_bits() */
 
 	/* counts the checkpoint records */
 	uint64_t valid_blocks;
