@@ -3,9 +3,9 @@
  * defrag.f2fs: move the valid blocks of a block range to a target area,
  * with newest upstream's options: -s start, -l length, -t target (block
  * addresses and counts, decimal or 0x hex), -i (the target area runs
- * down from the target: "shrink"), and -d, -H, -S accepted as upstream
- * has them.  The work is libf2fs's (f2fs_defrag_resolve, f2fs_defrag);
- * this prints upstream's "Info: Move" line and what moved.  Bad input
+ * down from the target: "shrink"), -H (write-life hints on the moves'
+ * writes), and -d, -S accepted as upstream has them.  The work is libf2fs's (f2fs_defrag_resolve,
+ * f2fs_defrag); this prints upstream's "Info: Move" line and what moved.  Bad input
  * -- a value that is not a number, a range or target off the main area,
  * a target inside the range, a target area without room, a busy device
  * -- is one line on stderr, exit 1, and nothing written.
@@ -30,7 +30,7 @@ static void usage(FILE *out)
 	fputs("\nUsage: defrag.f2fs [options] device\n"
 	      "[options]:\n"
 	      "  -d debug level [default:0]\n"
-	      "  -H support write hint (accepted, no effect)\n"
+	      "  -H support write hint\n"
 	      "  -s start block address [default: main_blkaddr]\n"
 	      "  -S sparse_mode (accepted, no effect)\n"
 	      "  -l length [default:512 (2MB)]\n"
@@ -52,7 +52,8 @@ static uint64_t number(const struct tool *t, int opt, const char *arg)
 	return v;
 }
 
-static void parse(struct tool *t, int argc, char **argv, struct f2fs_defrag_request *req)
+static void parse(struct tool *t, int argc, char **argv, struct f2fs_defrag_request *req,
+		  bool *whint)
 {
 	int c;
 
@@ -64,6 +65,8 @@ static void parse(struct tool *t, int argc, char **argv, struct f2fs_defrag_requ
 			       (unsigned long long)number(t, c, optarg));
 			break;
 		case 'H':
+			*whint = true;
+			break;
 		case 'S':
 			break;
 		case 's':
@@ -134,9 +137,11 @@ int main(int argc, char **argv)
 	char why[300];
 	int ret;
 
-	parse(&t, argc, argv, &req);
+	bool whint = false;
+
+	parse(&t, argc, argv, &req, &whint);
 	tool_check_target(&t, TOOL_WRITES, EXIT_FAIL);
-	dev = tool_open_for_writing(&t, EXIT_FAIL, 0);
+	dev = tool_open_for_writing(&t, EXIT_FAIL, whint ? F2FS_DEV_WRITE_HINTS : 0);
 	fs = open_volume(&t, dev);
 	ret = f2fs_defrag_resolve(fs, &req, why, sizeof(why));
 	if (!ret) {

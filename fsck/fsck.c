@@ -62,16 +62,19 @@ struct fsck_opts {
 	int read_only;	  /* -n, -N, --dry-run, -l: may never write */
 	const char *undo; /* -z: the undo journal of the repairs */
 	bool rebuild;	  /* --rebuild: tables from a scan first */
-	struct f2fs_tune tune;			   /* -O, -C, --nolinear-lookup */
-	bool sparse;	  /* -S: the device is an Android sparse image */
-	bool volume_ro;	  /* the volume has the ro feature: never repaired */
-	struct f2fs_device *wdev;		   /* the device opened for writing, once it is */
-	struct f2fs_session *session;		   /* the run's one handle (lib/repair/session.c) */
-	struct f2fs_device *dev;		   /* the device it is on (wdev, or read-only) */
-	char why[256];				   /* the session's reasons */
-	bool in_repairs;			   /* --json: the "repairs" array is open */
-	struct fix_plan plan;			   /* what the mode may fix, counted by the check */
-	f2fs_problem_fn show_problem;		   /* how the first check's problems are shown */
+	struct f2fs_tune tune; /* -O, -C, --nolinear-lookup */
+	bool sparse;	       /* -S: the device is an Android sparse image */
+	bool whint;	       /* -H: write-life hints on the repairs' writes */
+	bool android; /* -g android: upstream's Android defaults, applied after the options */
+	bool linear_defaulted;	      /* -g android chose --nolinear-lookup=1 */
+	bool volume_ro;		      /* the volume has the ro feature: never repaired */
+	struct f2fs_device *wdev;     /* the device opened for writing, once it is */
+	struct f2fs_session *session; /* the run's one handle (lib/repair/session.c) */
+	struct f2fs_device *dev;      /* the device it is on (wdev, or read-only) */
+	char why[256];		      /* the session's reasons */
+	bool in_repairs;	      /* --json: the "repairs" array is open */
+	struct fix_plan plan;	      /* what the mode may fix, counted by the check */
+	f2fs_problem_fn show_problem; /* how the first check's problems are shown */
 	unsigned int problems_shown, problems_max; /* 0: no limit */
 	/* what upstream lists after the check (rows F2FS_PR_MESSAGE_LATER), as reported */
 	char **listed;
@@ -285,6 +288,24 @@ static void preen_arg(struct fsck_opts *o, int argc)
 	info(o, "Info: Fix the reported corruption in preen mode %ld\n", o->preen_level);
 }
 
+/*
+ * -g android, as upstream applies it once every option is read: a boot-time
+ * run (-a) unless -f, -y, -p or -n chose a mode, casefolded names looked up
+ * by hash only unless --nolinear-lookup says otherwise (not in a run that
+ * may not write), write hints (-H), and no nat_bits in the checkpoints the
+ * run writes.
+ */
+static void apply_android_defaults(struct fsck_opts *o)
+{
+	if (o->plan.mode == FIX_ASK)
+		o->plan.mode = FIX_PREEN;
+	if (o->tune.linear_lookup == F2FS_LINEAR_LOOKUP_KEEP && !o->read_only) {
+		o->tune.linear_lookup = F2FS_LINEAR_LOOKUP_DISABLE;
+		o->linear_defaulted = true;
+	}
+	o->whint = true;
+}
+
 /* Options that cannot go together. */
 /* Do -O, -C or --nolinear-lookup ask for a change of the superblock? */
 static bool tuning(const struct fsck_opts *o)
@@ -359,8 +380,10 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 		case 'N':
 			o->read_only = 1;
 			break;
-		case OPT_DEBUG_CACHE:
 		case 'H':
+			o->whint = true;
+			break;
+		case OPT_DEBUG_CACHE:
 		case 'M':
 			break; /* accepted: they change nothing in a check that never writes */
 		case 'S':
@@ -423,8 +446,10 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			info(o, "Info: Force to fix corruption\n");
 			break;
 		case 'g':
-			if (!strcmp(optarg, "android"))
+			if (!strcmp(optarg, "android")) {
 				info(o, "Info: Set conf for android\n");
+				o->android = true;
+			}
 			break;
 		case 'O':
 			if (f2fs_feature_parse_known(optarg, &o->tune.features, why, sizeof(why)))
@@ -467,6 +492,8 @@ static void parse_args(struct fsck_opts *o, int argc, char **argv)
 			fail(o, EXIT_USAGE, "unknown option %s (-h for help)", argv[optind - 1]);
 		}
 	}
+	if (o->android)
+		apply_android_defaults(o);
 	if (optind >= argc)
 		fail(o, EXIT_USAGE, "no device specified (usage: fsck.f2fs [options] device)");
 	o->device = argv[optind++];
@@ -886,8 +913,6 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 {
 	const struct f2fs_super_block *sb = f2fs_fs_sb(fs);
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
-	const struct f2fs_nat_table *nat;
-	const struct f2fs_cp_data *cpd;
 	char running[F2FS_VERSION_LEN];
 	uint64_t sectors;
 	int i;
@@ -917,6 +942,19 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 										       : "enable");
 	if (o->debug > 0)
 		list_checkpoint(fs, FIELDS_DEBUG);
+}
+
+/*
+ * The header's last lines, after what tuning printed: upstream's verdict
+ * on nat_bits (not when a boot-time run stops at the header, @skipping),
+ * then the checkpoint's flags.
+ */
+static void print_cp_state(struct f2fs_fs *fs, const struct fsck_opts *o, bool skipping)
+{
+	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
+	const struct f2fs_nat_table *nat;
+	const struct f2fs_cp_data *cpd;
+
 	/*
 	 * Upstream's verdict on nat_bits.  With a NAT journal (or a stale tag)
 	 * they describe older NAT blocks and the kernel drops them; upstream
@@ -924,7 +962,7 @@ static void print_info(struct f2fs_fs *fs, const struct fsck_opts *o)
 	 * checks every NAT block's bits.  The tables load here for the check
 	 * anyway; a failure is the check's to report.
 	 */
-	if ((le32_get(cp->ckpt_flags) & CP_NAT_BITS_FLAG) && !f2fs_fs_nat(fs, &nat) &&
+	if (!skipping && (le32_get(cp->ckpt_flags) & CP_NAT_BITS_FLAG) && !f2fs_fs_nat(fs, &nat) &&
 	    !f2fs_fs_cp_data(fs, &cpd)) {
 		bool stale = !f2fs_nat_bits_valid(nat) || le16_get(cpd->nat_journal.n_nats);
 		bool ok = stale ? !o->force : f2fs_nat_bits_exact(nat);
@@ -1192,7 +1230,7 @@ static void rebuild_phase(struct fsck_opts *o, struct tool *t)
 	char why[256];
 	int ret;
 
-	o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, 0);
+	o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, o->whint ? F2FS_DEV_WRITE_HINTS : 0);
 	o->wdev = tool_undo_stack(t, o->wdev, o->undo, EXIT_OPERATIONAL);
 	ret = f2fs_rebuild(o->wdev, &rep, why, sizeof(why));
 	if (ret)
@@ -1405,7 +1443,8 @@ static void open_session(struct fsck_opts *o, struct tool *t, bool repairing)
 	int ret;
 
 	if ((repairing || tuning(o)) && !o->wdev) {
-		o->wdev = tool_open_for_writing(t, EXIT_OPERATIONAL, 0);
+		o->wdev =
+		    tool_open_for_writing(t, EXIT_OPERATIONAL, o->whint ? F2FS_DEV_WRITE_HINTS : 0);
 		o->wdev = tool_undo_stack(t, o->wdev, o->undo, EXIT_OPERATIONAL);
 	}
 	if (repairing) {
@@ -1446,6 +1485,8 @@ static void tune(struct fsck_opts *o, struct f2fs_fs *fs)
 		info(o, "Info: Set Casefold feature\n");
 	if (changes & F2FS_TUNED_CASEFOLD_KEPT)
 		info(o, "Info: Casefold is already on: its encoding stays\n");
+	if (o->linear_defaulted)
+		info(o, "Info: set default linear_lookup option: disable\n");
 	if (o->tune.linear_lookup != F2FS_LINEAR_LOOKUP_KEEP)
 		info(o, "Info: linear_lookup option: %s\n", disable ? "disable" : "enable");
 	if (changes & F2FS_TUNED_NO_CASEFOLD)
@@ -1478,7 +1519,7 @@ int main(int argc, char **argv)
 	struct f2fs_fs *fs;
 	struct timespec start;
 	char why[256];
-	bool may_write, recovered;
+	bool may_write, recovered, skipping;
 	int ret, status;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -1507,6 +1548,8 @@ int main(int argc, char **argv)
 	open_session(&o, &t, may_repair(&o, may_write));
 	recovered = f2fs_session_recovered(o.session);
 	fs = f2fs_session_fs(o.session);
+	if (o.android && o.wdev)
+		f2fs_write_set_no_nat_bits(fs);
 	o.volume_ro = f2fs_fs_features(fs) & F2FS_FEATURE_RO;
 	o.mb_shift = 20 - f2fs_fs_geo(fs)->blk.log_blksize;
 	if (o.show_layout) {
@@ -1522,7 +1565,10 @@ int main(int argc, char **argv)
 		print_info(fs, &o);
 	if (tuning(&o))
 		tune(&o, fs);
-	if (!recovered && boot_skip(&o, fs)) {
+	skipping = !recovered && boot_skip(&o, fs);
+	if (!o.quiet && !o.json)
+		print_cp_state(fs, &o, skipping);
+	if (skipping) {
 		/* upstream's verdict for a boot-time run on a volume the kernel left clean */
 		if (!o.quiet)
 			printf("Info: No error was reported\n");

@@ -47,6 +47,7 @@ struct mkfs_opts {
 	uint64_t sparse_bytes;
 	const char *undo; /* --undo: the journal that makes the format undoable */
 	bool android;	  /* -g android: upstream's Android defaults, applied after the options */
+	bool whint;	  /* -H: write-life hints on every write (F2FS_DEV_WRITE_HINTS) */
 };
 
 static void info(const struct mkfs_opts *o, const char *fmt, ...)
@@ -74,6 +75,7 @@ static void usage(FILE *out)
 		     "  -E [hot file ext list] e.g. \"db\"\n"
 		     "  -f force overwrite of the existing filesystem\n"
 		     "  -g add default options\n"
+		     "  -H support write hint\n"
 		     "  -i extended node bitmap, node ratio is 20%% by default\n"
 		     "  -l label\n"
 		     "  -U uuid\n"
@@ -219,7 +221,7 @@ static void parse_label(const char *arg, struct f2fs_mkfs_config *cfg)
  * owned by 0:0, no nat_bits, casefolded lookups without the linear
  * fallback; unless the volume is read-only (-O ro), encryption, project
  * quota (with the user and group quota files), extra_attr and verity.
- * Upstream also asks for write hints, which change no byte of the volume.
+ * Write hints too (-H), which change no byte of the volume.
  */
 static void apply_android_defaults(struct mkfs_opts *o)
 {
@@ -229,6 +231,7 @@ static void apply_android_defaults(struct mkfs_opts *o)
 	o->wanted_sector_size = 4096;
 	o->cfg.root_uid = o->cfg.root_gid = 0;
 	o->cfg.no_nat_bits = true;
+	o->whint = true;
 	if (o->cfg.features & F2FS_FEATURE_RO)
 		return;
 	o->cfg.features |= F2FS_FEATURE_ENCRYPT | F2FS_FEATURE_PRJQUOTA | F2FS_FEATURE_EXTRA_ATTR |
@@ -291,6 +294,9 @@ static void parse_option(struct mkfs_opts *o, int opt, char *arg, const char *wo
 		if (strcmp(arg, "android"))
 			die("unknown default option set for -g: '%s' (supported: android)", arg);
 		o->android = true;
+		break;
+	case 'H':
+		o->whint = true;
 		break;
 	case 'i':
 		cfg->geometry.large_nat_bitmap = true;
@@ -384,7 +390,7 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 	o->cfg.root_gid = getgid();
 	o->wanted_sectors = -1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":qa:b:c:C:d:e:E:fg:hil:mo:O:rR:s:S:z:t:T:U:Vw:Z:",
+	while ((opt = getopt_long(argc, argv, ":qa:b:c:C:d:e:E:fg:hHil:mo:O:rR:s:S:z:t:T:U:Vw:Z:",
 				  longopts, NULL)) != -1)
 		parse_option(o, opt, optarg, argv[optind - 1]);
 	if (o->android)
@@ -473,10 +479,15 @@ static void check_distinct(const struct mkfs_opts *o)
 }
 
 /* One more device of a multi-device volume (not created, not sized). */
-static struct f2fs_device *open_member(const char *path)
+static unsigned int open_flags(const struct mkfs_opts *o)
+{
+	return F2FS_DEV_EXCL | (o->whint ? F2FS_DEV_WRITE_HINTS : 0);
+}
+
+static struct f2fs_device *open_member(const struct mkfs_opts *o, const char *path)
 {
 	struct f2fs_device *dev;
-	int ret = f2fs_dev_open(path, F2FS_DEV_EXCL, &dev);
+	int ret = f2fs_dev_open(path, open_flags(o), &dev);
 
 	if (ret)
 		die("cannot open %s%s: %s", path,
@@ -499,7 +510,7 @@ static struct f2fs_device *open_target(const struct mkfs_opts *o)
 			die("cannot create %s: %s", o->device, strerror(-ret));
 		return dev;
 	}
-	ret = f2fs_dev_open(o->device, F2FS_DEV_EXCL, &dev);
+	ret = f2fs_dev_open(o->device, open_flags(o), &dev);
 	if (ret == -EACCES || ret == -EROFS || ret == -EPERM)
 		die("cannot open %s for writing: %s", o->device, strerror(-ret));
 	if (ret)
@@ -693,7 +704,7 @@ int main(int argc, char **argv)
 	check_distinct(&o);
 	devs[0] = open_target(&o);
 	for (i = 1; i < o.ndevs; i++)
-		devs[i] = open_member(o.devices[i]);
+		devs[i] = open_member(&o, o.devices[i]);
 	describe_devices(&o, devs);
 	if (o.ndevs == 1)
 		size_volume(&o, devs[0]);

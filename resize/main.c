@@ -32,6 +32,7 @@ struct opts {
 	struct f2fs_resize_opts r;
 	uint64_t target; /* -t, in the device's sectors; 0: the whole device */
 	bool have_target, yes;
+	bool whint; /* -H: write-life hints (F2FS_DEV_WRITE_HINTS) */
 	unsigned int debug;
 	const char *undo;
 };
@@ -91,11 +92,15 @@ static void parse_option(struct tool *t, struct opts *o, int c)
 		printf("Info: Force to resize\n");
 		break;
 	case 'g':
-		if (!strcmp(optarg, "android"))
+		/* upstream's Android defaults for resize: -F and write hints (nat_bits stay) */
+		if (!strcmp(optarg, "android")) {
 			printf("Info: Set conf for android\n");
+			o->yes = o->whint = true;
+		}
 		break;
 	case 'H':
-		break; /* write hints: the write path tags its writes already */
+		o->whint = true;
+		break;
 	case 'i':
 		o->r.large_nat_bitmap = true;
 		break;
@@ -228,7 +233,7 @@ int main(int argc, char **argv)
 	if (!o.yes && !confirmed(&t))
 		return 0;
 	tool_check_target(&t, TOOL_WRITES, EXIT_FAIL);
-	dev = tool_open_for_writing(&t, EXIT_FAIL, 0);
+	dev = tool_open_for_writing(&t, EXIT_FAIL, o.whint ? F2FS_DEV_WRITE_HINTS : 0);
 	o.r.target_sectors = target_sectors(&t, &o, f2fs_dev_get_info(dev));
 	printf("Info: resize wanted target FS sectors = %llu (%llu MB)\n",
 	       (unsigned long long)o.r.target_sectors,

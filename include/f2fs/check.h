@@ -105,7 +105,11 @@ enum f2fs_problem_code {
 	PR_INODE_DEVICE_ALIAS,	  /* the device-alias flag without the device_alias feature */
 	PR_INODE_COMPRESS_PARAMS, /* compression algorithm, cluster size or saved blocks the kernel
 				     refuses */
-	PR_COMPRESS_CLUSTER,	  /* a compressed cluster's header: clen past its stored blocks */
+	PR_COMPRESS_CLUSTER,
+	PR_CP_NODE_SUMMARIES,
+	/* no node summaries in the pack, and no SSA block holds them */ /* a compressed cluster's
+									    header: clen past its
+									    stored blocks */
 	PR_NR_CODES
 };
 

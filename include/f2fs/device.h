@@ -24,6 +24,12 @@ enum f2fs_dev_open_flags {
 	 * it; other writes and all reads stay buffered.
 	 */
 	F2FS_DEV_DIRECT = 1 << 2,
+	/*
+	 * Tell the kernel how long each write's data will live
+	 * (fcntl F_SET_RW_HINT, from the write's tag: f2fs_dev_tag_write_life),
+	 * as upstream's -H asks; a device that refuses hints is written without.
+	 */
+	F2FS_DEV_WRITE_HINTS = 1 << 3,
 };
 
 struct f2fs_dev_info {
@@ -43,15 +49,50 @@ int f2fs_dev_open_memory(uint64_t size, struct f2fs_device **out);
 
 /*
  * What a write holds, as the write path tags it: for a layer that
- * schedules or counts writes by kind (the replay engine's I/O scheduler).
- * Plain f2fs_dev_write() writes are untagged.
+ * schedules or counts writes by kind (the replay engine's I/O scheduler),
+ * and for the write-life hint a backend gives the kernel.  The first four
+ * are the kinds; the write path names the log (temperature) of a node or
+ * data write too.  Plain f2fs_dev_write() writes are untagged.
  */
 enum f2fs_dev_tag {
 	F2FS_DEV_TAG_NONE = 0,
-	F2FS_DEV_TAG_DATA,
-	F2FS_DEV_TAG_NODE,
+	F2FS_DEV_TAG_DATA, /* data of no particular log */
+	F2FS_DEV_TAG_NODE, /* a node of no particular log */
 	F2FS_DEV_TAG_META, /* SIT, NAT, SSA, checkpoint packs */
+	F2FS_DEV_TAG_HOT_DATA,
+	F2FS_DEV_TAG_WARM_DATA,
+	F2FS_DEV_TAG_COLD_DATA,
+	F2FS_DEV_TAG_HOT_NODE,
+	F2FS_DEV_TAG_WARM_NODE,
+	F2FS_DEV_TAG_COLD_NODE,
+	F2FS_DEV_TAGS
 };
+
+/* The kind of @tag: NONE, DATA, NODE or META (NONE for a value out of range). */
+enum f2fs_dev_tag f2fs_dev_tag_kind(enum f2fs_dev_tag tag);
+
+/* The tag of a write to log @log (enum f2fs_curseg_type); NONE for no such log. */
+enum f2fs_dev_tag f2fs_dev_log_tag(unsigned int log);
+
+/* The kernel's write-life hints (RWH_WRITE_LIFE_*, linux/fcntl.h). */
+enum f2fs_write_life {
+	F2FS_WRITE_LIFE_NOT_SET = 0,
+	F2FS_WRITE_LIFE_NONE,
+	F2FS_WRITE_LIFE_SHORT,
+	F2FS_WRITE_LIFE_MEDIUM,
+	F2FS_WRITE_LIFE_LONG,
+	F2FS_WRITE_LIFE_EXTREME,
+};
+
+/*
+ * The hint a write tagged @tag carries with F2FS_DEV_WRITE_HINTS: newest
+ * upstream f2fs-tools' per-log table (f2fs_io_type_to_rw_hint, the table
+ * of the kernels before 6.0, which gave up per-log hints): hot data SHORT,
+ * warm data NOT_SET, cold data EXTREME, hot node NONE, warm node MEDIUM,
+ * cold node LONG, everything else (metadata, untagged) NONE.  A kind
+ * without its log is taken as its warm log, the kernel's default.
+ */
+enum f2fs_write_life f2fs_dev_tag_write_life(enum f2fs_dev_tag tag);
 
 /*
  * A layer stacked on a device: it sees each request before the device

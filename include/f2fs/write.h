@@ -288,6 +288,9 @@ int f2fs_confine(struct f2fs_fs *fs, uint32_t first_seg, uint32_t end_seg);
 /* The time write operations stamp (mtime of a changed directory...): @t, or now when < 0. */
 void f2fs_write_set_time(struct f2fs_fs *fs, int64_t t);
 
+/* Every checkpoint from now on is written as with F2FS_CP_NO_NAT_BITS (fsck -g android). */
+void f2fs_write_set_no_nat_bits(struct f2fs_fs *fs);
+
 /*
  * A block the allocator is about to hand out, for a policy (repair: never
  * reuse a block the check found in use) to veto: return false to skip it.

@@ -151,6 +151,35 @@ static void check_open_logs(struct check_ctx *c)
 	}
 }
 
+/*
+ * A pack not written at a clean unmount holds no node summaries: the
+ * kernel reads each node log's from the SSA (ssa_blkaddr + its segment)
+ * and refuses the volume when that lies past the SSA area.  A read-only
+ * volume has none, so it needs an unmount pack; Linux 6.1 writes a pack
+ * without the flag to a read-only volume with quota files at its first
+ * mount (roll-forward recovery turns quotas on and off) and then refuses
+ * it, while upstream's fsck calls it clean.
+ */
+static void check_node_summaries(struct check_ctx *c)
+{
+	uint32_t ssa = le32_get(c->sb->ssa_blkaddr);
+	int i;
+
+	if (le32_get(c->cp->ckpt_flags) & CP_UMOUNT_FLAG)
+		return;
+	for (i = F2FS_CURSEG_HOT_NODE; i <= F2FS_CURSEG_COLD_NODE; i++)
+		if ((uint64_t)ssa + c->cpd->curseg_segno[i] >= c->geo->main_blkaddr) {
+			check_report_values(
+			    c, PR_CP_NODE_SUMMARIES, 0, 0, (uint64_t)i, c->cpd->curseg_segno[i],
+			    "log %d (segment %u): the pack has no node summaries "
+			    "(no unmount flag) and block %llu is past the SSA area%s",
+			    i, c->cpd->curseg_segno[i],
+			    (unsigned long long)ssa + c->cpd->curseg_segno[i],
+			    c->features & F2FS_FEATURE_RO ? " (a read-only volume has none)" : "");
+			return;
+		}
+}
+
 static void check_nat_reach(struct check_ctx *c)
 {
 	uint32_t nid, max_nid = f2fs_nat_max_nid(c->nat);
@@ -326,6 +355,7 @@ void check_space(struct check_ctx *c)
 	check_progress(c, CHECK_PASS_SECTIONS, secno, c->geo->sections);
 	check_progress(c, CHECK_PASS_COUNTS, 0, 1);
 	check_open_logs(c);
+	check_node_summaries(c);
 	check_nat_reach(c);
 	check_nat_bits(c);
 	check_links(c);

@@ -238,6 +238,14 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
     ROW_OTHER(PR_COMPRESS_CLUSTER, "data",
 	      "a compressed cluster's header does not fit its blocks: the kernel cannot read it",
 	      NONE, KEEPS),
+    /*
+     * value: the node log; expected: its segment.  No repair: only a
+     * read-only volume (no SSA area) has it, and those are never written.
+     */
+    ROW_OTHER(PR_CP_NODE_SUMMARIES, "checkpoint",
+	      "the node logs' summaries are neither in the pack nor in the SSA: the kernel "
+	      "refuses to mount",
+	      NONE, KEEPS),
 };
 
 static const struct f2fs_fix_info fix_table[F2FS_NR_FIXES] = {

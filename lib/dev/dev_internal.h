@@ -48,6 +48,8 @@ struct f2fs_device {
 			int fd;
 			int dfd; /* opened O_DIRECT for aligned writes, or -1 */
 			dev_t rdev;
+			bool hints; /* F2FS_DEV_WRITE_HINTS, until the kernel refuses one */
+			enum f2fs_write_life life; /* the hint set last (whint.c) */
 		} sys;
 		struct {
 			unsigned char *buf;

@@ -4,6 +4,7 @@
  * Block devices get their size, sector size and partition start from
  * ioctls, are opened O_EXCL on request, and zero or discard with
  * BLKZEROOUT/BLKDISCARD; files punch holes instead, so images stay sparse.
+ * With F2FS_DEV_WRITE_HINTS each write carries its tag's write-life hint.
  */
 #include "config.h"
 
@@ -25,6 +26,10 @@
 #include <linux/hdreg.h>
 
 #include "dev_internal.h"
+
+#ifndef F_SET_RW_HINT /* glibc before 2.27 */
+#define F_SET_RW_HINT (1024 + 12)
+#endif
 
 /* ---- unix backend: regular files and block devices ---- */
 
@@ -80,12 +85,30 @@ static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t le
 
 #define DIRECT_ALIGN 4096u
 
+/*
+ * The hint goes to the inode, so it holds for both descriptors.  Like
+ * upstream, a write follows a hint that failed without it; a refusal
+ * (EINVAL from a kernel before 4.13) turns hints off for good.
+ */
+static void set_write_life(struct f2fs_device *dev, enum f2fs_write_life life)
+{
+	uint64_t hint = life;
+
+	if (life == dev->sys.life)
+		return;
+	if (fcntl(dev->sys.fd, F_SET_RW_HINT, &hint) == 0)
+		dev->sys.life = life;
+	else
+		dev->sys.hints = false;
+}
+
 static int unix_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len,
 		      enum f2fs_dev_tag tag)
 {
 	int fd = dev->sys.fd;
 
-	(void)tag; /* a backend writes every kind alike */
+	if (dev->sys.hints)
+		set_write_life(dev, f2fs_dev_tag_write_life(tag));
 	if (dev->sys.dfd >= 0 && !((uintptr_t)buf % DIRECT_ALIGN) && !(off % DIRECT_ALIGN) &&
 	    !(len % DIRECT_ALIGN))
 		fd = dev->sys.dfd;
@@ -307,6 +330,8 @@ int f2fs_dev_open(const char *path, unsigned int flags, struct f2fs_device **out
 	dev->sys.fd = fd;
 	dev->sys.dfd = -1;
 	dev->readonly = flags & F2FS_DEV_RDONLY;
+	dev->sys.hints = (flags & F2FS_DEV_WRITE_HINTS) && !dev->readonly;
+	dev->sys.life = F2FS_WRITE_LIFE_NOT_SET;
 	/* a second descriptor for direct writes; where O_DIRECT is refused, writes stay buffered */
 	if ((flags & F2FS_DEV_DIRECT) && !dev->readonly) {
 		do {

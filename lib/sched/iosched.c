@@ -765,8 +765,8 @@ static void account(struct rp_sched_counters *st, const struct req *r)
 
 	switch (r->kind) {
 	case REQ_WRITE:
-		st->writes[r->tag]++;
-		st->write_bytes[r->tag] += r->len;
+		st->writes[f2fs_dev_tag_kind(r->tag)]++;
+		st->write_bytes[f2fs_dev_tag_kind(r->tag)] += r->len;
 		st->pending_bytes -= r->len;
 		break;
 	case REQ_READ:
@@ -1230,7 +1230,7 @@ static struct req *write_req_new(struct rp_sched *s, const void *buf, uint64_t o
 	}
 	memcpy(r->buf, buf, len);
 	r->kind = REQ_WRITE;
-	r->tag = (unsigned int)tag < RP_SCHED_TAGS ? tag : F2FS_DEV_TAG_NONE;
+	r->tag = (unsigned int)tag < F2FS_DEV_TAGS ? tag : F2FS_DEV_TAG_NONE;
 	r->off = off;
 	r->len = len;
 	return r;

@@ -127,7 +127,7 @@ struct pack {
  */
 static bool nat_bits_fit(struct f2fs_wr *w, unsigned int reason, uint32_t total)
 {
-	return !(reason & F2FS_CP_NO_NAT_BITS) &&
+	return !(reason & F2FS_CP_NO_NAT_BITS) && !w->no_nat_bits &&
 	       total + f2fs_nat_bits_blocks(le32_get(w->sb->segment_count_nat), wr_blksize(w)) <=
 		   BLKS_PER_SEG;
 }

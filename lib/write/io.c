@@ -6,8 +6,10 @@
  * WR_IO_MAX_BYTES: a log writing a segment sends large sequential
  * requests, never one syscall per block.  Every request is counted
  * by kind and carries its kind down the device stack (f2fs_dev_write_tagged),
- * so a layer stacked on the device can schedule or account it.  Reads of the write path look at the
- * pending run first, so a block queued and not yet sent reads back as written.
+ * with the log a node or data block goes to, so a layer stacked on the
+ * device can schedule or account it and the device can hint its lifetime
+ * (a run that crosses into another log's segment leaves as two requests).  Reads of the write path
+ * look at the pending run first, so a block queued and not yet sent reads back as written.
  */
 #include "config.h"
 
@@ -37,20 +39,61 @@ void wr_io_free(struct wr_io *io)
 	io->buf = NULL;
 }
 
+/*
+ * The tag of a write at @blkaddr: a node or data block names the log whose
+ * segment it lands in (the SIT entry's type, set when the log took the
+ * segment), so the device can hint its lifetime.
+ */
+static enum f2fs_dev_tag block_tag(struct f2fs_wr *w, uint64_t blkaddr, int kind)
+{
+	const struct f2fs_seg_entry *se;
+
+	if (kind == F2FS_IO_META || !f2fs_geo_in_main(&w->fs->geo, blkaddr))
+		return F2FS_DEV_TAG_META;
+	se = f2fs_sit_seg(w->fs->sit, f2fs_geo_segno(&w->fs->geo, blkaddr));
+	if (se && f2fs_dev_tag_kind(f2fs_dev_log_tag(se->type)) ==
+		      (kind == F2FS_IO_NODE ? F2FS_DEV_TAG_NODE : F2FS_DEV_TAG_DATA))
+		return f2fs_dev_log_tag(se->type);
+	return kind == F2FS_IO_NODE ? F2FS_DEV_TAG_NODE : F2FS_DEV_TAG_DATA;
+}
+
+/* Blocks from @blkaddr (at most @count) that share its tag: whole segments of one log. */
+static uint32_t same_tag_run(struct f2fs_wr *w, uint64_t blkaddr, uint32_t count, int kind,
+			     enum f2fs_dev_tag tag)
+{
+	const struct f2fs_geometry *g = &w->fs->geo;
+	uint64_t next;
+
+	if (!f2fs_geo_in_main(g, blkaddr))
+		return count;
+	for (next = blkaddr;;) {
+		next = f2fs_geo_seg_start(g, f2fs_geo_segno(g, next) + 1);
+		if (next >= blkaddr + count)
+			return count;
+		if (block_tag(w, next, kind) != tag)
+			return (uint32_t)(next - blkaddr);
+	}
+}
+
 static int send(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, uint32_t count, int kind)
 {
-	static const enum f2fs_dev_tag tags[F2FS_IO_KINDS] = {
-	    [F2FS_IO_DATA] = F2FS_DEV_TAG_DATA,
-	    [F2FS_IO_NODE] = F2FS_DEV_TAG_NODE,
-	    [F2FS_IO_META] = F2FS_DEV_TAG_META,
-	};
-	int ret = f2fs_dev_write_tagged(w->fs->dev, buf, f2fs_blk_to_bytes(&w->fs->geo, blkaddr),
-					(size_t)count * w->io.blksize, tags[kind]);
+	const char *p = buf;
 
-	if (ret)
-		return wr_fail(w, ret);
-	w->stats.bytes[kind] += (uint64_t)count * w->io.blksize;
-	w->stats.requests[kind]++;
+	while (count) {
+		enum f2fs_dev_tag tag = block_tag(w, blkaddr, kind);
+		uint32_t n = same_tag_run(w, blkaddr, count, kind, tag);
+		int ret =
+		    f2fs_dev_write_tagged(w->fs->dev, p, f2fs_blk_to_bytes(&w->fs->geo, blkaddr),
+					  (size_t)n * w->io.blksize, tag);
+
+		if (ret)
+			return wr_fail(w, ret);
+		w->stats.bytes[kind] += (uint64_t)n * w->io.blksize;
+		w->stats.requests[kind]++;
+		p += (size_t)n * w->io.blksize;
+		blkaddr += n;
+		count -= n;
+	}
 	return 0;
 }
 

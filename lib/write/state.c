@@ -37,6 +37,14 @@ void f2fs_write_set_time(struct f2fs_fs *fs, int64_t t)
 		w->clock = t;
 }
 
+void f2fs_write_set_no_nat_bits(struct f2fs_fs *fs)
+{
+	struct f2fs_wr *w;
+
+	if (!wr_get(fs, &w))
+		w->no_nat_bits = true;
+}
+
 void wr_lock(struct f2fs_wr *w, enum f2fs_fs_lock which, uint32_t ino, bool excl)
 {
 	w->fs->lock_ops.lock(w->fs->lock_ops.arg, which, ino, excl);

@@ -160,6 +160,7 @@ struct f2fs_wr {
 	uint64_t wb_inode_pages, wb_total_pages; /* f2fs_write_set_writeback(); 0: never */
 	uint64_t curseg_room; /* blocks left in the logs' current sections, at the last check */
 	int64_t clock;	      /* f2fs_write_set_time(), -1: now */
+	bool no_nat_bits;     /* f2fs_write_set_no_nat_bits() */
 
 	/* counts the checkpoint records */
 	uint64_t valid_blocks;

@@ -102,4 +102,74 @@ printf 'bin/ping 0 0 0755 capabilities=lots\n' >"$WORK/bad_config"
 REFUSE_IMAGE=$WORK/bad.img expect_refusal capabilities-bad-value 'capabilities= needs a number' -- \
 	"$SLOAD" -C "$WORK/bad_config" -f "$src" "$WORK/bad.img"
 
+# --- fsck -g android ---------------------------------------------------------------
+# Upstream's Android defaults for fsck: a boot-time run (-a: a volume the
+# kernel left clean is not checked), casefolded names looked up by hash
+# only (the superblock's s_encoding_flags gets 2 where casefold is on),
+# write hints, and no nat_bits in the checkpoint a repair writes.  Output
+# and image equal newest upstream's (its "[update_superblock: N]" debug
+# line aside).
+android_fsck_pair() { # NAME MKFS-ARGS...: ours and newest upstream's on copies
+	local name=$1
+	shift
+	truncate -s 256M "$WORK/fa.img" && run_cmd "$MKFS" -q -f "$@" "$WORK/fa.img" &&
+		cp --sparse=always "$WORK/fa.img" "$WORK/fb.img" || {
+		fail "$name" "mkfs $*: $(snippet "$WORK/last.err")"
+		return 1
+	}
+	run_cmd "$FSCK" -g android "$WORK/fa.img"
+	mv "$WORK/last.out" "$WORK/ours.out"
+	ours=$RC
+	run_cmd "$NEWEST_FSCK" -g android "$WORK/fb.img"
+	if [ "$ours" -ne 0 ] || [ "$RC" -ne 0 ]; then
+		fail "$name" "exit ours $ours, upstream $RC, want 0"
+	elif ! diff <(cat "$WORK/ours.out") <(grep -v '^\[update_superblock' "$WORK/last.out") \
+		>"$WORK/diff"; then
+		fail "$name" "output differs from newest upstream's: $(snippet "$WORK/diff" 300)"
+	elif ! cmp -s "$WORK/fa.img" "$WORK/fb.img"; then
+		fail "$name" "the image differs from the one newest upstream's fsck left"
+	elif ! grep -q '^Info: No error was reported$' "$WORK/ours.out" ||
+		grep -q 'Checked valid nat_bits' "$WORK/ours.out"; then
+		fail "$name" "not a boot-time run that stops at the header"
+	else
+		pass "$name"
+	fi
+}
+if [ -x "$NEWEST_FSCK" ]; then
+	android_fsck_pair fsck-g-android-clean
+	android_fsck_pair fsck-g-android-casefold -O casefold -C utf8
+	enc_flags=$("$B/dump/dump.f2fs" -d 1 "$WORK/fa.img" 2>/dev/null | grep -E '^s_encoding_flags')
+	case $enc_flags in
+	*": 2]") pass fsck-g-android-hash-only ;;
+	*) fail fsck-g-android-hash-only "s_encoding_flags after fsck -g android: $enc_flags, want 2" ;;
+	esac
+else
+	skip fsck-g-android-clean "no newest upstream fsck at $NEWEST_FSCK"
+fi
+
+# A repair under -g android writes its checkpoint without nat_bits (plain -f keeps them).
+ckpt_flags() {
+	"$B/dump/dump.f2fs" -d 1 "$1" 2>/dev/null | sed -nE 's/^ckpt_flags.*: *([0-9]+)\]$/\1/p'
+}
+truncate -s 256M "$WORK/r.img"
+mkdir -p "$WORK/rsrc" && echo a >"$WORK/rsrc/a" && echo b >"$WORK/rsrc/b"
+run_cmd "$MKFS" -q -f "$WORK/r.img" && run_cmd "$SLOAD" -f "$WORK/rsrc" "$WORK/r.img" &&
+	run_cmd "$B/inject/inject.f2fs" --node --nid 4 --mb i_links --val 7 "$WORK/r.img"
+cp --sparse=always "$WORK/r.img" "$WORK/r2.img"
+run_cmd "$FSCK" -f "$WORK/r2.img"
+plain=$(ckpt_flags "$WORK/r2.img")
+run_cmd "$FSCK" -g android -f "$WORK/r.img"
+rc=$RC
+android=$(ckpt_flags "$WORK/r.img")
+run_cmd "$FSCK" "$WORK/r.img"
+if [ "$rc" -ne 1 ]; then
+	fail fsck-g-android-no-nat-bits "fsck -g android -f exit $rc, want 1 (fixed)"
+elif [ $((plain & 0x80)) -eq 0 ] || [ $((android & 0x80)) -ne 0 ]; then
+	fail fsck-g-android-no-nat-bits "ckpt_flags plain -f $plain, -g android -f $android: want nat_bits (0x80) only in the first"
+elif [ "$RC" -ne 0 ]; then
+	fail fsck-g-android-no-nat-bits "not clean after the repair: $(snippet "$WORK/last.out")"
+else
+	pass fsck-g-android-no-nat-bits
+fi
+
 finish

@@ -122,7 +122,7 @@ accepts d5 '^Info: Debug level = 5$' -d 5
 accepts d12 '^Info: Debug level = 12$' -d 12
 accepts f '^Info: Force to fix corruption$' -f
 accepts y '^Info: Force to fix corruption$' -y
-accepts g '^Info: Set conf for android$' -g android
+skips g '^Info: Set conf for android$' -g android # a boot-time run, as upstream's -g android
 accepts H - -H
 run_cmd "$FSCK" -l "$img"
 if [ "$RC" -eq 0 ] && grep -q '^magic: *4076150800$' "$WORK/last.out" &&

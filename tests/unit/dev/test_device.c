@@ -2,9 +2,9 @@
 /*
  * Unit tests for lib/dev/: the memory backend's I/O and bounds, the unix
  * backend on temporary regular files (size, I/O, hole punching, discard,
- * read-only handles, refused paths), and the pre-format checks is_busy and
- * probe_existing.  Block-device paths need root and real hardware, so they
- * are left to the kernel tests.
+ * read-only handles, refused paths, write-life hints as the kernel keeps
+ * them), and the pre-format checks is_busy and probe_existing.  Block-device paths need root and
+ * real hardware, so they are left to the kernel tests.
  */
 #include "config.h"
 
@@ -187,6 +187,89 @@ static void test_file_open_and_io(void)
 		CHECK(f2fs_dev_write(dev, in, 4 * MiB - 100, sizeof(in)) < 0);
 		CHECK_EQ_U64(f2fs_dev_close(dev), 0);
 	}
+	unlink(path);
+}
+
+/* Upstream f2fs-tools' table (lib/libf2fs_io.c), written out here independently of whint.c. */
+static const struct {
+	enum f2fs_dev_tag tag;
+	enum f2fs_dev_tag kind;
+	uint64_t life; /* RWH_WRITE_LIFE_* */
+} hint_table[] = {
+    {F2FS_DEV_TAG_NONE, F2FS_DEV_TAG_NONE, 1},	    {F2FS_DEV_TAG_META, F2FS_DEV_TAG_META, 1},
+    {F2FS_DEV_TAG_HOT_DATA, F2FS_DEV_TAG_DATA, 2},  {F2FS_DEV_TAG_WARM_DATA, F2FS_DEV_TAG_DATA, 0},
+    {F2FS_DEV_TAG_COLD_DATA, F2FS_DEV_TAG_DATA, 5}, {F2FS_DEV_TAG_HOT_NODE, F2FS_DEV_TAG_NODE, 1},
+    {F2FS_DEV_TAG_WARM_NODE, F2FS_DEV_TAG_NODE, 3}, {F2FS_DEV_TAG_COLD_NODE, F2FS_DEV_TAG_NODE, 4},
+    {F2FS_DEV_TAG_DATA, F2FS_DEV_TAG_DATA, 0},	    {F2FS_DEV_TAG_NODE, F2FS_DEV_TAG_NODE, 3},
+};
+
+static void test_hint_mapping(void)
+{
+	static const enum f2fs_dev_tag logs[] = {
+	    F2FS_DEV_TAG_HOT_DATA, F2FS_DEV_TAG_WARM_DATA, F2FS_DEV_TAG_COLD_DATA,
+	    F2FS_DEV_TAG_HOT_NODE, F2FS_DEV_TAG_WARM_NODE, F2FS_DEV_TAG_COLD_NODE,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(hint_table) / sizeof(hint_table[0]); i++) {
+		CHECK_EQ_U64(f2fs_dev_tag_write_life(hint_table[i].tag), hint_table[i].life);
+		CHECK_EQ_U64(f2fs_dev_tag_kind(hint_table[i].tag), hint_table[i].kind);
+	}
+	/* enum f2fs_curseg_type: hot, warm, cold data, then hot, warm, cold node */
+	for (i = 0; i < 6; i++)
+		CHECK_EQ_U64(f2fs_dev_log_tag(i), logs[i]);
+	CHECK_EQ_U64(f2fs_dev_log_tag(6), F2FS_DEV_TAG_NONE);
+	CHECK_EQ_U64(f2fs_dev_tag_kind(F2FS_DEV_TAGS), F2FS_DEV_TAG_NONE);
+}
+
+/* The hint the kernel keeps on @path's inode, or -1 when it has none to tell. */
+static int64_t inode_write_hint(const char *path)
+{
+	uint64_t hint = 0;
+	int fd = open(path, O_RDONLY);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = fcntl(fd, F_GET_RW_HINT, &hint);
+	close(fd);
+	return ret < 0 ? -1 : (int64_t)hint;
+}
+
+/* Each tagged write leaves its hint on the inode; without the flag none is set. */
+static void test_file_write_hints(void)
+{
+	unsigned char blk[4096] = {0};
+	struct f2fs_device *dev;
+	char path[PATH_MAX];
+	unsigned int i;
+
+	if (!make_temp_file(path, sizeof(path), MiB)) {
+		CHECK(!"temp file");
+		return;
+	}
+	if (inode_write_hint(path) != 0) {
+		printf("SKIP: F_GET_RW_HINT unsupported here\n");
+		unlink(path);
+		return;
+	}
+	CHECK_EQ_U64(f2fs_dev_open(path, 0, &dev), 0);
+	CHECK_EQ_U64(f2fs_dev_write_tagged(dev, blk, 0, sizeof(blk), F2FS_DEV_TAG_COLD_DATA), 0);
+	CHECK_EQ_U64(inode_write_hint(path), 0);
+	CHECK_EQ_U64(f2fs_dev_close(dev), 0);
+
+	CHECK_EQ_U64(f2fs_dev_open(path, F2FS_DEV_WRITE_HINTS, &dev), 0);
+	for (i = 0; dev && i < sizeof(hint_table) / sizeof(hint_table[0]); i++) {
+		CHECK_EQ_U64(f2fs_dev_write_tagged(dev, blk, i * sizeof(blk), sizeof(blk),
+						   hint_table[i].tag),
+			     0);
+		CHECK_EQ_U64(inode_write_hint(path), hint_table[i].life);
+	}
+	/* an untagged write (a superblock, zeros) is metadata: NONE */
+	CHECK_EQ_U64(f2fs_dev_write_tagged(dev, blk, 0, sizeof(blk), F2FS_DEV_TAG_HOT_DATA), 0);
+	CHECK_EQ_U64(f2fs_dev_write(dev, blk, 0, sizeof(blk)), 0);
+	CHECK_EQ_U64(inode_write_hint(path), 1);
+	CHECK_EQ_U64(f2fs_dev_close(dev), 0);
 	unlink(path);
 }
 
@@ -461,6 +544,8 @@ int main(void)
 	RUN(test_memory_bounds);
 	RUN(test_close_null);
 	RUN(test_file_open_and_io);
+	RUN(test_hint_mapping);
+	RUN(test_file_write_hints);
 	RUN(test_file_zero_punches_hole);
 	RUN(test_file_read_across_holes);
 	RUN(test_file_discard);

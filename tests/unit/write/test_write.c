@@ -514,8 +514,7 @@ static int count_tagged(void *priv, struct f2fs_device *lower, const void *buf, 
 {
 	struct tag_count *c = priv;
 
-	if (tag < 4)
-		c->bytes[tag] += len;
+	c->bytes[f2fs_dev_tag_kind(tag)] += len;
 	return f2fs_dev_write_tagged(lower, buf, off, len, tag);
 }
 
