@@ -21,6 +21,7 @@
 #include "f2fs/device.h"
 #include "f2fs/endian.h"
 #include "f2fs/resize.h"
+#include "f2fs/volume.h"
 #include "tools/common/common.h"
 #include "tools/common/fields.h"
 #include "tools/common/target.h"
@@ -233,7 +234,9 @@ int main(int argc, char **argv)
 	if (!o.yes && !confirmed(&t))
 		return 0;
 	tool_check_target(&t, TOOL_WRITES, EXIT_FAIL);
-	dev = tool_open_for_writing(&t, EXIT_FAIL, o.whint ? F2FS_DEV_WRITE_HINTS : 0);
+	/* a volume of several devices grows into its last one: joined at its full size */
+	dev = tool_open_for_writing(&t, EXIT_FAIL,
+				    F2FS_VOLUME_GROW_LAST | (o.whint ? F2FS_DEV_WRITE_HINTS : 0));
 	o.r.target_sectors = target_sectors(&t, &o, f2fs_dev_get_info(dev));
 	printf("Info: resize wanted target FS sectors = %llu (%llu MB)\n",
 	       (unsigned long long)o.r.target_sectors,

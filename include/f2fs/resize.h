@@ -13,8 +13,13 @@
  * superblocks go last.
  *
  * Everything that can refuse the resize (a size too small for the blocks
- * in use, nids past a smaller NAT, orphans, a multi-device volume, a zoned
- * volume without -f) is checked before anything is written.  A resize is all or
+ * in use, nids past a smaller NAT, orphans, a zoned volume without -f, a
+ * volume of several devices whose metadata would not fit its first device
+ * or that would shrink past its last device's start) is checked before
+ * anything is written.  A volume of several devices grows and shrinks
+ * within its last device, which the caller joins at its full size
+ * (F2FS_VOLUME_GROW_LAST, f2fs/volume.h); the device table changes with
+ * it.  A resize is all or
  * nothing: its new areas start at the old main area's start (segment 0
  * moves there), so nothing the old superblock and checkpoint use is
  * written before the superblock in block 0, the last write and the
@@ -70,9 +75,10 @@ struct f2fs_resize_report {
  * Resize the volume on @dev (opened for writing, of at least the target
  * size).  Returns 0 with @r filled; or a negative errno with @why one line:
  * -EINVAL (a bad option for this resize: shrinking without -s,
- * growing with -s, a multi-device volume, a zoned resize without -f), -ENOSPC (the size is
- * too small for the volume's metadata or for what it holds), -E2BIG (nids in use past the smaller
- * NAT), -EUCLEAN (the volume needs fsck or a mount first), an I/O error.
+ * growing with -s, a zoned resize without -f or of several devices), -ENOSPC
+ * (the size is too small for the volume's metadata or for what it holds, or
+ * reaches past what the first or last of several devices can take), -E2BIG (nids in use past the
+ * smaller NAT), -EUCLEAN (the volume needs fsck or a mount first), an I/O error.
  */
 int f2fs_resize(struct f2fs_device *dev, const struct f2fs_resize_opts *o,
 		struct f2fs_resize_report *r, char *why, size_t why_len);

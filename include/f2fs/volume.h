@@ -38,6 +38,15 @@ int f2fs_volume_read_super(struct f2fs_device *dev, struct f2fs_super_block *sb,
  * (f2fs_fs_open then says what is wrong).  On failure *@dev is unchanged and
  * @why says which device and why.
  */
+/*
+ * A flag f2fs_volume_open_members() takes beside the f2fs_dev_open() ones
+ * (it passes them on without it): join the last device at its full size,
+ * not at its recorded share, so that resize.f2fs can grow the volume into
+ * it; a device before it that has grown by a zone or more is refused
+ * (-EINVAL), its space out of the volume's reach.
+ */
+#define F2FS_VOLUME_GROW_LAST (1u << 24)
+
 int f2fs_volume_open_members(struct f2fs_device **dev, unsigned int flags,
 			     int (*check)(const char *path, void *arg), void *arg, char *why,
 			     size_t why_len);

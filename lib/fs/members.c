@@ -7,6 +7,13 @@
  * busy, mounted, what it is), checks that each holds the segments the volume
  * puts on it, and joins them into one device (f2fs_dev_concat) for the rest
  * of the library.  A volume on one device is left as it is.
+ *
+ * Every device is joined at the share the superblock records, except under
+ * F2FS_VOLUME_GROW_LAST (resize.f2fs): then the last device counts in full,
+ * so that the volume can grow into it, and a device before it that holds a
+ * whole zone (segments per zone) more than its share is refused, as the
+ * volume could never use that space (only the last device's share can
+ * grow: each device's blocks follow the one before's).
  */
 #include "config.h"
 
@@ -14,13 +21,26 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "f2fs/endian.h"
 #include "f2fs/super.h"
+#include "f2fs/volume.h"
+#include "f2fs/zone.h"
 #include "fs_internal.h"
 
 static void say(char *why, size_t len, const char *fmt, const char *a, const char *b)
 {
 	if (why && len)
 		snprintf(why, len, fmt, a, b);
+}
+
+static void say_grown(char *why, size_t len, const char *path, uint64_t has, uint64_t share)
+{
+	if (why && len)
+		snprintf(
+		    why, len,
+		    "%s holds %llu MiB, more than the %llu MiB the volume puts on it: only the "
+		    "last device of a volume can grow",
+		    path, (unsigned long long)(has >> 20), (unsigned long long)(share >> 20));
 }
 
 static void say_short(char *why, size_t len, const char *path, uint64_t has, uint64_t need)
@@ -76,6 +96,39 @@ static int open_member(const struct f2fs_sb_device *d, unsigned int n, unsigned 
 	return 0;
 }
 
+/* Bytes of one zone of the volume: what mkfs leaves unused of a device is less. */
+static uint64_t zone_bytes(const struct f2fs_super_block *sb)
+{
+	return (uint64_t)le32_get(sb->segs_per_sec) * le32_get(sb->secs_per_zone) *
+	       F2FS_DEFAULT_BLKS_PER_SEG * f2fs_sb_blksize(sb);
+}
+
+/*
+ * F2FS_VOLUME_GROW_LAST: the last of the @n opened @members joins in whole
+ * blocks of its full size (a zoned one keeps its share: zones are not
+ * grown into this way), after every member before it is checked not to
+ * have grown by a zone or more.
+ */
+static int grow_last(const struct f2fs_super_block *sb, struct f2fs_device *const *members,
+		     unsigned int n, uint64_t *lens, char *why, size_t why_len)
+{
+	uint32_t blksize = f2fs_sb_blksize(sb);
+	uint64_t has;
+	unsigned int i;
+
+	for (i = 0; i + 1 < n; i++) {
+		has = f2fs_dev_get_info(members[i])->size_bytes;
+		if (has >= lens[i] + zone_bytes(sb)) {
+			say_grown(why, why_len, f2fs_dev_path(members[i]), has, lens[i]);
+			return -EINVAL;
+		}
+	}
+	has = f2fs_dev_get_info(members[n - 1])->size_bytes / blksize * blksize;
+	if (f2fs_dev_zone_info(members[n - 1])->model == F2FS_ZONED_NONE && has > lens[n - 1])
+		lens[n - 1] = has;
+	return 0;
+}
+
 int f2fs_volume_open_members(struct f2fs_device **dev, unsigned int flags,
 			     int (*check)(const char *path, void *arg), void *arg, char *why,
 			     size_t why_len)
@@ -83,6 +136,7 @@ int f2fs_volume_open_members(struct f2fs_device **dev, unsigned int flags,
 	struct f2fs_device *members[F2FS_MAX_DEVICES] = {*dev}, *vol;
 	struct f2fs_sb_device d[F2FS_MAX_DEVICES];
 	uint64_t lens[F2FS_MAX_DEVICES];
+	unsigned int open_flags = flags & ~(unsigned int)F2FS_VOLUME_GROW_LAST;
 	struct f2fs_super_block sb;
 	unsigned int n, i;
 	int ret;
@@ -99,8 +153,10 @@ int f2fs_volume_open_members(struct f2fs_device **dev, unsigned int flags,
 		say_short(why, why_len, f2fs_dev_path(*dev), f2fs_dev_get_info(*dev)->size_bytes,
 			  lens[0]);
 	for (i = 1; i < n && ret == 0; i++)
-		ret = open_member(d, n, i, f2fs_sb_blksize(&sb), flags, check, arg, &members[i],
-				  why, why_len);
+		ret = open_member(d, n, i, f2fs_sb_blksize(&sb), open_flags, check, arg,
+				  &members[i], why, why_len);
+	if (ret == 0 && (flags & F2FS_VOLUME_GROW_LAST))
+		ret = grow_last(&sb, members, n, lens, why, why_len);
 	if (ret == 0) {
 		ret = f2fs_dev_concat(members, lens, n, &vol);
 		if (ret < 0)

@@ -146,10 +146,6 @@ static int refuse_volume(struct resize *z, struct f2fs_fs *fs)
 {
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
 
-	if (z->old_sb.devs[0].path[0])
-		return say(z, -EINVAL,
-			   "resizing a volume of several devices is not supported (its device "
-			   "table would have to change with it)");
 	if (le32_get(cp->ckpt_flags) & CP_ORPHAN_PRESENT_FLAG)
 		return say(z, -EUCLEAN,
 			   "the volume has orphan inodes: mount it once or run fsck.f2fs first");
@@ -187,6 +183,49 @@ static int plan_layout(struct resize *z, uint64_t blocks, bool large)
 		return say(z, ret, "%s", msg);
 	z->new_sb = z->old_sb;
 	f2fs_super_set_layout(&z->new_sb, &z->new_l);
+	return 0;
+}
+
+/*
+ * A volume of several devices: each device's blocks follow the one
+ * before's, and the kernel wants their segments to sum to segment_count.
+ * Segment 0 moving on by k segments takes k from the first device's share
+ * (its end stays where it is), and the last device's share takes the rest
+ * of the new segment count: the device joined in full
+ * (F2FS_VOLUME_GROW_LAST) holds it, as the new size is the join's.  The
+ * metadata areas must lie on the first device, and a shrink may not reach
+ * into the devices before the last.
+ */
+static int plan_devices(struct resize *z)
+{
+	struct f2fs_sb_device d[F2FS_MAX_DEVICES];
+	unsigned int n = f2fs_super_devices(&z->old_sb, d), i;
+	uint32_t moved =
+	    (z->new_l.segment0_blkaddr - le32_get(z->old_sb.segment0_blkaddr)) / BLKS_PER_SEG;
+	uint32_t meta = (z->new_l.main_blkaddr - z->new_l.segment0_blkaddr) / BLKS_PER_SEG;
+	uint32_t first = d[0].segments > moved ? d[0].segments - moved : 0;
+	uint64_t before_last = 0;
+
+	if (n == 0)
+		return 0;
+	if (zoned(z))
+		return say(z, -EINVAL,
+			   "resizing a zoned volume of several devices is not supported");
+	if (first < meta)
+		return say(z, -ENOSPC,
+			   "the new metadata areas take %u segments, more than the %u the first "
+			   "device (%s) has from the new segment 0",
+			   meta, first, d[0].path);
+	z->new_sb.devs[0].total_segments = le32_put(first);
+	for (i = 0; i + 1 < n; i++)
+		before_last += le32_get(z->new_sb.devs[i].total_segments);
+	if (z->new_l.segment_count <= before_last)
+		return say(z, -ENOSPC,
+			   "the new size ends before the last device (%s): a volume of several "
+			   "devices shrinks only within its last",
+			   d[n - 1].path);
+	z->new_sb.devs[n - 1].total_segments =
+	    le32_put((uint32_t)(z->new_l.segment_count - before_last));
 	return 0;
 }
 
@@ -309,6 +348,8 @@ static int plan(struct resize *z, struct f2fs_fs *fs)
 		ret = check_direction(z, blocks);
 	if (!ret)
 		ret = plan_layout(z, blocks, z->o->large_nat_bitmap || nat_bitmap_large(cp));
+	if (!ret)
+		ret = plan_devices(z);
 	if (ret)
 		return ret;
 	if (valid > z->new_l.user_block_count)

@@ -153,7 +153,7 @@ struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned i
 
 	if (t->sparse)
 		return open_sparse(t, 0, status);
-	ret = f2fs_dev_open(t->image, F2FS_DEV_EXCL | flags, &dev);
+	ret = f2fs_dev_open(t->image, F2FS_DEV_EXCL | (flags & ~F2FS_VOLUME_GROW_LAST), &dev);
 
 	if (ret == -EBUSY) {
 		/* someone claimed it since the check: say who if it can be told */

@@ -53,7 +53,8 @@ bool tool_check_target(struct tool *t, enum tool_access access, int status);
  * was mounted or claimed since the check is refused with the same line;
  * any other failure is "cannot open for writing: REASON".  Exits @status.
  * @flags adds f2fs_dev_open() flags (F2FS_DEV_DIRECT).  The other devices
- * of a multi-device volume are opened and joined (tool_join_members).
+ * of a multi-device volume are opened and joined (tool_join_members; with
+ * F2FS_VOLUME_GROW_LAST in @flags, the last at its full size).
  */
 struct f2fs_device *tool_open_for_writing(struct tool *t, int status, unsigned int flags);
 

@@ -11,7 +11,10 @@
  * After each step the superblock has the new size, the checker finds the
  * volume clean and every file reads back through lib/read.  A resize that
  * must be refused (too small for what is in use, shrinking without -s,
- * growing with -s) leaves every byte of the device as it was.
+ * growing with -s) leaves every byte of the device as it was.  A volume of
+ * two memory devices grows into its last device and shrinks within it,
+ * its device table following; new metadata that would not fit its first
+ * device, and a shrink into the first device, are refused.
  */
 #include "config.h"
 
@@ -489,6 +492,135 @@ static void test_zoned_shrink_by_zones(void)
 	fixture_free(&fx);
 }
 
+/*
+ * A volume of two memory devices: @dev0 bytes, then a second device of
+ * @full bytes of which the volume was made on the first @share, joined as
+ * resize.f2fs joins it (F2FS_VOLUME_GROW_LAST: the last device in full).
+ */
+static bool two_devices(struct fixture *fx, uint64_t dev0, uint64_t share, uint64_t full)
+{
+	struct f2fs_device *devs[2] = {NULL, NULL};
+	uint64_t lens[2];
+	char why[160] = "";
+	int ret;
+
+	fixture_init(fx, dev0 + full);
+	fx->cfg.geometry.total_sectors = SECTORS(dev0 + share);
+	fx->cfg.geometry.nr_devices = 2;
+	fx->cfg.geometry.devices[0] = (struct f2fs_layout_device){.sectors = SECTORS(dev0)};
+	fx->cfg.geometry.devices[1] = (struct f2fs_layout_device){.sectors = SECTORS(share)};
+	fx->cfg.paths[0] = "/dev/vda";
+	fx->cfg.paths[1] = "/dev/vdb";
+	ret = f2fs_layout_compute(&fx->cfg.geometry, &fx->l, why, sizeof(why));
+	if (!ret)
+		ret = f2fs_dev_open_memory(dev0, &devs[0]);
+	if (!ret)
+		ret = f2fs_dev_open_memory(full, &devs[1]);
+	lens[0] = dev0;
+	lens[1] = full;
+	if (!ret)
+		ret = f2fs_dev_concat(devs, lens, 2, &fx->dev);
+	if (ret) {
+		fprintf(stderr, "  two devices: %s %s\n", strerror(-ret), why);
+		f2fs_dev_close(devs[0]);
+		f2fs_dev_close(devs[1]);
+		return false;
+	}
+	return fixture_mkfs(fx);
+}
+
+/* A shrink in place (-f -s) to @bytes is refused with a reason containing @reason. */
+static bool refused_with(struct fixture *fx, uint64_t bytes, const char *reason)
+{
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(bytes), .safe = true, .force = true};
+	struct f2fs_resize_report r;
+	char why[256] = "";
+	int ret = f2fs_resize(fx->dev, &o, &r, why, sizeof(why));
+
+	if (ret == 0 || !strstr(why, reason))
+		fprintf(stderr, "  resize to %llu MiB: %d, %s\n", (unsigned long long)(bytes / MIB),
+			ret, why);
+	return ret != 0 && strstr(why, reason) != NULL;
+}
+
+static uint32_t dev_segs(const struct f2fs_super_block *sb, int i)
+{
+	return le32_get(sb->devs[i].total_segments);
+}
+
+/*
+ * A volume of two devices grows into its last one, relocating its metadata
+ * (segment 0 moves on, within the first device, whose share shrinks by as
+ * many segments; the last device takes the rest), then shrinks within the
+ * last device; both are clean and keep their files.  A shrink that would
+ * reach into the first device is refused and writes nothing.
+ */
+static void test_two_devices_grow_and_shrink(void)
+{
+	struct fixture fx;
+	struct files f = {0};
+	struct f2fs_resize_report r;
+	uint32_t moved;
+	uint8_t *before;
+
+	CHECK(two_devices(&fx, 64 * MIB, 64 * MIB, 256 * MIB));
+	CHECK(fill(&fx, &f));
+	before = snapshot(&fx);
+	CHECK(before != NULL);
+	CHECK(refused_with(&fx, 62 * MIB, "ends before the last device"));
+	CHECK(unchanged(&fx, before));
+	free(before);
+	CHECK(resize_to(&fx, 320 * MIB, false, &r) == 0);
+	moved = (le32_get(r.new_sb.segment0_blkaddr) - le32_get(r.old_sb.segment0_blkaddr)) / 512;
+	CHECK(moved > 0);
+	CHECK_EQ_U64(dev_segs(&r.new_sb, 0), dev_segs(&r.old_sb, 0) - moved);
+	CHECK_EQ_U64(dev_segs(&r.new_sb, 1), 256 * MIB / F2FS_SEGMENT_BYTES);
+	CHECK_EQ_U64(dev_segs(&r.new_sb, 0) + dev_segs(&r.new_sb, 1),
+		     le32_get(r.new_sb.segment_count));
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(files_read_back(&fx, &f));
+
+	CHECK(resize_to(&fx, 160 * MIB, true, &r) == 0);
+	CHECK_EQ_U64(dev_segs(&r.new_sb, 0) + dev_segs(&r.new_sb, 1),
+		     le32_get(r.new_sb.segment_count));
+	CHECK(dev_segs(&r.new_sb, 1) <= 96 * MIB / F2FS_SEGMENT_BYTES);
+	CHECK(wfx_problems(&fx) == 0);
+	CHECK(files_read_back(&fx, &f));
+
+	free(f.big_data);
+	fixture_free(&fx);
+}
+
+/*
+ * On a first device with little room past the metadata, a relocating grow
+ * (segment 0 moving past the old areas) leaves too few of its segments for
+ * the new areas: refused, nothing written.  Growing in place (-f) keeps
+ * segment 0 and fits.
+ */
+static void test_two_devices_metadata_on_first(void)
+{
+	struct fixture fx;
+	struct f2fs_resize_report r;
+	struct f2fs_resize_opts o = {.target_sectors = SECTORS(20 * MIB + 512 * MIB)};
+	uint32_t ino[4];
+	uint8_t *before;
+
+	CHECK(two_devices(&fx, 20 * MIB, 64 * MIB, 512 * MIB));
+	CHECK(fill_few(&fx, ino, 4));
+	before = snapshot(&fx);
+	CHECK(before != NULL);
+	CHECK(resize_opts(&fx, &o, &r) == -ENOSPC);
+	CHECK(unchanged(&fx, before));
+	o.force = true;
+	CHECK(resize_opts(&fx, &o, &r) == 0);
+	CHECK_EQ_U64(dev_segs(&r.new_sb, 0), dev_segs(&r.old_sb, 0));
+	CHECK_EQ_U64(dev_segs(&r.new_sb, 0) + dev_segs(&r.new_sb, 1),
+		     le32_get(r.new_sb.segment_count));
+	CHECK(wfx_problems(&fx) == 0);
+	free(before);
+	fixture_free(&fx);
+}
+
 int main(void)
 {
 	RUN(test_shrink_then_grow);
@@ -498,5 +630,7 @@ int main(void)
 	RUN(test_shrink_cut_at_every_write);
 	RUN(test_zoned_grow_by_zones);
 	RUN(test_zoned_shrink_by_zones);
+	RUN(test_two_devices_grow_and_shrink);
+	RUN(test_two_devices_metadata_on_first);
 	TEST_EXIT();
 }
