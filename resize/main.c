@@ -201,11 +201,12 @@ static void report(const struct f2fs_resize_report *r, unsigned int debug)
 {
 	uint64_t from = le64_get(r->old_sb.block_count), to = le64_get(r->new_sb.block_count);
 	uint32_t seg0 = le32_get(r->old_sb.segment0_blkaddr);
+	uint32_t mb_shift = 20 - le32_get(r->old_sb.log_blocksize); /* blocks to MiB */
 
 	printf("Info: block_count %llu -> %llu (%llu MB -> %llu MB), main segments %u -> %u",
-	       (unsigned long long)from, (unsigned long long)to, (unsigned long long)(from >> 8),
-	       (unsigned long long)(to >> 8), le32_get(r->old_sb.segment_count_main),
-	       le32_get(r->new_sb.segment_count_main));
+	       (unsigned long long)from, (unsigned long long)to,
+	       (unsigned long long)(from >> mb_shift), (unsigned long long)(to >> mb_shift),
+	       le32_get(r->old_sb.segment_count_main), le32_get(r->new_sb.segment_count_main));
 	if (r->moved_blocks)
 		printf(", %llu blocks moved", (unsigned long long)r->moved_blocks);
 	if (le32_get(r->new_sb.segment0_blkaddr) != seg0)

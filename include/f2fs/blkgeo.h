@@ -30,10 +30,11 @@
  *   - read side (lib/fs, lib/read, lib/check, dump, fsck's checks and
  *     output) and write side (lib/write, so sload, fsck's repairs, defrag
  *     and f2fs_io replay; lib/mkfs and lib/format/layout.c's sizing for
- *     mkfs -b 16384): the volume's, through f2fs_fs_geo(fs)->blk, or for a
- *     layout being made, its log_blksize;
+ *     mkfs -b 16384, lib/resize and f2fs_layout_resize for resize.f2fs): the
+ *     volume's, through f2fs_fs_geo(fs)->blk, or for a layout being made,
+ *     its log_blksize;
  *   - not yet: inject.f2fs and fsck's --rebuild (lib/repair/rebuild.c)
- *     and resize.f2fs refuse 16 KiB volumes with one line;
+ *     refuse 16 KiB volumes with one line;
  *     packed_ssa (4 KiB summaries packed in larger blocks) is neither read
  *     nor made;
  *   - not the volume's block at all, so they stay: struct sizes and static

@@ -745,24 +745,25 @@ int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_r
 	*l = *old;
 	if (p->segs_per_sec == 0 || p->secs_per_zone == 0 || p->sector_size == 0)
 		return fail(why, len, "segments per section and sections per zone must be >= 1");
-	bytes = p->block_count * F2FS_BLKSIZE;
-	if (bytes > F2FS_MAX_VOLUME_BYTES)
+	/* sized in the volume's blocks (4 or 16 KiB), so in bytes by its segments */
+	bytes = p->block_count << l->log_blksize;
+	if (bytes / segment_bytes(l->log_blksize) > F2FS_MAX_SEGMENTS)
 		return fail(why, len, "F2FS can support 16TB at most");
 	l->block_count = p->block_count;
 	/*
 	 * Segment 0 stays where the volume has it (mkfs put it at the first zone
 	 * boundary past the superblocks; an earlier relocating resize moved it).
 	 */
-	offset = (uint64_t)old->segment0_blkaddr * F2FS_BLKSIZE;
+	offset = (uint64_t)old->segment0_blkaddr << l->log_blksize;
 	if (p->relocate && !p->safe) {
 		l->segment0_blkaddr = old->main_blkaddr;
 		l->cp_blkaddr = old->main_blkaddr;
-		offset = (uint64_t)old->main_blkaddr * F2FS_BLKSIZE;
+		offset = (uint64_t)old->main_blkaddr << l->log_blksize;
 	}
 	if (bytes <= offset)
 		return too_small(why, len, "device size is not sufficient for F2FS volume");
-	l->segment_count =
-	    (uint32_t)((bytes - offset) / F2FS_SEGMENT_BYTES / l->segs_per_sec * l->segs_per_sec);
+	l->segment_count = (uint32_t)((bytes - offset) / segment_bytes(l->log_blksize) /
+				      l->segs_per_sec * l->segs_per_sec);
 	if (!p->safe) {
 		struct f2fs_layout_params q = {.large_nat_bitmap = p->large_nat_bitmap};
 

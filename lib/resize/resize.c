@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "f2fs/bitops.h"
+#include "f2fs/blkgeo.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/endian.h"
 #include "f2fs/fixup.h"
@@ -101,7 +102,8 @@ struct resize {
 	struct nat_rec *nat;
 	uint32_t nr_nat, nat_cap;
 	struct open_logs logs;
-	uint8_t cp[F2FS_BLKSIZE]; /* the confined volume's checkpoint block */
+	struct f2fs_blkgeo geo;	      /* the volume's block size (4 or 16 KiB) and what it sizes */
+	uint8_t cp[F2FS_MAX_BLKSIZE]; /* the confined volume's checkpoint block */
 };
 
 static int say(struct resize *z, int err, const char *fmt, ...)
@@ -246,7 +248,7 @@ static uint64_t end_of(const struct f2fs_super_block *sb)
 {
 	return ((uint64_t)le32_get(sb->segment0_blkaddr) +
 		(uint64_t)le32_get(sb->segment_count) * BLKS_PER_SEG) *
-	       F2FS_BLKSIZE;
+	       f2fs_sb_blksize(sb);
 }
 
 struct new_zones {
@@ -304,16 +306,16 @@ typedef int (*nat_fn)(struct resize *z, uint32_t nid, const struct f2fs_nat_info
 static int each_nid_in_use(struct resize *z, struct f2fs_fs *fs, nat_fn fn)
 {
 	const struct f2fs_nat_table *nat;
-	uint32_t blk, nid;
+	uint32_t blk, nid, per;
 	int ret = f2fs_fs_nat(fs, &nat);
 
 	if (ret)
 		return say(z, ret, "%s", f2fs_fs_why(fs));
+	per = f2fs_nat_per_block(nat);
 	for (blk = 0; !ret && blk < f2fs_nat_blocks(nat); blk++) {
 		if (!f2fs_nat_block_used(nat, blk))
 			continue;
-		for (nid = blk * F2FS_NAT_ENTRY_PER_BLOCK;
-		     !ret && nid < (blk + 1) * F2FS_NAT_ENTRY_PER_BLOCK; nid++) {
+		for (nid = blk * per; !ret && nid < (blk + 1) * per; nid++) {
 			const struct f2fs_nat_info *e = f2fs_nat_get(nat, nid);
 
 			if (nid >= F2FS_FIRST_INO_RESERVED && e && e->blkaddr)
@@ -337,7 +339,7 @@ static int nid_fits(struct resize *z, uint32_t nid, const struct f2fs_nat_info *
 static int plan(struct resize *z, struct f2fs_fs *fs)
 {
 	const struct f2fs_checkpoint *cp = f2fs_fs_cp(fs);
-	uint64_t blocks = z->o->target_sectors * F2FS_MIN_SECTOR_SIZE / F2FS_BLKSIZE;
+	uint64_t blocks = z->o->target_sectors * F2FS_MIN_SECTOR_SIZE / z->geo.blksize;
 	uint64_t valid = le64_get(cp->valid_block_count);
 	uint32_t old_main = le32_get(z->old_sb.main_blkaddr);
 	uint32_t old_segs = le32_get(z->old_sb.segment_count_main);
@@ -476,11 +478,7 @@ static int prepare(struct resize *z)
 
 	if (ret)
 		return say(z, ret, "%s", msg);
-	/* the new layout and the moves are still sized in 4 KiB blocks */
-	if (f2fs_fs_geo(fs)->blk.blksize != F2FS_BLKSIZE) {
-		f2fs_fs_close(fs);
-		return say(z, -EOPNOTSUPP, "16 KiB blocks: not supported by resize.f2fs yet");
-	}
+	z->geo = f2fs_fs_geo(fs)->blk;
 	z->old_sb = *f2fs_fs_sb(fs);
 	ret = plan(z, fs);
 	if (!ret && !z->o->force &&
@@ -501,7 +499,7 @@ static int prepare(struct resize *z)
 	if (!ret)
 		ret = each_nid_in_use(z, fs, keep_nat);
 	if (!ret)
-		memcpy(z->cp, f2fs_fs_cp(fs), F2FS_BLKSIZE);
+		memcpy(z->cp, f2fs_fs_cp(fs), z->geo.blksize);
 	f2fs_fs_close(fs);
 	return ret;
 }
@@ -520,8 +518,8 @@ static void build_cp(struct resize *z, struct f2fs_checkpoint *cp)
 	uint32_t flags = le32_get(((const struct f2fs_checkpoint *)z->cp)->ckpt_flags);
 	int i;
 
-	memcpy(cp, z->cp, F2FS_BLKSIZE);
-	memset((uint8_t *)cp + F2FS_CP_BITMAP_OFFSET, 0, F2FS_BLKSIZE - F2FS_CP_BITMAP_OFFSET);
+	memcpy(cp, z->cp, z->geo.blksize);
+	memset((uint8_t *)cp + F2FS_CP_BITMAP_OFFSET, 0, z->geo.blksize - F2FS_CP_BITMAP_OFFSET);
 	for (i = 0; i < 3; i++) {
 		cp->cur_data_segno[i] =
 		    le32_put(new_segno(z, z->logs.segno[F2FS_CURSEG_HOT_DATA + i]));
@@ -542,24 +540,23 @@ static void build_cp(struct resize *z, struct f2fs_checkpoint *cp)
 		flags |= CP_LARGE_NAT_BITMAP_FLAG;
 	cp->ckpt_flags = le32_put(flags);
 	cp->checksum_offset =
-	    le32_put(l->large_nat_bitmap ? F2FS_CP_BITMAP_OFFSET : F2FS_CP_CHKSUM_OFFSET);
+	    le32_put(l->large_nat_bitmap ? F2FS_CP_BITMAP_OFFSET : z->geo.cp_chksum_offset);
 }
 
 /* Copy 0 of the new SIT and NAT (which the new checkpoint selects) and the new SSA, zeroed. */
 static int clear_tables(struct resize *z)
 {
 	const struct f2fs_super_block *sb = &z->new_sb;
-	uint64_t seg_bytes = (uint64_t)BLKS_PER_SEG * F2FS_BLKSIZE;
+	uint64_t bs = z->geo.blksize, seg_bytes = BLKS_PER_SEG * bs;
 	uint32_t pairs = le32_get(sb->segment_count_nat) / 2, p;
-	int ret = f2fs_dev_zero(z->dev, (uint64_t)le32_get(sb->sit_blkaddr) * F2FS_BLKSIZE,
-				f2fs_sb_sit_blocks(sb) * F2FS_BLKSIZE);
+	int ret =
+	    f2fs_dev_zero(z->dev, le32_get(sb->sit_blkaddr) * bs, f2fs_sb_sit_blocks(sb) * bs);
 
 	for (p = 0; !ret && p < pairs; p++)
-		ret = f2fs_dev_zero(
-		    z->dev, (uint64_t)f2fs_nat_block_addr(sb, p * BLKS_PER_SEG, 0) * F2FS_BLKSIZE,
-		    seg_bytes);
+		ret = f2fs_dev_zero(z->dev, f2fs_nat_block_addr(sb, p * BLKS_PER_SEG, 0) * bs,
+				    seg_bytes);
 	if (!ret)
-		ret = f2fs_dev_zero(z->dev, (uint64_t)le32_get(sb->ssa_blkaddr) * F2FS_BLKSIZE,
+		ret = f2fs_dev_zero(z->dev, le32_get(sb->ssa_blkaddr) * bs,
 				    (uint64_t)le32_get(sb->segment_count_ssa) * seg_bytes);
 	return ret ? say(z, ret, "clearing the new SIT, NAT and SSA: %s", strerror(-ret)) : 0;
 }
@@ -614,7 +611,7 @@ static int fill(struct resize *z, struct f2fs_fs *fs)
 static int commit(struct resize *z)
 {
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
-	struct f2fs_checkpoint *cp = calloc(1, F2FS_BLKSIZE);
+	struct f2fs_checkpoint *cp = calloc(1, z->geo.blksize);
 	struct f2fs_fs *fs = NULL;
 	int ret = cp ? 0 : say(z, -ENOMEM, "out of memory"), i;
 

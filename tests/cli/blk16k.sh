@@ -9,7 +9,7 @@
 # side: volumes its mkfs and sload made read with our fsck and dump (fields
 # as upstream's dump lists them, lz4 and lzo clusters), our fsck's verdict
 # on corruptions made with upstream's inject is upstream's, and our fsck -y
-# repairs them so that both fscks are clean.  inject.f2fs, resize.f2fs and
+# repairs them so that both fscks are clean.  inject.f2fs and
 # fsck --rebuild still refuse 16 KiB volumes with one line and write
 # nothing; so do fsck and dump a volume with packed_ssa (4 KiB summaries in
 # 16 KiB blocks), which upstream leaves off unless asked.  Without newest upstream built the cases that need it skip,
@@ -374,16 +374,13 @@ for c in "links|--node --mb i_links --nid 4 --val 7" \
 	fi
 done
 
-# --- inject, resize and the rebuild refuse, and write nothing ------------------------
+# --- inject and the rebuild refuse, and write nothing ------------------------
 
 img=$WORK/refuse.img
 cp "$base" "$img"
 REFUSE_IMAGE=$img expect_refusal refuse-inject '16 KiB blocks: not supported by inject' -- \
 	"$INJECT" --node --mb i_links --nid 4 --val 9 "$img"
-cp "$base" "$img"
-truncate -s 2G "$img"
-REFUSE_IMAGE=$img expect_refusal refuse-resize '16 KiB blocks: not supported by resize.f2fs' -- \
-	"${OUR_RESIZE:-$TOP/resize/resize.f2fs}" -F "$img"
+# (resize.f2fs sizes by the volume's blocks: tests/cli/resize.sh resizes 16 KiB volumes)
 REFUSE_IMAGE=$img expect_refusal refuse-rebuild '16 KiB blocks: not supported by the rebuild' -- \
 	"$FSCK" --rebuild -y "$img"
 

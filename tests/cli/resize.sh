@@ -13,7 +13,9 @@
 # line, a non-zero exit, and the image unchanged.  A volume of two devices
 # (mkfs -c) grows into its last device and shrinks within it, its device
 # table summing to segment_count, clean for both fscks; a first device that
-# grew, and a shrink past the last device's start, are refused.
+# grew, and a shrink past the last device's start, are refused.  A volume of
+# 16 KiB blocks (mkfs -b 16384) grows and shrinks, relocating and in place,
+# judged by both fscks and dump -r.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -269,6 +271,42 @@ if make_image "$IMG" 1G; then
 			fail undo/grow-restored "f2fs_undo exit $RC: $(snippet "$WORK/last.err")"
 		fi
 	}
+fi
+
+# --- 16 KiB blocks (mkfs -b 16384): the same resizes, sized by the volume's blocks ---
+# No x86 guest mounts 16 KiB blocks, so newest upstream's fsck, ours and dump -r judge.
+K16=$WORK/k16.img
+rm -f "$K16"
+truncate -s 512M "$K16"
+run_cmd "$MKFS" -q -f -b 16384 "$K16"
+if [ "$RC" -eq 0 ] && run_cmd "$SLOAD" -f "$TREE" "$K16" && [ "$RC" -eq 0 ]; then
+	truncate -s 1G "$K16"
+	cp --sparse=always "$K16" "$WORK/k16.orig"
+	resized 16k/grow "$K16" $((1024 * 64)) && {
+		relocated 16k/grow-relocated "$WORK/k16.orig" "$K16"
+		clean 16k/grow-clean "$K16"
+		same_tree 16k/grow-tree "$K16"
+	}
+	cp --sparse=always "$K16" "$WORK/k16.grown"
+	resized 16k/shrink "$K16" $((384 * 64)) -s -t $((384 * 2048)) && {
+		relocated 16k/shrink-relocated "$WORK/k16.grown" "$K16"
+		clean 16k/shrink-clean "$K16"
+		same_tree 16k/shrink-tree "$K16"
+	}
+	resized 16k/grow-in-place "$K16" $((1024 * 64)) -f && {
+		clean 16k/grow-in-place-clean "$K16"
+		same_tree 16k/grow-in-place-tree "$K16"
+	}
+	resized 16k/shrink-in-place "$K16" $((512 * 64)) -f -s -t $((512 * 2048)) && {
+		clean 16k/shrink-in-place-clean "$K16"
+		same_tree 16k/shrink-in-place-tree "$K16"
+	}
+	# 12 segments of 8 MiB: too few for the metadata, the reserve and the logs
+	REFUSE_IMAGE=$K16 expect_refusal 16k/too-small "device size is not sufficient for F2FS volume" -- \
+		"$RESIZE" -F -s -t $((96 * 2048)) "$K16"
+	rm -f "$WORK/k16.orig" "$WORK/k16.grown"
+else
+	fail 16k "mkfs -b 16384 or sload: $(snippet "$WORK/last.err")"
 fi
 
 # --- a volume of two devices (mkfs -c): grows into its last device, shrinks within it ---
