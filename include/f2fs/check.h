@@ -110,6 +110,7 @@ enum f2fs_problem_code {
 	/* no node summaries in the pack, and no SSA block holds them */ /* a compressed cluster's
 									    header: clen past its
 									    stored blocks */
+	PR_CURSEG_SIT_TYPE, /* an open log's segment has another log's type in the SIT */
 	PR_NR_CODES
 };
 

@@ -128,7 +128,10 @@ static void check_section(struct check_ctx *c, uint32_t secno)
 
 /*
  * An open log writes its next block, and, appending, every block after it
- * to the segment's end: those must be free (upstream's check_curseg_offset).
+ * to the segment's end: those must be free (upstream's check_curseg_offset);
+ * and its segment has its type in the SIT, as the kernel sets it when a log
+ * opens a segment (PR_CURSEG_SIT_TYPE's row says why it matters; a type out
+ * of range is PR_SIT_TYPE's already).
  */
 static void check_open_logs(struct check_ctx *c)
 {
@@ -141,6 +144,11 @@ static void check_open_logs(struct check_ctx *c)
 		if (segno >= c->geo->main_segs || !F2FS_LOG_IN_USE(c->features, i))
 			continue;
 		se = f2fs_sit_seg(c->sit, segno);
+		if (se->type != i && se->type < F2FS_NR_CURSEG_TYPE)
+			check_report_values(
+			    c, PR_CURSEG_SIT_TYPE, 0, f2fs_geo_blkaddr(c->geo, segno, 0), se->type,
+			    (uint64_t)i, "log %d writes segment %u, whose SIT type is %u", i, segno,
+			    se->type);
 		off = f2fs_log_first_used(se->map, off, c->cp->alloc_type[i] == F2FS_ALLOC_SSR);
 		if (off < F2FS_DEFAULT_BLKS_PER_SEG)
 			check_report(c, PR_CURSEG_NEXT_USED, 0,

@@ -163,6 +163,19 @@ static const struct f2fs_problem_info problem_table[PR_NR_CODES] = {
 	LINE(VALID_INODES), SPACE, PREEN | KEEPS),
     ROW(PR_CURSEG_NEXT_USED, "checkpoint", "an open log's next block is already in use",
 	LINE(CURSEG), SPACE, PREEN | KEEPS),
+    /*
+     * value: the SIT's type, expected: the log's.  The 6.1 kernel mounts
+     * such a volume and keeps the stored type (build_sit_entries runs after
+     * build_curseg): only a log's opening of a segment sets it (reset_curseg,
+     * change_curseg), so the kernel never writes one.  Its paths trust it:
+     * roll-forward picks the log by it (f2fs_do_replace_block), and GC
+     * stops checkpoints when it names the other class than the segment's
+     * summary ("Inconsistent segment type in SSA and SIT").  Upstream's
+     * fsck flags it too ("Incorrect curseg [log]: segno [..] type(SIT)").
+     * The space repair gives the segment its log's type.
+     */
+    ROW_OTHER(PR_CURSEG_SIT_TYPE, "SIT", "an open log's segment has another type in the SIT", SPACE,
+	      PREEN | KEEPS),
     ROW_OTHER(PR_ORPHAN, "orphan", "orphan inode is invalid", ORPHANS, PREEN | KEEPS),
     ROW_OTHER(PR_IO, "device", "a block could not be read", NONE, 0),
     ROW_OTHER(PR_DEVICE_TRUNCATED, "device", "the device is shorter than the volume", NONE, 0),
