@@ -331,6 +331,7 @@ dev_segs() {
 multi_devs() {
 	local got
 	got=$(dev_segs "$M0")
+	# shellcheck disable=SC2086 # three numbers, split on purpose
 	set -- "$1" "$2" $got
 	if [ "$2" = "$4 $5" ] && [ "$3" -eq $(($4 + $5)) ]; then
 		pass "$1"

@@ -96,10 +96,10 @@ size_mib() {
 kernel_round() {
 	mount -t f2fs /dev/vda $MNT || { echo "mount failed"; return; }
 	size=$(size_mib)
-	[ "$size" -ge $(($1 * 8 / 10)) ] && [ "$size" -le "$1" ] || {
+	if [ "$size" -lt $(($1 * 8 / 10)) ] || [ "$size" -gt "$1" ]; then
 		echo "df shows $size MiB, the volume has $1 MiB"
 		return
-	}
+	fi
 	why=$(reads_back "after the resize")
 	[ -z "$why" ] && [ "$3" -gt 0 ] && ! write_files "$2" "$3" 8 && why="writing $2 failed"
 	umount $MNT || why=${why:-umount failed}
@@ -128,7 +128,7 @@ fill)
 		head -c $((i * 173 + 1)) /dev/urandom >$MNT/small/f$i || done_with made "small f$i"
 		i=$((i + 1))
 	done
-	(cd $MNT && find small -type f | xargs sha256sum) >>$MNT/SUMS
+	(cd $MNT && find small -type f -exec sha256sum {} +) >>$MNT/SUMS
 	umount_dev
 	pass_or made "$(clean)"
 	;;
