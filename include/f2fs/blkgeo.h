@@ -69,6 +69,8 @@ struct f2fs_blkgeo {
 	uint32_t dentry_slots;	     /* dentry slots per dentry block */
 	uint32_t dentry_bitmap;	     /* bytes of a dentry block's bitmap */
 	uint32_t dentry_reserved;    /* bytes between the bitmap and the entries */
+	uint32_t sum_blksize;	     /* bytes of a summary: blksize, 4096 with packed_ssa */
+	uint32_t sums_per_block;     /* summaries per SSA block: 1, or blksize / 4096 packed */
 	uint32_t sum_entries;	     /* entries of a summary block (only 512 are used) */
 	uint32_t sum_journal_offset; /* byte offset of a summary block's journal */
 	uint32_t sum_journal_size;   /* its bytes, the 2-byte count included */
@@ -83,6 +85,29 @@ struct f2fs_blkgeo {
  * a size other than 4 KiB or 16 KiB (@g untouched).
  */
 int f2fs_blkgeo_init(struct f2fs_blkgeo *g, uint32_t log_blksize);
+
+/*
+ * As f2fs_blkgeo_init() for a volume with feature bits @features: with
+ * F2FS_FEATURE_PACKED_SSA every summary (the SSA's and the checkpoint
+ * pack's) has the 4 KiB layout, entries, journal and footer, and the SSA
+ * holds blksize / 4096 of them per block.  On 4 KiB blocks the bit changes
+ * nothing.
+ */
+int f2fs_blkgeo_init_features(struct f2fs_blkgeo *g, uint32_t log_blksize, uint32_t features);
+
+/* The SSA block (@ssa_blkaddr: the area's first) holding main segment @segno's summary. */
+static inline uint64_t f2fs_ssa_block_of(const struct f2fs_blkgeo *g, uint32_t ssa_blkaddr,
+					 uint32_t segno)
+{
+	return (uint64_t)ssa_blkaddr + segno / g->sums_per_block;
+}
+
+/* The byte of the volume where segment @segno's summary starts (g->sum_blksize bytes). */
+static inline uint64_t f2fs_ssa_byte_of(const struct f2fs_blkgeo *g, uint32_t ssa_blkaddr,
+					uint32_t segno)
+{
+	return (uint64_t)ssa_blkaddr * g->blksize + (uint64_t)segno * g->sum_blksize;
+}
 
 /* The geometry of 4 KiB blocks (what mkfs writes by default). */
 const struct f2fs_blkgeo *f2fs_blkgeo_4k(void);
@@ -164,17 +189,17 @@ static inline struct f2fs_summary_footer *f2fs_sum_footer(const struct f2fs_blkg
 
 /*
  * Lay a summary kept in the 4 KiB layout (@sum: a segment's entries and the
- * footer) out as the volume's block @blk, journal room zeroed.  A 4 KiB
- * block is @sum as it is.
+ * footer) out as a summary of the volume at @blk (g->sum_blksize bytes),
+ * journal room zeroed.  A 4 KiB summary is @sum as it is.
  */
 static inline void f2fs_sum_store(const struct f2fs_blkgeo *g, void *blk,
 				  const struct f2fs_summary_block *sum)
 {
-	if (g->blksize == sizeof(*sum)) {
+	if (g->sum_blksize == sizeof(*sum)) {
 		memcpy(blk, sum, sizeof(*sum));
 		return;
 	}
-	memset(blk, 0, g->blksize);
+	memset(blk, 0, g->sum_blksize);
 	memcpy(blk, sum->entries, sizeof(sum->entries));
 	memcpy(f2fs_sum_footer(g, blk), &sum->footer, sizeof(sum->footer));
 }

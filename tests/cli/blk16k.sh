@@ -9,11 +9,13 @@
 # side: volumes its mkfs and sload made read with our fsck and dump (fields
 # as upstream's dump lists them, lz4 and lzo clusters), our fsck's verdict
 # on corruptions made with upstream's inject is upstream's, and our fsck -y
-# repairs them so that both fscks are clean.  inject.f2fs, resize.f2fs and
-# fsck --rebuild still refuse 16 KiB volumes with one line and write
-# nothing; so do fsck and dump a volume with packed_ssa (4 KiB summaries in
-# 16 KiB blocks), which upstream leaves off unless asked.  Without newest upstream built the cases that need it skip,
-# and our fsck alone judges our volumes.
+# repairs them so that both fscks are clean.  packed_ssa (4 KiB summaries,
+# four to a 16 KiB SSA block; upstream leaves it off unless asked): our mkfs
+# makes it (and drops it at 4 KiB with upstream's line), our sload writes
+# it, and its summaries read as upstream's dump lists them.  inject.f2fs,
+# resize.f2fs and fsck --rebuild still refuse 16 KiB volumes with one line
+# and write nothing.  Without newest upstream built the cases that need it
+# skip, and our fsck alone judges our volumes.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -78,7 +80,8 @@ clean() {
 	pass "$2"
 }
 
-# extracted NAME IMG SRC: our dump -r of IMG equals the tree SRC, xattrs included.
+# extracted NAME IMG SRC [noxattr]: our dump -r of IMG equals the tree SRC,
+# xattrs included unless told (upstream's sload, built without libattr, stores none).
 extracted() {
 	local d
 	rm -rf "$WORK/out"
@@ -88,7 +91,7 @@ extracted() {
 		fail "$1" "dump -r exited $RC: $(snippet "$WORK/last.err")"
 	elif ! d=$(diff -r --no-dereference "$3" "$WORK/out" 2>&1); then
 		fail "$1" "$(head -c 300 <<<"$d")"
-	elif command -v getfattr >/dev/null &&
+	elif [ -z "${4:-}" ] && command -v getfattr >/dev/null &&
 		! d=$(diff <(cd "$3" && getfattr -R -h -d . 2>/dev/null) \
 			<(cd "$WORK/out" && getfattr -R -h -d . 2>/dev/null)); then
 		fail "$1" "xattrs differ: $(head -c 300 <<<"$d")"
@@ -214,6 +217,36 @@ else
 	fail defrag-16k "exit $RC: $(snippet "$WORK/last.out")"
 fi
 
+# --- packed_ssa: 4 KiB summaries, four to a 16 KiB SSA block ----------------------
+
+# at 4 KiB there is nothing to pack: dropped with upstream's line
+img=$WORK/packed4k.img
+rm -f "$img" && truncate -s 256M "$img"
+run_cmd "$MKFS" -f -O packed_ssa "$img"
+if [ "$RC" -eq 0 ] && grep -q '^	Info: packed_ssa feature is disabled for 4k block\.$' "$WORK/last.out" &&
+	"$DUMP" -d 1 "$img" 2>/dev/null | grep -aq '^feature .*\[0x *0 : 0\]'; then
+	pass packed-ssa-4k-dropped
+else
+	fail packed-ssa-4k-dropped "exit $RC: $(snippet "$WORK/last.out")"
+fi
+
+img=$WORK/our-packed.img
+rm -f "$img" && truncate -s 1G "$img"
+run_cmd "$MKFS" -q -f -b 16384 -O packed_ssa "$img"
+if [ "$RC" -ne 0 ]; then
+	fail our-packed "mkfs exited $RC: $(snippet "$WORK/last.err")"
+elif ! "$DUMP" -d 1 "$img" 2>/dev/null | grep -aq '^feature .*: 65536\]'; then
+	fail our-packed "no packed_ssa bit in the superblock"
+else
+	clean "$img" our-packed-mkfs
+	run_cmd "$SLOAD" -f "$OSRC" "$img"
+	if [ "$RC" -ne 0 ]; then
+		fail our-packed-sload "sload exited $RC: $(snippet "$WORK/last.err")"
+	else
+		clean "$img" our-packed-sload-clean && extracted our-packed-sload-extract "$img" "$OSRC"
+	fi
+fi
+
 if [ ! -x "$N_MKFS" ] || [ ! -x "$N_FSCK" ]; then
 	skip upstream-16k "newest upstream ($NEWEST) not built: no mkfs.f2fs -b 16384"
 	finish
@@ -236,6 +269,42 @@ same_fields() {
 	fi
 }
 
+# same_ssa NAME IMG: our dump -a writes the summaries upstream's does.
+same_ssa() {
+	rm -f dump_ssa
+	"$N_DUMP" -a 0~-1 "$2" </dev/null >/dev/null 2>&1 && mv dump_ssa "$WORK/ssa.theirs"
+	"$DUMP" -a 0~-1 "$2" </dev/null >/dev/null 2>&1
+	if [ -s "$WORK/ssa.theirs" ] && cmp -s dump_ssa "$WORK/ssa.theirs"; then
+		pass "$1"
+	else
+		fail "$1" "dump_ssa differs: $(diff "$WORK/ssa.theirs" dump_ssa 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	rm -f dump_ssa "$WORK/ssa.theirs"
+}
+
+# verdicts NAME IMG INJECT-ARGS...: upstream's inject breaks IMG, both fscks
+# call it broken, and our fsck -y repairs it so that both call it clean.
+verdicts() {
+	local name=$1 img=$2 urc
+	shift 2
+	run_cmd "$N_INJECT" "$@" "$img"
+	[ "$RC" -eq 0 ] || { fail "$name" "upstream inject exited $RC"; return 1; }
+	run_cmd "$N_FSCK" --dry-run "$img"
+	urc=$RC
+	run_cmd "$FSCK" --dry-run "$img"
+	if [ "$urc" -eq 0 ] || [ "$RC" -eq 0 ]; then
+		fail "$name" "upstream fsck exited $urc, ours $RC"
+		return 1
+	fi
+	pass "$name"
+	run_cmd "$FSCK" -y "$img"
+	if [ "$RC" -ne 1 ]; then
+		fail "$name-repair" "fsck -y exited $RC: $(snippet "$WORK/last.err")"
+	else
+		clean "$img" "$name-repair"
+	fi
+}
+
 # --- a fresh volume -----------------------------------------------------------
 
 fresh=$WORK/fresh.img
@@ -254,15 +323,24 @@ else
 fi
 same_fields fresh-d1 -d 1 "$fresh"
 
-# packed_ssa (4 KiB summaries in 16 KiB blocks) is not read yet: one line
+# packed_ssa: upstream's volumes read as upstream reads them; our loaded
+# volume's SSA as upstream's dump lists it, and our fsck's verdict on a
+# summary upstream's inject broke is upstream's
 img=$WORK/packed.img
-truncate -s 256M "$img"
+rm -f "$img" && truncate -s 1G "$img"
 run_cmd "$N_MKFS" -f -b 16384 -O packed_ssa "$img"
 if [ "$RC" -eq 0 ]; then
-	REFUSE_IMAGE=$img expect_refusal packed-ssa-fsck 'packed_ssa with 16 KiB blocks: not supported' -- \
-		"$FSCK" --dry-run "$img"
-	REFUSE_IMAGE=$img expect_refusal packed-ssa-dump 'packed_ssa with 16 KiB blocks: not supported' -- \
-		"$DUMP" -d 1 "$img"
+	same_fields packed-ssa-d1 -d 1 "$img"
+	run_cmd "$N_SLOAD" -f "$OSRC" "$img"
+	clean "$img" packed-ssa-upstream-sload && extracted packed-ssa-upstream-extract "$img" "$OSRC" noxattr
+	same_ssa packed-ssa-upstream-ssa "$img"
+	if [ -f "$WORK/our-packed.img" ]; then
+		same_ssa packed-ssa-our-ssa "$WORK/our-packed.img"
+		# block 5 of segment 1 (a full warm node one): four summaries to a block
+		cp "$WORK/our-packed.img" "$img"
+		main=$("$DUMP" -d 1 "$img" 2>/dev/null | grep -a '^main_blkaddr' | sed -E 's/.*: *([0-9]+)\]$/\1/')
+		verdicts packed-ssa-corrupt "$img" --ssa --mb nid --blk $((main + 512 + 5)) --val 77
+	fi
 else
 	skip packed-ssa "upstream mkfs -O packed_ssa exited $RC"
 fi
