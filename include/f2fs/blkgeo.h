@@ -152,6 +152,24 @@ static inline uint32_t f2fs_node_ofs(const struct f2fs_blkgeo *g, const struct f
 	return f2fs_footer_flag(g, n) >> F2FS_OFFSET_BIT_SHIFT;
 }
 
+/* The words after an orphan block's inode numbers, which end the block. */
+struct f2fs_orphan_tail {
+	le32 reserved;
+	le16 blk_addr;
+	le16 blk_count;
+	le32 entry_count;
+	le32 check_sum;
+} F2FS_PACKED;
+_Static_assert(sizeof(struct f2fs_orphan_tail) ==
+		   sizeof(struct f2fs_orphan_block) - offsetof(struct f2fs_orphan_block, reserved),
+	       "orphan tail");
+
+static inline struct f2fs_orphan_tail *f2fs_orphan_tail(const struct f2fs_blkgeo *g, void *blk)
+{
+	return (struct f2fs_orphan_tail *)((uint8_t *)blk +
+					   (size_t)g->orphans_per_block * sizeof(le32));
+}
+
 /* The largest summary journal (16 KiB blocks), its 2-byte count included. */
 #define F2FS_MAX_SUM_JOURNAL_SIZE                                                                  \
 	(F2FS_MAX_BLKSIZE - F2FS_SUM_FOOTER_SIZE - F2FS_SUMMARY_SIZE * (F2FS_MAX_BLKSIZE / 8))

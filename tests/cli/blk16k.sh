@@ -12,9 +12,10 @@
 # repairs them so that both fscks are clean.  packed_ssa (4 KiB summaries,
 # four to a 16 KiB SSA block; upstream leaves it off unless asked): our mkfs
 # makes it (and drops it at 4 KiB with upstream's line), our sload writes
-# it, and its summaries read as upstream's dump lists them.  inject.f2fs,
-# resize.f2fs and fsck --rebuild still refuse 16 KiB volumes with one line
-# and write nothing.  Without newest upstream built the cases that need it
+# it, and its summaries read as upstream's dump lists them.  Our inject
+# writes the bytes upstream's writes, field by field, packed_ssa included,
+# and both fscks agree on the result.  resize.f2fs and fsck --rebuild still
+# refuse 16 KiB volumes with one line and write nothing.  Without newest upstream built the cases that need it
 # skip, and our fsck alone judges our volumes.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -452,12 +453,104 @@ for c in "links|--node --mb i_links --nid 4 --val 7" \
 	fi
 done
 
-# --- inject, resize and the rebuild refuse, and write nothing ------------------------
+# --- inject: our inject writes what upstream's writes ----------------------------
+
+# same_inject NAME IMG ARGS...: both injects on copies of IMG leave the same
+# bytes, and both fscks give the same verdict (clean or not) on the result.
+same_inject() {
+	local name=$1 base=$2 urc
+	shift 2
+	cp --sparse=always "$base" "$WORK/inj-u.img"
+	cp --sparse=always "$base" "$WORK/inj-o.img"
+	run_cmd "$N_INJECT" "$@" "$WORK/inj-u.img"
+	urc=$RC
+	run_cmd "$INJECT" "$@" "$WORK/inj-o.img"
+	if [ "$urc" -ne 0 ] || [ "$RC" -ne 0 ]; then
+		fail "$name" "inject exited: upstream $urc, ours $RC: $(snippet "$WORK/last.err")"
+		return
+	fi
+	if ! cmp -s "$WORK/inj-u.img" "$WORK/inj-o.img"; then
+		fail "$name" "images differ: $(cmp "$WORK/inj-u.img" "$WORK/inj-o.img" | head -1)"
+		return
+	fi
+	run_cmd "$N_FSCK" --dry-run "$WORK/inj-u.img"
+	urc=$RC
+	run_cmd "$FSCK" --dry-run "$WORK/inj-o.img"
+	if [ $((urc != 0)) -ne $((RC != 0)) ]; then
+		fail "$name" "verdicts differ: upstream fsck exited $urc, ours $RC"
+	else
+		pass "$name"
+	fi
+}
+
+# main_blkaddr IMG
+main_blkaddr() {
+	"$DUMP" -d 1 "$1" 2>/dev/null | grep -a '^main_blkaddr' | sed -E 's/.*: *([0-9]+)\]$/\1/'
+}
+
+# every structure, and the arrays as long as a 16 KiB block makes them
+# (i_addr[] past 923, addr[] past 1018, entries[] past 512); the second
+# superblock's magic is left out: our fsck reports a rejected copy, upstream's
+# says nothing (as at 4 KiB)
+base=$WORK/loaded-features.img
+main=$(main_blkaddr "$base")
+rm -f dump_nat
+run_cmd "$N_DUMP" -n 0~-1 "$base"
+# a node that is not an inode, and a file that owns one (a file in a directory)
+read -r dnid fino < <(awk -F'[: \t]+' '$2 != $4 { print $2, $4; exit }' dump_nat 2>/dev/null)
+rm -f dump_nat
+seg5=$((main + 5 * 512 + 1))
+while IFS='|' read -r name args; do
+	# shellcheck disable=SC2086 # args is a list of options
+	same_inject "inject-$name" "$base" $args
+done <<EOF
+sb-feature|--sb 1 --mb feature --val 0x1
+sb-errors|--sb 2 --mb s_errors --idx 3 --val 5
+cp-version|--cp 0 --mb checkpoint_ver --val 5
+cp-crc|--cp 1 --mb crc --val 0x1234
+cp-blkoff|--cp 0 --mb cur_data_blkoff --idx 0 --val 7
+nat-blkaddr|--nat 0 --mb block_addr --nid 5 --val 9
+nat-ino|--nat 0 --mb ino --nid ${dnid:-5} --val 4
+nat-version|--nat 2 --mb version --nid 5 --val 1
+sit-vblocks|--sit 0 --mb vblocks --blk $seg5 --val 3
+sit-map|--sit 0 --mb valid_map --blk $seg5 --idx 3 --val 255
+sit-mtime|--sit 0 --mb mtime --blk $seg5 --val 99
+ssa-nid|--ssa --mb nid --blk $seg5 --val 7
+ssa-type|--ssa --mb entry_type --blk $seg5 --val 1
+ssa-idx1000|--ssa --mb nid --blk $seg5 --idx 1000 --val 7
+ssa-ofs|--ssa --mb ofs_in_node --blk $seg5 --val 3
+inode-mode|--node --mb i_mode --nid 4 --val 0x41ed
+inode-links|--node --mb i_links --nid 4 --val 7
+inode-addr3000|--node --mb i_addr --nid 4 --idx 3000 --val 77
+inode-nid|--node --mb i_nid --nid 4 --idx 2 --val 77
+inode-chksum|--node --mb i_inode_checksum --nid 4 --val 7
+node-addr4000|--node --mb addr --nid ${dnid:-5} --idx 4000 --val 77
+footer-nid|--node --mb nid --nid ${dnid:-5} --val 11
+footer-flag|--node --mb flag --nid 4 --val 3
+dent-ino|--dent --mb d_ino --nid ${fino:-4} --val 77
+dent-dot-hash|--dent --dots 1 --mb d_hash --nid 3 --val 1
+dent-name|--dent --mb filename --nid ${fino:-4} --str zz
+EOF
+
+# packed_ssa: a segment's summary is its quarter of an SSA block
+if [ -f "$WORK/our-packed.img" ]; then
+	pmain=$(main_blkaddr "$WORK/our-packed.img")
+	# closed segments only: an open log's summary is the checkpoint's
+	open=" $("$DUMP" -d 1 "$WORK/our-packed.img" 2>/dev/null | grep -a '^cur_.*_segno' |
+		sed -E 's/.*: *([0-9]+)\]$/\1/' | tr '\n' ' ')"
+	for k in $(seq 1 12 | grep -vxF -f <(tr ' ' '\n' <<<"$open" | grep .) | head -3); do
+		same_inject "inject-packed-ssa-seg$k" "$WORK/our-packed.img" --ssa --mb nid \
+			--blk $((pmain + k * 512 + 5)) --val 7
+	done
+	same_inject inject-packed-ssa-footer "$WORK/our-packed.img" --ssa --mb check_sum \
+		--blk $((pmain + 4 * 512)) --val 9
+	REFUSE_IMAGE=$WORK/our-packed.img expect_refusal inject-packed-ssa-idx 'out of range for entries' -- \
+		"$INJECT" --ssa --mb nid --blk $((pmain + 512 + 5)) --idx 600 --val 7 "$WORK/our-packed.img"
+fi
+
+# --- resize and the rebuild refuse, and write nothing ------------------------
 
 img=$WORK/refuse.img
-cp "$base" "$img"
-REFUSE_IMAGE=$img expect_refusal refuse-inject '16 KiB blocks: not supported by inject' -- \
-	"$INJECT" --node --mb i_links --nid 4 --val 9 "$img"
 cp "$base" "$img"
 truncate -s 2G "$img"
 REFUSE_IMAGE=$img expect_refusal refuse-resize '16 KiB blocks: not supported by resize.f2fs' -- \
