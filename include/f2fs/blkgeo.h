@@ -206,6 +206,23 @@ static inline struct f2fs_summary_footer *f2fs_sum_footer(const struct f2fs_blkg
 }
 
 /*
+ * Keep the volume's summary @raw (g->sum_blksize bytes) as @dst in the
+ * 4 KiB layout: its first 512 entries and its footer (a 4 KiB summary as
+ * it is).  The inverse of f2fs_sum_store().
+ */
+static inline void f2fs_sum_load(const struct f2fs_blkgeo *g, struct f2fs_summary_block *dst,
+				 const void *raw)
+{
+	if (g->sum_blksize == sizeof(*dst)) {
+		memcpy(dst, raw, sizeof(*dst));
+		return;
+	}
+	memset(dst, 0, sizeof(*dst));
+	memcpy(dst->entries, raw, sizeof(dst->entries));
+	dst->footer = *f2fs_sum_footer(g, (const struct f2fs_summary_block *)raw);
+}
+
+/*
  * Lay a summary kept in the 4 KiB layout (@sum: a segment's entries and the
  * footer) out as a summary of the volume at @blk (g->sum_blksize bytes),
  * journal room zeroed.  A 4 KiB summary is @sum as it is.

@@ -169,18 +169,6 @@ static const struct f2fs_summary_block *open_log_summary(const struct f2fs_ssa *
 	return log < 0 ? NULL : &s->cpd->curseg_sum[log];
 }
 
-/* Keep summary @raw as @dst in the 4 KiB layout (a 4 KiB one as it is). */
-static void take_summary(const struct f2fs_blkgeo *g, struct f2fs_summary_block *dst,
-			 const struct f2fs_summary_block *raw)
-{
-	if (g->sum_blksize == sizeof(*dst)) {
-		memcpy(dst, raw, sizeof(*dst));
-		return;
-	}
-	memcpy(dst->entries, raw->entries, sizeof(dst->entries));
-	dst->footer = *f2fs_sum_footer(g, raw);
-}
-
 /* Read @segno and the following not-yet-loaded segments in one request. */
 static int load_run(struct f2fs_ssa *s, uint32_t segno)
 {
@@ -206,7 +194,7 @@ static int load_run(struct f2fs_ssa *s, uint32_t segno)
 		if (!p || !*p) {
 			ret = -ENOMEM;
 		} else {
-			take_summary(&s->bg, *p, raw);
+			f2fs_sum_load(&s->bg, *p, raw);
 			remember_read(s, segno + i);
 		}
 	}

@@ -14,8 +14,10 @@
 # makes it (and drops it at 4 KiB with upstream's line), our sload writes
 # it, and its summaries read as upstream's dump lists them.  Our inject
 # writes the bytes upstream's writes, field by field, packed_ssa included,
-# and both fscks agree on the result.  resize.f2fs and fsck --rebuild still
-# refuse 16 KiB volumes with one line and write nothing.  Without newest upstream built the cases that need it
+# and both fscks agree on the result.  fsck --rebuild rebuilds our loaded
+# volumes (packed_ssa too, and with both NAT copies zeroed) so that both
+# fscks are clean and dump -r gives the tree back.  resize.f2fs still
+# refuses 16 KiB volumes with one line and writes nothing.  Without newest upstream built the cases that need it
 # skip, and our fsck alone judges our volumes.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -247,6 +249,36 @@ else
 		clean "$img" our-packed-sload-clean && extracted our-packed-sload-extract "$img" "$OSRC"
 	fi
 fi
+
+# --- fsck --rebuild on 16 KiB volumes ----------------------------------------------
+
+# field IMG NAME: a superblock field's value, as our dump -d 1 prints it
+sb_field() {
+	"$DUMP" -d 1 "$1" 2>/dev/null | grep -a "^$2 " | sed -E 's/.*: *([0-9]+)\]$/\1/'
+}
+
+# rebuilt NAME IMG SRC: fsck --rebuild -y IMG, then both fscks clean and the tree back
+rebuilt() {
+	run_cmd "$FSCK" --rebuild -y "$2"
+	if [ "$RC" -ne 1 ] || ! grep -aq 'Rebuild from a scan' "$WORK/last.out"; then
+		fail "$1" "fsck --rebuild exited $RC: $(snippet "$WORK/last.err")"
+		return
+	fi
+	clean "$2" "$1-clean" && extracted "$1-extract" "$2" "$3"
+}
+
+for src in our-sload our-packed; do
+	[ -f "$WORK/$src.img" ] || continue
+	img=$WORK/rebuild.img
+	cp --sparse=always "$WORK/$src.img" "$img"
+	rebuilt "rebuild-$src" "$img" "$OSRC"
+	# both NAT copies gone: only the scan of the main area knows the nodes
+	cp --sparse=always "$WORK/$src.img" "$img"
+	nat=$(sb_field "$img" nat_blkaddr)
+	nsegs=$(sb_field "$img" segment_count_nat)
+	dd if=/dev/zero of="$img" bs=16384 seek="$nat" count=$((nsegs * 512)) conv=notrunc status=none
+	rebuilt "rebuild-$src-no-nat" "$img" "$OSRC"
+done
 
 if [ ! -x "$N_MKFS" ] || [ ! -x "$N_FSCK" ]; then
 	skip upstream-16k "newest upstream ($NEWEST) not built: no mkfs.f2fs -b 16384"
@@ -548,15 +580,13 @@ if [ -f "$WORK/our-packed.img" ]; then
 		"$INJECT" --ssa --mb nid --blk $((pmain + 512 + 5)) --idx 600 --val 7 "$WORK/our-packed.img"
 fi
 
-# --- resize and the rebuild refuse, and write nothing ------------------------
+# --- resize refuses, and writes nothing ----------------------------------------
 
 img=$WORK/refuse.img
 cp "$base" "$img"
 truncate -s 2G "$img"
 REFUSE_IMAGE=$img expect_refusal refuse-resize '16 KiB blocks: not supported by resize.f2fs' -- \
 	"${OUR_RESIZE:-$TOP/resize/resize.f2fs}" -F "$img"
-REFUSE_IMAGE=$img expect_refusal refuse-rebuild '16 KiB blocks: not supported by the rebuild' -- \
-	"$FSCK" --rebuild -y "$img"
 
 # --- the label goes to both superblock copies --------------------------------
 
