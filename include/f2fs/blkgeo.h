@@ -26,16 +26,21 @@
  * things that are not volume blocks (the undo journal's header, a host
  * page).  F2FS_MAX_BLKSIZE sizes a buffer that must hold any volume's block.
  *
+ * With packed_ssa (newest upstream, 16 KiB blocks only) every summary, the
+ * SSA's and the checkpoint pack's, keeps the 4 KiB layout, and the SSA
+ * holds blksize / 4096 of them per block: f2fs_blkgeo_init_features()
+ * folds that into the summary fields (sum_blksize, sums_per_block, the
+ * journal sizes), and f2fs_ssa_block_of()/f2fs_ssa_byte_of() say where a
+ * segment's summary lies either way.
+ *
  * Where the block size is the handle's, and where it is not:
  *   - read side (lib/fs, lib/read, lib/check, dump, fsck's checks and
- *     output) and write side (lib/write, so sload, fsck's repairs, defrag
+ *     output), write side (lib/write, so sload, fsck's repairs, defrag
  *     and f2fs_io replay; lib/mkfs and lib/format/layout.c's sizing for
- *     mkfs -b 16384): the volume's, through f2fs_fs_geo(fs)->blk, or for a
- *     layout being made, its log_blksize;
- *   - not yet: inject.f2fs and fsck's --rebuild (lib/repair/rebuild.c)
- *     and resize.f2fs refuse 16 KiB volumes with one line;
- *     packed_ssa (4 KiB summaries packed in larger blocks) is neither read
- *     nor made;
+ *     mkfs -b 16384), inject.f2fs and fsck's --rebuild: the volume's,
+ *     through f2fs_fs_geo(fs)->blk, or for a layout being made, its
+ *     log_blksize and features; packed_ssa is read and made;
+ *   - not yet: resize.f2fs refuses 16 KiB volumes with one line;
  *   - not the volume's block at all, so they stay: struct sizes and static
  *     asserts of the 4 KiB layout (format.h), the smallest device that can
  *     hold both superblock copies (tools/common/target.c), the undo
