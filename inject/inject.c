@@ -17,7 +17,11 @@
  *
  * The volume is read through the filesystem handle, but blocks are written
  * straight to the device: the handle has no write path yet, and what
- * inject writes is by design not what a writer would.
+ * inject writes is by design not what a writer would.  Blocks are the
+ * volume's (4 or 16 KiB, f2fs/blkgeo.h), and so are the bounds of --idx:
+ * an inode's i_addr[], a node's addr[], an SSA block's entries (512 with
+ * packed_ssa, whose summary is one 4 KiB slice of the block), the dentry
+ * slots of a block, the orphan and journal entries a block holds.
  */
 #include "config.h"
 
@@ -31,6 +35,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/checkpoint.h"
 #include "f2fs/crc.h"
 #include "f2fs/device.h"
@@ -79,6 +84,7 @@ struct inject {
 	struct f2fs_device *wdev;	/* opened once the checks passed; NULL in a dry run */
 	struct f2fs_fs *fs;		/* NULL for --sb, which reads the superblock itself */
 	const struct f2fs_cp_data *cpd; /* the current pack's contents (journals, open logs) */
+	struct f2fs_blkgeo bg;		/* the volume's block size (4 KiB until it is known) */
 };
 
 static void __attribute__((format(printf, 1, 2))) info(const char *fmt, ...)
@@ -372,7 +378,7 @@ static struct f2fs_field cp_crc_field(uint32_t off)
 
 static void rd(const struct inject *in, void *buf, uint64_t blk)
 {
-	int ret = f2fs_dev_read(in->dev, buf, blk * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	int ret = f2fs_dev_read(in->dev, buf, blk * in->bg.blksize, in->bg.blksize);
 
 	if (ret)
 		tool_fail_image(&in->tool, 1, "block %" PRIu64 ": cannot read: %s", blk,
@@ -387,23 +393,26 @@ static void wr(const struct inject *in, const void *buf, uint64_t blk, const cha
 		info("dry run: block 0x%" PRIx64 " (%s) not written", blk, what);
 		return;
 	}
-	ret = f2fs_dev_write(in->wdev, buf, blk * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	ret = f2fs_dev_write(in->wdev, buf, blk * in->bg.blksize, in->bg.blksize);
 	if (ret)
 		tool_fail_image(&in->tool, 1, "block %" PRIu64 " (%s): cannot write: %s", blk, what,
 				strerror(-ret));
 	dbg(in, 1, "wrote block 0x%" PRIx64 " (%s)", blk, what);
 }
 
-/* Every block inject writes is laid out for 4 KiB: refuse a volume of larger blocks. */
-static void refuse_large_blocks(struct inject *in, struct f2fs_fs *fs)
+/*
+ * The block size of a volume that did not open (--sb --force): its first
+ * superblock's, when that is one a volume can have, else 4 KiB.
+ */
+static void guess_block_size(struct inject *in)
 {
-	uint32_t bs = f2fs_fs_geo(fs)->blk.blksize;
+	uint8_t buf[F2FS_MAX_BLKSIZE];
+	const struct f2fs_super_block *sb =
+	    (const struct f2fs_super_block *)(buf + F2FS_SUPER_OFFSET);
 
-	if (bs != F2FS_BLKSIZE) {
-		f2fs_fs_close(fs);
-		tool_fail_image(&in->tool, 1, "%u KiB blocks: not supported by inject.f2fs yet",
-				bs / 1024);
-	}
+	if (f2fs_dev_read(in->dev, buf, 0, sizeof(buf)) ||
+	    f2fs_blkgeo_init(&in->bg, le32_get(sb->log_blocksize)))
+		in->bg = *f2fs_blkgeo_4k();
 }
 
 /* Open the volume and load the current checkpoint pack (everything but --sb needs it). */
@@ -418,7 +427,7 @@ static void open_volume(struct inject *in)
 		tool_fail_image(&in->tool, 1, "%s%s", not_f2fs,
 				in->o.force ? " (--force applies to --sb only)" : "");
 	}
-	refuse_large_blocks(in, in->fs);
+	in->bg = f2fs_fs_geo(in->fs)->blk;
 	if (f2fs_volume_warning(f2fs_fs_volume(in->fs)))
 		info("%s", f2fs_volume_warning(f2fs_fs_volume(in->fs)));
 	ret = f2fs_fs_cp_data(in->fs, &in->cpd);
@@ -450,7 +459,7 @@ static void check_sb_target(struct inject *in)
 
 	ret = f2fs_fs_open(in->dev, F2FS_FS_READ, &fs, why, sizeof(why));
 	if (!ret) {
-		refuse_large_blocks(in, fs);
+		in->bg = f2fs_fs_geo(fs)->blk;
 		f2fs_fs_close(fs);
 		return;
 	}
@@ -458,12 +467,13 @@ static void check_sb_target(struct inject *in)
 	if (!in->o.force || ret == -ENOMEM)
 		tool_fail_image(&in->tool, 1, "refusing without --force: %s", not_f2fs);
 	info("--force: %s: %s; writing anyway", in->o.device, not_f2fs);
+	guess_block_size(in);
 }
 
 static void inject_sb(const struct inject *in)
 {
 	const struct opts *o = &in->o;
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_super_block *sb = (struct f2fs_super_block *)(buf + F2FS_SUPER_OFFSET);
 	int copy = o->pack == 2 ? 1 : 0;
 	const struct f2fs_field *m;
@@ -512,17 +522,18 @@ static void inject_sb(const struct inject *in)
 static void orphan_append(const struct inject *in, uint64_t start, const struct f2fs_pack_layout *l,
 			  const char *what)
 {
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_orphan_block *ob = (struct f2fs_orphan_block *)buf;
+	struct f2fs_orphan_tail *tail = f2fs_orphan_tail(&in->bg, buf);
 	uint64_t blk = start + l->data_sum_start - 1;
 	uint32_t n;
 
 	rd(in, buf, blk);
-	n = le32_get(ob->entry_count);
-	if (n >= F2FS_ORPHANS_PER_BLOCK)
+	n = le32_get(tail->entry_count);
+	if (n >= in->bg.orphans_per_block)
 		tool_fail_image(&in->tool, 1, "%s: its last orphan block is full", what);
 	ob->ino[n] = le32_put((uint32_t)in->o.val);
-	ob->entry_count = le32_put(n + 1);
+	tail->entry_count = le32_put(n + 1);
 	info("inject orphan of %s: inode %" PRIu64 " is entry %u of its last orphan block", what,
 	     in->o.val, n);
 	wr(in, buf, blk, "orphan block");
@@ -537,8 +548,9 @@ static void orphan_insert(const struct inject *in, uint64_t start, uint8_t *cpbl
 			  const struct f2fs_pack_layout *l, const char *what)
 {
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)cpblk;
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_orphan_block *ob = (struct f2fs_orphan_block *)buf;
+	struct f2fs_orphan_tail *tail = f2fs_orphan_tail(&in->bg, buf);
 	uint32_t i, total = l->total + 1;
 
 	if (total > SEG_BLKS)
@@ -550,14 +562,14 @@ static void orphan_insert(const struct inject *in, uint64_t start, uint8_t *cpbl
 	}
 	memset(buf, 0, sizeof(buf));
 	ob->ino[0] = le32_put((uint32_t)in->o.val);
-	ob->entry_count = le32_put(1);
-	ob->blk_addr = le16_put(1);
-	ob->blk_count = le16_put(1);
+	tail->entry_count = le32_put(1);
+	tail->blk_addr = le16_put(1);
+	tail->blk_count = le16_put(1);
 	wr(in, buf, start + l->orphan_start, "orphan block");
 	cp->ckpt_flags = le32_put(le32_get(cp->ckpt_flags) | CP_ORPHAN_PRESENT_FLAG);
 	cp->cp_pack_total_block_count = le32_put(total);
 	cp->cp_pack_start_sum = le32_put(le32_get(cp->cp_pack_start_sum) + 1);
-	f2fs_cp_seal(cp, F2FS_BLKSIZE);
+	f2fs_cp_seal(cp, in->bg.blksize);
 	info("inject orphan of %s: an orphan block listing inode %" PRIu64 " (the pack grows to %u "
 	     "blocks)",
 	     what, in->o.val, total);
@@ -592,14 +604,15 @@ struct fsync_list {
 		uint64_t addr; /* the inode's last fsynced dnode in the chain */
 	} * e;
 	uint32_t n, cap;
+	const struct f2fs_blkgeo *bg;
 };
 
 static int collect_fsynced(uint64_t blkaddr, const struct f2fs_node *n, void *arg)
 {
 	struct fsync_list *l = arg;
-	uint32_t ino = le32_get(n->footer.ino), i;
+	uint32_t ino = f2fs_footer_ino(l->bg, n), i;
 
-	if (!(le32_get(n->footer.flag) & (1u << F2FS_FSYNC_BIT_SHIFT)))
+	if (!(f2fs_footer_flag(l->bg, n) & (1u << F2FS_FSYNC_BIT_SHIFT)))
 		return 0;
 	for (i = 0; i < l->n && l->e[i].ino != ino; i++)
 		;
@@ -626,8 +639,10 @@ static int collect_fsynced(uint64_t blkaddr, const struct f2fs_node *n, void *ar
  */
 static void inject_chain_next(const struct inject *in, const char *what)
 {
-	struct fsync_list l = {0};
-	struct f2fs_node n;
+	struct fsync_list l = {.bg = &in->bg};
+	uint8_t buf[F2FS_MAX_BLKSIZE];
+	struct f2fs_node *n = (struct f2fs_node *)buf;
+	struct f2fs_node_footer *foot = f2fs_node_footer(&in->bg, n);
 	uint32_t i, old;
 	int ret;
 
@@ -647,35 +662,35 @@ static void inject_chain_next(const struct inject *in, const char *what)
 	if (in->o.val > UINT32_MAX)
 		tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit next_blkaddr (4 bytes)",
 			  in->o.val);
-	rd(in, &n, l.e[in->o.idx].addr);
-	old = le32_get(n.footer.next_blkaddr);
-	n.footer.next_blkaddr = le32_put((uint32_t)in->o.val);
+	rd(in, buf, l.e[in->o.idx].addr);
+	old = le32_get(foot->next_blkaddr);
+	foot->next_blkaddr = le32_put((uint32_t)in->o.val);
 	info("inject next_blkaddr[%u] of %s (block 0x%" PRIx64 ", ino %u): 0x%x -> 0x%x", in->o.idx,
 	     what, l.e[in->o.idx].addr, l.e[in->o.idx].ino, old, (uint32_t)in->o.val);
-	if (f2fs_node_ofs(f2fs_blkgeo_4k(), &n) == 0 && n.footer.nid == n.footer.ino)
-		write_inode_block(in, &n, (uint32_t)l.e[in->o.idx].addr, true, "fsynced inode");
+	if (f2fs_node_ofs(&in->bg, n) == 0 && foot->nid == foot->ino)
+		write_inode_block(in, n, (uint32_t)l.e[in->o.idx].addr, true, "fsynced inode");
 	else
-		wr(in, &n, l.e[in->o.idx].addr, "fsynced dnode");
+		wr(in, buf, l.e[in->o.idx].addr, "fsynced dnode");
 	free(l.e);
 }
 
-static bool cp_crc_in_range(uint32_t csum_off)
+static bool cp_crc_in_range(const struct inject *in, uint32_t csum_off)
 {
-	return csum_off >= F2FS_CP_BITMAP_OFFSET && csum_off <= F2FS_CP_CHKSUM_OFFSET;
+	return csum_off >= F2FS_CP_BITMAP_OFFSET && csum_off <= in->bg.cp_chksum_offset;
 }
 
 /* The checksum of the pack's first block @buf follows a change, where checksum_offset says. */
-static void reseal_cp(uint8_t *buf, uint32_t csum_off, const char *what)
+static void reseal_cp(const struct inject *in, uint8_t *buf, uint32_t csum_off, const char *what)
 {
 	struct f2fs_field crc = cp_crc_field(csum_off);
 	uint64_t old;
 
-	if (!cp_crc_in_range(csum_off)) {
+	if (!cp_crc_in_range(in, csum_off)) {
 		info("%s: checksum_offset %u is out of range: crc left alone", what, csum_off);
 		return;
 	}
 	old = f2fs_field_get(&crc, buf, 0);
-	f2fs_cp_seal((struct f2fs_checkpoint *)buf, F2FS_BLKSIZE);
+	f2fs_cp_seal((struct f2fs_checkpoint *)buf, in->bg.blksize);
 	info("%s crc updated: 0x%08" PRIx64 " -> 0x%08" PRIx64, what, old,
 	     f2fs_field_get(&crc, buf, 0));
 }
@@ -688,7 +703,7 @@ static void inject_cp_crc(const struct inject *in, uint8_t *buf, uint32_t csum_o
 	uint64_t old;
 
 	need_val(in);
-	if (!cp_crc_in_range(csum_off))
+	if (!cp_crc_in_range(in, csum_off))
 		tool_fail_image(&in->tool, 1, "%s: checksum_offset %u is out of range", what,
 				csum_off);
 	check_fits(in, &crc, crc.name);
@@ -701,7 +716,7 @@ static void inject_cp(const struct inject *in)
 {
 	const struct opts *o = &in->o;
 	const struct f2fs_super_block *sb = f2fs_fs_sb(in->fs);
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_checkpoint *cp = (struct f2fs_checkpoint *)buf;
 	const struct f2fs_field *m = find_member(F2FS_FIELDS_CHECKPOINT, o->mb);
 	int pack = o->pack ? o->pack - 1 : f2fs_volume_cp_index(f2fs_fs_volume(in->fs));
@@ -740,7 +755,7 @@ static void inject_cp(const struct inject *in)
 		/* a moved checksum_offset takes the checksum along: keep the old one where it was
 		 */
 		if (strcmp(m->name, "checksum_offset"))
-			reseal_cp(buf, csum_off, what);
+			reseal_cp(in, buf, csum_off, what);
 	}
 	wr(in, buf, start, what);
 	wr(in, buf, start + layout.last, "checkpoint tail copy");
@@ -759,6 +774,11 @@ static uint64_t journal_location(const struct inject *in, bool sit, size_t *off)
 
 	f2fs_pack_layout(f2fs_fs_cp(in->fs), le32_get(f2fs_fs_sb(in->fs)->cp_payload), &layout);
 	f2fs_pack_journal_location(&layout, sit, &rel, off);
+	/* where the volume's summaries put the journals (the call above knows 4 KiB ones) */
+	if (layout.compacted)
+		*off = sit ? in->bg.sum_journal_size : 0;
+	else
+		*off = in->bg.sum_journal_offset;
 	return (uint64_t)f2fs_volume_cp_start(f2fs_fs_volume(in->fs)) + rel;
 }
 
@@ -793,7 +813,7 @@ static void check_nat_member(const struct inject *in)
  */
 static void journal_add_nat(const struct inject *in, const struct f2fs_nat_entry *ne)
 {
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_journal *j;
 	uint64_t jblk;
 	size_t joff;
@@ -803,10 +823,10 @@ static void journal_add_nat(const struct inject *in, const struct f2fs_nat_entry
 	rd(in, buf, jblk);
 	j = (struct f2fs_journal *)(buf + joff);
 	n = le16_get(j->n_nats);
-	if (n >= F2FS_NAT_JOURNAL_ENTRIES)
+	if (n >= in->bg.nat_journal_entries)
 		tool_fail_image(&in->tool, 1, "the NAT journal is full (%u entries)", n);
-	j->nat_j.entries[n].nid = le32_put((uint32_t)in->o.val);
-	j->nat_j.entries[n].ne = *ne;
+	f2fs_nat_journal_at(j, n)->nid = le32_put((uint32_t)in->o.val);
+	f2fs_nat_journal_at(j, n)->ne = *ne;
 	j->n_nats = le16_put((uint16_t)(n + 1));
 	info("inject j_nid: NAT journal entry %u added for nid %u, keyed %" PRIu64, n, in->o.nid,
 	     in->o.val);
@@ -819,7 +839,7 @@ static void inject_nat(const struct inject *in)
 	const struct f2fs_super_block *sb = f2fs_fs_sb(in->fs);
 	const struct f2fs_journal *jl = &in->cpd->nat_journal;
 	uint32_t n = le16_get(jl->n_nats), i, bidx;
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	char where[48];
 	uint64_t addr;
 	int copy;
@@ -835,26 +855,26 @@ static void inject_nat(const struct inject *in)
 		uint64_t jblk;
 		size_t joff;
 
-		if (le32_get(jl->nat_j.entries[i].nid) != o->nid)
+		if (le32_get(f2fs_nat_journal_at(jl, i)->nid) != o->nid)
 			continue;
 		jblk = journal_location(in, false, &joff);
 		rd(in, buf, jblk);
 		j = (struct f2fs_journal *)(buf + joff);
-		if (le32_get(j->nat_j.entries[i].nid) != o->nid)
+		if (le32_get(f2fs_nat_journal_at(j, i)->nid) != o->nid)
 			tool_fail_image(&in->tool, 1,
 					"NAT journal: entry %u on disk differs from the one loaded",
 					i);
 		if (!strcmp(o->mb, "j_nid")) {
-			j->nat_j.entries[i].nid = le32_put((uint32_t)o->val);
+			f2fs_nat_journal_at(j, i)->nid = le32_put((uint32_t)o->val);
 			info("inject j_nid of NAT journal entry %u: %u -> %" PRIu64, i, o->nid,
 			     o->val);
 		} else {
-			set_nat_field(in, &j->nat_j.entries[i].ne, "the NAT journal");
+			set_nat_field(in, &f2fs_nat_journal_at(j, i)->ne, "the NAT journal");
 		}
 		wr(in, buf, jblk, "NAT journal");
 		return;
 	}
-	bidx = o->nid / F2FS_NAT_ENTRY_PER_BLOCK;
+	bidx = o->nid / in->bg.nat_per_block;
 	if (o->pack)
 		copy = o->pack - 1;
 	else
@@ -863,13 +883,12 @@ static void inject_nat(const struct inject *in)
 	rd(in, buf, addr);
 	if (!strcmp(o->mb, "j_nid")) {
 		journal_add_nat(
-		    in,
-		    &((struct f2fs_nat_block *)buf)->entries[o->nid % F2FS_NAT_ENTRY_PER_BLOCK]);
+		    in, &((struct f2fs_nat_block *)buf)->entries[o->nid % in->bg.nat_per_block]);
 		return;
 	}
 	snprintf(where, sizeof(where), "NAT copy %d (block 0x%" PRIx64 ")", copy + 1, addr);
-	set_nat_field(
-	    in, &((struct f2fs_nat_block *)buf)->entries[o->nid % F2FS_NAT_ENTRY_PER_BLOCK], where);
+	set_nat_field(in, &((struct f2fs_nat_block *)buf)->entries[o->nid % in->bg.nat_per_block],
+		      where);
 	wr(in, buf, addr, "NAT block");
 }
 
@@ -956,7 +975,7 @@ static void inject_sit(const struct inject *in)
 	const struct f2fs_journal *jl = &in->cpd->sit_journal;
 	uint32_t segno = blk_segno(in);
 	uint32_t n = le16_get(jl->n_sits), i, bidx;
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	char where[48];
 	uint64_t addr;
 	int copy;
@@ -969,12 +988,12 @@ static void inject_sit(const struct inject *in)
 		uint64_t jblk;
 		size_t joff;
 
-		if (le32_get(jl->sit_j.entries[i].segno) != segno)
+		if (le32_get(f2fs_sit_journal_at(jl, i)->segno) != segno)
 			continue;
 		jblk = journal_location(in, true, &joff);
 		rd(in, buf, jblk);
 		j = (struct f2fs_journal *)(buf + joff);
-		if (le32_get(j->sit_j.entries[i].segno) != segno)
+		if (le32_get(f2fs_sit_journal_at(j, i)->segno) != segno)
 			tool_fail_image(&in->tool, 1,
 					"SIT journal: entry %u on disk differs from the one loaded",
 					i);
@@ -982,11 +1001,11 @@ static void inject_sit(const struct inject *in)
 			if (o->val > UINT32_MAX)
 				tool_fail(&in->tool, 1, "--val %" PRIu64 " does not fit a segno",
 					  o->val);
-			j->sit_j.entries[i].segno = le32_put((uint32_t)o->val);
+			f2fs_sit_journal_at(j, i)->segno = le32_put((uint32_t)o->val);
 			info("inject j_segno of SIT journal entry %u: %u -> %" PRIu64, i, segno,
 			     o->val);
 		} else {
-			set_sit_field(in, &j->sit_j.entries[i].se, segno, "the SIT journal");
+			set_sit_field(in, &f2fs_sit_journal_at(j, i)->se, segno, "the SIT journal");
 		}
 		wr(in, buf, jblk, "SIT journal");
 		return;
@@ -994,7 +1013,7 @@ static void inject_sit(const struct inject *in)
 	if (!strcmp(o->mb, "j_segno"))
 		tool_fail(&in->tool, 1,
 			  "segment %u has no SIT journal entry: j_segno does not apply", segno);
-	bidx = segno / F2FS_SIT_ENTRY_PER_BLOCK;
+	bidx = segno / in->bg.sit_per_block;
 	if (o->pack)
 		copy = o->pack - 1;
 	else
@@ -1002,27 +1021,31 @@ static void inject_sit(const struct inject *in)
 	addr = f2fs_sb_sit_block_addr(sb, bidx, copy);
 	rd(in, buf, addr);
 	snprintf(where, sizeof(where), "SIT copy %d (block 0x%" PRIx64 ")", copy + 1, addr);
-	set_sit_field(in,
-		      &((struct f2fs_sit_block *)buf)->entries[segno % F2FS_SIT_ENTRY_PER_BLOCK],
+	set_sit_field(in, &((struct f2fs_sit_block *)buf)->entries[segno % in->bg.sit_per_block],
 		      segno, where);
 	wr(in, buf, addr, "SIT block");
 }
 
 /* ---- SSA ---- */
 
-/* --mb of an SSA block: of entry --idx (by default --blk's), or of the block's footer. */
+/*
+ * --mb of a segment's summary: of entry --idx (by default --blk's), or of
+ * its footer.  --idx goes as far as the summary has room for entries, as
+ * upstream's does.
+ */
 static void inject_ssa(const struct inject *in)
 {
 	const struct opts *o = &in->o;
 	const struct f2fs_super_block *sb = f2fs_fs_sb(in->fs);
 	uint32_t segno = blk_segno(in);
 	uint32_t off = f2fs_geo_blkoff(f2fs_fs_geo(in->fs), o->blk), idx;
-	uint8_t buf[F2FS_BLKSIZE];
-	struct f2fs_summary_block *s = (struct f2fs_summary_block *)buf;
-	uint64_t addr = le32_get(sb->ssa_blkaddr) + (uint64_t)segno;
+	uint8_t buf[F2FS_MAX_BLKSIZE];
+	uint64_t addr = f2fs_ssa_block_of(&in->bg, le32_get(sb->ssa_blkaddr), segno);
+	/* this segment's summary: the block, or with packed_ssa its 4 KiB slice */
+	uint8_t *sum = buf + (size_t)(segno % in->bg.sums_per_block) * in->bg.sum_blksize;
 	int log = f2fs_cp_log_of_segment(in->cpd, segno);
 	const struct f2fs_field *f = find_member(F2FS_FIELDS_SUMMARY, o->mb);
-	void *base = &s->footer;
+	void *base = f2fs_sum_footer(&in->bg, (struct f2fs_summary_block *)sum);
 	char what[64];
 
 	if (log >= 0)
@@ -1032,11 +1055,11 @@ static void inject_ssa(const struct inject *in)
 			  segno, log);
 	need_val(in);
 	idx = o->have_idx ? o->idx : off;
-	if (idx >= F2FS_ENTRIES_IN_SUM)
-		tool_fail(&in->tool, 1, "--idx %u is out of range for entries[] (0..%d)", idx,
-			  F2FS_ENTRIES_IN_SUM - 1);
+	if (idx >= in->bg.sum_entries)
+		tool_fail(&in->tool, 1, "--idx %u is out of range for entries[] (0..%u)", idx,
+			  in->bg.sum_entries - 1);
 	if (f) {
-		base = &s->entries[idx];
+		base = sum + (size_t)idx * sizeof(struct f2fs_summary);
 		snprintf(what, sizeof(what), "summary entry %u of segment %u", idx, segno);
 	} else if ((f = find_member(F2FS_FIELDS_SUM_FOOTER, o->mb))) {
 		snprintf(what, sizeof(what), "the summary of segment %u", segno);
@@ -1077,11 +1100,11 @@ static void write_inode_block(const struct inject *in, struct f2fs_node *n, uint
 	if (reseal && (features & F2FS_FEATURE_INODE_CHKSUM)) {
 		uint32_t old = le32_get(n->i.i_inode_checksum);
 
-		f2fs_inode_seal(f2fs_blkgeo_4k(), n, features,
+		f2fs_inode_seal(&in->bg, n, features,
 				f2fs_inode_chksum_seed(f2fs_fs_sb(in->fs)->uuid));
 		if (old != le32_get(n->i.i_inode_checksum))
 			info("inode checksum of ino %u updated: 0x%08x -> 0x%08x",
-			     le32_get(n->footer.ino), old, le32_get(n->i.i_inode_checksum));
+			     f2fs_footer_ino(&in->bg, n), old, le32_get(n->i.i_inode_checksum));
 	}
 	wr(in, n, addr, what);
 }
@@ -1095,9 +1118,9 @@ static void inject_xattr_entry(const struct inject *in, const struct f2fs_field 
 {
 	const struct opts *o = &in->o;
 	uint32_t features = f2fs_fs_features(in->fs);
-	unsigned int inline_bytes = f2fs_inline_xattr_bytes(f2fs_blkgeo_4k(), &n->i, features);
+	unsigned int inline_bytes = f2fs_inline_xattr_bytes(&in->bg, &n->i, features);
 	uint32_t xnid = le32_get(n->i.i_xattr_nid), xaddr = 0;
-	uint8_t *space, xnode[F2FS_BLKSIZE], *head;
+	uint8_t *space, xnode[F2FS_MAX_BLKSIZE], *head;
 	size_t len = inline_bytes;
 	char what[80];
 	bool in_inline;
@@ -1111,12 +1134,12 @@ static void inject_xattr_entry(const struct inject *in, const struct f2fs_field 
 	space = calloc(1, F2FS_XATTR_SPACE_MAX);
 	if (!space)
 		tool_fail(&in->tool, 1, "out of memory");
-	memcpy(space, f2fs_inline_xattr(f2fs_blkgeo_4k(), &n->i, features), inline_bytes);
+	memcpy(space, f2fs_inline_xattr(&in->bg, &n->i, features), inline_bytes);
 	if (xnid) {
 		xaddr = node_addr(in, load_nat(in), xnid);
 		rd(in, xnode, xaddr);
-		memcpy(space + len, xnode, F2FS_XATTR_NODE_BYTES);
-		len += F2FS_XATTR_NODE_BYTES;
+		memcpy(space + len, xnode, f2fs_xattr_node_bytes(&in->bg));
+		len += f2fs_xattr_node_bytes(&in->bg);
 	}
 	off = f2fs_xattr_entry_offset(space, len, o->idx);
 	free(space);
@@ -1127,7 +1150,7 @@ static void inject_xattr_entry(const struct inject *in, const struct f2fs_field 
 				o->nid, len, o->idx);
 	/* an entry's head never straddles the two parts: all three are whole words */
 	in_inline = (size_t)off < inline_bytes;
-	head = in_inline ? (uint8_t *)f2fs_inline_xattr(f2fs_blkgeo_4k(), &n->i, features) + off
+	head = in_inline ? (uint8_t *)f2fs_inline_xattr(&in->bg, &n->i, features) + off
 			 : xnode + ((size_t)off - inline_bytes);
 	snprintf(what, sizeof(what), "xattr entry %u (offset %ld) of nid %u", o->idx, off, o->nid);
 	put_member(in, head, f, 0, f->name, what, "");
@@ -1140,10 +1163,11 @@ static void inject_xattr_entry(const struct inject *in, const struct f2fs_field 
 static void inject_node(const struct inject *in)
 {
 	const struct opts *o = &in->o;
-	uint8_t buf[F2FS_BLKSIZE];
+	uint8_t buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_node *n = (struct f2fs_node *)buf;
 	const struct f2fs_nat_table *nat;
 	const struct f2fs_field *m;
+	struct f2fs_field placed; /* an array as long as the volume's block makes it */
 	uint32_t addr;
 	bool is_inode;
 	char what[32];
@@ -1156,7 +1180,7 @@ static void inject_node(const struct inject *in)
 	rd(in, buf, addr);
 	snprintf(what, sizeof(what), "nid %u", o->nid);
 	if ((m = find_member(F2FS_FIELDS_FOOTER, o->mb))) {
-		set_member(in, &n->footer, m, what);
+		set_member(in, f2fs_node_footer(&in->bg, n), m, what);
 	} else if (is_inode && (m = find_member(F2FS_FIELDS_XATTR_ENTRY, o->mb))) {
 		inject_xattr_entry(in, m, n, addr);
 		return;
@@ -1167,7 +1191,8 @@ static void inject_node(const struct inject *in)
 				  "unknown or unsupported inode member \"%s\" (-h after --node "
 				  "lists them)",
 				  o->mb);
-		set_member(in, &n->i, m, what);
+		placed = f2fs_field_in_block(F2FS_FIELDS_INODE, m, &in->bg);
+		set_member(in, &n->i, &placed, what);
 	} else {
 		m = find_member(F2FS_FIELDS_DIRECT_NODE, o->mb);
 		if (!m)
@@ -1176,7 +1201,8 @@ static void inject_node(const struct inject *in)
 			    "unknown or unsupported member \"%s\" of non-inode node %u (addr, "
 			    "or a footer member)",
 			    o->mb, o->nid);
-		set_member(in, &n->dn, m, what);
+		placed = f2fs_field_in_block(F2FS_FIELDS_DIRECT_NODE, m, &in->bg);
+		set_member(in, &n->dn, &placed, what);
 	}
 	if (is_inode)
 		write_inode_block(in, n, addr, strcmp(o->mb, "i_inode_checksum") != 0, "inode");
@@ -1224,7 +1250,10 @@ struct dent_search {
 	const char *name;    /* or its name when set */
 	uint32_t seen;	     /* dentry blocks visited so far */
 	/* the result */
-	struct f2fs_dentry_block blk;
+	union {
+		struct f2fs_dentry_block blk; /* the fixed head; the block is the volume's */
+		uint8_t bytes[F2FS_MAX_BLKSIZE];
+	};
 	uint32_t blkaddr;
 	int slot;
 };
@@ -1244,11 +1273,11 @@ static int search_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 	rd(s->in, &s->blk, blkaddr);
 	s->blkaddr = blkaddr;
 	if (s->by_index) {
-		s->slot = (int)(s->in->o.idx % F2FS_NR_DENTRY_IN_BLOCK);
+		s->slot = (int)(s->in->o.idx % s->in->bg.dentry_slots);
 		return DENT_FOUND;
 	}
 	s->seen++;
-	f2fs_dentry_block_area(f2fs_blkgeo_4k(), &s->blk, &a);
+	f2fs_dentry_block_area(&s->in->bg, &s->blk, &a);
 	s->slot = find_slot(&a, s->ino, s->name);
 	return s->slot < 0 ? 0 : DENT_FOUND;
 }
@@ -1350,7 +1379,7 @@ static void check_dent_args(const struct inject *in)
 static void inject_dent(const struct inject *in)
 {
 	const struct opts *o = &in->o;
-	uint8_t inode_buf[F2FS_BLKSIZE];
+	uint8_t inode_buf[F2FS_MAX_BLKSIZE];
 	struct f2fs_node *dir = (struct f2fs_node *)inode_buf;
 	struct dent_search *s = calloc(1, sizeof(*s));
 	const struct f2fs_nat_table *nat;
@@ -1369,7 +1398,7 @@ static void inject_dent(const struct inject *in)
 		dir_nid = o->nid;
 		s->name = o->dots == 1 ? "." : o->dots == 2 ? ".." : NULL;
 	} else {
-		uint8_t child[F2FS_BLKSIZE];
+		uint8_t child[F2FS_MAX_BLKSIZE];
 
 		rd(in, child, node_addr(in, nat, o->nid));
 		if (f2fs_nat_get(nat, o->nid)->ino != o->nid)
@@ -1383,8 +1412,7 @@ static void inject_dent(const struct inject *in)
 		tool_fail(&in->tool, 1, "nid %u is not a directory", dir_nid);
 	in_inline = dir->i.i_inline & F2FS_INLINE_DENTRY;
 	if (in_inline) {
-		if (f2fs_inline_dentry_area(f2fs_blkgeo_4k(), &dir->i, f2fs_fs_features(in->fs),
-					    &a))
+		if (f2fs_inline_dentry_area(&in->bg, &dir->i, f2fs_fs_features(in->fs), &a))
 			tool_fail_image(&in->tool, 1,
 					"inode %u: i_extra_isize %u leaves no room for inline "
 					"dentries",
@@ -1396,13 +1424,13 @@ static void inject_dent(const struct inject *in)
 				  a.nr);
 	} else {
 		s->by_index = o->have_idx;
-		s->want_block = o->idx / F2FS_NR_DENTRY_IN_BLOCK;
+		s->want_block = o->idx / in->bg.dentry_slots;
 		search_dir_blocks(in, dir, dir_nid, s);
 		if (o->have_idx && s->slot < 0)
 			tool_fail(&in->tool, 1,
 				  "--idx %u is beyond the directory's %u block(s) of %d slots",
-				  o->idx, s->seen, F2FS_NR_DENTRY_IN_BLOCK);
-		f2fs_dentry_block_area(f2fs_blkgeo_4k(), &s->blk, &a);
+				  o->idx, s->seen, in->bg.dentry_slots);
+		f2fs_dentry_block_area(&in->bg, &s->blk, &a);
 		slot = s->slot;
 	}
 	if (slot < 0) {
@@ -1605,7 +1633,7 @@ static void parse_args(struct inject *in, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct inject in = {.tool = {.prog = "inject.f2fs"}};
+	struct inject in = {.tool = {.prog = "inject.f2fs"}, .bg = *f2fs_blkgeo_4k()};
 	int ret;
 
 	parse_args(&in, argc, argv);

@@ -397,6 +397,12 @@ static void parse_args(struct mkfs_opts *o, int argc, char **argv)
 		apply_android_defaults(o);
 	if (f2fs_feature_check(o->cfg.features, why, sizeof(why)))
 		die("%s", why);
+	/* packing 4 KiB summaries into 4 KiB blocks packs nothing: upstream drops the bit */
+	if ((o->cfg.features & F2FS_FEATURE_PACKED_SSA) &&
+	    o->cfg.geometry.log_blksize != F2FS_MAX_BLKSIZE_BITS) {
+		o->cfg.features &= ~F2FS_FEATURE_PACKED_SSA;
+		info(o, "\tInfo: packed_ssa feature is disabled for 4k block.\n");
+	}
 	o->cfg.geometry.readonly = o->cfg.features & F2FS_FEATURE_RO;
 	/* as mke2fs with an undo file: journaling a discard would read the whole device */
 	if (o->undo)

@@ -26,17 +26,21 @@
  * things that are not volume blocks (the undo journal's header, a host
  * page).  F2FS_MAX_BLKSIZE sizes a buffer that must hold any volume's block.
  *
+ * With packed_ssa (newest upstream, 16 KiB blocks only) every summary, the
+ * SSA's and the checkpoint pack's, keeps the 4 KiB layout, and the SSA
+ * holds blksize / 4096 of them per block: f2fs_blkgeo_init_features()
+ * folds that into the summary fields (sum_blksize, sums_per_block, the
+ * journal sizes), and f2fs_ssa_block_of()/f2fs_ssa_byte_of() say where a
+ * segment's summary lies either way.
+ *
  * Where the block size is the handle's, and where it is not:
  *   - read side (lib/fs, lib/read, lib/check, dump, fsck's checks and
- *     output) and write side (lib/write, so sload, fsck's repairs, defrag
+ *     output), write side (lib/write, so sload, fsck's repairs, defrag
  *     and f2fs_io replay; lib/mkfs and lib/format/layout.c's sizing for
- *     mkfs -b 16384, lib/resize and f2fs_layout_resize for resize.f2fs): the
- *     volume's, through f2fs_fs_geo(fs)->blk, or for a layout being made,
- *     its log_blksize;
- *   - not yet: inject.f2fs and fsck's --rebuild (lib/repair/rebuild.c)
- *     refuse 16 KiB volumes with one line;
- *     packed_ssa (4 KiB summaries packed in larger blocks) is neither read
- *     nor made;
+ *     mkfs -b 16384, lib/resize and f2fs_layout_resize for resize.f2fs),
+ *     inject.f2fs and fsck's --rebuild: the volume's, through
+ *     f2fs_fs_geo(fs)->blk, or for a layout being made, its log_blksize
+ *     and features; packed_ssa is read and made;
  *   - not the volume's block at all, so they stay: struct sizes and static
  *     asserts of the 4 KiB layout (format.h), the smallest device that can
  *     hold both superblock copies (tools/common/target.c), the undo
@@ -70,6 +74,8 @@ struct f2fs_blkgeo {
 	uint32_t dentry_slots;	     /* dentry slots per dentry block */
 	uint32_t dentry_bitmap;	     /* bytes of a dentry block's bitmap */
 	uint32_t dentry_reserved;    /* bytes between the bitmap and the entries */
+	uint32_t sum_blksize;	     /* bytes of a summary: blksize, 4096 with packed_ssa */
+	uint32_t sums_per_block;     /* summaries per SSA block: 1, or blksize / 4096 packed */
 	uint32_t sum_entries;	     /* entries of a summary block (only 512 are used) */
 	uint32_t sum_journal_offset; /* byte offset of a summary block's journal */
 	uint32_t sum_journal_size;   /* its bytes, the 2-byte count included */
@@ -84,6 +90,29 @@ struct f2fs_blkgeo {
  * a size other than 4 KiB or 16 KiB (@g untouched).
  */
 int f2fs_blkgeo_init(struct f2fs_blkgeo *g, uint32_t log_blksize);
+
+/*
+ * As f2fs_blkgeo_init() for a volume with feature bits @features: with
+ * F2FS_FEATURE_PACKED_SSA every summary (the SSA's and the checkpoint
+ * pack's) has the 4 KiB layout, entries, journal and footer, and the SSA
+ * holds blksize / 4096 of them per block.  On 4 KiB blocks the bit changes
+ * nothing.
+ */
+int f2fs_blkgeo_init_features(struct f2fs_blkgeo *g, uint32_t log_blksize, uint32_t features);
+
+/* The SSA block (@ssa_blkaddr: the area's first) holding main segment @segno's summary. */
+static inline uint64_t f2fs_ssa_block_of(const struct f2fs_blkgeo *g, uint32_t ssa_blkaddr,
+					 uint32_t segno)
+{
+	return (uint64_t)ssa_blkaddr + segno / g->sums_per_block;
+}
+
+/* The byte of the volume where segment @segno's summary starts (g->sum_blksize bytes). */
+static inline uint64_t f2fs_ssa_byte_of(const struct f2fs_blkgeo *g, uint32_t ssa_blkaddr,
+					uint32_t segno)
+{
+	return (uint64_t)ssa_blkaddr * g->blksize + (uint64_t)segno * g->sum_blksize;
+}
 
 /* The geometry of 4 KiB blocks (what mkfs writes by default). */
 const struct f2fs_blkgeo *f2fs_blkgeo_4k(void);
@@ -128,6 +157,24 @@ static inline uint32_t f2fs_node_ofs(const struct f2fs_blkgeo *g, const struct f
 	return f2fs_footer_flag(g, n) >> F2FS_OFFSET_BIT_SHIFT;
 }
 
+/* The words after an orphan block's inode numbers, which end the block. */
+struct f2fs_orphan_tail {
+	le32 reserved;
+	le16 blk_addr;
+	le16 blk_count;
+	le32 entry_count;
+	le32 check_sum;
+} F2FS_PACKED;
+_Static_assert(sizeof(struct f2fs_orphan_tail) ==
+		   sizeof(struct f2fs_orphan_block) - offsetof(struct f2fs_orphan_block, reserved),
+	       "orphan tail");
+
+static inline struct f2fs_orphan_tail *f2fs_orphan_tail(const struct f2fs_blkgeo *g, void *blk)
+{
+	return (struct f2fs_orphan_tail *)((uint8_t *)blk +
+					   (size_t)g->orphans_per_block * sizeof(le32));
+}
+
 /* The largest summary journal (16 KiB blocks), its 2-byte count included. */
 #define F2FS_MAX_SUM_JOURNAL_SIZE                                                                  \
 	(F2FS_MAX_BLKSIZE - F2FS_SUM_FOOTER_SIZE - F2FS_SUMMARY_SIZE * (F2FS_MAX_BLKSIZE / 8))
@@ -164,18 +211,35 @@ static inline struct f2fs_summary_footer *f2fs_sum_footer(const struct f2fs_blkg
 }
 
 /*
+ * Keep the volume's summary @raw (g->sum_blksize bytes) as @dst in the
+ * 4 KiB layout: its first 512 entries and its footer (a 4 KiB summary as
+ * it is).  The inverse of f2fs_sum_store().
+ */
+static inline void f2fs_sum_load(const struct f2fs_blkgeo *g, struct f2fs_summary_block *dst,
+				 const void *raw)
+{
+	if (g->sum_blksize == sizeof(*dst)) {
+		memcpy(dst, raw, sizeof(*dst));
+		return;
+	}
+	memset(dst, 0, sizeof(*dst));
+	memcpy(dst->entries, raw, sizeof(dst->entries));
+	dst->footer = *f2fs_sum_footer(g, (const struct f2fs_summary_block *)raw);
+}
+
+/*
  * Lay a summary kept in the 4 KiB layout (@sum: a segment's entries and the
- * footer) out as the volume's block @blk, journal room zeroed.  A 4 KiB
- * block is @sum as it is.
+ * footer) out as a summary of the volume at @blk (g->sum_blksize bytes),
+ * journal room zeroed.  A 4 KiB summary is @sum as it is.
  */
 static inline void f2fs_sum_store(const struct f2fs_blkgeo *g, void *blk,
 				  const struct f2fs_summary_block *sum)
 {
-	if (g->blksize == sizeof(*sum)) {
+	if (g->sum_blksize == sizeof(*sum)) {
 		memcpy(blk, sum, sizeof(*sum));
 		return;
 	}
-	memset(blk, 0, g->blksize);
+	memset(blk, 0, g->sum_blksize);
 	memcpy(blk, sum->entries, sizeof(sum->entries));
 	memcpy(f2fs_sum_footer(g, blk), &sum->footer, sizeof(sum->footer));
 }

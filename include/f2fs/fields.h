@@ -91,7 +91,8 @@ struct f2fs_blkgeo;
 /*
  * Row @f of table @of as it lies in a block of the geometry @g: an inode's
  * i_addr[] has g->addrs_per_inode elements and its i_nid[] lies before the
- * footer at the block's end; every other row is the table's own.
+ * footer at the block's end, a direct node's addr[] has g->addrs_per_block;
+ * every other row is the table's own.
  */
 struct f2fs_field f2fs_field_in_block(enum f2fs_fields_of of, const struct f2fs_field *f,
 				      const struct f2fs_blkgeo *g);

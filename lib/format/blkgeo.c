@@ -24,14 +24,19 @@ static void dentry_geometry(struct f2fs_blkgeo *g)
 					   g->dentry_bitmap);
 }
 
-/* A summary block: 8 bytes of entry room per block, the journal, then the footer. */
-static void summary_geometry(struct f2fs_blkgeo *g)
+/*
+ * A summary of @size bytes: 8 bytes of entry room per summary block
+ * (so 7-byte entries leave room), the journal, then the footer.
+ */
+static void summary_geometry(struct f2fs_blkgeo *g, uint32_t size)
 {
 	uint32_t body;
 
-	g->sum_entries = g->blksize / 8;
+	g->sum_blksize = size;
+	g->sums_per_block = g->blksize / size;
+	g->sum_entries = size / 8;
 	g->sum_journal_offset = g->sum_entries * (uint32_t)sizeof(struct f2fs_summary);
-	g->sum_footer_offset = g->blksize - (uint32_t)sizeof(struct f2fs_summary_footer);
+	g->sum_footer_offset = size - (uint32_t)sizeof(struct f2fs_summary_footer);
 	g->sum_journal_size = g->sum_footer_offset - g->sum_journal_offset;
 	body = g->sum_journal_size - (uint32_t)sizeof(le16);
 	g->nat_journal_entries = body / (uint32_t)sizeof(struct f2fs_nat_journal_entry);
@@ -59,8 +64,17 @@ int f2fs_blkgeo_init(struct f2fs_blkgeo *g, uint32_t log_blksize)
 	g->orphans_per_block = (g->blksize - 4 * (uint32_t)sizeof(le32)) / (uint32_t)sizeof(le32);
 	g->cp_chksum_offset = g->blksize - (uint32_t)sizeof(le32);
 	dentry_geometry(g);
-	summary_geometry(g);
+	summary_geometry(g, g->blksize);
 	return 0;
+}
+
+int f2fs_blkgeo_init_features(struct f2fs_blkgeo *g, uint32_t log_blksize, uint32_t features)
+{
+	int ret = f2fs_blkgeo_init(g, log_blksize);
+
+	if (!ret && (features & F2FS_FEATURE_PACKED_SSA))
+		summary_geometry(g, 1u << F2FS_MIN_BLKSIZE_BITS);
+	return ret;
 }
 
 const struct f2fs_blkgeo *f2fs_blkgeo_4k(void)
@@ -80,6 +94,8 @@ const struct f2fs_blkgeo *f2fs_blkgeo_4k(void)
 	    .dentry_slots = F2FS_NR_DENTRY_IN_BLOCK,
 	    .dentry_bitmap = F2FS_DENTRY_BITMAP_SIZE,
 	    .dentry_reserved = F2FS_DENTRY_RESERVED,
+	    .sum_blksize = F2FS_BLKSIZE,
+	    .sums_per_block = 1,
 	    .sum_entries = F2FS_ENTRIES_IN_SUM,
 	    .sum_journal_offset = offsetof(struct f2fs_summary_block, journal),
 	    .sum_journal_size = F2FS_SUM_JOURNAL_SIZE,

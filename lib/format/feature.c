@@ -39,6 +39,7 @@ static const struct feature_entry features_table[] = {
     {"casefold", F2FS_FEATURE_CASEFOLD, true, true},
     {"compression", F2FS_FEATURE_COMPRESSION, true, false},
     {"ro", F2FS_FEATURE_RO, true, false},
+    {"packed_ssa", F2FS_FEATURE_PACKED_SSA, true, false},
     {"blkzoned", F2FS_FEATURE_BLKZONED, false, false},
     {"atomic_write", F2FS_FEATURE_ATOMIC_WRITE, false, false},
     {"device_alias", F2FS_FEATURE_DEVICE_ALIAS, false, false},

@@ -283,6 +283,12 @@ struct f2fs_field f2fs_field_in_block(enum f2fs_fields_of of, const struct f2fs_
 {
 	struct f2fs_field r = *f;
 
+	if (of == F2FS_FIELDS_DIRECT_NODE && f->count == F2FS_ADDRS_PER_BLOCK) {
+		r.count = (uint16_t)g->addrs_per_block;
+		if (r.listed)
+			r.listed = r.count;
+		return r;
+	}
 	if (of != F2FS_FIELDS_INODE)
 		return r;
 	if (f->offset == offsetof(struct f2fs_inode, i_addr) &&

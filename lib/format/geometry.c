@@ -12,7 +12,7 @@ void f2fs_geometry_init(struct f2fs_geometry *g, const struct f2fs_super_block *
 {
 	uint64_t block_count = le64_get(sb->block_count);
 
-	if (f2fs_blkgeo_init(&g->blk, le32_get(sb->log_blocksize)))
+	if (f2fs_blkgeo_init_features(&g->blk, le32_get(sb->log_blocksize), le32_get(sb->feature)))
 		g->blk = *f2fs_blkgeo_4k();
 	g->main_blkaddr = le32_get(sb->main_blkaddr);
 	g->main_segs = le32_get(sb->segment_count_main);

@@ -9,7 +9,10 @@
  * the checkpoint pack's; any other segment's is -ENODATA.  Whatever the
  * block size, a segment's summary is kept in the 4 KiB layout: the 512
  * entries of its blocks and the footer (a larger block only has a larger
- * journal, which the SSA's blocks do not use).
+ * journal, which the SSA's blocks do not use).  With packed_ssa the
+ * summaries are 4 KiB on disk too, several to an SSA block: either way
+ * segment n's lies n summaries past the area's start, so a run of segments
+ * is one read.
  */
 #include "config.h"
 
@@ -70,13 +73,15 @@ int f2fs_ssa_open(struct f2fs_device *dev, const struct f2fs_super_block *sb,
 	s->dev = dev;
 	s->cpd = cpd;
 	s->ssa_blkaddr = le32_get(sb->ssa_blkaddr);
-	if (f2fs_blkgeo_init(&s->bg, le32_get(sb->log_blocksize))) {
+	if (f2fs_blkgeo_init_features(&s->bg, le32_get(sb->log_blocksize), le32_get(sb->feature))) {
 		free(s);
 		return -EINVAL;
 	}
 	s->segments = le32_get(sb->segment_count_main);
 	s->absent = (le32_get(sb->feature) & F2FS_FEATURE_RO) && !le32_get(sb->segment_count_ssa);
-	if ((uint64_t)le32_get(sb->segment_count_ssa) * F2FS_DEFAULT_BLKS_PER_SEG < s->segments &&
+	if ((uint64_t)le32_get(sb->segment_count_ssa) * F2FS_DEFAULT_BLKS_PER_SEG *
+		    s->bg.sums_per_block <
+		s->segments &&
 	    !s->absent) {
 		free(s);
 		return -EINVAL;
@@ -164,18 +169,6 @@ static const struct f2fs_summary_block *open_log_summary(const struct f2fs_ssa *
 	return log < 0 ? NULL : &s->cpd->curseg_sum[log];
 }
 
-/* Keep summary block @raw as @dst in the 4 KiB layout (a 4 KiB block as it is). */
-static void take_summary(const struct f2fs_blkgeo *g, struct f2fs_summary_block *dst,
-			 const struct f2fs_summary_block *raw)
-{
-	if (g->blksize == sizeof(*dst)) {
-		memcpy(dst, raw, sizeof(*dst));
-		return;
-	}
-	memcpy(dst->entries, raw->entries, sizeof(dst->entries));
-	dst->footer = *f2fs_sum_footer(g, raw);
-}
-
 /* Read @segno and the following not-yet-loaded segments in one request. */
 static int load_run(struct f2fs_ssa *s, uint32_t segno)
 {
@@ -186,22 +179,22 @@ static int load_run(struct f2fs_ssa *s, uint32_t segno)
 
 	while (n < most && segno + n < s->segments && !loaded(s, segno + n))
 		n++;
-	buf = malloc((size_t)n * s->bg.blksize);
+	buf = malloc((size_t)n * s->bg.sum_blksize);
 	if (!buf)
 		return -ENOMEM;
-	ret = f2fs_dev_read(s->dev, buf, ((uint64_t)s->ssa_blkaddr + segno) * s->bg.blksize,
-			    (size_t)n * s->bg.blksize);
+	ret = f2fs_dev_read(s->dev, buf, f2fs_ssa_byte_of(&s->bg, s->ssa_blkaddr, segno),
+			    (size_t)n * s->bg.sum_blksize);
 	for (i = 0; !ret && i < n; i++) {
 		struct f2fs_summary_block **p = slot(s, segno + i, true);
 		const struct f2fs_summary_block *raw =
-		    (const struct f2fs_summary_block *)(buf + (size_t)i * s->bg.blksize);
+		    (const struct f2fs_summary_block *)(buf + (size_t)i * s->bg.sum_blksize);
 
 		if (p)
 			*p = calloc(1, sizeof(**p));
 		if (!p || !*p) {
 			ret = -ENOMEM;
 		} else {
-			take_summary(&s->bg, *p, raw);
+			f2fs_sum_load(&s->bg, *p, raw);
 			remember_read(s, segno + i);
 		}
 	}

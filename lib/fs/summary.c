@@ -507,7 +507,7 @@ int f2fs_cp_data_load(const struct f2fs_volume *v, struct f2fs_cp_data **out, ch
 	fs_say(why, why_len, "%s", "");
 	memset(&ld, 0, sizeof(ld));
 	ld.sb = f2fs_volume_sb(v);
-	f2fs_blkgeo_init(&ld.bg, le32_get(ld.sb->log_blocksize));
+	f2fs_blkgeo_init_features(&ld.bg, le32_get(ld.sb->log_blocksize), le32_get(ld.sb->feature));
 	ld.cp = f2fs_volume_cp(v);
 	ld.dev = f2fs_volume_device(v);
 	ld.start = f2fs_volume_cp_start(v);
@@ -576,7 +576,7 @@ int f2fs_cp_data_new(const struct f2fs_super_block *sb, const struct f2fs_checkp
 	*out = NULL;
 	memset(&ld, 0, sizeof(ld));
 	ld.sb = sb;
-	if (f2fs_blkgeo_init(&ld.bg, le32_get(sb->log_blocksize)))
+	if (f2fs_blkgeo_init_features(&ld.bg, le32_get(sb->log_blocksize), le32_get(sb->feature)))
 		return -EINVAL;
 	ld.cp = cp;
 	ld.flags = le32_get(cp->ckpt_flags);

@@ -855,14 +855,6 @@ int f2fs_volume_open(struct f2fs_device *dev, bool allow_short, struct f2fs_volu
 	*out = NULL;
 	if (!v)
 		return ret;
-	/* 4 KiB summaries packed in larger blocks; on 4 KiB blocks it changes nothing */
-	if ((le32_get(v->sb.feature) & F2FS_FEATURE_PACKED_SSA) &&
-	    f2fs_sb_blksize(&v->sb) != F2FS_BLKSIZE) {
-		fs_say(why, why_len, "superblock: packed_ssa with %u KiB blocks: not supported yet",
-		       f2fs_sb_blksize(&v->sb) / 1024);
-		free(v);
-		return -EOPNOTSUPP;
-	}
 	ret = pick_cp(v, why, why_len);
 	if (ret) {
 		if (f2fs_volume_truncated(v))

@@ -451,7 +451,8 @@ int f2fs_mkfs_format(struct f2fs_device *dev, const struct f2fs_mkfs_config *cfg
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (f2fs_blkgeo_init(&c.bg, l->log_blksize ? l->log_blksize : F2FS_BLKSIZE_BITS))
+	if (f2fs_blkgeo_init_features(&c.bg, l->log_blksize ? l->log_blksize : F2FS_BLKSIZE_BITS,
+				      cfg->features))
 		return -EINVAL;
 	c.now = cfg->fixed_time >= 0 ? (uint64_t)cfg->fixed_time : (uint64_t)time(NULL);
 	c.cp_ver = pick_cp_version(cfg);

@@ -110,6 +110,12 @@ struct rebuild {
 	size_t why_len;
 };
 
+/* Bytes of a block of the volume. */
+static uint32_t bs(const struct rebuild *b)
+{
+	return b->geo.blk.blksize;
+}
+
 static int say(struct rebuild *b, int err, const char *what)
 {
 	if (b->why && b->why_len)
@@ -154,9 +160,9 @@ static void open_old(struct rebuild *b)
 
 	if (f2fs_fs_open(b->dev, F2FS_FS_READ | F2FS_FS_SHORT_DEVICE, &b->old, why, sizeof(why)))
 		return;
-	b->old_cp = malloc(F2FS_BLKSIZE);
+	b->old_cp = malloc(bs(b));
 	if (b->old_cp)
-		memcpy(b->old_cp, f2fs_fs_cp(b->old), F2FS_BLKSIZE);
+		memcpy(b->old_cp, f2fs_fs_cp(b->old), bs(b));
 	if (f2fs_fs_nat(b->old, &b->nat))
 		b->nat = NULL;
 	e = nat_entry(b, root);
@@ -189,8 +195,8 @@ static void close_old(struct rebuild *b)
 /* Both copies of every NAT block, as stored (no checkpoint needed to read them). */
 static int read_raw_nat(struct rebuild *b)
 {
-	struct f2fs_nat_block blk;
-	uint32_t nat_blocks = b->max_nid / F2FS_NAT_ENTRY_PER_BLOCK, idx, i, nid;
+	struct f2fs_nat_entry blk[F2FS_MAX_BLKSIZE / sizeof(struct f2fs_nat_entry)];
+	uint32_t per = b->geo.blk.nat_per_block, nat_blocks = b->max_nid / per, idx, i, nid;
 	int copy;
 
 	b->raw = calloc(b->max_nid, sizeof(*b->raw));
@@ -200,12 +206,12 @@ static int read_raw_nat(struct rebuild *b)
 		for (copy = 0; copy < 2; copy++) {
 			uint64_t addr = f2fs_nat_block_addr(&b->sb, idx, copy);
 
-			if (f2fs_dev_read(b->dev, &blk, addr * F2FS_BLKSIZE, sizeof(blk)))
+			if (f2fs_dev_read(b->dev, blk, addr * bs(b), bs(b)))
 				continue;
-			for (i = 0; i < F2FS_NAT_ENTRY_PER_BLOCK; i++) {
-				nid = idx * F2FS_NAT_ENTRY_PER_BLOCK + i;
-				b->raw[nid].blk[copy] = le32_get(blk.entries[i].block_addr);
-				b->raw[nid].version[copy] = blk.entries[i].version;
+			for (i = 0; i < per; i++) {
+				nid = idx * per + i;
+				b->raw[nid].blk[copy] = le32_get(blk[i].block_addr);
+				b->raw[nid].version[copy] = blk[i].version;
 				if (nid >= F2FS_FIRST_INO_RESERVED &&
 				    f2fs_geo_in_main(&b->geo, b->raw[nid].blk[copy]))
 					b->raw_any = true;
@@ -235,9 +241,10 @@ static bool possible_inode(const struct rebuild *b, const struct f2fs_node *n)
 /* Is @n a node block of this volume that could be @blkaddr's current content? */
 static bool possible_node(const struct rebuild *b, const struct f2fs_node *n)
 {
-	uint32_t nid = le32_get(n->footer.nid), ino = le32_get(n->footer.ino);
-	uint32_t next = le32_get(n->footer.next_blkaddr), ofs = f2fs_node_ofs(&b->geo.blk, n);
-	uint32_t ver = (uint32_t)le64_get(n->footer.cp_ver);
+	const struct f2fs_blkgeo *g = &b->geo.blk;
+	uint32_t nid = f2fs_footer_nid(g, n), ino = f2fs_footer_ino(g, n);
+	uint32_t next = f2fs_footer_next_blkaddr(g, n), ofs = f2fs_node_ofs(g, n);
+	uint32_t ver = (uint32_t)f2fs_footer_cp_ver(g, n);
 
 	if (nid < F2FS_FIRST_INO_RESERVED || nid >= b->max_nid || ino < F2FS_FIRST_INO_RESERVED ||
 	    ino >= b->max_nid)
@@ -287,8 +294,8 @@ static uint8_t inode_flags(uint16_t mode)
 
 static void consider(struct rebuild *b, const struct f2fs_node *n, uint64_t blkaddr)
 {
-	uint32_t nid = le32_get(n->footer.nid), ofs = f2fs_node_ofs(&b->geo.blk, n);
-	uint32_t ver = (uint32_t)le64_get(n->footer.cp_ver);
+	uint32_t nid = f2fs_footer_nid(&b->geo.blk, n), ofs = f2fs_node_ofs(&b->geo.blk, n);
+	uint32_t ver = (uint32_t)f2fs_footer_cp_ver(&b->geo.blk, n);
 	uint8_t vouch = vouch_for(b, nid, blkaddr);
 	struct slot *s = &b->slot[nid];
 
@@ -303,7 +310,7 @@ static void consider(struct rebuild *b, const struct f2fs_node *n, uint64_t blka
 		return;
 	s->blk = (uint32_t)blkaddr;
 	s->ver = ver;
-	s->ino = le32_get(n->footer.ino);
+	s->ino = f2fs_footer_ino(&b->geo.blk, n);
 	s->vouch = vouch;
 	s->flags = 0;
 	if (ofs == 0)
@@ -314,7 +321,7 @@ static void consider(struct rebuild *b, const struct f2fs_node *n, uint64_t blka
 
 static int scan(struct rebuild *b)
 {
-	uint8_t *buf = malloc((size_t)SEG_BLOCKS * F2FS_BLKSIZE);
+	uint8_t *buf = malloc((size_t)SEG_BLOCKS * bs(b));
 	uint32_t segno, off;
 
 	if (!buf)
@@ -322,15 +329,14 @@ static int scan(struct rebuild *b)
 	for (segno = 0; segno < b->geo.main_segs; segno++) {
 		uint64_t start = f2fs_geo_seg_start(&b->geo, segno);
 
-		if (f2fs_dev_read(b->dev, buf, start * F2FS_BLKSIZE,
-				  (size_t)SEG_BLOCKS * F2FS_BLKSIZE)) {
+		if (f2fs_dev_read(b->dev, buf, start * bs(b), (size_t)SEG_BLOCKS * bs(b))) {
 			b->rep->unreadable_segments++;
 			continue;
 		}
 		b->rep->blocks_scanned += SEG_BLOCKS;
 		for (off = 0; off < SEG_BLOCKS; off++) {
 			const struct f2fs_node *n =
-			    (const struct f2fs_node *)(buf + (size_t)off * F2FS_BLKSIZE);
+			    (const struct f2fs_node *)(buf + (size_t)off * bs(b));
 
 			if (possible_node(b, n))
 				consider(b, n, start + off);
@@ -350,7 +356,7 @@ static int scan(struct rebuild *b)
  */
 static int weigh_raw_copies(struct rebuild *b)
 {
-	uint32_t nat_blocks = b->max_nid / F2FS_NAT_ENTRY_PER_BLOCK, idx, i;
+	uint32_t nat_blocks = b->max_nid / b->geo.blk.nat_per_block, idx, i;
 
 	b->raw_copies = malloc(nat_blocks ? nat_blocks : 1);
 	if (!b->raw_copies)
@@ -359,9 +365,9 @@ static int weigh_raw_copies(struct rebuild *b)
 		uint32_t newest[2] = {0, 0};
 		int copy;
 
-		for (i = 0; i < F2FS_NAT_ENTRY_PER_BLOCK; i++)
+		for (i = 0; i < b->geo.blk.nat_per_block; i++)
 			for (copy = 0; copy < 2; copy++) {
-				uint32_t v = b->raw[idx * F2FS_NAT_ENTRY_PER_BLOCK + i].ver[copy];
+				uint32_t v = b->raw[idx * b->geo.blk.nat_per_block + i].ver[copy];
 
 				newest[copy] = v > newest[copy] ? v : newest[copy];
 			}
@@ -373,7 +379,7 @@ static int weigh_raw_copies(struct rebuild *b)
 /* Does a believed copy of @nid's NAT block map it to a main-area block? */
 static bool raw_lists(const struct rebuild *b, uint32_t nid, int copy)
 {
-	return (b->raw_copies[nid / F2FS_NAT_ENTRY_PER_BLOCK] >> copy & 1) &&
+	return (b->raw_copies[nid / b->geo.blk.nat_per_block] >> copy & 1) &&
 	       f2fs_geo_in_main(&b->geo, b->raw[nid].blk[copy]);
 }
 
@@ -495,17 +501,20 @@ static int node_type(const struct rebuild *b, const struct slot *s)
 	return dir ? F2FS_CURSEG_HOT_NODE : F2FS_CURSEG_WARM_NODE;
 }
 
-/* The stored summary block of @segno, or NULL when it cannot be read. */
+/* The stored summary of @segno (in the 4 KiB layout), or NULL when it cannot be read. */
 static const struct f2fs_summary_block *stored_summary(struct rebuild *b, uint32_t segno)
 {
 	unsigned int k = segno % SSA_CACHE;
-	uint64_t addr = (uint64_t)le32_get(b->sb.ssa_blkaddr) + segno;
+	uint8_t raw[F2FS_MAX_BLKSIZE];
 
 	if (b->ssa->segno[k] == segno)
 		return &b->ssa->blk[k];
 	b->ssa->segno[k] = UINT32_MAX;
-	if (f2fs_dev_read(b->dev, &b->ssa->blk[k], addr * F2FS_BLKSIZE, F2FS_BLKSIZE))
+	if (f2fs_dev_read(b->dev, raw,
+			  f2fs_ssa_byte_of(&b->geo.blk, le32_get(b->sb.ssa_blkaddr), segno),
+			  b->geo.blk.sum_blksize))
 		return NULL;
+	f2fs_sum_load(&b->geo.blk, &b->ssa->blk[k], raw);
 	b->ssa->segno[k] = segno;
 	return &b->ssa->blk[k];
 }
@@ -565,19 +574,22 @@ struct data_visit {
 
 /*
  * Pass the data addresses of @v's node @n to @fn.  The scan knows no inode
- * of a direct node: it holds all F2FS_ADDRS_PER_BLOCK.
+ * of a direct node: it holds all the block's addresses.
  */
 static int visit_data(struct data_visit *v, struct f2fs_node *n, f2fs_tree_addr_fn fn)
 {
-	struct f2fs_tree_walk walk = {
-	    .flags = F2FS_TREE_READ_ONLY, .features = v->b->features, .addr = fn, .arg = v};
+	struct f2fs_tree_walk walk = {.flags = F2FS_TREE_READ_ONLY,
+				      .features = v->b->features,
+				      .bg = &v->b->geo.blk,
+				      .addr = fn,
+				      .arg = v};
 	struct f2fs_tree_pos at = {
 	    .ino = v->s->ino, .nid = v->nid, .ofs = f2fs_node_ofs(&v->b->geo.blk, n), .blk = n};
 	int ret;
 
 	if (v->s->flags & SLOT_SPECIAL)
 		return 0; /* device, fifo and socket inodes keep rdev in i_addr */
-	ret = f2fs_tree_walk_addrs(&walk, &at, F2FS_ADDRS_PER_BLOCK, NULL);
+	ret = f2fs_tree_walk_addrs(&walk, &at, v->b->geo.blk.addrs_per_block, NULL);
 	return ret == -EUCLEAN ? 0 : ret; /* a damaged i_extra_isize: the check reports it */
 }
 
@@ -685,7 +697,7 @@ static uint32_t *nodes_with_data(struct rebuild *b, uint32_t *n)
 
 static int mark_used(struct rebuild *b)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = malloc(bs(b));
 	uint32_t nid, *order = NULL, count = 0, k;
 	int ret = 0;
 
@@ -707,7 +719,7 @@ static int mark_used(struct rebuild *b)
 	for (k = 0; !ret && k < count; k++) {
 		struct slot *s = &b->slot[order[k]];
 
-		if (f2fs_dev_read(b->dev, n, (uint64_t)s->blk * F2FS_BLKSIZE, sizeof(*n)))
+		if (f2fs_dev_read(b->dev, n, (uint64_t)s->blk * bs(b), bs(b)))
 			continue;
 		if (taken_by_newer(b, order[k], n))
 			drop(b, s);
@@ -769,7 +781,7 @@ static int space_fields(struct rebuild *b, struct f2fs_checkpoint *cp)
 static bool large_nat_bitmap(const struct rebuild *b, uint32_t sit_bytes, uint32_t nat_bytes)
 {
 	size_t room =
-	    F2FS_CP_CHKSUM_OFFSET - offsetof(struct f2fs_checkpoint, sit_nat_version_bitmap);
+	    b->geo.blk.cp_chksum_offset - offsetof(struct f2fs_checkpoint, sit_nat_version_bitmap);
 
 	if (b->old_cp)
 		return le32_get(b->old_cp->ckpt_flags) & CP_LARGE_NAT_BITMAP_FLAG;
@@ -786,7 +798,7 @@ static int build_cp(struct rebuild *b, struct f2fs_checkpoint *cp)
 	bool large;
 	int i;
 
-	memset(cp, 0, F2FS_BLKSIZE);
+	memset(cp, 0, bs(b));
 	if (b->old_cp && (uint32_t)le64_get(b->old_cp->checkpoint_ver) > ver)
 		ver = (uint32_t)le64_get(b->old_cp->checkpoint_ver);
 	/* the write path's checkpoint goes one above: no footer has that version */
@@ -803,7 +815,7 @@ static int build_cp(struct rebuild *b, struct f2fs_checkpoint *cp)
 	cp->next_free_nid = b->sb.root_ino;
 	cp->sit_ver_bitmap_bytesize = le32_put(sit_bytes);
 	cp->nat_ver_bitmap_bytesize = le32_put(nat_bytes);
-	cp->checksum_offset = le32_put(large ? F2FS_CP_BITMAP_OFFSET : F2FS_CP_CHKSUM_OFFSET);
+	cp->checksum_offset = le32_put(large ? F2FS_CP_BITMAP_OFFSET : b->geo.blk.cp_chksum_offset);
 	b->rep->cp_version = ver + 3; /* after the two checkpoints write_all() writes */
 	return 0;
 }
@@ -843,13 +855,13 @@ static int clear_tables(struct rebuild *b)
 {
 	uint32_t nat_pairs = le32_get(b->sb.segment_count_nat) / 2, p;
 	uint64_t sit_half = f2fs_sb_sit_blocks(&b->sb);
-	uint64_t seg_bytes = (uint64_t)SEG_BLOCKS * F2FS_BLKSIZE;
-	int ret = f2fs_dev_zero(b->dev, (uint64_t)le32_get(b->sb.sit_blkaddr) * F2FS_BLKSIZE,
-				sit_half * F2FS_BLKSIZE);
+	uint64_t seg_bytes = (uint64_t)SEG_BLOCKS * bs(b);
+	int ret =
+	    f2fs_dev_zero(b->dev, (uint64_t)le32_get(b->sb.sit_blkaddr) * bs(b), sit_half * bs(b));
 
 	for (p = 0; !ret && p < nat_pairs; p++)
 		ret = f2fs_dev_zero(
-		    b->dev, (uint64_t)f2fs_nat_block_addr(&b->sb, p * SEG_BLOCKS, 0) * F2FS_BLKSIZE,
+		    b->dev, (uint64_t)f2fs_nat_block_addr(&b->sb, p * SEG_BLOCKS, 0) * bs(b),
 		    seg_bytes);
 	return ret ? say(b, ret, "clearing the NAT and SIT") : 0;
 }
@@ -948,7 +960,7 @@ static int write_summaries(struct rebuild *b, struct f2fs_fs *fs)
 static int write_all(struct rebuild *b)
 {
 	struct f2fs_cp_request req = {.reason = F2FS_CP_UMOUNT};
-	struct f2fs_checkpoint *cp = calloc(1, F2FS_BLKSIZE);
+	struct f2fs_checkpoint *cp = calloc(1, bs(b));
 	struct f2fs_fs *fs = NULL;
 	int ret = cp ? 0 : say(b, -ENOMEM, "out of memory"), i;
 
@@ -988,8 +1000,6 @@ static int setup(struct rebuild *b)
 	if (ret)
 		return say(b, ret, why);
 	f2fs_geometry_init(&b->geo, &b->sb);
-	if (b->geo.blk.blksize != F2FS_BLKSIZE)
-		return say(b, -EOPNOTSUPP, "16 KiB blocks: not supported by the rebuild yet");
 	b->features = le32_get(b->sb.feature);
 	b->seed = f2fs_inode_chksum_seed(b->sb.uuid);
 	if (f2fs_sb_max_nid(&b->sb) > UINT32_MAX)

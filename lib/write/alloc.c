@@ -191,11 +191,36 @@ int wr_write_summary(struct f2fs_wr *w, uint32_t segno, const struct f2fs_summar
 	return w->nssa_dirty >= WR_SSA_BATCH ? wr_ssa_flush(w) : 0;
 }
 
+/*
+ * SSA block @blkno (of the area) from the summaries it holds: one, or with
+ * packed_ssa several segments' in a row (past the main area: zeros).  Each
+ * is marked written.
+ */
+static int ssa_block_build(struct f2fs_wr *w, uint32_t blkno, uint8_t *blk)
+{
+	const struct f2fs_blkgeo *g = wr_bg(w);
+	const struct f2fs_summary_block *sum;
+	uint32_t segno = blkno * g->sums_per_block, k;
+	int ret = 0;
+
+	memset(blk, 0, g->blksize);
+	for (k = 0; k < g->sums_per_block && segno + k < w->segments && !ret; k++) {
+		sum = f2fs_ssa_get(w->fs->ssa, segno + k, &ret);
+		if (sum)
+			f2fs_sum_store(g, blk + (size_t)k * g->sum_blksize, sum);
+		if (!ret && f2fs_test_bit_lsb(w->ssa_dirty, segno + k)) {
+			f2fs_clear_bit_lsb(w->ssa_dirty, segno + k);
+			w->nssa_dirty--;
+		}
+	}
+	return ret;
+}
+
 /* The waiting summary blocks, in block order. */
 int wr_ssa_flush(struct f2fs_wr *w)
 {
 	uint64_t base = le32_get(w->sb->ssa_blkaddr);
-	const struct f2fs_summary_block *sum;
+	uint32_t per = wr_bg(w)->sums_per_block;
 	uint8_t blk[F2FS_MAX_BLKSIZE];
 	uint32_t segno;
 	int ret = 0;
@@ -203,15 +228,10 @@ int wr_ssa_flush(struct f2fs_wr *w)
 	for (segno = 0; segno < w->segments && w->nssa_dirty && !ret; segno++) {
 		if (!f2fs_test_bit_lsb(w->ssa_dirty, segno))
 			continue;
-		sum = f2fs_ssa_get(w->fs->ssa, segno, &ret);
-		if (sum) {
-			f2fs_sum_store(wr_bg(w), blk, sum);
-			ret = wr_write_block(w, base + segno, blk, F2FS_IO_META);
-		}
-		if (!ret) {
-			f2fs_clear_bit_lsb(w->ssa_dirty, segno);
-			w->nssa_dirty--;
-		}
+		ret = ssa_block_build(w, segno / per, blk);
+		if (!ret)
+			ret = wr_write_block(w, f2fs_ssa_block_of(wr_bg(w), base, segno), blk,
+					     F2FS_IO_META);
 	}
 	return ret;
 }

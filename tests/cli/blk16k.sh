@@ -9,11 +9,16 @@
 # side: volumes its mkfs and sload made read with our fsck and dump (fields
 # as upstream's dump lists them, lz4 and lzo clusters), our fsck's verdict
 # on corruptions made with upstream's inject is upstream's, and our fsck -y
-# repairs them so that both fscks are clean.  inject.f2fs and
-# fsck --rebuild still refuse 16 KiB volumes with one line and write
-# nothing; so do fsck and dump a volume with packed_ssa (4 KiB summaries in
-# 16 KiB blocks), which upstream leaves off unless asked.  Without newest upstream built the cases that need it skip,
-# and our fsck alone judges our volumes.
+# repairs them so that both fscks are clean.  packed_ssa (4 KiB summaries,
+# four to a 16 KiB SSA block; upstream leaves it off unless asked): our mkfs
+# makes it (and drops it at 4 KiB with upstream's line), our sload writes
+# it, and its summaries read as upstream's dump lists them.  Our inject
+# writes the bytes upstream's writes, field by field, packed_ssa included,
+# and both fscks agree on the result.  fsck --rebuild rebuilds our loaded
+# volumes (packed_ssa too, and with both NAT copies zeroed) so that both
+# fscks are clean and dump -r gives the tree back.  (resize.f2fs on
+# 16 KiB volumes: tests/cli/resize.sh.)  Without newest upstream built the cases that need it
+# skip, and our fsck alone judges our volumes.
 set -u
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -78,7 +83,8 @@ clean() {
 	pass "$2"
 }
 
-# extracted NAME IMG SRC: our dump -r of IMG equals the tree SRC, xattrs included.
+# extracted NAME IMG SRC [noxattr]: our dump -r of IMG equals the tree SRC,
+# xattrs included unless told (upstream's sload, built without libattr, stores none).
 extracted() {
 	local d
 	rm -rf "$WORK/out"
@@ -88,7 +94,7 @@ extracted() {
 		fail "$1" "dump -r exited $RC: $(snippet "$WORK/last.err")"
 	elif ! d=$(diff -r --no-dereference "$3" "$WORK/out" 2>&1); then
 		fail "$1" "$(head -c 300 <<<"$d")"
-	elif command -v getfattr >/dev/null &&
+	elif [ -z "${4:-}" ] && command -v getfattr >/dev/null &&
 		! d=$(diff <(cd "$3" && getfattr -R -h -d . 2>/dev/null) \
 			<(cd "$WORK/out" && getfattr -R -h -d . 2>/dev/null)); then
 		fail "$1" "xattrs differ: $(head -c 300 <<<"$d")"
@@ -214,6 +220,66 @@ else
 	fail defrag-16k "exit $RC: $(snippet "$WORK/last.out")"
 fi
 
+# --- packed_ssa: 4 KiB summaries, four to a 16 KiB SSA block ----------------------
+
+# at 4 KiB there is nothing to pack: dropped with upstream's line
+img=$WORK/packed4k.img
+rm -f "$img" && truncate -s 256M "$img"
+run_cmd "$MKFS" -f -O packed_ssa "$img"
+if [ "$RC" -eq 0 ] && grep -q '^	Info: packed_ssa feature is disabled for 4k block\.$' "$WORK/last.out" &&
+	"$DUMP" -d 1 "$img" 2>/dev/null | grep -aq '^feature .*\[0x *0 : 0\]'; then
+	pass packed-ssa-4k-dropped
+else
+	fail packed-ssa-4k-dropped "exit $RC: $(snippet "$WORK/last.out")"
+fi
+
+img=$WORK/our-packed.img
+rm -f "$img" && truncate -s 1G "$img"
+run_cmd "$MKFS" -q -f -b 16384 -O packed_ssa "$img"
+if [ "$RC" -ne 0 ]; then
+	fail our-packed "mkfs exited $RC: $(snippet "$WORK/last.err")"
+elif ! "$DUMP" -d 1 "$img" 2>/dev/null | grep -aq '^feature .*: 65536\]'; then
+	fail our-packed "no packed_ssa bit in the superblock"
+else
+	clean "$img" our-packed-mkfs
+	run_cmd "$SLOAD" -f "$OSRC" "$img"
+	if [ "$RC" -ne 0 ]; then
+		fail our-packed-sload "sload exited $RC: $(snippet "$WORK/last.err")"
+	else
+		clean "$img" our-packed-sload-clean && extracted our-packed-sload-extract "$img" "$OSRC"
+	fi
+fi
+
+# --- fsck --rebuild on 16 KiB volumes ----------------------------------------------
+
+# field IMG NAME: a superblock field's value, as our dump -d 1 prints it
+sb_field() {
+	"$DUMP" -d 1 "$1" 2>/dev/null | grep -a "^$2 " | sed -E 's/.*: *([0-9]+)\]$/\1/'
+}
+
+# rebuilt NAME IMG SRC: fsck --rebuild -y IMG, then both fscks clean and the tree back
+rebuilt() {
+	run_cmd "$FSCK" --rebuild -y "$2"
+	if [ "$RC" -ne 1 ] || ! grep -aq 'Rebuild from a scan' "$WORK/last.out"; then
+		fail "$1" "fsck --rebuild exited $RC: $(snippet "$WORK/last.err")"
+		return
+	fi
+	clean "$2" "$1-clean" && extracted "$1-extract" "$2" "$3"
+}
+
+for src in our-sload our-packed; do
+	[ -f "$WORK/$src.img" ] || continue
+	img=$WORK/rebuild.img
+	cp --sparse=always "$WORK/$src.img" "$img"
+	rebuilt "rebuild-$src" "$img" "$OSRC"
+	# both NAT copies gone: only the scan of the main area knows the nodes
+	cp --sparse=always "$WORK/$src.img" "$img"
+	nat=$(sb_field "$img" nat_blkaddr)
+	nsegs=$(sb_field "$img" segment_count_nat)
+	dd if=/dev/zero of="$img" bs=16384 seek="$nat" count=$((nsegs * 512)) conv=notrunc status=none
+	rebuilt "rebuild-$src-no-nat" "$img" "$OSRC"
+done
+
 if [ ! -x "$N_MKFS" ] || [ ! -x "$N_FSCK" ]; then
 	skip upstream-16k "newest upstream ($NEWEST) not built: no mkfs.f2fs -b 16384"
 	finish
@@ -236,6 +302,42 @@ same_fields() {
 	fi
 }
 
+# same_ssa NAME IMG: our dump -a writes the summaries upstream's does.
+same_ssa() {
+	rm -f dump_ssa
+	"$N_DUMP" -a 0~-1 "$2" </dev/null >/dev/null 2>&1 && mv dump_ssa "$WORK/ssa.theirs"
+	"$DUMP" -a 0~-1 "$2" </dev/null >/dev/null 2>&1
+	if [ -s "$WORK/ssa.theirs" ] && cmp -s dump_ssa "$WORK/ssa.theirs"; then
+		pass "$1"
+	else
+		fail "$1" "dump_ssa differs: $(diff "$WORK/ssa.theirs" dump_ssa 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	rm -f dump_ssa "$WORK/ssa.theirs"
+}
+
+# verdicts NAME IMG INJECT-ARGS...: upstream's inject breaks IMG, both fscks
+# call it broken, and our fsck -y repairs it so that both call it clean.
+verdicts() {
+	local name=$1 img=$2 urc
+	shift 2
+	run_cmd "$N_INJECT" "$@" "$img"
+	[ "$RC" -eq 0 ] || { fail "$name" "upstream inject exited $RC"; return 1; }
+	run_cmd "$N_FSCK" --dry-run "$img"
+	urc=$RC
+	run_cmd "$FSCK" --dry-run "$img"
+	if [ "$urc" -eq 0 ] || [ "$RC" -eq 0 ]; then
+		fail "$name" "upstream fsck exited $urc, ours $RC"
+		return 1
+	fi
+	pass "$name"
+	run_cmd "$FSCK" -y "$img"
+	if [ "$RC" -ne 1 ]; then
+		fail "$name-repair" "fsck -y exited $RC: $(snippet "$WORK/last.err")"
+	else
+		clean "$img" "$name-repair"
+	fi
+}
+
 # --- a fresh volume -----------------------------------------------------------
 
 fresh=$WORK/fresh.img
@@ -254,15 +356,24 @@ else
 fi
 same_fields fresh-d1 -d 1 "$fresh"
 
-# packed_ssa (4 KiB summaries in 16 KiB blocks) is not read yet: one line
+# packed_ssa: upstream's volumes read as upstream reads them; our loaded
+# volume's SSA as upstream's dump lists it, and our fsck's verdict on a
+# summary upstream's inject broke is upstream's
 img=$WORK/packed.img
-truncate -s 256M "$img"
+rm -f "$img" && truncate -s 1G "$img"
 run_cmd "$N_MKFS" -f -b 16384 -O packed_ssa "$img"
 if [ "$RC" -eq 0 ]; then
-	REFUSE_IMAGE=$img expect_refusal packed-ssa-fsck 'packed_ssa with 16 KiB blocks: not supported' -- \
-		"$FSCK" --dry-run "$img"
-	REFUSE_IMAGE=$img expect_refusal packed-ssa-dump 'packed_ssa with 16 KiB blocks: not supported' -- \
-		"$DUMP" -d 1 "$img"
+	same_fields packed-ssa-d1 -d 1 "$img"
+	run_cmd "$N_SLOAD" -f "$OSRC" "$img"
+	clean "$img" packed-ssa-upstream-sload && extracted packed-ssa-upstream-extract "$img" "$OSRC" noxattr
+	same_ssa packed-ssa-upstream-ssa "$img"
+	if [ -f "$WORK/our-packed.img" ]; then
+		same_ssa packed-ssa-our-ssa "$WORK/our-packed.img"
+		# block 5 of segment 1 (a full warm node one): four summaries to a block
+		cp "$WORK/our-packed.img" "$img"
+		main=$("$DUMP" -d 1 "$img" 2>/dev/null | grep -a '^main_blkaddr' | sed -E 's/.*: *([0-9]+)\]$/\1/')
+		verdicts packed-ssa-corrupt "$img" --ssa --mb nid --blk $((main + 512 + 5)) --val 77
+	fi
 else
 	skip packed-ssa "upstream mkfs -O packed_ssa exited $RC"
 fi
@@ -374,15 +485,100 @@ for c in "links|--node --mb i_links --nid 4 --val 7" \
 	fi
 done
 
-# --- inject and the rebuild refuse, and write nothing ------------------------
+# --- inject: our inject writes what upstream's writes ----------------------------
 
-img=$WORK/refuse.img
-cp "$base" "$img"
-REFUSE_IMAGE=$img expect_refusal refuse-inject '16 KiB blocks: not supported by inject' -- \
-	"$INJECT" --node --mb i_links --nid 4 --val 9 "$img"
-# (resize.f2fs sizes by the volume's blocks: tests/cli/resize.sh resizes 16 KiB volumes)
-REFUSE_IMAGE=$img expect_refusal refuse-rebuild '16 KiB blocks: not supported by the rebuild' -- \
-	"$FSCK" --rebuild -y "$img"
+# same_inject NAME IMG ARGS...: both injects on copies of IMG leave the same
+# bytes, and both fscks give the same verdict (clean or not) on the result.
+same_inject() {
+	local name=$1 base=$2 urc
+	shift 2
+	cp --sparse=always "$base" "$WORK/inj-u.img"
+	cp --sparse=always "$base" "$WORK/inj-o.img"
+	run_cmd "$N_INJECT" "$@" "$WORK/inj-u.img"
+	urc=$RC
+	run_cmd "$INJECT" "$@" "$WORK/inj-o.img"
+	if [ "$urc" -ne 0 ] || [ "$RC" -ne 0 ]; then
+		fail "$name" "inject exited: upstream $urc, ours $RC: $(snippet "$WORK/last.err")"
+		return
+	fi
+	if ! cmp -s "$WORK/inj-u.img" "$WORK/inj-o.img"; then
+		fail "$name" "images differ: $(cmp "$WORK/inj-u.img" "$WORK/inj-o.img" | head -1)"
+		return
+	fi
+	run_cmd "$N_FSCK" --dry-run "$WORK/inj-u.img"
+	urc=$RC
+	run_cmd "$FSCK" --dry-run "$WORK/inj-o.img"
+	if [ $((urc != 0)) -ne $((RC != 0)) ]; then
+		fail "$name" "verdicts differ: upstream fsck exited $urc, ours $RC"
+	else
+		pass "$name"
+	fi
+}
+
+# main_blkaddr IMG
+main_blkaddr() {
+	"$DUMP" -d 1 "$1" 2>/dev/null | grep -a '^main_blkaddr' | sed -E 's/.*: *([0-9]+)\]$/\1/'
+}
+
+# every structure, and the arrays as long as a 16 KiB block makes them
+# (i_addr[] past 923, addr[] past 1018, entries[] past 512); the second
+# superblock's magic is left out: our fsck reports a rejected copy, upstream's
+# says nothing (as at 4 KiB)
+base=$WORK/loaded-features.img
+main=$(main_blkaddr "$base")
+rm -f dump_nat
+run_cmd "$N_DUMP" -n 0~-1 "$base"
+# a node that is not an inode, and a file that owns one (a file in a directory)
+read -r dnid fino < <(awk -F'[: \t]+' '$2 != $4 { print $2, $4; exit }' dump_nat 2>/dev/null)
+rm -f dump_nat
+seg5=$((main + 5 * 512 + 1))
+while IFS='|' read -r name args; do
+	# shellcheck disable=SC2086 # args is a list of options
+	same_inject "inject-$name" "$base" $args
+done <<EOF
+sb-feature|--sb 1 --mb feature --val 0x1
+sb-errors|--sb 2 --mb s_errors --idx 3 --val 5
+cp-version|--cp 0 --mb checkpoint_ver --val 5
+cp-crc|--cp 1 --mb crc --val 0x1234
+cp-blkoff|--cp 0 --mb cur_data_blkoff --idx 0 --val 7
+nat-blkaddr|--nat 0 --mb block_addr --nid 5 --val 9
+nat-ino|--nat 0 --mb ino --nid ${dnid:-5} --val 4
+nat-version|--nat 2 --mb version --nid 5 --val 1
+sit-vblocks|--sit 0 --mb vblocks --blk $seg5 --val 3
+sit-map|--sit 0 --mb valid_map --blk $seg5 --idx 3 --val 255
+sit-mtime|--sit 0 --mb mtime --blk $seg5 --val 99
+ssa-nid|--ssa --mb nid --blk $seg5 --val 7
+ssa-type|--ssa --mb entry_type --blk $seg5 --val 1
+ssa-idx1000|--ssa --mb nid --blk $seg5 --idx 1000 --val 7
+ssa-ofs|--ssa --mb ofs_in_node --blk $seg5 --val 3
+inode-mode|--node --mb i_mode --nid 4 --val 0x41ed
+inode-links|--node --mb i_links --nid 4 --val 7
+inode-addr3000|--node --mb i_addr --nid 4 --idx 3000 --val 77
+inode-nid|--node --mb i_nid --nid 4 --idx 2 --val 77
+inode-chksum|--node --mb i_inode_checksum --nid 4 --val 7
+node-addr4000|--node --mb addr --nid ${dnid:-5} --idx 4000 --val 77
+footer-nid|--node --mb nid --nid ${dnid:-5} --val 11
+footer-flag|--node --mb flag --nid 4 --val 3
+dent-ino|--dent --mb d_ino --nid ${fino:-4} --val 77
+dent-dot-hash|--dent --dots 1 --mb d_hash --nid 3 --val 1
+dent-name|--dent --mb filename --nid ${fino:-4} --str zz
+EOF
+
+# packed_ssa: a segment's summary is its quarter of an SSA block
+if [ -f "$WORK/our-packed.img" ]; then
+	pmain=$(main_blkaddr "$WORK/our-packed.img")
+	# closed segments only: an open log's summary is the checkpoint's
+	open=" $("$DUMP" -d 1 "$WORK/our-packed.img" 2>/dev/null | grep -a '^cur_.*_segno' |
+		sed -E 's/.*: *([0-9]+)\]$/\1/' | tr '\n' ' ')"
+	for k in $(seq 1 12 | grep -vxF -f <(tr ' ' '\n' <<<"$open" | grep .) | head -3); do
+		same_inject "inject-packed-ssa-seg$k" "$WORK/our-packed.img" --ssa --mb nid \
+			--blk $((pmain + k * 512 + 5)) --val 7
+	done
+	same_inject inject-packed-ssa-footer "$WORK/our-packed.img" --ssa --mb check_sum \
+		--blk $((pmain + 4 * 512)) --val 9
+	REFUSE_IMAGE=$WORK/our-packed.img expect_refusal inject-packed-ssa-idx 'out of range for entries' -- \
+		"$INJECT" --ssa --mb nid --blk $((pmain + 512 + 5)) --idx 600 --val 7 "$WORK/our-packed.img"
+fi
 
 # --- the label goes to both superblock copies --------------------------------
 

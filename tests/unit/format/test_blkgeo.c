@@ -228,6 +228,53 @@ static void test_16k_cp_checksum(void)
 	free(blk);
 }
 
+/*
+ * packed_ssa: every summary has the 4 KiB layout (upstream's dump reads the
+ * checkpoint's node summaries with the footer at byte 4091 of the block),
+ * four to a 16 KiB SSA block; on 4 KiB blocks the bit changes nothing.
+ */
+static void test_packed_ssa(void)
+{
+	struct f2fs_blkgeo p, plain = geo(14), four = geo(12);
+	struct f2fs_summary_block sum, back;
+	uint8_t blk[F2FS_MAX_BLKSIZE];
+
+	CHECK_EQ_U64(f2fs_blkgeo_init_features(&p, 14, F2FS_FEATURE_PACKED_SSA), 0);
+	CHECK_EQ_U64(p.blksize, 16384);
+	CHECK_EQ_U64(p.sum_blksize, 4096);
+	CHECK_EQ_U64(p.sums_per_block, 4);
+	CHECK_EQ_U64(p.sum_entries, 512);
+	CHECK_EQ_U64(p.sum_journal_size, 507);
+	CHECK_EQ_U64(p.sum_footer_offset, 4091);
+	CHECK_EQ_U64(p.nat_journal_entries, 38);
+	CHECK_EQ_U64(p.sit_journal_entries, 6);
+	CHECK_EQ_U64(p.addrs_per_block, plain.addrs_per_block); /* only summaries change */
+	CHECK_EQ_U64(plain.sums_per_block, 1);
+	CHECK_EQ_U64(plain.sum_blksize, 16384);
+	/* segment 6: block 1 of the area, its third quarter */
+	CHECK_EQ_U64(f2fs_ssa_block_of(&p, 100, 6), 101);
+	CHECK_EQ_U64(f2fs_ssa_byte_of(&p, 100, 6), 100 * 16384 + 6 * 4096);
+	CHECK_EQ_U64(f2fs_ssa_block_of(&plain, 100, 6), 106);
+	CHECK_EQ_U64(f2fs_ssa_byte_of(&plain, 100, 6), 106 * 16384);
+	CHECK_EQ_U64(f2fs_blkgeo_init_features(&p, 12, F2FS_FEATURE_PACKED_SSA), 0);
+	CHECK(!memcmp(&p, &four, sizeof(p)));
+	/* a summary stored and loaded back, in both 16 KiB layouts */
+	memset(&sum, 0, sizeof(sum));
+	sum.entries[511].nid = le32_put(77);
+	sum.footer.entry_type = F2FS_SUM_TYPE_NODE;
+	f2fs_sum_store(&plain, blk, &sum);
+	CHECK_EQ_U64(blk[16379], F2FS_SUM_TYPE_NODE);
+	f2fs_sum_load(&plain, &back, blk);
+	CHECK(!memcmp(&back, &sum, sizeof(sum)));
+	CHECK_EQ_U64(f2fs_blkgeo_init_features(&p, 14, F2FS_FEATURE_PACKED_SSA), 0);
+	memset(blk, 0xee, sizeof(blk));
+	f2fs_sum_store(&p, blk, &sum);
+	CHECK_EQ_U64(blk[4091], F2FS_SUM_TYPE_NODE);
+	CHECK_EQ_U64(blk[4096], 0xee); /* the next segment's quarter is left alone */
+	f2fs_sum_load(&p, &back, blk);
+	CHECK(!memcmp(&back, &sum, sizeof(sum)));
+}
+
 int main(void)
 {
 	RUN(test_4k_constants);
@@ -238,5 +285,6 @@ int main(void)
 	RUN(test_16k_inode_room);
 	RUN(test_16k_dentry_block);
 	RUN(test_16k_cp_checksum);
+	RUN(test_packed_ssa);
 	TEST_EXIT();
 }
