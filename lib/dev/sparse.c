@@ -87,10 +87,7 @@ int f2fs_dev_sparse_open(const char *path, unsigned int flags, struct f2fs_devic
 /*
  * The mapping is made present a region at a time on the first write into
  * it: one call instead of a page fault per block, which cost a tenth of a
- * load's time.  A region is a huge page's size (x86-64, arm64 with 4 KiB
- * pages), and the mapping asks for huge pages: one allocation and one
- * memory-cgroup charge per region instead of 512, which took another
- * tenth of the CPU time.
+ * load's time.
  */
 #define REGION_BYTES  (2u << 20)
 
@@ -187,8 +184,6 @@ static struct sparse_image *image_alloc(uint64_t nblocks)
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (s->buf == MAP_FAILED)
 		s->buf = NULL;
-	else /* whole 2 MiB regions are made present anyway (populate): one huge page each */
-		madvise(s->buf, nblocks * F2FS_BLKSIZE, MADV_HUGEPAGE);
 	if (!s->data || !s->zero || !s->populated || !s->buf) {
 		image_free(s);
 		return NULL;
