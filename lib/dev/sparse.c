@@ -11,7 +11,8 @@
  * must read as zeros on the flashed partition too), or neither (never
  * touched: "don't care").  Closing a device written to hands the runs to
  * android-libsparse, which writes the file; its raw chunks point into the
- * mapping, so nothing is copied.  Opening an existing image reads its
+ * mapping, so nothing is copied, and the mapping's pages are freed as
+ * they are written out.  Opening an existing image reads its
  * chunks through libsparse into the same form.  Without libsparse the
  * calls say -EOPNOTSUPP.
  */
@@ -21,6 +22,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -80,14 +82,14 @@ int f2fs_dev_sparse_open(const char *path, unsigned int flags, struct f2fs_devic
  * bits, and flashing tools read a raw chunk in one piece (upstream mkfs
  * caps raw chunks at the same 1 GiB).
  */
-#define CHUNK_BLOCKS ((1u << 30) / F2FS_BLKSIZE)
+#define CHUNK_BLOCKS  ((1u << 30) / F2FS_BLKSIZE)
 
 /*
  * The mapping is made present a region at a time on the first write into
  * it: one call instead of a page fault per block, which cost a tenth of a
  * load's time.
  */
-#define REGION_BYTES (2u << 20)
+#define REGION_BYTES  (2u << 20)
 
 struct sparse_image {
 	int fd;
@@ -321,15 +323,111 @@ static int add_chunks(struct sparse_image *s, struct sparse_file *sf)
 	return ret ? -ENOMEM : 0;
 }
 
-/* Replace the file's contents with the image in sparse form. */
+/*
+ * The sparse file is written in order through a callback of libsparse:
+ * chunk headers and fill values (a few bytes each) gather in a small
+ * buffer, raw chunks go straight from the mapping in slices of
+ * RELEASE_BYTES, and each slice's pages are given back to the system as
+ * soon as they are written.  The file's page cache then takes the memory
+ * the image gives up instead of coming on top of it: a load holds one
+ * copy of the image at its end, not two.
+ */
+#define STAGE_BYTES   (64u << 10)
+#define RELEASE_BYTES (8u << 20)
+
+struct sparse_out {
+	struct sparse_image *s;
+	unsigned char stage[STAGE_BYTES];
+	size_t staged;
+	long page;
+	int err; /* the first write's error: libsparse may pass on only that one failed */
+};
+
+/* Write all of [buf, buf+len) at the file's position. */
+static int write_all(int fd, const unsigned char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return dev_neg_errno();
+		if (!n)
+			return -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int flush_stage(struct sparse_out *o)
+{
+	int ret = write_all(o->s->fd, o->stage, o->staged);
+
+	o->staged = 0;
+	return ret;
+}
+
+/* The whole pages of [p, p+len), inside the mapping, back to the system: the image is closing. */
+static void release_written(struct sparse_out *o, const unsigned char *p, size_t len)
+{
+	uintptr_t first =
+	    ((uintptr_t)p + (uintptr_t)o->page - 1) / (uintptr_t)o->page * (uintptr_t)o->page;
+	uintptr_t end = ((uintptr_t)p + len) / (uintptr_t)o->page * (uintptr_t)o->page;
+	const unsigned char *buf = o->s->buf;
+
+	if (p < buf || p + len > buf + o->s->nblocks * F2FS_BLKSIZE || first >= end)
+		return;
+	madvise((void *)first, end - first, MADV_DONTNEED);
+}
+
+static int emit(void *priv, const void *data, size_t len)
+{
+	struct sparse_out *o = priv;
+	const unsigned char *p = data;
+	int ret = 0;
+
+	if (!data)
+		return o->err = -EINVAL; /* a skip: only a non-sparse file has them */
+	if (len <= STAGE_BYTES - o->staged) {
+		memcpy(o->stage + o->staged, data, len);
+		o->staged += len;
+		return 0;
+	}
+	ret = flush_stage(o);
+	while (!ret && len) {
+		size_t n = len < RELEASE_BYTES ? len : RELEASE_BYTES;
+
+		ret = write_all(o->s->fd, p, n);
+		release_written(o, p, n);
+		p += n;
+		len -= n;
+	}
+	if (ret && !o->err)
+		o->err = ret;
+	return ret;
+}
+
+/* Replace the file's contents with the image in sparse form; the image is not read after. */
 static int write_image(struct sparse_image *s)
 {
 	struct sparse_file *sf =
 	    sparse_file_new(F2FS_BLKSIZE, (int64_t)(s->nblocks * F2FS_BLKSIZE));
+	struct sparse_out *o = malloc(sizeof(*o));
+	long page = sysconf(_SC_PAGESIZE);
 	int ret;
 
-	if (!sf)
+	if (!sf || !o) {
+		if (sf)
+			sparse_file_destroy(sf);
+		free(o);
 		return -ENOMEM;
+	}
+	o->s = s;
+	o->staged = 0;
+	o->err = 0;
+	o->page = page > 0 ? page : F2FS_BLKSIZE;
 	ret = add_chunks(s, sf);
 	if (!ret && (ftruncate(s->fd, 0) || lseek(s->fd, 0, SEEK_SET) < 0))
 		ret = dev_neg_errno();
@@ -340,9 +438,14 @@ static int write_image(struct sparse_image *s)
 	 * rather than reading as a wrong image.  The fsync was a fifth of a
 	 * load's time.
 	 */
-	if (!ret && sparse_file_write(sf, s->fd, false, true, false) < 0)
-		ret = errno ? -errno : -EIO;
+	if (!ret)
+		ret = sparse_file_callback(sf, true, false, emit, o);
+	if (!ret)
+		ret = flush_stage(o);
+	else
+		ret = o->err ? o->err : ret < 0 ? ret : -EIO;
 	sparse_file_destroy(sf);
+	free(o);
 	return ret;
 }
 

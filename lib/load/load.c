@@ -6,9 +6,13 @@
  * name is too long or the whole does not fit; the second creates every
  * entry through the write path in name order (so the same tree gives the
  * same image), directories before their contents and their times after
- * them, and writes one checkpoint at the end.  Regular files are read in
- * large chunks, data extents only (SEEK_DATA/SEEK_HOLE), so holes stay
- * holes.  Hard links are found by host (device, inode).
+ * them, and writes one checkpoint at the end.  The first pass keeps what
+ * it read -- each directory's sorted entries with their lstat -- and the
+ * second walks that, opening entries relative to their directory's
+ * descriptor: one listing and one stat per entry, and no path walked
+ * again from the source's root.  Regular files are read in large chunks,
+ * data extents only (SEEK_DATA/SEEK_HOLE), so holes stay holes.  Hard
+ * links are found by host (device, inode).
  */
 #include "config.h"
 
@@ -48,6 +52,18 @@ struct link_entry {
 	uint32_t f2fs_ino;
 };
 
+/* A host directory as the first pass read it: its entries, sorted by name. */
+struct src_dir {
+	struct src_entry *e;
+	int n;
+};
+
+struct src_entry {
+	struct dirent *d;   /* the name */
+	struct stat sb;	    /* its lstat */
+	struct src_dir sub; /* a directory's entries */
+};
+
 struct fs_config_entry {
 	char *path;
 	uint32_t uid, gid, mode;
@@ -66,6 +82,7 @@ struct loader {
 	struct fs_config_entry *cfg;
 	size_t ncfg;
 	uint64_t total_entries, done_entries;
+	struct src_dir tree; /* the source's entries */
 #ifdef HAVE_SELINUX
 	struct selabel_handle *labels;
 #endif
@@ -111,22 +128,47 @@ static int skip_dots(const struct dirent *d)
 	return strcmp(d->d_name, ".") && strcmp(d->d_name, "..");
 }
 
-/* The entries of host directory @path, sorted; *n entries in *list (free both). */
-static int list_dir(struct loader *l, const char *path, struct dirent ***list, int *n)
+/* The entries of host directory @dfd (@path, for messages), sorted and not yet stat'ed. */
+static int list_dir(struct loader *l, int dfd, const char *path, struct src_dir *out)
 {
-	*n = scandir(path, list, skip_dots, by_name);
-	if (*n < 0)
+	struct dirent **list;
+	int n = scandirat(dfd, ".", &list, skip_dots, by_name), i;
+
+	if (n < 0)
 		return fail(l, -errno, "%s: cannot read the directory: %s", path, strerror(errno));
+	out->e = calloc((size_t)n + 1, sizeof(*out->e));
+	if (!out->e) {
+		for (i = 0; i < n; i++)
+			free(list[i]);
+		free(list);
+		return fail(l, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++)
+		out->e[i].d = list[i];
+	out->n = n;
+	free(list);
 	return 0;
 }
 
-static void free_list(struct dirent **list, int n)
+static void free_dir(struct src_dir *d)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
+	for (i = 0; i < d->n; i++) {
+		free_dir(&d->e[i].sub);
+		free(d->e[i].d);
+	}
+	free(d->e);
+	d->e = NULL;
+	d->n = 0;
+}
+
+/* Open entry @name of directory @dfd for reading (a directory as one); -1 with the reason kept. */
+static int open_entry(struct loader *l, int dfd, const char *path, const char *name, bool dir,
+		      int *fd)
+{
+	*fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (dir ? O_DIRECTORY : 0));
+	return *fd < 0 ? fail(l, -errno, "%s: %s", path, strerror(errno)) : 0;
 }
 
 static int join(struct loader *l, char *out, const char *dir, const char *name)
@@ -153,21 +195,40 @@ static uint64_t node_blocks(const struct f2fs_blkgeo *g, uint64_t blocks)
 	return 1 + direct + (direct > 2 ? (direct - 2 + per - 1) / per + 1 : 0);
 }
 
-static int measure(struct loader *l, const char *path, uint64_t *entries_in_parent)
-{
-	struct dirent **list;
-	char child[PATH_BYTES];
-	int n, i, ret;
+static int measure(struct loader *l, int dfd, const char *path, struct src_dir *out,
+		   uint64_t *entries_in_parent);
 
-	ret = list_dir(l, path, &list, &n);
+/* Measure subdirectory @e of @dfd, keeping its entries in @e. */
+static int measure_subdir(struct loader *l, int dfd, const char *path, struct src_entry *e)
+{
+	uint64_t sub = 0;
+	int fd, ret = open_entry(l, dfd, path, e->d->d_name, true, &fd);
+
+	if (ret)
+		return ret;
+	ret = measure(l, fd, path, &e->sub, &sub);
+	close(fd);
+	l->st->need_blocks += 1 + sub / 48;
+	return ret;
+}
+
+/* Read and measure directory @dfd (@path), keeping its entries in @out. */
+static int measure(struct loader *l, int dfd, const char *path, struct src_dir *out,
+		   uint64_t *entries_in_parent)
+{
+	char child[PATH_BYTES];
+	int i, ret;
+
+	ret = list_dir(l, dfd, path, out);
 	if (ret)
 		return ret;
 	*entries_in_parent += 1;
-	for (i = 0, ret = 0; i < n && !ret; i++) {
-		struct stat sb;
-		size_t len = strlen(list[i]->d_name);
+	for (i = 0, ret = 0; i < out->n && !ret; i++) {
+		struct src_entry *e = &out->e[i];
+		const struct stat *sb = &e->sb;
+		size_t len = strlen(e->d->d_name);
 
-		ret = join(l, child, path, list[i]->d_name);
+		ret = join(l, child, path, e->d->d_name);
 		if (ret)
 			break;
 		if (len > F2FS_NAME_LEN) {
@@ -175,24 +236,21 @@ static int measure(struct loader *l, const char *path, uint64_t *entries_in_pare
 				   F2FS_NAME_LEN);
 			break;
 		}
-		if (lstat(child, &sb)) {
+		if (fstatat(dfd, e->d->d_name, &e->sb, AT_SYMLINK_NOFOLLOW)) {
 			ret = fail(l, -errno, "%s: %s", child, strerror(errno));
 			break;
 		}
 		l->total_entries++;
 		l->st->need_blocks += 1; /* its share of dentry blocks, generously */
-		if (S_ISDIR(sb.st_mode)) {
-			uint64_t sub = 0;
-
-			ret = measure(l, child, &sub);
-			l->st->need_blocks += 1 + sub / 48;
-		} else if (S_ISREG(sb.st_mode)) {
+		if (S_ISDIR(sb->st_mode)) {
+			ret = measure_subdir(l, dfd, child, e);
+		} else if (S_ISREG(sb->st_mode)) {
 			const struct f2fs_blkgeo *g = &f2fs_fs_geo(l->fs)->blk;
-			uint64_t blocks = (uint64_t)sb.st_blocks * 512 / g->blksize;
+			uint64_t blocks = (uint64_t)sb->st_blocks * 512 / g->blksize;
 
 			/* past what an inode holds inline (3400 bytes at 4 KiB), a block at least
 			 */
-			if ((uint64_t)sb.st_size > (inode_room(g) - F2FS_INLINE_XATTR_ADDRS) * 4 &&
+			if ((uint64_t)sb->st_size > (inode_room(g) - F2FS_INLINE_XATTR_ADDRS) * 4 &&
 			    !blocks)
 				blocks = 1;
 			l->st->need_blocks += blocks + node_blocks(g, blocks);
@@ -200,7 +258,6 @@ static int measure(struct loader *l, const char *path, uint64_t *entries_in_pare
 			l->st->need_blocks += 2;
 		}
 	}
-	free_list(list, n);
 	return ret;
 }
 
@@ -349,10 +406,16 @@ static int set_capabilities(struct loader *l, uint32_t ino, const char *target)
 
 /* ---- pass 2: load ---- */
 
-static int copy_xattrs(struct loader *l, const char *path, uint32_t ino)
+/*
+ * The xattrs of open file @fd, or of @path when it is not open (-1: a
+ * device, a fifo or a socket, which are not opened).
+ */
+static int copy_xattrs(struct loader *l, int fd, const char *path, uint32_t ino)
 {
 	char names[XATTR_LIST_MAX_BYTES];
-	ssize_t len = llistxattr(path, names, sizeof(names)), pos;
+	ssize_t len = fd >= 0 ? flistxattr(fd, names, sizeof(names))
+			      : llistxattr(path, names, sizeof(names)),
+		pos;
 	uint8_t *value = l->buf;
 
 	if (len < 0)
@@ -366,7 +429,8 @@ static int copy_xattrs(struct loader *l, const char *path, uint32_t ino)
 
 		if (!index)
 			continue; /* system.* (ACLs) and unknown name spaces are not copied */
-		vlen = lgetxattr(path, names + pos, value, CHUNK);
+		vlen = fd >= 0 ? fgetxattr(fd, names + pos, value, CHUNK)
+			       : lgetxattr(path, names + pos, value, CHUNK);
 		if (vlen < 0)
 			return fail(l, -errno, "%s: xattr %s: %s", path, names + pos,
 				    strerror(errno));
@@ -378,23 +442,33 @@ static int copy_xattrs(struct loader *l, const char *path, uint32_t ino)
 	return 0;
 }
 
-/* Copy the data extents of @path into @ino, then set its size. */
-static int copy_data(struct loader *l, const char *path, uint32_t ino, off_t size)
+/*
+ * Where the data extent at @data of open file @fd (@size bytes) ends.  A
+ * file within one volume block that has data at its start is taken whole:
+ * that block is written either way, with zeros where a hole was.
+ */
+static off_t extent_end(struct loader *l, int fd, off_t data, off_t size)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW);
+	off_t hole;
+
+	if (!data && size <= (off_t)f2fs_fs_geo(l->fs)->blk.blksize)
+		return size;
+	hole = lseek(fd, data, SEEK_HOLE);
+	return hole < 0 ? size : hole;
+}
+
+/* Copy the data extents of open file @fd (@path) into @ino, then set its size. */
+static int copy_data(struct loader *l, int fd, const char *path, uint32_t ino, off_t size)
+{
 	off_t pos = 0;
 	int ret = 0;
 
-	if (fd < 0)
-		return fail(l, -errno, "%s: %s", path, strerror(errno));
 	while (pos < size && !ret) {
 		off_t data = lseek(fd, pos, SEEK_DATA), hole;
 
 		if (data < 0)
 			break; /* no data past @pos (or no SEEK_DATA): the rest is a hole */
-		hole = lseek(fd, data, SEEK_HOLE);
-		if (hole < 0)
-			hole = size;
+		hole = extent_end(l, fd, data, size);
 		for (pos = data; pos < hole && !ret;) {
 			size_t want =
 			    (size_t)(hole - pos < (off_t)CHUNK ? hole - pos : (off_t)CHUNK);
@@ -413,7 +487,6 @@ static int copy_data(struct loader *l, const char *path, uint32_t ino, off_t siz
 			l->st->bytes += (uint64_t)got;
 		}
 	}
-	close(fd);
 	if (!ret)
 		ret = f2fs_truncate(l->fs, ino, (uint64_t)size);
 	return ret ? fail(l, ret, "%s: %s", path, strerror(-ret)) : 0;
@@ -531,13 +604,14 @@ static int keep_times(struct loader *l, uint32_t ino, const struct f2fs_new_inod
 	return f2fs_setattr(l->fs, ino, &s);
 }
 
-static int load_dir(struct loader *l, const char *path, const char *target, uint32_t dir);
+static int load_dir(struct loader *l, int dfd, const char *path, const char *target, uint32_t dir,
+		    const struct src_dir *d);
 
-static int make_symlink(struct loader *l, const char *path, uint32_t dir, const char *name,
+static int make_symlink(struct loader *l, int dfd, const char *path, uint32_t dir, const char *name,
 			struct f2fs_new_inode *a, uint32_t *ino)
 {
 	char dest[PATH_BYTES];
-	ssize_t n = readlink(path, dest, sizeof(dest) - 1);
+	ssize_t n = readlinkat(dfd, name, dest, sizeof(dest) - 1);
 
 	if (n < 0)
 		return fail(l, -errno, "%s: %s", path, strerror(errno));
@@ -545,68 +619,86 @@ static int make_symlink(struct loader *l, const char *path, uint32_t dir, const 
 	return f2fs_create(l->fs, dir, name, strlen(name), a, dest, ino);
 }
 
-static int load_entry(struct loader *l, const char *path, const char *target, uint32_t dir,
-		      const char *name)
+/* The contents of entry @e (regular file or directory, open as @fd) and its xattrs. */
+static int load_contents(struct loader *l, const struct src_entry *e, int fd, const char *path,
+			 const char *target, uint32_t ino, bool release)
 {
-	struct f2fs_new_inode a;
-	struct stat sb;
-	uint32_t ino = 0;
-	int ret;
+	const struct stat *sb = &e->sb;
+	int ret = 0;
 
-	if (lstat(path, &sb))
-		return fail(l, -errno, "%s: %s", path, strerror(errno));
-	if (!S_ISDIR(sb.st_mode) && sb.st_nlink > 1 && find_link(l, &sb, &ino)) {
+	if (S_ISREG(sb->st_mode))
+		ret = copy_data(l, fd, path, ino, sb->st_size);
+	if (!ret && release)
+		ret = release_blocks(l, path, ino);
+	else if (S_ISDIR(sb->st_mode))
+		ret = load_dir(l, fd, path, target, ino, &e->sub);
+	if (!ret && !S_ISLNK(sb->st_mode))
+		ret = copy_xattrs(l, fd, path, ino);
+	return ret;
+}
+
+/* Entry @e of directory @dfd (@path on the host, @target in the volume) into volume directory @dir.
+ */
+static int load_entry(struct loader *l, int dfd, const char *path, const char *target, uint32_t dir,
+		      const struct src_entry *e)
+{
+	const struct stat *sb = &e->sb;
+	const char *name = e->d->d_name;
+	struct f2fs_new_inode a;
+	uint32_t ino = 0;
+	int fd = -1, ret;
+
+	if (!S_ISDIR(sb->st_mode) && sb->st_nlink > 1 && find_link(l, sb, &ino)) {
 		ret = f2fs_link(l->fs, ino, dir, name, strlen(name));
 		l->st->hard_links++;
 		return ret ? fail(l, ret, "%s: %s", path, strerror(-ret)) : 0;
 	}
-	fill_attr(l, &a, &sb, target);
-	if (S_ISLNK(sb.st_mode))
-		ret = make_symlink(l, path, dir, name, &a, &ino);
+	fill_attr(l, &a, sb, target);
+	if (S_ISLNK(sb->st_mode))
+		ret = make_symlink(l, dfd, path, dir, name, &a, &ino);
 	else
 		ret = f2fs_create(l->fs, dir, name, strlen(name), &a, NULL, &ino);
 	if (ret)
 		return fail(l, ret, "%s: %s", path, strerror(-ret));
-	if (S_ISREG(sb.st_mode))
-		ret = copy_data(l, path, ino, sb.st_size);
-	if (!ret && a.compress && l->o->release_compressed)
-		ret = release_blocks(l, path, ino);
-	else if (S_ISDIR(sb.st_mode))
-		ret = load_dir(l, path, target, ino);
-	if (!ret && !S_ISLNK(sb.st_mode))
-		ret = copy_xattrs(l, path, ino);
+	if (S_ISREG(sb->st_mode) || S_ISDIR(sb->st_mode))
+		ret = open_entry(l, dfd, path, name, S_ISDIR(sb->st_mode), &fd);
 	if (!ret)
-		ret = label(l, ino, target, sb.st_mode);
-	if (!ret && !S_ISLNK(sb.st_mode))
+		ret = load_contents(l, e, fd, path, target, ino,
+				    a.compress && l->o->release_compressed);
+	if (fd >= 0)
+		close(fd);
+	if (!ret)
+		ret = label(l, ino, target, sb->st_mode);
+	if (!ret && !S_ISLNK(sb->st_mode))
 		ret = set_capabilities(l, ino, target);
 	if (!ret)
 		ret = keep_times(l, ino, &a);
-	if (!ret && !S_ISDIR(sb.st_mode) && sb.st_nlink > 1)
-		ret = remember_link(l, &sb, ino);
-	l->st->files += S_ISREG(sb.st_mode);
-	l->st->dirs += S_ISDIR(sb.st_mode);
-	l->st->symlinks += S_ISLNK(sb.st_mode);
-	l->st->specials += !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode) && !S_ISLNK(sb.st_mode);
+	if (!ret && !S_ISDIR(sb->st_mode) && sb->st_nlink > 1)
+		ret = remember_link(l, sb, ino);
+	l->st->files += S_ISREG(sb->st_mode);
+	l->st->dirs += S_ISDIR(sb->st_mode);
+	l->st->symlinks += S_ISLNK(sb->st_mode);
+	l->st->specials += !S_ISREG(sb->st_mode) && !S_ISDIR(sb->st_mode) && !S_ISLNK(sb->st_mode);
 	f2fs_fs_progress(l->fs, 2, 2, "loading", ++l->done_entries, l->total_entries);
 	return ret;
 }
 
-static int load_dir(struct loader *l, const char *path, const char *target, uint32_t dir)
+/* The entries @d of host directory @dfd (@path) into volume directory @dir (@target). */
+static int load_dir(struct loader *l, int dfd, const char *path, const char *target, uint32_t dir,
+		    const struct src_dir *d)
 {
-	struct dirent **list;
 	char child[PATH_BYTES], child_target[PATH_BYTES];
-	int n, i, ret = list_dir(l, path, &list, &n);
+	int i, ret = 0;
 
-	for (i = 0; !ret && i < n; i++) {
-		ret = join(l, child, path, list[i]->d_name);
+	for (i = 0; !ret && i < d->n; i++) {
+		const char *name = d->e[i].d->d_name;
+
+		ret = join(l, child, path, name);
 		if (!ret)
-			ret = join(l, child_target, strcmp(target, "/") ? target : "",
-				   list[i]->d_name);
+			ret = join(l, child_target, strcmp(target, "/") ? target : "", name);
 		if (!ret)
-			ret = load_entry(l, child, child_target, dir, list[i]->d_name);
+			ret = load_entry(l, dfd, child, child_target, dir, &d->e[i]);
 	}
-	if (n >= 0)
-		free_list(list, n);
 	return ret;
 }
 
@@ -639,6 +731,7 @@ static void release(struct loader *l)
 	free(l->cfg);
 	free(l->links);
 	free(l->buf);
+	free_dir(&l->tree);
 #ifdef HAVE_SELINUX
 	if (l->labels)
 		selabel_close(l->labels);
@@ -653,7 +746,7 @@ int f2fs_load_tree(struct f2fs_fs *fs, const struct f2fs_load_options *o,
 	uint32_t root = le32_get(f2fs_fs_sb(fs)->root_ino);
 	uint64_t top = 0;
 	struct stat sb;
-	int ret;
+	int ret, fd;
 
 	memset(stats, 0, sizeof(*stats));
 	if (!o->source)
@@ -678,8 +771,16 @@ int f2fs_load_tree(struct f2fs_fs *fs, const struct f2fs_load_options *o,
 	l.buf = malloc(CHUNK);
 	if (!l.buf)
 		return fail(&l, -ENOMEM, "out of memory");
+	fd = open(o->source, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+
+		free(l.buf);
+		return fail(&l, -err, "%s: cannot read the directory: %s", o->source,
+			    strerror(err));
+	}
 	f2fs_fs_progress(fs, 1, 2, "measuring", 0, 0);
-	ret = measure(&l, o->source, &top);
+	ret = measure(&l, fd, o->source, &l.tree, &top);
 	if (!ret)
 		ret = check_fits(&l);
 	if (!ret && o->fs_config)
@@ -688,7 +789,8 @@ int f2fs_load_tree(struct f2fs_fs *fs, const struct f2fs_load_options *o,
 		ret = open_labels(&l);
 	f2fs_fs_progress(fs, 2, 2, "loading", 0, l.total_entries);
 	if (!ret)
-		ret = load_dir(&l, o->source, o->mount_point, root);
+		ret = load_dir(&l, fd, o->source, o->mount_point, root, &l.tree);
+	close(fd);
 	if (!ret)
 		ret = label(&l, root, o->mount_point, S_IFDIR);
 	if (!ret) {

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -204,6 +205,64 @@ static void test_reopen_and_rewrite(void)
 	unlink(path);
 }
 
+/* The byte block @b of the large-chunk test holds at offset @i. */
+static unsigned char big_byte(uint64_t b, size_t i)
+{
+	return (unsigned char)(b * 7 + i / 512 + 1);
+}
+
+/*
+ * A raw chunk larger than the writer's slices (it writes a raw chunk a
+ * few MiB at a time, giving the image's pages back behind it), between a
+ * small raw chunk and a fill chunk: the file reads back with every byte
+ * in place and the chunks around it intact.
+ */
+static void test_large_chunk_round_trip(void)
+{
+	const uint64_t first = 3, nr = 2600, size = 4096 * BLK; /* a 10 MiB chunk in 16 MiB */
+	unsigned char *buf = malloc(nr * BLK), blk[BLK];
+	struct f2fs_device *dev;
+	struct runs rs;
+	char path[256];
+	bool same = true;
+	uint64_t b;
+	size_t i;
+
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	for (b = 0; b < nr; b++)
+		for (i = 0; i < BLK; i++)
+			buf[b * BLK + i] = big_byte(first + b, i);
+	temp_name(path, sizeof(path));
+	CHECK(f2fs_dev_sparse_create(path, size, &dev) == 0);
+	if (!dev) {
+		free(buf);
+		return;
+	}
+	fill_buf(blk, BLK, 0xd4);
+	CHECK(f2fs_dev_write(dev, blk, 0, BLK) == 0);
+	CHECK(f2fs_dev_write(dev, buf, first * BLK, nr * BLK) == 0);
+	CHECK(f2fs_dev_zero(dev, (first + nr + 5) * BLK, 8 * BLK) == 0);
+	CHECK(f2fs_dev_close(dev) == 0);
+	CHECK(read_runs(path, &rs));
+	CHECK_EQ_U64(rs.n, 3);
+	CHECK(run_is(&rs, 0, 'r', 0, 1) && rs.r[0].first == 0xd4);
+	CHECK(run_is(&rs, 1, 'r', (unsigned int)first, (unsigned int)nr));
+	CHECK(run_is(&rs, 2, 'f', (unsigned int)(first + nr + 5), 8));
+	CHECK(f2fs_dev_sparse_open(path, F2FS_DEV_RDONLY, &dev) == 0);
+	if (dev) {
+		CHECK(f2fs_dev_read(dev, buf, first * BLK, nr * BLK) == 0);
+		for (b = 0; b < nr && same; b++)
+			for (i = 0; i < BLK && same; i++)
+				same = buf[b * BLK + i] == big_byte(first + b, i);
+		CHECK(same);
+		CHECK(f2fs_dev_close(dev) == 0);
+	}
+	free(buf);
+	unlink(path);
+}
+
 static bool same_file(const struct stat *a, const struct stat *b)
 {
 	return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
@@ -321,6 +380,7 @@ int main(void)
 	CHECK(f2fs_dev_sparse_supported());
 	RUN(test_write_then_read_back);
 	RUN(test_reopen_and_rewrite);
+	RUN(test_large_chunk_round_trip);
 	RUN(test_read_only_is_not_rewritten);
 	RUN(test_unwritten_new_image_is_removed);
 	RUN(test_not_sparse_is_refused);
