@@ -142,6 +142,25 @@ struct rp_sched_model {
 	uint32_t seek_min_us, seek_full_us, rotation_us, merge_us;
 };
 
+/*
+ * One request as the scheduler served it, for a log of the run: times on
+ * the scheduler's clock (ns), from its queueing through its entry into the
+ * device's queue to the modelled device's start and end.
+ */
+enum rp_sched_record_kind { RP_REC_WRITE, RP_REC_READ, RP_REC_FLUSH };
+
+struct rp_sched_record {
+	unsigned int ctx, cls;
+	enum rp_sched_record_kind kind;
+	enum f2fs_dev_tag tag;
+	uint64_t off, len; /* bytes; 0 for a flush */
+	uint64_t queued_ns, devq_ns, start_ns, end_ns;
+};
+
+/* Called under the scheduler's lock as each request completes: keep it short, never call back in.
+ */
+typedef void (*rp_sched_log_fn)(void *arg, const struct rp_sched_record *rec);
+
 struct rp_sched_config {
 	unsigned int nclasses; /* 1..RP_SCHED_MAX_CLASSES */
 	struct rp_sched_class classes[RP_SCHED_MAX_CLASSES];
@@ -209,6 +228,9 @@ struct rp_sched_config {
 	 * bfq_update_inject_limit()).
 	 */
 	bool inject;
+	/* every request as it completes (NULL: none), with @log_arg */
+	rp_sched_log_fn log;
+	void *log_arg;
 };
 
 /* What was served, counted when a request completes. */

@@ -52,7 +52,7 @@ struct req {
 	uint64_t after_flushes; /* its context's flushes before it: it waits for them */
 	bool done;
 	int ret;
-	uint64_t queued_ns, start_ns, end_ns;
+	uint64_t queued_ns, devq_ns, start_ns, end_ns;
 };
 
 /* Open addressing with linear probing; a slot holds block + 1, 0 when empty. */
@@ -130,6 +130,8 @@ struct rp_sched {
 	unsigned int slots, async_slots, slots_used;
 	unsigned int slot_wait_head, slot_wait_tail;
 	/* the page cache of single blocks: direct-mapped, tag block + 1 (0: empty) */
+	rp_sched_log_fn log; /* with log_arg: each completed request */
+	void *log_arg;
 	uint64_t *cache_tag;
 	uint8_t *cache_data;
 	uint64_t cache_gen; /* writes seen: a read that saw none meanwhile may be cached */
@@ -801,9 +803,32 @@ static void req_free(struct rp_sched *s, struct req *r)
 	free(r);
 }
 
+static void log_request(const struct rp_sched *s, const struct req *r)
+{
+	static const enum rp_sched_record_kind kinds[] = {
+	    [REQ_WRITE] = RP_REC_WRITE, [REQ_READ] = RP_REC_READ, [REQ_FLUSH] = RP_REC_FLUSH};
+	struct rp_sched_record rec = {
+	    .ctx = r->ctx,
+	    .cls = s->ctx[r->ctx].cls,
+	    .kind = kinds[r->kind],
+	    .tag = r->tag,
+	    .off = r->kind == REQ_FLUSH ? 0 : r->off,
+	    .len = r->kind == REQ_FLUSH ? 0 : r->len,
+	    .queued_ns = r->queued_ns - s->open_ns,
+	    .devq_ns = (r->devq_ns ? r->devq_ns : r->start_ns) - s->open_ns,
+	    .start_ns = r->start_ns - s->open_ns,
+	    .end_ns = r->end_ns - s->open_ns,
+	};
+
+	s->log(s->log_arg, &rec);
+}
+
 static void complete(struct rp_sched *s, struct req *r)
 {
 	struct sched_ctx *x = &s->ctx[r->ctx];
+
+	if (s->log)
+		log_request(s, r);
 
 	if (r == s->sampled)
 		inject_update(s, x, in_driver(s) + 1, rp_clock_now(s->clock));
@@ -949,6 +974,7 @@ static void devq_fill(struct rp_sched *s)
 
 	while (s->devq_len + s->in_service < s->depth && (r = dispatch_next(s))) {
 		r->next = NULL;
+		r->devq_ns = rp_clock_now(s->clock);
 		if (s->devq_tail)
 			s->devq_tail->next = r;
 		else
@@ -1531,6 +1557,8 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->slice_ns = c->slice_ns ? c->slice_ns : UINT64_MAX;
 	s->slice_idle_ns = c->slice_idle_ns;
 	s->inject = c->inject;
+	s->log = c->log;
+	s->log_arg = c->log_arg;
 	s->svc = NO_CTX;
 	s->nclasses = c->nclasses;
 	for (i = 0; i < c->nclasses; i++) {
