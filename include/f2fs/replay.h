@@ -31,6 +31,8 @@ enum f2fs_replay_throttle {
 	F2FS_RP_THROTTLE_WRITEBACK, /* writes its own pages back: a writepages caller per writer */
 };
 
+struct rp_sched_record; /* f2fs/sched.h */
+
 /* What the emulated kernel does; f2fs_replay_policy_default() gives the 6.x defaults. */
 struct f2fs_replay_policy {
 	bool checkpoint_merge;	   /* checkpoint_merge mount option */
@@ -133,6 +135,10 @@ struct f2fs_replay_policy {
 	 * (bfq_budget 0) -- reports the same times each time.
 	 */
 	struct rp_clock *clock;
+	/* each device request as it completes (NULL: none), with io_log_arg: the run's own record
+	 */
+	void (*io_log)(void *arg, const struct rp_sched_record *rec);
+	void *io_log_arg;
 };
 
 void f2fs_replay_policy_default(struct f2fs_replay_policy *p);

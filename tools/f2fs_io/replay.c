@@ -19,6 +19,7 @@
 
 #include "f2fs/device.h"
 #include "f2fs/replay.h"
+#include "f2fs/sched.h"
 #include "f2fs/write.h"
 #include "f2fs_io.h"
 #include "replay_plot.h"
@@ -32,7 +33,8 @@
 struct replay_opts {
 	struct f2fs_replay_policy policy[2];
 	struct f2fs_replay_gen_params gen;
-	const char *workload, *trace, *strace, *strace_root, *fio_iolog, *save_trace, *plot;
+	const char *workload, *trace, *strace, *strace_root, *fio_iolog, *save_trace, *plot,
+	    *io_log;
 	const char *device, *mkfs_args;
 	const char *compare[2];
 	char label[2][160]; /* --compare's runs named by their policy options */
@@ -46,6 +48,7 @@ enum {
 	OPT_STRACE_ROOT,
 	OPT_FIO,
 	OPT_SAVE_TRACE,
+	OPT_IO_LOG,
 	OPT_PLOT,
 	OPT_MKFS,
 	OPT_COMPARE,
@@ -133,6 +136,7 @@ static const struct option run_options[] = {
     {"strace-root", required_argument, NULL, OPT_STRACE_ROOT},
     {"import-fio-iolog", required_argument, NULL, OPT_FIO},
     {"save-trace", required_argument, NULL, OPT_SAVE_TRACE},
+    {"io-log", required_argument, NULL, OPT_IO_LOG},
     {"plot", required_argument, NULL, OPT_PLOT},
     {"mkfs", required_argument, NULL, OPT_MKFS},
     {"compare", required_argument, NULL, OPT_COMPARE},
@@ -423,6 +427,9 @@ static void apply_run_option(const struct tool *t, int opt, const char *arg, str
 		break;
 	case OPT_SAVE_TRACE:
 		o->save_trace = arg;
+		break;
+	case OPT_IO_LOG:
+		o->io_log = arg;
 		break;
 	case OPT_MKFS:
 		o->mkfs_args = arg;
@@ -1352,6 +1359,25 @@ static void on_progress(uint64_t done, uint64_t total, void *arg)
 	progress_report(&fp, s->p);
 }
 
+/* --io-log: one line per device request of each run, times in ms since the run's scheduler opened.
+ */
+struct io_log {
+	FILE *f;
+	int run;
+};
+
+static const char *const io_log_kinds[] = {"write", "read", "flush"};
+
+static void io_log_line(void *arg, const struct rp_sched_record *r)
+{
+	struct io_log *l = arg;
+
+	fprintf(l->f, "%d\t%.3f\t%.3f\t%.3f\t%.3f\t%u\t%u\t%s\t%d\t%llu\t%llu\n", l->run,
+		(double)r->queued_ns / 1e6, (double)r->devq_ns / 1e6, (double)r->start_ns / 1e6,
+		(double)r->end_ns / 1e6, r->ctx, r->cls, io_log_kinds[r->kind], (int)r->tag,
+		(unsigned long long)r->off, (unsigned long long)r->len);
+}
+
 static void run_one(struct tool *t, const struct replay_opts *o,
 		    const struct f2fs_replay_workload *wl, const struct f2fs_replay_policy *p,
 		    struct progress_state *ps, struct f2fs_replay_report *rep)
@@ -1448,6 +1474,7 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	struct progress prog;
 	struct progress_state ps = {.p = &prog};
 	FILE *plot = NULL;
+	struct io_log iolog = {NULL, 0};
 	const char *labels[2];
 	char why[128];
 	bool failed;
@@ -1463,6 +1490,12 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	/* a plot that cannot be written is refused before the device is touched */
 	if (o.plot && !(plot = fopen(o.plot, "w")))
 		tool_fail(&t, 1, "--plot %s: %s", o.plot, strerror(errno));
+	if (o.io_log && !(iolog.f = fopen(o.io_log, "w")))
+		tool_fail(&t, 1, "--io-log %s: %s", o.io_log, strerror(errno));
+	if (iolog.f)
+		fputs(
+		    "run\tqueued_ms\tdevq_ms\tstart_ms\tend_ms\tctx\tclass\tkind\ttag\toff\tlen\n",
+		    iolog.f);
 	load_workload(&t, &o, &wl);
 	tool_check_target(&t, TOOL_WRITES, 1);
 	if (!progress_start(&prog, &o.progress, o.device, why, sizeof(why)))
@@ -1471,6 +1504,11 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	ps.runs = runs;
 	for (i = 0; i < runs; i++) {
 		ps.run = i + 1;
+		iolog.run = i + 1;
+		if (iolog.f) {
+			o.policy[i].io_log = io_log_line;
+			o.policy[i].io_log_arg = &iolog;
+		}
 		run_one(&t, &o, &wl, &o.policy[i], &ps, &rep[i]);
 	}
 	progress_finish(&prog);
@@ -1479,6 +1517,8 @@ static void run_replay(int argc, char **argv, const struct f2fs_io_cmd *cmd)
 	print_results(&o, rep, labels, runs);
 	if (plot && (replay_plot_svg(plot, rep, labels, (size_t)runs) || fclose(plot)))
 		tool_fail(&t, 1, "--plot %s: cannot write it", o.plot);
+	if (iolog.f && fclose(iolog.f))
+		tool_fail(&t, 1, "--io-log %s: cannot write it", o.io_log);
 	failed = report_failed_ops(&t, rep, labels, runs);
 	for (i = 0; i < runs; i++)
 		f2fs_replay_report_free(&rep[i]);
@@ -1499,6 +1539,7 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --compare \"POLICIES\" \"POLICIES\" run twice (needs --mkfs), side by side\n"
      "  --json                        the report as JSON\n"
      "  --save-trace FILE             write the workload as a trace\n"
+     "  --io-log FILE                 every device request: queued, into the device, start, end\n"
      "  --plot FILE.svg               fsync latency, elapsed and checkpoints over time\n"
      "  --strace-root DIR             with --import-strace: the directory mapped to /, where\n"
      "                                relative paths start until the log shows otherwise\n"
