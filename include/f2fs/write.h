@@ -298,6 +298,40 @@ void f2fs_write_set_no_nat_bits(struct f2fs_fs *fs);
 typedef bool (*f2fs_alloc_policy_fn)(uint64_t blkaddr, void *arg);
 void f2fs_set_alloc_policy(struct f2fs_fs *fs, f2fs_alloc_policy_fn fn, void *arg);
 
+/*
+ * In-place updates: with @on, write-back of a regular file's page that
+ * already has a block writes it over that block (f2fs_inplace_write_data)
+ * and changes nothing in the node tree, the SIT or the SSA.  The kernel
+ * forces this (ipu_policy IPU_FORCE, f2fs_tuning_parameters) on volumes
+ * of at most F2FS_SMALL_VOLUME_SEGMENTS main segments that are not in LFS
+ * mode (zoned volumes always are); f2fs_kernel_forces_ipu() says whether
+ * it would for this volume.  Off by default: the offline tools write out
+ * of place, as upstream's do.
+ */
+#define F2FS_SMALL_VOLUME_SEGMENTS 8192u
+void f2fs_set_in_place_updates(struct f2fs_fs *fs, bool on);
+bool f2fs_kernel_forces_ipu(struct f2fs_fs *fs);
+
+/*
+ * Whether the next @max dirty pages of @ino that f2fs_writepages_some()
+ * would write (from the file's write-back index when @cyclic, as
+ * background write-back goes, else from its start) all go in place, so
+ * that, as in the kernel, writing them needs no f2fs_lock_op and may run
+ * while a checkpoint holds operations back.
+ */
+bool f2fs_writeback_in_place(struct f2fs_fs *fs, uint32_t ino, uint64_t max, bool cyclic);
+
+/*
+ * The checkpoint writer calls @fn (with @arg) after it queued a pack's
+ * body and before it flushes and commits it: the kernel waits there for
+ * the body's writes to complete (f2fs_wait_on_all_pages, F2FS_WB_CP_DATA).
+ * A device that writes synchronously needs none (the default, NULL); the
+ * replay engine's queued device waits for them, and lets write-back that
+ * needs no lock run meanwhile.  A non-zero return fails the checkpoint.
+ */
+typedef int (*f2fs_commit_wait_fn)(void *arg);
+void f2fs_set_commit_wait(struct f2fs_fs *fs, f2fs_commit_wait_fn fn, void *arg);
+
 enum f2fs_io_kind {
 	F2FS_IO_DATA,
 	F2FS_IO_NODE,

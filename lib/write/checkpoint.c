@@ -237,12 +237,27 @@ static int write_nat_bits(struct f2fs_wr *w, struct pack *p)
 	return wr_write_blocks(w, p->start + BLKS_PER_SEG - blocks, nb, blocks, F2FS_IO_META);
 }
 
+/* The pack's body, and every node and meta block before it, on the device before the commit. */
+static int wait_body(struct f2fs_wr *w)
+{
+	int ret = wr_io_submit(w);
+
+	/* what changes while the body is written (write-back in place) is the next checkpoint's */
+	w->dirty = w->meta_dirty = false;
+	if (ret || !w->commit_wait)
+		return ret;
+	ret = w->commit_wait(w->commit_wait_arg);
+	return ret ? wr_fail(w, ret) : 0;
+}
+
 static int commit_pack(struct f2fs_wr *w, struct pack *p)
 {
 	int ret = wr_write_blocks(w, p->start, p->buf, p->l.last, F2FS_IO_META);
 
 	if (!ret)
 		ret = write_nat_bits(w, p);
+	if (!ret)
+		ret = wait_body(w);
 	if (!ret)
 		ret = wr_flush(w);
 	if (!ret)
@@ -270,7 +285,6 @@ static void after_commit(struct f2fs_wr *w, const struct pack *p)
 		for (wi = w->inodes.buckets[i]; wi; wi = wi->hnext)
 			wi->created = wi->fsynced = wi->lost_pino = false;
 	}
-	w->dirty = w->meta_dirty = false;
 	w->stats.checkpoints++;
 }
 

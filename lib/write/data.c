@@ -317,27 +317,36 @@ int wr_data_read(struct f2fs_wr *w, struct wr_node *in, void *buf, size_t len, u
 	return 0;
 }
 
-/* Give page @p its block: a new one in the log of the file's temperature. */
-static int write_page(struct f2fs_wr *w, struct wr_node *in, const struct wr_page *p)
+/*
+ * Whether a page of @in whose block is @old is rewritten over it: in-place
+ * updates on (f2fs_set_in_place_updates), a regular file that is not a
+ * quota file, and a block it already has (f2fs_should_update_outplace,
+ * check_inplace_update_policy).
+ */
+static bool rewrite_in_place(struct f2fs_wr *w, const struct wr_node *in, uint32_t old)
 {
-	const struct f2fs_nat_info *e;
-	struct wr_dnode dn;
-	uint32_t old;
-	uint64_t addr;
-	int ret;
+	if (!w->in_place || !S_ISREG(le16_get(in->blk.i.i_mode)))
+		return false;
+	if (f2fs_is_quota_ino(w->sb, in->ino))
+		return false;
+	return old != F2FS_NULL_ADDR && old != F2FS_NEW_ADDR && f2fs_geo_in_main(&w->fs->geo, old);
+}
 
-	ret = wr_dnode_get(w, in, p->index, true, &dn);
-	if (ret)
-		return ret;
-	old = wr_dnode_addr(&dn);
-	e = wr_nat_get(w, dn.nid);
+/* A new block in the log of the file's temperature for page @p, the old one (if any) invalid. */
+static int write_out_of_place(struct f2fs_wr *w, struct wr_node *in, const struct wr_page *p,
+			      struct wr_dnode *dn, uint32_t old)
+{
+	const struct f2fs_nat_info *e = wr_nat_get(w, dn->nid);
+	uint64_t addr;
+	int ret = 0;
+
 	if (!wr_has_free_blocks(w, f2fs_geo_in_main(&w->fs->geo, old) ? 0 : 1))
 		ret = -ENOSPC;
 	else if (!wr_curseg_room(w) && !w->free_sections)
 		ret = -ENOSPC;
 	if (!ret)
-		ret = wr_alloc_block(w, wr_inode_temp(w, &in->blk.i, false), dn.nid,
-				     (uint16_t)dn.ofs, e ? e->version : 0, &addr);
+		ret = wr_alloc_block(w, wr_inode_temp(w, &in->blk.i, false), dn->nid,
+				     (uint16_t)dn->ofs, e ? e->version : 0, &addr);
 	if (!ret)
 		ret = wr_write_block(w, addr, p->data, F2FS_IO_DATA);
 	if (!ret) {
@@ -345,9 +354,27 @@ static int write_page(struct f2fs_wr *w, struct wr_node *in, const struct wr_pag
 			wr_inode_add_blocks(w, in, 1);
 		else
 			wr_invalidate(w, old);
-		wr_dnode_set_addr(w, &dn, (uint32_t)addr);
+		wr_dnode_set_addr(w, dn, (uint32_t)addr);
 		wr_node_dirty(w, in);
 	}
+	return ret;
+}
+
+/* Give page @p its block: its own one when rewritten in place, else a new one. */
+static int write_page(struct f2fs_wr *w, struct wr_node *in, const struct wr_page *p)
+{
+	struct wr_dnode dn;
+	uint32_t old;
+	int ret;
+
+	ret = wr_dnode_get(w, in, p->index, true, &dn);
+	if (ret)
+		return ret;
+	old = wr_dnode_addr(&dn);
+	if (rewrite_in_place(w, in, old))
+		ret = wr_write_block(w, old, p->data, F2FS_IO_DATA);
+	else
+		ret = write_out_of_place(w, in, p, &dn, old);
 	wr_dnode_put(&dn);
 	return ret;
 }
@@ -548,6 +575,44 @@ static bool block_exists(struct f2fs_wr *w, struct wr_node *in, uint64_t index)
 	addr = wr_dnode_addr(&dn);
 	wr_dnode_put(&dn);
 	return addr != F2FS_NULL_ADDR;
+}
+
+/* Does dirty page @i of @wi go over its own block? */
+static bool page_in_place(struct f2fs_wr *w, struct wr_node *in, const struct wr_inode *wi,
+			  size_t i)
+{
+	struct wr_dnode dn;
+	bool yes;
+
+	if (wr_dnode_get(w, in, wi->pages[i].index, false, &dn))
+		return false;
+	yes = rewrite_in_place(w, in, wr_dnode_addr(&dn));
+	wr_dnode_put(&dn);
+	return yes;
+}
+
+/* The next @max dirty pages of @ino, in the order write_some() takes them, all go in place. */
+bool f2fs_writeback_in_place(struct f2fs_fs *fs, uint32_t ino, uint64_t max, bool cyclic)
+{
+	struct f2fs_wr *w;
+	struct wr_inode *wi;
+	struct wr_node *in;
+	bool all = true, found;
+	size_t start, i, n;
+
+	if (wr_get(fs, &w) || !w->in_place || !(wi = wr_inode_find(w, ino, false)) || !wi->npages)
+		return false;
+	if (wr_inode_get(w, ino, &in))
+		return false;
+	start = cyclic ? find_page(wi, wi->wb_index, &found) : 0;
+	if (start == wi->npages)
+		start = 0;
+	n = wi->npages < max ? wi->npages : (size_t)max;
+	all = !wr_compressed(&in->blk.i);
+	for (i = 0; i < n && all; i++)
+		all = page_in_place(w, in, wi, (start + i) % wi->npages);
+	wr_node_put(in);
+	return all;
 }
 
 /* The rest of the block holding byte @size must read as zeros if the file grows again. */

@@ -227,6 +227,33 @@ void f2fs_set_alloc_policy(struct f2fs_fs *fs, f2fs_alloc_policy_fn fn, void *ar
 	w->policy_arg = arg;
 }
 
+void f2fs_set_in_place_updates(struct f2fs_fs *fs, bool on)
+{
+	struct f2fs_wr *w;
+
+	if (!wr_get(fs, &w))
+		w->in_place = on;
+}
+
+bool f2fs_kernel_forces_ipu(struct f2fs_fs *fs)
+{
+	struct f2fs_wr *w;
+
+	if (wr_get(fs, &w) || w->zoned)
+		return false;
+	return le32_get(w->sb->segment_count_main) <= F2FS_SMALL_VOLUME_SEGMENTS;
+}
+
+void f2fs_set_commit_wait(struct f2fs_fs *fs, f2fs_commit_wait_fn fn, void *arg)
+{
+	struct f2fs_wr *w;
+
+	if (wr_get(fs, &w))
+		return;
+	w->commit_wait = fn;
+	w->commit_wait_arg = arg;
+}
+
 const struct f2fs_write_stats *f2fs_write_stats(struct f2fs_fs *fs)
 {
 	static const struct f2fs_write_stats none;

@@ -153,6 +153,9 @@ struct f2fs_wr {
 	uint64_t open_time;
 	f2fs_alloc_policy_fn policy;
 	void *policy_arg;
+	bool in_place; /* f2fs_set_in_place_updates: rewrites go over their block */
+	f2fs_commit_wait_fn commit_wait; /* before a pack's commit (NULL: nothing to wait for) */
+	void *commit_wait_arg;
 	const struct wr_area *area; /* defrag.c: the sections the logs may write, NULL: any */
 	struct wr_area fence;	    /* f2fs_confine(): the sections that stay, held to the end */
 	bool in_gc;
