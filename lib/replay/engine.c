@@ -130,6 +130,8 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	cfg.slice_idle_ns = (uint64_t)p->slice_idle_ms * 1000000u;
 	cfg.inject = p->bfq_inject;
 	cfg.clock = p->clock;
+	cfg.log = p->io_log;
+	cfg.log_arg = p->io_log_arg;
 	return rp_sched_open(dev, &cfg, &e->sched, &e->sdev);
 }
 
@@ -266,6 +268,8 @@ static int open_volume(struct rp_engine *e, char *why, size_t why_len)
 	/* 256 MiB of node pages: a host's page cache keeps a workload's inodes */
 	f2fs_write_set_node_cache(e->fs, 65536);
 	f2fs_write_set_section_counts(e->fs, (enum f2fs_section_counts)e->pol->section_counts);
+	e->cp_ctx = -1;
+	rp_checkpoint_setup(e);
 	return 0;
 }
 

@@ -94,6 +94,78 @@ static void fifo_give(struct rp_fifo_lock *l)
 	pthread_mutex_unlock(&l->mutex);
 }
 
+/*
+ * ---- cp_global_sem (under gc_lock): a writer rwsem ----
+ *
+ * Its release wakes the writers waiting for it, which run a wake-up
+ * latency later (--ckpt-wakeup-us), while the releaser goes back to user
+ * space at once: the releaser's next touch may land before the waiter's
+ * checkpoint blocks operations and is then covered by it (a 6.1 guest's
+ * trace of ckpt-storm without merge: a quarter of the fsyncs need no
+ * checkpoint of their own).  Nobody takes it past a waiter; of two woken
+ * waiters the first to run takes it, and the other sets the handoff bit
+ * (RWSEM_FLAG_HANDOFF): the next release is its own at once.
+ */
+static uint64_t wake_latency_us(struct rp_engine *e);
+
+static void sem_init(struct rp_cp_sem *l)
+{
+	pthread_mutex_init(&l->mutex, NULL);
+	pthread_cond_init(&l->cond, NULL);
+	l->held = l->handoff = false;
+	l->waiters = 0;
+	l->ready_ns = 0;
+}
+
+static void sem_destroy(struct rp_cp_sem *l)
+{
+	pthread_mutex_destroy(&l->mutex);
+	pthread_cond_destroy(&l->cond);
+}
+
+static void sem_take(struct rp_engine *e, struct rp_cp_sem *l)
+{
+	uint64_t until;
+
+	pthread_mutex_lock(&l->mutex);
+	if (!l->held && !l->waiters) {
+		l->held = true;
+		pthread_mutex_unlock(&l->mutex);
+		return;
+	}
+	l->waiters++;
+	for (;;) {
+		while (l->held)
+			pthread_cond_wait(&l->cond, &l->mutex);
+		/* woken by the release: running only after the wake-up latency */
+		until = l->ready_ns;
+		pthread_mutex_unlock(&l->mutex);
+		rp_sleep(e, until);
+		pthread_mutex_lock(&l->mutex);
+		if (!l->held)
+			break;
+		l->handoff = true;
+	}
+	l->held = true;
+	l->handoff = false;
+	l->waiters--;
+	pthread_mutex_unlock(&l->mutex);
+}
+
+static void sem_give(struct rp_engine *e, struct rp_cp_sem *l)
+{
+	uint64_t us;
+
+	pthread_mutex_lock(&e->cp_mutex);
+	us = wake_latency_us(e);
+	pthread_mutex_unlock(&e->cp_mutex);
+	pthread_mutex_lock(&l->mutex);
+	l->held = false;
+	l->ready_ns = rp_time(e) + (l->handoff ? 0 : us * 1000u);
+	pthread_cond_broadcast(&l->cond);
+	pthread_mutex_unlock(&l->mutex);
+}
+
 /* ---- cp_rwsem: FIFO, as the kernel's rwsem hands over in queue order ---- */
 
 void rp_lock_op(struct rp_engine *e)
@@ -265,7 +337,7 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 {
 	uint64_t left = 1, done = 0, turn;
 	struct f2fs_inode_attr a;
-	bool serial, dentries, gone;
+	bool serial, dentries, gone, locked;
 	int ret;
 
 	rp_enter(e, ctx);
@@ -303,15 +375,26 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 		 * f2fs_do_write_data_page: write-back waits out a checkpoint;
 		 * the requests queue for their slots without the lock
 		 */
-		if (!dentries)
-			rp_lock_op(e);
+		locked = false;
 		rp_enter(e, ctx);
+		/*
+		 * pages rewritten in place need no f2fs_lock_op either
+		 * (f2fs_do_write_data_page's IPU path): decided and written
+		 * in one turn of the big lock, so no page can go out of place
+		 * during a checkpoint
+		 */
+		if (!dentries && !f2fs_writeback_in_place(e->fs, ino, n, mode == F2FS_WB_NONE)) {
+			rp_leave(e, 0);
+			rp_lock_op(e);
+			locked = true;
+			rp_enter(e, ctx);
+		}
 		ret = f2fs_writepages_some(e->fs, ino, mode, n, &left);
 		/* clean now: dirtied again, it starts a new expire period */
 		if (!ret && !left)
 			rp_dirty_forget(&e->dirty, ino);
 		ret = rp_leave(e, ret);
-		if (!dentries)
+		if (locked)
 			rp_unlock_op(e);
 		done += n;
 	}
@@ -458,6 +541,40 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 /* ---- checkpoints ---- */
 
 /*
+ * f2fs_wait_on_all_pages() before the commit (f2fs_set_commit_wait): the
+ * checkpoint's caller sleeps until its pack's body is written, holding
+ * cp_rwsem (lock_all) but not the big lock, so that write-back needing no
+ * f2fs_lock_op -- rewrites in place -- goes on meanwhile, as the kernel's
+ * flusher's does, and queues ahead of the commit block.
+ */
+static int commit_wait(void *arg)
+{
+	struct rp_engine *e = arg;
+	int ctx = e->cp_ctx;
+	bool cpu = e->big_holds_cpu;
+	int ret;
+
+	if (ctx < 0) /* not one of rp_write_checkpoint's: the caller holds what it holds */
+		return 0;
+	fifo_give(&e->big);
+	if (cpu)
+		cpu_give(e);
+	ret = rp_sched_wait(e->sched, ctx);
+	if (cpu)
+		cpu_take(e);
+	fifo_take(&e->big);
+	e->big_holds_cpu = cpu;
+	rp_sched_set_current(e->sched, ctx);
+	return ret;
+}
+
+void rp_checkpoint_setup(struct rp_engine *e)
+{
+	f2fs_set_in_place_updates(e->fs, f2fs_kernel_forces_ipu(e->fs));
+	f2fs_set_commit_wait(e->fs, commit_wait, e);
+}
+
+/*
  * Write a checkpoint as @ctx: operations are blocked (cp_rwsem held for
  * writing) from before it starts until its I/O is complete, as in
  * f2fs_write_checkpoint (block_operations .. unblock_operations); the big
@@ -471,22 +588,22 @@ int rp_write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, bool 
 	/*
 	 * f2fs_write_checkpoint: cp_global_sem first, so the next checkpoint
 	 * waits there, not on cp_rwsem, and operations queued on cp_rwsem go
-	 * in between two checkpoints.  In arrival order: a caller back for its
-	 * next checkpoint finds the one that waited meanwhile ahead of it, as
-	 * the kernel's rwsem wakes its first waiting writer, which takes the
-	 * lock while the caller is still on its way back through user space
+	 * in between two checkpoints; a waiter runs a wake-up latency after
+	 * the release (above)
 	 */
-	fifo_take(&e->cp_global);
+	sem_take(e, &e->cp_global);
 	lock_all(e);
 	rp_enter(e, ctx);
+	e->cp_ctx = ctx;
 	*issued = f2fs_write_dirty(e->fs) || (reason & F2FS_CP_UMOUNT);
 	if (*issued)
 		ret = f2fs_checkpoint(e->fs, &req);
+	e->cp_ctx = -1;
 	ret = rp_leave(e, ret);
 	if (*issued && !ret)
 		ret = rp_sched_wait(e->sched, ctx);
 	unlock_all(e);
-	fifo_give(&e->cp_global);
+	sem_give(e, &e->cp_global);
 	return ret;
 }
 
@@ -655,7 +772,7 @@ void rp_kernel_init(struct rp_engine *e)
 {
 	fifo_init(&e->big);
 	pthread_mutex_init(&e->wp_mutex, NULL);
-	fifo_init(&e->cp_global);
+	sem_init(&e->cp_global);
 	pthread_mutex_init(&e->cp_mutex_rw, NULL);
 	pthread_cond_init(&e->cp_cond_rw, NULL);
 	pthread_mutex_init(&e->state_mutex, NULL);
@@ -674,7 +791,7 @@ void rp_kernel_destroy(struct rp_engine *e)
 {
 	fifo_destroy(&e->big);
 	pthread_mutex_destroy(&e->wp_mutex);
-	fifo_destroy(&e->cp_global);
+	sem_destroy(&e->cp_global);
 	pthread_mutex_destroy(&e->cp_mutex_rw);
 	pthread_cond_destroy(&e->cp_cond_rw);
 	pthread_mutex_destroy(&e->state_mutex);

@@ -26,6 +26,15 @@ struct rp_fifo_lock {
 	uint64_t next, serving;
 };
 
+/* cp_global_sem: a waiter runs a wake-up latency after the release (kernel.c). */
+struct rp_cp_sem {
+	pthread_mutex_t mutex;
+	pthread_cond_t cond;
+	bool held, handoff;
+	unsigned int waiters;
+	uint64_t ready_ns; /* when the waiters woken by the last release run */
+};
+
 /* The scheduler's classes of the checkpoint thread and the flusher, after the workload's. */
 #define RP_CLASS_CKPT  F2FS_RP_CLASSES
 #define RP_CLASS_FLUSH (F2FS_RP_CLASSES + 1)
@@ -99,8 +108,8 @@ struct rp_engine {
 
 	struct rp_fifo_lock big; /* the big lock */
 
-	pthread_mutex_t wp_mutex;      /* sbi->writepages */
-	struct rp_fifo_lock cp_global; /* sbi->cp_global_sem: one checkpoint at a time */
+	pthread_mutex_t wp_mutex;   /* sbi->writepages */
+	struct rp_cp_sem cp_global; /* sbi->cp_global_sem: one checkpoint at a time */
 	/* cp_rwsem: f2fs_lock_op (shared) against a checkpoint (exclusive), FIFO */
 	pthread_mutex_t cp_mutex_rw;
 	pthread_cond_t cp_cond_rw;
@@ -130,6 +139,7 @@ struct rp_engine {
 	bool cp_stop, ckpt_started;
 	pthread_t ckpt_thread;
 	int ckpt_ctx;
+	int cp_ctx;	    /* the context writing a checkpoint in rp_write_checkpoint, else -1 */
 	bool big_holds_cpu; /* the big lock's holder took a CPU slot */
 	uint64_t wake_rng;  /* wake-up latencies, of the thread and its callers (under cp_mutex) */
 
@@ -197,6 +207,9 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 int rp_request_checkpoint(struct rp_engine *e, int ctx);
 /* A checkpoint for @reason (F2FS_CP_*) by context @ctx; *issued: one was written. */
 int rp_write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, bool *issued);
+/* The kernel's ways on the volume: in-place updates as it would mount it, the wait before a commit.
+ */
+void rp_checkpoint_setup(struct rp_engine *e);
 /* The model's locks and conditions (after e->pol is set), and after the run their end. */
 void rp_kernel_init(struct rp_engine *e);
 void rp_kernel_destroy(struct rp_engine *e);

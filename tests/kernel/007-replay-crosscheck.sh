@@ -163,19 +163,17 @@ TIO_SHOWN=(read_ios write_mbps read_mbps)
 # printed as MISS for the reader to weigh, not asserted.
 MAG_TOLERANCE=${XCHECK_MAG_TOLERANCE:-25}
 MAG_ASSERTED=(ckpt-storm:nomerge:cp_requested ckpt-storm:nomerge:cp_issued
-	ckpt-storm:nomerge:flushes ckpt-storm:nomerge:b_mbps tiotest:serialized:write_mbps
+	ckpt-storm:nomerge:flushes ckpt-storm:nomerge:b_mbps ckpt-storm:nomerge:a_fsync_p50_ms
+	tiotest:serialized:write_mbps
 	tiotest:serialized:read_mbps tiotest:serialized:read_requests_512k)
-# a_elapsed_s 0.65, a_fsync_p99_ms 0.67, c_fsyncs_per_s 1.46 and
-# dev_write_mb 0.60 (the device's rate matches; its total follows
-# a_elapsed): the engine's checkpoints without merge take ~110 ms where the
-# kernel's take ~175 ms.  With BFQ's idling off (--bfq-slice-idle 0) the
-# engine gives 0.85, 0.83, 1.0 and 0.85, and its merged runs fall into the
-# kernel's slow regime: whether and when the kernel's BFQ idles on the
-# fsyncing thread's queue is what the model does not know yet.
-# extents_per_file 0.55, read_ios 0.72: the kernel's files are split more.
+# a_elapsed_s ~0.8 and c_fsyncs_per_s ~1.1 sit near the tolerance (each
+# engine run differs by 10-20%), so they are shown, not held.
+# a_fsync_p99_ms ~0.65: the kernel's slowest fsyncs wait behind three or
+# four checkpoints, the engine's behind two or three.
+# extents_per_file 0.6, read_ios 0.73: the kernel's files are split more.
 MAG_MISSES=(ckpt-storm:nomerge:a_elapsed_s ckpt-storm:nomerge:a_fsync_p99_ms
-	ckpt-storm:nomerge:c_fsyncs_per_s ckpt-storm:nomerge:dev_write_mb
-	tiotest:serialized:extents_per_file tiotest:serialized:read_ios)
+	ckpt-storm:nomerge:c_fsyncs_per_s tiotest:serialized:extents_per_file
+	tiotest:serialized:read_ios)
 
 all_names() {
 	local m
