@@ -160,7 +160,7 @@ static bool journal_place(struct fixture *fx, bool sit, uint64_t *blk, size_t *o
 	if (!fixture_fs_open(fx, &fs))
 		return false;
 	f2fs_pack_layout(f2fs_fs_cp(fs), le32_get(f2fs_fs_sb(fs)->cp_payload), &l);
-	f2fs_pack_journal_location(&l, sit, &rel, ofs);
+	f2fs_pack_journal_location(&f2fs_fs_geo(fs)->blk, &l, sit, &rel, ofs);
 	*blk = (uint64_t)f2fs_volume_cp_start(f2fs_fs_volume(fs)) + rel;
 	f2fs_fs_close(fs);
 	return true;
