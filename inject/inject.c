@@ -773,12 +773,7 @@ static uint64_t journal_location(const struct inject *in, bool sit, size_t *off)
 	uint32_t rel;
 
 	f2fs_pack_layout(f2fs_fs_cp(in->fs), le32_get(f2fs_fs_sb(in->fs)->cp_payload), &layout);
-	f2fs_pack_journal_location(&layout, sit, &rel, off);
-	/* where the volume's summaries put the journals (the call above knows 4 KiB ones) */
-	if (layout.compacted)
-		*off = sit ? in->bg.sum_journal_size : 0;
-	else
-		*off = in->bg.sum_journal_offset;
+	f2fs_pack_journal_location(&in->bg, &layout, sit, &rel, off);
 	return (uint64_t)f2fs_volume_cp_start(f2fs_fs_volume(in->fs)) + rel;
 }
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "f2fs/bitops.h"
+#include "f2fs/blkgeo.h"
 #include "f2fs/format.h"
 
 /*
@@ -45,9 +46,13 @@ struct f2fs_pack_layout {
 void f2fs_pack_layout(const struct f2fs_checkpoint *cp, uint32_t cp_payload,
 		      struct f2fs_pack_layout *l);
 
-/* The block (from the pack's start) and byte offset of the NAT or SIT journal. */
-void f2fs_pack_journal_location(const struct f2fs_pack_layout *l, bool sit, uint32_t *blk,
-				size_t *offset);
+/*
+ * The block (from the pack's start) and byte offset of the NAT or SIT
+ * journal, for a volume of geometry @g: the summaries' journal size and
+ * offset follow its block size (and packed_ssa).
+ */
+void f2fs_pack_journal_location(const struct f2fs_blkgeo *g, const struct f2fs_pack_layout *l,
+				bool sit, uint32_t *blk, size_t *offset);
 
 /* Bytes of one nat_bits bitmap (full or empty), and blocks of the whole trailer. */
 uint32_t f2fs_nat_bits_bytes(uint32_t segment_count_nat);

@@ -161,8 +161,9 @@ static void check_open_logs(struct check_ctx *c)
 
 /*
  * A pack not written at a clean unmount holds no node summaries: the
- * kernel reads each node log's from the SSA (ssa_blkaddr + its segment)
- * and refuses the volume when that lies past the SSA area.  A read-only
+ * kernel reads each node log's from the SSA block holding its segment's
+ * summary (with packed_ssa, several segments share one) and refuses the
+ * volume when that lies past the SSA area.  A read-only
  * volume has none, so it needs an unmount pack; Linux 6.1 writes a pack
  * without the flag to a read-only volume with quota files at its first
  * mount (roll-forward recovery turns quotas on and off) and then refuses
@@ -175,17 +176,20 @@ static void check_node_summaries(struct check_ctx *c)
 
 	if (le32_get(c->cp->ckpt_flags) & CP_UMOUNT_FLAG)
 		return;
-	for (i = F2FS_CURSEG_HOT_NODE; i <= F2FS_CURSEG_COLD_NODE; i++)
-		if ((uint64_t)ssa + c->cpd->curseg_segno[i] >= c->geo->main_blkaddr) {
+	for (i = F2FS_CURSEG_HOT_NODE; i <= F2FS_CURSEG_COLD_NODE; i++) {
+		uint32_t segno = c->cpd->curseg_segno[i];
+		uint64_t blk = f2fs_ssa_block_of(&c->geo->blk, ssa, segno);
+
+		if (blk >= c->geo->main_blkaddr) {
 			check_report_values(
-			    c, PR_CP_NODE_SUMMARIES, 0, 0, (uint64_t)i, c->cpd->curseg_segno[i],
+			    c, PR_CP_NODE_SUMMARIES, 0, 0, (uint64_t)i, segno,
 			    "log %d (segment %u): the pack has no node summaries "
 			    "(no unmount flag) and block %llu is past the SSA area%s",
-			    i, c->cpd->curseg_segno[i],
-			    (unsigned long long)ssa + c->cpd->curseg_segno[i],
+			    i, segno, (unsigned long long)blk,
 			    c->features & F2FS_FEATURE_RO ? " (a read-only volume has none)" : "");
 			return;
 		}
+	}
 }
 
 static void check_nat_reach(struct check_ctx *c)

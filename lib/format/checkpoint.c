@@ -119,17 +119,17 @@ void f2fs_pack_layout(const struct f2fs_checkpoint *cp, uint32_t cp_payload,
 					: 0;
 }
 
-void f2fs_pack_journal_location(const struct f2fs_pack_layout *l, bool sit, uint32_t *blk,
-				size_t *offset)
+void f2fs_pack_journal_location(const struct f2fs_blkgeo *g, const struct f2fs_pack_layout *l,
+				bool sit, uint32_t *blk, size_t *offset)
 {
 	if (l->compacted) {
 		/* the first compacted block opens with the NAT journal, then the SIT's */
 		*blk = l->data_sum_start;
-		*offset = sit ? F2FS_SUM_JOURNAL_SIZE : 0;
+		*offset = sit ? g->sum_journal_size : 0;
 	} else {
 		/* hot data's summary block carries the NAT journal, cold data's the SIT's */
 		*blk = l->data_sum_start + (sit ? F2FS_CURSEG_COLD_DATA : F2FS_CURSEG_HOT_DATA);
-		*offset = offsetof(struct f2fs_summary_block, journal);
+		*offset = g->sum_journal_offset;
 	}
 }
 

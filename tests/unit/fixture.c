@@ -43,6 +43,7 @@ bool fixture_open(struct fixture *fx)
 		fprintf(stderr, "layout: %s\n", why);
 		return false;
 	}
+	fx->blksize = 1u << fx->l.log_blksize;
 	ret = f2fs_dev_open_memory(fx->bytes, &fx->dev);
 	if (ret) {
 		fprintf(stderr, "f2fs_dev_open_memory: %d\n", ret);
@@ -54,7 +55,7 @@ bool fixture_open(struct fixture *fx)
 
 bool fixture_mkfs(struct fixture *fx)
 {
-	uint8_t blk[F2FS_BLKSIZE];
+	uint8_t blk[F2FS_MAX_BLKSIZE];
 
 	fx->ret = f2fs_mkfs_format(fx->dev, &fx->cfg, &fx->l, &fx->res);
 	if (fx->ret) {
@@ -76,7 +77,7 @@ bool fixture_format(struct fixture *fx, uint64_t bytes, const char *list, bool d
 
 bool fixture_read_blk(struct fixture *fx, uint64_t blkaddr, void *buf)
 {
-	int ret = f2fs_dev_read(fx->dev, buf, blkaddr * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	int ret = f2fs_dev_read(fx->dev, buf, blkaddr * fx->blksize, fx->blksize);
 
 	if (ret)
 		fprintf(stderr, "read of block %llu: %d\n", (unsigned long long)blkaddr, ret);
@@ -85,7 +86,7 @@ bool fixture_read_blk(struct fixture *fx, uint64_t blkaddr, void *buf)
 
 bool fixture_write_blk(struct fixture *fx, uint64_t blkaddr, const void *buf)
 {
-	int ret = f2fs_dev_write(fx->dev, buf, blkaddr * F2FS_BLKSIZE, F2FS_BLKSIZE);
+	int ret = f2fs_dev_write(fx->dev, buf, blkaddr * fx->blksize, fx->blksize);
 
 	if (ret)
 		fprintf(stderr, "write of block %llu: %d\n", (unsigned long long)blkaddr, ret);
@@ -160,7 +161,7 @@ static bool journal_place(struct fixture *fx, bool sit, uint64_t *blk, size_t *o
 	if (!fixture_fs_open(fx, &fs))
 		return false;
 	f2fs_pack_layout(f2fs_fs_cp(fs), le32_get(f2fs_fs_sb(fs)->cp_payload), &l);
-	f2fs_pack_journal_location(&l, sit, &rel, ofs);
+	f2fs_pack_journal_location(&f2fs_fs_geo(fs)->blk, &l, sit, &rel, ofs);
 	*blk = (uint64_t)f2fs_volume_cp_start(f2fs_fs_volume(fs)) + rel;
 	f2fs_fs_close(fs);
 	return true;
@@ -169,7 +170,7 @@ static bool journal_place(struct fixture *fx, bool sit, uint64_t *blk, size_t *o
 bool fixture_edit_journal(struct fixture *fx, bool sit,
 			  void (*edit)(struct f2fs_journal *j, void *arg), void *arg)
 {
-	uint8_t blk[F2FS_BLKSIZE];
+	uint8_t blk[F2FS_MAX_BLKSIZE];
 	struct f2fs_journal j;
 	uint64_t addr;
 	size_t ofs;
@@ -209,7 +210,7 @@ bool fixture_nat_set(struct fixture *fx, uint32_t nid, uint32_t ino, uint32_t bl
 	const struct f2fs_cp_data *cpd;
 	union {
 		struct f2fs_nat_block b; /* one byte short of a block */
-		uint8_t raw[F2FS_BLKSIZE];
+		uint8_t raw[F2FS_MAX_BLKSIZE];
 	} blk;
 	struct f2fs_fs *fs;
 	uint32_t idx = nid / F2FS_NAT_ENTRY_PER_BLOCK;
@@ -240,7 +241,7 @@ bool fixture_nat_set(struct fixture *fx, uint32_t nid, uint32_t ino, uint32_t bl
 static int fault_read(void *priv, struct f2fs_device *lower, void *buf, uint64_t off, size_t len)
 {
 	struct fixture_fault *f = priv;
-	uint64_t first = f->first * F2FS_BLKSIZE, end = (f->first + f->count) * F2FS_BLKSIZE;
+	uint64_t first = f->first * f->blksize, end = (f->first + f->count) * f->blksize;
 
 	if (f->count && off < end && off + len > first) {
 		f->hits++;
@@ -258,6 +259,7 @@ bool fixture_fail_reads(struct fixture *fx)
 
 	memset(&fx->fault, 0, sizeof(fx->fault));
 	fx->fault.err = -EIO;
+	fx->fault.blksize = fx->blksize;
 	ret = f2fs_dev_stack(fx->dev, &fault_ops, &fx->fault, &dev);
 	if (ret) {
 		fprintf(stderr, "f2fs_dev_stack: %d\n", ret);

@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "f2fs/blkgeo.h"
 #include "f2fs/device.h"
 #include "f2fs/format.h"
 #include "f2fs/fs.h"
@@ -47,6 +48,7 @@ struct fixture_fault {
 	uint64_t first, count;
 	int err;
 	unsigned int hits; /* reads failed so far */
+	uint32_t blksize;  /* the volume's, set by fixture_fail_reads() */
 };
 
 struct fixture {
@@ -54,6 +56,7 @@ struct fixture {
 	uint64_t bytes;		     /* its size */
 	struct f2fs_mkfs_config cfg; /* what fixture_mkfs() formats with */
 	struct f2fs_layout l;	     /* computed from cfg.geometry by fixture_open() */
+	uint32_t blksize;	     /* the volume's block size, from fx->l */
 	struct f2fs_mkfs_result res; /* f2fs_mkfs_format's result */
 	int ret;		     /* f2fs_mkfs_format's return value */
 	struct f2fs_super_block sb;  /* superblock copy 0, as written */
@@ -61,7 +64,7 @@ struct fixture {
 	struct fixture_fault fault;  /* used once fixture_fail_reads() stacked its layer */
 	union {
 		struct f2fs_checkpoint cp; /* the first block of checkpoint pack 1 */
-		uint8_t cp_blk[F2FS_BLKSIZE];
+		uint8_t cp_blk[F2FS_MAX_BLKSIZE];
 	};
 };
 
@@ -87,7 +90,7 @@ bool fixture_mkfs(struct fixture *fx);
  */
 bool fixture_format(struct fixture *fx, uint64_t bytes, const char *list, bool discard);
 
-/* Read or write block @blkaddr of the device (F2FS_BLKSIZE bytes at @buf). */
+/* Read or write block @blkaddr of the device (fx->blksize bytes at @buf). */
 bool fixture_read_blk(struct fixture *fx, uint64_t blkaddr, void *buf);
 bool fixture_write_blk(struct fixture *fx, uint64_t blkaddr, const void *buf);
 

@@ -140,10 +140,10 @@ static void test_pack_layout(void)
 	CHECK_EQ_U64(l.node_sum_start, 2);
 	CHECK_EQ_U64(l.last, 5);
 	CHECK(l.compacted && l.node_sums);
-	f2fs_pack_journal_location(&l, false, &blk, &ofs);
+	f2fs_pack_journal_location(f2fs_blkgeo_4k(), &l, false, &blk, &ofs);
 	CHECK_EQ_U64(blk, 1);
 	CHECK_EQ_U64(ofs, 0);
-	f2fs_pack_journal_location(&l, true, &blk, &ofs);
+	f2fs_pack_journal_location(f2fs_blkgeo_4k(), &l, true, &blk, &ofs);
 	CHECK_EQ_U64(blk, 1);
 	CHECK_EQ_U64(ofs, F2FS_SUM_JOURNAL_SIZE);
 
@@ -166,10 +166,10 @@ static void test_pack_layout(void)
 	CHECK_EQ_U64(l.data_sum_end, 5);
 	CHECK_EQ_U64(l.node_sum_start, 5);
 	CHECK_EQ_U64(l.last, 5);
-	f2fs_pack_journal_location(&l, false, &blk, &ofs);
+	f2fs_pack_journal_location(f2fs_blkgeo_4k(), &l, false, &blk, &ofs);
 	CHECK_EQ_U64(blk, 2 + F2FS_CURSEG_HOT_DATA);
 	CHECK_EQ_U64(ofs, offsetof(struct f2fs_summary_block, journal));
-	f2fs_pack_journal_location(&l, true, &blk, &ofs);
+	f2fs_pack_journal_location(f2fs_blkgeo_4k(), &l, true, &blk, &ofs);
 	CHECK_EQ_U64(blk, 2 + F2FS_CURSEG_COLD_DATA);
 	CHECK_EQ_U64(ofs, offsetof(struct f2fs_summary_block, journal));
 
@@ -212,13 +212,13 @@ static void test_pack_layout_mkfs(void)
 	CHECK_EQ_U64(l.total, le32_get(fx.cp.cp_pack_total_block_count));
 	CHECK(fixture_read_blk(&fx, fx.l.cp_blkaddr + l.last, blk));
 	CHECK(memcmp(blk, fx.cp_blk, BLK) == 0);
-	f2fs_pack_journal_location(&l, false, &jblk, &jofs);
+	f2fs_pack_journal_location(f2fs_blkgeo_4k(), &l, false, &jblk, &jofs);
 	CHECK(fixture_read_sum(&fx, sum));
 	CHECK(fixture_read_blk(&fx, fx.l.cp_blkaddr + jblk, blk));
 	CHECK(memcmp(blk, sum, BLK) == 0);
 	CHECK_EQ_U64(jofs, 0);
 	/* the SIT journal (after the NAT one) holds the six open logs */
-	f2fs_pack_journal_location(&l, true, &jblk, &jofs);
+	f2fs_pack_journal_location(f2fs_blkgeo_4k(), &l, true, &jblk, &jofs);
 	CHECK_EQ_U64(jofs, F2FS_SUM_JOURNAL_SIZE);
 	CHECK_EQ_U64(le16_get(((struct f2fs_journal *)(blk + jofs))->n_sits), 6);
 	CHECK_EQ_U64(fixture_free(&fx), 0);

@@ -14,10 +14,17 @@
 
 bool wfx_format(struct fixture *fx, uint64_t bytes, const char *features, uint32_t segs_per_sec)
 {
+	return wfx_format_blk(fx, bytes, features, segs_per_sec, 0);
+}
+
+bool wfx_format_blk(struct fixture *fx, uint64_t bytes, const char *features, uint32_t segs_per_sec,
+		    uint32_t log_blksize)
+{
 	fixture_init(fx, bytes);
 	if (features && !fixture_features(fx, features))
 		return false;
 	fx->cfg.geometry.segs_per_sec = segs_per_sec;
+	fx->cfg.geometry.log_blksize = log_blksize;
 	return fixture_open(fx) && fixture_mkfs(fx);
 }
 
@@ -100,15 +107,17 @@ int wfx_create(struct f2fs_fs *fs, uint32_t dir, const char *name, uint16_t mode
 
 bool wfx_reads_back(struct fixture *fx, uint32_t ino, const uint8_t *want, size_t len)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
 	uint8_t *got = malloc(len + 1);
+	struct f2fs_node *n = NULL;
 	struct f2fs_fs *fs = NULL;
 	size_t done = 0;
 	bool ok = false;
 	int ret = -ENOMEM;
 
-	if (n && got && fixture_fs_open(fx, &fs)) {
-		ret = f2fs_read_inode(fs, ino, n);
+	if (got && fixture_fs_open(fx, &fs)) {
+		n = f2fs_block_alloc(fs);
+		if (n)
+			ret = f2fs_read_inode(fs, ino, n);
 		if (!ret)
 			ret = f2fs_file_pread(fs, n, got, len + 1, 0, &done);
 		ok = !ret && done == len && !memcmp(got, want, len);
@@ -167,7 +176,7 @@ static int match_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 
 uint32_t wfx_file_block_addr(struct f2fs_fs *fs, uint32_t ino, uint64_t fblk)
 {
-	struct f2fs_node *n = malloc(sizeof(*n));
+	struct f2fs_node *n = f2fs_block_alloc(fs);
 	struct find_block f = {.fblk = fblk};
 
 	if (n && !f2fs_read_inode(fs, ino, n))

@@ -33,6 +33,10 @@ struct wfx_verdict {
 /* fixture_init with @features (NULL: the defaults) and -s @segs_per_sec, opened and formatted. */
 bool wfx_format(struct fixture *fx, uint64_t bytes, const char *features, uint32_t segs_per_sec);
 
+/* wfx_format with blocks of 1 << @log_blksize bytes (-b; 0: mkfs's default, 4 KiB). */
+bool wfx_format_blk(struct fixture *fx, uint64_t bytes, const char *features, uint32_t segs_per_sec,
+		    uint32_t log_blksize);
+
 /* Open the volume on fx->dev for writing. */
 bool wfx_open_rw(struct fixture *fx, struct f2fs_fs **fs);
 
@@ -61,12 +65,12 @@ int wfx_create(struct f2fs_fs *fs, uint32_t dir, const char *name, uint16_t mode
  */
 bool wfx_reads_back(struct fixture *fx, uint32_t ino, const uint8_t *want, size_t len);
 
-/* Inode @ino as lib/read reads it on a read-only handle. */
+/* Inode @ino as lib/read reads it on a read-only handle, into a block of the volume's size. */
 bool wfx_read_inode(struct fixture *fx, uint32_t ino, struct f2fs_node *out);
 
 /*
  * Change inode @ino in place on the device, behind the write path's back:
- * @edit(node, @arg), then its checksum sealed again.
+ * @edit(node, @arg), then its checksum sealed again (4 KiB volumes only).
  */
 bool wfx_edit_inode(struct fixture *fx, uint32_t ino, void (*edit)(struct f2fs_node *, void *),
 		    void *arg);
