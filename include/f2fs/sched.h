@@ -108,6 +108,13 @@ struct rp_sched_class {
 	bool realtime;	 /* served before every class that is not */
 	uint32_t charge; /* its service counts this many times (BFQ's async I/O: 3); 0 as 1 */
 	bool async;	 /* background write-back: takes from config.async_slots */
+	/*
+	 * A queue that wants the device back (it left service empty and
+	 * returns soon, BFQ's non_blocking_wait_rq) does not take it from a
+	 * context of this class: weight-raised queues (BFQ's wr_coeff), and
+	 * the checkpoint thread in the regime the kernel falls into most often
+	 */
+	bool guarded;
 };
 
 /*
@@ -195,6 +202,15 @@ struct rp_sched_config {
 	 */
 	unsigned int slots, async_slots;
 	bool defer_flush; /* a flush returns once queued */
+	/*
+	 * Flushes, and writes a context issues behind its own unfinished
+	 * flush (a preflush's data), go past the scheduler into the device's
+	 * queue ahead of its picks, as the block layer's flush machinery
+	 * takes them (blk_insert_flush): they neither keep their context in
+	 * service nor count for its idling.  Behind a throttle (burst_ms) a
+	 * flush goes before the writes the throttle still holds.
+	 */
+	bool flush_bypass;
 	/*
 	 * Requests the device holds (its queue depth; 0 or 1: one at a time).
 	 * The scheduler's order decides only when a request enters the

@@ -124,6 +124,12 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	cfg.model.merge_us = p->merge_us;
 	cfg.max_write_bytes = p->max_request ? p->max_request : 512u << 10;
 	cfg.defer_flush = true;
+	cfg.flush_bypass = true;
+	/* weight-raised queues, and the checkpoint thread (fast regime): see rp_sched_class.guarded
+	 */
+	for (c = 0; c < F2FS_RP_CLASSES; c++)
+		cfg.classes[c].guarded = p->low_latency;
+	cfg.classes[RP_CLASS_CKPT].guarded = true;
 	cfg.queue_depth = p->device_queue;
 	cfg.budget_bytes = p->bfq_budget;
 	cfg.slice_ns = 125000000ull; /* bfq_timeout */

@@ -49,6 +49,7 @@ struct req {
 	unsigned int ctx;
 	bool waited; /* the submitter waits for it and owns it; else freed when complete */
 	bool tagged; /* holds one of the block layer's request slots */
+	bool bypass; /* a flush or a flush's data: past the scheduler (config.flush_bypass) */
 	uint64_t after_flushes; /* its context's flushes before it: it waits for them */
 	bool done;
 	int ret;
@@ -85,6 +86,14 @@ struct sched_ctx {
 	struct req *slot_head, *slot_tail;
 	unsigned int slot_next; /* while slot_head: it is in the scheduler's list of them */
 	uint64_t flushes_queued, flushes_done;
+	uint64_t bypass_out; /* its requests past the scheduler now in the device */
+	/*
+	 * BFQ's non_blocking_wait_rq: it left service with its queue empty and
+	 * service left to it; back within three slice_idle of last_done_ns, it
+	 * wants the device back (wants_back())
+	 */
+	bool left_empty;
+	uint64_t last_done_ns;
 	/* injection while it idles in service: the limit, its baseline, its last cut */
 	unsigned int inject_limit;
 	uint64_t base_serv_ns, limit_cut_ns;
@@ -113,6 +122,8 @@ struct rp_sched {
 	struct blkset pending;
 	uint64_t queued, completed;
 	struct req *devq_head, *devq_tail; /* taken from the classes, not yet served */
+	struct req *bp_head, *bp_tail;	   /* past the scheduler, before the device's queue */
+	bool flush_bypass;
 	unsigned int devq_len;
 	bool in_service;  /* the dispatcher is serving a request (it counts in the depth) */
 	uint64_t vnow[2]; /* start tag of the last dispatch, weighted [0] and realtime [1] */
@@ -381,14 +392,45 @@ static bool preempts(const struct rp_sched *s, unsigned int y, unsigned int x)
 	return cy->cfg.weight > cx->cfg.weight;
 }
 
+static bool svc_has_time(const struct rp_sched *s);
+
+/*
+ * The context in service leaves it: with nothing queued and service left
+ * it is marked (bfq_bfqq_expire's non_blocking_wait_rq), whatever the
+ * reason, except a budget or a slice used up.
+ */
+static void svc_end(struct rp_sched *s)
+{
+	if (s->svc != NO_CTX && !s->ctx[s->svc].head && svc_has_time(s))
+		s->ctx[s->svc].left_empty = true;
+	s->svc = NO_CTX;
+}
+
+/*
+ * BFQ's bfqq_wants_to_preempt (bfq_bfqq_update_budg_for_activation): a
+ * queue that left service empty with service left, getting a request
+ * within three slice_idle of its last completion, takes the device from
+ * the one in service -- unless that one's class is guarded.
+ */
+static bool wants_back(const struct rp_sched *s, unsigned int y, unsigned int x)
+{
+	const struct sched_ctx *cy = &s->ctx[y];
+
+	if (!s->budget || !cy->left_empty || s->cls[s->ctx[x].cls].cfg.guarded)
+		return false;
+	return rp_clock_now(s->clock) <= cy->last_done_ns + 3 * s->slice_idle_ns;
+}
+
 /* @id's queue was empty: it and, if it was idle, its class start at their floors. */
 static void ctx_wake(struct rp_sched *s, unsigned int id)
 {
 	struct sched_ctx *x = &s->ctx[id];
 	struct sched_class *c = &s->cls[x->cls];
 
-	if (s->svc != NO_CTX && s->svc != id && preempts(s, id, s->svc))
-		s->svc = NO_CTX;
+	if (s->svc != NO_CTX && s->svc != id &&
+	    (preempts(s, id, s->svc) || wants_back(s, id, s->svc)))
+		svc_end(s);
+	x->left_empty = false;
 
 	/* the floors before @id joins the list: they are of the others */
 	lift(&x->vtime, ctx_floor(s, c));
@@ -405,12 +447,22 @@ static void ctx_wake(struct rp_sched *s, unsigned int id)
 static void devq_fill(struct rp_sched *s);
 static void inject_note_arrival(struct rp_sched *s, unsigned int id, uint64_t now);
 
-/* A request with its slot joins its context's queue in the scheduler. */
+/* A request with its slot joins its context's queue in the scheduler, or goes past it. */
 static void enqueue(struct rp_sched *s, unsigned int id, struct req *r)
 {
 	struct sched_ctx *x = &s->ctx[id];
 
 	r->next = NULL;
+	if (r->bypass) {
+		if (s->bp_tail)
+			s->bp_tail->next = r;
+		else
+			s->bp_head = r;
+		s->bp_tail = r;
+		devq_fill(s);
+		pthread_cond_signal(&s->work);
+		return;
+	}
 	if (x->head) {
 		x->tail->next = r;
 	} else {
@@ -532,6 +584,13 @@ static void submit(struct rp_sched *s, unsigned int id, struct req *r)
 		s->cls[x->cls].st.pending_bytes += r->len;
 	}
 	r->after_flushes = x->flushes_queued;
+	/*
+	 * The block layer's flush machinery takes a flush, and the data of a
+	 * write issued behind it (REQ_PREFLUSH | REQ_FUA: a checkpoint's
+	 * commit block), past the I/O scheduler to the dispatch list
+	 * (blk_insert_flush): BFQ never sees them
+	 */
+	r->bypass = s->flush_bypass && (r->kind == REQ_FLUSH || r->after_flushes > x->flushes_done);
 	if (r->kind == REQ_FLUSH)
 		x->flushes_queued++;
 	if (!x->slot_head && may_go(s, id, r)) {
@@ -587,9 +646,10 @@ static bool svc_goes_on(const struct rp_sched *s)
 	return s->svc != NO_CTX && s->ctx[s->svc].head && svc_has_time(s);
 }
 
+/* Its requests the scheduler sent to the device and not yet done (not those past it). */
 static uint64_t in_flight(const struct sched_ctx *x)
 {
-	return x->dispatched - x->completed;
+	return x->dispatched - x->completed - x->bypass_out;
 }
 
 /*
@@ -733,6 +793,8 @@ static struct req *dispatch_next(struct rp_sched *s)
 		id = next_ctx(s, c, &before);
 		s->injected = true;
 	} else {
+		if (s->svc != NO_CTX)
+			svc_end(s);
 		c = next_class(s);
 		if (!c)
 			return NULL;
@@ -847,8 +909,13 @@ static void complete(struct rp_sched *s, struct req *r)
 	}
 	x->completed++;
 	s->completed++;
-	if (r->ctx == s->svc && !x->head && !in_flight(x))
-		s->idle_until_ns = rp_clock_now(s->clock) + s->slice_idle_ns;
+	if (r->bypass) {
+		x->bypass_out--;
+	} else {
+		x->last_done_ns = rp_clock_now(s->clock);
+		if (r->ctx == s->svc && !x->head && !in_flight(x))
+			s->idle_until_ns = x->last_done_ns + s->slice_idle_ns;
+	}
 	if (r->kind == REQ_FLUSH)
 		x->flushes_done++;
 	slot_give_back(s, r);
@@ -968,20 +1035,51 @@ static void serve(struct rp_sched *s, struct req *r)
  * it, and the device serves what it holds in that order, so a request
  * that arrives behind a full queue waits for all of it.
  */
+static void devq_push(struct rp_sched *s, struct req *r)
+{
+	r->next = NULL;
+	r->devq_ns = rp_clock_now(s->clock);
+	if (s->devq_tail)
+		s->devq_tail->next = r;
+	else
+		s->devq_head = r;
+	s->devq_tail = r;
+	s->devq_len++;
+}
+
+/*
+ * A throttle in front of a fast device (qemu's) holds the writes it has
+ * not let through yet, but passes a flush at once: the flush goes before
+ * the writes waiting in the device's queue.
+ */
+static void devq_push_front(struct rp_sched *s, struct req *r)
+{
+	r->devq_ns = rp_clock_now(s->clock);
+	r->next = s->devq_head;
+	s->devq_head = r;
+	if (!s->devq_tail)
+		s->devq_tail = r;
+	s->devq_len++;
+}
+
+/* Past-the-scheduler requests first (the dispatch list), then the scheduler's picks. */
 static void devq_fill(struct rp_sched *s)
 {
 	struct req *r;
 
-	while (s->devq_len + s->in_service < s->depth && (r = dispatch_next(s))) {
-		r->next = NULL;
-		r->devq_ns = rp_clock_now(s->clock);
-		if (s->devq_tail)
-			s->devq_tail->next = r;
+	while (s->devq_len + s->in_service < s->depth && (r = s->bp_head)) {
+		s->bp_head = r->next;
+		if (!s->bp_head)
+			s->bp_tail = NULL;
+		s->ctx[r->ctx].dispatched++;
+		s->ctx[r->ctx].bypass_out++;
+		if (r->kind == REQ_FLUSH && s->model.burst_ms)
+			devq_push_front(s, r);
 		else
-			s->devq_head = r;
-		s->devq_tail = r;
-		s->devq_len++;
+			devq_push(s, r);
 	}
+	while (s->devq_len + s->in_service < s->depth && (r = dispatch_next(s)))
+		devq_push(s, r);
 }
 
 static struct req *devq_pop(struct rp_sched *s)
@@ -1046,6 +1144,8 @@ static void held_push(struct rp_sched *s, struct req *r)
 	 * that waits for another context's write to its zone
 	 */
 	s->ctx[r->ctx].dispatched--;
+	if (r->bypass)
+		s->ctx[r->ctx].bypass_out--;
 	/* held, it is not in the device: its slot may serve a request that is */
 	slot_give_back(s, r);
 	slots_grant(s);
@@ -1061,6 +1161,8 @@ static struct req *held_take(struct rp_sched *s, struct req *prev, struct req *r
 		s->held_tail = prev;
 	s->nheld--;
 	s->ctx[r->ctx].dispatched++;
+	if (r->bypass)
+		s->ctx[r->ctx].bypass_out++;
 	r->next = NULL;
 	return r;
 }
@@ -1547,6 +1649,7 @@ static void sched_setup(struct rp_sched *s, struct f2fs_device *lower,
 	s->head.span = f2fs_dev_get_info(lower)->size_bytes;
 	s->cap = c->ctx_cap_bytes ? c->ctx_cap_bytes : RP_SCHED_DEFAULT_CAP;
 	s->defer_flush = c->defer_flush;
+	s->flush_bypass = c->flush_bypass;
 	s->depth = c->queue_depth > 1 ? c->queue_depth : 1;
 	s->max_write = c->max_write_bytes;
 	s->slots = c->slots;

@@ -163,16 +163,14 @@ TIO_SHOWN=(read_ios write_mbps read_mbps)
 # printed as MISS for the reader to weigh, not asserted.
 MAG_TOLERANCE=${XCHECK_MAG_TOLERANCE:-25}
 MAG_ASSERTED=(ckpt-storm:nomerge:cp_requested ckpt-storm:nomerge:cp_issued
-	ckpt-storm:nomerge:flushes ckpt-storm:nomerge:b_mbps ckpt-storm:nomerge:a_fsync_p50_ms
-	tiotest:serialized:write_mbps
+	ckpt-storm:nomerge:flushes ckpt-storm:nomerge:b_mbps ckpt-storm:nomerge:a_elapsed_s
+	ckpt-storm:nomerge:a_fsync_p50_ms ckpt-storm:nomerge:c_fsyncs_per_s
+	ckpt-storm:nomerge:dev_write_mb tiotest:serialized:write_mbps
 	tiotest:serialized:read_mbps tiotest:serialized:read_requests_512k)
-# a_elapsed_s ~0.8 and c_fsyncs_per_s ~1.1 sit near the tolerance (each
-# engine run differs by 10-20%), so they are shown, not held.
-# a_fsync_p99_ms ~0.65: the kernel's slowest fsyncs wait behind three or
-# four checkpoints, the engine's behind two or three.
-# extents_per_file 0.6, read_ios 0.73: the kernel's files are split more.
-MAG_MISSES=(ckpt-storm:nomerge:a_elapsed_s ckpt-storm:nomerge:a_fsync_p99_ms
-	ckpt-storm:nomerge:c_fsyncs_per_s tiotest:serialized:extents_per_file
+# a_fsync_p99_ms 0.62: the kernel's slowest fsyncs wait behind one
+# checkpoint more than the engine's.  extents_per_file 0.6, read_ios 0.73:
+# the kernel's files are split more.
+MAG_MISSES=(ckpt-storm:nomerge:a_fsync_p99_ms tiotest:serialized:extents_per_file
 	tiotest:serialized:read_ios)
 
 all_names() {

@@ -591,6 +591,51 @@ static uint64_t inject_case(bool inject)
 	return t0 / MS;
 }
 
+/*
+ * BFQ's wish to preempt: write-back that left service with nothing queued
+ * and comes back soon takes the device from a sync context idling in
+ * service, unless that context's class is guarded.  Returns how long the
+ * returning write-back request took, in ms.
+ */
+static uint64_t wants_back_case(bool guarded)
+{
+	struct rp_sched_config c = {.nclasses = 2, .budget_bytes = 8 * MIB, .slice_ns = UINT64_MAX};
+	uint64_t t0;
+	struct rig g;
+	int sync, wb;
+
+	c.classes[0].weight = 100;
+	c.classes[0].guarded = guarded;
+	c.classes[1].weight = 40;
+	c.classes[1].async = true;
+	c.slice_idle_ns = 300 * MS;
+	rig_open(&g, 1 * MIB, &c, false);
+	sync = rp_sched_context_new(g.s, 0);
+	wb = rp_sched_context_new(g.s, 1);
+	CHECK_EQ_U64(put(&g, wb, 10, 1, 0x20, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(rp_sched_wait(g.s, wb), 0);
+	CHECK_EQ_U64(put(&g, sync, 0, 1, 0x10, F2FS_DEV_TAG_NODE), 0);
+	CHECK_EQ_U64(rp_sched_wait(g.s, sync), 0);
+	t0 = now_ns();
+	CHECK_EQ_U64(put(&g, wb, 11, 1, 0x21, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(rp_sched_wait(g.s, wb), 0);
+	t0 = now_ns() - t0;
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	rig_close(&g);
+	return t0 / MS;
+}
+
+static void test_wants_back(void)
+{
+	uint64_t back = wants_back_case(false), guarded = wants_back_case(true);
+
+	printf("write-back back within 3 x slice_idle while a sync context idles (300 ms): "
+	       "%llu ms, %llu ms when the sync context is guarded\n",
+	       (unsigned long long)back, (unsigned long long)guarded);
+	CHECK(back < 150);
+	CHECK(guarded >= 250);
+}
+
 static void test_inject(void)
 {
 	uint64_t on = inject_case(true), off = inject_case(false);
@@ -1284,6 +1329,41 @@ static void test_flush_barrier(void)
 	rig_close(&g);
 }
 
+/*
+ * With flush_bypass a flush and the write issued behind it (a commit
+ * block) go past the scheduler: once the flush is done the write enters
+ * the device before another context's write the scheduler holds.
+ */
+static void test_flush_bypass(void)
+{
+	struct rp_sched_config c = two_classes(1000, 1, false);
+	static const enum rec_kind kind[] = {REC_WRITE, REC_FLUSH, REC_WRITE, REC_WRITE};
+	static const uint8_t first[] = {0xc1, 0, 0xc2, 0xd1};
+	struct rig g;
+	unsigned int i;
+
+	c.queue_depth = 1;
+	c.defer_flush = true;
+	c.flush_bypass = true;
+	rig_open(&g, 1 * MIB, &c, true);
+	CHECK_EQ_U64(rp_sched_context_new(g.s, 1), 1);
+	CHECK_EQ_U64(put(&g, 0, 0, 1, 0xc1, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	CHECK_EQ_U64(put(&g, 1, 8, 1, 0xd1, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(rp_sched_set_current(g.s, 0), 0);
+	CHECK_EQ_U64(f2fs_dev_flush(g.dev), 0);
+	CHECK_EQ_U64(put(&g, 0, 1, 1, 0xc2, F2FS_DEV_TAG_DATA), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 4);
+	for (i = 0; i < 4 && i < g.rec.n; i++) {
+		CHECK_EQ_U64(g.rec.log[i].kind, kind[i]);
+		if (kind[i] == REC_WRITE)
+			CHECK_EQ_U64(g.rec.log[i].first, first[i]);
+	}
+	rig_close(&g);
+}
+
 /* A single-block read of a block written or read before comes from the cache, with no I/O. */
 static void test_block_cache(void)
 {
@@ -1596,6 +1676,7 @@ int main(void)
 	RUN(test_budget);
 	RUN(test_slice_idle);
 	RUN(test_inject);
+	RUN(test_wants_back);
 	RUN(test_async_charge);
 	RUN(test_no_credit_hoarding);
 	RUN(test_small_write_not_behind_backlog);
@@ -1613,6 +1694,7 @@ int main(void)
 	RUN(test_slots_async);
 	RUN(test_slots_round_robin);
 	RUN(test_flush_barrier);
+	RUN(test_flush_bypass);
 	RUN(test_block_cache);
 	RUN(test_io_error);
 	RUN(test_close_drains);
