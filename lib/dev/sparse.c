@@ -12,9 +12,10 @@
  * touched: "don't care").  Closing a device written to hands the runs to
  * android-libsparse, which writes the file; its raw chunks point into the
  * mapping, so nothing is copied, and the mapping's pages are freed as
- * they are written out.  Opening an existing image reads its
- * chunks through libsparse into the same form.  Without libsparse the
- * calls say -EOPNOTSUPP.
+ * they are written out.  The write path builds its runs of blocks right in
+ * the mapping (f2fs_dev_memory), so a block is copied into it only once.
+ * Opening an existing image reads its chunks through libsparse into the
+ * same form.  Without libsparse the calls say -EOPNOTSUPP.
  */
 #include "config.h"
 
@@ -241,7 +242,8 @@ static int sparse_write(struct f2fs_device *dev, const void *buf, uint64_t off, 
 
 	(void)tag;
 	populate(s, off, len);
-	memcpy(s->buf + off, buf, len);
+	if (buf != s->buf + off) /* else built in place (f2fs_dev_memory) */
+		memcpy(s->buf + off, buf, len);
 	mark_data(s, off / F2FS_BLKSIZE, (off + len + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE);
 	s->dirty = true;
 	return 0;
@@ -288,6 +290,13 @@ static int sparse_flush(struct f2fs_device *dev)
 {
 	(void)dev; /* the file is written on close */
 	return 0;
+}
+
+/* The image's memory, made present first: the caller writes there next. */
+static void *sparse_memory(struct f2fs_device *dev, uint64_t off, size_t len)
+{
+	populate(dev->sparse, off, len);
+	return dev->sparse->buf + off;
 }
 
 static void sparse_prefetch(struct f2fs_device *dev, uint64_t off, uint64_t len)
@@ -470,6 +479,7 @@ static const struct dev_ops sparse_ops = {
     .flush = sparse_flush,
     .close = sparse_close,
     .prefetch = sparse_prefetch,
+    .memory = sparse_memory,
 };
 
 /* A writer holds the image's flock, as unix.c's writers of image files do. */
