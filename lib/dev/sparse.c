@@ -342,10 +342,14 @@ static int add_chunks(struct sparse_image *s, struct sparse_file *sf)
  * RELEASE_BYTES, and each slice's pages are given back to the system as
  * soon as they are written.  The file's page cache then takes the memory
  * the image gives up instead of coming on top of it: a load holds one
- * copy of the image at its end, not two.
+ * copy of the image at its end, not two.  Slices are 1 MiB: with 8 MiB
+ * ones (large writes, for which the kernel's page cache takes large
+ * folios) half of the loads of /usr/include spent twice as long, 0.55 s
+ * against 0.26 s, in the writes, on a virtual machine that gives free
+ * memory back to its host; with 1 MiB ones none did.
  */
 #define STAGE_BYTES   (64u << 10)
-#define RELEASE_BYTES (8u << 20)
+#define RELEASE_BYTES (1u << 20)
 
 struct sparse_out {
 	struct sparse_image *s;

@@ -253,7 +253,7 @@ static unsigned char big_byte(uint64_t b, size_t i)
 
 /*
  * A raw chunk larger than the writer's slices (it writes a raw chunk a
- * few MiB at a time, giving the image's pages back behind it), between a
+ * MiB at a time, giving the image's pages back behind it), between a
  * small raw chunk and a fill chunk: the file reads back with every byte
  * in place and the chunks around it intact.
  */
