@@ -189,6 +189,20 @@ int f2fs_dev_write_tagged(struct f2fs_device *dev, const void *buf, uint64_t off
 			  enum f2fs_dev_tag tag);
 
 /*
+ * The device's own memory for [off, off+len), when its backend keeps the
+ * whole device in one array in memory (the sparse backend), else NULL (a
+ * file, a block device, a stacked or concatenated device, read-only, out
+ * of range).  The memory of adjacent ranges is adjacent.  A writer may
+ * build a write in place there and then write it with
+ * f2fs_dev_write_tagged() from that same memory, which copies nothing: the
+ * write still says what was written (a sparse image marks the blocks
+ * written).  Until that write the bytes placed there already read back,
+ * and a zero or discard of the range in between clears them, so only a
+ * writer that owns the range (the write path's pending run) may do this.
+ */
+void *f2fs_dev_memory(struct f2fs_device *dev, uint64_t off, size_t len);
+
+/*
  * Make [off, off+len) read as zeros.  On files this punches a hole (sparse,
  * no data written); on block devices BLKZEROOUT, falling back to writes.
  */

@@ -31,6 +31,10 @@ struct dev_ops {
 	int (*flush)(struct f2fs_device *dev);
 	int (*close)(struct f2fs_device *dev);
 	void (*prefetch)(struct f2fs_device *dev, uint64_t off, uint64_t len);
+	/* a backend holding the device in one array in memory: [off, off+len) in it
+	 * (f2fs_dev_memory)
+	 */
+	void *(*memory)(struct f2fs_device *dev, uint64_t off, size_t len);
 	/* zoned devices only (NULL otherwise); ranges are checked by zone.c */
 	int (*report_zones)(struct f2fs_device *dev, uint64_t off, struct f2fs_zone *zones,
 			    unsigned int max, unsigned int *nr);

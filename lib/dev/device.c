@@ -228,6 +228,13 @@ int f2fs_dev_write_tagged(struct f2fs_device *dev, const void *buf, uint64_t off
 	return dev->ops->write(dev, buf, off, len, tag);
 }
 
+void *f2fs_dev_memory(struct f2fs_device *dev, uint64_t off, size_t len)
+{
+	if (dev->readonly || !dev->ops->memory || !range_fits(dev, off, len) || !len)
+		return NULL;
+	return dev->ops->memory(dev, off, len);
+}
+
 int f2fs_dev_write(struct f2fs_device *dev, const void *buf, uint64_t off, size_t len)
 {
 	return f2fs_dev_write_tagged(dev, buf, off, len, F2FS_DEV_TAG_NONE);

@@ -12,9 +12,10 @@
  * touched: "don't care").  Closing a device written to hands the runs to
  * android-libsparse, which writes the file; its raw chunks point into the
  * mapping, so nothing is copied, and the mapping's pages are freed as
- * they are written out.  Opening an existing image reads its
- * chunks through libsparse into the same form.  Without libsparse the
- * calls say -EOPNOTSUPP.
+ * they are written out.  The write path builds its runs of blocks right in
+ * the mapping (f2fs_dev_memory), so a block is copied into it only once.
+ * Opening an existing image reads its chunks through libsparse into the
+ * same form.  Without libsparse the calls say -EOPNOTSUPP.
  */
 #include "config.h"
 
@@ -87,9 +88,12 @@ int f2fs_dev_sparse_open(const char *path, unsigned int flags, struct f2fs_devic
 /*
  * The mapping is made present a region at a time on the first write into
  * it: one call instead of a page fault per block, which cost a tenth of a
- * load's time.
+ * load's time.  Regions are small enough that a metadata area written in
+ * a few blocks (superblock, checkpoint, NAT, SIT, SSA) does not take much
+ * more: with 2 MiB ones a load of /usr/include made 20 MiB present for
+ * 150 blocks, an eighth of the image.
  */
-#define REGION_BYTES  (2u << 20)
+#define REGION_BYTES  (256u << 10)
 
 struct sparse_image {
 	int fd;
@@ -241,7 +245,8 @@ static int sparse_write(struct f2fs_device *dev, const void *buf, uint64_t off, 
 
 	(void)tag;
 	populate(s, off, len);
-	memcpy(s->buf + off, buf, len);
+	if (buf != s->buf + off) /* else built in place (f2fs_dev_memory) */
+		memcpy(s->buf + off, buf, len);
 	mark_data(s, off / F2FS_BLKSIZE, (off + len + F2FS_BLKSIZE - 1) / F2FS_BLKSIZE);
 	s->dirty = true;
 	return 0;
@@ -290,6 +295,13 @@ static int sparse_flush(struct f2fs_device *dev)
 	return 0;
 }
 
+/* The image's memory, made present first: the caller writes there next. */
+static void *sparse_memory(struct f2fs_device *dev, uint64_t off, size_t len)
+{
+	populate(dev->sparse, off, len);
+	return dev->sparse->buf + off;
+}
+
 static void sparse_prefetch(struct f2fs_device *dev, uint64_t off, uint64_t len)
 {
 	(void)dev, (void)off, (void)len; /* in memory */
@@ -330,10 +342,14 @@ static int add_chunks(struct sparse_image *s, struct sparse_file *sf)
  * RELEASE_BYTES, and each slice's pages are given back to the system as
  * soon as they are written.  The file's page cache then takes the memory
  * the image gives up instead of coming on top of it: a load holds one
- * copy of the image at its end, not two.
+ * copy of the image at its end, not two.  Slices are 1 MiB: with 8 MiB
+ * ones (large writes, for which the kernel's page cache takes large
+ * folios) half of the loads of /usr/include spent twice as long, 0.55 s
+ * against 0.26 s, in the writes, on a virtual machine that gives free
+ * memory back to its host; with 1 MiB ones none did.
  */
 #define STAGE_BYTES   (64u << 10)
-#define RELEASE_BYTES (8u << 20)
+#define RELEASE_BYTES (1u << 20)
 
 struct sparse_out {
 	struct sparse_image *s;
@@ -470,6 +486,7 @@ static const struct dev_ops sparse_ops = {
     .flush = sparse_flush,
     .close = sparse_close,
     .prefetch = sparse_prefetch,
+    .memory = sparse_memory,
 };
 
 /* A writer holds the image's flock, as unix.c's writers of image files do. */

@@ -11,8 +11,9 @@
  * second walks that, opening entries relative to their directory's
  * descriptor: one listing and one stat per entry, and no path walked
  * again from the source's root.  Regular files are read in large chunks,
- * data extents only (SEEK_DATA/SEEK_HOLE), so holes stay holes.  Hard
- * links are found by host (device, inode).
+ * data extents only (SEEK_DATA/SEEK_HOLE), so holes stay holes, by a
+ * reader thread running ahead of the second pass (reader.c).  Hard links
+ * are found by host (device, inode).
  */
 #include "config.h"
 
@@ -40,6 +41,7 @@
 #include "f2fs/load.h"
 #include "f2fs/write.h"
 #include "f2fs/xattr.h"
+#include "load_internal.h"
 
 #define CHUNK		     (1u << 20)
 #define XATTR_LIST_MAX_BYTES 65536
@@ -50,18 +52,6 @@ struct link_entry {
 	dev_t dev;
 	ino_t ino;
 	uint32_t f2fs_ino;
-};
-
-/* A host directory as the first pass read it: its entries, sorted by name. */
-struct src_dir {
-	struct src_entry *e;
-	int n;
-};
-
-struct src_entry {
-	struct dirent *d;   /* the name */
-	struct stat sb;	    /* its lstat */
-	struct src_dir sub; /* a directory's entries */
 };
 
 struct fs_config_entry {
@@ -83,6 +73,7 @@ struct loader {
 	size_t ncfg;
 	uint64_t total_entries, done_entries;
 	struct src_dir tree; /* the source's entries */
+	struct ld_reader *reader;
 #ifdef HAVE_SELINUX
 	struct selabel_handle *labels;
 #endif
@@ -443,53 +434,40 @@ static int copy_xattrs(struct loader *l, int fd, const char *path, uint32_t ino)
 }
 
 /*
- * Where the data extent at @data of open file @fd (@size bytes) ends.  A
- * file within one volume block that has data at its start is taken whole:
- * that block is written either way, with zeros where a hole was.
+ * The data of regular file @ino (@path, @size bytes) as the reader read
+ * it, then its size; *fd is the file, open for its xattrs, or -1.  A
+ * failure still takes the file's pieces, so the reader stays in step.
  */
-static off_t extent_end(struct loader *l, int fd, off_t data, off_t size)
+static int take_file(struct loader *l, const char *path, uint32_t ino, off_t size, int *fd)
 {
-	off_t hole;
-
-	if (!data && size <= (off_t)f2fs_fs_geo(l->fs)->blk.blksize)
-		return size;
-	hole = lseek(fd, data, SEEK_HOLE);
-	return hole < 0 ? size : hole;
-}
-
-/* Copy the data extents of open file @fd (@path) into @ino, then set its size. */
-static int copy_data(struct loader *l, int fd, const char *path, uint32_t ino, off_t size)
-{
-	off_t pos = 0;
+	const struct ld_piece *p;
 	int ret = 0;
 
-	while (pos < size && !ret) {
-		off_t data = lseek(fd, pos, SEEK_DATA), hole;
-
-		if (data < 0)
-			break; /* no data past @pos (or no SEEK_DATA): the rest is a hole */
-		hole = extent_end(l, fd, data, size);
-		for (pos = data; pos < hole && !ret;) {
-			size_t want =
-			    (size_t)(hole - pos < (off_t)CHUNK ? hole - pos : (off_t)CHUNK);
-			ssize_t got = pread(fd, l->buf, want, pos);
-
-			if (got <= 0) {
-				ret =
-				    fail(l, got < 0 ? -errno : -EIO, "%s: read at %lld: %s", path,
-					 (long long)pos, got < 0 ? strerror(errno) : "file shrank");
-				break;
-			}
-			ret = f2fs_pwrite(l->fs, ino, l->buf, (size_t)got, (uint64_t)pos);
-			if (ret)
-				ret = fail(l, ret, "%s: %s", path, strerror(-ret));
-			pos += got;
-			l->st->bytes += (uint64_t)got;
-		}
+	for (p = ld_reader_next(l->reader); p->kind == LD_DATA; p = ld_reader_next(l->reader)) {
+		if (!ret)
+			ret = f2fs_pwrite(l->fs, ino, p->data, p->len, (uint64_t)p->off);
+		l->st->bytes += p->len;
+		ld_reader_done(l->reader);
 	}
+	*fd = p->fd;
+	if (!ret)
+		ret = p->err;
+	ld_reader_done(l->reader);
 	if (!ret)
 		ret = f2fs_truncate(l->fs, ino, (uint64_t)size);
 	return ret ? fail(l, ret, "%s: %s", path, strerror(-ret)) : 0;
+}
+
+/* The reader's pieces of a file not read again (a hard link's other name): dropped. */
+static void skip_file(struct loader *l)
+{
+	const struct ld_piece *p;
+
+	for (p = ld_reader_next(l->reader); p->kind == LD_DATA; p = ld_reader_next(l->reader))
+		ld_reader_done(l->reader);
+	if (p->fd >= 0)
+		close(p->fd);
+	ld_reader_done(l->reader);
 }
 
 /* -r: the saved blocks of compressed file @ino back to the volume. */
@@ -619,21 +597,26 @@ static int make_symlink(struct loader *l, int dfd, const char *path, uint32_t di
 	return f2fs_create(l->fs, dir, name, strlen(name), a, dest, ino);
 }
 
-/* The contents of entry @e (regular file or directory, open as @fd) and its xattrs. */
-static int load_contents(struct loader *l, const struct src_entry *e, int fd, const char *path,
+/*
+ * The contents of entry @e (a regular file from the reader, which hands it
+ * over open as *fd when it has xattrs, or a directory open as *fd) and its
+ * xattrs.
+ */
+static int load_contents(struct loader *l, const struct src_entry *e, int *fd, const char *path,
 			 const char *target, uint32_t ino, bool release)
 {
 	const struct stat *sb = &e->sb;
 	int ret = 0;
 
 	if (S_ISREG(sb->st_mode))
-		ret = copy_data(l, fd, path, ino, sb->st_size);
+		ret = take_file(l, path, ino, sb->st_size, fd);
 	if (!ret && release)
 		ret = release_blocks(l, path, ino);
 	else if (S_ISDIR(sb->st_mode))
-		ret = load_dir(l, fd, path, target, ino, &e->sub);
-	if (!ret && !S_ISLNK(sb->st_mode))
-		ret = copy_xattrs(l, fd, path, ino);
+		ret = load_dir(l, *fd, path, target, ino, &e->sub);
+	/* a regular file the reader closed has no xattrs */
+	if (!ret && !S_ISLNK(sb->st_mode) && (*fd >= 0 || !S_ISREG(sb->st_mode)))
+		ret = copy_xattrs(l, *fd, path, ino);
 	return ret;
 }
 
@@ -649,6 +632,8 @@ static int load_entry(struct loader *l, int dfd, const char *path, const char *t
 	int fd = -1, ret;
 
 	if (!S_ISDIR(sb->st_mode) && sb->st_nlink > 1 && find_link(l, sb, &ino)) {
+		if (S_ISREG(sb->st_mode))
+			skip_file(l);
 		ret = f2fs_link(l->fs, ino, dir, name, strlen(name));
 		l->st->hard_links++;
 		return ret ? fail(l, ret, "%s: %s", path, strerror(-ret)) : 0;
@@ -660,10 +645,10 @@ static int load_entry(struct loader *l, int dfd, const char *path, const char *t
 		ret = f2fs_create(l->fs, dir, name, strlen(name), &a, NULL, &ino);
 	if (ret)
 		return fail(l, ret, "%s: %s", path, strerror(-ret));
-	if (S_ISREG(sb->st_mode) || S_ISDIR(sb->st_mode))
-		ret = open_entry(l, dfd, path, name, S_ISDIR(sb->st_mode), &fd);
+	if (S_ISDIR(sb->st_mode))
+		ret = open_entry(l, dfd, path, name, true, &fd);
 	if (!ret)
-		ret = load_contents(l, e, fd, path, target, ino,
+		ret = load_contents(l, e, &fd, path, target, ino,
 				    a.compress && l->o->release_compressed);
 	if (fd >= 0)
 		close(fd);
@@ -788,8 +773,14 @@ int f2fs_load_tree(struct f2fs_fs *fs, const struct f2fs_load_options *o,
 	if (!ret)
 		ret = open_labels(&l);
 	f2fs_fs_progress(fs, 2, 2, "loading", 0, l.total_entries);
+	if (!ret) {
+		ret = ld_reader_start(&l.tree, fd, f2fs_fs_geo(fs)->blk.blksize, &l.reader);
+		if (ret)
+			fail(&l, ret, "cannot start reading the source: %s", strerror(-ret));
+	}
 	if (!ret)
 		ret = load_dir(&l, fd, o->source, o->mount_point, root, &l.tree);
+	ld_reader_stop(l.reader);
 	close(fd);
 	if (!ret)
 		ret = label(&l, root, o->mount_point, S_IFDIR);

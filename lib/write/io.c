@@ -10,6 +10,9 @@
  * device can schedule or account it and the device can hint its lifetime
  * (a run that crosses into another log's segment leaves as two requests).  Reads of the write path
  * look at the pending run first, so a block queued and not yet sent reads back as written.
+ * A device that keeps its contents in memory (a sparse image) lends the run's
+ * place in it (f2fs_dev_memory): blocks are queued there, and sending the
+ * run copies nothing.
  */
 #include "config.h"
 
@@ -30,6 +33,7 @@ int wr_io_init(struct wr_io *io, uint32_t blksize)
 	if (posix_memalign(&buf, blksize, WR_IO_MAX_BYTES))
 		return -ENOMEM;
 	io->buf = buf;
+	io->run = buf;
 	return 0;
 }
 
@@ -104,7 +108,7 @@ int wr_io_submit(struct f2fs_wr *w)
 
 	if (!io->count)
 		return 0;
-	ret = send(w, io->start, io->buf, io->count, io->kind);
+	ret = send(w, io->start, io->run, io->count, io->kind);
 	io->count = 0;
 	return ret;
 }
@@ -112,10 +116,13 @@ int wr_io_submit(struct f2fs_wr *w)
 int wr_write_block(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, int kind)
 {
 	struct wr_io *io = &w->io;
+	uint8_t *mem =
+	    f2fs_dev_memory(w->fs->dev, f2fs_blk_to_bytes(&w->fs->geo, blkaddr), io->blksize);
 	int ret;
 
-	if (io->count &&
-	    (io->kind != kind || blkaddr != io->start + io->count || io->count == io->max_blocks)) {
+	/* a run is built in one place: the I/O buffer or the device's memory */
+	if (io->count && (io->kind != kind || blkaddr != io->start + io->count ||
+			  io->count == io->max_blocks || !mem != (io->run == io->buf))) {
 		ret = wr_io_submit(w);
 		if (ret)
 			return ret;
@@ -123,8 +130,9 @@ int wr_write_block(struct f2fs_wr *w, uint64_t blkaddr, const void *buf, int kin
 	if (!io->count) {
 		io->start = blkaddr;
 		io->kind = kind;
+		io->run = mem ? mem : io->buf;
 	}
-	memcpy(io->buf + (size_t)io->count * io->blksize, buf, io->blksize);
+	memcpy(io->run + (size_t)io->count * io->blksize, buf, io->blksize);
 	io->count++;
 	return 0;
 }
@@ -163,7 +171,7 @@ int wr_read_block(struct f2fs_wr *w, uint64_t blkaddr, void *buf)
 	int ret;
 
 	if (io->count && blkaddr >= io->start && blkaddr < io->start + io->count) {
-		memcpy(buf, io->buf + (size_t)(blkaddr - io->start) * io->blksize, io->blksize);
+		memcpy(buf, io->run + (size_t)(blkaddr - io->start) * io->blksize, io->blksize);
 		return 0;
 	}
 	ret = f2fs_dev_read(w->fs->dev, buf, f2fs_blk_to_bytes(&w->fs->geo, blkaddr), io->blksize);

@@ -38,7 +38,8 @@ union wr_block {
 #define WR_IO_MAX_BYTES (4u << 20) /* per device write request */
 
 struct wr_io {
-	uint8_t *buf;	     /* the pending run of blocks */
+	uint8_t *buf;	     /* the I/O buffer */
+	uint8_t *run;	     /* the pending run of blocks: buf, or the device's memory */
 	uint32_t blksize;    /* the volume's block size */
 	uint32_t max_blocks; /* blocks in WR_IO_MAX_BYTES */
 	uint64_t start;	     /* its first block address */

@@ -205,6 +205,46 @@ static void test_reopen_and_rewrite(void)
 	unlink(path);
 }
 
+/*
+ * Blocks built in the image's own memory (f2fs_dev_memory) and then
+ * written from it: they read back and become a raw chunk; adjacent ranges
+ * are adjacent in memory; blocks never written stay "don't care" even
+ * after their memory was lent; nothing is lent out of range or read-only.
+ */
+static void test_write_built_in_place(void)
+{
+	struct f2fs_device *dev;
+	unsigned char *mem, *next, blk[BLK];
+	struct runs rs;
+	char path[256];
+
+	temp_name(path, sizeof(path));
+	CHECK(f2fs_dev_sparse_create(path, NBLOCKS * BLK, &dev) == 0);
+	if (!dev)
+		return;
+	mem = f2fs_dev_memory(dev, 20 * BLK, BLK);
+	next = f2fs_dev_memory(dev, 21 * BLK, BLK);
+	CHECK(mem && next == mem + BLK);
+	CHECK(f2fs_dev_memory(dev, 30 * BLK, BLK) != NULL); /* lent, never written */
+	CHECK(f2fs_dev_memory(dev, (NBLOCKS - 1) * BLK, 2 * BLK) == NULL);
+	CHECK(f2fs_dev_memory(dev, NBLOCKS * BLK, BLK) == NULL);
+	if (mem && next) {
+		fill_buf(mem, 2 * BLK, 0xd4);
+		CHECK(f2fs_dev_write(dev, mem, 20 * BLK, 2 * BLK) == 0);
+	}
+	CHECK(f2fs_dev_read(dev, blk, 21 * BLK, BLK) == 0 && bytes_are(blk, BLK, 0xd4));
+	CHECK(f2fs_dev_close(dev) == 0);
+	CHECK(read_runs(path, &rs));
+	CHECK_EQ_U64(rs.n, 1);
+	CHECK(run_is(&rs, 0, 'r', 20, 2) && rs.r[0].first == 0xd4);
+	CHECK(f2fs_dev_sparse_open(path, F2FS_DEV_RDONLY, &dev) == 0);
+	if (dev) {
+		CHECK(f2fs_dev_memory(dev, 20 * BLK, BLK) == NULL);
+		CHECK(f2fs_dev_close(dev) == 0);
+	}
+	unlink(path);
+}
+
 /* The byte block @b of the large-chunk test holds at offset @i. */
 static unsigned char big_byte(uint64_t b, size_t i)
 {
@@ -213,7 +253,7 @@ static unsigned char big_byte(uint64_t b, size_t i)
 
 /*
  * A raw chunk larger than the writer's slices (it writes a raw chunk a
- * few MiB at a time, giving the image's pages back behind it), between a
+ * MiB at a time, giving the image's pages back behind it), between a
  * small raw chunk and a fill chunk: the file reads back with every byte
  * in place and the chunks around it intact.
  */
@@ -380,6 +420,7 @@ int main(void)
 	CHECK(f2fs_dev_sparse_supported());
 	RUN(test_write_then_read_back);
 	RUN(test_reopen_and_rewrite);
+	RUN(test_write_built_in_place);
 	RUN(test_large_chunk_round_trip);
 	RUN(test_read_only_is_not_rewritten);
 	RUN(test_unwritten_new_image_is_removed);
