@@ -195,7 +195,9 @@ static void close_old(struct rebuild *b)
 /* Both copies of every NAT block, as stored (no checkpoint needed to read them). */
 static int read_raw_nat(struct rebuild *b)
 {
-	struct f2fs_nat_entry blk[F2FS_MAX_BLKSIZE / sizeof(struct f2fs_nat_entry)];
+	/* a whole block: 9-byte entries do not fill one exactly */
+	uint8_t buf[F2FS_MAX_BLKSIZE];
+	const struct f2fs_nat_entry *blk = (const struct f2fs_nat_entry *)buf;
 	uint32_t per = b->geo.blk.nat_per_block, nat_blocks = b->max_nid / per, idx, i, nid;
 	int copy;
 
@@ -206,7 +208,7 @@ static int read_raw_nat(struct rebuild *b)
 		for (copy = 0; copy < 2; copy++) {
 			uint64_t addr = f2fs_nat_block_addr(&b->sb, idx, copy);
 
-			if (f2fs_dev_read(b->dev, blk, addr * bs(b), bs(b)))
+			if (f2fs_dev_read(b->dev, buf, addr * bs(b), bs(b)))
 				continue;
 			for (i = 0; i < per; i++) {
 				nid = idx * per + i;
