@@ -101,7 +101,7 @@ static void fifo_give(struct rp_fifo_lock *l)
  * latency later (--ckpt-wakeup-us), while the releaser goes back to user
  * space at once: the releaser's next touch may land before the waiter's
  * checkpoint blocks operations and is then covered by it (a 6.1 guest's
- * trace of ckpt-storm without merge: a quarter of the fsyncs need no
+ * trace of ckpt-storm without merge: a fifth of the fsyncs needed no
  * checkpoint of their own).  Nobody takes it past a waiter; of two woken
  * waiters the first to run takes it, and the other sets the handoff bit
  * (RWSEM_FLAG_HANDOFF): the next release is its own at once.
@@ -375,15 +375,18 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 		 * f2fs_do_write_data_page: write-back waits out a checkpoint;
 		 * the requests queue for their slots without the lock
 		 */
-		locked = false;
-		rp_enter(e, ctx);
 		/*
 		 * pages rewritten in place need no f2fs_lock_op either
 		 * (f2fs_do_write_data_page's IPU path): decided and written
 		 * in one turn of the big lock, so no page can go out of place
 		 * during a checkpoint
 		 */
-		if (!dentries && !f2fs_writeback_in_place(e->fs, ino, n, mode == F2FS_WB_NONE)) {
+		locked = !dentries && !e->in_place;
+		if (locked)
+			rp_lock_op(e);
+		rp_enter(e, ctx);
+		if (!dentries && e->in_place &&
+		    !f2fs_writeback_in_place(e->fs, ino, n, mode == F2FS_WB_NONE)) {
 			rp_leave(e, 0);
 			rp_lock_op(e);
 			locked = true;
@@ -550,27 +553,20 @@ int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_repla
 static int commit_wait(void *arg)
 {
 	struct rp_engine *e = arg;
-	int ctx = e->cp_ctx;
-	bool cpu = e->big_holds_cpu;
-	int ret;
+	int ctx = e->cp_ctx, ret;
 
 	if (ctx < 0) /* not one of rp_write_checkpoint's: the caller holds what it holds */
 		return 0;
-	fifo_give(&e->big);
-	if (cpu)
-		cpu_give(e);
+	rp_leave(e, 0);
 	ret = rp_sched_wait(e->sched, ctx);
-	if (cpu)
-		cpu_take(e);
-	fifo_take(&e->big);
-	e->big_holds_cpu = cpu;
-	rp_sched_set_current(e->sched, ctx);
+	rp_enter(e, ctx);
 	return ret;
 }
 
 void rp_checkpoint_setup(struct rp_engine *e)
 {
-	f2fs_set_in_place_updates(e->fs, f2fs_kernel_forces_ipu(e->fs));
+	e->in_place = f2fs_kernel_forces_ipu(e->fs);
+	f2fs_set_in_place_updates(e->fs, e->in_place);
 	f2fs_set_commit_wait(e->fs, commit_wait, e);
 }
 

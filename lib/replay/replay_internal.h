@@ -104,6 +104,7 @@ struct rp_engine {
 	struct f2fs_device *sdev; /* the scheduler stacked on the caller's device */
 	struct f2fs_fs *fs;
 	uint32_t blksize; /* the volume's: a dirty page's bytes, a block read back */
+	bool in_place;	  /* the kernel would rewrite file blocks in place on this volume */
 	struct f2fs_write_stats base_stats;
 
 	struct rp_fifo_lock big; /* the big lock */

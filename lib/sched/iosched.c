@@ -140,9 +140,9 @@ struct rp_sched {
 	/* request slots: in use; contexts waiting for one, FIFO */
 	unsigned int slots, async_slots, slots_used;
 	unsigned int slot_wait_head, slot_wait_tail;
-	/* the page cache of single blocks: direct-mapped, tag block + 1 (0: empty) */
 	rp_sched_log_fn log; /* with log_arg: each completed request */
 	void *log_arg;
+	/* the page cache of single blocks: direct-mapped, tag block + 1 (0: empty) */
 	uint64_t *cache_tag;
 	uint8_t *cache_data;
 	uint64_t cache_gen; /* writes seen: a read that saw none meanwhile may be cached */

@@ -1295,6 +1295,20 @@ static void test_slots_round_robin(void)
 	rig_close(&g);
 }
 
+/* The device saw a write, a flush, then writes whose first bytes are @first[2] and @first[3]. */
+static void check_flush_order(const struct rig *g, const uint8_t first[4])
+{
+	static const enum rec_kind kind[] = {REC_WRITE, REC_FLUSH, REC_WRITE, REC_WRITE};
+	unsigned int i;
+
+	CHECK_EQ_U64(g->rec.n, 4);
+	for (i = 0; i < 4 && i < g->rec.n; i++) {
+		CHECK_EQ_U64(g->rec.log[i].kind, kind[i]);
+		if (kind[i] == REC_WRITE)
+			CHECK_EQ_U64(g->rec.log[i].first, first[i]);
+	}
+}
+
 /*
  * A write after a flush of its context waits until the flush is done, so
  * a request of another context goes between them even when the first
@@ -1303,10 +1317,8 @@ static void test_slots_round_robin(void)
 static void test_flush_barrier(void)
 {
 	struct rp_sched_config c = two_classes(1000, 1, false);
-	static const enum rec_kind kind[] = {REC_WRITE, REC_FLUSH, REC_WRITE, REC_WRITE};
 	static const uint8_t first[] = {0xc1, 0, 0xd1, 0xc2};
 	struct rig g;
-	unsigned int i;
 
 	c.queue_depth = 2;
 	c.defer_flush = true;
@@ -1320,12 +1332,7 @@ static void test_flush_barrier(void)
 	CHECK_EQ_U64(put(&g, 1, 8, 1, 0xd1, F2FS_DEV_TAG_DATA), 0);
 	rec_open_gate(&g.rec);
 	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
-	CHECK_EQ_U64(g.rec.n, 4);
-	for (i = 0; i < 4 && i < g.rec.n; i++) {
-		CHECK_EQ_U64(g.rec.log[i].kind, kind[i]);
-		if (kind[i] == REC_WRITE)
-			CHECK_EQ_U64(g.rec.log[i].first, first[i]);
-	}
+	check_flush_order(&g, first);
 	rig_close(&g);
 }
 
@@ -1337,10 +1344,8 @@ static void test_flush_barrier(void)
 static void test_flush_bypass(void)
 {
 	struct rp_sched_config c = two_classes(1000, 1, false);
-	static const enum rec_kind kind[] = {REC_WRITE, REC_FLUSH, REC_WRITE, REC_WRITE};
 	static const uint8_t first[] = {0xc1, 0, 0xc2, 0xd1};
 	struct rig g;
-	unsigned int i;
 
 	c.queue_depth = 1;
 	c.defer_flush = true;
@@ -1355,12 +1360,7 @@ static void test_flush_bypass(void)
 	CHECK_EQ_U64(put(&g, 0, 1, 1, 0xc2, F2FS_DEV_TAG_DATA), 0);
 	rec_open_gate(&g.rec);
 	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
-	CHECK_EQ_U64(g.rec.n, 4);
-	for (i = 0; i < 4 && i < g.rec.n; i++) {
-		CHECK_EQ_U64(g.rec.log[i].kind, kind[i]);
-		if (kind[i] == REC_WRITE)
-			CHECK_EQ_U64(g.rec.log[i].first, first[i]);
-	}
+	check_flush_order(&g, first);
 	rig_close(&g);
 }
 
