@@ -163,15 +163,22 @@ TIO_SHOWN=(read_ios write_mbps read_mbps)
 # printed as MISS for the reader to weigh, not asserted.
 MAG_TOLERANCE=${XCHECK_MAG_TOLERANCE:-25}
 MAG_ASSERTED=(ckpt-storm:nomerge:cp_requested ckpt-storm:nomerge:cp_issued
-	ckpt-storm:nomerge:flushes ckpt-storm:nomerge:b_mbps ckpt-storm:nomerge:a_elapsed_s
-	ckpt-storm:nomerge:a_fsync_p50_ms ckpt-storm:nomerge:c_fsyncs_per_s
-	ckpt-storm:nomerge:dev_write_mb tiotest:serialized:write_mbps
+	ckpt-storm:nomerge:flushes ckpt-storm:nomerge:b_mbps tiotest:serialized:write_mbps
 	tiotest:serialized:read_mbps tiotest:serialized:read_requests_512k)
-# a_fsync_p99_ms 0.62: the kernel's slowest fsyncs wait behind one
-# checkpoint more than the engine's.  extents_per_file 0.6, read_ios 0.73:
-# the kernel's files are split more.
+# a_fsync_p99_ms 0.65: the kernel's slowest fsyncs wait behind one
+# checkpoint more than the engine's.  extents_per_file 0.65, read_ios 0.73:
+# the kernel's files are split more.  a_elapsed_s 1.46, a_fsync_p50_ms
+# 1.48, c_fsyncs_per_s 0.62, dev_write_mb 1.50: within 25% of an earlier
+# 6.1 build's (A's elapsed 27.8 s, every checkpoint ~175 ms behind B's
+# write-back), not of 6.1.192's (Debian's 6.1.0-57), whose flusher leaves
+# the device idle for 100-180 ms about once a second: a traced run had half
+# its checkpoints take 3-15 ms in those windows and the rest 100-265 ms,
+# and A took 15-19 s.  The engine's writer throttle keeps the flusher busy,
+# so its checkpoints are all of the slow kind.
 MAG_MISSES=(ckpt-storm:nomerge:a_fsync_p99_ms tiotest:serialized:extents_per_file
-	tiotest:serialized:read_ios)
+	tiotest:serialized:read_ios ckpt-storm:nomerge:a_elapsed_s
+	ckpt-storm:nomerge:a_fsync_p50_ms ckpt-storm:nomerge:c_fsyncs_per_s
+	ckpt-storm:nomerge:dev_write_mb)
 
 all_names() {
 	local m
