@@ -168,13 +168,15 @@ MAG_ASSERTED=(ckpt-storm:nomerge:cp_requested ckpt-storm:nomerge:cp_issued
 # a_fsync_p99_ms 0.65: the kernel's slowest fsyncs wait behind one
 # checkpoint more than the engine's.  extents_per_file 0.65, read_ios 0.73:
 # the kernel's files are split more.  a_elapsed_s 1.46, a_fsync_p50_ms
-# 1.48, c_fsyncs_per_s 0.62, dev_write_mb 1.50: within 25% of an earlier
-# 6.1 build's (A's elapsed 27.8 s, every checkpoint ~175 ms behind B's
-# write-back), not of 6.1.192's (Debian's 6.1.0-57), whose flusher leaves
-# the device idle for 100-180 ms about once a second: a traced run had half
-# its checkpoints take 3-15 ms in those windows and the rest 100-265 ms,
-# and A took 15-19 s.  The engine's writer throttle keeps the flusher busy,
-# so its checkpoints are all of the slow kind.
+# 1.48, c_fsyncs_per_s 0.62, dev_write_mb 1.50: within 25% on an earlier
+# machine with an older cached guest kernel (A's elapsed 27.8 s, every
+# checkpoint ~175 ms behind B's write-back), not on the machines where
+# Debian's 6.1.176 and 6.1.192 alike give A 11-24 s: traced, B sits at the
+# dirty limit in 4 ms pauses while its cgroup's pages go out through
+# foreign-flush write-back, which leaves the device without write-back for
+# 90-180 ms now and then; checkpoints then take 3-15 ms (a fifth to a half
+# of them).  The engine has no cgroup write-back, so its
+# checkpoints are all of the slow kind.
 MAG_MISSES=(ckpt-storm:nomerge:a_fsync_p99_ms tiotest:serialized:extents_per_file
 	tiotest:serialized:read_ios ckpt-storm:nomerge:a_elapsed_s
 	ckpt-storm:nomerge:a_fsync_p50_ms ckpt-storm:nomerge:c_fsyncs_per_s
