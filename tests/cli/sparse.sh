@@ -44,7 +44,8 @@ command -v simg2img >/dev/null || {
 # after a "blocks N" line: the sparse header and chunk headers, read directly.
 chunks() {
 	python3 - "$1" <<'EOF'
-import struct, sys
+import signal, struct, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (head) ends us quietly
 f = open(sys.argv[1], 'rb').read()
 magic, _, _, fhs, _, bs, blks, n, _ = struct.unpack_from('<IHHHHIIII', f, 0)
 assert magic == 0xed26ff3a and bs == 4096
