@@ -372,14 +372,11 @@ int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode m
 		uint64_t n = budget - done < turn ? budget - done : turn;
 
 		/*
-		 * f2fs_do_write_data_page: write-back waits out a checkpoint;
-		 * the requests queue for their slots without the lock
-		 */
-		/*
-		 * pages rewritten in place need no f2fs_lock_op either
-		 * (f2fs_do_write_data_page's IPU path): decided and written
-		 * in one turn of the big lock, so no page can go out of place
-		 * during a checkpoint
+		 * f2fs_do_write_data_page: write-back waits out a checkpoint
+		 * (f2fs_lock_op); the requests queue for their slots without
+		 * the lock.  Pages rewritten in place need no f2fs_lock_op
+		 * (its IPU path): decided and written in one turn of the big
+		 * lock, so no page can go out of place during a checkpoint.
 		 */
 		locked = !dentries && !e->in_place;
 		if (locked)

@@ -172,9 +172,9 @@ MAG_ASSERTED=(ckpt-storm:nomerge:cp_requested ckpt-storm:nomerge:cp_issued
 # so it is not skipped.  The engine's slowest wait for two; stealing and a
 # late handoff alone in the engine made every checkpoint a real one (A
 # 38.8 s), so the kernel's one-in-three skipped checkpoints come from more
-# than that.  extents_per_file 0.65, read_ios 0.73:
-# the kernel's files are split more.  a_elapsed_s 1.46, a_fsync_p50_ms
-# 1.48, c_fsyncs_per_s 0.62, dev_write_mb 1.50: within 25% on an earlier
+# than that.  extents_per_file 0.65, read_ios 0.73: the kernel's files are
+# split more.  a_elapsed_s 1.46, a_fsync_p50_ms 1.48, c_fsyncs_per_s 0.62,
+# dev_write_mb 1.50: within 25% on an earlier
 # machine with an older cached guest kernel (A's elapsed 27.8 s, every
 # checkpoint ~175 ms behind B's write-back), not on the machines where
 # Debian's 6.1.176 and 6.1.192 alike give A 11-24 s: traced, B sits at the
