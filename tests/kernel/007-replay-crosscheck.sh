@@ -42,6 +42,14 @@
 #               others are not).  With XCHECK_KERNEL_RESULTS naming the
 #               kernel figures of an earlier run, this is how a user sees
 #               how far to trust a prediction without booting again.
+#   trace       (only when XCHECK_CASES names it) one ckpt-storm run
+#               without merge in the guest with the kernel's tracing on
+#               (jobs/replay-trace.sh), summed up by tools/trace_summary.py:
+#               checkpoint durations, B's write-back requests and the
+#               pauses between them, where the write-back workers sleep,
+#               B's throttle; the console is kept as $XCHECK_OUT/trace.log.
+#               For working on the engine's model: it asserts only that
+#               the run was traced.
 #   verify      images `f2fs_io replay` wrote (tiotest and ckpt-storm) are
 #               clean for our fsck and upstream's, the kernel mounts them and
 #               reads back exactly the engine's content (replayload verify,
@@ -70,7 +78,7 @@
 #   CC, LIBF2FS              build tools/replayload.c (default cc and
 #                            <repo>/lib/libf2fs.a)
 #   XCHECK_CASES             among "ckpt-storm tiotest verify" (all by
-#                            default).  With checkpoint_merge the kernel
+#                            default) and "trace".  With checkpoint_merge the kernel
 #                            falls at random into a regime where checkpoints
 #                            take ~5 ms or one where they take ~165 ms behind
 #                            write-back, so most ckpt-storm effects stay
@@ -204,6 +212,7 @@ all_names() {
 	for m in "${TIO_ASSERTED[@]}"; do echo "replay-xcheck/tiotest/$m"; done
 	for m in "${MAG_ASSERTED[@]}"; do echo "replay-xcheck/magnitude/$m"; done
 	echo "replay-xcheck/verify"
+	echo "replay-xcheck/trace"
 }
 
 wanted() {
@@ -327,7 +336,8 @@ guest_rows() {
 }
 
 # kernel_boot WORKLOAD SETTING JOB ENV ROWS: one boot on a fresh image;
-# appends its rows to ROWS.  Returns 1 with the reason in $boot_error.
+# appends its rows to ROWS (none when ROWS is -).  Returns 1 with the
+# reason in $boot_error.
 kernel_boot() {
 	local w=$1 s=$2 job=$3 env=$4 rows=$5 img=$work/kernel.img out n
 	boot_error=
@@ -353,6 +363,7 @@ $env"
 		return 1
 	fi
 	info "$w/$s: guest ${guest_seconds}s, console $OUT/kernel-$w-$s.log"
+	[ "$rows" = - ] && return 0
 	guest_rows "$guest_log" "$w" "$s" >"$work/rows"
 	cat "$work/rows" >>"$rows"
 	n=$(awk -F'\t' '{ print $4 }' "$work/rows" | sort -u | wc -l)
@@ -775,6 +786,26 @@ build_replayload() {
 		2>"$work/replayload.build.log"
 }
 
+# ---- trace ----
+
+trace_case() {
+	local name=replay-xcheck/trace summary
+	if ! kernel_boot ckpt-storm trace "$here/jobs/replay-trace.sh" "ROUNDS=$ROUNDS
+FILE_SIZE=$STORM_SIZE
+MOUNT_OPT=nocheckpoint_merge" -; then
+		fail "$name" "$boot_error"
+		return
+	fi
+	mv "$OUT/kernel-ckpt-storm-trace.log" "$OUT/trace.log"
+	if ! summary=$(python3 "$here/tools/trace_summary.py" "$OUT/trace.log" 2>&1); then
+		fail "$name" "$summary"
+		return
+	fi
+	printf '# trace: %s\n' "${summary//$'\n'/$'\n'# trace: }" >&2
+	info "trace: console $OUT/trace.log"
+	pass "$name"
+}
+
 main() {
 	local t_all w m
 	t_all=$(now)
@@ -816,6 +847,11 @@ main() {
 		verify_case
 	else
 		skip replay-xcheck/verify "not in XCHECK_CASES"
+	fi
+	if wanted trace; then
+		trace_case
+	else
+		skip replay-xcheck/trace "not in XCHECK_CASES"
 	fi
 	cat "$work"/table-storm "$work"/table-tio "$work"/table-accuracy 2>/dev/null |
 		tee "$OUT/table.txt" | sed 's/^/# /' >&2
