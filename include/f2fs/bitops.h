@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Bits of on-disk bitmaps, and counting them.  SIT valid maps and the
+ * Bits of on-disk bitmaps, and counting them; and the one 64-bit mixer of
+ * bits (f2fs_mix64) for seeded choices and fingerprints.  SIT valid maps and the
  * checkpoint's version bitmaps number bits from the most significant bit
  * of each byte (_msb); dentry bitmaps and nat_bits from the least (_lsb).
  * __builtin_popcount compiles to a call into libgcc when the target has no
@@ -12,6 +13,18 @@
 #define F2FS_BITOPS_H
 
 #include <stdint.h>
+
+/*
+ * splitmix64's finalizer: a 64-bit mix whose every output bit depends on
+ * every input bit, for seeded choices and fingerprints.
+ */
+static inline uint64_t f2fs_mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
 
 static inline unsigned int f2fs_popcount64(uint64_t v)
 {

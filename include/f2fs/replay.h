@@ -109,6 +109,13 @@ struct f2fs_replay_policy {
 	 */
 	bool bfq_inject;
 	/*
+	 * The flusher asleep for a request slot wakes a few completions
+	 * late, as 6.1's write-back worker did in blk_mq_get_tag (on); off,
+	 * it takes the first free slot.  Meanwhile the device may run dry,
+	 * and a checkpoint then finds it free.
+	 */
+	bool late_slot_wakeup;
+	/*
 	 * How long a task woken on another CPU takes to run, drawn each
 	 * time between these (500 and 1000 us): the scheduler's wake-up
 	 * latency on CPUs busy with the writers and the flusher.  The

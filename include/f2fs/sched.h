@@ -201,6 +201,16 @@ struct rp_sched_config {
 	 * waits for a flush before it writes the next block.
 	 */
 	unsigned int slots, async_slots;
+	/*
+	 * A context of an async class that sleeps for a slot wakes only
+	 * after some completions, drawn each time it begins to wait from
+	 * what a 6.1 guest showed (RP_SCHED_LATE_WAKEUPS in iosched.c: the
+	 * write-back worker slept through 1 to 8 completions in
+	 * blk_mq_get_tag, 2 in the median), or at once when nothing is in
+	 * the device; off, it takes the first free slot.  @seed draws them.
+	 */
+	bool late_slot_wakeup;
+	uint64_t seed;
 	bool defer_flush; /* a flush returns once queued */
 	/*
 	 * Flushes, and writes a context issues behind its own unfinished

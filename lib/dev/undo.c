@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "f2fs/bitops.h"
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
 #include "f2fs/undo.h"
@@ -89,12 +90,7 @@ static uint32_t crc_of(const void *buf, size_t len)
  */
 static uint64_t fp_block(uint64_t blk, const uint8_t *data, size_t len)
 {
-	uint64_t z = (blk << 32 ^ blk >> 32) ^ crc_of(data, len);
-
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return f2fs_mix64((blk << 32 ^ blk >> 32) ^ crc_of(data, len));
 }
 
 static uint32_t fp_fold(uint64_t fp)

@@ -4,23 +4,16 @@
  * and the byte's offset, so that a rerun with the same seed writes the same
  * volume and any reader (the engine's own check, the kernel guest) can tell
  * whether a file holds what the workload wrote without keeping a copy.
- * Each aligned 8-byte word is one splitmix64 output (rp_mix64).
+ * Each aligned 8-byte word is one splitmix64 output (f2fs_mix64).
  */
 #include "config.h"
 
 #include <endian.h>
 #include <string.h>
 
+#include "f2fs/bitops.h"
 #include "f2fs/replay.h"
 #include "replay_internal.h"
-
-uint64_t rp_mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
 
 /* FNV-1a of the path: the file's part of the key. */
 static uint64_t path_key(const char *path)
@@ -41,22 +34,22 @@ static void put_word(uint8_t *dst, uint64_t v)
 
 void f2fs_replay_content(uint64_t seed, const char *path, uint64_t off, void *buf, size_t len)
 {
-	uint64_t key = rp_mix64(seed) ^ path_key(path), word = off / 8;
+	uint64_t key = f2fs_mix64(seed) ^ path_key(path), word = off / 8;
 	uint8_t *out = buf, tmp[8];
 	size_t skip = off % 8;
 
 	if (skip) {
 		size_t n = 8 - skip < len ? 8 - skip : len;
 
-		put_word(tmp, rp_mix64(key ^ word++));
+		put_word(tmp, f2fs_mix64(key ^ word++));
 		memcpy(out, tmp + skip, n);
 		out += n;
 		len -= n;
 	}
 	for (; len >= 8; len -= 8, out += 8)
-		put_word(out, rp_mix64(key ^ word++));
+		put_word(out, f2fs_mix64(key ^ word++));
 	if (len) {
-		put_word(tmp, rp_mix64(key ^ word));
+		put_word(tmp, f2fs_mix64(key ^ word));
 		memcpy(out, tmp, len);
 	}
 }

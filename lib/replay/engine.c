@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "f2fs/bitops.h"
 #include "f2fs/device.h"
 #include "f2fs/fs.h"
 #include "f2fs/read.h"
@@ -54,6 +55,7 @@ void f2fs_replay_policy_default(struct f2fs_replay_policy *p)
 	p->bfq_budget = 8ull << 20;
 	p->slice_idle_ms = 8;
 	p->bfq_inject = true;
+	p->late_slot_wakeup = true;
 	p->ckpt_wakeup_us = 500;
 	p->ckpt_wakeup_max_us = 1000;
 	p->seed = 1;
@@ -135,6 +137,8 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	cfg.slice_ns = 125000000ull; /* bfq_timeout */
 	cfg.slice_idle_ns = (uint64_t)p->slice_idle_ms * 1000000u;
 	cfg.inject = p->bfq_inject;
+	cfg.late_slot_wakeup = p->late_slot_wakeup;
+	cfg.seed = f2fs_mix64(p->seed ^ 0x51077a4eull);
 	cfg.clock = p->clock;
 	cfg.log = p->io_log;
 	cfg.log_arg = p->io_log_arg;

@@ -43,6 +43,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "f2fs/bitops.h"
 #include "f2fs/clock.h"
 #include "f2fs/fs.h"
 #include "f2fs/replay.h"
@@ -240,7 +241,7 @@ static uint64_t draw_us(uint64_t *rng, uint32_t min, uint32_t max)
 {
 	if (max <= min)
 		return min;
-	*rng = rp_mix64(*rng);
+	*rng = f2fs_mix64(*rng);
 	return min + *rng % (max - min + 1u);
 }
 

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "f2fs/bitops.h"
 #include "f2fs/fs.h"
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
@@ -580,7 +581,7 @@ static int setup_threads(struct rp_run *run, struct rp_thread *ts, struct f2fs_r
 		t->run = run;
 		t->spec = spec;
 		t->idx = (int)i;
-		t->cpu_rng = rp_mix64(e->pol->seed + i + 1);
+		t->cpu_rng = f2fs_mix64(e->pol->seed + i + 1);
 		t->rep = &rep->threads[i];
 		snprintf(t->rep->name, sizeof(t->rep->name), "%s", spec->name);
 		t->rep->io_class = spec->io_class;

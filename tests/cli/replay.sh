@@ -124,6 +124,7 @@ assert a["requested"] >= 40 and b["requested"] >= 40, (a["requested"], b["reques
 assert b["issued"] + b["skipped"] + b["merged"] <= b["requested"] + 1
 assert a["issued"] + a["skipped"] == a["requested"], a
 assert d["a"]["policy"]["weight_flusher"] == 7, d["a"]["policy"]
+assert d["a"]["policy"]["late_slot_wakeup"] is True, d["a"]["policy"]
 # the laid-out file is written back by the flusher, in its own class
 fl = [c for c in d["a"]["io_classes"] if c["class"] == "flusher"]
 assert fl and fl[0]["bytes"] >= 16 << 20, fl
@@ -308,11 +309,13 @@ OPCPU=$WORK/opcpu.trace
 } >"$OPCPU"
 opcpu_elapsed() {
 	"$MKFS" -f -q "$IMG" >/dev/null 2>&1 &&
-		"$F2FS_IO" replay --op-cpu-us 20000 --threads-cpu "$1" --json --trace "$OPCPU" "$IMG" |
+		"$F2FS_IO" replay --op-cpu-us 20000 --threads-cpu "$1" --no-late-slot-wakeup --json \
+			--trace "$OPCPU" "$IMG" |
 		python3 -c '
 import json, sys
 r = json.load(sys.stdin)["run"]
 assert r["policy"]["op_cpu_us"] == 20000, r["policy"]
+assert r["policy"]["late_slot_wakeup"] is False, r["policy"]
 assert all(t["elapsed_s"] >= 0.22 for t in r["threads"]), r["threads"]
 print("%.3f" % max(t["elapsed_s"] for t in r["threads"]))'
 }

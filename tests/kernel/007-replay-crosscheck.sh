@@ -171,9 +171,22 @@ TIO_SHOWN=(read_ios write_mbps read_mbps)
 # printed as MISS for the reader to weigh, not asserted.
 MAG_TOLERANCE=${XCHECK_MAG_TOLERANCE:-25}
 MAG_ASSERTED=(ckpt-storm:nomerge:cp_requested ckpt-storm:nomerge:cp_issued
-	ckpt-storm:nomerge:flushes ckpt-storm:nomerge:b_mbps tiotest:serialized:write_mbps
+	ckpt-storm:nomerge:flushes ckpt-storm:nomerge:b_mbps ckpt-storm:nomerge:a_fsync_p50_ms
+	ckpt-storm:nomerge:c_fsyncs_per_s tiotest:serialized:write_mbps
 	tiotest:serialized:read_mbps tiotest:serialized:read_requests_512k)
-# a_fsync_p99_ms 0.65: traced, the kernel's slowest fsyncs wait for three
+# A's fsync p50 and C's rate are within 25% (0.93-1.09 and 1.05-1.16 in
+# four comparisons on this test's volume) since the engine's flusher wakes late for a request
+# slot (--late-slot-wakeup), as traced (XCHECK_CASES=trace): 6.1's
+# write-back worker sleeps in blk_mq_get_tag through 1-8 completions (2 in
+# the median), the device meanwhile runs dry of B's write-back, and the
+# checkpoints that come then take 3-15 ms, a quarter to a half of them.
+# Before, the engine's flusher took every freed slot, every checkpoint
+# waited ~210 ms behind B's queue, and A took 1.3-1.5 times the kernel's
+# time.  A's elapsed time and the bytes written (B's 20 MB/s for as long
+# as A runs) are shown, not held: 0.78-0.84 and 0.84-0.89 in the same
+# comparisons, inside 25% but too near it for every CI run; what is
+# missing is the tail below.
+# a_fsync_p99_ms 0.55-0.59: traced, the kernel's slowest fsyncs wait for three
 # whole checkpoints: the one C began as A came, C's next one, which C takes
 # past the woken A (the rwsem's optimistic spinning) before A runs, and
 # A's own, which the handoff then gives A a wake-up later, after C's touch,
@@ -181,26 +194,9 @@ MAG_ASSERTED=(ckpt-storm:nomerge:cp_requested ckpt-storm:nomerge:cp_issued
 # late handoff alone in the engine made every checkpoint a real one (A
 # 38.8 s), so the kernel's one-in-three skipped checkpoints come from more
 # than that.  extents_per_file 0.65, read_ios 0.73: the kernel's files are
-# split more.  a_elapsed_s 1.46, a_fsync_p50_ms 1.48, c_fsyncs_per_s 0.62,
-# dev_write_mb 1.50: within 25% on an earlier
-# machine with an older cached guest kernel (A's elapsed 27.8 s, every
-# checkpoint ~175 ms behind B's write-back), not on the machines where
-# Debian's 6.1.176 and 6.1.192 alike give A 11-24 s: traced, B sits at the
-# dirty limit in 4 ms pauses while its cgroup's pages go out through
-# foreign-flush write-back, which leaves the device without write-back for
-# 90-180 ms now and then; checkpoints then take 3-15 ms (a fifth to a half
-# of them).  The engine has no cgroup write-back, so its
-# checkpoints are all of the slow kind.  Not the write-back's locking: on
-# a 4 GiB volume (XCHECK_IMG_SIZE=4G), where B's pages go out of place and
-# write-back takes f2fs_lock_op page by page, the kernel's figures are the
-# same (A 19.2 s, p50 157 ms), and an engine flusher built that way (its
-# bio filled page by page under the lock at 4 us a page, a checkpoint
-# sending the open bio ahead of its own writes, f2fs_flush_merged_writes)
-# stayed in the slow kind (A 25.4 s, p50 210 ms).
+# split more.
 MAG_MISSES=(ckpt-storm:nomerge:a_fsync_p99_ms tiotest:serialized:extents_per_file
-	tiotest:serialized:read_ios ckpt-storm:nomerge:a_elapsed_s
-	ckpt-storm:nomerge:a_fsync_p50_ms ckpt-storm:nomerge:c_fsyncs_per_s
-	ckpt-storm:nomerge:dev_write_mb)
+	tiotest:serialized:read_ios)
 
 all_names() {
 	local m

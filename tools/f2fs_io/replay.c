@@ -90,6 +90,8 @@ enum {
 	OPT_ZONE_RESET,
 	OPT_INJECT,
 	OPT_NO_INJECT,
+	OPT_LATE_WAKEUP,
+	OPT_NO_LATE_WAKEUP,
 	OPT_DIRTY_THROTTLE,
 	OPT_DEVICE_SEEK,
 	OPT_MERGE_WINDOW,
@@ -124,6 +126,8 @@ static const struct option policy_options[] = {
     {"zone-reset-ms", required_argument, NULL, OPT_ZONE_RESET},
     {"bfq-inject", no_argument, NULL, OPT_INJECT},
     {"no-bfq-inject", no_argument, NULL, OPT_NO_INJECT},
+    {"late-slot-wakeup", no_argument, NULL, OPT_LATE_WAKEUP},
+    {"no-late-slot-wakeup", no_argument, NULL, OPT_NO_LATE_WAKEUP},
     {"dirty-throttle", required_argument, NULL, OPT_DIRTY_THROTTLE},
     {"device-seek", required_argument, NULL, OPT_DEVICE_SEEK},
     {"merge-window", required_argument, NULL, OPT_MERGE_WINDOW},
@@ -331,6 +335,10 @@ static bool apply_policy(int opt, const char *arg, struct f2fs_replay_policy *p)
 	case OPT_INJECT:
 	case OPT_NO_INJECT:
 		p->bfq_inject = opt == OPT_INJECT;
+		return true;
+	case OPT_LATE_WAKEUP:
+	case OPT_NO_LATE_WAKEUP:
+		p->late_slot_wakeup = opt == OPT_LATE_WAKEUP;
 		return true;
 	case OPT_CKPT_WAKEUP:
 		return parse_us_range(arg, &p->ckpt_wakeup_us, &p->ckpt_wakeup_max_us);
@@ -1091,6 +1099,7 @@ static void json_policy(struct json *j, const struct f2fs_replay_policy *p)
 	json_u64(j, "bfq_budget", p->bfq_budget);
 	json_u64(j, "bfq_slice_idle_ms", p->slice_idle_ms);
 	json_bool(j, "bfq_inject", p->bfq_inject);
+	json_bool(j, "late_slot_wakeup", p->late_slot_wakeup);
 	json_u64(j, "ckpt_wakeup_us", p->ckpt_wakeup_us);
 	json_u64(j, "ckpt_wakeup_max_us", p->ckpt_wakeup_max_us);
 	json_u64(j, "op_cpu_us", p->op_cpu_us);
@@ -1556,7 +1565,8 @@ const struct f2fs_io_cmd f2fs_io_replay_cmds[] = {
      "  --threads-cpu N   --bfq-low-latency | --no-bfq-low-latency   --device-queue N\n"
      "  --bfq-budget SIZE   --bfq-slice-idle MS   --dirty-throttle sleep|writeback\n"
      "  --bfq-inject | --no-bfq-inject   --ckpt-wakeup-us MIN[,MAX]   --op-cpu-us MIN[,MAX]\n"
-     "  --zone-reset-ms MS   --device-seek MIN_MS,FULL_MS[,RPM]   --merge-window US\n",
+     "  --zone-reset-ms MS   --device-seek MIN_MS,FULL_MS[,RPM]   --merge-window US\n"
+     "  --late-slot-wakeup | --no-late-slot-wakeup\n",
      run_replay},
     {NULL, NULL, NULL, NULL},
 };

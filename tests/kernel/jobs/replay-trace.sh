@@ -10,6 +10,8 @@
 #                     block_ops, finish checkpoint)
 #   Q TIME COMM       a 512 KiB write inserted into the I/O scheduler
 #                     (block_rq_insert, nr_sector 1024: B's write-back)
+#   I TIME RWBS SECTOR SECTORS, D TIME RWBS SECTOR SECTORS
+#                     every request issued to the device and completed
 #   B TIME k=v...     balance_dirty_pages (dirty, limit, pause, ...)
 #   W TIME REASON     writeback_start
 #   Z TIME k=v...     sched_switch to or from a write-back worker
@@ -39,7 +41,8 @@ trace_on() {
 	rp_write $T/events/sched/sched_switch/trigger \
 		'stacktrace if prev_comm ~ "kworker/u*" && prev_state == 2'
 	rp_write $T/events/block/block_rq_insert/filter 'nr_sector == 1024'
-	for e in sched/sched_switch block/block_rq_insert f2fs/f2fs_write_checkpoint \
+	for e in sched/sched_switch block/block_rq_insert block/block_rq_issue \
+		block/block_rq_complete f2fs/f2fs_write_checkpoint \
 		writeback/balance_dirty_pages writeback/writeback_start; do
 		rp_write $T/events/$e/enable 1
 	done
@@ -55,6 +58,10 @@ trace_dump() {
 		gsub(/(prev|next)_prio=[0-9]+ ?/, "", m); print "Z", at(), m; next }
 	/^ => / { print "F", $2; next }
 	/ f2fs_write_checkpoint: / { m = $0; sub(/.*state = /, "", m); print "C", at(), m; next }
+	/ block_rq_(issue|complete): / { k = $5 ~ /issue/ ? "I" : "D"; m = $0
+		sub(/.* block_rq_[a-z]*: [0-9]+,[0-9]+ /, "", m); n = split(m, f, " ")
+		for (i = 2; i < n; i++) if (f[i] == "+") { print k, at(), f[1], f[i - 1], f[i + 1]; break }
+		next }
 	/ block_rq_insert: / { m = $0; sub(/.*\[/, "", m); sub(/\].*/, "", m); print "Q", at(), m; next }
 	/ balance_dirty_pages: / { m = $0; sub(/.* balance_dirty_pages: /, "", m); print "B", at(), m; next }
 	/ writeback_start: / { m = $0; sub(/.*reason=/, "", m); sub(/ .*/, "", m); print "W", at(), m; next }

@@ -9,11 +9,15 @@ engine's model (tests/kernel/007-replay-crosscheck.sh, XCHECK_CASES=trace):
   - B's write-back as the I/O scheduler saw it: 512 KiB requests inserted,
     the pauses between them longer than 60 ms, and how many were inserted
     during the fast and the slow checkpoints;
-  - where the write-back workers slept uninterruptibly, by kernel stack;
+  - where the write-back workers slept uninterruptibly, by kernel stack,
+    and how many request completions each sleep for a request tag
+    (blk_mq_get_tag) lasted through: the table behind the replay
+    scheduler's late slot wake-ups (RP_SCHED_LATE_WAKEUPS, iosched.c);
   - balance_dirty_pages calls (B's throttle) at and below the limit, and
     write-back starts by reason.
 Usage: trace_summary.py CONSOLE_LOG
 """
+import bisect
 import collections
 import re
 import sys
@@ -31,7 +35,7 @@ def pct(values, q):
 
 
 def parse(path):
-    ev = {"C": [], "Q": [], "B": [], "W": [], "Z": []}
+    ev = {"C": [], "Q": [], "B": [], "W": [], "Z": [], "D": []}
     figures = {}
     inside = False
     last_z = None
@@ -111,6 +115,21 @@ def main():
           % (len(sleeps), sum(s for _, s, _ in sleeps)))
     for stack, (n, secs) in sorted(by_stack.items(), key=lambda kv: -kv[1][1])[:5]:
         print("  %7.2f s %5d  %s" % (secs, n, stack))
+    done = sorted(e["t"] for e in ev["D"])
+    through = collections.Counter()
+    for start, secs, stack in sleeps:
+        if "blk_mq_get_tag" in stack:
+            n = bisect.bisect_right(done, start + secs) - bisect.bisect_right(done, start)
+            if n:
+                through[n] += 1
+    total = sum(through.values())
+    if total:
+        cum, shares = 0, []
+        for n in sorted(through):
+            cum += through[n]
+            shares.append("%d: %d" % (n, round(1000 * cum / total)))
+        print("tag sleeps woken after N completions (%d sleeps; cumulative thousandths): %s"
+              % (total, ", ".join(shares)))
     bdp = [e["kv"] for e in ev["B"]]
     at_limit = sum(int(k.get("dirty", 0)) >= int(k.get("limit", 1 << 62)) for k in bdp)
     print("balance_dirty_pages: %d calls, %d at or over the limit" % (len(bdp), at_limit))

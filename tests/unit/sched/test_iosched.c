@@ -1269,6 +1269,50 @@ static void test_slots_async(void)
 	rig_close(&g);
 }
 
+/*
+ * Position among the device's writes of the third write of an async
+ * context with two slots, which sleeps for one while a sync write comes:
+ * with late_slot_wakeup (seed 4 draws five completions) it wakes only
+ * when the device has nothing left, after the sync write; without it, at
+ * the completion that frees a slot, and goes before the sync write (its
+ * class real-time).
+ */
+static unsigned int late_wakeup_position(bool late)
+{
+	struct rp_sched_config c = two_classes(100, 100, true);
+	struct rig g;
+	unsigned int i, pos = 99;
+
+	c.classes[1].async = true;
+	c.slots = 2;
+	c.async_slots = 2;
+	c.late_slot_wakeup = late;
+	c.seed = 4;
+	rig_open(&g, 1 * MIB, &c, true);
+	CHECK_EQ_U64(rp_sched_context_new(g.s, 1), 1);
+	CHECK_EQ_U64(put(&g, 1, 0, 1, 0xa1, F2FS_DEV_TAG_DATA), 0);
+	rec_wait_held(&g.rec);
+	CHECK_EQ_U64(put(&g, 1, 1, 1, 0xa2, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, 1, 2, 1, 0xa3, F2FS_DEV_TAG_DATA), 0);
+	CHECK_EQ_U64(put(&g, 0, 16, 1, 0xb0, F2FS_DEV_TAG_DATA), 0);
+	rec_open_gate(&g.rec);
+	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
+	CHECK_EQ_U64(g.rec.n, 4);
+	for (i = 0; i < g.rec.n; i++)
+		if (g.rec.log[i].first == 0xa3)
+			pos = i;
+	CHECK(holds(g.mem, 2 * BLK, BLK, 0xa3));
+	rig_close(&g);
+	return pos;
+}
+
+/* An async context asleep for a slot wakes some completions late (late_slot_wakeup). */
+static void test_slots_late_wakeup(void)
+{
+	CHECK_EQ_U64(late_wakeup_position(true), 3);
+	CHECK_EQ_U64(late_wakeup_position(false), 2);
+}
+
 /* Free slots go round the waiting contexts, one request each, in the order they began to wait. */
 static void test_slots_round_robin(void)
 {
@@ -1693,6 +1737,7 @@ int main(void)
 	RUN(test_context_cap);
 	RUN(test_slots_async);
 	RUN(test_slots_round_robin);
+	RUN(test_slots_late_wakeup);
 	RUN(test_flush_barrier);
 	RUN(test_flush_bypass);
 	RUN(test_block_cache);
