@@ -516,7 +516,9 @@ static void slot_give_back(struct rp_sched *s, struct req *r)
  * A request after a flush of its context goes only once the flush is
  * done: the kernel's submitter waits for the flush (and what it covers)
  * before it writes the next block, as a checkpoint waits for its pack
- * before the block that commits it.
+ * before the block that commits it.  A context asleep for a slot
+ * (late_slot_wakeup) goes once enough completions woke it, or when the
+ * device has nothing left that could.
  */
 static bool may_go(const struct rp_sched *s, unsigned int id, const struct req *r)
 {
