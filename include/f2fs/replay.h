@@ -112,7 +112,7 @@ struct f2fs_replay_policy {
 	 * The flusher asleep for a request slot wakes a few completions
 	 * late, as 6.1's write-back worker did in blk_mq_get_tag (on); off,
 	 * it takes the first free slot.  Meanwhile the device may run dry,
-	 * and a checkpoint then finds it free.
+	 * and a checkpoint then finds it free.  Never on a zoned device.
 	 */
 	bool late_slot_wakeup;
 	/*

@@ -137,7 +137,14 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	cfg.slice_ns = 125000000ull; /* bfq_timeout */
 	cfg.slice_idle_ns = (uint64_t)p->slice_idle_ms * 1000000u;
 	cfg.inject = p->bfq_inject;
-	cfg.late_slot_wakeup = p->late_slot_wakeup;
+	/*
+	 * Not on a zoned device: the kernel schedules those with mq-deadline
+	 * and its zone write locks, without BFQ's async depth the late
+	 * wake-ups were recorded under (and here they let a write reach a
+	 * host-managed zone past its pointer)
+	 */
+	cfg.late_slot_wakeup =
+	    p->late_slot_wakeup && f2fs_dev_zone_info(dev)->model == F2FS_ZONED_NONE;
 	cfg.seed = f2fs_mix64(p->seed ^ 0x51077a4eull);
 	cfg.clock = p->clock;
 	cfg.log = p->io_log;
