@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Bits of on-disk bitmaps, and counting them; and the one 64-bit mixer of
- * bits (f2fs_mix64) for seeded choices and fingerprints.  SIT valid maps and the
- * checkpoint's version bitmaps number bits from the most significant bit
- * of each byte (_msb); dentry bitmaps and nat_bits from the least (_lsb).
+ * bits (f2fs_mix64) for seeded choices and fingerprints.  SIT valid maps
+ * and the checkpoint's version bitmaps number bits from the most
+ * significant bit of each byte (_msb); dentry bitmaps and nat_bits from
+ * the least (_lsb).
  * __builtin_popcount compiles to a call into libgcc when the target has no
  * popcnt instruction (the default x86-64 baseline), which made bitmap scans
  * the hot spot of a check; the SWAR count below is a handful of

@@ -183,7 +183,6 @@ static inline void rp_sleep(const struct rp_engine *e, uint64_t until_ns)
 /* @weight as BFQ serves a queue it raises (low_latency), within the scheduler's range. */
 uint32_t rp_raised_weight(const struct f2fs_replay_policy *p, uint32_t weight);
 
-
 /*
  * f2fs_lock_op()/f2fs_unlock_op(): operations that allocate blocks or
  * change the namespace hold it shared; a checkpoint holds it exclusive

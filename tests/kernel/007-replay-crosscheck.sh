@@ -78,13 +78,14 @@
 #   CC, LIBF2FS              build tools/replayload.c (default cc and
 #                            <repo>/lib/libf2fs.a)
 #   XCHECK_CASES             among "ckpt-storm tiotest verify" (all by
-#                            default) and "trace".  With checkpoint_merge the kernel
-#                            falls at random into a regime where checkpoints
-#                            take ~5 ms or one where they take ~165 ms behind
-#                            write-back, so most ckpt-storm effects stay
-#                            inside the kernel's spread; the engine (BFQ
-#                            idling on the checkpoint thread's queue,
-#                            --bfq-slice-idle) is always in the fast one.
+#                            default) and "trace".  With checkpoint_merge
+#                            the kernel falls at random into a regime where
+#                            checkpoints take ~5 ms or one where they take
+#                            ~165 ms behind write-back, so most ckpt-storm
+#                            effects stay inside the kernel's spread; the
+#                            engine (BFQ idling on the checkpoint thread's
+#                            queue, --bfq-slice-idle) is always in the fast
+#                            one.
 #                            The engine's ckpt-storm runs with the guest's
 #                            CPU: its touch times (--op-cpu-us) and vCPUs
 #                            (--threads-cpu).
@@ -175,19 +176,20 @@ MAG_ASSERTED=(ckpt-storm:nomerge:cp_requested ckpt-storm:nomerge:cp_issued
 	ckpt-storm:nomerge:c_fsyncs_per_s tiotest:serialized:write_mbps
 	tiotest:serialized:read_mbps tiotest:serialized:read_requests_512k)
 # A's fsync p50 and C's rate are within 25% (0.93-1.09 and 1.05-1.16 in
-# four comparisons on this test's volume) since the engine's flusher wakes late for a request
-# slot (--late-slot-wakeup), as traced (XCHECK_CASES=trace): 6.1's
-# write-back worker sleeps in blk_mq_get_tag through 1-8 completions (2 in
-# the median), the device meanwhile runs dry of B's write-back, and the
-# checkpoints that come then take 3-15 ms, a quarter to a half of them.
+# four comparisons on this test's volume) since the engine's flusher
+# wakes late for a request slot (--late-slot-wakeup), as traced
+# (XCHECK_CASES=trace): 6.1's write-back worker sleeps in blk_mq_get_tag
+# through 1-8 completions (2 in the median), the device meanwhile runs dry
+# of B's write-back, and the checkpoints that come then take 3-15 ms, a
+# quarter to a half of them.
 # Before, the engine's flusher took every freed slot, every checkpoint
 # waited ~210 ms behind B's queue, and A took 1.3-1.5 times the kernel's
 # time.  A's elapsed time and the bytes written (B's 20 MB/s for as long
 # as A runs) are shown, not held: 0.78-0.84 and 0.84-0.89 in the same
 # comparisons, inside 25% but too near it for every CI run; what is
 # missing is the tail below.
-# a_fsync_p99_ms 0.55-0.59: traced, the kernel's slowest fsyncs wait for three
-# whole checkpoints: the one C began as A came, C's next one, which C takes
+# a_fsync_p99_ms 0.55-0.59: traced, the kernel's slowest fsyncs wait for
+# three whole checkpoints: the one C began as A came, C's next one, which C takes
 # past the woken A (the rwsem's optimistic spinning) before A runs, and
 # A's own, which the handoff then gives A a wake-up later, after C's touch,
 # so it is not skipped.  The engine's slowest wait for two; stealing and a

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Guest job: one ckpt-storm run as jobs/replay-ckpt-storm.sh runs it, with
-# the kernel's tracing on, for tests/kernel/trace-ckpt-storm.sh to read.
+# the kernel's tracing on, for the trace case of
+# tests/kernel/007-replay-crosscheck.sh (tools/trace_summary.py) to read.
 #
 # BFQ, cgroups and dirty thresholds as rp_setup_io makes them; mount
 # /dev/vda with -o $MOUNT_OPT, lay out B's file, turn on the events below,

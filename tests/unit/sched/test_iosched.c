@@ -1281,7 +1281,7 @@ static unsigned int late_wakeup_position(bool late)
 {
 	struct rp_sched_config c = two_classes(100, 100, true);
 	struct rig g;
-	unsigned int i, pos = 99;
+	unsigned int pos;
 
 	c.classes[1].async = true;
 	c.slots = 2;
@@ -1298,9 +1298,7 @@ static unsigned int late_wakeup_position(bool late)
 	rec_open_gate(&g.rec);
 	CHECK_EQ_U64(rp_sched_drain(g.s), 0);
 	CHECK_EQ_U64(g.rec.n, 4);
-	for (i = 0; i < g.rec.n; i++)
-		if (g.rec.log[i].first == 0xa3)
-			pos = i;
+	pos = rec_find(&g.rec, REC_WRITE, 2, 0xa3);
 	CHECK(holds(g.mem, 2 * BLK, BLK, 0xa3));
 	rig_close(&g);
 	return pos;
