@@ -14,12 +14,15 @@
 # After the build the work runs in two lanes at once, so that both cores
 # stay busy: the kernel lane (qemu under TCG keeps one core busy) and the
 # host lane (unit and cli tests, the ASan build and its groups, fuzz,
-# distcheck).  Each group keeps its own log under build-logs/; results are
+# distcheck, then the kernel scripts in HOST_LANE_KERNEL, which balance the
+# lanes).  Each group keeps its own log under build-logs/; results are
 # merged in lane order.  A kernel script that measures timing against the
 # guest (QUIET_SCRIPTS) runs after the others, once the host lane is done.
+# The ASan build's pass runs the programs' tests only: the checks of the
+# sources (problem codes, layers) ran once already.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 tier=default
 case ${1:-} in
 --long) tier=long ;;
@@ -31,12 +34,15 @@ case ${1:-} in
 esac
 logs=${TEST_LOG_DIR:-$top/build-logs}
 mkdir -p "$logs"
-rm -f "$logs"/results*.txt "$logs"/times*.tsv "$logs/host-lane.done"
+rm -f "$logs"/results*.txt "$logs"/times*.tsv "$logs/host-lane.done" "$logs/kernel-setup.ok"
 results=$logs/results.txt
 times=$logs/times.tsv
 : >"$results"
 : >"$times"
 QUIET_SCRIPTS=${QUIET_SCRIPTS:-007-replay-crosscheck.sh}
+# HOST_LANE_KERNEL (set by the tier): kernel scripts the host lane runs
+# after its own groups, so that the two lanes end together (the quiet
+# scripts wait for both).
 WARN_SECONDS=2700
 
 # The tier's sizes, as the knobs of the scripts they belong to.  A knob the
@@ -47,13 +53,13 @@ set_tier() {
 		: "${XCHECK_ENGINE_RUNS:=5}"
 		: "${FUZZ_ITERS:=2000}" "${FUZZ_DRIVER_ITERS:=20000}" "${FUZZ_READ_ITERS:=20000}"
 		: "${FUZZ_UNDO_ITERS:=20000}" "${FUZZ_DIFF_ITERS:=1000}" "${KV_MUTANTS:=1000}"
-		: "${RESIZE_LONG:=1}"
+		: "${RESIZE_LONG:=1}" "${HOST_LANE_KERNEL=}"
 	else
 		: "${MKFS_MATRIX_LONG:=0}" "${CRASHTEST_COUNT:=2}" "${POWER_CUT_TIMES:=2 8}"
 		: "${XCHECK_ENGINE_RUNS:=3}"
-		: "${FUZZ_ITERS:=300}" "${FUZZ_DRIVER_ITERS:=2000}" "${FUZZ_READ_ITERS:=2000}"
-		: "${FUZZ_UNDO_ITERS:=3000}" "${FUZZ_DIFF_ITERS:=150}" "${KV_MUTANTS:=24}"
-		: "${RESIZE_LONG:=0}"
+		: "${FUZZ_ITERS:=150}" "${FUZZ_DRIVER_ITERS:=2000}" "${FUZZ_READ_ITERS:=2000}"
+		: "${FUZZ_UNDO_ITERS:=3000}" "${FUZZ_DIFF_ITERS:=150}" "${KV_MUTANTS:=16}"
+		: "${RESIZE_LONG:=0}" "${HOST_LANE_KERNEL=021-resize-multi.sh}"
 	fi
 	export MKFS_MATRIX_LONG CRASHTEST_COUNT POWER_CUT_TIMES XCHECK_ENGINE_RUNS FUZZ_ITERS \
 		FUZZ_DRIVER_ITERS FUZZ_READ_ITERS FUZZ_UNDO_ITERS FUZZ_DIFF_ITERS KV_MUTANTS
@@ -104,6 +110,9 @@ step() {
 	return 1
 }
 
+# unit_tests DIR [binaries]: the unit test programs of the build in DIR,
+# then the checks of the sources, unless "binaries" asks for the programs
+# only (the ASan build's pass: the sources are the same).
 unit_tests() {
 	local dir=$1 t rc=0
 	for t in "$dir"/tests/unit/*/test_*; do
@@ -111,6 +120,7 @@ unit_tests() {
 		[ -x "$t" ] || continue
 		"$t" || rc=1
 	done
+	[ "${2:-}" = binaries ] && return $rc
 	# every PR_ code must be asserted by some test; the layers must hold
 	top_srcdir=$top bash "$top/tests/unit/problem-codes.sh" || rc=1
 	top_srcdir=$top bash "$top/tests/unit/fix-codes.sh" || rc=1
@@ -118,10 +128,17 @@ unit_tests() {
 	return $rc
 }
 
+# The cli scripts that run none of our programs (check-layers.sh tests a
+# script of the tree): once is enough, in the plain build's pass.
+SCRIPT_ONLY_CLI="check-layers.sh"
+
+# cli_tests DIR [binaries]: the cli scripts against the programs of the
+# build in DIR; with "binaries", not the ones in SCRIPT_ONLY_CLI.
 cli_tests() {
 	local dir=$1 t rc=0
 	for t in "$top"/tests/cli/*.sh; do
 		[ "$(basename "$t")" = lib.sh ] && continue
+		[ "${2:-}" = binaries ] && [[ " $SCRIPT_ONLY_CLI " == *" $(basename "$t") "* ]] && continue
 		MKFS=$dir/mkfs/mkfs.f2fs FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/dump/dump.f2fs \
 			INJECT=$dir/inject/inject.f2fs F2FS_IO=$dir/tools/f2fs_io/f2fs_io \
 			OUR_SLOAD=$dir/sload/sload.f2fs F2FS_UNDO=$dir/undo/f2fs_undo \
@@ -151,6 +168,24 @@ is_quiet() {
 	[[ " $QUIET_SCRIPTS " == *" $(basename "$1") "* ]]
 }
 
+# on_host_lane SCRIPT: SCRIPT is one of the kernel scripts the host lane runs.
+on_host_lane() {
+	[[ " $HOST_LANE_KERNEL " == *" $(basename "$1") "* ]]
+}
+
+# host_lane_kernel: the kernel scripts given to the host lane, once the
+# kernel lane has set the guest up (a failed set-up is its failure).
+host_lane_kernel() {
+	local t
+	for t in "$top"/tests/kernel/[0-9]*.sh; do
+		if ! on_host_lane "$t" || is_quiet "$t"; then
+			continue
+		fi
+		[ -e "$logs/kernel-setup.ok" ] || break
+		run_group "kernel/$(basename "$t" .sh)" kernel_script "$t"
+	done
+}
+
 kernel_lane() {
 	local t waited=0
 	lane_results=$logs/results.kernel.txt lane_times=$logs/times.kernel.tsv
@@ -159,8 +194,9 @@ kernel_lane() {
 	if ! step kernel-setup bash "$top/tests/kernel/setup.sh"; then
 		return 0
 	fi
+	touch "$logs/kernel-setup.ok"
 	for t in "$top"/tests/kernel/[0-9]*.sh; do
-		is_quiet "$t" || run_group "kernel/$(basename "$t" .sh)" kernel_script "$t"
+		is_quiet "$t" || on_host_lane "$t" || run_group "kernel/$(basename "$t" .sh)" kernel_script "$t"
 	done
 	for t in "$top"/tests/kernel/[0-9]*.sh; do
 		is_quiet "$t" || continue
@@ -179,14 +215,15 @@ host_lane() {
 	if step build-asan bash scripts/build.sh --asan; then
 		(
 			export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
-			run_group asan/unit unit_tests "$top/build-asan/src"
-			run_group asan/cli cli_tests "$top/build-asan/src"
+			run_group asan/unit unit_tests "$top/build-asan/src" binaries
+			run_group asan/cli cli_tests "$top/build-asan/src" binaries
 			run_group asan/fuzz bash "$top/tests/fuzz/mutate.sh"
 		)
 	fi
 	if [ "${SKIP_DISTCHECK:-0}" != 1 ]; then
 		step distcheck make -s distcheck
 	fi
+	host_lane_kernel
 	touch "$logs/host-lane.done"
 }
 
@@ -207,7 +244,7 @@ t_start=$(now)
 lane_results=$results lane_times=$times
 echo "== set-up ($tier tier)"
 if step setup bash scripts/setup.sh && step build bash scripts/build.sh; then
-	echo "== host lane (unit, cli, asan, fuzz, distcheck) and kernel lane, side by side"
+	echo "== host lane (unit, cli, asan, fuzz, distcheck${HOST_LANE_KERNEL:+, then $HOST_LANE_KERNEL}) and kernel lane, side by side"
 	host_lane >"$logs/host-lane.out" 2>&1 &
 	host_pid=$!
 	kernel_lane >"$logs/kernel-lane.out" 2>&1 &

@@ -20,7 +20,7 @@
 # A "# ..." summary gives the counts, the kernel's verdicts on the mutants
 # grouped by its first complaint (numbers masked), and every mutant behind
 # a failure with the inject commands that make it (KV_KEEP keeps the
-# images).  The default tier runs KV_MUTANTS=24, --long 1000.
+# images).  The default tier runs KV_MUTANTS=16 (two boots), --long 1000.
 #
 # Environment: FSCK, INJECT, DUMP (ours, defaults in the tree), UP_FSCK
 # (newest upstream beside the tree, else /usr/sbin/fsck.f2fs), KV_MUTANTS,
@@ -41,7 +41,7 @@ TOP=$repo
 FSCK=${FSCK:-$repo/fsck/fsck.f2fs}
 INJECT=${INJECT:-$repo/inject/inject.f2fs}
 DUMP=${DUMP:-$repo/dump/dump.f2fs}
-MUTANTS=${KV_MUTANTS:-24}
+MUTANTS=${KV_MUTANTS:-16}
 SEED=${KV_SEED:-1}
 MIN_REPAIRED=${KV_MIN_REPAIRED:-99}
 TMO=${KV_TIMEOUT:-60}

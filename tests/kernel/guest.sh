@@ -337,6 +337,8 @@ _guest_boot() {
 	fi
 	# shellcheck disable=SC2034 # read by callers
 	guest_seconds=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+	# where a test's time goes, for whoever trims the tiers
+	echo "# boot: $(basename "$_guest_initrd" .initrd), ${guest_seconds} s" >&2
 	rm -f "$_guest_initrd"
 	if [ -n "$watch_pid" ]; then
 		wait "$watch_pid"
