@@ -1,6 +1,6 @@
 #!/bin/bash
 # The whole test suite on a fresh Debian machine: set-up, the build (normal
-# and ASan/UBSan), unit tests, cli tests (both builds), fuzzing, kernel tests
+# and ASan/UBSan), unit tests (both builds), cli tests (CLI_BUILDS), fuzzing, kernel tests
 # in a qemu guest, and make distcheck.  Every test prints PASS:/FAIL:/SKIP:
 # lines; this script gathers them, prints how long each group took, and ends
 # with the line "N passed, N failed".
@@ -13,13 +13,16 @@
 #
 # After the build the work runs in two lanes at once, so that both cores
 # stay busy: the kernel lane (qemu under TCG keeps one core busy) and the
-# host lane (unit and cli tests, the ASan build and its groups, fuzz,
+# host lane (unit tests, the ASan build and its groups: unit, cli, fuzz;
 # distcheck, then the kernel scripts in HOST_LANE_KERNEL, which balance the
 # lanes).  Each group keeps its own log under build-logs/; results are
 # merged in lane order.  A kernel script that measures timing against the
 # guest (QUIET_SCRIPTS) runs after the others, once the host lane is done.
 # The ASan build's pass runs the programs' tests only: the checks of the
-# sources (problem codes, layers) ran once already.
+# sources (problem codes, layers) ran once already.  The cli suite runs
+# against the builds in CLI_BUILDS: in the default tier the ASan/UBSan one
+# alone (its assertions are the plain pass's, with memory and UB errors
+# caught besides; the kernel lane runs the plain build), in --long both.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -53,13 +56,14 @@ set_tier() {
 		: "${XCHECK_ENGINE_RUNS:=5}"
 		: "${FUZZ_ITERS:=2000}" "${FUZZ_DRIVER_ITERS:=20000}" "${FUZZ_READ_ITERS:=20000}"
 		: "${FUZZ_UNDO_ITERS:=20000}" "${FUZZ_DIFF_ITERS:=1000}" "${KV_MUTANTS:=1000}"
-		: "${RESIZE_LONG:=1}" "${HOST_LANE_KERNEL=}"
+		: "${RESIZE_LONG:=1}" "${HOST_LANE_KERNEL=}" "${CLI_BUILDS:=plain asan}"
 	else
 		: "${MKFS_MATRIX_LONG:=0}" "${CRASHTEST_COUNT:=2}" "${POWER_CUT_TIMES:=2 8}"
 		: "${XCHECK_ENGINE_RUNS:=3}"
 		: "${FUZZ_ITERS:=150}" "${FUZZ_DRIVER_ITERS:=2000}" "${FUZZ_READ_ITERS:=2000}"
 		: "${FUZZ_UNDO_ITERS:=3000}" "${FUZZ_DIFF_ITERS:=150}" "${KV_MUTANTS:=16}"
-		: "${RESIZE_LONG:=0}" "${HOST_LANE_KERNEL=021-resize-multi.sh}"
+		: "${RESIZE_LONG:=0}" "${CLI_BUILDS:=asan}"
+		: "${HOST_LANE_KERNEL=014-resize.sh 017-compress.sh 018-defrag.sh 019-ro.sh 021-resize-multi.sh}"
 	fi
 	export MKFS_MATRIX_LONG CRASHTEST_COUNT POWER_CUT_TIMES XCHECK_ENGINE_RUNS FUZZ_ITERS \
 		FUZZ_DRIVER_ITERS FUZZ_READ_ITERS FUZZ_UNDO_ITERS FUZZ_DIFF_ITERS KV_MUTANTS
@@ -133,7 +137,8 @@ unit_tests() {
 SCRIPT_ONLY_CLI="check-layers.sh"
 
 # cli_tests DIR [binaries]: the cli scripts against the programs of the
-# build in DIR; with "binaries", not the ones in SCRIPT_ONLY_CLI.
+# build in DIR; with "binaries", not the ones in SCRIPT_ONLY_CLI (run by
+# the pass before).
 cli_tests() {
 	local dir=$1 t rc=0
 	for t in "$top"/tests/cli/*.sh; do
@@ -211,12 +216,18 @@ host_lane() {
 	: >"$lane_results"
 	: >"$lane_times"
 	run_group unit unit_tests "$top"
-	run_group cli cli_tests "$top"
+	local plain_cli=
+	if [[ " $CLI_BUILDS " == *" plain "* ]]; then
+		run_group cli cli_tests "$top"
+		plain_cli=binaries # the script-only ones ran
+	fi
 	if step build-asan bash scripts/build.sh --asan; then
 		(
 			export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 			run_group asan/unit unit_tests "$top/build-asan/src" binaries
-			run_group asan/cli cli_tests "$top/build-asan/src" binaries
+			if [[ " $CLI_BUILDS " == *" asan "* ]]; then
+				run_group asan/cli cli_tests "$top/build-asan/src" $plain_cli
+			fi
 			run_group asan/fuzz bash "$top/tests/fuzz/mutate.sh"
 		)
 	fi
@@ -244,7 +255,7 @@ t_start=$(now)
 lane_results=$results lane_times=$times
 echo "== set-up ($tier tier)"
 if step setup bash scripts/setup.sh && step build bash scripts/build.sh; then
-	echo "== host lane (unit, cli, asan, fuzz, distcheck${HOST_LANE_KERNEL:+, then $HOST_LANE_KERNEL}) and kernel lane, side by side"
+	echo "== host lane (unit, cli on: $CLI_BUILDS, asan, fuzz, distcheck${HOST_LANE_KERNEL:+, then $HOST_LANE_KERNEL}) and kernel lane, side by side"
 	host_lane >"$logs/host-lane.out" 2>&1 &
 	host_pid=$!
 	kernel_lane >"$logs/kernel-lane.out" 2>&1 &

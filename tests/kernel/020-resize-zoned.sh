@@ -30,7 +30,7 @@ OUR_FSCK=${OUR_FSCK:-$repo/fsck/fsck.f2fs}
 DUMP=${DUMP:-$repo/dump/dump.f2fs}
 RESIZE=${OUR_RESIZE:-$repo/resize/resize.f2fs}
 NEWEST_FSCK=${UPSTREAM_NEWEST_FSCK:-$(dirname "$repo")/upstream-f2fs-tools/fsck/fsck.f2fs}
-GUEST_TIMEOUT=${GUEST_TIMEOUT:-240}
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-600}
 CASES="made refused grown grown-clean kernel-grown shrunk shrunk-clean kernel-shrunk"
 
 main() {
