@@ -133,8 +133,13 @@ unit_tests() {
 }
 
 # The cli scripts that run none of our programs (check-layers.sh tests a
-# script of the tree): once is enough, in the plain build's pass.
+# script of the tree): once is enough, in the first cli pass.
 SCRIPT_ONLY_CLI="check-layers.sh"
+
+# listed WORD LIST: WORD is one of the space-separated words of LIST.
+listed() {
+	[[ " $2 " == *" $1 "* ]]
+}
 
 # cli_tests DIR [binaries]: the cli scripts against the programs of the
 # build in DIR; with "binaries", not the ones in SCRIPT_ONLY_CLI (run by
@@ -143,7 +148,7 @@ cli_tests() {
 	local dir=$1 t rc=0
 	for t in "$top"/tests/cli/*.sh; do
 		[ "$(basename "$t")" = lib.sh ] && continue
-		[ "${2:-}" = binaries ] && [[ " $SCRIPT_ONLY_CLI " == *" $(basename "$t") "* ]] && continue
+		[ "${2:-}" = binaries ] && listed "$(basename "$t")" "$SCRIPT_ONLY_CLI" && continue
 		MKFS=$dir/mkfs/mkfs.f2fs FSCK=$dir/fsck/fsck.f2fs DUMP=$dir/dump/dump.f2fs \
 			INJECT=$dir/inject/inject.f2fs F2FS_IO=$dir/tools/f2fs_io/f2fs_io \
 			OUR_SLOAD=$dir/sload/sload.f2fs F2FS_UNDO=$dir/undo/f2fs_undo \
@@ -170,12 +175,12 @@ wait_for_host_lane() {
 # is_quiet SCRIPT: SCRIPT measures timing against the guest, so it runs
 # last and alone.
 is_quiet() {
-	[[ " $QUIET_SCRIPTS " == *" $(basename "$1") "* ]]
+	listed "$(basename "$1")" "$QUIET_SCRIPTS"
 }
 
 # on_host_lane SCRIPT: SCRIPT is one of the kernel scripts the host lane runs.
 on_host_lane() {
-	[[ " $HOST_LANE_KERNEL " == *" $(basename "$1") "* ]]
+	listed "$(basename "$1")" "$HOST_LANE_KERNEL"
 }
 
 # host_lane_kernel: the kernel scripts given to the host lane, once the
@@ -216,17 +221,17 @@ host_lane() {
 	: >"$lane_results"
 	: >"$lane_times"
 	run_group unit unit_tests "$top"
-	local plain_cli=
-	if [[ " $CLI_BUILDS " == *" plain "* ]]; then
+	local after_plain=
+	if listed plain "$CLI_BUILDS"; then
 		run_group cli cli_tests "$top"
-		plain_cli=binaries # the script-only ones ran
+		after_plain=binaries
 	fi
 	if step build-asan bash scripts/build.sh --asan; then
 		(
 			export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 			run_group asan/unit unit_tests "$top/build-asan/src" binaries
-			if [[ " $CLI_BUILDS " == *" asan "* ]]; then
-				run_group asan/cli cli_tests "$top/build-asan/src" $plain_cli
+			if listed asan "$CLI_BUILDS"; then
+				run_group asan/cli cli_tests "$top/build-asan/src" $after_plain
 			fi
 			run_group asan/fuzz bash "$top/tests/fuzz/mutate.sh"
 		)
