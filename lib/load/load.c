@@ -764,6 +764,8 @@ int f2fs_load_tree(struct f2fs_fs *fs, const struct f2fs_load_options *o,
 		return fail(&l, -err, "%s: cannot read the directory: %s", o->source,
 			    strerror(err));
 	}
+	if (o->timestamp >= 0)
+		f2fs_write_set_time(fs, o->timestamp);
 	f2fs_fs_progress(fs, 1, 2, "measuring", 0, 0);
 	ret = measure(&l, fd, o->source, &l.tree, &top);
 	if (!ret)

@@ -393,7 +393,7 @@ uint64_t wr_log_next_addr(struct f2fs_wr *w, int type)
 
 static void update_mtime(struct f2fs_wr *w, struct f2fs_seg_entry *se)
 {
-	uint64_t now = w->elapsed_base + (wr_now() - w->open_time);
+	uint64_t now = wr_elapsed(w);
 
 	if (!se->mtime || !se->valid)
 		se->mtime = now;

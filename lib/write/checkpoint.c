@@ -189,7 +189,7 @@ static void fill_cp(struct f2fs_wr *w, struct f2fs_checkpoint *cp, unsigned int 
 	cp->valid_node_count = le32_put(w->valid_nodes);
 	cp->valid_inode_count = le32_put(w->valid_inodes);
 	cp->next_free_nid = le32_put(w->next_nid);
-	cp->elapsed_time = le64_put(w->elapsed_base + (wr_now() - w->open_time));
+	cp->elapsed_time = le64_put(wr_elapsed(w));
 	f2fs_cp_seal(cp, wr_blksize(w));
 }
 

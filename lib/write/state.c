@@ -29,6 +29,16 @@ uint64_t wr_clock(struct f2fs_wr *w)
 	return w->clock >= 0 ? (uint64_t)w->clock : wr_now();
 }
 
+/*
+ * The checkpoint's elapsed time (seconds the volume has been mounted, which
+ * the segments' mtimes count in): stood still under a fixed clock, so that
+ * -T makes the same image twice, as newest upstream's sload does.
+ */
+uint64_t wr_elapsed(struct f2fs_wr *w)
+{
+	return w->elapsed_base + (w->clock >= 0 ? 0 : wr_now() - w->open_time);
+}
+
 void f2fs_write_set_time(struct f2fs_fs *fs, int64_t t)
 {
 	struct f2fs_wr *w;

@@ -235,6 +235,8 @@ void wr_unlock(struct f2fs_wr *w, enum f2fs_fs_lock which, uint32_t ino, bool ex
 uint64_t wr_now(void);
 /* The time operations stamp on inodes. */
 uint64_t wr_clock(struct f2fs_wr *w);
+/* The checkpoint's elapsed_time now (fixed while the clock is). */
+uint64_t wr_elapsed(struct f2fs_wr *w);
 /*
  * Mark the state broken (a device error, or a checkpoint that failed half
  * way): later calls fail with -EIO.  Returns @err.
