@@ -260,7 +260,7 @@ t_start=$(now)
 lane_results=$results lane_times=$times
 echo "== set-up ($tier tier)"
 if step setup bash scripts/setup.sh && step build bash scripts/build.sh; then
-	echo "== host lane (unit, cli on: $CLI_BUILDS, asan, fuzz, distcheck${HOST_LANE_KERNEL:+, then $HOST_LANE_KERNEL}) and kernel lane, side by side"
+	echo "== host lane (unit, asan unit, cli on the $CLI_BUILDS build(s), asan fuzz, distcheck${HOST_LANE_KERNEL:+, then $HOST_LANE_KERNEL}) and kernel lane, side by side"
 	host_lane >"$logs/host-lane.out" 2>&1 &
 	host_pid=$!
 	kernel_lane >"$logs/kernel-lane.out" 2>&1 &
