@@ -50,7 +50,8 @@ struct f2fs_device {
 	union {
 		struct {
 			int fd;
-			int dfd; /* opened O_DIRECT for aligned writes, or -1 */
+			int dfd;	 /* opened O_DIRECT for aligned writes, or -1 */
+			bool all_direct; /* every read and write through dfd (unix.c) */
 			dev_t rdev;
 			bool hints; /* F2FS_DEV_WRITE_HINTS, until the kernel refuses one */
 			enum f2fs_write_life life; /* the hint set last (whint.c) */

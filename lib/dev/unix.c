@@ -5,6 +5,11 @@
  * ioctls, are opened O_EXCL on request, and zero or discard with
  * BLKZEROOUT/BLKDISCARD; files punch holes instead, so images stay sparse.
  * With F2FS_DEV_WRITE_HINTS each write carries its tag's write-life hint.
+ * A host-managed zoned block device is read and written with direct I/O
+ * only (unaligned requests through a bounce buffer): the page cache writes
+ * back in its own order, and a direct write over cached pages it cannot
+ * drop falls back to the page cache, both of which put writes off a zone's
+ * pointer (f2fs_io replay failed so on a loaded machine).
  */
 #include "config.h"
 
@@ -52,6 +57,43 @@ static int full_io(int fd, char *p, uint64_t off, size_t len, bool write)
 	return 0;
 }
 
+#define DIRECT_ALIGN 4096u
+
+static bool direct_aligned(const void *buf, uint64_t off, size_t len)
+{
+	return !((uintptr_t)buf % DIRECT_ALIGN) && !(off % DIRECT_ALIGN) && !(len % DIRECT_ALIGN);
+}
+
+/*
+ * [@off, @off + @len) through the direct descriptor, by way of an aligned
+ * buffer covering the whole blocks it touches when the caller's is not; a
+ * write of part of a block reads the block first.
+ */
+static int direct_io(struct f2fs_device *dev, char *buf, uint64_t off, size_t len, bool write)
+{
+	uint64_t start = off - off % DIRECT_ALIGN;
+	uint64_t end = (off + len + DIRECT_ALIGN - 1) / DIRECT_ALIGN * DIRECT_ALIGN;
+	size_t span = (size_t)(end - start), skip = (size_t)(off - start);
+	bool partial = start != off || end != off + len;
+	void *bounce;
+	int ret = 0;
+
+	if (direct_aligned(buf, off, len))
+		return full_io(dev->sys.dfd, buf, off, len, write);
+	if (posix_memalign(&bounce, DIRECT_ALIGN, span))
+		return -ENOMEM;
+	if (!write || partial)
+		ret = full_io(dev->sys.dfd, bounce, start, span, false);
+	if (!ret && write) {
+		memcpy((char *)bounce + skip, buf, len);
+		ret = full_io(dev->sys.dfd, bounce, start, span, true);
+	} else if (!ret) {
+		memcpy(buf, (char *)bounce + skip, len);
+	}
+	free(bounce);
+	return ret;
+}
+
 /* Below this a read is not worth a hole lookup first. */
 #define HOLE_CHECK_MIN (1u << 20)
 
@@ -64,6 +106,8 @@ static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t le
 {
 	off_t data;
 
+	if (dev->sys.all_direct)
+		return direct_io(dev, buf, off, len, false);
 	if (dev->info.is_regular && len >= HOLE_CHECK_MIN) {
 		data = lseek(dev->sys.fd, (off_t)off, SEEK_DATA);
 		if (data < 0 && errno == ENXIO)
@@ -82,8 +126,6 @@ static int unix_read(struct f2fs_device *dev, void *buf, uint64_t off, size_t le
 	}
 	return full_io(dev->sys.fd, buf, off, len, false);
 }
-
-#define DIRECT_ALIGN 4096u
 
 /*
  * The hint goes to the inode, so it holds for both descriptors.  Like
@@ -109,10 +151,11 @@ static int unix_write(struct f2fs_device *dev, const void *buf, uint64_t off, si
 
 	if (dev->sys.hints)
 		set_write_life(dev, f2fs_dev_tag_write_life(tag));
-	if (dev->sys.dfd >= 0 && !((uintptr_t)buf % DIRECT_ALIGN) && !(off % DIRECT_ALIGN) &&
-	    !(len % DIRECT_ALIGN))
+	/* pwrite never writes through the pointer; the casts only let both share a loop */
+	if (dev->sys.all_direct)
+		return direct_io(dev, (char *)(uintptr_t)buf, off, len, true);
+	if (dev->sys.dfd >= 0 && direct_aligned(buf, off, len))
 		fd = dev->sys.dfd;
-	/* pwrite never writes through the pointer; the cast only lets both share a loop */
 	return full_io(fd, (char *)(uintptr_t)buf, off, len, true);
 }
 
@@ -212,8 +255,9 @@ static int unix_close(struct f2fs_device *dev)
 
 static void unix_prefetch(struct f2fs_device *dev, uint64_t off, uint64_t len)
 {
-	/* only a hint: the kernel reads ahead while the caller works */
-	(void)posix_fadvise(dev->sys.fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+	/* only a hint: the kernel reads ahead while the caller works (into the page cache) */
+	if (!dev->sys.all_direct)
+		(void)posix_fadvise(dev->sys.fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
 }
 
 static const struct dev_ops unix_ops = {
@@ -306,6 +350,24 @@ static int open_fd(const char *path, unsigned int flags, const struct stat *st)
 	return fd;
 }
 
+/*
+ * The second, direct descriptor: for aligned writes on request
+ * (F2FS_DEV_DIRECT), and for all I/O of a host-managed zoned block device.
+ * Where O_DIRECT is refused, I/O stays buffered.
+ */
+static void open_direct(struct f2fs_device *dev, const char *path, unsigned int flags)
+{
+	bool zoned = dev->info.is_blockdev && dev->zones.model == F2FS_ZONED_HM;
+	int oflags = O_DIRECT | O_CLOEXEC | (dev->readonly ? O_RDONLY : O_RDWR);
+
+	if (!zoned && (!(flags & F2FS_DEV_DIRECT) || dev->readonly))
+		return;
+	do {
+		dev->sys.dfd = open(path, oflags);
+	} while (dev->sys.dfd < 0 && errno == EINTR);
+	dev->sys.all_direct = zoned && dev->sys.dfd >= 0;
+}
+
 int f2fs_dev_open(const char *path, unsigned int flags, struct f2fs_device **out)
 {
 	struct f2fs_device *dev;
@@ -332,12 +394,6 @@ int f2fs_dev_open(const char *path, unsigned int flags, struct f2fs_device **out
 	dev->readonly = flags & F2FS_DEV_RDONLY;
 	dev->sys.hints = (flags & F2FS_DEV_WRITE_HINTS) && !dev->readonly;
 	dev->sys.life = F2FS_WRITE_LIFE_NOT_SET;
-	/* a second descriptor for direct writes; where O_DIRECT is refused, writes stay buffered */
-	if ((flags & F2FS_DEV_DIRECT) && !dev->readonly) {
-		do {
-			dev->sys.dfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
-		} while (dev->sys.dfd < 0 && errno == EINTR);
-	}
 	/* Re-check on the descriptor in case the path was swapped meanwhile. */
 	if (fstat(fd, &st) < 0)
 		ret = dev_neg_errno();
@@ -345,6 +401,8 @@ int f2fs_dev_open(const char *path, unsigned int flags, struct f2fs_device **out
 		ret = classify(&st);
 	if (ret == 0)
 		ret = fill_info(dev, &st);
+	if (ret == 0)
+		open_direct(dev, path, flags);
 	if (ret < 0) {
 		close(fd);
 		dev_free(dev);

@@ -140,8 +140,7 @@ static int open_sched(struct rp_engine *e, struct f2fs_device *dev)
 	/*
 	 * Not on a zoned device: the kernel schedules those with mq-deadline
 	 * and its zone write locks, without BFQ's async depth the late
-	 * wake-ups were recorded under (and here they let a write reach a
-	 * host-managed zone past its pointer)
+	 * wake-ups were recorded under
 	 */
 	cfg.late_slot_wakeup =
 	    p->late_slot_wakeup && f2fs_dev_zone_info(dev)->model == F2FS_ZONED_NONE;
