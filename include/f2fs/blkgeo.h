@@ -50,6 +50,7 @@
 #ifndef F2FS_BLKGEO_H
 #define F2FS_BLKGEO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -112,6 +113,22 @@ static inline uint64_t f2fs_ssa_byte_of(const struct f2fs_blkgeo *g, uint32_t ss
 					uint32_t segno)
 {
 	return (uint64_t)ssa_blkaddr * g->blksize + (uint64_t)segno * g->sum_blksize;
+}
+
+/*
+ * Whether @sit_segs SIT segments (both copies together) hold an entry for
+ * each of @segs segments.
+ */
+static inline bool f2fs_sit_covers(const struct f2fs_blkgeo *g, uint32_t sit_segs, uint32_t segs)
+{
+	return (uint64_t)(sit_segs / 2) * F2FS_DEFAULT_BLKS_PER_SEG * g->sit_per_block >= segs;
+}
+
+/* Whether @ssa_segs SSA segments hold a summary for each of @main_segs main segments. */
+static inline bool f2fs_ssa_covers(const struct f2fs_blkgeo *g, uint32_t ssa_segs,
+				   uint32_t main_segs)
+{
+	return (uint64_t)ssa_segs * F2FS_DEFAULT_BLKS_PER_SEG * g->sums_per_block >= main_segs;
 }
 
 /* The geometry of 4 KiB blocks (what mkfs writes by default). */

@@ -729,11 +729,10 @@ static int resized_space(const struct f2fs_layout_resize_params *p, struct f2fs_
 /* A SIT entry for every segment and an SSA block for every main segment. */
 static bool kept_areas_address(const struct f2fs_layout *l)
 {
-	uint64_t sit_entries =
-	    (uint64_t)l->segment_count_sit / 2 * BLKS_PER_SEG * F2FS_SIT_ENTRY_PER_BLOCK;
+	struct f2fs_blkgeo g = layout_geo(l);
 
-	return sit_entries >= l->segment_count &&
-	       (uint64_t)l->segment_count_ssa * BLKS_PER_SEG >= l->segment_count_main;
+	return f2fs_sit_covers(&g, l->segment_count_sit, l->segment_count) &&
+	       f2fs_ssa_covers(&g, l->segment_count_ssa, l->segment_count_main);
 }
 
 int f2fs_layout_resize(const struct f2fs_layout *old, const struct f2fs_layout_resize_params *p,

@@ -100,6 +100,7 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, unsig
 	uint64_t dev_blocks;
 	uint32_t seg_count, ckpt, sit, nat, ssa, main_segs, sections;
 	uint64_t block_count, seg0, expect, sum, end;
+	struct f2fs_blkgeo g;
 
 	v = le32_get(sb->magic);
 	if (v != F2FS_SUPER_MAGIC) {
@@ -219,15 +220,13 @@ static int check_sb(const struct f2fs_super_block *sb, uint64_t dev_bytes, unsig
 		       (unsigned long long)sum);
 		return -EINVAL;
 	}
-	/* the SIT holds one entry per segment in each of its two copies */
-	if ((uint64_t)(sit / 2) * BLKS_PER_SEG * ((1u << log_blk) / sizeof(struct f2fs_sit_entry)) <
-	    seg_count) {
+	if (f2fs_blkgeo_init_features(&g, log_blk, le32_get(sb->feature)))
+		return -EINVAL; /* log_blk was checked above */
+	if (!f2fs_sit_covers(&g, sit, seg_count)) {
 		fs_say(r, rl, "segment_count_sit %u is too small for %u segments", sit, seg_count);
 		return -EINVAL;
 	}
-	/* each main segment needs one summary block */
-	if ((uint64_t)ssa * BLKS_PER_SEG < main_segs &&
-	    !(le32_get(sb->feature) & F2FS_FEATURE_RO)) {
+	if (!f2fs_ssa_covers(&g, ssa, main_segs) && !(le32_get(sb->feature) & F2FS_FEATURE_RO)) {
 		fs_say(r, rl, "segment_count_ssa %u is too small for %u main segments", ssa,
 		       main_segs);
 		return -EINVAL;
