@@ -103,9 +103,13 @@ static void fifo_give(struct rp_fifo_lock *l)
  * space at once: the releaser's next touch may land before the waiter's
  * checkpoint blocks operations and is then covered by it (a 6.1 guest's
  * trace of ckpt-storm without merge: a fifth of the fsyncs needed no
- * checkpoint of their own).  Nobody takes it past a waiter; of two woken
- * waiters the first to run takes it, and the other sets the handoff bit
- * (RWSEM_FLAG_HANDOFF): the next release is its own at once.
+ * checkpoint of their own).  Until a woken waiter runs, a thread that comes
+ * for it takes it (6.1's down_write spins for a free rwsem and takes it
+ * past the waiters, rwsem_try_write_lock_unqueued); the waiter, or the
+ * second of two woken ones, finds it taken and sets the handoff bit
+ * (RWSEM_FLAG_HANDOFF): nobody takes it past the waiter then, and the next
+ * release is its own at once.  So an fsync may wait for three checkpoints:
+ * the one running, a stolen one, its own.
  */
 static uint64_t wake_latency_us(struct rp_engine *e);
 
@@ -129,7 +133,7 @@ static void sem_take(struct rp_engine *e, struct rp_cp_sem *l)
 	uint64_t until;
 
 	pthread_mutex_lock(&l->mutex);
-	if (!l->held && !l->waiters) {
+	if (!l->held && !l->handoff) {
 		l->held = true;
 		pthread_mutex_unlock(&l->mutex);
 		return;
