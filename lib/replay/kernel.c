@@ -118,7 +118,6 @@ static void sem_init(struct rp_cp_sem *l)
 	pthread_mutex_init(&l->mutex, NULL);
 	pthread_cond_init(&l->cond, NULL);
 	l->held = l->handoff = false;
-	l->waiters = 0;
 	l->ready_ns = 0;
 }
 
@@ -128,32 +127,33 @@ static void sem_destroy(struct rp_cp_sem *l)
 	pthread_cond_destroy(&l->cond);
 }
 
+/* Whether the caller must wait: the semaphore is held, or handed off to another waiter. */
+static bool sem_busy(const struct rp_cp_sem *l, bool mine)
+{
+	return l->held || (l->handoff && !mine);
+}
+
 static void sem_take(struct rp_engine *e, struct rp_cp_sem *l)
 {
+	bool mine = false; /* this caller set the handoff */
 	uint64_t until;
 
 	pthread_mutex_lock(&l->mutex);
-	if (!l->held && !l->handoff) {
-		l->held = true;
-		pthread_mutex_unlock(&l->mutex);
-		return;
-	}
-	l->waiters++;
-	for (;;) {
-		while (l->held)
-			pthread_cond_wait(&l->cond, &l->mutex);
+	while (sem_busy(l, mine)) {
+		pthread_cond_wait(&l->cond, &l->mutex);
+		if (sem_busy(l, mine))
+			continue;
 		/* woken by the release: running only after the wake-up latency */
 		until = l->ready_ns;
 		pthread_mutex_unlock(&l->mutex);
 		rp_sleep(e, until);
 		pthread_mutex_lock(&l->mutex);
-		if (!l->held)
-			break;
-		l->handoff = true;
+		if (l->held && !l->handoff)
+			l->handoff = mine = true;
 	}
 	l->held = true;
-	l->handoff = false;
-	l->waiters--;
+	if (mine)
+		l->handoff = false;
 	pthread_mutex_unlock(&l->mutex);
 }
 

@@ -31,7 +31,6 @@ struct rp_cp_sem {
 	pthread_mutex_t mutex;
 	pthread_cond_t cond;
 	bool held, handoff;
-	unsigned int waiters;
 	uint64_t ready_ns; /* when the waiters woken by the last release run */
 };
 
