@@ -40,6 +40,10 @@
 # (default nm).  Each violation is one line "check-layers: ..." on stderr;
 # then "PASS: check-layers", or "FAIL: check-layers: N violation(s)" and
 # exit status 1, on stdout.
+#
+# The script runs in make check on every build, so it forks little: no
+# $(...) per include (the lookups below set variables instead), and the
+# #include lines of a group of files are read by one sed run (cache_includes).
 set -u
 source_only=0
 case $#:${1:-} in
@@ -58,66 +62,72 @@ cd "$top" || exit 1
 
 layers="format dev fs read check write mkfs load trace sched replay repair resize"
 
-# allowed LAYER: the layers a file of LAYER may use, itself included
+# allowed LAYER: the layers a file of LAYER may use, itself included, in
+# $allowed (empty for no layer)
 allowed() {
 	case $1 in
-	format) echo format ;;
-	dev) echo format dev ;;
-	fs) echo format dev fs ;;
-	read) echo format dev fs read ;;
-	check) echo format dev fs read check ;;
-	write) echo format dev fs read write ;;
-	mkfs) echo format dev fs read write mkfs ;;
-	load) echo format dev fs read write load ;;
-	trace) echo trace ;;
-	sched) echo format dev sched ;;
-	replay) echo format dev fs read write trace sched replay ;;
-	repair) echo format dev fs read check write repair ;;
-	resize) echo format dev fs read write resize ;;
+	format) allowed="format" ;;
+	dev) allowed="format dev" ;;
+	fs) allowed="format dev fs" ;;
+	read) allowed="format dev fs read" ;;
+	check) allowed="format dev fs read check" ;;
+	write) allowed="format dev fs read write" ;;
+	mkfs) allowed="format dev fs read write mkfs" ;;
+	load) allowed="format dev fs read write load" ;;
+	trace) allowed="trace" ;;
+	sched) allowed="format dev sched" ;;
+	replay) allowed="format dev fs read write trace sched replay" ;;
+	repair) allowed="format dev fs read check write repair" ;;
+	resize) allowed="format dev fs read write resize" ;;
+	*) allowed= ;;
 	esac
 }
 
 # may LAYER use USED?
 may_use() {
-	case " $(allowed "$1") " in *" $2 "*) return 0 ;; esac
+	allowed "$1"
+	case " $allowed " in *" $2 "*) return 0 ;; esac
 	return 1
 }
 
-# layer of a public header, by its name
+# header_layer NAME: the layer of public header NAME in $header_layer
+# ("unknown" for none)
 header_layer() {
 	case $1 in
 	format.h | endian.h | crc.h | hash.h | feature.h | super.h | layout.h | geometry.h | quota.h | \
-		checkpoint.h | node.h | dir.h | bitops.h | label.h | xattr.h | fields.h) echo format ;;
-	compress.h) echo format ;;
-	blkgeo.h) echo format ;;
-	device.h | undo.h | zone.h) echo dev ;;
-	fs.h | volume.h | summary.h | sit.h | nat.h | ssa.h) echo fs ;;
-	read.h) echo read ;;
-	check.h) echo check ;;
-	write.h | fixup.h) echo write ;;
-	mkfs.h) echo mkfs ;;
-	load.h) echo load ;;
-	trace.h) echo trace ;;
-	sched.h | clock.h) echo sched ;;
-	replay.h) echo replay ;;
-	repair.h) echo repair ;;
-	resize.h) echo resize ;;
-	*) echo unknown ;;
+		checkpoint.h | node.h | dir.h | bitops.h | label.h | xattr.h | fields.h) header_layer="format" ;;
+	compress.h) header_layer="format" ;;
+	blkgeo.h) header_layer="format" ;;
+	device.h | undo.h | zone.h) header_layer="dev" ;;
+	fs.h | volume.h | summary.h | sit.h | nat.h | ssa.h) header_layer="fs" ;;
+	read.h) header_layer="read" ;;
+	check.h) header_layer="check" ;;
+	write.h | fixup.h) header_layer="write" ;;
+	mkfs.h) header_layer="mkfs" ;;
+	load.h) header_layer="load" ;;
+	trace.h) header_layer="trace" ;;
+	sched.h | clock.h) header_layer="sched" ;;
+	replay.h) header_layer="replay" ;;
+	repair.h) header_layer="repair" ;;
+	resize.h) header_layer="resize" ;;
+	*) header_layer="unknown" ;;
 	esac
 }
 
-# restricted HEADER: the lib/ folders that alone may include public HEADER
-# (nothing: anyone whose layer allows it)
+# restricted HEADER: the lib/ folders that alone may include public HEADER,
+# in $restricted (empty: anyone whose layer allows it)
 restricted() {
 	case $1 in
-	fixup.h) echo write repair resize ;;
+	fixup.h) restricted="write repair resize" ;;
+	*) restricted= ;;
 	esac
 }
 
 # restricted_rule: $f of lib/$1 (or a tool or public header, $1 empty) includes $name
 restricted_rule() {
 	local who
-	who=$(restricted "$name")
+	restricted "$name"
+	who=$restricted
 	[ -n "$who" ] || return 0
 	case " $who " in *" $1 "*) [ -n "$1" ] && return 0 ;; esac
 	complain "$f includes f2fs/$name, which only lib/{${who// /,}} may include"
@@ -143,6 +153,14 @@ complain() {
 # PATH climbs out of the top folder
 norm() {
 	local part parts out=()
+	# most paths have no part to drop: they are their own normal form
+	case /$1/ in
+	*//* | */./* | */../*) ;;
+	*)
+		normed=$1
+		return 0
+		;;
+	esac
 	IFS=/ read -ra parts <<<"$1"
 	for part in "${parts[@]}"; do
 		case $part in
@@ -162,9 +180,18 @@ norm() {
 
 # resolve FORM INC DIR: the file that #include FORM INC (FORM is " or <) in
 # a file of folder DIR names, relative to the top folder, in $res; empty when
-# it is not in the tree
+# it is not in the tree.  Remembered in resolved[], as the same few headers
+# are included all over: by FORM and INC, and DIR for a "..." include (no
+# part of the key holds a newline)
+declare -A resolved=()
 resolve() {
-	local form=$1 inc=$2 dir=$3 d
+	local form=$1 inc=$2 dir=$3 d key
+	key=$form$inc
+	[ "$form" = '"' ] && key+=$'\n'$dir
+	if [ -n "${resolved[$key]+1}" ]; then
+		res=${resolved[$key]}
+		return
+	fi
 	res=
 	if [ "$form" = '"' ]; then
 		set -- "$dir" include .
@@ -175,14 +202,47 @@ resolve() {
 		norm "$d/$inc" || continue
 		if [ -f "$normed" ]; then
 			res=$normed
-			return
+			break
 		fi
 	done
+	resolved[$key]=$res
 }
+
+# an #include line made "FORM INC"
+include_sed='s/^[[:space:]]*#[[:space:]]*include[[:space:]]*\([<"]\)\([^>"]*\)[>"].*/\1 \2/'
 
 # includes FILE: "FORM INC" per #include line of FILE
 includes() {
-	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*\([<"]\)\([^>"]*\)[>"].*/\1 \2/p' "$1"
+	sed -n "${include_sed}p" "$1"
+}
+
+# cache_includes FILE...: what includes prints for each FILE, lines joined
+# by newlines, in includes_of[FILE], read by one sed run for all (GNU's F
+# names the file before each line).  Left out, for each_include to run
+# includes on as before: a file sed cannot read (its error is then printed
+# in order), one whose last line is an #include (sed prints it without a
+# newline when the file has none, and read drops it), one whose name holds a
+# newline (F would print two lines), every file when the sed run fails (no F).
+declare -A includes_of=()
+cache_includes() {
+	local f file line out files=()
+	local -A seen=() text=() last=()
+	for f; do
+		case $f in *$'\n'*) continue ;; esac
+		if [ -f "$f" ] && [ -r "$f" ] && [ -z "${seen[$f]+1}${includes_of[$f]+1}" ]; then
+			seen[$f]=1
+			files+=("$f")
+		fi
+	done
+	[ ${#files[@]} -gt 0 ] || return 0
+	out=$(sed -s -n -e "$include_sed" -e T -e '$s/^/$/' -e F -e p -- "${files[@]}" 2>/dev/null) || return 0
+	while IFS= read -r file && IFS= read -r line; do
+		[ "${line:0:1}" = '$' ] && last[$file]=1
+		text[$file]+=${text[$file]:+$'\n'}${line#'$'}
+	done <<<"$out"
+	for f in "${files[@]}"; do
+		[ -n "${last[$f]+1}" ] || includes_of[$f]=${text[$f]-}
+	done
 }
 
 # Each include of FILE, classified: sets inc (as written), res (the file it
@@ -195,8 +255,17 @@ includes() {
 #   system    a <...> include found nowhere: the system's
 # and calls the function $2 (FILE stays in $f).
 each_include() {
-	local form
 	f=$1
+	if [ -z "${includes_of[$f]+1}" ]; then
+		classify_includes "$2" < <(includes "$f")
+	elif [ -n "${includes_of[$f]}" ]; then
+		classify_includes "$2" <<<"${includes_of[$f]}"
+	fi
+}
+
+# classify_includes FUNC: each_include's work on its "FORM INC" lines (stdin)
+classify_includes() {
+	local form
 	while read -r form inc; do
 		[ "$inc" = config.h ] && continue
 		resolve "$form" "$inc" "${f%/*}"
@@ -215,12 +284,13 @@ each_include() {
 			;;
 		*) kind=other ;;
 		esac
-		"$2"
-	done < <(includes "$f")
+		"$1"
+	done
 }
 
 for h in include/f2fs/*.h; do
-	[ "$(header_layer "$(basename "$h")")" = unknown ] &&
+	header_layer "${h##*/}"
+	[ "$header_layer" = unknown ] &&
 		complain "$h: no layer assigned (add it to scripts/check-layers.sh)"
 done
 
@@ -228,7 +298,8 @@ done
 public_rule() {
 	case $kind in
 	public)
-		l=$(header_layer "$name")
+		header_layer "$name"
+		l=$header_layer
 		may_use "$own" "$l" || complain "$f ($own) includes f2fs/$name ($l)"
 		[ "$f" = "include/f2fs/$name" ] || restricted_rule ""
 		;;
@@ -236,8 +307,10 @@ public_rule() {
 	missing) complain "$f includes \"$inc\", which is not in the tree" ;;
 	esac
 }
+cache_includes include/f2fs/*.h
 for h in include/f2fs/*.h; do
-	own=$(header_layer "$(basename "$h")")
+	header_layer "${h##*/}"
+	own=$header_layer
 	[ "$own" = unknown ] && continue
 	each_include "$h" public_rule
 done
@@ -245,7 +318,8 @@ done
 lib_rule() {
 	case $kind in
 	public)
-		l=$(header_layer "$name")
+		header_layer "$name"
+		l=$header_layer
 		may_use "$own" "$l" || complain "$f ($own) includes f2fs/$name ($l)"
 		restricted_rule "$own"
 		;;
@@ -258,9 +332,14 @@ lib_rule() {
 	missing) complain "$f includes \"$inc\", which is not in the tree" ;;
 	esac
 }
-for f in $(find lib -name '*.[ch]' | sort); do
-	own=$(echo "$f" | cut -d/ -f2)
-	[ -n "$(allowed "$own")" ] || {
+lib_files=$(find lib -name '*.[ch]' | sort)
+# shellcheck disable=SC2086 # split (and globbed) as the loop below does
+cache_includes $lib_files
+for f in $lib_files; do
+	own=${f#*/}
+	own=${own%%/*}
+	allowed "$own"
+	[ -n "$allowed" ] || {
 		complain "$f: lib/$own is not a known layer"
 		continue
 	}
@@ -341,7 +420,10 @@ tool_rule() {
 folders=$(tool_folders)
 [ -n "$folders" ] || complain "Makefile.am: no program sources found outside lib/"
 for d in $folders; do
-	for f in $(find "$d" -maxdepth 1 -name '*.[ch]' | sort); do
+	tool_files=$(find "$d" -maxdepth 1 -name '*.[ch]' | sort)
+	# shellcheck disable=SC2086 # split (and globbed) as the loop below does
+	cache_includes $tool_files
+	for f in $tool_files; do
 		each_include "$f" tool_rule
 	done
 done
@@ -352,7 +434,8 @@ done
 symbol_uses() {
 	local l table=
 	for l in $layers; do
-		table+="$l:$(allowed "$l");"
+		allowed "$l"
+		table+="$l:$allowed;"
 	done
 	awk -v table="$table" '
 	function layer(o, p) {
@@ -408,7 +491,7 @@ else
 	for c in $(find lib -name '*.c' | sort); do
 		o=${c%.c}.o
 		# with per-target flags automake names the object after the target
-		alt=$(dirname "$c")/lib_libf2fs_a-$(basename "$o")
+		alt=${c%/*}/lib_libf2fs_a-${o##*/}
 		if [ -f "$build/$o" ]; then
 			objs+=("$o")
 		elif [ -f "$build/$alt" ]; then
