@@ -6,11 +6,7 @@
  * takes inodes: by the time they were dirtied for expire-ordered
  * write-back, where an inode keeps its place until it is clean, and round
  * robin for FIFO write-back, where an inode goes to the back after its
- * turn.  An inode that its turn left dirty sits out the rest of the
- * flusher's round (expire-ordered: the kernel's b_more_io), so big dirty
- * inodes take a chunk each in turn, eldest first, rather than the eldest
- * being written until it is clean.  So the first eligible inode is the
- * one to write, found from the
+ * turn.  So the first eligible inode is the one to write, found from the
  * head without sorting; an index by inode number makes noting a write
  * constant time.  A run that dirties 35,000 files (the write-back seed's
  * tree) would otherwise spend its time scanning this list.  Callers hold
@@ -95,7 +91,6 @@ int rp_dirty_note(struct rp_dirty_list *l, uint32_t ino, uint64_t now, int io_cl
 		return -ENOMEM;
 	d->ino = ino;
 	d->dirtied_ns = now;
-	d->round = l->round;
 	d->io_class = io_class;
 	b = bucket(l, ino);
 	d->hnext = *b;
@@ -103,14 +98,6 @@ int rp_dirty_note(struct rp_dirty_list *l, uint32_t ino, uint64_t now, int io_cl
 	link_tail(l, d);
 	l->count++;
 	return 0;
-}
-
-void rp_dirty_requeue(struct rp_dirty_list *l, uint32_t ino)
-{
-	struct rp_dirty *d = find(l, ino);
-
-	if (d)
-		d->round = l->round + 1;
 }
 
 void rp_dirty_forget(struct rp_dirty_list *l, uint32_t ino)
@@ -131,46 +118,27 @@ void rp_dirty_forget(struct rp_dirty_list *l, uint32_t ino)
 }
 
 /*
- * The first inode of the list that still has dirty pages (@has_dirty), is
- * eligible -- dirtied @expire_ns ago or more, or any when @background --
- * and waits for the current round (*@later: one waits for the next).  The
- * clean ones found on the way leave the list.
+ * The first inode of the list that still has dirty pages (@has_dirty) and
+ * is eligible: dirtied @expire_ns ago or more, or any when @background.
+ * The clean ones found on the way leave the list.
  */
-static struct rp_dirty *first_in_round(struct rp_dirty_list *l, const struct rp_dirty_pick *pk,
-				       bool *later)
+static struct rp_dirty *first_eligible(struct rp_dirty_list *l, const struct rp_dirty_pick *pk)
 {
 	struct rp_dirty *d = l->head, *next;
 
-	*later = false;
 	for (; d; d = next) {
 		next = d->next;
 		if (!pk->has_dirty(d->ino, pk->arg)) {
 			rp_dirty_forget(l, d->ino);
 			continue;
 		}
-		if (!pk->background && pk->now - d->dirtied_ns < pk->expire_ns) {
-			/* in dirtied order, no later inode has expired either */
-			if (!pk->round_robin)
-				return NULL;
-			continue;
-		}
-		if (d->round <= l->round)
+		if (pk->background || pk->now - d->dirtied_ns >= pk->expire_ns)
 			return d;
-		*later = true;
+		/* in dirtied order, no later inode has expired either */
+		if (!pk->round_robin)
+			return NULL;
 	}
 	return NULL;
-}
-
-/* The first eligible inode; when only requeued ones are, the next round begins. */
-static struct rp_dirty *first_eligible(struct rp_dirty_list *l, const struct rp_dirty_pick *pk)
-{
-	bool later;
-	struct rp_dirty *d = first_in_round(l, pk, &later);
-
-	if (d || !later)
-		return d;
-	l->round++;
-	return first_in_round(l, pk, &later);
 }
 
 bool rp_dirty_pick(struct rp_dirty_list *l, const struct rp_dirty_pick *pk, uint32_t *ino,

@@ -26,11 +26,9 @@
  *  - the flusher writes inodes dirtied longer than dirty_expire ago, and
  *    everything above the background threshold, eldest first
  *    (fs-writeback.c, wb_writeback with the expire ordering of seed 003),
- *    a turn of at most 4 MiB per inode, and sleeps until each of its
- *    requests has a request slot, holding no lock; writers above the
- *    free-run ceiling sleep as throttle.c paces them (or, with
- *    --dirty-throttle writeback, above the limit write their own file
- *    back).
+ *    and sleeps until each of its requests has a request slot, holding
+ *    no lock; a writer above the dirty limit sleeps meanwhile (or, with
+ *    --dirty-throttle writeback, writes its own file back).
  * The emulated threads (thread.c) and the run (engine.c) call in here;
  * nothing here calls them.
  */
@@ -428,61 +426,19 @@ int rp_writeback_all(struct rp_engine *e, int ctx)
 	}
 }
 
-/*
- * The page cache's dirty bytes as the kernel counts them: *@cache dirty
- * (NR_FILE_DIRTY), *@under_wb under write-back (NR_WRITEBACK), the bytes
- * of requests holding a request slot and of the one being built.  The
- * engine queues a write-back turn's requests at once, where the kernel's
- * flusher sleeps for a slot before it builds the next, its pages still
- * dirty: requests queued past the slots count as dirty.  *@written: the
- * bytes the device completed, the write bandwidth's measure.  Under the
- * big lock.
- */
-static void dirty_split(struct rp_engine *e, uint64_t *cache, uint64_t *under_wb, uint64_t *written)
-{
-	struct rp_sched_stats st;
-	uint64_t pending = 0, done = 0, cap;
-	unsigned int c;
-	int tag;
-
-	rp_sched_get_stats(e->sched, &st);
-	for (c = 0; c < st.nclasses; c++) {
-		for (tag = 0; tag < RP_SCHED_TAGS; tag++)
-			done += st.classes[c].write_bytes[tag];
-		done -= st.classes[c].pending_bytes;
-		pending += st.classes[c].pending_bytes;
-	}
-	cap = e->pol->nr_requests ? (e->pol->nr_requests + 1ull) * e->pol->max_request : pending;
-	*under_wb = pending < cap ? pending : cap;
-	*cache = f2fs_dirty_pages(e->fs, 0) * e->blksize + (pending - *under_wb);
-	if (written)
-		*written = done;
-}
-
 /* The next inode the flusher writes: expired first, then (above the background level) any. */
 static bool flusher_pick(struct rp_engine *e, uint64_t now, uint32_t *ino, int *cls)
 {
-	uint64_t cache, under_wb;
 	struct rp_dirty_pick pk = {
 	    .now = now,
 	    .expire_ns = (uint64_t)e->pol->dirty_expire_ms * 1000000ull,
+	    .background = f2fs_dirty_pages(e->fs, 0) * e->blksize > e->pol->dirty_background,
 	    .round_robin = e->pol->writeback == F2FS_RP_WB_FIFO,
 	    .has_dirty = has_dirty,
 	    .arg = e,
 	};
 
-	dirty_split(e, &cache, &under_wb, NULL);
-	pk.background = cache > e->pol->dirty_background;
 	return rp_dirty_pick(&e->dirty, &pk, ino, cls);
-}
-
-/* An inode its turn left dirty has its next turn after the others' (requeue_io). */
-static void requeue_if_dirty(struct rp_engine *e, uint32_t ino)
-{
-	rp_enter(e, e->flush_ctx[0]);
-	if (has_dirty(ino, e))
-		rp_dirty_requeue(&e->dirty, ino);
-	rp_leave(e, 0);
 }
 
 static void *flusher_main(void *arg)
@@ -513,10 +469,11 @@ static void *flusher_main(void *arg)
 			 * holding no lock, and sleeps until each request of it
 			 * has a slot
 			 */
-			if (!ret && e->pol->writeback == F2FS_RP_WB_EXPIRE)
-				requeue_if_dirty(e, ino);
 			if (!ret)
 				ret = rp_sched_wait_slots(e->sched, e->flush_ctx[cls]);
+			pthread_mutex_lock(&e->wb_mutex);
+			pthread_cond_broadcast(&e->wb_progress);
+			pthread_mutex_unlock(&e->wb_mutex);
 			if (ret) {
 				rp_abort(e, ret, "write-back");
 				break;
@@ -536,56 +493,53 @@ static void kick_flusher(struct rp_engine *e)
 	pthread_mutex_unlock(&e->wb_mutex);
 }
 
-/* What balance_dirty_pages() reads, for throttle.c; *@cache as dirty_split's. */
-static void sample_dirty(struct rp_engine *e, int ctx, struct rp_throttle_in *in, uint64_t *cache)
+static uint64_t dirty_bytes(struct rp_engine *e, int ctx)
 {
-	uint64_t under_wb;
+	uint64_t dirty;
 
 	rp_enter(e, ctx);
-	dirty_split(e, cache, &under_wb, &in->written);
+	dirty = f2fs_dirty_pages(e->fs, 0) * e->blksize;
 	rp_leave(e, 0);
-	in->now = rp_time(e);
-	in->dirty = *cache + under_wb;
-	in->background = e->pol->dirty_background;
-	in->limit = e->pol->dirty_limit;
+	return dirty;
+}
+
+/* Wait for the flusher's next turn, or 10 ms. */
+static void wait_flusher_turn(struct rp_engine *e)
+{
+	uint64_t until = rp_time(e) + 10000000ull;
+
+	pthread_mutex_lock(&e->wb_mutex);
+	rp_clock_timedwait(e->pol->clock, &e->wb_progress, &e->wb_mutex, until);
+	pthread_mutex_unlock(&e->wb_mutex);
 }
 
 /*
- * After a write of @dirtied bytes to @ino (balance_dirty_pages()): above
- * the background level wake the flusher; above the free-run ceiling the
- * writer sleeps as its pacing says (throttle.c), while the flusher writes
+ * After a write (balance_dirty_pages()): above the background level wake
+ * the flusher; above the limit the writer sleeps while the flusher writes
  * back (since 3.2 writers never write back themselves, so their pages go
- * out as the flusher's I/O), or with --dirty-throttle writeback, above the
- * limit, writes its own file back, one writepages caller per writer.
+ * out as the flusher's I/O), or with --dirty-throttle writeback writes its
+ * own file back, one writepages caller per writer.
  */
-int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls,
-		     struct rp_pace *pace, uint64_t dirtied)
+int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls)
 {
-	struct rp_throttle_in in = {.dirtied = dirtied};
-	struct rp_throttle_out out;
-	uint64_t cache;
+	uint64_t dirty;
 	int ret;
 
 	rp_enter(e, ctx);
 	ret = rp_dirty_note(&e->dirty, ino, rp_time(e), cls);
+	dirty = f2fs_dirty_pages(e->fs, 0) * e->blksize;
 	rp_leave(e, 0);
 	if (ret)
 		return ret;
-	sample_dirty(e, ctx, &in, &cache);
-	if (cache > in.background)
+	if (dirty > e->pol->dirty_background)
 		kick_flusher(e);
-	if (e->pol->dirty_throttle == F2FS_RP_THROTTLE_WRITEBACK)
-		return cache > in.limit ? rp_writeback(e, ctx, ino, F2FS_WB_NONE, UINT64_MAX) : 0;
-	do {
-		rp_throttle_pause(&e->throttle, pace, &in, &out);
-		if (!out.pause_ns)
-			break;
-		rp_sleep(e, in.now + out.pause_ns);
-		in.dirtied = 0;
-		sample_dirty(e, ctx, &in, &cache);
-		if (cache > in.background)
-			kick_flusher(e);
-	} while (out.again && !rp_stopping(e));
+	if (dirty > e->pol->dirty_limit && e->pol->dirty_throttle == F2FS_RP_THROTTLE_WRITEBACK)
+		return rp_writeback(e, ctx, ino, F2FS_WB_NONE, UINT64_MAX);
+	while (dirty > e->pol->dirty_limit && !rp_stopping(e)) {
+		kick_flusher(e);
+		wait_flusher_turn(e);
+		dirty = dirty_bytes(e, ctx);
+	}
 	return 0;
 }
 
@@ -828,7 +782,7 @@ void rp_kernel_init(struct rp_engine *e)
 	e->wake_rng = e->pol->seed;
 	pthread_mutex_init(&e->wb_mutex, NULL);
 	rp_cond_init_monotonic(&e->wb_cond);
-	rp_throttle_init(&e->throttle);
+	rp_cond_init_monotonic(&e->wb_progress);
 }
 
 void rp_kernel_destroy(struct rp_engine *e)
@@ -846,7 +800,7 @@ void rp_kernel_destroy(struct rp_engine *e)
 	pthread_cond_destroy(&e->cp_done);
 	pthread_mutex_destroy(&e->wb_mutex);
 	pthread_cond_destroy(&e->wb_cond);
-	rp_throttle_destroy(&e->throttle);
+	pthread_cond_destroy(&e->wb_progress);
 }
 
 int rp_kernel_start(struct rp_engine *e)

@@ -4,8 +4,7 @@
  * downwards only: engine.c (the run: setup, report) -> thread.c (emulated
  * threads and their ops) -> kernel.c (the kernel around the write path:
  * locks, write-back and the flusher, checkpoints and the checkpoint
- * thread) -> dirty.c (the flusher's list of dirty inodes) and throttle.c
- * (how long a writer above the dirty limits sleeps); files.c and
+ * thread) -> dirty.c (the flusher's list of dirty inodes); files.c and
  * content.c (the files a run wrote: extents, the read pass, the content
  * check) serve all of them.
  */
@@ -47,7 +46,6 @@ struct rp_dirty {
 	struct rp_dirty *hnext;	      /* in its index bucket */
 	uint32_t ino;
 	uint64_t dirtied_ns; /* when it went from clean to dirty */
-	uint64_t round;	     /* the flusher's round it waits for (requeued: the next) */
 	int io_class;	     /* of the thread that dirtied it last: whose fsyncs wait for it */
 };
 
@@ -55,7 +53,6 @@ struct rp_dirty_list {
 	struct rp_dirty *head, *tail;
 	struct rp_dirty **buckets;
 	size_t count;
-	uint64_t round; /* the flusher's round: inodes requeued in it wait for the next */
 };
 
 /* What the flusher may take now (rp_dirty_pick). */
@@ -71,11 +68,6 @@ struct rp_dirty_pick {
 void rp_dirty_free(struct rp_dirty_list *l);
 /* @ino got dirty pages at @now from a thread of @io_class (a listed inode keeps its time). */
 int rp_dirty_note(struct rp_dirty_list *l, uint32_t ino, uint64_t now, int io_class);
-/*
- * The flusher's turn left @ino dirty: it waits for the next round, the
- * other inodes queued having their turns first (requeue_io, b_more_io).
- */
-void rp_dirty_requeue(struct rp_dirty_list *l, uint32_t ino);
 /* @ino is clean: off the list. */
 void rp_dirty_forget(struct rp_dirty_list *l, uint32_t ino);
 /* The inode the flusher writes next, if any is eligible. */
@@ -84,42 +76,6 @@ bool rp_dirty_pick(struct rp_dirty_list *l, const struct rp_dirty_pick *pk, uint
 /* The first listed inode that has dirty pages (sync(2)'s order). */
 bool rp_dirty_first(struct rp_dirty_list *l, bool (*has_dirty)(uint32_t ino, void *arg), void *arg,
 		    uint32_t *ino);
-
-/* One writer's pacing (the kernel's task nr_dirtied, dirty_paused_when); zeroed to start. */
-struct rp_pace {
-	uint64_t dirtied;     /* bytes since its last pause */
-	uint64_t paused_when; /* when its pages' time was last settled (ns) */
-};
-
-/* The rates every writer's pause is figured from (throttle.c), under its own mutex. */
-struct rp_throttle {
-	pthread_mutex_t mutex;
-	double write_bw;  /* bytes/s the device writes, smoothed */
-	bool measured;	  /* write_bw is: the first measure replaces INIT_BW's guess */
-	double ratelimit; /* bytes/s a writer may dirty at the setpoint (dirty_ratelimit) */
-	uint64_t dirtied; /* bytes dirtied by all writers */
-	uint64_t stamp_ns, written_stamp, dirtied_stamp; /* the last rate update */
-};
-
-/* What the caller sampled after a write, and what it dirtied. */
-struct rp_throttle_in {
-	uint64_t now;		    /* ns */
-	uint64_t dirty;		    /* bytes dirty now */
-	uint64_t background, limit; /* the background level and the dirty limit */
-	uint64_t written;	    /* bytes the device completed so far */
-	uint64_t dirtied;	    /* bytes the writer dirtied since its last call */
-};
-
-struct rp_throttle_out {
-	uint64_t pause_ns; /* how long the writer sleeps: 0, none */
-	bool again;	   /* at the limit, or owing more: after the pause it looks again */
-};
-
-void rp_throttle_init(struct rp_throttle *t);
-void rp_throttle_destroy(struct rp_throttle *t);
-/* The pause @pace's writer takes after dirtying @in->dirtied bytes (balance_dirty_pages). */
-void rp_throttle_pause(struct rp_throttle *t, struct rp_pace *pace, const struct rp_throttle_in *in,
-		       struct rp_throttle_out *out);
 
 /* A checkpoint request waiting for the checkpoint thread. */
 struct rp_cp_req {
@@ -189,9 +145,9 @@ struct rp_engine {
 
 	/* write-back (dirty list under the big lock) */
 	struct rp_dirty_list dirty;
-	struct rp_throttle throttle;
 	pthread_mutex_t wb_mutex;
 	pthread_cond_t wb_cond;
+	pthread_cond_t wb_progress; /* the flusher wrote a turn: throttled writers look again */
 	bool wb_kick, wb_stop, flusher_started;
 	pthread_t flusher;
 	int flush_ctx[F2FS_RP_CLASSES]; /* all in RP_CLASS_FLUSH; one per dirtier's class for
@@ -244,8 +200,7 @@ bool rp_stopping(struct rp_engine *e);
 int rp_writeback(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_wb_mode mode,
 		 uint64_t budget);
 int rp_writeback_all(struct rp_engine *e, int ctx);
-int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls,
-		     struct rp_pace *pace, uint64_t dirtied);
+int rp_balance_dirty(struct rp_engine *e, int ctx, uint32_t ino, enum f2fs_replay_class cls);
 int rp_request_checkpoint(struct rp_engine *e, int ctx);
 /* A checkpoint for @reason (F2FS_CP_*) by context @ctx; *issued: one was written. */
 int rp_write_checkpoint(struct rp_engine *e, int ctx, unsigned int reason, bool *issued);

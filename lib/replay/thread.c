@@ -50,9 +50,8 @@ struct rp_thread {
 		uint64_t pos;
 	} * pos;
 	size_t npos, pos_cap;
-	size_t samples_cap;  /* of t->rep->fsync_samples */
-	uint64_t cpu_rng;    /* its ops' CPU times (--op-cpu-us) */
-	struct rp_pace pace; /* its dirty throttle */
+	size_t samples_cap; /* of t->rep->fsync_samples */
+	uint64_t cpu_rng;   /* its ops' CPU times (--op-cpu-us) */
 };
 
 /* ---- paths ---- */
@@ -241,13 +240,12 @@ static int op_write(struct rp_thread *t, const struct f2fs_replay_op *op)
 		ret = rp_leave(e, ret);
 		if (append)
 			rp_unlock_op(e);
-		ret = ret ? ret : rp_balance_dirty(e, t->ctx, ino, t->spec->io_class, &t->pace, n);
 		off += n;
 		left -= n;
 		if (pos)
 			*pos = off;
 	}
-	return ret;
+	return ret ? ret : rp_balance_dirty(e, t->ctx, ino, t->spec->io_class);
 }
 
 static int op_read(struct rp_thread *t, const struct f2fs_replay_op *op)

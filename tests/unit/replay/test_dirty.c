@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The flusher's dirty list (lib/replay/dirty.c): which inode write-back
- * takes next, by expire time or round robin; an inode its turn left dirty
- * waiting for the others; clean inodes leaving it; the
+ * takes next, by expire time or round robin; clean inodes leaving it; the
  * index finding a listed inode among many.
  */
 #include "config.h"
@@ -78,27 +77,6 @@ static void test_expire_takes_the_eldest_until_clean(void)
 	rp_dirty_free(&l);
 }
 
-/* A turn that left its inode dirty: the others' turns come first, then a new round. */
-static void test_requeued_waits_for_the_next_round(void)
-{
-	struct rp_dirty_list l = {0};
-	struct pages p = {{0}, 0};
-
-	three(&l);
-	CHECK_EQ_U64(pick(&l, at(35 * SEC, true, false, &p)), 10);
-	rp_dirty_requeue(&l, 10);
-	CHECK_EQ_U64(pick(&l, at(35 * SEC, true, false, &p)), 11);
-	rp_dirty_requeue(&l, 11);
-	CHECK_EQ_U64(pick(&l, at(35 * SEC, true, false, &p)), 12);
-	rp_dirty_requeue(&l, 12);
-	/* all three requeued: the next round, eldest first again */
-	CHECK_EQ_U64(pick(&l, at(35 * SEC, true, false, &p)), 10);
-	/* not in the background, only expired ones, requeued or not */
-	rp_dirty_requeue(&l, 10);
-	CHECK_EQ_U64(pick(&l, at(35 * SEC, false, false, &p)), 10);
-	rp_dirty_free(&l);
-}
-
 static void test_round_robin_moves_the_taken_to_the_back(void)
 {
 	struct rp_dirty_list l = {0};
@@ -161,7 +139,6 @@ static void test_many_inodes(void)
 int main(void)
 {
 	RUN(test_expire_takes_the_eldest_until_clean);
-	RUN(test_requeued_waits_for_the_next_round);
 	RUN(test_round_robin_moves_the_taken_to_the_back);
 	RUN(test_a_listed_inode_keeps_its_time);
 	RUN(test_many_inodes);
