@@ -64,6 +64,18 @@ typedef int (*f2fs_block_fn)(uint64_t file_block, uint32_t blkaddr, void *arg);
 int f2fs_file_for_each_block(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_block_fn fn,
 			     void *arg);
 
+/* Called for each node below the inode, before its addresses: its nid, its subtree's first block.
+ */
+typedef int (*f2fs_file_node_fn)(uint64_t first_block, uint32_t nid, void *arg);
+
+/*
+ * f2fs_file_for_each_block() that also hands @node_fn each node below the
+ * inode as the walk reaches it (an indirect node before the nodes it
+ * names), as a reader following the file meets them.
+ */
+int f2fs_file_for_each_block_and_node(struct f2fs_fs *fs, const struct f2fs_node *inode,
+				      f2fs_block_fn fn, f2fs_file_node_fn node_fn, void *arg);
+
 /* ---- the node tree of a file (lib/read/iterate.c) ---- */
 
 /*

@@ -202,7 +202,7 @@ struct f2fs_replay_report {
 	uint64_t max_extents;
 	/* the read pass, when the workload has one */
 	bool read_pass;
-	uint64_t read_pass_requests, read_pass_bytes;
+	uint64_t read_pass_requests, read_pass_bytes; /* requests with node reads; file bytes */
 	double read_pass_s, read_pass_mbps;
 	/*
 	 * per I/O class, every device request from the mount to the unmount

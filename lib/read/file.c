@@ -72,6 +72,7 @@ int f2fs_read_inode(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *out)
 struct block_walk {
 	struct f2fs_fs *fs;
 	f2fs_block_fn fn;
+	f2fs_file_node_fn node_fn; /* may be NULL */
 	void *arg;
 	int ret; /* what ended the walk: @fn's value or -EUCLEAN */
 };
@@ -106,17 +107,32 @@ static unsigned int visit_block(struct f2fs_tree_addr *a, void *arg)
 	return b->ret ? F2FS_TREE_ABORT : 0;
 }
 
+static unsigned int visit_node(const struct f2fs_tree_pos *at, void *arg)
+{
+	struct block_walk *b = arg;
+
+	b->ret = b->node_fn(at->first, at->nid, b->arg);
+	return b->ret ? F2FS_TREE_ABORT : 0;
+}
+
 int f2fs_file_for_each_block(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_block_fn fn,
 			     void *arg)
 {
+	return f2fs_file_for_each_block_and_node(fs, inode, fn, NULL, arg);
+}
+
+int f2fs_file_for_each_block_and_node(struct f2fs_fs *fs, const struct f2fs_node *inode,
+				      f2fs_block_fn fn, f2fs_file_node_fn node_fn, void *arg)
+{
 	static const struct f2fs_node_source src = {.get = read_tree_node};
-	struct block_walk b = {.fs = fs, .fn = fn, .arg = arg};
+	struct block_walk b = {.fs = fs, .fn = fn, .node_fn = node_fn, .arg = arg};
 	struct f2fs_tree_walk w = {.flags = F2FS_TREE_READ_ONLY,
 				   .features = f2fs_fs_features(fs),
 				   .bg = &f2fs_fs_geo(fs)->blk,
 				   .src = &src,
 				   .src_arg = &b,
 				   .addr = visit_block,
+				   .node = node_fn ? visit_node : NULL,
 				   .arg = &b};
 	struct f2fs_tree_geo g;
 	int ret = f2fs_tree_geometry(w.bg, inode, w.features, &g);

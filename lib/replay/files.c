@@ -19,6 +19,7 @@
 #include "f2fs/endian.h"
 #include "f2fs/format.h"
 #include "f2fs/fs.h"
+#include "f2fs/nat.h"
 #include "f2fs/read.h"
 #include "f2fs/replay.h"
 #include "f2fs/write.h"
@@ -157,14 +158,29 @@ struct extent {
 	uint64_t file_block, addr, blocks;
 };
 
+/* A node block of the file, and the first file block a reader needs it for. */
+struct node_at {
+	uint64_t first;
+	uint32_t addr;
+};
+
 struct extent_walk {
 	uint64_t last_file, last_addr;
 	uint64_t requests, run;
 	uint32_t req_blocks; /* blocks in READ_REQ_BYTES */
 	struct extent *list;
 	size_t n, cap;
+	const struct f2fs_nat_table *nat;
+	struct node_at *nodes; /* the inode, then each node below it, as the walk met them */
+	size_t nnodes, nodes_cap;
 	int err;
 };
+
+static void extent_walk_free(struct extent_walk *w)
+{
+	free(w->list);
+	free(w->nodes);
+}
 
 static int close_run(struct extent_walk *w)
 {
@@ -202,6 +218,27 @@ static int on_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 	return ret;
 }
 
+static int on_node(uint64_t first, uint32_t nid, void *arg)
+{
+	struct extent_walk *w = arg;
+	const struct f2fs_nat_info *ni = f2fs_nat_get(w->nat, nid);
+
+	if (!ni)
+		return -EUCLEAN;
+	if (w->nnodes == w->nodes_cap) {
+		size_t cap = w->nodes_cap ? w->nodes_cap * 2 : 8;
+		struct node_at *l = realloc(w->nodes, cap * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		w->nodes = l;
+		w->nodes_cap = cap;
+	}
+	w->nodes[w->nnodes++] = (struct node_at){.first = first, .addr = ni->blkaddr};
+	return 0;
+}
+
+/* The extents of file @ino and the node blocks a reader of it reads (*@n: its inode). */
 static int file_extents(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *n,
 			struct extent_walk *w)
 {
@@ -209,17 +246,38 @@ static int file_extents(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *n,
 
 	memset(w, 0, sizeof(*w));
 	w->req_blocks = READ_REQ_BYTES / f2fs_fs_geo(fs)->blk.blksize;
-	ret = ret ? ret : f2fs_file_for_each_block(fs, n, on_block, w);
+	ret = ret ? ret : f2fs_fs_nat(fs, &w->nat);
+	ret = ret ? ret : on_node(0, ino, w);
+	ret = ret ? ret : f2fs_file_for_each_block_and_node(fs, n, on_block, on_node, w);
 	return ret ? ret : close_run(w);
 }
 
 /* ---- the read pass ---- */
 
+/*
+ * Read the file's node blocks a reader needs before file block @upto (the
+ * kernel's page cache was dropped: the inode at open, each node as the read
+ * reaches the blocks it maps), from *@next on.
+ */
+static int read_nodes(struct rp_engine *e, int ctx, const struct extent_walk *w, uint64_t upto,
+		      size_t *next, void *buf, struct f2fs_replay_report *rep)
+{
+	int ret = 0;
+
+	for (; *next < w->nnodes && w->nodes[*next].first <= upto && !ret; (*next)++) {
+		rp_sched_set_current(e->sched, ctx);
+		ret = f2fs_dev_read(e->sdev, buf, (uint64_t)w->nodes[*next].addr * e->blksize,
+				    e->blksize);
+		rep->read_pass_requests++;
+	}
+	return ret;
+}
+
 static int read_extents(struct rp_engine *e, int ctx, const struct extent_walk *w, void *buf,
 			struct f2fs_replay_report *rep)
 {
-	size_t i;
-	int ret = 0;
+	size_t i, node = 0;
+	int ret = read_nodes(e, ctx, w, 0, &node, buf, rep);
 
 	for (i = 0; i < w->n && !ret; i++) {
 		uint64_t done;
@@ -229,6 +287,10 @@ static int read_extents(struct rp_engine *e, int ctx, const struct extent_walk *
 
 			if (n > w->req_blocks)
 				n = w->req_blocks;
+			ret = read_nodes(e, ctx, w, w->list[i].file_block + done + n - 1, &node,
+					 buf, rep);
+			if (ret)
+				break;
 			rp_sched_set_current(e->sched, ctx);
 			ret = f2fs_dev_read(e->sdev, buf, (w->list[i].addr + done) * e->blksize,
 					    n * e->blksize);
@@ -330,7 +392,7 @@ static int measure_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_no
 		}
 		if (!ret && e->wl->read_pass)
 			ret = read_extents(e, e->thread_ctx[e->files[i].reader], &w, buf, rep);
-		free(w.list);
+		extent_walk_free(&w);
 	}
 	if (e->wl->read_pass) {
 		rep->read_pass = true;
@@ -368,7 +430,7 @@ static int check_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node
 			rep->verified_files += ret >= 0;
 			rep->verify_failures += ret == 1;
 		}
-		free(w.list);
+		extent_walk_free(&w);
 		ret = ret > 0 ? 0 : ret;
 	}
 	free(got);

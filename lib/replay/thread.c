@@ -26,6 +26,13 @@
 #include "f2fs/sched.h"
 
 #define IO_CHUNK (1u << 20)
+/*
+ * A write dirties its pages this many bytes per turn of the big lock
+ * (DIRTY_POLL_THRESH): the kernel's writer dirties page by page, holding
+ * no lock the flusher waits for, so the flusher may cut a file anywhere
+ * in a write.
+ */
+#define DIRTY_PIECE (128u << 10)
 
 /* What the threads of one run share. */
 struct rp_run {
@@ -214,7 +221,7 @@ static int op_write(struct rp_thread *t, const struct f2fs_replay_op *op)
 	int ret = 0;
 
 	while (left && !ret) {
-		size_t n = left < IO_CHUNK ? (size_t)left : IO_CHUNK;
+		size_t n = left < DIRTY_PIECE ? (size_t)left : DIRTY_PIECE;
 		bool append;
 
 		rp_enter(e, t->ctx);

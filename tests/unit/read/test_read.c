@@ -371,6 +371,77 @@ static void walk_tree_file(uint32_t features, void (*ri_edit)(struct f2fs_inode 
 	CHECK(img_free(&m));
 }
 
+struct seen_nodes {
+	unsigned int n, stop_at;
+	uint64_t first[16];
+	uint32_t nid[16];
+};
+
+static int collect_node(uint64_t first, uint32_t nid, void *arg)
+{
+	struct seen_nodes *s = arg;
+
+	if (s->n < 16) {
+		s->first[s->n] = first;
+		s->nid[s->n] = nid;
+	}
+	s->n++;
+	return s->stop_at && s->n == s->stop_at ? 43 : 0;
+}
+
+static int ignore_block(uint64_t file_block, uint32_t blkaddr, void *arg)
+{
+	(void)file_block;
+	(void)blkaddr;
+	(void)arg;
+	return 0;
+}
+
+/* Each node below the inode, pre-order, with the first file block of its subtree. */
+static void test_walk_nodes(void)
+{
+	struct img m;
+	struct tree_file f;
+	struct seen_nodes s = {0};
+	struct f2fs_node n;
+	uint64_t a, p, ind1, ind2, dind, ind3, ind4;
+	unsigned int i;
+
+	if (!img_make(&m, 0) || !build_tree_file(&m, &f, NULL) ||
+	    f2fs_read_inode(m.fs, f.ino, &n)) {
+		CHECK(0);
+		return;
+	}
+	a = f.addrs;
+	p = f.per;
+	ind1 = a + 2 * p;
+	ind2 = ind1 + p * p;
+	dind = ind2 + p * p;
+	ind3 = dind + 2 * p * p;
+	ind4 = dind + (p - 1) * p * p;
+	{
+		const uint32_t nid[] = {f.d1,	f.ind1, f.d2, f.ind2, f.d3,
+					f.dind, f.ind3, f.d4, f.ind4, f.d5};
+		const uint64_t first[] = {a,	ind1, ind1 + 5 * p, ind2, ind2 + (p - 1) * p,
+					  dind, ind3, ind3 + 7 * p, ind4, ind4 + (p - 1) * p};
+
+		CHECK_EQ_U64(
+		    f2fs_file_for_each_block_and_node(m.fs, &n, ignore_block, collect_node, &s), 0);
+		CHECK_EQ_U64(s.n, 10);
+		for (i = 0; i < 10 && i < s.n; i++) {
+			CHECK_EQ_U64(s.nid[i], nid[i]);
+			CHECK_EQ_U64(s.first[i], first[i]);
+		}
+	}
+	/* a non-zero return stops the walk and is passed back */
+	memset(&s, 0, sizeof(s));
+	s.stop_at = 3;
+	CHECK_EQ_U64(f2fs_file_for_each_block_and_node(m.fs, &n, ignore_block, collect_node, &s),
+		     43);
+	CHECK_EQ_U64(s.n, 3);
+	CHECK(img_free(&m));
+}
+
 static void flexible_xattr(struct f2fs_inode *ri)
 {
 	ri->i_inline |= F2FS_INLINE_XATTR;
@@ -1314,6 +1385,7 @@ int main(void)
 	RUN(test_walk_plain);
 	RUN(test_walk_extra_attr_xattr);
 	RUN(test_walk_compressed);
+	RUN(test_walk_nodes);
 	RUN(test_walk_corrupted);
 	RUN(test_read_node);
 	RUN(test_walk_inline);
