@@ -203,6 +203,7 @@ struct f2fs_replay_report {
 	/* the read pass, when the workload has one */
 	bool read_pass;
 	uint64_t read_pass_requests, read_pass_bytes; /* requests with node reads; file bytes */
+	uint64_t read_pass_node_requests; /* of those, node blocks (the inode's among them) */
 	double read_pass_s, read_pass_mbps;
 	/*
 	 * per I/O class, every device request from the mount to the unmount

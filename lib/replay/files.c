@@ -269,6 +269,7 @@ static int read_nodes(struct rp_engine *e, int ctx, const struct extent_walk *w,
 		ret = f2fs_dev_read(e->sdev, buf, (uint64_t)w->nodes[*next].addr * e->blksize,
 				    e->blksize);
 		rep->read_pass_requests++;
+		rep->read_pass_node_requests++;
 	}
 	return ret;
 }

@@ -1061,8 +1061,9 @@ static void print_report(const struct f2fs_replay_report *r, const struct f2fs_r
 	       (unsigned long long)r->files, mib(r->file_bytes), (unsigned long long)r->extents,
 	       (unsigned long long)r->max_extents, (unsigned long long)r->read_requests);
 	if (r->read_pass)
-		printf("read pass: %llu requests, %.1f MiB in %.3f s, %.1f MB/s\n",
-		       (unsigned long long)r->read_pass_requests, mib(r->read_pass_bytes),
+		printf("read pass: %llu requests (%llu of nodes), %.1f MiB in %.3f s, %.1f MB/s\n",
+		       (unsigned long long)r->read_pass_requests,
+		       (unsigned long long)r->read_pass_node_requests, mib(r->read_pass_bytes),
 		       r->read_pass_s, r->read_pass_mbps);
 	print_classes(r);
 	if (r->zoned)
@@ -1227,6 +1228,7 @@ static void json_report(struct json *j, const char *key, const struct f2fs_repla
 	if (r->read_pass) {
 		json_object(j, "read_pass");
 		json_u64(j, "requests", r->read_pass_requests);
+		json_u64(j, "node_requests", r->read_pass_node_requests);
 		json_u64(j, "bytes", r->read_pass_bytes);
 		json_double(j, "seconds", r->read_pass_s);
 		json_double(j, "mbps", r->read_pass_mbps);
