@@ -64,8 +64,7 @@ typedef int (*f2fs_block_fn)(uint64_t file_block, uint32_t blkaddr, void *arg);
 int f2fs_file_for_each_block(struct f2fs_fs *fs, const struct f2fs_node *inode, f2fs_block_fn fn,
 			     void *arg);
 
-/* Called for each node below the inode, before its addresses: its nid, its subtree's first block.
- */
+/* Each node below the inode, before its addresses: its nid and its subtree's first file block. */
 typedef int (*f2fs_file_node_fn)(uint64_t first_block, uint32_t nid, void *arg);
 
 /*

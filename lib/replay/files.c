@@ -6,7 +6,8 @@
  * file blocks in consecutive device blocks) and the read requests a
  * sequential read of it needs at 512 KiB per request (seed 004's figure);
  * the read pass, when the workload has one, reads every file that way,
- * its writer's I/O class doing the reading; and a sample of the files is
+ * with its inode and node blocks as a cold read meets them, its writer's
+ * I/O class doing the reading; and a sample of the files is
  * read back and compared with the content the seed gives.
  */
 #include "config.h"
@@ -218,6 +219,11 @@ static int on_block(uint64_t file_block, uint32_t blkaddr, void *arg)
 	return ret;
 }
 
+/*
+ * Node @nid, whose blocks start at file block @first: its address from the
+ * NAT, which f2fs_read_node() checked in the main area when the walk (or
+ * file_extents, for the inode) read the node.
+ */
 static int on_node(uint64_t first, uint32_t nid, void *arg)
 {
 	struct extent_walk *w = arg;
