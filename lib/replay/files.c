@@ -244,17 +244,23 @@ static int on_node(uint64_t first, uint32_t nid, void *arg)
 	return 0;
 }
 
-/* The extents of file @ino and the node blocks a reader of it reads (*@n: its inode). */
-static int file_extents(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *n,
+/*
+ * The extents of file @ino (*@n: its inode) and, with @nodes, the node
+ * blocks a cold reader of it reads: only the read pass reads them.
+ */
+static int file_extents(struct f2fs_fs *fs, uint32_t ino, struct f2fs_node *n, bool nodes,
 			struct extent_walk *w)
 {
 	int ret = f2fs_read_inode(fs, ino, n);
 
 	memset(w, 0, sizeof(*w));
 	w->req_blocks = READ_REQ_BYTES / f2fs_fs_geo(fs)->blk.blksize;
-	ret = ret ? ret : f2fs_fs_nat(fs, &w->nat);
-	ret = ret ? ret : on_node(0, ino, w);
-	ret = ret ? ret : f2fs_file_for_each_block_and_node(fs, n, on_block, on_node, w);
+	if (!ret && nodes) {
+		ret = f2fs_fs_nat(fs, &w->nat);
+		ret = ret ? ret : on_node(0, ino, w);
+	}
+	ret = ret ? ret
+		  : f2fs_file_for_each_block_and_node(fs, n, on_block, nodes ? on_node : NULL, w);
 	return ret ? ret : close_run(w);
 }
 
@@ -389,7 +395,7 @@ static int measure_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_no
 	for (i = 0; i < e->nfiles && !ret; i++) {
 		struct extent_walk w;
 
-		ret = file_extents(fs, e->files[i].ino, n, &w);
+		ret = file_extents(fs, e->files[i].ino, n, e->wl->read_pass, &w);
 		if (!ret) {
 			rep->extents += w.n; /* one list entry per extent */
 			rep->read_requests += w.requests;
@@ -431,7 +437,7 @@ static int check_files(struct rp_engine *e, struct f2fs_fs *fs, struct f2fs_node
 
 		if (!checkable(&e->files[i]) || seen++ % every)
 			continue;
-		ret = file_extents(fs, e->files[i].ino, n, &w);
+		ret = file_extents(fs, e->files[i].ino, n, false, &w);
 		if (!ret && e->files[i].covered >= le64_get(n->i.i_size)) {
 			ret = verify_file(e, fs, &e->files[i], n, &w, got, want);
 			rep->verified_files += ret >= 0;
