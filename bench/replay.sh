@@ -137,20 +137,22 @@ bench_writeback() {
 	seek=${BENCH_DISK_SEEK:-1,18,7200}
 	wb_common=(--mkfs "-s 128" --device-model "$disk" --device-seek "$seek" --merge-window 500
 		--dirty-expire 30000 --dirty-background 200M --dirty-limit 400M)
-	wb_fields='[t["elapsed_s"] for k in ("a", "b") for t in d[k]["threads"]] + [d[k]["head"]["seeks"] for k in ("a", "b")] + [d[k]["head"]["seek_s"] for k in ("a", "b")]'
+	# the threads' times, then the engine's record of why: seeks, seek
+	# time, the flusher's requests, checkpoints (the node inode's)
+	wb_fields='[t["elapsed_s"] for k in ("a", "b") for t in d[k]["threads"]] + [d[k]["head"][f] for f in ("seeks", "seek_s") for k in ("a", "b")] + [c["writes"] for k in ("a", "b") for c in d[k]["io_classes"] if c["class"] == "flusher"] + [d[k]["checkpoints"]["issued"] for k in ("a", "b")]'
 	echo "## write-back order (seed 003): round robin (fifo) vs eldest first (expire), each workload alone"
-	echo "| workload | fifo (s) | expire (s) | expire/fifo | seeks fifo / expire | seek time fifo / expire (s) | seed, no moving expire -> moving expire |"
-	echo "| --- | --- | --- | --- | --- | --- | --- |"
+	echo "| workload | fifo (s) | expire (s) | expire/fifo | seeks fifo / expire | seek time fifo / expire (s) | flusher requests fifo / expire | checkpoints fifo / expire | seed, no moving expire -> moving expire |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	for w in dd untar; do
 		extra=()
 		[ "$w" = untar ] && extra=(--op-cpu-us 150,250)
-		read -r tf te sf se kf ke < <(median_fields 6 "$wb_fields" "${wb_common[@]}" "${extra[@]}" \
+		read -r tf te sf se kf ke rf re cf ce < <(median_fields 10 "$wb_fields" "${wb_common[@]}" "${extra[@]}" \
 			--compare "--writeback fifo" "--writeback expire" "$w")
 		case $w in
 		dd) seed="XFS 14.44 -> 13.42 s (0.929); ext4 20.60 -> 19.23 s (0.933)" ;;
 		untar) seed="XFS 28.86 -> 26.77 s (0.927); ext4 18.71 -> 16.88 s (0.902)" ;;
 		esac
-		echo "| $w | $tf | $te | $(ratio "$tf" "$te") | $sf / $se | $kf / $ke | $seed |"
+		echo "| $w | $tf | $te | $(ratio "$tf" "$te") | $sf / $se | $kf / $ke | $rf / $re | $cf / $ce | $seed |"
 	done
 	echo "command: f2fs_io replay ${wb_common[*]} [--op-cpu-us 150,250] --compare \"--writeback fifo\" \"--writeback expire\" dd|untar IMG"
 	echo

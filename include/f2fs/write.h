@@ -476,14 +476,20 @@ int f2fs_defrag(struct f2fs_fs *fs, const struct f2fs_defrag_request *req,
 
 /*
  * Clean node blocks kept in memory after they are written or read (0: the
- * default, 4096: 16 MiB).  The replay engine keeps as many as the kernel's
- * page cache would, so that writing a file back does not read its inode
- * again from the device.
+ * default, 4096: 16 MiB), and dirty ones held before an operation writes
+ * them all back itself, without a checkpoint (0: the default, 8192: 32
+ * MiB).  The replay engine keeps as many as the kernel's page cache would,
+ * so that writing a file back does not read its inode again from the
+ * device, and leaves dirty nodes to its own checkpoints, as the kernel
+ * leaves them to the node inode's write-back.
  */
-void f2fs_write_set_node_cache(struct f2fs_fs *fs, uint32_t clean_nodes);
+void f2fs_write_set_node_cache(struct f2fs_fs *fs, uint32_t clean_nodes, uint32_t dirty_nodes);
 
 /* Dirty pages of file @ino in the page cache; of all files when @ino is 0. */
 uint64_t f2fs_dirty_pages(struct f2fs_fs *fs, uint32_t ino);
+
+/* Dirty node blocks (the kernel's F2FS_DIRTY_NODES: the node inode's dirty pages). */
+uint64_t f2fs_dirty_nodes(struct f2fs_fs *fs);
 
 /*
  * Would the kernel serialise this write-back under the writepages mutex

@@ -117,6 +117,19 @@ void rp_dirty_forget(struct rp_dirty_list *l, uint32_t ino)
 	}
 }
 
+void rp_dirty_requeue(struct rp_dirty_list *l, uint32_t ino, uint64_t now)
+{
+	struct rp_dirty *d = find(l, ino);
+
+	if (!d)
+		return;
+	d->dirtied_ns = now;
+	if (d != l->tail) {
+		unlink_entry(l, d);
+		link_tail(l, d);
+	}
+}
+
 /*
  * The first inode of the list that still has dirty pages (@has_dirty) and
  * is eligible: dirtied @expire_ns ago or more, or any when @background.

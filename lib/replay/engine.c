@@ -271,6 +271,13 @@ static int refuse_readonly(struct rp_engine *e, char *why, size_t why_len)
 	return -EROFS;
 }
 
+static uint32_t dirty_node_bound(const struct rp_engine *e)
+{
+	uint64_t n = 2 * e->pol->dirty_limit / e->blksize;
+
+	return n < 8192 ? 8192 : n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
 static int open_volume(struct rp_engine *e, char *why, size_t why_len)
 {
 	int ret = refuse_readonly(e, why, why_len);
@@ -280,9 +287,15 @@ static int open_volume(struct rp_engine *e, char *why, size_t why_len)
 	if (ret)
 		return ret;
 	e->blksize = f2fs_fs_geo(e->fs)->blk.blksize;
+	e->node_ino = le32_get(f2fs_fs_sb(e->fs)->node_ino);
 	f2fs_write_set_writeback(e->fs, 0, 0);
-	/* 256 MiB of node pages: a host's page cache keeps a workload's inodes */
-	f2fs_write_set_node_cache(e->fs, 65536);
+	/*
+	 * 256 MiB of clean node pages: a host's page cache keeps a workload's
+	 * inodes.  Dirty ones are the flusher's (kernel.c, node_writeback),
+	 * held here up to twice the dirty limit, which throttles the kernel's
+	 * writers long before, as a bound on the engine's memory.
+	 */
+	f2fs_write_set_node_cache(e->fs, 65536, dirty_node_bound(e));
 	f2fs_write_set_section_counts(e->fs, (enum f2fs_section_counts)e->pol->section_counts);
 	e->cp_ctx = -1;
 	rp_checkpoint_setup(e);

@@ -70,6 +70,8 @@ void rp_dirty_free(struct rp_dirty_list *l);
 int rp_dirty_note(struct rp_dirty_list *l, uint32_t ino, uint64_t now, int io_class);
 /* @ino is clean: off the list. */
 void rp_dirty_forget(struct rp_dirty_list *l, uint32_t ino);
+/* @ino to the back of the list, as dirtied @now (redirty_tail); noted already. */
+void rp_dirty_requeue(struct rp_dirty_list *l, uint32_t ino, uint64_t now);
 /* The inode the flusher writes next, if any is eligible. */
 bool rp_dirty_pick(struct rp_dirty_list *l, const struct rp_dirty_pick *pk, uint32_t *ino,
 		   int *io_class);
@@ -102,8 +104,9 @@ struct rp_engine {
 	struct rp_sched *sched;
 	struct f2fs_device *sdev; /* the scheduler stacked on the caller's device */
 	struct f2fs_fs *fs;
-	uint32_t blksize; /* the volume's: a dirty page's bytes, a block read back */
-	bool in_place;	  /* the kernel would rewrite file blocks in place on this volume */
+	uint32_t blksize;  /* the volume's: a dirty page's bytes, a block read back */
+	uint32_t node_ino; /* the node inode: its dirty pages are the dirty node blocks */
+	bool in_place;	   /* the kernel would rewrite file blocks in place on this volume */
 	struct f2fs_write_stats base_stats;
 
 	struct rp_fifo_lock big; /* the big lock */

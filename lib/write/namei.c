@@ -39,8 +39,6 @@ int f2fs_new_inode_inline_bytes(struct f2fs_fs *fs, const struct f2fs_new_inode 
 	return ret;
 }
 
-#define DIRTY_NODES_MAX 8192u /* 32 MiB of node blocks held in memory */
-
 /*
  * Before an operation (the kernel's f2fs_balance_fs and balance_fs_bg):
  * write dirty nodes back when too many are held -- without a checkpoint,
@@ -53,7 +51,7 @@ static int balance(struct f2fs_wr *w)
 	uint64_t need = (w->nodes.ndirty + w->inodes.dirty_pages) / per_sec + 1;
 	int ret = 0;
 
-	if (w->nodes.ndirty > DIRTY_NODES_MAX)
+	if (w->nodes.ndirty > w->nodes.dirty_budget)
 		ret = wr_nodes_write_all(w);
 	if (ret || w->in_gc || w->free_sections > w->reserved_sections + need + 1)
 		return ret;

@@ -27,6 +27,7 @@
 #include "write_internal.h"
 
 #define CACHE_BUDGET 4096u /* clean nodes kept: 16 MiB */
+#define DIRTY_BUDGET 8192u /* dirty nodes held before an operation writes them: 32 MiB */
 #define COLD_BIT     (1u << F2FS_COLD_BIT_SHIFT)
 #define FSYNC_BIT    (1u << F2FS_FSYNC_BIT_SHIFT)
 #define DENT_BIT     (1u << F2FS_DENT_BIT_SHIFT)
@@ -44,15 +45,18 @@ int wr_nodes_init(struct f2fs_wr *w)
 	c->buckets = calloc(c->nbuckets, sizeof(*c->buckets));
 	c->dirty.dnext = c->dirty.dprev = &c->dirty;
 	c->clean_budget = CACHE_BUDGET;
+	c->dirty_budget = DIRTY_BUDGET;
 	return c->buckets ? 0 : -ENOMEM;
 }
 
-void f2fs_write_set_node_cache(struct f2fs_fs *fs, uint32_t clean_nodes)
+void f2fs_write_set_node_cache(struct f2fs_fs *fs, uint32_t clean_nodes, uint32_t dirty_nodes)
 {
 	struct f2fs_wr *w;
 
-	if (!wr_get(fs, &w))
-		w->nodes.clean_budget = clean_nodes ? clean_nodes : CACHE_BUDGET;
+	if (wr_get(fs, &w))
+		return;
+	w->nodes.clean_budget = clean_nodes ? clean_nodes : CACHE_BUDGET;
+	w->nodes.dirty_budget = dirty_nodes ? dirty_nodes : DIRTY_BUDGET;
 }
 
 static void unlink_dirty(struct wr_node_cache *c, struct wr_node *n)

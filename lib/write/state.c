@@ -313,6 +313,13 @@ uint64_t f2fs_dirty_pages(struct f2fs_fs *fs, uint32_t ino)
 	return wi ? wi->npages : 0;
 }
 
+uint64_t f2fs_dirty_nodes(struct f2fs_fs *fs)
+{
+	struct f2fs_wr *w;
+
+	return wr_get(fs, &w) ? 0 : w->nodes.ndirty;
+}
+
 bool f2fs_write_dirty(struct f2fs_fs *fs)
 {
 	struct f2fs_wr *w;

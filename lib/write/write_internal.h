@@ -71,6 +71,7 @@ struct wr_node_cache {
 	struct wr_node dirty; /* list head (only dnext/dprev used) */
 	uint32_t ndirty;
 	uint32_t clean_budget; /* clean nodes kept (f2fs_write_set_node_cache) */
+	uint32_t dirty_budget; /* dirty nodes held before balancing writes them */
 };
 
 /* ---- inodes with state beyond their node block (inode.c, data.c) ---- */

@@ -85,6 +85,20 @@ if run_workload writeback writeback --count 150 --file-size 24M --dirty-backgrou
 	files=$(echo "$REPORT" | figure 'files:')
 	[ "$files" = 151 ] && pass writeback || fail writeback "files: $files (want 151)"
 fi
+# Node blocks are dirty pages of the node inode, which takes its turn on
+# the flusher's list and asks for a checkpoint once 4096 nodes are dirty
+# (f2fs_balance_fs_bg); tar's own class writes nothing.
+if run_workload untar-nodes untar --count 4600 --dirty-background 1M --dirty-expire 100; then
+	req=$(echo "$REPORT" | figure 'requested')
+	fg=$(echo "$REPORT" | awk '$1 == "fg" && NF == 9 { print $4 }')
+	if [ "${req:-0}" -lt 1 ]; then
+		fail untar-nodes "no checkpoint for 4600 files' dirty nodes: requested ${req:-none}"
+	elif [ "$fg" != 0.0 ]; then
+		fail untar-nodes "tar's class wrote ${fg:-?} MiB (nodes are the flusher's)"
+	else
+		pass untar-nodes
+	fi
+fi
 if run_workload ckpt-storm ckpt-storm --count 40 --file-size 16M; then
 	req=$(echo "$REPORT" | figure 'requested')
 	[ "${req:-0}" -ge 40 ] && pass ckpt-storm || fail ckpt-storm "checkpoints requested: $req"

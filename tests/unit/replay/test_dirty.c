@@ -115,6 +115,28 @@ static void test_a_listed_inode_keeps_its_time(void)
 	rp_dirty_free(&l);
 }
 
+/* The node inode's turn that wrote nothing: to the back, its expire period anew. */
+static void test_requeue_starts_a_new_period(void)
+{
+	struct rp_dirty_list l = {0};
+	struct pages p = {{0}, 0};
+
+	three(&l);
+	rp_dirty_requeue(&l, 10, 33 * SEC);
+	CHECK_EQ_U64(l.count, 3);
+	/* expired at 50 s: 11 and 12 are, 10 (now at 33 s) is not */
+	CHECK_EQ_U64(pick(&l, at(50 * SEC, false, false, &p)), 11);
+	p.clean[p.nclean++] = 11;
+	CHECK_EQ_U64(pick(&l, at(50 * SEC, false, false, &p)), 12);
+	p.clean[p.nclean++] = 12;
+	CHECK_EQ_U64(pick(&l, at(50 * SEC, false, false, &p)), 0);
+	CHECK_EQ_U64(pick(&l, at(63 * SEC, false, false, &p)), 10);
+	/* an inode not on the list stays off it */
+	rp_dirty_requeue(&l, 99, 50 * SEC);
+	CHECK_EQ_U64(l.count, 1);
+	rp_dirty_free(&l);
+}
+
 static void test_many_inodes(void)
 {
 	struct rp_dirty_list l = {0};
@@ -141,6 +163,7 @@ int main(void)
 	RUN(test_expire_takes_the_eldest_until_clean);
 	RUN(test_round_robin_moves_the_taken_to_the_back);
 	RUN(test_a_listed_inode_keeps_its_time);
+	RUN(test_requeue_starts_a_new_period);
 	RUN(test_many_inodes);
 	TEST_EXIT();
 }

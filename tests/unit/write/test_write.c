@@ -687,6 +687,49 @@ static void test_deep_tree(void)
 }
 
 /*
+ * Dirty nodes are counted (f2fs_dirty_nodes), and an operation writes them
+ * all back, without a checkpoint, once more than the bound are held: at
+ * most the bound plus what one create dirties (its inode and the parent's).
+ */
+static void test_dirty_node_bound(void)
+{
+	struct fixture fx;
+	struct f2fs_fs *fs;
+	uint64_t n, peak = 0;
+	uint32_t ino, i;
+	char name[16];
+
+	if (!format(&fx, 64ull << 20, NULL, 1)) {
+		CHECK(0);
+		return;
+	}
+	CHECK(open_rw(&fx, &fs));
+	f2fs_write_set_node_cache(fs, 0, 4);
+	CHECK_EQ_U64(f2fs_dirty_nodes(fs), 0);
+	for (i = 0; i < 20; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		CHECK_EQ_U64(create(fs, ROOT, name, S_IFREG | 0644, &ino), 0);
+		n = f2fs_dirty_nodes(fs);
+		CHECK(n > 0);
+		peak = n > peak ? n : peak;
+	}
+	CHECK(peak <= 4 + 2);
+	/* the default bound holds all twenty more */
+	f2fs_write_set_node_cache(fs, 0, 0);
+	n = f2fs_dirty_nodes(fs);
+	for (i = 20; i < 40; i++) {
+		snprintf(name, sizeof(name), "f%u", i);
+		CHECK_EQ_U64(create(fs, ROOT, name, S_IFREG | 0644, &ino), 0);
+	}
+	CHECK(f2fs_dirty_nodes(fs) >= n + 20);
+	CHECK_EQ_U64(checkpoint(fs, true), 0);
+	CHECK_EQ_U64(f2fs_dirty_nodes(fs), 0);
+	f2fs_fs_close(fs);
+	CHECK_EQ_U64(problems(&fx), 0);
+	CHECK_EQ_U64(fixture_free(&fx), 0);
+}
+
+/*
  * The calls a caller that schedules write-back itself uses: automatic
  * write-back off, chunks of a file's pages, the serialisation rule, the
  * fsync decision, and both ways of counting a section's valid blocks.
@@ -864,6 +907,7 @@ int main(void)
 	RUN(test_tagged_writes);
 	RUN(test_xattrs);
 	RUN(test_deep_tree);
+	RUN(test_dirty_node_bound);
 	RUN(test_engine_calls);
 	RUN(test_churn_cleaner);
 	RUN(test_churn_large_sections);
