@@ -342,7 +342,9 @@ static uint64_t dirty_bytes_locked(struct rp_engine *e)
  * flusher, f2fs_balance_fs_bg first, which asks for a checkpoint once
  * BG_CP_NODES nodes are dirty; below that (nr_pages_to_skip, the same
  * count) it writes nothing and the inode goes to the back of the list
- * (redirty_tail), *@skipped.  For sync's write-back it leaves the nodes
+ * (redirty_tail), *@skipped.  Not modelled: above the dirty limit
+ * (dirty_exceeded) nr_pages_to_skip is 0 and the kernel writes the nodes
+ * there without a checkpoint.  For sync's write-back it leaves the nodes
  * to the checkpoint that follows.  So an operation never writes nodes
  * itself (the library's own bound is lifted for the engine, open_volume).
  */
