@@ -13,6 +13,10 @@ engine's model (tests/kernel/007-replay-crosscheck.sh, XCHECK_CASES=trace):
     and how many request completions each sleep for a request tag
     (blk_mq_get_tag) lasted through: the table behind the replay
     scheduler's late slot wake-ups (RP_SCHED_LATE_WAKEUPS, iosched.c);
+    the f2fs function each tag sleep came from, and how long
+    block_operations took with such a sleep under way as it began and
+    without: whether write-back sleeps holding cp_rwsem (kernel.c's
+    rp_writeback assumes it does not);
   - balance_dirty_pages calls (B's throttle) at and below the limit, and
     write-back starts by reason.
 Usage: trace_summary.py CONSOLE_LOG
@@ -70,7 +74,7 @@ def checkpoints(c_events):
 
 
 def worker_sleeps(z_events):
-    """(start, seconds, stack) for each uninterruptible sleep of a write-back worker."""
+    """(start, seconds, stack, frames) for each uninterruptible sleep of a write-back worker."""
     asleep, out = {}, []
     for e in z_events:
         kv = e["kv"]
@@ -79,8 +83,36 @@ def worker_sleeps(z_events):
         if kv.get("next_comm", "").startswith("kworker/u") and kv.get("next_pid") in asleep:
             s = asleep.pop(kv["next_pid"])
             frames = [f for f in s["stack"] if f not in SCHED_FRAMES and "sched_switch" not in f]
-            out.append((s["t"], e["t"] - s["t"], "<".join(frames[:3]) or "?"))
+            out.append((s["t"], e["t"] - s["t"], "<".join(frames[:3]) or "?", frames))
     return out
+
+
+def block_ops(c_events):
+    """(start, seconds) of each block_operations: start block_ops to finish block_ops."""
+    out, start = [], None
+    for e in c_events:
+        if e["rest"].startswith("start block_ops"):
+            start = e["t"]
+        elif e["rest"].startswith("finish block_ops") and start is not None:
+            out.append((start, e["t"] - start))
+            start = None
+    return out
+
+
+def tag_sleeps_and_block_ops(sleeps, c_events):
+    """The f2fs caller of each tag sleep; block_operations with and without one under way."""
+    tagged = [(a, a + secs, frames) for a, secs, _, frames in sleeps if "blk_mq_get_tag" in frames]
+    callers = collections.Counter(next((f for f in frames if f.startswith("f2fs_")), "?")
+                                  for _, _, frames in tagged)
+    if callers:
+        print("tag sleeps by f2fs caller: " + ", ".join("%s %d" % kv for kv in callers.most_common(4)))
+    during, clear = [], []
+    for start, secs in block_ops(c_events):
+        hit = any(a <= start < b for a, b, _ in tagged)
+        (during if hit else clear).append(secs * 1000)
+    if during or clear:
+        print("block_operations ms, p50/p90: with a tag sleep under way %.1f/%.1f (%d), without %.1f/%.1f (%d)"
+              % (pct(during, .5), pct(during, .9), len(during), pct(clear, .5), pct(clear, .9), len(clear)))
 
 
 def main():
@@ -108,16 +140,16 @@ def main():
               % (sum(fast) / len(fast), sum(slow) / len(slow)))
     sleeps = worker_sleeps(ev["Z"])
     by_stack = collections.defaultdict(lambda: [0, 0.0])
-    for _, secs, stack in sleeps:
+    for _, secs, stack, _ in sleeps:
         by_stack[stack][0] += 1
         by_stack[stack][1] += secs
     print("write-back workers asleep (uninterruptible): %d times, %.2f s in all"
-          % (len(sleeps), sum(s for _, s, _ in sleeps)))
+          % (len(sleeps), sum(s for _, s, _, _ in sleeps)))
     for stack, (n, secs) in sorted(by_stack.items(), key=lambda kv: -kv[1][1])[:5]:
         print("  %7.2f s %5d  %s" % (secs, n, stack))
     done = sorted(e["t"] for e in ev["D"])
     through = collections.Counter()
-    for start, secs, stack in sleeps:
+    for start, secs, stack, _ in sleeps:
         if "blk_mq_get_tag" in stack:
             n = bisect.bisect_right(done, start + secs) - bisect.bisect_right(done, start)
             if n:
@@ -130,6 +162,7 @@ def main():
             shares.append("%d: %d" % (n, round(1000 * cum / total)))
         print("tag sleeps woken after N completions (%d sleeps; cumulative thousandths): %s"
               % (total, ", ".join(shares)))
+    tag_sleeps_and_block_ops(sleeps, ev["C"])
     bdp = [e["kv"] for e in ev["B"]]
     at_limit = sum(int(k.get("dirty", 0)) >= int(k.get("limit", 1 << 62)) for k in bdp)
     print("balance_dirty_pages: %d calls, %d at or over the limit" % (len(bdp), at_limit))
