@@ -516,12 +516,13 @@ static void *flusher_main(void *arg)
 			/* the node inode again, nothing written since: the pass ends */
 			if (!ino || rp_stopping(e) || (ino == e->node_ino && skipped))
 				break;
-			if (ino == e->node_ino)
+			if (ino == e->node_ino) {
 				ret = node_writeback(e, e->flush_ctx[cls], F2FS_WB_NONE, &skipped);
-			else
+			} else {
 				ret = rp_writeback(e, e->flush_ctx[cls], ino, F2FS_WB_NONE,
 						   FLUSHER_PAGES);
-			skipped = skipped && ino == e->node_ino;
+				skipped = false;
+			}
 			/*
 			 * the kernel's flusher submits its bio after the pages,
 			 * holding no lock, and sleeps until each request of it

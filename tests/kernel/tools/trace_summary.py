@@ -62,12 +62,13 @@ def parse(path):
     return figures, ev
 
 
-def checkpoints(c_events):
+def checkpoints(c_events, finish="finish checkpoint"):
+    """(start, end) of each checkpoint from start block_ops to @finish (its whole, or block_ops)."""
     out, start = [], None
     for e in c_events:
         if e["rest"].startswith("start block_ops"):
             start = e["t"]
-        elif e["rest"].startswith("finish checkpoint") and start is not None:
+        elif e["rest"].startswith(finish) and start is not None:
             out.append((start, e["t"]))
             start = None
     return out
@@ -87,18 +88,6 @@ def worker_sleeps(z_events):
     return out
 
 
-def block_ops(c_events):
-    """(start, seconds) of each block_operations: start block_ops to finish block_ops."""
-    out, start = [], None
-    for e in c_events:
-        if e["rest"].startswith("start block_ops"):
-            start = e["t"]
-        elif e["rest"].startswith("finish block_ops") and start is not None:
-            out.append((start, e["t"] - start))
-            start = None
-    return out
-
-
 def tag_sleeps_and_block_ops(sleeps, c_events):
     """The f2fs caller of each tag sleep; block_operations with and without one under way."""
     tagged = [(a, a + secs, frames) for a, secs, _, frames in sleeps if "blk_mq_get_tag" in frames]
@@ -107,9 +96,9 @@ def tag_sleeps_and_block_ops(sleeps, c_events):
     if callers:
         print("tag sleeps by f2fs caller: " + ", ".join("%s %d" % kv for kv in callers.most_common(4)))
     during, clear = [], []
-    for start, secs in block_ops(c_events):
+    for start, end in checkpoints(c_events, "finish block_ops"):
         hit = any(a <= start < b for a, b, _ in tagged)
-        (during if hit else clear).append(secs * 1000)
+        (during if hit else clear).append((end - start) * 1000)
     if during or clear:
         print("block_operations ms, p50/p90: with a tag sleep under way %.1f/%.1f (%d), without %.1f/%.1f (%d)"
               % (pct(during, .5), pct(during, .9), len(during), pct(clear, .5), pct(clear, .9), len(clear)))
